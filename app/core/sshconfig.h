@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace torchdeck {
+
+// One Host block of an ssh config after Includes are expanded: its patterns and options in file order.
+struct SshConfigBlock {
+    QStringList patterns; // empty: the options before the first Host line, which apply to every host
+    QList<std::pair<QString, QString>> options; // keyword lowercased, value with quotes removed
+};
+
+// What a host alias resolves to, by ssh's rule: for each option the first value found wins.
+struct SshHost {
+    QString alias;
+    QString hostName;
+    int port = 22;
+    QString user;
+    QStringList identityFiles;
+    QString proxyJump;
+    QString userKnownHostsFile;
+};
+
+// A parsed ssh config (~/.ssh/config and the files it Includes). Match blocks are kept but never apply:
+// torchdeck lists and resolves hosts without running Match exec.
+struct SshConfig {
+    QList<SshConfigBlock> blocks;
+    QStringList warnings; // unreadable includes, malformed lines: shown, never fatal
+
+    // Aliases named on Host lines, without wildcard or negated patterns, in file order, no duplicates.
+    QStringList hostAliases() const;
+    SshHost resolve(const QString &alias) const;
+};
+
+// Whether `host` matches a Host line's patterns (wildcards * and ?, negation with !).
+bool sshHostMatches(const QStringList &patterns, const QString &host);
+
+} // namespace torchdeck

@@ -1,0 +1,3 @@
+#include "remote/logging.h"
+
+Q_LOGGING_CATEGORY(lcRemote, "torchdeck.remote", QtInfoMsg)

@@ -1,0 +1,148 @@
+#include "remote/sshsession.h"
+
+#include "remote/logging.h"
+
+#include <array>
+
+namespace torchdeck::remote {
+
+namespace {
+constexpr int readPollMs = 100;
+constexpr int readBufferSize = 64 * 1024;
+} // namespace
+
+QString SshSession::sshError() const
+{
+    return m_session ? QString::fromUtf8(ssh_get_error(m_session.get())) : QStringLiteral("not connected");
+}
+
+bool SshSession::isConnected() const
+{
+    return m_session && ssh_is_connected(m_session.get());
+}
+
+QString SshSession::connect(const QString &host, const QString &configFile)
+{
+    m_session.reset(ssh_new());
+    m_host = host;
+    if (!m_session)
+        return QStringLiteral("cannot create an SSH session (out of memory?)");
+    const QByteArray hostBytes = host.toUtf8();
+    if (ssh_options_set(m_session.get(), SSH_OPTIONS_HOST, hostBytes.constData()) != SSH_OK)
+        return QStringLiteral("invalid host '%1': %2").arg(host, sshError());
+    const QByteArray configBytes = configFile.toUtf8();
+    if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData())
+        != SSH_OK)
+        return QStringLiteral("cannot read ssh config %1: %2").arg(configFile, sshError());
+    qCDebug(lcRemote) << "connecting to" << host;
+    if (ssh_connect(m_session.get()) != SSH_OK)
+        return QStringLiteral("cannot connect to %1: %2").arg(host, sshError());
+    return {};
+}
+
+HostKeyCheck SshSession::checkHostKey()
+{
+    HostKeyCheck check;
+    ssh_key rawKey = nullptr;
+    if (!m_session || ssh_get_server_publickey(m_session.get(), &rawKey) != SSH_OK) {
+        check.error = QStringLiteral("the server sent no host key: %1").arg(sshError());
+        return check;
+    }
+    const KeyHandle key(rawKey);
+    check.keyType = QString::fromUtf8(ssh_key_type_to_char(ssh_key_type(key.get())));
+    unsigned char *rawHash = nullptr;
+    size_t hashLength = 0;
+    if (ssh_get_publickey_hash(key.get(), SSH_PUBLICKEY_HASH_SHA256, &rawHash, &hashLength) == SSH_OK) {
+        const HashHandle hash(rawHash);
+        const CStringHandle text(ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash.get(), hashLength));
+        check.fingerprintSha256 = QString::fromUtf8(text.get());
+    }
+    switch (ssh_session_is_known_server(m_session.get())) {
+    case SSH_KNOWN_HOSTS_OK:
+        check.status = HostKeyStatus::Known;
+        break;
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+        check.status = HostKeyStatus::Unknown;
+        break;
+    case SSH_KNOWN_HOSTS_CHANGED:
+        check.status = HostKeyStatus::Changed;
+        check.error = QStringLiteral("the host key of %1 has CHANGED (now %2 %3): this may be an attack; "
+                                     "if the server was reinstalled, remove its old line from known_hosts")
+                          .arg(m_host, check.keyType, check.fingerprintSha256);
+        break;
+    case SSH_KNOWN_HOSTS_OTHER:
+        check.status = HostKeyStatus::OtherType;
+        check.error = QStringLiteral("%1 offered a %2 host key but known_hosts holds a key of another type "
+                                     "for it: refusing, as ssh does")
+                          .arg(m_host, check.keyType);
+        break;
+    case SSH_KNOWN_HOSTS_ERROR:
+        check.status = HostKeyStatus::Error;
+        check.error = QStringLiteral("cannot check known_hosts: %1").arg(sshError());
+        break;
+    }
+    return check;
+}
+
+QString SshSession::acceptHostKey()
+{
+    if (!m_session || ssh_session_update_known_hosts(m_session.get()) != SSH_OK)
+        return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
+    return {};
+}
+
+QString SshSession::authenticate()
+{
+    if (!m_session)
+        return QStringLiteral("not connected");
+    // "none" first: it tells the server's methods, and some servers accept it outright.
+    if (ssh_userauth_none(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
+        return {};
+    if (ssh_userauth_publickey_auto(m_session.get(), nullptr, nullptr) == SSH_AUTH_SUCCESS)
+        return {};
+    return QStringLiteral("authentication to %1 failed: no key from ssh-agent or the identity files was "
+                          "accepted (%2)")
+        .arg(m_host, sshError());
+}
+
+ExecResult SshSession::exec(const QString &command)
+{
+    ExecResult result;
+    if (!isConnected()) {
+        result.error = QStringLiteral("not connected to %1").arg(m_host);
+        return result;
+    }
+    const ChannelHandle channel(ssh_channel_new(m_session.get()));
+    const QByteArray commandBytes = command.toUtf8();
+    if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK
+        || ssh_channel_request_exec(channel.get(), commandBytes.constData()) != SSH_OK) {
+        result.error = QStringLiteral("cannot run a command on %1: %2").arg(m_host, sshError());
+        return result;
+    }
+    std::array<char, readBufferSize> buffer{};
+    auto drain = [&](int isStderr, QByteArray &into) {
+        int n = 0;
+        while ((n = ssh_channel_read_nonblocking(channel.get(), buffer.data(), buffer.size(), isStderr)) > 0)
+            into.append(buffer.data(), n);
+        return n;
+    };
+    while (!ssh_channel_is_eof(channel.get())) {
+        const int n = ssh_channel_read_timeout(channel.get(), buffer.data(), buffer.size(), 0, readPollMs);
+        if (n > 0)
+            result.out.append(buffer.data(), n);
+        if (n == SSH_ERROR || drain(1, result.err) == SSH_ERROR) {
+            result.error = QStringLiteral("connection to %1 lost while running a command: %2")
+                               .arg(m_host, sshError());
+            return result;
+        }
+    }
+    drain(0, result.out);
+    drain(1, result.err);
+    ssh_channel_send_eof(channel.get());
+    result.exitCode = ssh_channel_get_exit_status(channel.get());
+    ssh_channel_close(channel.get());
+    return result;
+}
+
+} // namespace torchdeck::remote

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "remote/sshhandles.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace torchdeck::remote {
+
+enum class HostKeyStatus { Known, Unknown, Changed, OtherType, Error };
+
+struct HostKeyCheck {
+    HostKeyStatus status = HostKeyStatus::Error;
+    QString keyType;           // e.g. ssh-ed25519
+    QString fingerprintSha256; // "SHA256:..." as ssh prints it
+    QString error;
+};
+
+struct ExecResult {
+    int exitCode = -1; // the remote command's exit status; -1 when it never ran or was killed
+    QByteArray out;
+    QByteArray err;
+    QString error; // empty unless the channel failed; a non-zero exitCode alone is not an error here
+    bool ok() const { return error.isEmpty() && exitCode == 0; }
+};
+
+// One SSH connection, used from one thread only (libssh sessions are not thread-safe).
+// The order is fixed: connect() -> checkHostKey() (acceptHostKey() after the user agreed) -> authenticate().
+// Every step returns an error message, empty on success.
+class SshSession {
+public:
+    // host: an alias of the ssh config or a host name; configFile: empty means ~/.ssh/config.
+    QString connect(const QString &host, const QString &configFile = {});
+    HostKeyCheck checkHostKey();
+    QString acceptHostKey(); // records the server's key in the known_hosts file
+    QString authenticate();  // ssh-agent, then the configured/default keys without passphrase
+    ExecResult exec(const QString &command);
+    void disconnect() { m_session.reset(); }
+    bool isConnected() const;
+    QString hostDescription() const { return m_host; }
+
+private:
+    QString sshError() const;
+    SessionHandle m_session;
+    QString m_host;
+};
+
+} // namespace torchdeck::remote

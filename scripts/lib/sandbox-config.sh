@@ -1,0 +1,110 @@
+# Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
+# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, munge_socket.
+
+free_port() { # a random free TCP port on 127.0.0.1 in 20000-59999, not in the excluded list "$@"
+    local port tries=0
+    while (( tries++ < 200 )); do
+        port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+        [[ " $* " == *" $port "* ]] && continue
+        [[ -z "$(ss -Htln "sport = :$port" 2>/dev/null)" ]] && { echo "$port"; return 0; }
+    done
+    echo "sandbox: no free TCP port found on 127.0.0.1" >&2
+    return 1
+}
+
+write_sshd_config() {
+    cat >"$dir/ssh/sshd_config" <<CONF
+# torchdeck sandbox sshd: loopback only, key authentication only
+Port $ssh_port
+ListenAddress 127.0.0.1
+HostKey $dir/ssh/host_ed25519
+PidFile $dir/run/sshd.pid
+AuthorizedKeysFile $dir/ssh/authorized_keys
+AllowUsers $user
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+UsePAM no
+# Keys live under the user's state dir; StrictModes would refuse group-writable parents some homes have.
+StrictModes no
+Subsystem sftp internal-sftp
+SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir
+LogLevel INFO
+CONF
+}
+
+write_ssh_client_config() {
+    cat >"$dir/ssh/config" <<CONF
+# torchdeck sandbox: written by scripts/sandbox start, included from the user's ssh config
+Host torchdeck-sandbox
+    HostName 127.0.0.1
+    Port $ssh_port
+    User $user
+    IdentityFile $dir/ssh/client_ed25519
+    IdentitiesOnly yes
+    UserKnownHostsFile $dir/ssh/known_hosts
+    StrictHostKeyChecking yes
+CONF
+    printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/host_ed25519.pub")" >"$dir/ssh/known_hosts"
+}
+
+write_slurm_config() {
+    local spank_pbs
+    spank_pbs=$(ls /usr/lib/*/slurm-wlm/spank_pbs.so 2>/dev/null | head -n1 || true)
+    {
+        cat <<CONF
+# torchdeck sandbox Slurm: $nodes node(s) on this machine, everything under $dir
+ClusterName=torchdeck-sandbox
+SlurmctldHost=localhost
+SlurmctldPort=$ctld_port
+SlurmUser=$user
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$munge_socket,cred_expire=10
+StateSaveLocation=$dir/slurm/state
+SlurmdSpoolDir=$dir/slurm/spool/%n
+SlurmctldPidFile=$dir/run/slurmctld.pid
+SlurmdPidFile=$dir/run/slurmd-%n.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
+TmpFS=$dir/slurm/tmp/%n
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$dir/slurm/jobcomp.txt
+MpiDefault=none
+MailProg=/bin/true
+ReturnToService=2
+KillWait=5
+MinJobAge=300
+JobRequeue=1
+SlurmdTimeout=30
+CONF
+        [[ -n "$spank_pbs" ]] && echo "PlugStackConfig=$dir/slurm/plugstack.conf"
+        local i
+        for (( i = 1; i <= nodes; i++ )); do
+            echo "NodeName=node$i NodeHostname=localhost NodeAddr=127.0.0.1 Port=${node_ports[i-1]} CPUs=$cpus RealMemory=2000 State=UNKNOWN"
+        done
+        echo "PartitionName=debug Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
+    } >"$dir/slurm/slurm.conf"
+    # spank_pbs sets PBS_JOBID and PBS_O_WORKDIR in jobs, as a real PBS does, for the qsub path.
+    [[ -n "$spank_pbs" ]] && echo "optional $spank_pbs" >"$dir/slurm/plugstack.conf"
+    return 0
+}
+
+write_env_file() {
+    cat >"$dir/env" <<CONF
+export TORCHDECK_SANDBOX_DIR=$dir
+export TORCHDECK_SANDBOX_HOST=torchdeck-sandbox
+export TORCHDECK_SANDBOX_SSH_PORT=$ssh_port
+export TORCHDECK_SANDBOX_SSH_CONFIG=$dir/ssh/config
+export TORCHDECK_SANDBOX_NODES=$nodes
+export SLURM_CONF=$dir/slurm/slurm.conf
+CONF
+}

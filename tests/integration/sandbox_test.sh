@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Foundation tests against the real sandbox cluster. Usage: sandbox_test.sh CASE
+# Needs TORCHDECK_SOURCE_DIR, TORCHDECK_SANDBOX_DIR and TORCHDECK_SSH_CONFIG (set by ctest).
+set -euo pipefail
+sandbox="$TORCHDECK_SOURCE_DIR/scripts/sandbox"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_eq() { [[ "$1" == "$2" ]] || fail "$3: expected '$2', got '$1'"; }
+use_sandbox() { eval "$("$sandbox" env)"; }
+
+wait_job_state() { # ID STATE SECONDS
+    local i state=""
+    for (( i = 0; i < $3 * 5; i++ )); do
+        state=$(scontrol show job -o "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 || true)
+        [[ "$state" == "$2" ]] && return 0
+        sleep 0.2
+    done
+    fail "job $1 is '$state' after $3 s, expected $2"
+}
+
+live_processes() { # PIDS recorded by the sandbox that still run (zombies are done)
+    local dir=$1 name pid bin
+    [[ -f "$dir/run/pids.last" ]] || return 0
+    while read -r name pid bin; do
+        [[ -e /proc/$pid ]] && [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]] && echo "$name:$pid"
+    done <"$dir/run/pids.last"
+    return 0
+}
+
+case_start() { "$sandbox" start; }
+
+case_ssh() { # plain ssh through the Include, remote exit code and quoting pass through
+    local out rc=0
+    out=$(ssh -F "$TORCHDECK_SSH_CONFIG" -o BatchMode=yes torchdeck-sandbox 'printf "%s|" "a b" "$SLURM_CONF"; exit 42') || rc=$?
+    expect_eq "$rc" 42 "remote exit code"
+    expect_eq "$out" "a b|$TORCHDECK_SANDBOX_DIR/slurm/slurm.conf|" "remote output"
+}
+
+case_sbatch() { # a batch job runs to COMPLETED and writes its output
+    use_sandbox
+    local work id
+    work=$(mktemp -d)
+    id=$(cd "$work" && sbatch --parsable --wrap 'echo "rank $SLURM_PROCID on $SLURMD_NODENAME"')
+    [[ "$id" =~ ^[0-9]+$ ]] || fail "sbatch --parsable printed '$id'"
+    wait_job_state "$id" COMPLETED 60
+    expect_eq "$(cat "$work/slurm-$id.out")" "rank 0 on node1" "job output"
+    rm -rf "$work"
+}
+
+case_srun() { # srun -n 2 starts two ranks
+    use_sandbox
+    local ranks
+    ranks=$(srun -n 2 bash -c 'echo "$SLURM_PROCID/$SLURM_NTASKS"' | sort | tr '\n' ' ')
+    expect_eq "$ranks" "0/2 1/2 " "srun ranks"
+}
+
+case_qsub() { # Slurm's PBS wrappers: qsub prints an id, qstat knows the job, #PBS lines are honoured
+    use_sandbox
+    local work id
+    work=$(mktemp -d)
+    printf '#!/bin/bash\n#PBS -N td-pbs\n#PBS -l walltime=00:01:00\necho "job $PBS_JOBID"\n' >"$work/job.pbs"
+    id=$(cd "$work" && qsub job.pbs)
+    [[ "$id" =~ ^[0-9]+ ]] || fail "qsub printed '$id'"
+    wait_job_state "${id%%.*}" COMPLETED 60
+    qstat -f "$id" | grep -q 'Job_Name = td-pbs' || fail "qstat -f does not show the job name"
+    expect_eq "$(cat "$work"/job.pbs.o*)" "job ${id%%.*}" "PBS job output"
+    rm -rf "$work"
+}
+
+case_clusters() { # torchdeck reads the ssh config the sandbox wrote, through its Include
+    use_sandbox
+    local out
+    out=$("$TORCHDECK_BIN" clusters)
+    grep -qE "^torchdeck-sandbox +$(id -un)@127\.0\.0\.1:$TORCHDECK_SANDBOX_SSH_PORT\$" <<<"$out" ||
+        fail "torchdeck clusters did not list the sandbox: $out"
+    out=$("$TORCHDECK_BIN" clusters --json)
+    grep -q '"name":"torchdeck-sandbox"' <<<"$out" || fail "clusters --json printed: $out"
+}
+
+case_stop() { # stop ends every process start began, and the jobs' processes
+    use_sandbox
+    local id
+    id=$(sbatch --parsable --wrap 'sleep 600')
+    wait_job_state "$id" RUNNING 30
+    cp "$TORCHDECK_SANDBOX_DIR/run/pids" "$TORCHDECK_SANDBOX_DIR/run/pids.last"
+    "$sandbox" stop
+    sleep 0.5
+    local left
+    left=$(live_processes "$TORCHDECK_SANDBOX_DIR")
+    [[ -z "$left" ]] || fail "still running after stop: $left"
+    pgrep -f "sleep 600" >/dev/null && fail "the job's process survived stop"
+    "$sandbox" status && fail "status says running after stop"
+    return 0
+}
+
+case_lifecycle() { # --nodes 2, start twice, a crash reported, restart, stop, forget
+    local status_rc=0 ranks out
+    dir=$(mktemp -d /tmp/torchdeck-lifecycle.XXXXXX) # global: the EXIT trap needs it
+    cfg="$dir.ssh_config"
+    printf 'Host other\n    HostName example.org\n' >"$cfg"
+    export TORCHDECK_SANDBOX_DIR=$dir TORCHDECK_SSH_CONFIG=$cfg
+    trap '"$sandbox" forget >/dev/null 2>&1; rm -rf "$dir" "$cfg"' EXIT
+    "$sandbox" start --nodes 2
+    out=$("$sandbox" start)
+    grep -q 'already running' <<<"$out" || fail "second start did not see the running sandbox: $out"
+    use_sandbox
+    ranks=$(srun -N 2 -n 2 bash -c 'echo "$SLURM_PROCID:$SLURMD_NODENAME"' | sort | tr '\n' ' ')
+    expect_eq "$ranks" "0:node1 1:node2 " "ranks over two nodes"
+    ssh -F "$cfg" -o BatchMode=yes torchdeck-sandbox true || fail "ssh through the Include failed"
+
+    kill "$(awk '$1=="slurmd-node2"{print $2}' "$dir/run/pids")"
+    sleep 0.5
+    "$sandbox" status >"$dir/status.txt" 2>&1 || status_rc=$?
+    expect_eq "$status_rc" 1 "status exit code with a crashed daemon"
+    grep -q 'slurmd-node2 *CRASHED' "$dir/status.txt" || fail "status did not name the crashed daemon"
+
+    out=$("$sandbox" start)
+    grep -q 'ready: 2 node' <<<"$out" || fail "start did not bring back both nodes: $out"
+    cp "$dir/run/pids" "$dir/run/pids.last"
+    "$sandbox" forget
+    sleep 0.5
+    [[ -z "$(live_processes "$dir")" ]] || fail "still running after stop: $(live_processes "$dir")"
+    expect_eq "$(cat "$cfg")" $'Host other\n    HostName example.org' "ssh config after forget"
+}
+
+"case_${1:?usage: sandbox_test.sh CASE}"

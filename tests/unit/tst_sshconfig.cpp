@@ -1,0 +1,142 @@
+#include "core/sshconfigparser.h"
+
+#include <QDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+class TestSshConfig : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void listsConcreteAliasesInFileOrder();
+    void firstValueWins();
+    void wildcardBlocksApply();
+    void hostNameTokenAndProxyJump();
+    void includedFileIsRead();
+    void malformedLinesAreWarningsNotErrors();
+    void missingFileIsEmpty();
+    void lineSplitting_data();
+    void lineSplitting();
+    void patterns_data();
+    void patterns();
+
+private:
+    SshConfig m_config;
+};
+
+void TestSshConfig::initTestCase()
+{
+    const QString dir = QStringLiteral(TORCHDECK_TEST_DATA "/sshconfig");
+    m_config = readSshConfig(dir + QStringLiteral("/config"), dir);
+}
+
+void TestSshConfig::listsConcreteAliasesInFileOrder()
+{
+    QCOMPARE(m_config.hostAliases(), QStringList({QStringLiteral("torchdeck-sandbox"), QStringLiteral("narvi"),
+                                                  QStringLiteral("sockeye"), QStringLiteral("bastion"),
+                                                  QStringLiteral("broken")}));
+}
+
+void TestSshConfig::firstValueWins()
+{
+    const SshHost narvi = m_config.resolve(QStringLiteral("narvi"));
+    QCOMPARE(narvi.hostName, QStringLiteral("narvi.tut.fi"));
+    QCOMPARE(narvi.user, QStringLiteral("alice"));
+    QCOMPARE(narvi.port, 22);
+    QCOMPARE(narvi.identityFiles, QStringList({QDir::homePath() + QStringLiteral("/.ssh/id_narvi"),
+                                               QDir::homePath() + QStringLiteral("/.ssh/id_ed25519")}));
+}
+
+void TestSshConfig::wildcardBlocksApply()
+{
+    const SshHost bastion = m_config.resolve(QStringLiteral("bastion"));
+    QCOMPARE(bastion.hostName, QStringLiteral("bastion.example.org"));
+    QCOMPARE(bastion.port, 2200);
+    QCOMPARE(bastion.user, QStringLiteral("defaultuser"));
+}
+
+void TestSshConfig::hostNameTokenAndProxyJump()
+{
+    const SshHost cc = m_config.resolve(QStringLiteral("cc-cedar"));
+    QCOMPARE(cc.hostName, QStringLiteral("cc-cedar.hpc.example.org"));
+    QCOMPARE(cc.port, 2222);
+    QCOMPARE(cc.proxyJump, QStringLiteral("bastion"));
+}
+
+void TestSshConfig::includedFileIsRead()
+{
+    const SshHost sandbox = m_config.resolve(QStringLiteral("torchdeck-sandbox"));
+    QCOMPARE(sandbox.hostName, QStringLiteral("127.0.0.1"));
+    QCOMPARE(sandbox.port, 40022);
+    QCOMPARE(sandbox.userKnownHostsFile, QStringLiteral("/state/ssh/known_hosts"));
+}
+
+void TestSshConfig::malformedLinesAreWarningsNotErrors()
+{
+    QCOMPARE(m_config.warnings.size(), 1);
+    QVERIFY2(m_config.warnings.first().contains(QStringLiteral("'port' has no value")),
+             qPrintable(m_config.warnings.first()));
+    QCOMPARE(m_config.resolve(QStringLiteral("broken")).port, 22);
+}
+
+void TestSshConfig::missingFileIsEmpty()
+{
+    const SshConfig none = readSshConfig(QStringLiteral("/nonexistent/config"), QStringLiteral("/nonexistent"));
+    QVERIFY(none.hostAliases().isEmpty());
+    QVERIFY(none.warnings.isEmpty());
+}
+
+void TestSshConfig::lineSplitting_data()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QString>("keyword");
+    QTest::addColumn<QStringList>("args");
+    QTest::addRow("blank") << QStringLiteral("   ") << QString() << QStringList();
+    QTest::addRow("comment") << QStringLiteral("  # Host x") << QString() << QStringList();
+    QTest::addRow("spaces") << QStringLiteral("  HostName   a.b ") << QStringLiteral("hostname")
+                            << QStringList{QStringLiteral("a.b")};
+    QTest::addRow("equals") << QStringLiteral("Port=22") << QStringLiteral("port") << QStringList{QStringLiteral("22")};
+    QTest::addRow("equals spaced") << QStringLiteral("Port = 22") << QStringLiteral("port")
+                                   << QStringList{QStringLiteral("22")};
+    QTest::addRow("quoted") << QStringLiteral("IdentityFile \"/my keys/id\" other") << QStringLiteral("identityfile")
+                            << QStringList{QStringLiteral("/my keys/id"), QStringLiteral("other")};
+    QTest::addRow("tab") << QStringLiteral("Host\ta b") << QStringLiteral("host")
+                         << QStringList{QStringLiteral("a"), QStringLiteral("b")};
+}
+
+void TestSshConfig::lineSplitting()
+{
+    QFETCH(QString, line);
+    QFETCH(QString, keyword);
+    QFETCH(QStringList, args);
+    const SshConfigLine parsed = parseSshConfigLine(line);
+    QCOMPARE(parsed.keyword, keyword);
+    QCOMPARE(parsed.args, args);
+}
+
+void TestSshConfig::patterns_data()
+{
+    QTest::addColumn<QStringList>("patterns");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<bool>("matches");
+    QTest::addRow("exact") << QStringList{QStringLiteral("narvi")} << QStringLiteral("narvi") << true;
+    QTest::addRow("other") << QStringList{QStringLiteral("narvi")} << QStringLiteral("narvi2") << false;
+    QTest::addRow("star") << QStringList{QStringLiteral("cc-*")} << QStringLiteral("cc-graham") << true;
+    QTest::addRow("question") << QStringList{QStringLiteral("n?")} << QStringLiteral("n1") << true;
+    QTest::addRow("negated") << QStringList{QStringLiteral("*"), QStringLiteral("!bastion")}
+                             << QStringLiteral("bastion") << false;
+    QTest::addRow("only negated") << QStringList{QStringLiteral("!x")} << QStringLiteral("y") << false;
+    QTest::addRow("no patterns") << QStringList{} << QStringLiteral("any") << true;
+}
+
+void TestSshConfig::patterns()
+{
+    QFETCH(QStringList, patterns);
+    QFETCH(QString, host);
+    QFETCH(bool, matches);
+    QCOMPARE(sshHostMatches(patterns, host), matches);
+}
+
+QTEST_GUILESS_MAIN(TestSshConfig)
+#include "tst_sshconfig.moc"

@@ -1,0 +1,1 @@
+// Replaced by the component's first real source file.

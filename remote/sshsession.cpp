@@ -3,6 +3,7 @@
 #include "remote/logging.h"
 
 #include <array>
+#include <cstring>
 
 namespace torchdeck::remote {
 
@@ -90,20 +91,6 @@ QString SshSession::acceptHostKey()
     if (!m_session || ssh_session_update_known_hosts(m_session.get()) != SSH_OK)
         return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
     return {};
-}
-
-QString SshSession::authenticate()
-{
-    if (!m_session)
-        return QStringLiteral("not connected");
-    // "none" first: it tells the server's methods, and some servers accept it outright.
-    if (ssh_userauth_none(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
-        return {};
-    if (ssh_userauth_publickey_auto(m_session.get(), nullptr, nullptr) == SSH_AUTH_SUCCESS)
-        return {};
-    return QStringLiteral("authentication to %1 failed: no key from ssh-agent or the identity files was "
-                          "accepted (%2)")
-        .arg(m_host, sshError());
 }
 
 ExecResult SshSession::exec(const QString &command)

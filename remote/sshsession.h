@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remote/credentialprompt.h"
 #include "remote/sshhandles.h"
 
 #include <QByteArray>
@@ -33,7 +34,9 @@ public:
     QString connect(const QString &host, const QString &configFile = {});
     HostKeyCheck checkHostKey();
     QString acceptHostKey(); // records the server's key in the known_hosts file
-    QString authenticate();  // ssh-agent, then the configured/default keys without passphrase
+    // Tries, as the server allows: none, ssh-agent, key files (asking for passphrases), keyboard-interactive
+    // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys work.
+    QString authenticate(const PromptFunction &ask = {});
     ExecResult exec(const QString &command);
     void disconnect() { m_session.reset(); }
     bool isConnected() const;
@@ -41,6 +44,9 @@ public:
 
 private:
     QString sshError() const;
+    bool authenticateWithKeys(const PromptFunction &ask);
+    bool authenticateKeyboardInteractive(const PromptFunction &ask);
+    bool authenticateWithPassword(const PromptFunction &ask);
     SessionHandle m_session;
     QString m_host;
 };

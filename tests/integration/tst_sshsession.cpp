@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,6 +22,7 @@ private slots:
     void unknownHostKeyIsReportedThenAccepted();
     void changedHostKeyIsRefused();
     void wrongKeyFailsAuthentication();
+    void encryptedKeyAsksForItsPassphrase();
     void unreachableHostIsAClearError();
 
 private:
@@ -163,6 +165,53 @@ void TestSshSession::wrongKeyFailsAuthentication()
     const QString error = session.authenticate();
     QVERIFY2(error.contains(QStringLiteral("authentication to torchdeck-sandbox failed")), qPrintable(error));
     QVERIFY(!session.exec(QStringLiteral("true")).ok());
+}
+
+void TestSshSession::encryptedKeyAsksForItsPassphrase()
+{
+    const QString key = m_tmp.filePath(QStringLiteral("encrypted_key"));
+    const QString passphrase = QStringLiteral("correct horse $(battery)");
+    QCOMPARE(QProcess::execute(QStringLiteral("ssh-keygen"),
+                               {QStringLiteral("-q"), QStringLiteral("-t"), QStringLiteral("ed25519"),
+                                QStringLiteral("-N"), passphrase, QStringLiteral("-f"), key}),
+             0);
+    // Authorize the key for this test only; the sandbox's own line stays first and is restored after.
+    QFile authorized(m_sandboxDir + QStringLiteral("/ssh/authorized_keys"));
+    QVERIFY(authorized.open(QIODevice::ReadOnly));
+    const QByteArray original = authorized.readAll();
+    authorized.close();
+    QFile pub(key + QStringLiteral(".pub"));
+    QVERIFY(pub.open(QIODevice::ReadOnly));
+    QVERIFY(authorized.open(QIODevice::WriteOnly | QIODevice::Append));
+    authorized.write(pub.readAll());
+    authorized.close();
+    auto restore = qScopeGuard([&] {
+        if (authorized.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            authorized.write(original);
+    });
+    const QString config = writeConfig(m_sandboxDir + QStringLiteral("/ssh/known_hosts"), key);
+
+    QList<CredentialPrompt> asked;
+    PromptFunction answer = [&](const CredentialPrompt &prompt) -> std::optional<QString> {
+        asked.append(prompt);
+        return passphrase;
+    };
+    SshSession session;
+    QCOMPARE(session.connect(QStringLiteral("torchdeck-sandbox"), config), QString());
+    QCOMPARE(session.checkHostKey().status, HostKeyStatus::Known);
+    QCOMPARE(session.authenticate(answer), QString());
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked.first().kind, CredentialPrompt::Kind::Passphrase);
+    QVERIFY(!asked.first().text.contains(passphrase));
+    QCOMPARE(session.exec(QStringLiteral("exit 5")).exitCode, 5);
+
+    PromptFunction cancel = [](const CredentialPrompt &) -> std::optional<QString> { return std::nullopt; };
+    SshSession cancelled;
+    QCOMPARE(cancelled.connect(QStringLiteral("torchdeck-sandbox"), config), QString());
+    QCOMPARE(cancelled.checkHostKey().status, HostKeyStatus::Known);
+    const QString error = cancelled.authenticate(cancel);
+    QVERIFY2(error.contains(QStringLiteral("failed")), qPrintable(error));
+    QVERIFY(!error.contains(passphrase));
 }
 
 void TestSshSession::unreachableHostIsAClearError()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QMetaType>
 #include <QString>
 
 #include <functional>
@@ -29,3 +30,5 @@ inline void wipe(QString &secret)
 }
 
 } // namespace torchdeck::remote
+
+Q_DECLARE_METATYPE(torchdeck::remote::CredentialPrompt)

@@ -93,20 +93,50 @@ QString SshSession::acceptHostKey()
     return {};
 }
 
-ExecResult SshSession::exec(const QString &command)
+ExecResult SshSession::startExec(const QString &command, ChannelHandle &channel)
 {
     ExecResult result;
     if (!isConnected()) {
         result.error = QStringLiteral("not connected to %1").arg(m_host);
         return result;
     }
-    const ChannelHandle channel(ssh_channel_new(m_session.get()));
+    channel.reset(ssh_channel_new(m_session.get()));
     const QByteArray commandBytes = command.toUtf8();
     if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK
         || ssh_channel_request_exec(channel.get(), commandBytes.constData()) != SSH_OK) {
         result.error = QStringLiteral("cannot run a command on %1: %2").arg(m_host, sshError());
-        return result;
+        channel.reset();
     }
+    return result;
+}
+
+sftp_session SshSession::newSftp(QString &error)
+{
+    if (!isConnected()) {
+        error = QStringLiteral("not connected to %1").arg(m_host);
+        return nullptr;
+    }
+    SftpSessionHandle sftp(sftp_new(m_session.get()));
+    if (!sftp || sftp_init(sftp.get()) != SSH_OK) {
+        error = QStringLiteral("SFTP is not available on %1: %2").arg(m_host, sshError());
+        return nullptr;
+    }
+    return sftp.release();
+}
+
+bool SshSession::probe()
+{
+    constexpr int flushTimeoutMs = 2000;
+    return isConnected() && ssh_send_ignore(m_session.get(), "") == SSH_OK
+        && ssh_blocking_flush(m_session.get(), flushTimeoutMs) == SSH_OK && isConnected();
+}
+
+ExecResult SshSession::exec(const QString &command)
+{
+    ChannelHandle channel;
+    ExecResult result = startExec(command, channel);
+    if (!channel)
+        return result;
     std::array<char, readBufferSize> buffer{};
     auto drain = [&](int isStderr, QByteArray &into) {
         int n = 0;

@@ -1,9 +1,11 @@
 #pragma once
 
 #include "remote/credentialprompt.h"
+#include "remote/sftphandles.h"
 #include "remote/sshhandles.h"
 
 #include <QByteArray>
+#include <QMetaType>
 #include <QString>
 
 namespace torchdeck::remote {
@@ -37,7 +39,12 @@ public:
     // Tries, as the server allows: none, ssh-agent, key files (asking for passphrases), keyboard-interactive
     // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys work.
     QString authenticate(const PromptFunction &ask = {});
-    ExecResult exec(const QString &command);
+    ExecResult exec(const QString &command); // runs to the end, blocking this thread
+    // Opens a channel running `command` and leaves the reading to the caller (result.error on failure).
+    ExecResult startExec(const QString &command, ChannelHandle &channel);
+    sftp_session newSftp(QString &error); // an initialised SFTP session on this connection, caller owns it
+    bool probe();                           // a round trip: false when the connection is dead
+    QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;
     QString hostDescription() const { return m_host; }
@@ -52,3 +59,6 @@ private:
 };
 
 } // namespace torchdeck::remote
+
+Q_DECLARE_METATYPE(torchdeck::remote::ExecResult)
+Q_DECLARE_METATYPE(torchdeck::remote::HostKeyCheck)

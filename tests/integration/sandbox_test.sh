@@ -79,8 +79,8 @@ case_clusters() { # torchdeck reads the ssh config the sandbox wrote, through it
 
 case_stop() { # stop ends every process start began, and the jobs' processes
     use_sandbox
-    local id
-    id=$(sbatch --parsable --wrap 'sleep 600')
+    local id marker="torchdeck-stop-test-$$"
+    id=$(sbatch --parsable --wrap "exec -a $marker sleep 600")
     wait_job_state "$id" RUNNING 30
     cp "$TORCHDECK_SANDBOX_DIR/run/pids" "$TORCHDECK_SANDBOX_DIR/run/pids.last"
     "$sandbox" stop
@@ -88,7 +88,7 @@ case_stop() { # stop ends every process start began, and the jobs' processes
     local left
     left=$(live_processes "$TORCHDECK_SANDBOX_DIR")
     [[ -z "$left" ]] || fail "still running after stop: $left"
-    pgrep -f "sleep 600" >/dev/null && fail "the job's process survived stop"
+    pgrep -f "$marker" >/dev/null && fail "the job's process survived stop"
     "$sandbox" status && fail "status says running after stop"
     return 0
 }

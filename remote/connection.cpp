@@ -1,0 +1,203 @@
+#include "remote/connection.h"
+
+#include "remote/connectionworker.h"
+#include "remote/pendinganswer.h"
+
+#include <QEventLoop>
+#include <QTimer>
+
+namespace torchdeck::remote {
+
+namespace {
+const QString hostKeyAccepted = QStringLiteral("yes");
+}
+
+Connection::Connection(ConnectionSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_settings(std::move(settings))
+    , m_hostKeyAnswer(std::make_shared<PendingAnswer>())
+    , m_credentialAnswer(std::make_shared<PendingAnswer>())
+{
+    qRegisterMetaType<ExecResult>();
+    qRegisterMetaType<HostKeyCheck>();
+    qRegisterMetaType<CredentialPrompt>();
+    qRegisterMetaType<ConnectionState>();
+    QPointer<Connection> self(this);
+    // These run in the worker thread: they hand the question to this thread and wait for the answer.
+    auto askHostKey = [self, interactive = m_interactive, answer = m_hostKeyAnswer](const HostKeyCheck &key) {
+        if (!*interactive)
+            return false;
+        QMetaObject::invokeMethod(self, [self, key] { if (self) emit self->hostKeyConfirmationNeeded(key); },
+                                  Qt::QueuedConnection);
+        return answer->wait() == hostKeyAccepted;
+    };
+    auto askCredential = [self, interactive = m_interactive,
+                          answer = m_credentialAnswer](const CredentialPrompt &prompt) -> std::optional<QString> {
+        if (!*interactive)
+            return std::nullopt;
+        QMetaObject::invokeMethod(self, [self, prompt] { if (self) emit self->credentialNeeded(prompt); },
+                                  Qt::QueuedConnection);
+        return answer->wait();
+    };
+    m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential);
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+
+    connect(m_worker, &ConnectionWorker::stateChanged, this, [this](ConnectionState state, const QString &detail) {
+        m_state = state;
+        m_lastDetail = detail;
+        emit stateChanged(state, detail);
+    });
+    connect(m_worker, &ConnectionWorker::commandOutput, this, [this](quint64 id, const QByteArray &data, bool err) {
+        if (RemoteCommand *command = m_commands.value(id))
+            emit command->output(data, err);
+    });
+    connect(m_worker, &ConnectionWorker::commandFinished, this, [this](quint64 id, const ExecResult &result) {
+        RemoteCommand *command = m_commands.take(id);
+        if (!command)
+            return;
+        if (result.error.isEmpty())
+            emit command->finished(result);
+        else
+            emit command->failed(result.error);
+        command->deleteLater();
+    });
+    connect(m_worker, &ConnectionWorker::tailData, this, [this](quint64 id, qint64 offset, const QByteArray &bytes) {
+        if (RemoteTail *tail = m_tails.value(id))
+            emit tail->data(offset, bytes);
+    });
+    connect(m_worker, &ConnectionWorker::tailReset, this, [this](quint64 id, const QString &reason) {
+        if (RemoteTail *tail = m_tails.value(id))
+            emit tail->reset(reason);
+    });
+    connect(m_worker, &ConnectionWorker::tailFailed, this, [this](quint64 id, const QString &error) {
+        if (RemoteTail *tail = m_tails.take(id))
+            emit tail->failed(error);
+    });
+    m_thread.setObjectName(QStringLiteral("ssh:") + m_settings.host);
+    m_thread.start();
+}
+
+Connection::~Connection()
+{
+    m_hostKeyAnswer->cancel();
+    m_credentialAnswer->cancel();
+    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void Connection::open()
+{
+    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::open, Qt::QueuedConnection);
+}
+
+void Connection::close()
+{
+    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
+}
+
+RemoteCommand *Connection::run(const QString &command)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteCommand(this, id);
+    m_commands.insert(id, operation);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, command] { worker->startCommand(id, command); },
+                              Qt::QueuedConnection);
+    return operation;
+}
+
+RemoteTail *Connection::tail(const QString &path, qint64 offset)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteTail(this, id);
+    m_tails.insert(id, operation);
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); },
+                              Qt::QueuedConnection);
+    return operation;
+}
+
+void Connection::stopCommand(quint64 id)
+{
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id] { worker->stopCommand(id); }, Qt::QueuedConnection);
+}
+
+void Connection::stopTail(quint64 id)
+{
+    if (RemoteTail *tail = m_tails.take(id))
+        tail->deleteLater();
+    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id] { worker->stopTail(id); }, Qt::QueuedConnection);
+}
+
+void Connection::answerHostKey(bool trust)
+{
+    m_hostKeyAnswer->answer(trust ? std::optional<QString>(hostKeyAccepted) : std::nullopt);
+}
+
+void Connection::answerCredential(std::optional<QString> answer)
+{
+    m_credentialAnswer->answer(std::move(answer));
+}
+
+bool Connection::waitConnected(int timeoutMs, QString *error)
+{
+    if (m_state != ConnectionState::Connected && m_state != ConnectionState::Failed) {
+        QEventLoop loop;
+        connect(this, &Connection::stateChanged, &loop, [&loop](ConnectionState state) {
+            if (state == ConnectionState::Connected || state == ConnectionState::Failed)
+                loop.quit();
+        });
+        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    if (error)
+        *error = m_state == ConnectionState::Connected ? QString()
+               : m_lastDetail.isEmpty()                 ? QStringLiteral("timed out connecting to %1").arg(host())
+                                                        : m_lastDetail;
+    return m_state == ConnectionState::Connected;
+}
+
+ExecResult Connection::runAndWait(const QString &command, int timeoutMs)
+{
+    ExecResult result;
+    result.error = QStringLiteral("timed out after %1 ms: %2").arg(timeoutMs).arg(command);
+    QEventLoop loop;
+    RemoteCommand *operation = run(command);
+    connect(operation, &RemoteCommand::finished, &loop, [&](const ExecResult &done) {
+        result = done;
+        loop.quit();
+    });
+    connect(operation, &RemoteCommand::failed, &loop, [&](const QString &error) {
+        result.error = error;
+        loop.quit();
+    });
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return result;
+}
+
+RemoteCommand::RemoteCommand(Connection *connection, quint64 id)
+    : QObject(connection)
+    , m_connection(connection)
+    , m_id(id)
+{
+}
+
+void RemoteCommand::stop()
+{
+    m_connection->stopCommand(m_id);
+}
+
+RemoteTail::RemoteTail(Connection *connection, quint64 id)
+    : QObject(connection)
+    , m_connection(connection)
+    , m_id(id)
+{
+}
+
+void RemoteTail::stop()
+{
+    m_connection->stopTail(m_id);
+}
+
+} // namespace torchdeck::remote

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "remote/connectionstate.h"
+#include "remote/credentialprompt.h"
+#include "remote/remoteoperations.h"
+#include "remote/sshsession.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <QThread>
+
+#include <atomic>
+#include <memory>
+
+namespace torchdeck::remote {
+
+class ConnectionWorker;
+struct PendingAnswer;
+
+// One cluster connection for the fronts: lives in the caller's thread, runs libssh in a worker thread of
+// its own, and never blocks the caller. Host-key and credential questions arrive as signals when the front
+// said it is interactive (setInteractive); otherwise they are refused at once with a clear error, so
+// non-interactive use never hangs.
+class Connection : public QObject {
+    Q_OBJECT
+public:
+    explicit Connection(ConnectionSettings settings, QObject *parent = nullptr);
+    ~Connection() override;
+
+    void setInteractive(bool interactive) { *m_interactive = interactive; }
+    void open();
+    void close();
+    ConnectionState state() const { return m_state; }
+    QString host() const { return m_settings.host; }
+
+    RemoteCommand *run(const QString &command);
+    RemoteTail *tail(const QString &path, qint64 offset = 0);
+
+    // Answers to hostKeyConfirmationNeeded / credentialNeeded (nullopt: cancelled).
+    void answerHostKey(bool trust);
+    void answerCredential(std::optional<QString> answer);
+
+    // For the terminal front and tests: wait (running an event loop) until connected or failed.
+    bool waitConnected(int timeoutMs, QString *error = nullptr);
+    // Runs a command and waits for it; the event loop keeps turning meanwhile.
+    ExecResult runAndWait(const QString &command, int timeoutMs);
+
+signals:
+    void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);
+    void hostKeyConfirmationNeeded(const torchdeck::remote::HostKeyCheck &key);
+    void credentialNeeded(const torchdeck::remote::CredentialPrompt &prompt);
+
+private:
+    friend class RemoteCommand;
+    friend class RemoteTail;
+    void stopCommand(quint64 id);
+    void stopTail(quint64 id);
+
+    ConnectionSettings m_settings;
+    ConnectionState m_state = ConnectionState::Disconnected;
+    QString m_lastDetail;
+    std::shared_ptr<std::atomic<bool>> m_interactive = std::make_shared<std::atomic<bool>>(false);
+    quint64 m_nextId = 1;
+    QThread m_thread;
+    ConnectionWorker *m_worker; // lives in m_thread
+    QHash<quint64, QPointer<RemoteCommand>> m_commands;
+    QHash<quint64, QPointer<RemoteTail>> m_tails;
+    std::shared_ptr<PendingAnswer> m_hostKeyAnswer;
+    std::shared_ptr<PendingAnswer> m_credentialAnswer;
+};
+
+} // namespace torchdeck::remote

@@ -1,0 +1,280 @@
+#include "remote/connectionworker.h"
+
+#include "remote/logging.h"
+
+#include <QDateTime>
+
+#include <array>
+
+namespace torchdeck::remote {
+
+namespace {
+constexpr int pumpIntervalMs = 10;
+constexpr qint64 tailChunkBytes = 4 * 1024 * 1024;
+constexpr qint64 tailQuietAfterMs = 5000;
+constexpr int readBufferSize = 64 * 1024;
+
+qint64 nowMs()
+{
+    return QDateTime::currentMSecsSinceEpoch();
+}
+} // namespace
+
+ConnectionWorker::ConnectionWorker(ConnectionSettings settings, HostKeyQuestion askHostKey,
+                                   PromptFunction askCredential)
+    : m_settings(std::move(settings))
+    , m_askHostKey(std::move(askHostKey))
+    , m_askCredential(std::move(askCredential))
+    , m_pump(this) // parented, so moveToThread takes the timers along
+    , m_reconnect(this)
+{
+    m_pump.setInterval(pumpIntervalMs);
+    connect(&m_pump, &QTimer::timeout, this, [this] {
+        pumpCommands();
+        pollTails();
+    });
+    m_reconnect.setSingleShot(true);
+    connect(&m_reconnect, &QTimer::timeout, this, [this] {
+        QString error;
+        if (connectOnce(error))
+            return;
+        qCInfo(lcRemote) << "reconnect to" << m_settings.host << "failed:" << error;
+        scheduleReconnect();
+    });
+}
+
+ConnectionWorker::~ConnectionWorker() = default;
+
+void ConnectionWorker::setState(ConnectionState state, const QString &detail)
+{
+    m_state = state;
+    emit stateChanged(state, detail);
+}
+
+bool ConnectionWorker::connectOnce(QString &error)
+{
+    m_sftp.reset();
+    error = m_ssh.connect(m_settings.host, m_settings.sshConfigFile);
+    if (error.isEmpty()) {
+        const HostKeyCheck key = m_ssh.checkHostKey();
+        if (key.status == HostKeyStatus::Unknown) {
+            if (m_askHostKey && m_askHostKey(key))
+                error = m_ssh.acceptHostKey();
+            else
+                error = QStringLiteral("the host key of %1 (%2 %3) is not known and was not accepted")
+                            .arg(m_settings.host, key.keyType, key.fingerprintSha256);
+        } else if (key.status != HostKeyStatus::Known) {
+            error = key.error;
+        }
+    }
+    if (error.isEmpty())
+        error = m_ssh.authenticate(m_askCredential);
+    if (!error.isEmpty()) {
+        m_ssh.disconnect();
+        return false;
+    }
+    m_reconnectAttempt = 0;
+    setState(ConnectionState::Connected);
+    if (!m_tails.empty())
+        m_pump.start();
+    return true;
+}
+
+void ConnectionWorker::open()
+{
+    if (m_state == ConnectionState::Connected)
+        return;
+    setState(ConnectionState::Connecting);
+    QString error;
+    if (!connectOnce(error))
+        setState(ConnectionState::Failed, error);
+}
+
+void ConnectionWorker::close()
+{
+    m_reconnect.stop();
+    m_pump.stop();
+    for (auto &[id, command] : m_commands) {
+        command.result.error = QStringLiteral("connection closed");
+        emit commandFinished(id, command.result);
+    }
+    m_commands.clear();
+    m_tails.clear();
+    m_sftp.reset();
+    m_ssh.disconnect();
+    setState(ConnectionState::Disconnected);
+}
+
+void ConnectionWorker::connectionLost(const QString &why)
+{
+    if (m_state != ConnectionState::Connected)
+        return;
+    qCInfo(lcRemote) << "connection to" << m_settings.host << "lost:" << why;
+    for (auto &[id, command] : m_commands) {
+        command.result.error = QStringLiteral("connection to %1 lost while the command ran (%2); it may or may "
+                                              "not have completed")
+                                   .arg(m_settings.host, why);
+        emit commandFinished(id, command.result);
+    }
+    m_commands.clear();
+    m_sftp.reset();
+    m_ssh.disconnect();
+    m_pump.stop();
+    setState(ConnectionState::Reconnecting, why);
+    scheduleReconnect();
+}
+
+void ConnectionWorker::scheduleReconnect()
+{
+    if (m_reconnectAttempt >= m_settings.reconnectAttempts) {
+        setState(ConnectionState::Failed, QStringLiteral("gave up reconnecting to %1 after %2 attempts")
+                                              .arg(m_settings.host).arg(m_reconnectAttempt));
+        return;
+    }
+    const int delay = std::min(m_settings.reconnectMaxDelayMs, m_settings.reconnectFirstDelayMs << m_reconnectAttempt);
+    ++m_reconnectAttempt;
+    m_reconnect.start(delay);
+}
+
+void ConnectionWorker::startCommand(quint64 id, const QString &command)
+{
+    Command running;
+    if (m_state != ConnectionState::Connected) {
+        running.result.error = QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
+        emit commandFinished(id, running.result);
+        return;
+    }
+    // The channel opens blocking; reads are then polled so commands and tails share the session.
+    running.result = m_ssh.startExec(command, running.channel);
+    if (!running.result.error.isEmpty()) {
+        emit commandFinished(id, running.result);
+        if (!m_ssh.isConnected())
+            connectionLost(running.result.error);
+        return;
+    }
+    m_commands.emplace(id, std::move(running));
+    m_pump.start();
+}
+
+void ConnectionWorker::stopCommand(quint64 id)
+{
+    const auto it = m_commands.find(id);
+    if (it == m_commands.end())
+        return;
+    ssh_channel_request_send_signal(it->second.channel.get(), "TERM");
+    ssh_channel_close(it->second.channel.get());
+    it->second.result.error = QStringLiteral("stopped");
+    emit commandFinished(id, it->second.result);
+    m_commands.erase(it);
+}
+
+bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
+{
+    std::array<char, readBufferSize> buffer{};
+    for (const int isStderr : {0, 1}) {
+        int n = 0;
+        while ((n = ssh_channel_read_nonblocking(command.channel.get(), buffer.data(), buffer.size(), isStderr)) > 0) {
+            const QByteArray chunk(buffer.data(), n);
+            (isStderr ? command.result.err : command.result.out).append(chunk);
+            emit commandOutput(id, chunk, isStderr != 0);
+        }
+        if (n == SSH_ERROR) {
+            connectionLost(m_ssh.lastError());
+            return false;
+        }
+    }
+    if (!ssh_channel_is_eof(command.channel.get()))
+        return false;
+    command.result.exitCode = ssh_channel_get_exit_status(command.channel.get());
+    ssh_channel_close(command.channel.get());
+    emit commandFinished(id, command.result);
+    return true;
+}
+
+void ConnectionWorker::pumpCommands()
+{
+    for (auto it = m_commands.begin(); it != m_commands.end() && m_state == ConnectionState::Connected;) {
+        if (pumpCommand(it->first, it->second))
+            it = m_commands.erase(it);
+        else
+            ++it;
+    }
+    if (m_commands.empty() && m_tails.empty())
+        m_pump.stop();
+}
+
+sftp_session ConnectionWorker::sftp(QString &error)
+{
+    if (!m_sftp) {
+        SftpSessionHandle session(m_ssh.newSftp(error));
+        if (!session)
+            return nullptr;
+        m_sftp = std::move(session);
+    }
+    return m_sftp.get();
+}
+
+void ConnectionWorker::startTail(quint64 id, const QString &path, qint64 offset)
+{
+    m_tails.erase(id);
+    m_tails.emplace(id, Tail{SftpTail(path, offset), nowMs(), 0});
+    if (m_state == ConnectionState::Connected)
+        m_pump.start();
+}
+
+void ConnectionWorker::stopTail(quint64 id)
+{
+    m_tails.erase(id);
+}
+
+void ConnectionWorker::pollTails()
+{
+    const qint64 now = nowMs();
+    for (auto it = m_tails.begin(); it != m_tails.end() && m_state == ConnectionState::Connected;) {
+        const quint64 id = it->first;
+        Tail &tail = it->second;
+        if (now < tail.nextPollMs) {
+            ++it;
+            continue;
+        }
+        QString error;
+        const sftp_session session = sftp(error);
+        if (!session) {
+            if (!m_ssh.isConnected())
+                return connectionLost(error);
+            emit tailFailed(id, error);
+            it = m_tails.erase(it);
+            continue;
+        }
+        TailPoll poll = tail.tail.poll(session, tailChunkBytes);
+        const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
+        tail.nextPollMs = now + (quiet || poll.kind == TailPoll::Kind::Missing ? m_settings.tailIdlePollMs
+                                                                               : m_settings.tailPollMs);
+        switch (poll.kind) {
+        case TailPoll::Kind::Data:
+            tail.lastDataMs = now;
+            tail.nextPollMs = now; // more may be waiting: read on at the next pump
+            emit tailData(id, poll.offset, poll.bytes);
+            break;
+        case TailPoll::Kind::Reset:
+            tail.nextPollMs = now;
+            emit tailReset(id, poll.message);
+            break;
+        case TailPoll::Kind::ConnectionLost:
+            if (!m_ssh.isConnected() || !m_ssh.probe())
+                return connectionLost(poll.message);
+            m_sftp.reset(); // the SFTP channel died but the session lives: open a new one next time
+            break;
+        case TailPoll::Kind::Error:
+            emit tailFailed(id, poll.message);
+            it = m_tails.erase(it);
+            continue;
+        case TailPoll::Kind::Nothing:
+        case TailPoll::Kind::Missing:
+            break;
+        }
+        ++it;
+    }
+}
+
+} // namespace torchdeck::remote

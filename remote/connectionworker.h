@@ -1,0 +1,77 @@
+#pragma once
+
+#include "remote/connectionstate.h"
+#include "remote/credentialprompt.h"
+#include "remote/sftphandles.h"
+#include "remote/sftptail.h"
+#include "remote/sshsession.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <functional>
+#include <map>
+
+namespace torchdeck::remote {
+
+// Owns one SSH connection and lives in its own thread: libssh is never touched from another thread.
+// Commands and tails are multiplexed over the one session; the Connection facade talks to it through
+// queued calls and signals only. On a lost connection it fails the running commands (they may have had
+// effects: never re-run them blindly), reconnects with backoff, and resumes every tail at its offset.
+class ConnectionWorker : public QObject {
+    Q_OBJECT
+public:
+    using HostKeyQuestion = std::function<bool(const HostKeyCheck &)>;
+    ConnectionWorker(ConnectionSettings settings, HostKeyQuestion askHostKey, PromptFunction askCredential);
+    ~ConnectionWorker() override;
+
+public slots:
+    void open();
+    void close();
+    void startCommand(quint64 id, const QString &command);
+    void stopCommand(quint64 id);
+    void startTail(quint64 id, const QString &path, qint64 offset);
+    void stopTail(quint64 id);
+
+signals:
+    void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);
+    void commandOutput(quint64 id, const QByteArray &data, bool isStderr);
+    void commandFinished(quint64 id, const torchdeck::remote::ExecResult &result);
+    void tailData(quint64 id, qint64 offset, const QByteArray &data);
+    void tailReset(quint64 id, const QString &reason);
+    void tailFailed(quint64 id, const QString &error);
+
+private:
+    struct Command {
+        ChannelHandle channel;
+        ExecResult result;
+    };
+    struct Tail {
+        SftpTail tail;
+        qint64 lastDataMs = 0;
+        qint64 nextPollMs = 0;
+    };
+
+    bool connectOnce(QString &error);
+    void setState(ConnectionState state, const QString &detail = {});
+    void connectionLost(const QString &why);
+    void scheduleReconnect();
+    void pumpCommands();
+    bool pumpCommand(quint64 id, Command &command); // true when it finished
+    void pollTails();
+    sftp_session sftp(QString &error);
+
+    ConnectionSettings m_settings;
+    HostKeyQuestion m_askHostKey;
+    PromptFunction m_askCredential;
+    ConnectionState m_state = ConnectionState::Disconnected;
+    SshSession m_ssh;
+    SftpSessionHandle m_sftp;
+    std::map<quint64, Command> m_commands;
+    std::map<quint64, Tail> m_tails;
+    QTimer m_pump;
+    QTimer m_reconnect;
+    int m_reconnectAttempt = 0;
+};
+
+} // namespace torchdeck::remote

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "remote/sshsession.h"
+
+#include <QObject>
+
+namespace torchdeck::remote {
+
+class Connection;
+
+// A command running on the cluster. Created by Connection::run(); deletes itself after finished/failed.
+class RemoteCommand : public QObject {
+    Q_OBJECT
+public:
+    void stop();
+
+signals:
+    void output(const QByteArray &data, bool isStderr);
+    void finished(const torchdeck::remote::ExecResult &result); // ran to the end (any exit code)
+    void failed(const QString &error);                           // could not run, or the connection broke
+
+private:
+    friend class Connection;
+    RemoteCommand(Connection *connection, quint64 id);
+    Connection *m_connection;
+    quint64 m_id;
+};
+
+// A remote file followed by byte offset. data() carries bytes starting at `offset`, in order, each byte
+// once, across reconnects; reset() means the file was truncated or replaced and delivery restarts at 0.
+class RemoteTail : public QObject {
+    Q_OBJECT
+public:
+    void stop();
+
+signals:
+    void data(qint64 offset, const QByteArray &bytes);
+    void reset(const QString &reason);
+    void failed(const QString &error);
+
+private:
+    friend class Connection;
+    RemoteTail(Connection *connection, quint64 id);
+    Connection *m_connection;
+    quint64 m_id;
+};
+
+} // namespace torchdeck::remote

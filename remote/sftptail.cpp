@@ -1,0 +1,78 @@
+#include "remote/sftptail.h"
+
+#include <fcntl.h>
+
+namespace torchdeck::remote {
+
+namespace {
+
+constexpr qint64 headBytes = 64;
+
+// Reads up to `count` bytes at `offset`; an empty result with ok=false is an SFTP failure.
+QByteArray readAt(sftp_file file, qint64 offset, qint64 count, bool &ok)
+{
+    QByteArray data;
+    ok = sftp_seek64(file, quint64(offset)) == 0;
+    while (ok && data.size() < count) {
+        char buffer[32 * 1024];
+        const qint64 want = std::min<qint64>(count - data.size(), qint64(sizeof buffer));
+        const ssize_t n = sftp_read(file, buffer, size_t(want));
+        if (n < 0)
+            ok = false;
+        if (n <= 0)
+            break;
+        data.append(buffer, qsizetype(n));
+    }
+    return data;
+}
+
+TailPoll failure(sftp_session sftp, qint64 offset, const QString &what)
+{
+    const int code = sftp_get_error(sftp);
+    const bool lost = code == SSH_FX_CONNECTION_LOST || code == SSH_FX_NO_CONNECTION || code == SSH_FX_OK;
+    return {lost ? TailPoll::Kind::ConnectionLost : TailPoll::Kind::Error, offset, {},
+            QStringLiteral("%1 (SFTP error %2)").arg(what).arg(code)};
+}
+
+} // namespace
+
+TailPoll SftpTail::restart(const QString &why)
+{
+    m_offset = 0;
+    m_head.clear();
+    return {TailPoll::Kind::Reset, 0, {}, why};
+}
+
+TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
+{
+    const QByteArray path = m_path.toUtf8();
+    const SftpAttributesHandle attributes(sftp_stat(sftp, path.constData()));
+    if (!attributes) {
+        if (sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE)
+            return {TailPoll::Kind::Missing, m_offset, {}, {}};
+        return failure(sftp, m_offset, QStringLiteral("cannot stat %1").arg(m_path));
+    }
+    const auto size = qint64(attributes->size);
+    if (size < m_offset)
+        return restart(QStringLiteral("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
+                           .arg(m_path).arg(m_offset).arg(size));
+    const qint64 headSize = std::min(size, headBytes);
+    if (size == m_offset && m_head.size() == headSize)
+        return {};
+    const SftpFileHandle file(sftp_open(sftp, path.constData(), O_RDONLY, 0));
+    if (!file)
+        return failure(sftp, m_offset, QStringLiteral("cannot open %1").arg(m_path));
+    bool ok = true;
+    const QByteArray head = readAt(file.get(), 0, headSize, ok);
+    if (ok && !head.startsWith(m_head))
+        return restart(QStringLiteral("%1 was replaced by another file: reading it from the start").arg(m_path));
+    const QByteArray bytes = ok ? readAt(file.get(), m_offset, std::min(size - m_offset, maxBytes), ok) : QByteArray();
+    if (!ok)
+        return failure(sftp, m_offset, QStringLiteral("cannot read %1").arg(m_path));
+    m_head = head;
+    TailPoll result{bytes.isEmpty() ? TailPoll::Kind::Nothing : TailPoll::Kind::Data, m_offset, bytes, {}};
+    m_offset += bytes.size();
+    return result;
+}
+
+} // namespace torchdeck::remote

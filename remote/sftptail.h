@@ -1,0 +1,39 @@
+#pragma once
+
+#include "remote/sftphandles.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace torchdeck::remote {
+
+// What one poll of a followed file found.
+struct TailPoll {
+    enum class Kind { Nothing, Data, Reset, Missing, ConnectionLost, Error };
+    Kind kind = Kind::Nothing;
+    qint64 offset = 0; // Data: offset of the first byte of `bytes`
+    QByteArray bytes;
+    QString message; // Reset: why (truncated, replaced); Error: what failed
+};
+
+// Follows one remote file by byte offset over SFTP. The offset and a fingerprint of the file's first bytes
+// are all the state, so after a reconnect the same object continues exactly where it stopped: no byte is
+// delivered twice or skipped. A file that shrinks, or whose first bytes change, was truncated or replaced:
+// the tail reports a Reset and starts over at 0.
+class SftpTail {
+public:
+    SftpTail(QString path, qint64 offset) : m_path(std::move(path)), m_offset(offset) {}
+
+    TailPoll poll(sftp_session sftp, qint64 maxBytes);
+    qint64 offset() const { return m_offset; }
+    const QString &path() const { return m_path; }
+
+private:
+    TailPoll restart(const QString &why);
+
+    QString m_path;
+    qint64 m_offset;
+    QByteArray m_head; // the first bytes seen, to recognise a replaced file of the same or larger size
+};
+
+} // namespace torchdeck::remote

@@ -1,0 +1,188 @@
+// The threaded Connection against the sandbox: async commands, tails, and a connection killed mid-tail.
+#include "remote/connection.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck::remote;
+
+class TestConnection : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void runsCommandsConcurrently();
+    void refusesQuestionsWhenNotInteractive();
+    void tailDeliversAppendedBytesInOrder();
+    void tailSeesTruncation();
+    void reconnectLosesAndDuplicatesNothing();
+
+private:
+    ConnectionSettings settings() const;
+    static void append(const QString &path, const QByteArray &bytes);
+
+    QString m_sandboxDir;
+    QTemporaryDir m_tmp;
+};
+
+void TestConnection::initTestCase()
+{
+    m_sandboxDir = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
+    if (m_sandboxDir.isEmpty() || !QFile::exists(m_sandboxDir + QStringLiteral("/run/pids")))
+        QSKIP("the sandbox is not running (run through ctest, which starts it)");
+    QVERIFY(m_tmp.isValid());
+}
+
+ConnectionSettings TestConnection::settings() const
+{
+    ConnectionSettings s;
+    s.host = QStringLiteral("torchdeck-sandbox");
+    s.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
+    s.reconnectFirstDelayMs = 100;
+    return s;
+}
+
+void TestConnection::append(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::Append));
+    QCOMPARE(file.write(bytes), bytes.size());
+}
+
+void TestConnection::runsCommandsConcurrently()
+{
+    Connection connection(settings());
+    connection.open();
+    QString error;
+    QVERIFY2(connection.waitConnected(10000, &error), qPrintable(error));
+
+    // A slow command does not hold up a quick one: both share the session.
+    RemoteCommand *slow = connection.run(QStringLiteral("sleep 1; echo slow"));
+    QSignalSpy slowDone(slow, &RemoteCommand::finished);
+    const ExecResult quick = connection.runAndWait(QStringLiteral("echo quick; echo oops >&2; exit 3"), 5000);
+    QCOMPARE(quick.error, QString());
+    QCOMPARE(quick.exitCode, 3);
+    QCOMPARE(quick.out, QByteArray("quick\n"));
+    QCOMPARE(quick.err, QByteArray("oops\n"));
+    QCOMPARE(slowDone.count(), 0);
+    QTRY_COMPARE_WITH_TIMEOUT(slowDone.count(), 1, 5000);
+    QCOMPARE(slowDone.first().first().value<ExecResult>().out, QByteArray("slow\n"));
+}
+
+void TestConnection::refusesQuestionsWhenNotInteractive()
+{
+    ConnectionSettings unknownHost = settings();
+    const QString config = m_tmp.filePath(QStringLiteral("config-unknown"));
+    QFile original(m_sandboxDir + QStringLiteral("/ssh/config"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QByteArray text = original.readAll();
+    text.replace("known_hosts", "known_hosts.absent");
+    QFile copy(config);
+    QVERIFY(copy.open(QIODevice::WriteOnly));
+    copy.write(text);
+    copy.close();
+    unknownHost.sshConfigFile = config;
+
+    Connection connection(unknownHost);
+    QSignalSpy asked(&connection, &Connection::hostKeyConfirmationNeeded);
+    connection.open();
+    QString error;
+    QVERIFY(!connection.waitConnected(10000, &error));
+    QVERIFY2(error.contains(QStringLiteral("is not known and was not accepted")), qPrintable(error));
+    QCOMPARE(asked.count(), 0);
+
+    Connection interactive(unknownHost);
+    interactive.setInteractive(true);
+    connect(&interactive, &Connection::hostKeyConfirmationNeeded, &interactive,
+            [&](const HostKeyCheck &key) { interactive.answerHostKey(key.fingerprintSha256.startsWith(u"SHA256:")); });
+    interactive.open();
+    QVERIFY2(interactive.waitConnected(10000, &error), qPrintable(error));
+}
+
+void TestConnection::tailDeliversAppendedBytesInOrder()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("grow.log"));
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    RemoteTail *tail = connection.tail(path); // does not exist yet: the tail waits for it
+    QByteArray received;
+    qint64 expectedOffset = 0;
+    connect(tail, &RemoteTail::data, this, [&](qint64 offset, const QByteArray &bytes) {
+        QCOMPARE(offset, expectedOffset);
+        expectedOffset += bytes.size();
+        received += bytes;
+    });
+    QByteArray written;
+    for (int i = 0; i < 50; ++i) {
+        const QByteArray line = "line " + QByteArray::number(i) + (i % 7 ? "\n" : ""); // some lines torn
+        append(path, line);
+        written += line;
+        QTest::qWait(5);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(received, written, 5000);
+}
+
+void TestConnection::tailSeesTruncation()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("truncate.log"));
+    append(path, "first attempt, a long line\n");
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    RemoteTail *tail = connection.tail(path);
+    QByteArray received;
+    QSignalSpy resets(tail, &RemoteTail::reset);
+    connect(tail, &RemoteTail::reset, this, [&] { received.clear(); });
+    connect(tail, &RemoteTail::data, this, [&](qint64, const QByteArray &bytes) { received += bytes; });
+    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("first attempt, a long line\n"), 5000);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write("new\n");
+    file.close();
+    QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("new\n"), 5000);
+}
+
+void TestConnection::reconnectLosesAndDuplicatesNothing()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("metrics.jsonl"));
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    QSignalSpy states(&connection, &Connection::stateChanged);
+    RemoteTail *tail = connection.tail(path);
+    QByteArray received;
+    connect(tail, &RemoteTail::data, this, [&](qint64, const QByteArray &bytes) { received += bytes; });
+
+    QByteArray written;
+    const QString sshdPid = QString::fromUtf8([&] {
+        QFile pids(m_sandboxDir + QStringLiteral("/run/pids"));
+        pids.open(QIODevice::ReadOnly);
+        for (const QByteArray &line : pids.readAll().split('\n'))
+            if (line.startsWith("sshd "))
+                return line.split(' ').value(1);
+        return QByteArray();
+    }());
+    QVERIFY(!sshdPid.isEmpty());
+    for (int i = 0; i < 200; ++i) {
+        const QByteArray line = R"({"v":1,"event":"step","step":)" + QByteArray::number(i) + "}\n";
+        append(path, line);
+        written += line;
+        if (i == 80) // kill this connection's sshd processes: the listener stays, the session dies
+            QCOMPARE(QProcess::execute(QStringLiteral("pkill"), {QStringLiteral("-P"), sshdPid}), 0);
+        QTest::qWait(5);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(received.size(), written.size(), 15000);
+    QCOMPARE(received, written);
+    bool reconnected = false;
+    for (const QList<QVariant> &change : states)
+        reconnected |= change.first().value<ConnectionState>() == ConnectionState::Reconnecting;
+    QVERIFY2(reconnected, "the connection never noticed it was killed");
+    QCOMPARE(connection.state(), ConnectionState::Connected);
+}
+
+QTEST_GUILESS_MAIN(TestConnection)
+#include "tst_connection.moc"

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <QMetaType>
+#include <QString>
+
+#include <cmath>
+#include <limits>
+
+namespace torchdeck {
+
+// The events of the trainer's JSON Lines contract (docs/metrics-schema.md); plain log lines parsed through
+// patterns become Step or Epoch events too.
+enum class MetricEventKind : quint8 { Start, Step, Epoch, Checkpoint, Stop };
+
+inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+inline constexpr qint64 kNoCount = -1;
+
+// One event, flat: the fields an event kind does not carry stay NaN / -1 / empty. Doubles written as JSON
+// null (the trainer's encoding of non-finite values) read as NaN.
+struct MetricEvent {
+    MetricEventKind kind = MetricEventKind::Step;
+    int schema = 1;
+    double time = kNoValue; // wall clock, Unix seconds
+
+    qint64 epoch = kNoCount;         // 1-based; checkpoint: epochs completed
+    qint64 epochs = kNoCount;        // planned total (start, epoch)
+    qint64 step = kNoCount;          // global optimizer step
+    qint64 epochStep = kNoCount;     // step inside the epoch
+    qint64 stepsPerEpoch = kNoCount;
+
+    double loss = kNoValue;          // step: batch loss; epoch: mean train loss
+    double lr = kNoValue;
+    double samplesPerSecond = kNoValue;
+    double valLoss = kNoValue;
+    double valAccuracy = kNoValue;
+    double seconds = kNoValue;       // epoch: duration; checkpoint: time to save
+
+    // checkpoint
+    QString path;
+    qint64 bytes = kNoCount;
+    QString reason;                  // checkpoint: epoch|steps|signal|final; stop: done|signal|error
+
+    // start
+    int worldSize = 0;
+    QString model;
+    QString dataset;
+    bool resumed = false;            // start: resumed from a checkpoint
+    QString resumePath;
+    qint64 resumeEpoch = kNoCount;
+    qint64 resumeStep = kNoCount;
+
+    // stop
+    int exitCode = 0;
+    QString signal;
+    QString message;
+
+    static bool has(double v) { return !std::isnan(v); }
+    static bool has(qint64 v) { return v >= 0; }
+};
+
+QString metricEventName(MetricEventKind kind);
+
+} // namespace torchdeck
+
+Q_DECLARE_METATYPE(torchdeck::MetricEvent)

@@ -1,0 +1,3 @@
+#include "core/metrics/metricslog.h"
+
+Q_LOGGING_CATEGORY(lcMetrics, "torchdeck.metrics", QtInfoMsg)

@@ -1,0 +1,208 @@
+#include "core/metrics/patternparser.h"
+
+#include <QSet>
+
+namespace torchdeck {
+
+namespace {
+
+// A number as Python and C++ print it, including nan and inf.
+#define TD_NUM R"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
+
+const QSet<QString> &knownGroups()
+{
+    static const QSet<QString> groups{
+        QStringLiteral("epoch"), QStringLiteral("epochs"),   QStringLiteral("step"),
+        QStringLiteral("epoch_step"), QStringLiteral("steps"), QStringLiteral("loss"),
+        QStringLiteral("val_loss"), QStringLiteral("accuracy"), QStringLiteral("val_accuracy"),
+        QStringLiteral("lr"), QStringLiteral("seconds")};
+    return groups;
+}
+
+double capturedDouble(const QRegularExpressionMatch &m, QStringView group)
+{
+    const QStringView text = m.capturedView(group);
+    if (text.isEmpty())
+        return kNoValue;
+    bool ok = false;
+    const double value = text.toDouble(&ok);
+    return ok ? value : kNoValue;
+}
+
+qint64 capturedCount(const QRegularExpressionMatch &m, QStringView group)
+{
+    const QStringView text = m.capturedView(group);
+    bool ok = false;
+    const qint64 value = text.isEmpty() ? kNoCount : text.toLongLong(&ok);
+    return ok && value >= 0 ? value : kNoCount;
+}
+
+} // namespace
+
+QList<LogPattern> PatternParser::defaultPatterns()
+{
+    return {
+        // torchdeck-train's own stdout: "epoch 1 step 5/100 (global 105): loss = 0.123, lr = 0.001, ..."
+        {QStringLiteral("torchdeck step"),
+         QStringLiteral(R"(^epoch (?<epoch>\d+) step (?<epoch_step>\d+)/(?<steps>\d+) \(global (?<step>\d+)\): )"
+                        R"(loss = (?<loss>)" TD_NUM R"()(?:, lr = (?<lr>)" TD_NUM R"())?)"),
+         1},
+        // Tutorials and torchdeck-train: "epoch: 3/10, loss = 0.0421[, val_loss = ..][, val_accuracy = ..]"
+        {QStringLiteral("epoch x/y, loss"),
+         QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*[,;|]?\s*(?:train[_ ]?)?)"
+                        R"(loss\s*[:=]\s*(?<loss>)" TD_NUM R"())"
+                        R"((?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
+                        R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"
+                        R"((?:.*?\btime\s*[:=]\s*(?<seconds>)" TD_NUM R"()\s*s)?)"),
+         1},
+        // PyTorch tutorials: "Epoch [3/10], Step [100/938], Loss: 0.0421"
+        {QStringLiteral("Epoch [x/y] Step [i/n] Loss"),
+         QStringLiteral(R"((?i)\bepoch\s*\[\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*\]\s*,?\s*)"
+                        R"(step\s*\[\s*(?<epoch_step>\d+)\s*/\s*(?<steps>\d+)\s*\]\s*,?\s*loss\s*:\s*(?<loss>)" TD_NUM
+                        R"())"),
+         1},
+        // Lightning's progress bar: "Epoch 2:  45%|####   | 420/938 [00:05<00:06, 80.1it/s, loss=0.31, ...]"
+        {QStringLiteral("Lightning progress bar"),
+         QStringLiteral(R"(\bEpoch (?<epoch>\d+):.*?\b(?<epoch_step>\d+)/(?<steps>\d+)\s*\[.*?)"
+                        R"(\b(?:train_loss(?:_step)?|loss)=(?<loss>)" TD_NUM R"())"),
+         0},
+        // "epoch 3 ... loss: 0.04 ... val_loss: 0.05"
+        {QStringLiteral("epoch N ... loss"),
+         QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\b(?!\s*/).*?\b(?:train[_ ]?)?loss\s*[:=]\s*(?<loss>)" TD_NUM
+                        R"()(?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
+                        R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"),
+         1},
+        // Lightning-like key=value logging without an epoch: "train_loss=0.042"
+        {QStringLiteral("[step=N] train_loss=x"),
+         QStringLiteral(R"((?:\bstep[=:]\s*(?<step>\d+)\b.*?)?\btrain_loss(?:_step)?=(?<loss>)" TD_NUM R"())"
+                        R"((?:.*?\blr=(?<lr>)" TD_NUM R"())?)"),
+         1},
+    };
+}
+
+PatternParser::PatternParser()
+{
+    for (const LogPattern &pattern : defaultPatterns()) {
+        QString error;
+        if (auto compiled = compile(pattern, &error))
+            m_compiled.append(*compiled);
+        else
+            qFatal("built-in log pattern %s: %s", qUtf8Printable(pattern.name), qUtf8Printable(error));
+    }
+}
+
+std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &pattern, QString *error)
+{
+    QRegularExpression regex(pattern.regex);
+    if (!regex.isValid()) {
+        *error = QStringLiteral("pattern \"%1\": %2 at offset %3")
+                     .arg(pattern.name, regex.errorString())
+                     .arg(regex.patternErrorOffset());
+        return std::nullopt;
+    }
+    bool hasValue = false;
+    for (const QString &group : regex.namedCaptureGroups()) {
+        if (group.isEmpty())
+            continue;
+        if (!knownGroups().contains(group)) {
+            *error = QStringLiteral("pattern \"%1\": unknown group \"%2\"").arg(pattern.name, group);
+            return std::nullopt;
+        }
+        hasValue = hasValue || group == u"loss" || group == u"val_loss" || group == u"accuracy" ||
+                   group == u"val_accuracy";
+    }
+    if (!hasValue) {
+        *error = QStringLiteral("pattern \"%1\" captures no loss, val_loss or accuracy").arg(pattern.name);
+        return std::nullopt;
+    }
+    regex.optimize();
+    return Compiled{pattern, regex};
+}
+
+QString PatternParser::validate(const LogPattern &pattern)
+{
+    QString error;
+    compile(pattern, &error);
+    return error;
+}
+
+QString PatternParser::setPatterns(const QList<LogPattern> &patterns)
+{
+    QList<Compiled> compiled;
+    for (const LogPattern &pattern : patterns) {
+        QString error;
+        auto one = compile(pattern, &error);
+        if (!one)
+            return error;
+        compiled.append(*one);
+    }
+    m_compiled = compiled;
+    return {};
+}
+
+QList<LogPattern> PatternParser::patterns() const
+{
+    QList<LogPattern> result;
+    for (const Compiled &c : m_compiled)
+        result.append(c.pattern);
+    return result;
+}
+
+std::optional<MetricEvent> PatternParser::parse(QStringView line)
+{
+    for (const Compiled &c : m_compiled) {
+        const QRegularExpressionMatch m = c.regex.match(line);
+        if (!m.hasMatch())
+            continue;
+        MetricEvent e;
+        e.epoch = capturedCount(m, u"epoch");
+        if (e.epoch >= 0)
+            e.epoch += 1 - c.pattern.epochBase;
+        e.epochs = capturedCount(m, u"epochs");
+        e.step = capturedCount(m, u"step");
+        e.epochStep = capturedCount(m, u"epoch_step");
+        e.stepsPerEpoch = capturedCount(m, u"steps");
+        e.loss = capturedDouble(m, u"loss");
+        e.valLoss = capturedDouble(m, u"val_loss");
+        e.valAccuracy = capturedDouble(m, u"accuracy");
+        if (!MetricEvent::has(e.valAccuracy))
+            e.valAccuracy = capturedDouble(m, u"val_accuracy");
+        e.lr = capturedDouble(m, u"lr");
+        e.seconds = capturedDouble(m, u"seconds");
+
+        const bool stepLine = e.step >= 0 || e.epochStep >= 0;
+        if (!stepLine && e.epoch >= 0) {
+            e.kind = MetricEventKind::Epoch;
+            return e;
+        }
+        e.kind = MetricEventKind::Step;
+        if (e.step < 0 && e.epochStep >= 0 && e.stepsPerEpoch > 0 && e.epoch >= 1)
+            e.step = (e.epoch - 1) * e.stepsPerEpoch + e.epochStep;
+        if (e.step < 0)
+            e.step = m_implicitStep + 1;
+        m_implicitStep = qMax(m_implicitStep, e.step);
+        return e;
+    }
+    return std::nullopt;
+}
+
+QList<MetricEvent> PatternParser::parseLine(QByteArrayView line)
+{
+    QList<MetricEvent> events;
+    const QString text = QString::fromUtf8(line);
+    for (const QStringView segment : QStringView(text).tokenize(u'\r', Qt::SkipEmptyParts)) {
+        std::optional<MetricEvent> e = parse(segment);
+        if (!e)
+            continue;
+        if (!events.isEmpty() && events.last().kind == e->kind && events.last().step == e->step &&
+            events.last().epoch == e->epoch)
+            events.last() = *e;
+        else
+            events.append(*e);
+    }
+    return events;
+}
+
+} // namespace torchdeck
+
+#undef TD_NUM

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/metrics/metricevent.h"
+
+#include <QByteArrayView>
+#include <QList>
+#include <QRegularExpression>
+#include <QString>
+
+#include <optional>
+
+namespace torchdeck {
+
+// A user-configurable regular expression for plain log lines. Named groups it may use:
+//   epoch, epochs          epoch number and planned total
+//   step                   global step
+//   epoch_step, steps      step inside the epoch and steps per epoch (global step = (epoch-1)*steps+epoch_step)
+//   loss                   train loss (per step when a step is captured, else per epoch)
+//   val_loss, accuracy     validation loss and accuracy (val_accuracy is accepted for accuracy)
+//   lr, seconds            learning rate, epoch duration in seconds
+// At least one of loss, val_loss, accuracy is required.
+struct LogPattern {
+    QString name;
+    QString regex;
+    int epochBase = 1; // 0 where the tool counts epochs from 0 (Lightning's "Epoch 0:")
+};
+
+// Turns plain log lines of users' own scripts into Step and Epoch events. The first pattern that matches
+// a line wins. Lines with a step but no way to know the global step get a running count instead.
+class PatternParser {
+public:
+    PatternParser(); // the built-in defaults
+    static QList<LogPattern> defaultPatterns();
+
+    // Replaces the patterns. On an error (invalid regex, unknown group, no value group) the old set stays
+    // and the message names the pattern.
+    QString setPatterns(const QList<LogPattern> &patterns);
+    QList<LogPattern> patterns() const;
+    static QString validate(const LogPattern &pattern);
+
+    std::optional<MetricEvent> parse(QStringView line);
+    // A raw line of bytes (UTF-8): progress bars rewrite themselves with '\r', so every '\r'-separated
+    // segment is parsed, and consecutive segments about the same step collapse into the last one.
+    QList<MetricEvent> parseLine(QByteArrayView line);
+
+    void resetCounters() { m_implicitStep = 0; }
+
+private:
+    struct Compiled {
+        LogPattern pattern;
+        QRegularExpression regex;
+    };
+    static std::optional<Compiled> compile(const LogPattern &pattern, QString *error);
+
+    QList<Compiled> m_compiled;
+    qint64 m_implicitStep = 0;
+};
+
+} // namespace torchdeck

@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+
+namespace torchdeck {
+
+enum class SchedulerKind { Slurm, Pbs, Local };
+
+// Which PBS the #PBS lines are written for. PbsPro: `-l select=N:ncpus=..:mpiprocs=..:ngpus=..`.
+// Torque: `-l nodes=N:ppn=M[:gpus=G]`, which Slurm's slurm-wlm-torque qsub (the sandbox) also reads.
+enum class PbsDialect { PbsPro, Torque };
+
+// How Slurm is asked for GPUs: --gpus-per-node=N (Slurm >= 19.05 with cons_tres) or --gres=gpu:N
+// (older sites, or sites whose GPU gres has a type, which they then write as an extra directive).
+enum class GpuRequestStyle { GpusPerNode, Gres };
+
+// What is known about one partition (Slurm) or queue (PBS); -1/0 mean unknown.
+struct PartitionCaps {
+    QString name;
+    int gpusPerNode = -1; // 0: a partition known to have no GPUs
+    int cpusPerNode = 0;
+};
+
+// What torchdeck knows of a cluster, from its profile and from `sinfo`/`pbsnodes` when it asked. Unknown
+// facts are not checked: validation only rejects what is known to fail.
+struct ClusterCaps {
+    SchedulerKind scheduler = SchedulerKind::Slurm;
+    PbsDialect pbsDialect = PbsDialect::PbsPro;
+    GpuRequestStyle gpuRequest = GpuRequestStyle::GpusPerNode;
+    QList<PartitionCaps> partitions; // empty: nothing known
+    QString defaultPartition;        // used for the checks when the spec names none
+    int cpusPerNode = 0;             // when no partition says; 0: unknown
+
+    // The partition the spec runs on (or the default), if known.
+    const PartitionCaps *partition(const QString &name) const
+    {
+        const QString wanted = name.isEmpty() ? defaultPartition : name;
+        for (const PartitionCaps &p : partitions) {
+            if (p.name == wanted)
+                return &p;
+        }
+        return nullptr;
+    }
+
+    int cpusPerNodeOf(const QString &partitionName) const
+    {
+        const PartitionCaps *p = partition(partitionName);
+        return p && p->cpusPerNode > 0 ? p->cpusPerNode : cpusPerNode;
+    }
+};
+
+} // namespace torchdeck

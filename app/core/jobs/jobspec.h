@@ -1,0 +1,128 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace torchdeck {
+
+// How the ranks are started inside the allocation (see docs/job-scripts.md).
+enum class LaunchMethod {
+    Srun,                // srun starts one task per rank
+    SrunPerNodeLauncher, // srun starts one task per node; it starts the node's ranks (trainer --nproc-per-node)
+    Mpirun,              // one Open MPI mpirun for all nodes
+    Local,               // the command runs once, directly, on the first node (or the local machine)
+};
+
+enum class ContainerRuntime { None, Apptainer, Singularity, Shifter };
+
+struct ContainerSpec {
+    ContainerRuntime runtime = ContainerRuntime::None;
+    QString image;       // apptainer/singularity: a .sif path or URI; shifter: the image name
+    QStringList options; // extra words before the image, e.g. --bind /scratch (--nv is added for GPU jobs)
+};
+bool operator==(const ContainerSpec &a, const ContainerSpec &b);
+
+enum class CommandKind {
+    Trainer, // the bundled torchdeck-train: trainerPath + trainerArgs, each argument quoted
+    Custom,  // a shell command line written by the user, run as-is by `bash -c` on every rank
+};
+
+enum class DependencyKind { After, AfterOk, AfterNotOk, AfterAny };
+
+struct JobDependency {
+    DependencyKind kind = DependencyKind::AfterOk;
+    QStringList jobIds;
+};
+bool operator==(const JobDependency &a, const JobDependency &b);
+
+struct EnvironmentVariable {
+    QString name;  // a shell identifier
+    QString value; // literal: quoted, never expanded
+};
+bool operator==(const EnvironmentVariable &a, const EnvironmentVariable &b);
+
+// The exit code of torchdeck-train after a signal-triggered checkpoint (EX_TEMPFAIL, docs/trainer.md).
+constexpr int kTrainerRequeueExitCode = 75;
+constexpr int kDefaultSignalLeadSeconds = 300;
+
+// One job as the user described it: what to run, on what, for how long. Rendered to a script by
+// renderSlurmScript / renderPbsScript / renderLocalScript after validateJobSpec.
+struct JobSpec {
+    QString name;
+    int nodes = 1;
+    int tasksPerNode = 1; // ranks per node
+    int gpusPerNode = 0;
+    int cpusPerTask = 1;
+    QString memory;           // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
+    qint64 wallTimeSeconds = 0; // 0: the partition's default
+    QString partition;        // Slurm partition or PBS queue; empty: default
+    QString account;
+    QStringList modules;      // `module load` each, in order
+    QList<EnvironmentVariable> environment; // exported in order
+    QString workingDirectory; // absolute; empty: where the job starts (submission dir; PBS_O_WORKDIR)
+
+    LaunchMethod launch = LaunchMethod::Srun;
+    QStringList launcherOptions; // extra words for srun/mpirun, e.g. --mca btl self,tcp
+    bool mpiAllowRunAsRoot = false;
+    bool oversubscribe = false;  // force mpirun --oversubscribe / srun --overcommit
+    ContainerSpec container;
+
+    CommandKind commandKind = CommandKind::Trainer;
+    QString trainerPath = QStringLiteral("torchdeck-train");
+    QStringList trainerArgs;
+    QString customCommand;
+    QString perNodeLauncher = QStringLiteral("torchrun"); // custom command + SrunPerNodeLauncher
+    int masterPort = 0; // 0: 15000 + job id % 10000, the trainer's own default
+
+    QString outputPath; // Slurm patterns %j (job id) and %x (name); PBS/local scripts expand those two
+    QString errorPath;  // empty: joined with the output
+
+    bool checkpointSignalEnabled = true;
+    QString checkpointSignal; // USR1, USR2, TERM, ...; empty: defaultCheckpointSignal()
+    int signalLeadSeconds = kDefaultSignalLeadSeconds; // before the wall time; 0: none asked of the scheduler
+    bool requeue = false;     // requeue in-job when the command exits with requeueExitCode
+    int maxRestarts = 3;
+    int requeueExitCode = kTrainerRequeueExitCode;
+
+    QList<JobDependency> dependencies;
+    QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
+
+    int totalTasks() const { return nodes * tasksPerNode; }
+
+    QJsonObject toJson() const;
+    // Never crashes on any input; `error` names the first bad field.
+    struct FromJson;
+    static FromJson fromJson(const QJsonObject &object);
+};
+bool operator==(const JobSpec &a, const JobSpec &b);
+inline bool operator!=(const JobSpec &a, const JobSpec &b) { return !(a == b); }
+
+struct JobSpec::FromJson {
+    JobSpec spec;
+    QString error; // empty on success
+    bool ok() const { return error.isEmpty(); }
+};
+
+// USR2 when the job has GPUs (NCCL may use USR1 itself), else USR1, the signal most Slurm recipes and
+// PyTorch Lightning's auto-requeue use. torchdeck-train stops on either.
+QString defaultCheckpointSignal(const JobSpec &spec);
+// The signal the script traps: the spec's, upper case and without "SIG", or the default; empty if disabled.
+QString effectiveCheckpointSignal(const JobSpec &spec);
+
+// Log paths as written in the script: the spec's, or "<name>-%j.out"; a relative path is taken from the
+// working directory (left relative without one). The error path is empty when stderr joins stdout.
+QString effectiveOutputPath(const JobSpec &spec);
+QString effectiveErrorPath(const JobSpec &spec);
+
+// Replaces %j, %x and %% the way Slurm does for the two patterns torchdeck documents; tells the dashboard
+// which file to tail once the job id is known.
+QString expandLogPath(const QString &pattern, const QString &jobId, const QString &jobName);
+
+QString launchMethodName(LaunchMethod method);
+QString containerRuntimeName(ContainerRuntime runtime);
+QString commandKindName(CommandKind kind);
+QString dependencyKindName(DependencyKind kind);
+
+} // namespace torchdeck

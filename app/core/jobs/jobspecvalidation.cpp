@@ -1,0 +1,279 @@
+#include "core/jobs/jobspecvalidation.h"
+
+#include "core/jobs/directivevalue.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+namespace torchdeck {
+
+namespace {
+
+// Variables the shell owns: exporting them fails (read-only) or changes how the script itself runs.
+const QSet<QString> &reservedVariables()
+{
+    static const QSet<QString> names{QStringLiteral("IFS"),
+                                     QStringLiteral("SHELLOPTS"), QStringLiteral("BASHOPTS"),
+                                     QStringLiteral("BASH_ENV"),  QStringLiteral("ENV"),
+                                     QStringLiteral("PS4"),       QStringLiteral("UID"),
+                                     QStringLiteral("EUID"),      QStringLiteral("PPID"),
+                                     QStringLiteral("BASHPID"),   QStringLiteral("BASH_VERSINFO"),
+                                     QStringLiteral("BASH_ARGV0")};
+    return names;
+}
+
+class Checker {
+public:
+    Checker(const JobSpec &spec, const ClusterCaps &caps)
+        : s(spec)
+        , c(caps)
+    {
+    }
+
+    QList<JobSpecError> run()
+    {
+        resources();
+        placement();
+        environment();
+        command();
+        logs();
+        restarts();
+        scheduling();
+        return errors;
+    }
+
+private:
+    const JobSpec &s;
+    const ClusterCaps &c;
+    QList<JobSpecError> errors;
+
+    bool slurm() const { return c.scheduler == SchedulerKind::Slurm; }
+    bool pbs() const { return c.scheduler == SchedulerKind::Pbs; }
+    bool local() const { return c.scheduler == SchedulerKind::Local; }
+
+    void add(const QString &field, const QString &message) { errors.append({field, message}); }
+
+    // A value that goes on a #SBATCH/#PBS line, which no scheduler lets us quote.
+    void directive(const QString &field, const QString &value, const QString &what)
+    {
+        if (const QString problem = directiveValueProblem(value, c.scheduler); !problem.isEmpty())
+            add(field, what + u' ' + problem);
+    }
+
+    // A value quoted into the script body: anything but NUL, which no argv can carry.
+    void bodyValue(const QString &field, const QString &value, const QString &what)
+    {
+        if (value.contains(QChar(0)))
+            add(field, what + QStringLiteral(" contains a NUL character"));
+    }
+
+    void resources()
+    {
+        static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z][A-Za-z0-9._-]{0,63}$"));
+        if (s.name.isEmpty())
+            add(QStringLiteral("name"), QStringLiteral("The job needs a name."));
+        else if (!nameRe.match(s.name).hasMatch())
+            add(QStringLiteral("name"),
+                QStringLiteral("The job name must start with a letter and hold only letters, digits, '.', '_' "
+                               "and '-' (at most 64): schedulers differ on anything else."));
+        else if (slurm())
+            directive(QStringLiteral("name"), s.name, QStringLiteral("The job name"));
+        if (s.nodes < 1)
+            add(QStringLiteral("nodes"), QStringLiteral("A job needs at least one node."));
+        if (s.tasksPerNode < 1)
+            add(QStringLiteral("tasksPerNode"), QStringLiteral("A node needs at least one task (rank)."));
+        if (s.cpusPerTask < 1)
+            add(QStringLiteral("cpusPerTask"), QStringLiteral("A task needs at least one CPU."));
+        if (s.gpusPerNode < 0)
+            add(QStringLiteral("gpusPerNode"), QStringLiteral("The GPU count cannot be negative."));
+        static const QRegularExpression memRe(QStringLiteral("^[0-9]{1,9}[KMGTkmgt]?$"));
+        if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
+            add(QStringLiteral("memory"),
+                QStringLiteral("Memory per node is a number with an optional unit K, M, G or T (\"16G\"); "
+                               "without a unit it is megabytes."));
+        if (s.wallTimeSeconds < 0)
+            add(QStringLiteral("wallTimeSeconds"), QStringLiteral("The wall time cannot be negative."));
+        if (const PartitionCaps *p = c.partition(s.partition); p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
+            if (p->gpusPerNode == 0)
+                add(QStringLiteral("gpusPerNode"),
+                    QStringLiteral("Partition '%1' has no GPUs: choose a GPU partition or ask for none.")
+                        .arg(p->name));
+            else if (s.gpusPerNode > p->gpusPerNode)
+                add(QStringLiteral("gpusPerNode"), QStringLiteral("Partition '%1' has %2 GPUs per node, not %3.")
+                                                       .arg(p->name)
+                                                       .arg(p->gpusPerNode)
+                                                       .arg(s.gpusPerNode));
+        }
+    }
+
+    void placement()
+    {
+        static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z0-9._@-]+$"));
+        if (!s.partition.isEmpty() && !local() && !nameRe.match(s.partition).hasMatch())
+            add(QStringLiteral("partition"),
+                QStringLiteral("A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
+        if (!s.account.isEmpty() && !local() && !nameRe.match(s.account).hasMatch())
+            add(QStringLiteral("account"),
+                QStringLiteral("An account name holds only letters, digits, '.', '_', '@' and '-'."));
+        if (!s.workingDirectory.isEmpty() && !s.workingDirectory.startsWith(u'/'))
+            add(QStringLiteral("workingDirectory"),
+                QStringLiteral("The working directory must be an absolute path (it is resolved on the "
+                               "cluster, where the dashboard's current directory means nothing)."));
+        bodyValue(QStringLiteral("workingDirectory"), s.workingDirectory, QStringLiteral("The working directory"));
+        for (qsizetype i = 0; i < s.modules.size(); ++i) {
+            if (s.modules[i].trimmed().isEmpty())
+                add(QStringLiteral("modules[%1]").arg(i), QStringLiteral("A module name cannot be empty."));
+            bodyValue(QStringLiteral("modules[%1]").arg(i), s.modules[i], QStringLiteral("The module name"));
+        }
+    }
+
+    void environment()
+    {
+        static const QRegularExpression identRe(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        QSet<QString> seen;
+        for (qsizetype i = 0; i < s.environment.size(); ++i) {
+            const EnvironmentVariable &var = s.environment[i];
+            const QString field = QStringLiteral("environment[%1].name").arg(i);
+            if (!identRe.match(var.name).hasMatch())
+                add(field, QStringLiteral("'%1' is not a variable name: letters, digits and '_', not starting "
+                                          "with a digit.")
+                               .arg(var.name));
+            else if (reservedVariables().contains(var.name) || var.name.startsWith(u"td_"))
+                add(field, QStringLiteral("%1 belongs to the shell or to the script itself.").arg(var.name));
+            else if (seen.contains(var.name))
+                add(field, QStringLiteral("%1 is set twice.").arg(var.name));
+            seen.insert(var.name);
+            bodyValue(QStringLiteral("environment[%1].value").arg(i), var.value, QStringLiteral("The value"));
+        }
+    }
+
+    void command()
+    {
+        const bool srunMethod = s.launch == LaunchMethod::Srun || s.launch == LaunchMethod::SrunPerNodeLauncher;
+        if (srunMethod && !slurm())
+            add(QStringLiteral("launch"),
+                QStringLiteral("%1 needs Slurm; on PBS or locally use mpirun or local.").arg(launchMethodName(s.launch)));
+        if (s.launch == LaunchMethod::Local && s.nodes > 1)
+            add(QStringLiteral("launch"), QStringLiteral("The local method runs on one node; ask for one node."));
+        if (local() && s.nodes > 1)
+            add(QStringLiteral("nodes"), QStringLiteral("A local job runs on this one machine: one node."));
+        if (s.launch == LaunchMethod::Local && s.commandKind == CommandKind::Custom && s.tasksPerNode > 1)
+            add(QStringLiteral("tasksPerNode"),
+                QStringLiteral("A custom command under the local method runs once: ask for one task, or start "
+                               "the ranks in the command (torchrun, mpirun)."));
+        if (s.commandKind == CommandKind::Trainer && s.trainerPath.isEmpty())
+            add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
+        if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
+            add(QStringLiteral("customCommand"), QStringLiteral("The custom command is empty."));
+        if (s.commandKind == CommandKind::Custom && s.launch == LaunchMethod::SrunPerNodeLauncher
+            && s.perNodeLauncher.isEmpty())
+            add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
+        bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));
+        bodyValue(QStringLiteral("customCommand"), s.customCommand, QStringLiteral("The command"));
+        bodyValue(QStringLiteral("perNodeLauncher"), s.perNodeLauncher, QStringLiteral("The launcher"));
+        for (const QString &arg : s.trainerArgs)
+            bodyValue(QStringLiteral("trainerArgs"), arg, QStringLiteral("An argument"));
+        for (const QString &arg : s.launcherOptions)
+            bodyValue(QStringLiteral("launcherOptions"), arg, QStringLiteral("An option"));
+        for (const QString &arg : s.container.options)
+            bodyValue(QStringLiteral("container.options"), arg, QStringLiteral("An option"));
+        if (s.container.runtime != ContainerRuntime::None && s.container.image.isEmpty())
+            add(QStringLiteral("container.image"), QStringLiteral("The container needs an image."));
+        bodyValue(QStringLiteral("container.image"), s.container.image, QStringLiteral("The image"));
+        if (s.masterPort < 0 || s.masterPort > 65535)
+            add(QStringLiteral("masterPort"), QStringLiteral("A port is from 1 to 65535 (0: derived from the job id)."));
+    }
+
+    void logPath(const QString &field, const QString &path)
+    {
+        if (path.isEmpty())
+            return;
+        if (const QString problem = logPatternProblem(path); !problem.isEmpty())
+            add(field, problem);
+        else if (slurm())
+            directive(field, path, QStringLiteral("The log path"));
+        else
+            bodyValue(field, path, QStringLiteral("The log path"));
+    }
+
+    void logs()
+    {
+        logPath(QStringLiteral("outputPath"), effectiveOutputPath(s));
+        logPath(QStringLiteral("errorPath"), effectiveErrorPath(s));
+    }
+
+    void restarts()
+    {
+        if (s.checkpointSignalEnabled && !supportedCheckpointSignals().contains(effectiveCheckpointSignal(s)))
+            add(QStringLiteral("checkpointSignal"), QStringLiteral("'%1' is not one of %2.")
+                                                        .arg(s.checkpointSignal,
+                                                             supportedCheckpointSignals().join(u", ")));
+        if (s.signalLeadSeconds < 0 || s.signalLeadSeconds > 65535)
+            add(QStringLiteral("signalLeadSeconds"), QStringLiteral("The lead time is from 0 to 65535 seconds."));
+        if (s.checkpointSignalEnabled && s.signalLeadSeconds > 0 && !local()) {
+            if (s.wallTimeSeconds > 0 && s.signalLeadSeconds >= s.wallTimeSeconds)
+                add(QStringLiteral("signalLeadSeconds"),
+                    QStringLiteral("The warning would come before the job starts: the lead time must be shorter "
+                                   "than the wall time."));
+            if (pbs() && s.wallTimeSeconds == 0)
+                add(QStringLiteral("wallTimeSeconds"),
+                    QStringLiteral("PBS sends no warning signal; the script's own timer needs the wall time."));
+        }
+        if (s.maxRestarts < 0)
+            add(QStringLiteral("maxRestarts"), QStringLiteral("The restart limit cannot be negative."));
+        if (s.requeueExitCode < 1 || s.requeueExitCode > 255)
+            add(QStringLiteral("requeueExitCode"), QStringLiteral("An exit code is from 1 to 255."));
+    }
+
+    void scheduling()
+    {
+        static const QRegularExpression slurmId(QStringLiteral("^[0-9]+(_[0-9]+)?$"));
+        static const QRegularExpression pbsId(QStringLiteral("^[0-9]+(\\[[0-9]*\\])?(\\.[A-Za-z0-9.-]+)?$"));
+        for (qsizetype i = 0; i < s.dependencies.size(); ++i) {
+            const QString field = QStringLiteral("dependencies[%1].jobIds").arg(i);
+            if (local()) {
+                add(field, QStringLiteral("Dependencies need a scheduler."));
+                break;
+            }
+            if (s.dependencies[i].jobIds.isEmpty())
+                add(field, QStringLiteral("A dependency needs at least one job id."));
+            for (const QString &id : s.dependencies[i].jobIds) {
+                if (!(slurm() ? slurmId : pbsId).match(id).hasMatch())
+                    add(field, QStringLiteral("'%1' is not a job id.").arg(id));
+            }
+        }
+        for (qsizetype i = 0; i < s.extraDirectives.size(); ++i) {
+            const QString field = QStringLiteral("extraDirectives[%1]").arg(i);
+            if (const QString problem = rawDirectiveProblem(s.extraDirectives[i], c.scheduler); !problem.isEmpty())
+                add(field, problem);
+        }
+    }
+};
+
+} // namespace
+
+bool operator==(const JobSpecError &a, const JobSpecError &b)
+{
+    return a.field == b.field && a.message == b.message;
+}
+
+QList<JobSpecError> validateJobSpec(const JobSpec &spec, const ClusterCaps &caps)
+{
+    return Checker(spec, caps).run();
+}
+
+QString formatJobSpecErrors(const QList<JobSpecError> &errors)
+{
+    QStringList lines;
+    for (const JobSpecError &e : errors)
+        lines.append(e.field + QStringLiteral(": ") + e.message);
+    return lines.join(u'\n');
+}
+
+QStringList supportedCheckpointSignals()
+{
+    return {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM"), QStringLiteral("INT"),
+            QStringLiteral("HUP"),  QStringLiteral("QUIT"), QStringLiteral("XCPU")};
+}
+
+} // namespace torchdeck

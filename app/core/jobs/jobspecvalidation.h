@@ -1,0 +1,29 @@
+#pragma once
+
+#include "core/jobs/clustercaps.h"
+#include "core/jobs/jobspec.h"
+
+#include <QList>
+#include <QString>
+
+namespace torchdeck {
+
+// One problem of a spec: `field` is the JSON key (e.g. "nodes", "environment[2].name") so a form can mark
+// the widget; `message` is a sentence for the user.
+struct JobSpecError {
+    QString field;
+    QString message;
+};
+bool operator==(const JobSpecError &a, const JobSpecError &b);
+
+// Everything that would make the rendered script wrong, unsafe or rejected by the scheduler, for the
+// scheduler in `caps`. Empty: the spec renders. Checks against caps only what caps know.
+QList<JobSpecError> validateJobSpec(const JobSpec &spec, const ClusterCaps &caps);
+
+// "field: message" lines, for a failed(QString) signal or the terminal.
+QString formatJobSpecErrors(const QList<JobSpecError> &errors);
+
+// The signals a job may ask for and the trainer understands as "checkpoint and stop".
+QStringList supportedCheckpointSignals();
+
+} // namespace torchdeck

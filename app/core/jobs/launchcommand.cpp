@@ -1,0 +1,162 @@
+#include "core/jobs/launchcommand.h"
+
+#include "core/shellquote.h"
+
+namespace torchdeck {
+
+namespace {
+
+QString number(int n)
+{
+    return QString::number(n);
+}
+
+QStringList quoted(const QStringList &words)
+{
+    QStringList out;
+    out.reserve(words.size());
+    for (const QString &w : words)
+        out.append(shellQuote(w));
+    return out;
+}
+
+bool onePerNode(const JobSpec &spec)
+{
+    return spec.launch == LaunchMethod::SrunPerNodeLauncher || spec.launch == LaunchMethod::Local;
+}
+
+QStringList srunWords(const JobSpec &spec, const AllocationShape &shape)
+{
+    QStringList w{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
+                  QStringLiteral("--ntasks-per-node=") + number(shape.tasksPerNode)};
+    // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
+    if (shape.cpusPerTask > 1)
+        w.append(QStringLiteral("--cpus-per-task=") + number(shape.cpusPerTask));
+    if (shape.overcommit)
+        w.append(QStringLiteral("--overcommit"));
+    return w + quoted(spec.launcherOptions);
+}
+
+QStringList mpirunWords(const JobSpec &spec, const ClusterCaps &caps, const AllocationShape &shape)
+{
+    // ppr places T ranks on every node whatever the slot count (a Torque nodefile lists ppn slots per node);
+    // --bind-to none leaves a rank's threads free to use all its CPUs.
+    QStringList w{QStringLiteral("mpirun"), QStringLiteral("-np"), number(spec.totalTasks()),
+                  QStringLiteral("--map-by"), QStringLiteral("ppr:%1:node").arg(spec.tasksPerNode),
+                  QStringLiteral("--bind-to"), QStringLiteral("none")};
+    if (shape.overcommit)
+        w.append(QStringLiteral("--oversubscribe"));
+    if (spec.mpiAllowRunAsRoot)
+        w.append(QStringLiteral("--allow-run-as-root"));
+    if (caps.scheduler == SchedulerKind::Pbs)
+        w.append(QStringLiteral("${td_hostfile[@]+\"${td_hostfile[@]}\"}"));
+    // Open MPI passes no environment to remote ranks unless asked; -x NAME sends the current value.
+    QStringList names{QStringLiteral("MASTER_ADDR"), QStringLiteral("MASTER_PORT")};
+    for (const EnvironmentVariable &var : spec.environment)
+        names.append(var.name);
+    for (const QString &name : names)
+        w << QStringLiteral("-x") << name;
+    return w + quoted(spec.launcherOptions);
+}
+
+QStringList containerWords(const JobSpec &spec)
+{
+    const ContainerSpec &c = spec.container;
+    switch (c.runtime) {
+    case ContainerRuntime::None:
+        return {};
+    case ContainerRuntime::Apptainer:
+    case ContainerRuntime::Singularity: {
+        QStringList w{c.runtime == ContainerRuntime::Apptainer ? QStringLiteral("apptainer")
+                                                               : QStringLiteral("singularity"),
+                      QStringLiteral("exec")};
+        const bool gpuFlag = c.options.contains(QStringLiteral("--nv")) || c.options.contains(QStringLiteral("--nvccli"))
+                             || c.options.contains(QStringLiteral("--rocm"));
+        if (spec.gpusPerNode > 0 && !gpuFlag)
+            w.append(QStringLiteral("--nv"));
+        return w + quoted(c.options) + QStringList{shellQuote(c.image)};
+    }
+    case ContainerRuntime::Shifter:
+        return QStringList{QStringLiteral("shifter"), shellQuote(QStringLiteral("--image=") + c.image)}
+               + quoted(c.options);
+    }
+    return {};
+}
+
+QStringList commandWords(const JobSpec &spec)
+{
+    const QString bashC = QStringLiteral("bash -c ") + shellQuote(spec.customCommand);
+    if (spec.commandKind == CommandKind::Custom) {
+        if (spec.launch != LaunchMethod::SrunPerNodeLauncher)
+            return {bashC};
+        // torchrun-style: one launcher per node starts the node's ranks; --no-python runs any program.
+        return {shellQuote(spec.perNodeLauncher),
+                QStringLiteral("--nnodes=") + number(spec.nodes),
+                QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode),
+                QStringLiteral("--rdzv-backend=c10d"),
+                QStringLiteral("--rdzv-endpoint=\"$MASTER_ADDR:$MASTER_PORT\""),
+                QStringLiteral("--rdzv-id=\"$SLURM_JOB_ID\""),
+                QStringLiteral("--no-python"),
+                bashC};
+    }
+    QStringList w{shellQuote(spec.trainerPath)};
+    if (spec.launch == LaunchMethod::SrunPerNodeLauncher || (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
+        w.append(QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode));
+    return w + quoted(spec.trainerArgs);
+}
+
+} // namespace
+
+AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps)
+{
+    AllocationShape shape;
+    const int nodeCpus = caps.cpusPerNodeOf(spec.partition);
+    const int wanted = spec.tasksPerNode * spec.cpusPerTask;
+    if (onePerNode(spec)) {
+        shape.tasksPerNode = 1;
+        shape.cpusPerTask = nodeCpus > 0 ? std::min(wanted, nodeCpus) : wanted;
+        shape.overcommit = spec.oversubscribe;
+    } else {
+        shape.tasksPerNode = spec.tasksPerNode;
+        shape.cpusPerTask = spec.cpusPerTask;
+        shape.overcommit = spec.oversubscribe || (nodeCpus > 0 && wanted > nodeCpus);
+    }
+    return shape;
+}
+
+bool exportsRendezvous(const JobSpec &spec)
+{
+    return spec.launch != LaunchMethod::Local;
+}
+
+QString LaunchCommand::text(const QString &indent) const
+{
+    QStringList lines;
+    for (const QStringList &group : groups) {
+        if (!group.isEmpty())
+            lines.append(group.join(u' '));
+    }
+    return lines.join(QStringLiteral(" \\\n") + indent + QStringLiteral("  "));
+}
+
+LaunchCommand buildLaunchCommand(const JobSpec &spec, const ClusterCaps &caps)
+{
+    const AllocationShape shape = allocationShape(spec, caps);
+    LaunchCommand cmd;
+    switch (spec.launch) {
+    case LaunchMethod::Srun:
+    case LaunchMethod::SrunPerNodeLauncher:
+        cmd.groups.append(srunWords(spec, shape));
+        break;
+    case LaunchMethod::Mpirun:
+        cmd.groups.append(mpirunWords(spec, caps, shape));
+        break;
+    case LaunchMethod::Local:
+        break;
+    }
+    cmd.groups.append(containerWords(spec));
+    cmd.groups.append(commandWords(spec));
+    return cmd;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "core/jobs/clustercaps.h"
+#include "core/jobs/jobspec.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace torchdeck {
+
+// What the scheduler is asked for per node. srun starts T tasks of C CPUs; the per-node launcher and the
+// local method start one task that hosts all T ranks, so it gets T x C CPUs (capped at the node's, when
+// known, since the ranks then share them anyway).
+struct AllocationShape {
+    int tasksPerNode = 1;
+    int cpusPerTask = 1;
+    bool overcommit = false; // more ranks x CPUs than the node has (known) or forced by the spec
+};
+AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps);
+
+// Whether the script exports MASTER_ADDR/MASTER_PORT: every method with ranks on several processes that
+// rendezvous through the first host (not the local method, whose launcher picks its own).
+bool exportsRendezvous(const JobSpec &spec);
+
+// The launch command as shell text: groups of words (launcher, container, command), user values quoted,
+// the script's own variables ("$MASTER_ADDR") as expansions. Assumes a validated spec.
+struct LaunchCommand {
+    QList<QStringList> groups;
+    // One group per line, continued with backslashes, indented by `indent`.
+    QString text(const QString &indent) const;
+};
+LaunchCommand buildLaunchCommand(const JobSpec &spec, const ClusterCaps &caps);
+
+} // namespace torchdeck

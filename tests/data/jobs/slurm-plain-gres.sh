@@ -1,0 +1,19 @@
+#!/bin/bash
+# torchdeck job hello: 1 node(s) x 1 rank(s), srun, one task per rank.
+# Rendered from its JobSpec (docs/job-scripts.md); this text is what gets submitted.
+#SBATCH --job-name=hello
+#SBATCH --nodes=1
+#SBATCH --ntasks-per-node=1
+#SBATCH --cpus-per-task=1
+#SBATCH --gres=gpu:1
+#SBATCH --time=00:10:00
+#SBATCH --output=hello-%j.out
+#SBATCH --open-mode=append
+
+set -euo pipefail
+MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
+export MASTER_ADDR
+export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
+
+srun --kill-on-bad-exit=1 --ntasks-per-node=1 \
+  bash -c 'nvidia-smi; python -c '\''import torch; print(torch.cuda.is_available())'\'''

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace torchdeck::trainer {
+
+// File-level checkpoint handling, no torch: names, atomic durable writes, sidecar checksums, listing,
+// pruning. A checkpoint is `checkpoint-<step>.pt` (what torch.load reads) plus `checkpoint-<step>.pt.json`
+// (size and CRC-32 of the .pt), each written to a temporary file, fsync'ed and renamed, the sidecar last:
+// a .pt without a matching sidecar is torn.
+
+struct CheckpointFile {
+    std::string path;
+    std::int64_t step = 0;
+};
+
+std::string checkpointFileName(std::int64_t step);
+std::string sidecarPath(const std::string &checkpointPath);
+
+// Checkpoints of `dir`, newest (highest step) first. A missing directory gives an empty list.
+std::vector<CheckpointFile> listCheckpoints(const std::string &dir);
+
+// Writes `bytes` to `dir`/checkpoint-<step>.pt and its sidecar; returns the path. Throws on I/O errors.
+std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std::int64_t epoch,
+                                 const std::vector<char> &bytes);
+
+enum class CheckpointCheck { Ok, NoSidecar, Bad };
+struct CheckpointVerdict {
+    CheckpointCheck check = CheckpointCheck::Bad;
+    std::string problem;
+    std::vector<char> bytes; // the file's contents when readable
+};
+
+// Reads the checkpoint and compares it with its sidecar (size and CRC-32).
+CheckpointVerdict verifyCheckpoint(const std::string &path);
+
+// Removes all but the newest `keep` checkpoints (and their sidecars) and stale temporary files.
+void pruneCheckpoints(const std::string &dir, int keep);
+
+std::uint32_t crc32Of(const std::vector<char> &bytes);
+
+} // namespace torchdeck::trainer

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace torch::autograd {
+struct Node;
+}
+
+namespace torchdeck::trainer {
+
+class Communicator;
+class FlatParameters;
+class PendingCollective;
+
+// Data-parallel gradient averaging overlapped with backward, the way PyTorch's DDP Reducer works:
+// gradients are cut into buckets (contiguous ranges of the flat gradient buffers, ~25 MB); a hook on
+// each parameter's gradient accumulator counts the gradients that are ready, and a bucket's allreduce is
+// launched as soon as it is full, while backward goes on. Buckets are launched strictly in bucket order,
+// the same on every rank. Each bucket is scaled by 1/world before the sum, so the result is the average.
+class GradientReducer {
+public:
+    GradientReducer(FlatParameters &params, Communicator &comm, std::int64_t bucketBytes);
+    ~GradientReducer();
+    GradientReducer(const GradientReducer &) = delete;
+    GradientReducer &operator=(const GradientReducer &) = delete;
+
+    // Before each backward (after the gradients were zeroed).
+    void prepare();
+    // After backward: launches what is left (buckets of unused parameters) and waits for every bucket.
+    void finish();
+
+    std::size_t bucketCount() const { return buckets_.size(); }
+    // How many buckets were launched from inside backward in the last step (the overlap).
+    std::size_t launchedDuringBackward() const { return launchedInBackward_; }
+
+private:
+    struct Bucket {
+        std::size_t group = 0;
+        std::int64_t offset = 0;
+        std::int64_t length = 0;
+        std::size_t slotCount = 0;
+        std::size_t pending = 0;
+        bool launched = false;
+    };
+
+    void markReady(std::size_t slot);
+    void launchReadyInOrder(bool inBackward);
+
+    FlatParameters &params_;
+    Communicator &comm_;
+    std::vector<Bucket> buckets_;
+    std::vector<std::size_t> bucketOfSlot_;
+    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators_;
+    std::vector<std::unique_ptr<PendingCollective>> inFlight_;
+    std::size_t nextToLaunch_ = 0;
+    std::size_t launchedInBackward_ = 0;
+    std::mutex mutex_; // hooks of different devices run on different autograd threads
+};
+
+} // namespace torchdeck::trainer

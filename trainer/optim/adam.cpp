@@ -1,0 +1,97 @@
+#include "optim/flat_optimizer.h"
+#include "optim/flat_parameters.h"
+
+#include <ATen/Parallel.h>
+#include <torch/torch.h>
+
+#include <cmath>
+
+namespace torchdeck::trainer {
+
+namespace {
+
+constexpr std::int64_t kParallelGrain = 1 << 14;
+
+// torch.optim.Adam (amsgrad off), single pass over the flat buffers.
+class FlatAdam final : public FlatOptimizer {
+public:
+    FlatAdam(FlatParameters &params, const AdamConfig &config)
+        : FlatOptimizer(params, config.lr, config.weightDecay)
+        , config_(config)
+    {
+        addState("exp_avg");
+        addState("exp_avg_sq");
+    }
+
+    const char *name() const override { return "adam"; }
+
+    void step() override
+    {
+        torch::NoGradGuard noGrad;
+        ++steps_;
+        const double biasCorrection1 = 1.0 - std::pow(config_.beta1, static_cast<double>(steps_));
+        const double biasCorrection2 = 1.0 - std::pow(config_.beta2, static_cast<double>(steps_));
+        const double stepSize = lr_ / biasCorrection1;
+        const double correction2Sqrt = std::sqrt(biasCorrection2);
+        auto &groups = params_.groups();
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            at::Tensor &p = groups[g].params;
+            at::Tensor &grad = groups[g].grads;
+            at::Tensor &m = state_[0].perGroup[g];
+            at::Tensor &v = state_[1].perGroup[g];
+            if (p.device().is_cpu() && p.scalar_type() == at::kFloat)
+                fusedCpu(p, grad, m, v, stepSize, correction2Sqrt);
+            else
+                tensorOps(p, grad, m, v, stepSize, correction2Sqrt);
+        }
+    }
+
+private:
+    void tensorOps(at::Tensor &p, const at::Tensor &gradIn, at::Tensor &m, at::Tensor &v, double stepSize,
+                   double correction2Sqrt) const
+    {
+        const at::Tensor grad = weightDecay_ != 0.0 ? gradIn.add(p, weightDecay_) : gradIn;
+        m.mul_(config_.beta1).add_(grad, 1.0 - config_.beta1);
+        v.mul_(config_.beta2).addcmul_(grad, grad, 1.0 - config_.beta2);
+        const at::Tensor denom = (v.sqrt() / correction2Sqrt).add_(config_.eps);
+        p.addcdiv_(m, denom, -stepSize);
+    }
+
+    void fusedCpu(at::Tensor &p, const at::Tensor &grad, at::Tensor &m, at::Tensor &v, double stepSize,
+                  double correction2Sqrt) const
+    {
+        float *pp = p.data_ptr<float>();
+        const float *gp = grad.data_ptr<float>();
+        float *mp = m.data_ptr<float>();
+        float *vp = v.data_ptr<float>();
+        const auto b1 = static_cast<float>(config_.beta1);
+        const auto b2 = static_cast<float>(config_.beta2);
+        const auto oneMinusB1 = static_cast<float>(1.0 - config_.beta1);
+        const auto oneMinusB2 = static_cast<float>(1.0 - config_.beta2);
+        const auto eps = static_cast<float>(config_.eps);
+        const auto wd = static_cast<float>(weightDecay_);
+        const auto negStep = static_cast<float>(-stepSize);
+        const auto invCorrection2Sqrt = static_cast<float>(1.0 / correction2Sqrt);
+        at::parallel_for(0, p.numel(), kParallelGrain, [&](std::int64_t begin, std::int64_t end) {
+            for (std::int64_t i = begin; i < end; ++i) {
+                const float g = gp[i] + wd * pp[i];
+                const float mi = mp[i] * b1 + oneMinusB1 * g;
+                const float vi = vp[i] * b2 + oneMinusB2 * g * g;
+                mp[i] = mi;
+                vp[i] = vi;
+                pp[i] += negStep * (mi / (std::sqrt(vi) * invCorrection2Sqrt + eps));
+            }
+        });
+    }
+
+    AdamConfig config_;
+};
+
+} // namespace
+
+std::unique_ptr<FlatOptimizer> makeAdam(FlatParameters &params, const AdamConfig &config)
+{
+    return std::make_unique<FlatAdam>(params, config);
+}
+
+} // namespace torchdeck::trainer

@@ -1,0 +1,288 @@
+#include "run/train_context.h"
+
+#include "checkpoint/checkpoint_store.h"
+#include "cli/options.h"
+#include "data/dataset.h"
+#include "data/distributed_sampler.h"
+#include "dist/communicator.h"
+#include "dist/gradient_reducer.h"
+#include "dist/launch_env.h"
+#include "metrics/run_reporter.h"
+#include "models/trainable_model.h"
+#include "optim/flat_optimizer.h"
+#include "optim/flat_parameters.h"
+#include "run/autocast_scope.h"
+#include "run/batch.h"
+#include "run/evaluate.h"
+#include "run/stop_signals.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+namespace torchdeck::trainer {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start)
+{
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Sums `values` over all ranks (blocking; identity with one rank).
+std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> values)
+{
+    if (ctx.comm == nullptr)
+        return values;
+    at::Tensor t = torch::tensor(values, torch::kFloat64).to(ctx.comm->device());
+    ctx.comm->allreduceSum(t)->wait();
+    t = t.cpu();
+    return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+}
+
+// Rank 0's model buffers (BatchNorm statistics) to every rank.
+void syncBuffers(const TrainContext &ctx)
+{
+    if (ctx.comm == nullptr)
+        return;
+    torch::NoGradGuard noGrad;
+    for (auto &buffer : ctx.model.buffers())
+        ctx.comm->broadcast(buffer, 0);
+}
+
+// Per-rank running sums of the training loss; step losses stay on the device until a flush.
+struct LossTally {
+    at::Tensor unflushed; // device scalar: sum of the step losses since the last flush
+    std::int64_t unflushedSteps = 0;
+    double epochSum = 0; // flushed sums of this epoch (after a resume rank 0 also holds the global part)
+    std::int64_t epochCount = 0;
+    double logSum = 0; // since the last step event
+    std::int64_t logSteps = 0;
+    std::int64_t logSamples = 0;
+
+    void add(const at::Tensor &loss, std::int64_t samples)
+    {
+        unflushed += loss.detach().to(torch::kFloat64);
+        ++unflushedSteps;
+        ++logSteps;
+        logSamples += samples;
+    }
+
+    void flush()
+    {
+        const double sum = unflushedSteps > 0 ? unflushed.item<double>() : 0.0;
+        epochSum += sum;
+        logSum += sum;
+        epochCount += unflushedSteps;
+        unflushedSteps = 0;
+        unflushed.zero_();
+    }
+
+    void resetLog()
+    {
+        logSum = 0;
+        logSteps = 0;
+        logSamples = 0;
+    }
+};
+
+class Trainer {
+public:
+    Trainer(TrainContext &ctx, Progress progress)
+        : ctx_(ctx)
+        , o_(ctx.options)
+        , progress_(progress)
+        , sampler_(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, /*shuffle=*/true, o_.seed)
+        , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank))
+    {
+        tally_.unflushed = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
+        tally_.epochSum = progress.epochLossSum;
+        tally_.epochCount = progress.epochLossCount;
+        if (ctx.comm != nullptr)
+            flag_ = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat32).device(ctx.comm->device()));
+        // Polling the agreed stop flag forces a host sync; on GPUs do it every few steps only.
+        stopCheckEvery_ = ctx.devices.cuda ? kCudaStopCheckEvery : 1;
+        if (progress.globalStep > 0)
+            lastCheckpointStep_ = progress.globalStep; // resumed from a checkpoint of this step
+    }
+
+    TrainOutcome run()
+    {
+        const std::int64_t steps = stepsPerEpoch(ctx_);
+        for (; progress_.epoch < o_.epochs; ++progress_.epoch) {
+            const auto epochStart = Clock::now();
+            const std::vector<std::int64_t> indices = sampler_.epochIndices(progress_.epoch);
+            windowStart_ = Clock::now();
+            for (; progress_.epochStep < steps; ) {
+                const bool stop = trainStep(indices);
+                const bool logNow = progress_.globalStep % o_.logEvery == 0;
+                const bool checkpointNow = o_.checkpointEverySteps > 0 && !o_.checkpointDir.empty() &&
+                                           progress_.globalStep % o_.checkpointEverySteps == 0;
+                if (logNow || stop || checkpointNow || progress_.epochStep == steps)
+                    tally_.flush();
+                if (logNow)
+                    reportStep(steps);
+                if (stop) {
+                    checkpoint("signal");
+                    return {true, ctx_.signals.signal(), progress_.globalStep};
+                }
+                if (checkpointNow)
+                    checkpoint("steps");
+            }
+            finishEpoch(secondsSince(epochStart), steps);
+        }
+        if (!o_.checkpointDir.empty() && lastCheckpointStep_ != progress_.globalStep)
+            checkpoint("final");
+        return {false, 0, progress_.globalStep};
+    }
+
+private:
+    static constexpr int kCudaStopCheckEvery = 10;
+
+    // One optimizer step; returns whether all ranks agreed to stop after it.
+    bool trainStep(const std::vector<std::int64_t> &indices)
+    {
+        const bool checkStop = progress_.globalStep % stopCheckEvery_ == 0;
+        bool stop = checkStop && ctx_.signals.requested();
+        std::unique_ptr<PendingCollective> flagWork;
+        if (ctx_.comm != nullptr && checkStop) { // overlaps with this step's compute
+            flag_.fill_(stop ? 1.0 : 0.0);
+            flagWork = ctx_.comm->allreduceSum(flag_);
+        }
+        const std::int64_t batch = o_.batchSize;
+        const std::int64_t begin = progress_.epochStep * batch;
+        const std::int64_t count = std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
+        const Batch b = gatherBatch(ctx_.data.train, indices.data() + begin, count, ctx_.devices.dataDevice,
+                                    o_.channelsLast);
+        ctx_.params.zeroGrads();
+        if (ctx_.reducer != nullptr)
+            ctx_.reducer->prepare();
+        at::Tensor output;
+        {
+            AutocastScope autocast(o_.amp == "bf16", ctx_.devices.dataDevice.type());
+            output = ctx_.model.forward(b.inputs);
+        }
+        const at::Tensor loss = batchLoss(ctx_.model.lossKind(), output, b);
+        loss.backward();
+        if (ctx_.reducer != nullptr)
+            ctx_.reducer->finish();
+        ctx_.optimizer.step();
+
+        ++progress_.globalStep;
+        ++progress_.epochStep;
+        tally_.add(loss, count);
+        if (flagWork) {
+            flagWork->wait();
+            stop = flag_.item<float>() > 0.0f;
+        }
+        if (o_.signalAtStep == progress_.globalStep)
+            ctx_.signals.raiseFirst();
+        return stop;
+    }
+
+    void reportStep(std::int64_t steps)
+    {
+        const auto sums = sumOverRanks(ctx_, {tally_.logSum, static_cast<double>(tally_.logSteps),
+                                              static_cast<double>(tally_.logSamples)});
+        StepRecord r;
+        r.epoch = progress_.epoch + 1;
+        r.step = progress_.globalStep;
+        r.epochStep = progress_.epochStep;
+        r.stepsPerEpoch = steps;
+        r.loss = sums[1] > 0 ? sums[0] / sums[1] : 0.0;
+        r.lr = ctx_.optimizer.lr();
+        r.samplesPerSecond = sums[2] / std::max(secondsSince(windowStart_), 1e-9);
+        ctx_.reporter.step(r);
+        tally_.resetLog();
+        windowStart_ = Clock::now();
+    }
+
+    void finishEpoch(double trainSeconds, std::int64_t steps)
+    {
+        const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
+        const auto evalStart = Clock::now();
+        syncBuffers(ctx_);
+        const EvalSums eval = evaluate(ctx_.model, ctx_.data.val, valIndices_, o_.batchSize, ctx_.devices,
+                                       o_.channelsLast, o_.amp == "bf16");
+        const auto val = sumOverRanks(ctx_, {eval.lossSum, eval.correct, eval.count});
+        EpochRecord r;
+        r.epoch = progress_.epoch + 1;
+        r.epochs = o_.epochs;
+        r.step = progress_.globalStep;
+        r.trainLoss = loss[1] > 0 ? loss[0] / loss[1] : 0.0;
+        r.valLoss = val[2] > 0 ? val[0] / val[2] : 0.0;
+        if (ctx_.model.lossKind() == LossKind::Classification && val[2] > 0)
+            r.valAccuracy = val[1] / val[2];
+        r.seconds = trainSeconds + secondsSince(evalStart);
+        const double samples = static_cast<double>(steps * o_.batchSize * ctx_.launch.worldSize);
+        r.samplesPerSecond = samples / std::max(trainSeconds, 1e-9);
+        ctx_.reporter.epoch(r);
+
+        progress_.epochStep = 0;
+        tally_.epochSum = 0;
+        tally_.epochCount = 0;
+        tally_.resetLog();
+        const bool lastEpoch = progress_.epoch + 1 == o_.epochs;
+        if (!o_.checkpointDir.empty() && (o_.checkpointEverySteps == 0 || lastEpoch)) {
+            ++progress_.epoch; // the checkpoint resumes at the next epoch
+            checkpoint(lastEpoch ? "final" : "epoch");
+            --progress_.epoch;
+        }
+    }
+
+    // Collective (every rank takes part in the loss sum); rank 0 writes.
+    void checkpoint(const std::string &reason)
+    {
+        const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
+        lastCheckpointStep_ = progress_.globalStep;
+        if (ctx_.launch.rank != 0 || o_.checkpointDir.empty())
+            return;
+        Progress p = progress_;
+        p.epochLossSum = loss[0];
+        p.epochLossCount = static_cast<std::int64_t>(loss[1]);
+        p.batchSize = o_.batchSize;
+        p.worldSize = ctx_.launch.worldSize;
+        const auto start = Clock::now();
+        const std::vector<char> bytes =
+            serializeTrainState({ctx_.model, ctx_.params, ctx_.optimizer}, p, ctx_.configJson);
+        const SavedCheckpoint saved = saveCheckpoint(o_.checkpointDir, o_.keep, p.globalStep, p.epoch, bytes);
+        CheckpointRecord r;
+        r.path = saved.path;
+        r.epoch = p.epoch;
+        r.step = p.globalStep;
+        r.bytes = saved.bytes;
+        r.seconds = secondsSince(start);
+        r.reason = reason;
+        ctx_.reporter.checkpoint(r);
+    }
+
+    TrainContext &ctx_;
+    const Options &o_;
+    Progress progress_;
+    DistributedSampler sampler_;
+    std::vector<std::int64_t> valIndices_;
+    LossTally tally_;
+    at::Tensor flag_;
+    std::int64_t stopCheckEvery_ = 1;
+    std::int64_t lastCheckpointStep_ = -1;
+    Clock::time_point windowStart_;
+};
+
+} // namespace
+
+std::int64_t stepsPerEpoch(const TrainContext &ctx)
+{
+    const DistributedSampler sampler(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, true, 0);
+    return (sampler.shardSize() + ctx.options.batchSize - 1) / ctx.options.batchSize;
+}
+
+TrainOutcome train(TrainContext &ctx, Progress progress)
+{
+    ctx.model.train();
+    Trainer trainer(ctx, progress);
+    return trainer.run();
+}
+
+} // namespace torchdeck::trainer

@@ -49,7 +49,7 @@ QList<LogPattern> PatternParser::defaultPatterns()
          1},
         // Tutorials and torchdeck-train: "epoch: 3/10, loss = 0.0421[, val_loss = ..][, val_accuracy = ..]"
         {QStringLiteral("epoch x/y, loss"),
-         QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*[,;|]?\s*(?:train[_ ]?)?)"
+         QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)[\s,;|:\-]*(?:train[_ ]?)?)"
                         R"(loss\s*[:=]\s*(?<loss>)" TD_NUM R"())"
                         R"((?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
                         R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"

@@ -87,8 +87,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
     }
     switch (e.kind) {
     case MetricEventKind::Start:
-        if (m_info.starts > 0 || std::any_of(m_series.cbegin(), m_series.cend(),
-                                             [](const MetricSeries &s) { return !s.isEmpty(); }))
+        if (m_info.starts > 0 || !m_checkpoints.isEmpty() ||
+            std::any_of(m_series.cbegin(), m_series.cend(), [](const MetricSeries &s) { return !s.isEmpty(); }))
             resume(e, &changes);
         ++m_info.starts;
         if (e.epochs >= 0)

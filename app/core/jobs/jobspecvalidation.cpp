@@ -46,6 +46,7 @@ private:
     const JobSpec &s;
     const ClusterCaps &c;
     QList<JobSpecError> errors;
+    bool nameOk = false;
 
     bool slurm() const { return c.scheduler == SchedulerKind::Slurm; }
     bool pbs() const { return c.scheduler == SchedulerKind::Pbs; }
@@ -76,8 +77,10 @@ private:
             add(QStringLiteral("name"),
                 QStringLiteral("The job name must start with a letter and hold only letters, digits, '.', '_' "
                                "and '-' (at most 64): schedulers differ on anything else."));
-        else if (slurm())
-            directive(QStringLiteral("name"), s.name, QStringLiteral("The job name"));
+        else if (const QString p = directiveValueProblem(s.name, c.scheduler); !p.isEmpty())
+            add(QStringLiteral("name"), QStringLiteral("The job name ") + p);
+        else
+            nameOk = true;
         if (s.nodes < 1)
             add(QStringLiteral("nodes"), QStringLiteral("A job needs at least one node."));
         if (s.tasksPerNode < 1)
@@ -198,7 +201,8 @@ private:
 
     void logs()
     {
-        logPath(QStringLiteral("outputPath"), effectiveOutputPath(s));
+        if (nameOk || !s.outputPath.isEmpty()) // the default holds the name, already reported
+            logPath(QStringLiteral("outputPath"), effectiveOutputPath(s));
         logPath(QStringLiteral("errorPath"), effectiveErrorPath(s));
     }
 

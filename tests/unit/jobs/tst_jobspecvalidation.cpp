@@ -1,0 +1,187 @@
+#include "core/jobs/jobscript.h"
+#include "core/jobs/jobspecvalidation.h"
+#include "samplespecs.h"
+
+#include <QTest>
+
+#include <functional>
+
+using namespace torchdeck;
+
+using Mutation = std::function<void(JobSpec &, ClusterCaps &)>;
+Q_DECLARE_METATYPE(Mutation)
+
+class TestJobSpecValidation : public QObject {
+    Q_OBJECT
+private slots:
+    void samplesAreValid();
+    void rejects_data();
+    void rejects();
+    void invalidSpecGivesNoScript();
+    void defaultSignalDependsOnGpus();
+    void overcommitWhenRanksExceedCpus();
+};
+
+void TestJobSpecValidation::samplesAreValid()
+{
+    for (const testing::SampleSpec &sample : testing::sampleSpecs())
+        QVERIFY2(validateJobSpec(sample.spec, sample.caps).isEmpty(),
+                 qPrintable(QString::fromUtf8(sample.name) + u' '
+                            + formatJobSpecErrors(validateJobSpec(sample.spec, sample.caps))));
+}
+
+void TestJobSpecValidation::rejects_data()
+{
+    QTest::addColumn<Mutation>("mutate");
+    QTest::addColumn<QString>("field");
+    auto row = [](const char *tag, const char *field, Mutation m) {
+        QTest::newRow(tag) << m << QString::fromUtf8(field);
+    };
+    row("zero nodes", "nodes", [](JobSpec &s, ClusterCaps &) { s.nodes = 0; });
+    row("zero tasks", "tasksPerNode", [](JobSpec &s, ClusterCaps &) { s.tasksPerNode = 0; });
+    row("zero cpus", "cpusPerTask", [](JobSpec &s, ClusterCaps &) { s.cpusPerTask = 0; });
+    row("negative gpus", "gpusPerNode", [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = -2; });
+    row("gpus on a cpu partition", "gpusPerNode", [](JobSpec &s, ClusterCaps &) {
+        s.gpusPerNode = 1;
+        s.partition = QStringLiteral("debug");
+    });
+    row("gpus on the default cpu partition", "gpusPerNode", [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = 1; });
+    row("more gpus than the partition has", "gpusPerNode", [](JobSpec &s, ClusterCaps &) {
+        s.gpusPerNode = 8;
+        s.partition = QStringLiteral("gpu");
+    });
+    row("empty name", "name", [](JobSpec &s, ClusterCaps &) { s.name.clear(); });
+    row("name with newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("a\nb"); });
+    row("name with space", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("my job"); });
+    row("name starting with digit", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
+    row("name with hetjob", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("myhetjob"); });
+    row("bad memory", "memory", [](JobSpec &s, ClusterCaps &) { s.memory = QStringLiteral("16 GB"); });
+    row("negative wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &) { s.wallTimeSeconds = -1; });
+    row("partition with space", "partition", [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("a b"); });
+    row("account with quote", "account", [](JobSpec &s, ClusterCaps &) { s.account = QStringLiteral("a'"); });
+    row("relative working dir", "workingDirectory",
+        [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("runs/x"); });
+    row("empty module", "modules[0]", [](JobSpec &s, ClusterCaps &) { s.modules = {QStringLiteral(" ")}; });
+    row("env name with dash", "environment[0].name",
+        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("MY-VAR"), QStringLiteral("1")}}; });
+    row("env name with digit first", "environment[0].name",
+        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("1X"), QStringLiteral("1")}}; });
+    row("env name read-only", "environment[0].name",
+        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("UID"), QStringLiteral("0")}}; });
+    row("env name of the script", "environment[0].name",
+        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("td_status"), QStringLiteral("0")}}; });
+    row("env set twice", "environment[1].name", [](JobSpec &s, ClusterCaps &) {
+        s.environment = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
+    });
+    row("NUL in an argument", "trainerArgs",
+        [](JobSpec &s, ClusterCaps &) { s.trainerArgs = {QStringLiteral("a") + QChar(0)}; });
+    row("srun on pbs", "launch", [](JobSpec &s, ClusterCaps &c) {
+        c.scheduler = SchedulerKind::Pbs;
+        s.partition.clear();
+    });
+    row("local method on two nodes", "launch", [](JobSpec &s, ClusterCaps &) {
+        s.launch = LaunchMethod::Local;
+        s.nodes = 2;
+    });
+    row("custom command, local, two tasks", "tasksPerNode", [](JobSpec &s, ClusterCaps &) {
+        s.launch = LaunchMethod::Local;
+        s.commandKind = CommandKind::Custom;
+        s.customCommand = QStringLiteral("python x.py");
+    });
+    row("empty custom command", "customCommand", [](JobSpec &s, ClusterCaps &) {
+        s.commandKind = CommandKind::Custom;
+        s.customCommand = QStringLiteral("  ");
+    });
+    row("no trainer path", "trainerPath", [](JobSpec &s, ClusterCaps &) { s.trainerPath.clear(); });
+    row("container without image", "container.image",
+        [](JobSpec &s, ClusterCaps &) { s.container.runtime = ContainerRuntime::Apptainer; });
+    row("log path with space on slurm", "outputPath",
+        [](JobSpec &s, ClusterCaps &) { s.outputPath = QStringLiteral("/my logs/%j.out"); });
+    row("default log path under a spaced dir", "outputPath",
+        [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("/home/a/My Runs"); });
+    row("log path with %u", "errorPath", [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
+    row("unknown signal", "checkpointSignal", [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
+    row("lead longer than wall time", "signalLeadSeconds",
+        [](JobSpec &s, ClusterCaps &) { s.signalLeadSeconds = int(s.wallTimeSeconds); });
+    row("pbs timer without wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &c) {
+        c.scheduler = SchedulerKind::Pbs;
+        s.launch = LaunchMethod::Mpirun;
+        s.partition.clear();
+        s.wallTimeSeconds = 0;
+    });
+    row("negative restarts", "maxRestarts", [](JobSpec &s, ClusterCaps &) { s.maxRestarts = -1; });
+    row("exit code 0", "requeueExitCode", [](JobSpec &s, ClusterCaps &) { s.requeueExitCode = 0; });
+    row("dependency without ids", "dependencies[0].jobIds",
+        [](JobSpec &s, ClusterCaps &) { s.dependencies = {{DependencyKind::AfterOk, {}}}; });
+    row("pbs id on slurm", "dependencies[0].jobIds",
+        [](JobSpec &s, ClusterCaps &) { s.dependencies = {{DependencyKind::AfterOk, {QStringLiteral("12.server")}}}; });
+    row("dependency on local", "dependencies[0].jobIds", [](JobSpec &s, ClusterCaps &c) {
+        c.scheduler = SchedulerKind::Local;
+        s.launch = LaunchMethod::Local;
+        s.dependencies = {{DependencyKind::AfterOk, {QStringLiteral("12")}}};
+    });
+    row("extra directive with newline", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--exclusive\necho hi")}; });
+    row("empty extra directive", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QString()}; });
+    row("masterPort out of range", "masterPort", [](JobSpec &s, ClusterCaps &) { s.masterPort = 70000; });
+}
+
+void TestJobSpecValidation::rejects()
+{
+    QFETCH(Mutation, mutate);
+    QFETCH(QString, field);
+    JobSpec spec = testing::cpuTrainer();
+    ClusterCaps caps = testing::slurmCaps();
+    mutate(spec, caps);
+    const QList<JobSpecError> errors = validateJobSpec(spec, caps);
+    QVERIFY2(errors.size() == 1, qPrintable(formatJobSpecErrors(errors)));
+    QCOMPARE(errors[0].field, field);
+    QVERIFY(!errors[0].message.isEmpty());
+}
+
+void TestJobSpecValidation::invalidSpecGivesNoScript()
+{
+    JobSpec spec = testing::cpuTrainer();
+    spec.nodes = 0;
+    for (const auto scheduler : {SchedulerKind::Slurm, SchedulerKind::Pbs, SchedulerKind::Local}) {
+        ClusterCaps caps;
+        caps.scheduler = scheduler;
+        spec.launch = scheduler == SchedulerKind::Slurm ? LaunchMethod::Srun : LaunchMethod::Mpirun;
+        const ScriptResult r = renderJobScript(spec, caps);
+        QVERIFY(!r.ok());
+        QVERIFY(r.script.isEmpty());
+        QCOMPARE(r.errors.first().field, QStringLiteral("nodes"));
+    }
+}
+
+void TestJobSpecValidation::defaultSignalDependsOnGpus()
+{
+    JobSpec spec;
+    QCOMPARE(effectiveCheckpointSignal(spec), QStringLiteral("USR1"));
+    spec.gpusPerNode = 1;
+    QCOMPARE(effectiveCheckpointSignal(spec), QStringLiteral("USR2"));
+    spec.checkpointSignal = QStringLiteral("sigterm");
+    QCOMPARE(effectiveCheckpointSignal(spec), QStringLiteral("TERM"));
+    spec.checkpointSignalEnabled = false;
+    QCOMPARE(effectiveCheckpointSignal(spec), QString());
+}
+
+void TestJobSpecValidation::overcommitWhenRanksExceedCpus()
+{
+    JobSpec spec = testing::cpuTrainer(); // 2 ranks on "debug", 2 CPUs per node
+    spec.tasksPerNode = 4;
+    const ScriptResult slurm = renderSlurmScript(spec, testing::slurmCaps());
+    QVERIFY(slurm.ok());
+    QVERIFY(slurm.script.contains(u"#SBATCH --overcommit\n"));
+    QVERIFY(slurm.script.contains(u"srun --kill-on-bad-exit=1 --ntasks-per-node=4 --overcommit"));
+    spec.launch = LaunchMethod::Mpirun;
+    QVERIFY(renderSlurmScript(spec, testing::slurmCaps()).script.contains(u" --oversubscribe"));
+    spec.launch = LaunchMethod::Local; // one process for the 4 ranks: capped at the node's 2 CPUs
+    const ScriptResult local = renderSlurmScript(spec, testing::slurmCaps());
+    QVERIFY(local.script.contains(u"#SBATCH --ntasks-per-node=1\n#SBATCH --cpus-per-task=2\n"));
+    QVERIFY(!local.script.contains(u"overcommit"));
+}
+
+QTEST_GUILESS_MAIN(TestJobSpecValidation)
+#include "tst_jobspecvalidation.moc"

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "core/metrics/metricevent.h"
+
+#include <QDateTime>
+#include <QString>
+
+namespace torchdeck {
+
+// One run as the store keeps it. Spec and state are text (the job spec's JSON, a state name) so the store
+// depends on no other component. Unknown numbers are NaN / -1, stored as NULL.
+struct RunRecord {
+    QString id; // a UUID without braces
+    QString name;
+    QString cluster;
+    QDateTime created; // UTC
+    QDateTime updated; // UTC, set by the store on every write
+    QString state;
+    QString specJson;
+    QString script; // as submitted
+    qint64 epochsDone = 0;
+    qint64 epochsTotal = kNoCount;
+    double lastLoss = kNoValue;
+    double etaSeconds = kNoValue;
+    QString message; // the latest error or note, shown with the run
+};
+
+// Where the tails of a job stopped: each offset is the first byte not yet consumed as a whole line.
+struct TailOffsets {
+    qint64 stdoutOffset = 0;
+    qint64 stderrOffset = 0;
+    qint64 metricsOffset = 0;
+};
+
+// One scheduler job of a run; a run that was requeued or resumed has several, attempt 0, 1, ...
+struct JobRecord {
+    QString runId;
+    int attempt = 0;
+    QString jobId;
+    QDateTime submitted; // UTC
+    QString state;
+    int exitCode = -1; // -1: not ended or unknown
+    QString resumeFrom; // the checkpoint this attempt started from, empty: from scratch
+    QString stdoutPath;
+    QString stderrPath;
+    QString metricsPath;
+    TailOffsets offsets;
+};
+
+struct CheckpointRecord {
+    QString runId;
+    QString path;
+    int attempt = 0;
+    qint64 epoch = kNoCount;
+    qint64 step = kNoCount;
+    qint64 bytes = kNoCount;
+    double time = kNoValue; // Unix seconds
+    bool valid = true;      // false: torn or failed its check
+    bool best = false;      // lowest validation loss
+    QString reason;         // epoch | steps | signal | final
+};
+
+// A cached metrics event with the attempt it came from, in arrival order.
+struct StoredMetricEvent {
+    int attempt = 0;
+    MetricEvent event;
+};
+
+} // namespace torchdeck

@@ -1,0 +1,261 @@
+#include "core/store/runstore.h"
+
+#include "core/store/sqlvalues.h"
+#include "core/store/storelog.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QStandardPaths>
+
+#include <atomic>
+
+namespace torchdeck {
+
+namespace {
+
+std::atomic<quint64> g_connectionCount{0};
+
+const QString kMemory = QStringLiteral(":memory:");
+
+constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
+                             "epochs_total, last_loss, eta_seconds, message";
+
+RunRecord readRun(const QSqlQuery &q)
+{
+    RunRecord r;
+    r.id = q.value(0).toString();
+    r.name = q.value(1).toString();
+    r.cluster = q.value(2).toString();
+    r.created = sql::toDateTime(q.value(3));
+    r.updated = sql::toDateTime(q.value(4));
+    r.state = q.value(5).toString();
+    r.specJson = q.value(6).toString();
+    r.script = q.value(7).toString();
+    r.epochsDone = q.value(8).toLongLong();
+    r.epochsTotal = sql::toCount(q.value(9));
+    r.lastLoss = sql::toReal(q.value(10));
+    r.etaSeconds = sql::toReal(q.value(11));
+    r.message = q.value(12).toString();
+    return r;
+}
+
+QDateTime nowUtc()
+{
+    return QDateTime::currentDateTimeUtc();
+}
+
+} // namespace
+
+QString sql::error(const QString &what, const QSqlQuery &query)
+{
+    return what + QStringLiteral(": ") + query.lastError().text();
+}
+
+QString RunStore::defaultPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs.sqlite");
+}
+
+RunStore::RunStore() = default;
+
+RunStore::~RunStore()
+{
+    close();
+}
+
+StoreStatus RunStore::open(const QString &path)
+{
+    return open(path, storeMigrations());
+}
+
+StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations)
+{
+    close();
+    const QString driver = QStringLiteral("QSQLITE");
+    if (!QSqlDatabase::isDriverAvailable(driver))
+        return StoreStatus::failure(QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
+    if (path != kMemory && !QDir().mkpath(QFileInfo(path).absolutePath()))
+        return StoreStatus::failure(QStringLiteral("cannot create the folder of %1").arg(path));
+
+    const QString name = QStringLiteral("torchdeck.runstore.%1").arg(++g_connectionCount);
+    StoreStatus status;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(driver, name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        if (!db.open()) {
+            status = StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+        } else {
+            QSqlQuery q(db);
+            for (const char *pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL",
+                                       "PRAGMA synchronous = NORMAL"}) {
+                if (!q.exec(QLatin1StringView(pragma))) {
+                    status = StoreStatus::failure(sql::error(path, q)); // e.g. "file is not a database"
+                    break;
+                }
+            }
+            q.finish();
+            if (status.ok()) {
+                const StoreResult<int> migrated = migrateStore(db, migrations);
+                if (migrated.ok())
+                    m_version = migrated.value;
+                else
+                    status = StoreStatus::failure(path + QStringLiteral(": ") + migrated.error);
+            }
+            if (!status.ok())
+                db.close();
+        }
+    }
+    if (!status.ok()) {
+        QSqlDatabase::removeDatabase(name);
+        qCWarning(lcStore) << status.error;
+        return status;
+    }
+    m_connection = name;
+    m_path = path;
+    return status;
+}
+
+void RunStore::close()
+{
+    if (m_connection.isEmpty())
+        return;
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connection, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connection);
+    m_connection.clear();
+    m_version = 0;
+}
+
+QSqlDatabase RunStore::database() const
+{
+    return QSqlDatabase::database(m_connection, false);
+}
+
+StoreStatus RunStore::notOpen() const
+{
+    return StoreStatus::failure(QStringLiteral("the run store is not open"));
+}
+
+StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const
+{
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("SELECT key FROM runs WHERE id = ?"));
+    q.addBindValue(runId);
+    if (!q.exec())
+        return StoreResult<qint64>::failure(sql::error(QStringLiteral("run ") + runId, q));
+    if (!q.next())
+        return StoreResult<qint64>::failure(QStringLiteral("no run %1 in the store").arg(runId));
+    return {q.value(0).toLongLong(), {}};
+}
+
+StoreStatus RunStore::addRun(const RunRecord &run)
+{
+    if (!isOpen())
+        return notOpen();
+    if (run.id.isEmpty())
+        return StoreStatus::failure(QStringLiteral("a run needs an id"));
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                  .arg(QLatin1StringView(kRunColumns)));
+    const QDateTime now = nowUtc();
+    for (const QVariant &v : {sql::text(run.id), sql::text(run.name), sql::text(run.cluster),
+                              sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now),
+                              sql::text(run.state), sql::text(run.specJson), sql::text(run.script),
+                              QVariant(run.epochsDone), sql::count(run.epochsTotal), sql::real(run.lastLoss),
+                              sql::real(run.etaSeconds), sql::text(run.message)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot add run ") + run.id, q));
+    return {};
+}
+
+StoreStatus RunStore::updateRun(const RunRecord &run)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("UPDATE runs SET name = ?, cluster = ?, updated = ?, state = ?, spec_json = ?, "
+                             "script = ?, epochs_done = ?, epochs_total = ?, last_loss = ?, eta_seconds = ?, "
+                             "message = ? WHERE id = ?"));
+    for (const QVariant &v : {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()), sql::text(run.state),
+                              sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone),
+                              sql::count(run.epochsTotal), sql::real(run.lastLoss), sql::real(run.etaSeconds),
+                              sql::text(run.message), sql::text(run.id)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + run.id, q));
+    if (q.numRowsAffected() == 0)
+        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(run.id));
+    return {};
+}
+
+StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone,
+                                     qint64 epochsTotal, double lastLoss, double etaSeconds)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("UPDATE runs SET updated = ?, state = ?, epochs_done = ?, epochs_total = ?, "
+                             "last_loss = ?, eta_seconds = ? WHERE id = ?"));
+    for (const QVariant &v : {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
+                              sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
+    if (q.numRowsAffected() == 0)
+        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(runId));
+    return {};
+}
+
+StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const
+{
+    using Result = StoreResult<std::optional<RunRecord>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(QLatin1StringView(kRunColumns)));
+    q.addBindValue(id);
+    if (!q.exec())
+        return Result::failure(sql::error(QStringLiteral("cannot read run ") + id, q));
+    if (!q.next())
+        return {};
+    return {readRun(q), {}};
+}
+
+StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const
+{
+    using Result = StoreResult<QList<RunRecord>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    const QString where = cluster.isEmpty() ? QString() : QStringLiteral(" WHERE cluster = ?");
+    q.prepare(QStringLiteral("SELECT %1 FROM runs%2 ORDER BY created DESC, key DESC")
+                  .arg(QLatin1StringView(kRunColumns), where));
+    if (!cluster.isEmpty())
+        q.addBindValue(cluster);
+    if (!q.exec())
+        return Result::failure(sql::error(QStringLiteral("cannot list runs"), q));
+    Result result;
+    while (q.next())
+        result.value.append(readRun(q));
+    return result;
+}
+
+StoreStatus RunStore::removeRun(const QString &id)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
+    q.addBindValue(id);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot remove run ") + id, q));
+    return {};
+}
+
+} // namespace torchdeck

@@ -1,0 +1,82 @@
+#pragma once
+
+#include "core/metrics/runseries.h"
+#include "core/store/runrecord.h"
+#include "core/store/storeresult.h"
+#include "core/store/storeschema.h"
+
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+
+#include <optional>
+
+namespace torchdeck {
+
+// The local history of runs: runs, their jobs with tail offsets, cached metrics and checkpoints, in SQLite.
+//
+// Threads: a RunStore belongs to the thread that opened it (a QSqlDatabase connection must not cross
+// threads). Open one RunStore per thread on the same file; WAL mode lets them read while one writes, and a
+// writer waits up to 5 s for another's transaction.
+class RunStore {
+public:
+    // <AppDataLocation>/runs.sqlite
+    static QString defaultPath();
+
+    RunStore();
+    ~RunStore();
+    RunStore(const RunStore &) = delete;
+    RunStore &operator=(const RunStore &) = delete;
+
+    // Creates the file and its folder if needed and migrates it to the latest schema. ":memory:" works.
+    StoreStatus open(const QString &path = defaultPath());
+    StoreStatus open(const QString &path, const QList<StoreMigration> &migrations); // tests' migrations
+    void close();
+    bool isOpen() const { return !m_connection.isEmpty(); }
+    QString path() const { return m_path; }
+    int schemaVersion() const { return m_version; }
+
+    // Runs. addRun sets created (when null) and updated; the id must be new.
+    StoreStatus addRun(const RunRecord &run);
+    StoreStatus updateRun(const RunRecord &run); // every field but id and created
+    StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
+                               double lastLoss, double etaSeconds);
+    StoreResult<std::optional<RunRecord>> run(const QString &id) const;
+    StoreResult<QList<RunRecord>> runs(const QString &cluster = {}) const; // newest first; all clusters if empty
+    StoreStatus removeRun(const QString &id);                              // with its jobs, metrics, checkpoints
+
+    // Jobs, keyed by (run, attempt).
+    StoreStatus saveJob(const JobRecord &job); // insert or replace
+    StoreStatus updateJobState(const QString &runId, int attempt, const QString &state, int exitCode = -1);
+    StoreStatus saveOffsets(const QString &runId, int attempt, const TailOffsets &offsets);
+    StoreResult<QList<JobRecord>> jobs(const QString &runId) const; // by attempt
+    StoreResult<std::optional<JobRecord>> jobByJobId(const QString &cluster, const QString &jobId) const;
+    StoreResult<QList<JobRecord>> jobsInStates(const QStringList &states) const; // e.g. the ones to poll
+
+    // Metrics cache. appendMetrics writes the events and, when metricsOffset >= 0, the job's metrics tail
+    // offset in one transaction: after a crash the cache and the offset agree, so a restarted tail neither
+    // loses nor repeats a line.
+    StoreStatus appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                              qint64 metricsOffset = -1);
+    StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
+    StoreResult<RunSeries> runSeries(const QString &runId) const;               // the cache replayed
+    StoreResult<qint64> metricsCount(const QString &runId) const;
+    StoreStatus clearMetrics(const QString &runId);
+
+    // Checkpoints, keyed by (run, path).
+    StoreStatus saveCheckpoint(const CheckpointRecord &checkpoint); // insert or replace
+    StoreStatus setBestCheckpoint(const QString &runId, const QString &path); // the others lose the mark
+    StoreStatus removeCheckpoint(const QString &runId, const QString &path);
+    StoreResult<QList<CheckpointRecord>> checkpoints(const QString &runId) const; // by step
+
+private:
+    QSqlDatabase database() const;
+    StoreStatus notOpen() const;
+    StoreResult<qint64> runKey(QSqlDatabase &db, const QString &runId) const;
+
+    QString m_connection; // empty: closed
+    QString m_path;
+    int m_version = 0;
+};
+
+} // namespace torchdeck

@@ -1,0 +1,228 @@
+// RunStore: the metrics cache, one row per event, written in bulk inside one transaction.
+#include "core/store/runstore.h"
+
+#include "core/store/sqlvalues.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSqlError>
+
+#include <functional>
+
+namespace torchdeck {
+
+namespace {
+
+// metrics.event holds MetricEventKind's values: they are stored, so the enum only ever grows at its end.
+constexpr auto kMetricColumns = "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
+                                "samples_per_s, val_loss, val_accuracy, seconds, extra";
+
+// The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events.
+QVariant extraJson(const MetricEvent &e)
+{
+    QJsonObject o;
+    auto text = [&o](const char *key, const QString &value) {
+        if (!value.isEmpty())
+            o.insert(QLatin1StringView(key), value);
+    };
+    text("path", e.path);
+    text("reason", e.reason);
+    text("model", e.model);
+    text("dataset", e.dataset);
+    text("resume_path", e.resumePath);
+    text("signal", e.signal);
+    text("message", e.message);
+    if (e.bytes >= 0)
+        o.insert(u"bytes", e.bytes);
+    if (e.worldSize != 0)
+        o.insert(u"world_size", e.worldSize);
+    if (e.exitCode != 0)
+        o.insert(u"exit_code", e.exitCode);
+    if (e.resumed) {
+        o.insert(u"resumed", true);
+        o.insert(u"resume_epoch", e.resumeEpoch);
+        o.insert(u"resume_step", e.resumeStep);
+    }
+    if (o.isEmpty())
+        return {};
+    return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
+}
+
+void readExtra(const QVariant &json, MetricEvent *e)
+{
+    if (json.isNull())
+        return;
+    const QJsonObject o = QJsonDocument::fromJson(json.toString().toUtf8()).object();
+    e->path = o.value(u"path").toString();
+    e->reason = o.value(u"reason").toString();
+    e->model = o.value(u"model").toString();
+    e->dataset = o.value(u"dataset").toString();
+    e->resumePath = o.value(u"resume_path").toString();
+    e->signal = o.value(u"signal").toString();
+    e->message = o.value(u"message").toString();
+    e->bytes = o.value(u"bytes").toInteger(kNoCount);
+    e->worldSize = o.value(u"world_size").toInt();
+    e->exitCode = o.value(u"exit_code").toInt();
+    e->resumed = o.value(u"resumed").toBool();
+    e->resumeEpoch = o.value(u"resume_epoch").toInteger(kNoCount);
+    e->resumeStep = o.value(u"resume_step").toInteger(kNoCount);
+}
+
+StoredMetricEvent readRow(const QSqlQuery &q)
+{
+    StoredMetricEvent s;
+    s.attempt = q.value(0).toInt();
+    MetricEvent &e = s.event;
+    e.kind = static_cast<MetricEventKind>(q.value(1).toInt());
+    e.time = sql::toReal(q.value(2));
+    e.epoch = sql::toCount(q.value(3));
+    e.step = sql::toCount(q.value(4));
+    e.epochs = sql::toCount(q.value(5));
+    e.epochStep = sql::toCount(q.value(6));
+    e.stepsPerEpoch = sql::toCount(q.value(7));
+    e.loss = sql::toReal(q.value(8));
+    e.lr = sql::toReal(q.value(9));
+    e.samplesPerSecond = sql::toReal(q.value(10));
+    e.valLoss = sql::toReal(q.value(11));
+    e.valAccuracy = sql::toReal(q.value(12));
+    e.seconds = sql::toReal(q.value(13));
+    readExtra(q.value(14), &e);
+    return s;
+}
+
+} // namespace
+
+StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                    qint64 metricsOffset)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    auto fail = [&db](const QString &error) {
+        db.rollback();
+        return StoreStatus::failure(error);
+    };
+    const StoreResult<qint64> key = runKey(db, runId);
+    if (!key.ok())
+        return fail(key.error);
+
+    QSqlQuery next(db);
+    next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
+    next.addBindValue(key.value);
+    if (!next.exec() || !next.next())
+        return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
+    qint64 seq = next.value(0).toLongLong();
+    next.finish();
+
+    QSqlQuery insert(db);
+    insert.prepare(QStringLiteral("INSERT INTO metrics (run_key, seq, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                  "?, ?, ?, ?, ?, ?)")
+                       .arg(QLatin1StringView(kMetricColumns)));
+    for (const MetricEvent &e : events) {
+        int i = 0;
+        for (const QVariant &v :
+             {QVariant(key.value), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)),
+              sql::real(e.time), sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs),
+              sql::count(e.epochStep), sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr),
+              sql::real(e.samplesPerSecond), sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds),
+              extraJson(e)})
+            insert.bindValue(i++, v);
+        if (!insert.exec())
+            return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
+    }
+    if (metricsOffset >= 0) {
+        QSqlQuery offset(db);
+        offset.prepare(QStringLiteral("UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ?"));
+        for (const QVariant &v : {QVariant(metricsOffset), sql::text(runId), QVariant(attempt)})
+            offset.addBindValue(v);
+        if (!offset.exec())
+            return fail(sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
+        if (offset.numRowsAffected() == 0)
+            return fail(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+    }
+    if (!db.commit())
+        return fail(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, db.lastError().text()));
+    return {};
+}
+
+namespace {
+
+StoreStatus scanMetrics(QSqlDatabase db, qint64 runKey, const std::function<void(const StoredMetricEvent &)> &take)
+{
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT %1 FROM metrics WHERE run_key = ? ORDER BY seq")
+                  .arg(QLatin1StringView(kMetricColumns)));
+    q.addBindValue(runKey);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot read metrics"), q));
+    while (q.next())
+        take(readRow(q));
+    if (q.lastError().isValid())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot read metrics"), q));
+    return {};
+}
+
+} // namespace
+
+StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) const
+{
+    using Result = StoreResult<QList<StoredMetricEvent>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlDatabase db = database();
+    const StoreResult<qint64> key = runKey(db, runId);
+    if (!key.ok())
+        return Result::failure(key.error);
+    Result result;
+    const StoreStatus status = scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.append(e); });
+    if (!status.ok())
+        return Result::failure(status.error);
+    return result;
+}
+
+StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const
+{
+    using Result = StoreResult<RunSeries>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlDatabase db = database();
+    const StoreResult<qint64> key = runKey(db, runId);
+    if (!key.ok())
+        return Result::failure(key.error);
+    // Replayed row by row: a million-step run never exists as a list of events.
+    Result result;
+    const StoreStatus status =
+        scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.apply(e.event, e.attempt); });
+    if (!status.ok())
+        return Result::failure(status.error);
+    return result;
+}
+
+StoreResult<qint64> RunStore::metricsCount(const QString &runId) const
+{
+    if (!isOpen())
+        return StoreResult<qint64>::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
+    q.addBindValue(runId);
+    if (!q.exec() || !q.next())
+        return StoreResult<qint64>::failure(sql::error(QStringLiteral("cannot count metrics of run ") + runId, q));
+    return {q.value(0).toLongLong(), {}};
+}
+
+StoreStatus RunStore::clearMetrics(const QString &runId)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("DELETE FROM metrics WHERE run_key = (SELECT key FROM runs WHERE id = ?)"));
+    q.addBindValue(runId);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot clear metrics of run ") + runId, q));
+    return {};
+}
+
+} // namespace torchdeck

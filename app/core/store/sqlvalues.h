@@ -1,0 +1,51 @@
+#pragma once
+
+// Conversions between the store's value structs and SQL values: NaN and -1 mean NULL.
+#include <QDateTime>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <cmath>
+
+namespace torchdeck::sql {
+
+// QSQLITE binds a null QString as NULL: text columns are NOT NULL, so null becomes "".
+inline QVariant text(const QString &s)
+{
+    return s.isNull() ? QVariant(QString(QLatin1StringView(""))) : QVariant(s);
+}
+
+inline QVariant real(double v)
+{
+    return std::isnan(v) ? QVariant() : QVariant(v);
+}
+
+inline QVariant count(qint64 v)
+{
+    return v < 0 ? QVariant() : QVariant(v);
+}
+
+inline QVariant msecs(const QDateTime &t)
+{
+    return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant();
+}
+
+inline double toReal(const QVariant &v)
+{
+    return v.isNull() ? std::nan("") : v.toDouble();
+}
+
+inline qint64 toCount(const QVariant &v)
+{
+    return v.isNull() ? -1 : v.toLongLong();
+}
+
+inline QDateTime toDateTime(const QVariant &v)
+{
+    return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
+}
+
+// "what: the driver's message"
+QString error(const QString &what, const QSqlQuery &query);
+
+} // namespace torchdeck::sql

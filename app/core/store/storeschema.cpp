@@ -1,0 +1,137 @@
+#include "core/store/storeschema.h"
+
+#include "core/store/storelog.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace torchdeck {
+
+QList<StoreMigration> storeMigrations()
+{
+    return {
+        {1,
+         {
+             QStringLiteral("CREATE TABLE schema_version (version INTEGER NOT NULL)"),
+             QStringLiteral("INSERT INTO schema_version (version) VALUES (0)"),
+             // Times: created/updated/submitted in ms since the epoch (UTC); metrics and checkpoint times
+             // in Unix seconds as the trainer writes them. NULL: unknown.
+             QStringLiteral("CREATE TABLE runs ("
+                            " key INTEGER PRIMARY KEY,"
+                            " id TEXT NOT NULL UNIQUE,"
+                            " name TEXT NOT NULL,"
+                            " cluster TEXT NOT NULL,"
+                            " created INTEGER NOT NULL,"
+                            " updated INTEGER NOT NULL,"
+                            " state TEXT NOT NULL DEFAULT '',"
+                            " spec_json TEXT NOT NULL DEFAULT '',"
+                            " script TEXT NOT NULL DEFAULT '',"
+                            " epochs_done INTEGER NOT NULL DEFAULT 0,"
+                            " epochs_total INTEGER,"
+                            " last_loss REAL,"
+                            " eta_seconds REAL,"
+                            " message TEXT NOT NULL DEFAULT '')"),
+             QStringLiteral("CREATE INDEX runs_by_created ON runs (created DESC)"),
+             QStringLiteral("CREATE TABLE jobs ("
+                            " run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                            " attempt INTEGER NOT NULL,"
+                            " job_id TEXT NOT NULL,"
+                            " submitted INTEGER,"
+                            " state TEXT NOT NULL DEFAULT '',"
+                            " exit_code INTEGER,"
+                            " resume_from TEXT NOT NULL DEFAULT '',"
+                            " stdout_path TEXT NOT NULL DEFAULT '',"
+                            " stderr_path TEXT NOT NULL DEFAULT '',"
+                            " metrics_path TEXT NOT NULL DEFAULT '',"
+                            " stdout_offset INTEGER NOT NULL DEFAULT 0,"
+                            " stderr_offset INTEGER NOT NULL DEFAULT 0,"
+                            " metrics_offset INTEGER NOT NULL DEFAULT 0,"
+                            " PRIMARY KEY (run_id, attempt))"),
+             QStringLiteral("CREATE INDEX jobs_by_job_id ON jobs (job_id)"),
+             // One row per cached event; keyed by the run's integer key to keep a million-step run small.
+             // extra: JSON of the rare fields of start, checkpoint and stop events.
+             QStringLiteral("CREATE TABLE metrics ("
+                            " run_key INTEGER NOT NULL REFERENCES runs (key) ON DELETE CASCADE,"
+                            " seq INTEGER NOT NULL,"
+                            " attempt INTEGER NOT NULL,"
+                            " event INTEGER NOT NULL,"
+                            " time REAL, epoch INTEGER, step INTEGER,"
+                            " epochs INTEGER, epoch_step INTEGER, steps_per_epoch INTEGER,"
+                            " loss REAL, lr REAL, samples_per_s REAL,"
+                            " val_loss REAL, val_accuracy REAL, seconds REAL,"
+                            " extra TEXT,"
+                            " PRIMARY KEY (run_key, seq)) WITHOUT ROWID"),
+             QStringLiteral("CREATE TABLE checkpoints ("
+                            " run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                            " path TEXT NOT NULL,"
+                            " attempt INTEGER NOT NULL DEFAULT 0,"
+                            " epoch INTEGER, step INTEGER, bytes INTEGER, time REAL,"
+                            " valid INTEGER NOT NULL DEFAULT 1,"
+                            " best INTEGER NOT NULL DEFAULT 0,"
+                            " reason TEXT NOT NULL DEFAULT '',"
+                            " PRIMARY KEY (run_id, path))"),
+         }},
+    };
+}
+
+StoreResult<int> storeSchemaVersion(QSqlDatabase &db)
+{
+    const QStringList tables = db.tables(QSql::Tables);
+    if (!tables.contains(QStringLiteral("schema_version"))) {
+        if (!tables.isEmpty())
+            return StoreResult<int>::failure(QStringLiteral("not a torchdeck run store (tables %1, no schema_version)")
+                                                 .arg(tables.join(QStringLiteral(", "))));
+        return {0, {}};
+    }
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("SELECT version FROM schema_version")) || !q.next())
+        return StoreResult<int>::failure(QStringLiteral("cannot read the schema version: ") + q.lastError().text());
+    return {q.value(0).toInt(), {}};
+}
+
+StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &migrations)
+{
+    StoreResult<int> current = storeSchemaVersion(db);
+    if (!current.ok())
+        return current;
+    const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
+    if (current.value > latest)
+        return StoreResult<int>::failure(
+            QStringLiteral("the run store has schema version %1, newer than this torchdeck knows (%2): "
+                           "open it with a newer torchdeck or give another path")
+                .arg(current.value)
+                .arg(latest));
+    for (const StoreMigration &m : migrations) {
+        if (m.version <= current.value)
+            continue;
+        if (m.version != current.value + 1)
+            return StoreResult<int>::failure(
+                QStringLiteral("no migration from schema version %1 to %2").arg(current.value).arg(m.version));
+        if (!db.transaction())
+            return StoreResult<int>::failure(QStringLiteral("cannot begin migration %1: %2")
+                                                 .arg(m.version)
+                                                 .arg(db.lastError().text()));
+        QSqlQuery q(db);
+        QStringList statements = m.statements;
+        statements.append(QStringLiteral("UPDATE schema_version SET version = %1").arg(m.version));
+        for (const QString &sql : std::as_const(statements)) {
+            if (!q.exec(sql)) {
+                const QString error = q.lastError().text();
+                q.finish();
+                db.rollback();
+                return StoreResult<int>::failure(
+                    QStringLiteral("migration to schema version %1 failed: %2 (in: %3)").arg(m.version).arg(error, sql));
+            }
+        }
+        q.finish();
+        if (!db.commit())
+            return StoreResult<int>::failure(QStringLiteral("cannot commit migration %1: %2")
+                                                 .arg(m.version)
+                                                 .arg(db.lastError().text()));
+        qCInfo(lcStore) << "run store migrated to schema version" << m.version;
+        current.value = m.version;
+    }
+    return current;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,178 @@
+#include "core/metrics/metricsreader.h"
+#include "core/store/runstore.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+QByteArray sample(const char *name)
+{
+    QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QList<MetricEvent> events(const char *name)
+{
+    MetricsReader reader;
+    return reader.feed(sample(name));
+}
+} // namespace
+
+class TestRunStoreMetrics : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void cleanup();
+    void eventsRoundTrip();
+    void replayEqualsLiveSeries();
+    void offsetCommitsWithTheEvents();
+    void tailRestartLosesAndRepeatsNothing();
+    void unknownRunIsAnError();
+
+private:
+    void addRunWithJobs(int attempts);
+    QTemporaryDir m_dir;
+    QString m_path;
+    RunStore m_store;
+    const QString m_run = QStringLiteral("9b1c2d4e-0000-4000-8000-000000000001");
+};
+
+void TestRunStoreMetrics::init()
+{
+    m_path = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".sqlite"));
+    const StoreStatus status = m_store.open(m_path);
+    QVERIFY2(status.ok(), qPrintable(status.error));
+}
+
+void TestRunStoreMetrics::cleanup()
+{
+    m_store.close();
+}
+
+void TestRunStoreMetrics::addRunWithJobs(int attempts)
+{
+    RunRecord run;
+    run.id = m_run;
+    run.name = QStringLiteral("r");
+    QVERIFY(m_store.addRun(run).ok());
+    for (int a = 0; a < attempts; ++a) {
+        JobRecord j;
+        j.runId = m_run;
+        j.attempt = a;
+        j.jobId = QString::number(100 + a);
+        QVERIFY(m_store.saveJob(j).ok());
+    }
+}
+
+void TestRunStoreMetrics::eventsRoundTrip()
+{
+    addRunWithJobs(2);
+    const QList<MetricEvent> first = events("attempt1.jsonl");
+    const QList<MetricEvent> second = events("attempt2.jsonl");
+    QVERIFY(m_store.appendMetrics(m_run, 0, first).ok());
+    QVERIFY(m_store.appendMetrics(m_run, 1, second).ok());
+    m_store.close();
+    QVERIFY(m_store.open(m_path).ok());
+    const auto stored = m_store.metrics(m_run);
+    QVERIFY2(stored.ok(), qPrintable(stored.error));
+    const QList<MetricEvent> all = first + second;
+    QCOMPARE(stored.value.size(), all.size());
+    QCOMPARE(m_store.metricsCount(m_run).value, all.size());
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        const MetricEvent &a = all[i];
+        const MetricEvent &b = stored.value[i].event;
+        QCOMPARE(stored.value[i].attempt, i < first.size() ? 0 : 1);
+        QCOMPARE(b.kind, a.kind);
+        QCOMPARE(b.time, a.time);
+        QCOMPARE(b.step, a.step);
+        QCOMPARE(b.epoch, a.epoch);
+        QCOMPARE(b.epochStep, a.epochStep);
+        QCOMPARE(b.stepsPerEpoch, a.stepsPerEpoch);
+        QCOMPARE(std::isnan(b.loss), std::isnan(a.loss));
+        if (!std::isnan(a.loss))
+            QCOMPARE(b.loss, a.loss);
+        QCOMPARE(std::isnan(b.valAccuracy), std::isnan(a.valAccuracy));
+        QCOMPARE(b.path, a.path);
+        QCOMPARE(b.bytes, a.bytes);
+        QCOMPARE(b.reason, a.reason);
+        QCOMPARE(b.resumed, a.resumed);
+        QCOMPARE(b.resumeStep, a.resumeStep);
+        QCOMPARE(b.resumePath, a.resumePath);
+        QCOMPARE(b.model, a.model);
+        QCOMPARE(b.worldSize, a.worldSize);
+        QCOMPARE(b.exitCode, a.exitCode);
+    }
+}
+
+void TestRunStoreMetrics::replayEqualsLiveSeries()
+{
+    addRunWithJobs(2);
+    RunSeries live;
+    live.apply(events("attempt1.jsonl"), 0);
+    live.apply(events("attempt2.jsonl"), 1);
+    QVERIFY(m_store.appendMetrics(m_run, 0, events("attempt1.jsonl")).ok());
+    QVERIFY(m_store.appendMetrics(m_run, 1, events("attempt2.jsonl")).ok());
+    const auto replayed = m_store.runSeries(m_run);
+    QVERIFY2(replayed.ok(), qPrintable(replayed.error));
+    for (int k = 0; k < kSeriesKindCount; ++k) {
+        const auto kind = static_cast<SeriesKind>(k);
+        QCOMPARE(replayed.value.series(kind).visiblePoints(), live.series(kind).visiblePoints());
+        QCOMPARE(replayed.value.series(kind).discardedPoints(), live.series(kind).discardedPoints());
+    }
+    QCOMPARE(replayed.value.series(SeriesKind::TrainLoss).discardedPoints().size(), 7);
+    QCOMPARE(replayed.value.checkpoints().size(), live.checkpoints().size());
+    QCOMPARE(replayed.value.info().starts, 2);
+    QCOMPARE(replayed.value.info().stopReason, QStringLiteral("done"));
+    QCOMPARE(replayed.value.progress().etaSeconds, live.progress().etaSeconds);
+}
+
+void TestRunStoreMetrics::offsetCommitsWithTheEvents()
+{
+    addRunWithJobs(1);
+    const QList<MetricEvent> evs = events("attempt2.jsonl");
+    QVERIFY(m_store.appendMetrics(m_run, 0, evs.mid(0, 10), 1500).ok());
+    QCOMPARE(m_store.jobs(m_run).value.first().offsets.metricsOffset, 1500);
+    // Attempt 3 does not exist: nothing of this batch may stay.
+    const StoreStatus failed = m_store.appendMetrics(m_run, 3, evs.mid(10), 99999);
+    QVERIFY(!failed.ok());
+    QCOMPARE(m_store.metricsCount(m_run).value, 10);
+    QCOMPARE(m_store.jobs(m_run).value.first().offsets.metricsOffset, 1500);
+}
+
+// The dashboard stops at random points (crash, restart) and resumes from what the store says.
+void TestRunStoreMetrics::tailRestartLosesAndRepeatsNothing()
+{
+    addRunWithJobs(1);
+    const QByteArray file = sample("attempt2.jsonl");
+    const qsizetype expected = events("attempt2.jsonl").size();
+    qint64 delivered = 0; // bytes the remote side has handed over so far, growing like a live file
+    for (const qint64 cut : std::initializer_list<qint64>{100, 101, 2000, 2001, 4567, file.size()}) {
+        RunStore store; // a fresh process
+        QVERIFY(store.open(m_path).ok());
+        const qint64 offset = store.jobs(m_run).value.first().offsets.metricsOffset;
+        MetricsReader reader(MetricsReader::Format::JsonLines, offset);
+        delivered = qMax(delivered, cut);
+        const QList<MetricEvent> got = reader.feed(QByteArrayView(file).sliced(offset, delivered - offset));
+        QVERIFY(store.appendMetrics(m_run, 0, got, reader.offset()).ok());
+    }
+    QCOMPARE(m_store.metricsCount(m_run).value, expected);
+    const auto stored = m_store.metrics(m_run);
+    for (qsizetype i = 1; i < stored.value.size(); ++i) {
+        QVERIFY(stored.value[i].event.time >= stored.value[i - 1].event.time);
+    }
+}
+
+void TestRunStoreMetrics::unknownRunIsAnError()
+{
+    const StoreStatus status = m_store.appendMetrics(QStringLiteral("nope"), 0, events("attempt1.jsonl"));
+    QVERIFY(!status.ok());
+    QVERIFY2(status.error.contains(QStringLiteral("nope")), qPrintable(status.error));
+    QVERIFY(!m_store.metrics(QStringLiteral("nope")).ok());
+    QVERIFY(!m_store.runSeries(QStringLiteral("nope")).ok());
+}
+
+QTEST_GUILESS_MAIN(TestRunStoreMetrics)
+#include "tst_runstoremetrics.moc"

@@ -1,0 +1,153 @@
+#include "core/store/runstore.h"
+
+#include <QFile>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+class TestStoreSchema : public QObject {
+    Q_OBJECT
+private slots:
+    void migratesAnEmptyDatabase();
+    void migratesAnOlderStoreAndKeepsItsData();
+    void failedMigrationLeavesTheLastVersion();
+    void refusesANewerStore();
+    void refusesForeignDatabases();
+    void refusesAFileThatIsNotADatabase();
+    void unwritableFolderIsAnError();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestStoreSchema::migratesAnEmptyDatabase()
+{
+    const QString path = m_dir.filePath(QStringLiteral("fresh/sub/runs.sqlite"));
+    RunStore store;
+    const StoreStatus status = store.open(path);
+    QVERIFY2(status.ok(), qPrintable(status.error));
+    QCOMPARE(store.schemaVersion(), storeMigrations().last().version);
+    QVERIFY(QFile::exists(path));
+    QVERIFY(store.runs().ok());
+    store.close();
+    // Reopening an up-to-date store runs no migration and keeps the version.
+    QVERIFY(store.open(path).ok());
+    QCOMPARE(store.schemaVersion(), 1);
+}
+
+// A version 2 that adds a column, applied to a store written by version 1.
+void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
+{
+    const QString path = m_dir.filePath(QStringLiteral("old.sqlite"));
+    {
+        RunStore v1;
+        QVERIFY(v1.open(path).ok());
+        RunRecord run;
+        run.id = QStringLiteral("r1");
+        run.name = QStringLiteral("old run");
+        run.cluster = QStringLiteral("c");
+        const StoreStatus added = v1.addRun(run);
+        QVERIFY2(added.ok(), qPrintable(added.error));
+    }
+    QList<StoreMigration> migrations = storeMigrations();
+    migrations.append({2, {QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''")}});
+    RunStore v2;
+    const StoreStatus status = v2.open(path, migrations);
+    QVERIFY2(status.ok(), qPrintable(status.error));
+    QCOMPARE(v2.schemaVersion(), 2);
+    const auto run = v2.run(QStringLiteral("r1"));
+    QVERIFY(run.ok() && run.value.has_value());
+    QCOMPARE(run.value->name, QStringLiteral("old run"));
+    // Version 1 cannot open what version 2 wrote.
+    RunStore v1again;
+    const StoreStatus refused = v1again.open(path);
+    QVERIFY(!refused.ok());
+    QVERIFY2(refused.error.contains(QStringLiteral("newer")), qPrintable(refused.error));
+}
+
+void TestStoreSchema::failedMigrationLeavesTheLastVersion()
+{
+    const QString path = m_dir.filePath(QStringLiteral("broken-migration.sqlite"));
+    QList<StoreMigration> migrations = storeMigrations();
+    migrations.append({2, {QStringLiteral("CREATE TABLE extra (a INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
+    RunStore store;
+    const StoreStatus status = store.open(path, migrations);
+    QVERIFY(!status.ok());
+    QVERIFY2(status.error.contains(QStringLiteral("schema version 2")), qPrintable(status.error));
+    QVERIFY(!store.isOpen());
+    // Version 1 completed, version 2 rolled back entirely (no half-made table).
+    QVERIFY(store.open(path).ok());
+    QCOMPARE(store.schemaVersion(), 1);
+    store.close();
+    QList<StoreMigration> fixed = storeMigrations();
+    fixed.append({2, {QStringLiteral("CREATE TABLE extra (a INTEGER)")}});
+    QVERIFY(store.open(path, fixed).ok());
+    QCOMPARE(store.schemaVersion(), 2);
+}
+
+void TestStoreSchema::refusesANewerStore()
+{
+    const QString path = m_dir.filePath(QStringLiteral("future.sqlite"));
+    {
+        RunStore store;
+        QVERIFY(store.open(path).ok());
+    }
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-future"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("UPDATE schema_version SET version = 99")));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-future"));
+    RunStore store;
+    const StoreStatus status = store.open(path);
+    QVERIFY(!status.ok());
+    QVERIFY2(status.error.contains(QStringLiteral("99")), qPrintable(status.error));
+}
+
+void TestStoreSchema::refusesForeignDatabases()
+{
+    const QString path = m_dir.filePath(QStringLiteral("foreign.sqlite"));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-foreign"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("CREATE TABLE photos (id INTEGER)")));
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("raw-foreign"));
+    RunStore store;
+    const StoreStatus status = store.open(path);
+    QVERIFY(!status.ok());
+    QVERIFY2(status.error.contains(QStringLiteral("not a torchdeck run store")), qPrintable(status.error));
+}
+
+void TestStoreSchema::refusesAFileThatIsNotADatabase()
+{
+    const QString path = m_dir.filePath(QStringLiteral("text.sqlite"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(4096, 'x'));
+    f.close();
+    RunStore store;
+    const StoreStatus status = store.open(path);
+    QVERIFY(!status.ok());
+    QVERIFY(!store.isOpen());
+    QVERIFY(!status.error.isEmpty());
+}
+
+void TestStoreSchema::unwritableFolderIsAnError()
+{
+    RunStore store;
+    const StoreStatus status = store.open(QStringLiteral("/proc/torchdeck-cannot-be-here/runs.sqlite"));
+    QVERIFY(!status.ok());
+    QVERIFY(!store.isOpen());
+    QVERIFY(!store.runs().ok());
+}
+
+QTEST_GUILESS_MAIN(TestStoreSchema)
+#include "tst_storeschema.moc"

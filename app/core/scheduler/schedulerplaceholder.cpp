@@ -1,1 +1,0 @@
-// Replaced by the component's first real source file.

@@ -1,0 +1,205 @@
+#include "core/scheduler/schedulertext.h"
+
+#include <QRegularExpression>
+
+namespace torchdeck::schedulertext {
+
+QList<Line> nonBlankLines(const QByteArray &output)
+{
+    QList<Line> lines;
+    const QString text = QString::fromUtf8(output);
+    int number = 0;
+    for (QStringView line : QStringView(text).split(u'\n')) {
+        ++number;
+        if (line.endsWith(u'\r'))
+            line.chop(1);
+        if (!line.trimmed().isEmpty())
+            lines.append({number, line.toString()});
+    }
+    return lines;
+}
+
+QDateTime slurmTime(QStringView text)
+{
+    const QString trimmed = text.trimmed().toString();
+    if (trimmed.isEmpty() || !trimmed.at(0).isDigit())
+        return {};
+    return QDateTime::fromString(trimmed, Qt::ISODate);
+}
+
+QDateTime pbsTime(QStringView text)
+{
+    // ctime pads a one-digit day with a space; QDateTime wants single spaces.
+    const QString simple = text.toString().simplified();
+    const QStringList parts = simple.split(u' ');
+    if (parts.size() != 5)
+        return {};
+    static const QStringList months = {
+        QStringLiteral("Jan"), QStringLiteral("Feb"), QStringLiteral("Mar"), QStringLiteral("Apr"),
+        QStringLiteral("May"), QStringLiteral("Jun"), QStringLiteral("Jul"), QStringLiteral("Aug"),
+        QStringLiteral("Sep"), QStringLiteral("Oct"), QStringLiteral("Nov"), QStringLiteral("Dec")};
+    const int month = int(months.indexOf(parts.at(1))) + 1; // English names whatever the locale
+    bool dayOk = false;
+    bool yearOk = false;
+    const int day = parts.at(2).toInt(&dayOk);
+    const int year = parts.at(4).toInt(&yearOk);
+    const QTime time = QTime::fromString(parts.at(3), QStringLiteral("HH:mm:ss"));
+    const QDate date(year, month, day);
+    if (month == 0 || !dayOk || !yearOk || !time.isValid() || !date.isValid())
+        return {};
+    return QDateTime(date, time);
+}
+
+namespace {
+
+// Non-negative integer or -1.
+qint64 number(QStringView text)
+{
+    if (text.isEmpty())
+        return -1;
+    for (QChar c : text) {
+        if (!c.isDigit())
+            return -1;
+    }
+    bool ok = false;
+    const qint64 value = text.toLongLong(&ok);
+    return ok ? value : -1;
+}
+
+} // namespace
+
+qint64 slurmDuration(QStringView text)
+{
+    text = text.trimmed();
+    if (text == u"UNLIMITED" || text == u"INFINITE")
+        return 0;
+    qint64 days = 0;
+    QStringView clock = text;
+    const qsizetype dash = text.indexOf(u'-');
+    if (dash >= 0) {
+        days = number(text.left(dash));
+        clock = text.mid(dash + 1);
+        if (days < 0)
+            return -1;
+    }
+    const QList<QStringView> parts = clock.split(u':');
+    if (parts.size() > 3)
+        return -1;
+    qint64 values[3] = {0, 0, 0};
+    for (int i = 0; i < parts.size(); ++i) {
+        values[i] = number(parts.at(i));
+        if (values[i] < 0)
+            return -1;
+    }
+    qint64 seconds = 0;
+    if (dash >= 0) { // days-hours[:minutes[:seconds]]
+        seconds = values[0] * 3600 + values[1] * 60 + values[2];
+    } else if (parts.size() == 1) { // minutes
+        seconds = values[0] * 60;
+    } else if (parts.size() == 2) { // minutes:seconds
+        seconds = values[0] * 60 + values[1];
+    } else { // hours:minutes:seconds
+        seconds = values[0] * 3600 + values[1] * 60 + values[2];
+    }
+    return days * 86400 + seconds;
+}
+
+qint64 pbsDuration(QStringView text)
+{
+    text = text.trimmed();
+    const QList<QStringView> parts = text.split(u':');
+    if (parts.size() == 1)
+        return number(text);
+    if (parts.size() != 3)
+        return -1;
+    const qint64 hours = number(parts.at(0));
+    const qint64 minutes = number(parts.at(1));
+    const qint64 seconds = number(parts.at(2));
+    if (hours < 0 || minutes < 0 || seconds < 0)
+        return -1;
+    return hours * 3600 + minutes * 60 + seconds;
+}
+
+ExitStatus slurmExitCode(QStringView text)
+{
+    const QList<QStringView> parts = text.trimmed().split(u':');
+    if (parts.size() != 2)
+        return {};
+    const qint64 code = number(parts.at(0));
+    const qint64 signal = number(parts.at(1));
+    if (code < 0 || code > 255 || signal < 0 || signal > 127)
+        return {};
+    return {int(code), int(signal)};
+}
+
+ExitStatus waitStatus(int status)
+{
+    if (status < 0)
+        return {};
+    if ((status & 0x7f) != 0) // WIFSIGNALED
+        return {0, status & 0x7f};
+    return {(status >> 8) & 0xff, 0};
+}
+
+bool isSlurmJobId(QStringView text)
+{
+    static const QRegularExpression pattern(QStringLiteral(R"(^\d+(_(\d+|\[[0-9,%:-]+\]))?(\+\d+)?$)"));
+    return pattern.match(text).hasMatch();
+}
+
+bool isPbsJobId(QStringView text)
+{
+    static const QRegularExpression pattern(QStringLiteral(R"(^\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?$)"));
+    return pattern.match(text).hasMatch();
+}
+
+QList<Column> columnsFromRule(QStringView rule)
+{
+    QList<Column> columns;
+    qsizetype i = 0;
+    while (i < rule.size()) {
+        if (rule.at(i) != u'-') {
+            ++i;
+            continue;
+        }
+        const qsizetype start = i;
+        while (i < rule.size() && rule.at(i) == u'-')
+            ++i;
+        columns.append({start, i - start});
+    }
+    return columns;
+}
+
+QString columnText(QStringView line, const QList<Column> &columns, int index)
+{
+    if (index < 0 || index >= columns.size())
+        return {};
+    const Column &column = columns.at(index);
+    if (column.start >= line.size())
+        return {};
+    const bool last = index == columns.size() - 1;
+    return line.mid(column.start, last ? -1 : column.length).trimmed().toString();
+}
+
+QString slurmText(QStringView text)
+{
+    text = text.trimmed();
+    if (text == u"(null)" || text == u"None" || text == u"N/A")
+        return {};
+    return text.toString();
+}
+
+void settleJob(JobInfo &job)
+{
+    if (job.state == JobState::Pending && job.restarts > 0)
+        job.state = JobState::Requeued;
+    if (!isFinal(job.state) && job.state != JobState::Completing) {
+        job.exitCode = -1;
+        job.signal = 0;
+        job.ended = {};
+    }
+    if (job.state == JobState::Pending || job.state == JobState::Requeued)
+        job.started = {}; // Slurm prints the expected start
+}
+
+} // namespace torchdeck::schedulertext

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "core/scheduler/jobinfo.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QStringView>
+
+// Small readers shared by the scheduler output parsers.
+namespace torchdeck::schedulertext {
+
+struct Line {
+    int number; // 1-based, as an editor shows it
+    QString text;
+};
+
+// The output's non-blank lines (UTF-8, \r\n tolerated), numbered as in the whole output.
+QList<Line> nonBlankLines(const QByteArray &output);
+
+// Slurm's time stamps: "2026-11-22T18:16:06". "Unknown", "None", "N/A", "" -> invalid.
+QDateTime slurmTime(QStringView text);
+
+// PBS's ctime(3) stamps: "Wed Apr 14 23:34:17 2021", "Tue Oct  4 21:23:20 2022". Else invalid.
+QDateTime pbsTime(QStringView text);
+
+// A Slurm duration in its input rules: "minutes", "minutes:seconds", "hours:minutes:seconds",
+// "days-hours[:minutes[:seconds]]". "UNLIMITED"/"INFINITE" -> 0. Anything else -> -1.
+qint64 slurmDuration(QStringView text);
+
+// A PBS duration: "HH:MM:SS" (hours may exceed 24) or plain seconds. Anything else -> -1.
+qint64 pbsDuration(QStringView text);
+
+struct ExitStatus {
+    int code = -1;
+    int signal = 0;
+};
+
+// Slurm's "code:signal" (sacct ExitCode, scontrol ExitCode). Malformed -> code -1.
+ExitStatus slurmExitCode(QStringView text);
+
+// A raw wait(2) status, as squeue's exit_code prints it: 768 -> code 3; 15 -> signal 15.
+ExitStatus waitStatus(int status);
+
+// Job ids as schedulers print them. Slurm: 123, 123_4, 123_[1-5], 123+1. PBS: 123, 123.server,
+// 123[].server, 123[7].server.
+bool isSlurmJobId(QStringView text);
+bool isPbsJobId(QStringView text);
+
+// Column spans of a fixed-width table, read from its rule line ("----- ---------- ---"): each run of '-'
+// is one column. A value's text is the line's characters under that run (the last column runs to the end).
+struct Column {
+    qsizetype start;
+    qsizetype length;
+};
+QList<Column> columnsFromRule(QStringView rule);
+QString columnText(QStringView line, const QList<Column> &columns, int index);
+
+// Slurm's placeholders for "nothing": "(null)", "None", "N/A" -> "".
+QString slurmText(QStringView text);
+
+// Rules every parser applies last: a pending job that has run before is Requeued; exit status and end
+// time belong to ended jobs only, start time to started ones (Slurm prints expected times).
+void settleJob(JobInfo &job);
+
+} // namespace torchdeck::schedulertext

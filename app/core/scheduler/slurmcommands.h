@@ -1,0 +1,14 @@
+#pragma once
+
+#include "core/scheduler/schedulercommands.h"
+
+// The exact Slurm command lines torchdeck runs (argv, unquoted). The parsers expect these formats.
+namespace torchdeck::slurm {
+
+QStringList sbatchArgs(const QString &scriptPath, const JobDependency &after = {});
+QStringList squeueArgs(const QStringList &ids);                         // parseSqueue
+QStringList sacctArgs(const QStringList &ids, bool completionFile);      // parseSacct
+QStringList scontrolShowJobArgs();                                       // parseScontrolShowJob, all jobs
+QStringList actionArgs(SchedulerAction action, const QStringList &ids); // scancel, scontrol requeue/hold/release
+
+} // namespace torchdeck::slurm

@@ -1,0 +1,178 @@
+#include "core/scheduler/sacctparser.h"
+#include "fixture.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+Q_DECLARE_METATYPE(torchdeck::JobState)
+
+class TestSacctParser : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void parsableStates_data();
+    void parsableStates();
+    void requeuedJobIsReportedOnceAsItsLastRun();
+    void brokenJobcompRecordStaysAJob();
+    void accountingFormat();
+    void tableStates_data();
+    void tableStates();
+    void malformed_data();
+    void malformed();
+    void malformedTable();
+
+private:
+    JobListResult m_parsable;
+    JobListResult m_table;
+};
+
+void TestSacctParser::initTestCase()
+{
+    m_parsable = parseSacct(fixture(QStringLiteral("slurm-sacct-c-parsable.txt")));
+    m_table = parseSacctTable(fixture(QStringLiteral("slurm-sacct-c.txt")));
+    QVERIFY2(m_parsable.ok(), qPrintable(m_parsable.errorString()));
+    QVERIFY2(m_table.ok(), qPrintable(m_table.errorString()));
+    QCOMPARE(m_parsable.jobs.size(), 15);
+    QCOMPARE(m_table.jobs.size(), 15);
+}
+
+void TestSacctParser::parsableStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("signal");
+    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
+    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
+    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
+    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 0;
+    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 0;
+    QTest::addRow("pending cancelled") << QStringLiteral("td-held") << JobState::Cancelled << 0 << 0;
+    QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Cancelled << 0 << 0;
+}
+
+void TestSacctParser::parsableStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    QFETCH(int, exitCode);
+    QFETCH(int, signal);
+    const JobInfo *job = jobNamed(m_parsable, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->exitCode, exitCode);
+    QCOMPARE(job->signal, signal);
+    QVERIFY(job->ended.isValid());
+    QCOMPARE(job->restarts, -1); // sacct does not say
+}
+
+void TestSacctParser::requeuedJobIsReportedOnceAsItsLastRun()
+{
+    const JobInfo *job = jobNamed(m_parsable, QStringLiteral("td-requeued"));
+    QVERIFY(job);
+    QCOMPARE(job->state, JobState::Completed);
+    qsizetype count = 0;
+    for (const JobInfo &each : m_parsable.jobs)
+        count += each.id == job->id;
+    QCOMPARE(count, 1);
+    QCOMPARE(jobNamed(m_parsable, QStringLiteral("td-requeue-held"))->state, JobState::Cancelled);
+    QCOMPARE(jobNamed(m_parsable, QStringLiteral("td-timeout"))->timeLimitSeconds, qint64(60)); // "1": minutes
+    QVERIFY(jobNamed(m_parsable, QStringLiteral("td-held"))->nodes.isEmpty());                  // "(null)"
+}
+
+void TestSacctParser::brokenJobcompRecordStaysAJob()
+{
+    // Slurm writes the name unquoted into the jobcomp file; sacct -c then reads "td" and no State.
+    const JobInfo *job = jobNamed(m_parsable, QStringLiteral("td"));
+    QVERIFY(job);
+    QCOMPARE(job->state, JobState::Unknown);
+    QVERIFY(job->rawState.isEmpty());
+}
+
+void TestSacctParser::accountingFormat()
+{
+    // The same format from slurmdbd carries steps (skipped without --allocations), "CANCELLED by UID" and
+    // names with '|'.
+    const QByteArray output = "4242|CANCELLED by 1000|0:15|None|n[01-02]|gpu|2026-01-02T03:04:05|"
+                              "2026-01-02T03:04:06|2026-01-02T04:00:00|1-00:00:00|00:55:54|a|b\n"
+                              "4242.batch|CANCELLED|0:15||n01||2026-01-02T03:04:06|2026-01-02T03:04:06|"
+                              "2026-01-02T04:00:00||00:55:54|batch\n"
+                              "4243|PREEMPTED|0:0||n03|gpu|2026-01-02T03:04:05|2026-01-02T03:05:00|"
+                              "2026-01-02T03:06:00|02:00:00|00:01:00|p\n"
+                              "4244|OUT_OF_MEMORY|0:125||n03|gpu|Unknown|Unknown|Unknown|UNLIMITED|00:00:00|o\n";
+    const JobListResult result = parseSacct(output);
+    QVERIFY2(result.ok(), qPrintable(result.errorString()));
+    QCOMPARE(result.jobs.size(), 3);
+    QCOMPARE(result.jobs.at(0).state, JobState::Cancelled);
+    QCOMPARE(result.jobs.at(0).rawState, QStringLiteral("CANCELLED by 1000"));
+    QCOMPARE(result.jobs.at(0).name, QStringLiteral("a|b"));
+    QCOMPARE(result.jobs.at(0).nodes, QStringLiteral("n[01-02]"));
+    QCOMPARE(result.jobs.at(0).timeLimitSeconds, qint64(86400));
+    QCOMPARE(result.jobs.at(0).elapsedSeconds, qint64(55 * 60 + 54));
+    QCOMPARE(result.jobs.at(1).state, JobState::Preempted);
+    QCOMPARE(result.jobs.at(2).state, JobState::Failed);
+    QVERIFY(!result.jobs.at(2).submitted.isValid());
+}
+
+void TestSacctParser::tableStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    // The table cuts names to 10 characters with '+'.
+    QTest::addRow("completed") << QStringLiteral("td-comple+") << JobState::Completed;
+    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed;
+    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout;
+    QTest::addRow("cancelled") << QStringLiteral("td-running") << JobState::Cancelled;
+    QTest::addRow("broken record") << QStringLiteral("td") << JobState::Unknown;
+}
+
+void TestSacctParser::tableStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    const JobInfo *job = jobNamed(m_table, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->queue, QStringLiteral("debug"));
+    QCOMPARE(job->ended.isValid(), isFinal(state)); // an unknown state is not taken as ended
+}
+
+void TestSacctParser::malformed_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("garbage") << QByteArray("\x01\x02 binary\n") << QStringLiteral("line 1: expected 12 fields");
+    QTest::addRow("wrong column count") << QByteArray("1|COMPLETED|0:0\n") << QStringLiteral("line 1: expected 12 fields");
+    QTest::addRow("non-numeric id") << QByteArray("x1|COMPLETED|0:0||n||||||00:00:00|n\n")
+                                    << QStringLiteral("line 1: 'x1' is not a Slurm job id");
+    QTest::addRow("accounting disabled") << QByteArray("Slurm accounting storage is disabled\n")
+                                         << QStringLiteral("line 1:");
+}
+
+void TestSacctParser::malformed()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(QString, error);
+    const JobListResult result = parseSacct(output);
+    QVERIFY(!result.ok());
+    QVERIFY(result.jobs.isEmpty());
+    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+}
+
+void TestSacctParser::malformedTable()
+{
+    QVERIFY(parseSacctTable(QByteArray()).ok());
+    QVERIFY(!parseSacctTable("just some text\nmore text\n").ok());
+    QVERIFY(!parseSacctTable("Foo Bar\n--- ---\n1 2\n").ok()); // no JobID/State columns
+    QByteArray output = fixture(QStringLiteral("slurm-sacct-c.txt"));
+    output.append("garbage line here\n");
+    const JobListResult result = parseSacctTable(output);
+    QCOMPARE(result.jobs.size(), 15);
+    QCOMPARE(result.errors.size(), 1);
+    QVERIFY(result.errors.constFirst().startsWith(QStringLiteral("line 22:")));
+}
+
+QTEST_GUILESS_MAIN(TestSacctParser)
+#include "tst_sacctparser.moc"

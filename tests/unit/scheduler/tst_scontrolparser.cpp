@@ -1,0 +1,171 @@
+#include "core/scheduler/scontrolparser.h"
+#include "fixture.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+class TestScontrolParser : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void activeStates_data();
+    void activeStates();
+    void finalStates_data();
+    void finalStates();
+    void valuesWithSpaces();
+    void freeTextOnlyEndsAtAKnownKey();
+    void arrayTaskIds();
+    void malformed_data();
+    void malformed();
+    void badLineKeepsTheOthers();
+
+private:
+    JobListResult m_active;
+    JobListResult m_final;
+};
+
+void TestScontrolParser::initTestCase()
+{
+    m_active = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-active.txt")));
+    m_final = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-final.txt")));
+    QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
+    QVERIFY2(m_final.ok(), qPrintable(m_final.errorString()));
+    QCOMPARE(m_active.jobs.size(), 15);
+    QCOMPARE(m_final.jobs.size(), 15);
+}
+
+void TestScontrolParser::activeStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    QTest::addColumn<QString>("reason");
+    QTest::addColumn<int>("restarts");
+    QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QString() << 0;
+    QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString() << 0;
+    QTest::addRow("held") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("JobHeldUser") << 0;
+    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued << QStringLiteral("BeginTime") << 1;
+    QTest::addRow("requeue held") << QStringLiteral("td-requeue-held") << JobState::Requeued
+                                  << QStringLiteral("job_requeued_in_held_state") << 1;
+    QTest::addRow("never") << QStringLiteral("td-dependency-never") << JobState::Pending
+                           << QStringLiteral("DependencyNeverSatisfied") << 0;
+}
+
+void TestScontrolParser::activeStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    QFETCH(QString, reason);
+    QFETCH(int, restarts);
+    const JobInfo *job = jobNamed(m_active, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->reason, reason);
+    QCOMPARE(job->restarts, restarts);
+    QCOMPARE(job->exitCode, -1);
+}
+
+void TestScontrolParser::finalStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("signal");
+    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
+    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
+    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
+    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 15;
+    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 15;
+    QTest::addRow("requeued, then completed") << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
+}
+
+void TestScontrolParser::finalStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    QFETCH(int, exitCode);
+    QFETCH(int, signal);
+    const JobInfo *job = jobNamed(m_final, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->exitCode, exitCode);
+    QCOMPARE(job->signal, signal);
+    QVERIFY(job->ended.isValid());
+    QVERIFY(job->started.isValid());
+}
+
+void TestScontrolParser::valuesWithSpaces()
+{
+    QVERIFY(jobNamed(m_final, QStringLiteral("td name | with spaces")));
+    const QString line = QString::fromUtf8(fixture(QStringLiteral("slurm-scontrol-active.txt"))).section(u'\n', 0, 0);
+    const QHash<QString, QString> fields = scontrolFields(line);
+    QVERIFY(fields.value(QStringLiteral("Command")).endsWith(QStringLiteral("/job scripts/ok.sh")));
+    QCOMPARE(fields.value(QStringLiteral("TRES")), QStringLiteral("cpu=1,node=1,billing=1"));
+    QCOMPARE(fields.value(QStringLiteral("ReqB:S:C:T")), QStringLiteral("0:0:*:*"));
+    QCOMPARE(fields.value(QStringLiteral("Power")), QString());
+    const JobInfo *timeout = jobNamed(m_final, QStringLiteral("td-timeout"));
+    QCOMPARE(timeout->timeLimitSeconds, qint64(60));
+    QVERIFY(timeout->elapsedSeconds >= 60);
+    QCOMPARE(timeout->nodes, QStringLiteral("node1"));
+}
+
+void TestScontrolParser::freeTextOnlyEndsAtAKnownKey()
+{
+    const QHash<QString, QString> fields = scontrolFields(
+        QStringLiteral("JobId=7 JobName=lr=0.1 bs=64 UserId=a(1) JobState=RUNNING Reason=launch failed requeued held "
+                       "Dependency=(null) Command=/home/a/my run.sh --lr 0.1 x=y WorkDir=/home/a/my dir Power="));
+    QCOMPARE(fields.value(QStringLiteral("JobName")), QStringLiteral("lr=0.1 bs=64"));
+    QCOMPARE(fields.value(QStringLiteral("Reason")), QStringLiteral("launch failed requeued held"));
+    QCOMPARE(fields.value(QStringLiteral("Command")), QStringLiteral("/home/a/my run.sh --lr 0.1 x=y"));
+    QCOMPARE(fields.value(QStringLiteral("WorkDir")), QStringLiteral("/home/a/my dir"));
+    QCOMPARE(fields.value(QStringLiteral("UserId")), QStringLiteral("a(1)"));
+    QVERIFY(!fields.contains(QStringLiteral("bs")));
+}
+
+void TestScontrolParser::arrayTaskIds()
+{
+    const JobListResult result = parseScontrolShowJob(
+        "JobId=101 ArrayJobId=100 ArrayTaskId=1 JobName=sweep JobState=COMPLETED Restarts=0 ExitCode=0:0\n"
+        "JobId=100 ArrayJobId=100 ArrayTaskId=2-5 JobName=sweep JobState=PENDING Restarts=0 ExitCode=0:0\n");
+    QVERIFY2(result.ok(), qPrintable(result.errorString()));
+    QCOMPARE(result.jobs.at(0).id, QStringLiteral("100_1"));
+    QCOMPARE(result.jobs.at(1).id, QStringLiteral("100_2-5"));
+}
+
+void TestScontrolParser::malformed_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("garbage") << QByteArray("%%%% not scontrol\n") << QStringLiteral("line 1: no JobId=<number>");
+    QTest::addRow("non-numeric id") << QByteArray("JobId=abc JobName=x JobState=RUNNING\n")
+                                    << QStringLiteral("line 1: no JobId=<number>");
+    QTest::addRow("truncated") << QByteArray("JobId=12 JobName=x UserId=root(0) GroupId=ro")
+                               << QStringLiteral("line 1: no JobId=<number> and JobState=");
+    QTest::addRow("error reply") << QByteArray("slurm_load_jobs error: Invalid job id specified\n")
+                                 << QStringLiteral("line 1:");
+}
+
+void TestScontrolParser::malformed()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(QString, error);
+    const JobListResult result = parseScontrolShowJob(output);
+    QVERIFY(result.jobs.isEmpty());
+    QVERIFY(!result.ok());
+    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+}
+
+void TestScontrolParser::badLineKeepsTheOthers()
+{
+    QByteArray output = fixture(QStringLiteral("slurm-scontrol-final.txt"));
+    output.insert(0, "garbage\n");
+    const JobListResult result = parseScontrolShowJob(output);
+    QCOMPARE(result.jobs.size(), 15);
+    QCOMPARE(result.errors.size(), 1);
+    QVERIFY(parseScontrolShowJob("No jobs in the system\n").ok());
+    QVERIFY(parseScontrolShowJob("").jobs.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestScontrolParser)
+#include "tst_scontrolparser.moc"

@@ -1,0 +1,199 @@
+#include "core/scheduler/squeueparser.h"
+#include "fixture.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+Q_DECLARE_METATYPE(torchdeck::JobState)
+
+class TestSqueueParser : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void everyCapturedJobParses_data();
+    void everyCapturedJobParses();
+    void activeStates_data();
+    void activeStates();
+    void finalStates_data();
+    void finalStates();
+    void exitStatusOnlyWhenEnded();
+    void namesKeepPipesAndLength();
+    void times();
+    void malformed_data();
+    void malformed();
+    void badLineKeepsTheOthers();
+
+private:
+    JobListResult m_active;
+    JobListResult m_final;
+};
+
+void TestSqueueParser::initTestCase()
+{
+    m_active = parseSqueue(fixture(QStringLiteral("slurm-squeue-active.txt")));
+    m_final = parseSqueue(fixture(QStringLiteral("slurm-squeue-final.txt")));
+    QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
+    QVERIFY2(m_final.ok(), qPrintable(m_final.errorString()));
+}
+
+void TestSqueueParser::everyCapturedJobParses_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addRow("active") << QStringLiteral("slurm-squeue-active.txt");
+    QTest::addRow("final") << QStringLiteral("slurm-squeue-final.txt");
+}
+
+void TestSqueueParser::everyCapturedJobParses()
+{
+    QFETCH(QString, file);
+    const QByteArray output = fixture(file);
+    const JobListResult result = parseSqueue(output);
+    QCOMPARE(result.jobs.size(), output.count('\n'));
+    for (const JobInfo &job : result.jobs) {
+        QVERIFY(job.id.toInt() > 0);
+        QVERIFY2(job.state != JobState::Unknown, qPrintable(job.rawState));
+        QVERIFY(job.submitted.isValid());
+        QCOMPARE(job.queue, QStringLiteral("debug"));
+        QVERIFY(job.restarts >= 0);
+    }
+}
+
+void TestSqueueParser::activeStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    QTest::addColumn<QString>("reason");
+    QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QString();
+    QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString();
+    QTest::addRow("resources") << QStringLiteral("td-pending-resources") << JobState::Pending << QString();
+    QTest::addRow("held") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("JobHeldUser");
+    QTest::addRow("dependency") << QStringLiteral("td-dependency") << JobState::Pending << QStringLiteral("Dependency");
+    QTest::addRow("never") << QStringLiteral("td-dependency-never") << JobState::Pending
+                           << QStringLiteral("DependencyNeverSatisfied");
+    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued << QStringLiteral("BeginTime");
+    QTest::addRow("requeue held") << QStringLiteral("td-requeue-held") << JobState::Requeued
+                                  << QStringLiteral("job requeued in held state");
+    QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Pending << QStringLiteral("Priority");
+    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << QString();
+    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << QString();
+}
+
+void TestSqueueParser::activeStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    QFETCH(QString, reason);
+    const JobInfo *job = jobNamed(m_active, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->reason, reason);
+}
+
+void TestSqueueParser::finalStates_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<JobState>("state");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<int>("signal");
+    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
+    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
+    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
+    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 15;
+    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 15;
+    QTest::addRow("cancelled running") << QStringLiteral("td-running") << JobState::Cancelled << 143 << 0;
+    QTest::addRow("requeued then done") << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
+    QTest::addRow("held cancelled") << QStringLiteral("td-held") << JobState::Cancelled << 0 << 0;
+}
+
+void TestSqueueParser::finalStates()
+{
+    QFETCH(QString, name);
+    QFETCH(JobState, state);
+    QFETCH(int, exitCode);
+    QFETCH(int, signal);
+    const JobInfo *job = jobNamed(m_final, name);
+    QVERIFY(job);
+    QCOMPARE(job->state, state);
+    QCOMPARE(job->exitCode, exitCode);
+    QCOMPARE(job->signal, signal);
+    QVERIFY(job->ended.isValid());
+}
+
+void TestSqueueParser::exitStatusOnlyWhenEnded()
+{
+    const JobInfo *running = jobNamed(m_active, QStringLiteral("td-timeout"));
+    QVERIFY(running);
+    QCOMPARE(running->exitCode, -1);
+    QVERIFY(!running->ended.isValid()); // squeue prints the expected end
+    QVERIFY(running->started.isValid());
+    QCOMPARE(running->timeLimitSeconds, qint64(60));
+    QCOMPARE(running->nodes, QStringLiteral("node1"));
+    const JobInfo *requeued = jobNamed(m_active, QStringLiteral("td-requeued"));
+    QVERIFY(requeued);
+    QCOMPARE(requeued->restarts, 1);
+    QVERIFY(!requeued->started.isValid()); // an expected start, not a start
+    QVERIFY(requeued->nodes.isEmpty());
+    QCOMPARE(requeued->timeLimitSeconds, qint64(0)); // UNLIMITED
+}
+
+void TestSqueueParser::namesKeepPipesAndLength()
+{
+    QVERIFY(jobNamed(m_final, QStringLiteral("td name | with spaces")));
+    QVERIFY(jobNamed(m_final, QStringLiteral("td-a-rather-long-job-name-that-is-longer-than-forty-characters")));
+}
+
+void TestSqueueParser::times()
+{
+    const JobInfo *timeout = jobNamed(m_final, QStringLiteral("td-timeout"));
+    QVERIFY(timeout);
+    QVERIFY(timeout->submitted <= timeout->started);
+    QVERIFY(timeout->started.secsTo(timeout->ended) >= 60);
+    QVERIFY(timeout->elapsedSeconds >= 60);
+}
+
+void TestSqueueParser::malformed_data()
+{
+    QTest::addColumn<QByteArray>("output");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("garbage") << QByteArray("hello world\n") << QStringLiteral("line 1: expected 13 fields");
+    QTest::addRow("truncated line")
+        << QByteArray("26|CANCELLED|None|0|15|UNLIMITED|0:00|node1|debug|2026-11-22T18:21:46|2026-11-")
+        << QStringLiteral("line 1: expected 13 fields separated by '|', got 11");
+    QTest::addRow("non-numeric id")
+        << QByteArray("abc|RUNNING|None|0|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
+        << QStringLiteral("line 1: 'abc' is not a Slurm job id");
+    QTest::addRow("non-numeric restarts")
+        << QByteArray("\n5|RUNNING|None|x|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
+        << QStringLiteral("line 2: restart count 'x'");
+    QTest::addRow("slurm error text") << QByteArray("slurm_load_jobs error: Invalid job id specified\n")
+                                      << QStringLiteral("line 1:");
+}
+
+void TestSqueueParser::malformed()
+{
+    QFETCH(QByteArray, output);
+    QFETCH(QString, error);
+    const JobListResult result = parseSqueue(output);
+    QVERIFY(!result.ok());
+    QVERIFY(result.jobs.isEmpty());
+    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+}
+
+void TestSqueueParser::badLineKeepsTheOthers()
+{
+    QByteArray output = fixture(QStringLiteral("slurm-squeue-final.txt"));
+    const int jobs = int(output.count('\n'));
+    output.insert(0, "JOBID|STATE|REASON|RESTART_COUNT|EXIT_CODE|TIME_LIMIT|TIME|NODELIST|PARTITION|x|y|z|NAME\n");
+    output.append("42|RUNN");
+    const JobListResult result = parseSqueue(output);
+    QCOMPARE(result.jobs.size(), jobs); // the header is skipped, the cut line is an error
+    QCOMPARE(result.errors.size(), 1);
+    QVERIFY(result.errors.constFirst().startsWith(QStringLiteral("line %1:").arg(jobs + 2)));
+    QVERIFY(parseSqueue(QByteArray()).ok());
+    QVERIFY(parseSqueue(QByteArray()).jobs.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestSqueueParser)
+#include "tst_squeueparser.moc"

@@ -10,7 +10,8 @@ namespace torchdeck {
 // How the ranks are started inside the allocation (see docs/job-scripts.md).
 enum class LaunchMethod {
     Srun,                // srun starts one task per rank
-    SrunPerNodeLauncher, // srun starts one task per node; it starts the node's ranks (trainer --nproc-per-node)
+    SrunPerNodeLauncher, // srun starts one task per node; it starts the node's ranks (trainer
+                         // --nproc-per-node)
     Mpirun,              // one Open MPI mpirun for all nodes
     Local,               // the command runs once, directly, on the first node (or the local machine)
 };
@@ -55,18 +56,18 @@ struct JobSpec {
     int tasksPerNode = 1; // ranks per node
     int gpusPerNode = 0;
     int cpusPerTask = 1;
-    QString memory;           // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
+    QString memory; // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
     qint64 wallTimeSeconds = 0; // 0: the partition's default
-    QString partition;        // Slurm partition or PBS queue; empty: default
+    QString partition;          // Slurm partition or PBS queue; empty: default
     QString account;
-    QStringList modules;      // `module load` each, in order
+    QStringList modules;                    // `module load` each, in order
     QList<EnvironmentVariable> environment; // exported in order
     QString workingDirectory; // absolute; empty: where the job starts (submission dir; PBS_O_WORKDIR)
 
     LaunchMethod launch = LaunchMethod::Srun;
     QStringList launcherOptions; // extra words for srun/mpirun, e.g. --mca btl self,tcp
     bool mpiAllowRunAsRoot = false;
-    bool oversubscribe = false;  // force mpirun --oversubscribe / srun --overcommit
+    bool oversubscribe = false; // force mpirun --oversubscribe / srun --overcommit
     ContainerSpec container;
 
     CommandKind commandKind = CommandKind::Trainer;
@@ -82,12 +83,13 @@ struct JobSpec {
     bool checkpointSignalEnabled = true;
     QString checkpointSignal; // USR1, USR2, TERM, ...; empty: defaultCheckpointSignal()
     int signalLeadSeconds = kDefaultSignalLeadSeconds; // before the wall time; 0: none asked of the scheduler
-    bool requeue = false;     // requeue in-job when the command exits with requeueExitCode
+    bool requeue = false; // requeue in-job when the command exits with requeueExitCode
     int maxRestarts = 3;
     int requeueExitCode = kTrainerRequeueExitCode;
 
     QList<JobDependency> dependencies;
-    QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
+    QStringList
+        extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
 
     int totalTasks() const { return nodes * tasksPerNode; }
 
@@ -97,7 +99,10 @@ struct JobSpec {
     static FromJson fromJson(const QJsonObject &object);
 };
 bool operator==(const JobSpec &a, const JobSpec &b);
-inline bool operator!=(const JobSpec &a, const JobSpec &b) { return !(a == b); }
+inline bool operator!=(const JobSpec &a, const JobSpec &b)
+{
+    return !(a == b);
+}
 
 struct JobSpec::FromJson {
     JobSpec spec;

@@ -4,7 +4,6 @@
 #include "core/jobs/walltime.h"
 
 #include <QJsonArray>
-
 #include <cmath>
 #include <utility>
 
@@ -73,7 +72,10 @@ public:
     }
 
     // The value if present and no error yet; else an undefined value.
-    QJsonValue get(const QString &key) const { return failed() ? QJsonValue(QJsonValue::Undefined) : m_object.value(key); }
+    QJsonValue get(const QString &key) const
+    {
+        return failed() ? QJsonValue(QJsonValue::Undefined) : m_object.value(key);
+    }
 
     void string(const QString &key, QString &out)
     {
@@ -173,7 +175,8 @@ QJsonObject JobSpec::toJson() const
         env.append(QJsonObject{{u"name"_s, var.name}, {u"value"_s, var.value}});
     QJsonArray deps;
     for (const JobDependency &dep : dependencies)
-        deps.append(QJsonObject{{u"kind"_s, dependencyKindName(dep.kind)}, {u"jobIds"_s, toArray(dep.jobIds)}});
+        deps.append(
+            QJsonObject{{u"kind"_s, dependencyKindName(dep.kind)}, {u"jobIds"_s, toArray(dep.jobIds)}});
     return QJsonObject{
         {u"version"_s, kSchemaVersion},
         {u"name"_s, name},
@@ -193,8 +196,8 @@ QJsonObject JobSpec::toJson() const
         {u"mpiAllowRunAsRoot"_s, mpiAllowRunAsRoot},
         {u"oversubscribe"_s, oversubscribe},
         {u"container"_s, QJsonObject{{u"runtime"_s, containerRuntimeName(container.runtime)},
-                                      {u"image"_s, container.image},
-                                      {u"options"_s, toArray(container.options)}}},
+                                     {u"image"_s, container.image},
+                                     {u"options"_s, toArray(container.options)}}},
         {u"commandKind"_s, commandKindName(commandKind)},
         {u"trainerPath"_s, trainerPath},
         {u"trainerArgs"_s, toArray(trainerArgs)},

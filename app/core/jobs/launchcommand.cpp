@@ -41,9 +41,13 @@ QStringList mpirunWords(const JobSpec &spec, const ClusterCaps &caps, const Allo
 {
     // ppr places T ranks on every node whatever the slot count (a Torque nodefile lists ppn slots per node);
     // --bind-to none leaves a rank's threads free to use all its CPUs.
-    QStringList w{QStringLiteral("mpirun"), QStringLiteral("-np"), number(spec.totalTasks()),
-                  QStringLiteral("--map-by"), QStringLiteral("ppr:%1:node").arg(spec.tasksPerNode),
-                  QStringLiteral("--bind-to"), QStringLiteral("none")};
+    QStringList w{QStringLiteral("mpirun"),
+                  QStringLiteral("-np"),
+                  number(spec.totalTasks()),
+                  QStringLiteral("--map-by"),
+                  QStringLiteral("ppr:%1:node").arg(spec.tasksPerNode),
+                  QStringLiteral("--bind-to"),
+                  QStringLiteral("none")};
     if (shape.overcommit)
         w.append(QStringLiteral("--oversubscribe"));
     if (spec.mpiAllowRunAsRoot)
@@ -70,7 +74,8 @@ QStringList containerWords(const JobSpec &spec)
         QStringList w{c.runtime == ContainerRuntime::Apptainer ? QStringLiteral("apptainer")
                                                                : QStringLiteral("singularity"),
                       QStringLiteral("exec")};
-        const bool gpuFlag = c.options.contains(QStringLiteral("--nv")) || c.options.contains(QStringLiteral("--nvccli"))
+        const bool gpuFlag = c.options.contains(QStringLiteral("--nv"))
+                             || c.options.contains(QStringLiteral("--nvccli"))
                              || c.options.contains(QStringLiteral("--rocm"));
         if (spec.gpusPerNode > 0 && !gpuFlag)
             w.append(QStringLiteral("--nv"));
@@ -100,7 +105,8 @@ QStringList commandWords(const JobSpec &spec)
                 bashC};
     }
     QStringList w{shellQuote(spec.trainerPath)};
-    if (spec.launch == LaunchMethod::SrunPerNodeLauncher || (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
+    if (spec.launch == LaunchMethod::SrunPerNodeLauncher
+        || (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
         w.append(QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode));
     return w + quoted(spec.trainerArgs);
 }

@@ -40,7 +40,8 @@ QStringList pbsDirectives(const JobSpec &spec, const ClusterCaps &caps)
         cpus = std::min(cpus, nodeCpus); // more would never start; mpirun oversubscribes instead
     QStringList d{QStringLiteral("-N ") + spec.name, QStringLiteral("-S /bin/bash")};
     if (caps.pbsDialect == PbsDialect::PbsPro) {
-        QString select = QStringLiteral("select=%1:ncpus=%2:mpiprocs=%3").arg(spec.nodes).arg(cpus).arg(spec.tasksPerNode);
+        QString select =
+            QStringLiteral("select=%1:ncpus=%2:mpiprocs=%3").arg(spec.nodes).arg(cpus).arg(spec.tasksPerNode);
         if (spec.cpusPerTask > 1)
             select += QStringLiteral(":ompthreads=%1").arg(spec.cpusPerTask);
         if (spec.gpusPerNode > 0)

@@ -1,7 +1,6 @@
 #include "core/jobs/walltime.h"
 
 #include <QStringList>
-
 #include <limits>
 
 namespace torchdeck {
@@ -90,8 +89,8 @@ QString formatSlurmWallTime(qint64 seconds)
 {
     const qint64 days = seconds / kDay;
     const qint64 rest = seconds % kDay;
-    const QString clock = twoDigits(rest / kHour) + u':' + twoDigits(rest % kHour / kMinute) + u':'
-                          + twoDigits(rest % kMinute);
+    const QString clock =
+        twoDigits(rest / kHour) + u':' + twoDigits(rest % kHour / kMinute) + u':' + twoDigits(rest % kMinute);
     return days > 0 ? QString::number(days) + u'-' + clock : clock;
 }
 

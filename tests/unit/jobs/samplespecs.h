@@ -28,9 +28,11 @@ inline JobSpec cpuTrainer()
     s.partition = QStringLiteral("debug");
     s.workingDirectory = QStringLiteral("/home/ada/runs/mnist-ae");
     s.trainerPath = QStringLiteral("/home/ada/.local/share/torchdeck/trainer/3f9a1c/bin/torchdeck-train");
-    s.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--epochs"), QStringLiteral("10"),
-                     QStringLiteral("--metrics"), QStringLiteral("metrics.jsonl"), QStringLiteral("--checkpoint-dir"),
-                     QStringLiteral("checkpoints"), QStringLiteral("--resume"), QStringLiteral("auto")};
+    s.trainerArgs = {QStringLiteral("--model"),          QStringLiteral("ae"),
+                     QStringLiteral("--epochs"),         QStringLiteral("10"),
+                     QStringLiteral("--metrics"),        QStringLiteral("metrics.jsonl"),
+                     QStringLiteral("--checkpoint-dir"), QStringLiteral("checkpoints"),
+                     QStringLiteral("--resume"),         QStringLiteral("auto")};
     s.signalLeadSeconds = 120;
     s.requeue = true;
     return s;
@@ -53,11 +55,13 @@ inline JobSpec gpuPerNode()
                      {QStringLiteral("NCCL_DEBUG"), QStringLiteral("WARN")}};
     s.workingDirectory = QStringLiteral("/scratch/ada/resnet50");
     s.launch = LaunchMethod::SrunPerNodeLauncher;
-    s.container = {ContainerRuntime::Apptainer, QStringLiteral("/project/images/torch-2.1.sif"),
+    s.container = {ContainerRuntime::Apptainer,
+                   QStringLiteral("/project/images/torch-2.1.sif"),
                    {QStringLiteral("--bind"), QStringLiteral("/scratch")}};
     s.trainerPath = QStringLiteral("/project/torchdeck/trainer/bin/torchdeck-train");
-    s.trainerArgs = {QStringLiteral("--model"), QStringLiteral("resnet50"), QStringLiteral("--data"),
-                     QStringLiteral("synthetic:100000"), QStringLiteral("--batch-size"), QStringLiteral("256"),
+    s.trainerArgs = {QStringLiteral("--model"),          QStringLiteral("resnet50"),
+                     QStringLiteral("--data"),           QStringLiteral("synthetic:100000"),
+                     QStringLiteral("--batch-size"),     QStringLiteral("256"),
                      QStringLiteral("--checkpoint-dir"), QStringLiteral("/scratch/ada/resnet50/ckpt")};
     s.outputPath = QStringLiteral("logs/%x-%j.out");
     s.requeue = true;
@@ -119,7 +123,8 @@ inline JobSpec customPerNode()
     s.workingDirectory = QStringLiteral("/p/project/ada/lightning");
     s.launch = LaunchMethod::SrunPerNodeLauncher;
     s.commandKind = CommandKind::Custom;
-    s.customCommand = QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
+    s.customCommand =
+        QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
     s.checkpointSignal = QStringLiteral("SIGTERM");
     s.signalLeadSeconds = 600;
     return s;
@@ -132,7 +137,8 @@ inline JobSpec plainCustom()
     s.gpusPerNode = 1;
     s.wallTimeSeconds = 10 * 60;
     s.commandKind = CommandKind::Custom;
-    s.customCommand = QStringLiteral("nvidia-smi; python -c 'import torch; print(torch.cuda.is_available())'");
+    s.customCommand =
+        QStringLiteral("nvidia-smi; python -c 'import torch; print(torch.cuda.is_available())'");
     s.checkpointSignalEnabled = false;
     return s;
 }

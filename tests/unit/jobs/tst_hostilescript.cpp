@@ -2,57 +2,15 @@
 // module/bash replaced by shell functions that record their argv (NUL-separated). Every value must come back
 // byte for byte, and no $(...) or backtick in them may run: each would create a CANARY_* file.
 #include "core/jobs/jobscript.h"
+#include "fakeshell.h"
 
-#include <QDirIterator>
-#include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace torchdeck;
+using testing::hostile;
+using testing::ShellRun;
 
-namespace {
-
-// Spaces, both quotes, command substitutions, variables, a newline, globs, a backslash, UTF-8: no '/' (it
-// names directories too) and no '%' (log paths treat it as a pattern).
-QString hostile(const QString &tag)
-{
-    return tag + QStringLiteral(" it's \"q\" $(touch CANARY_") + tag + QStringLiteral(") `touch CANARY_") + tag
-           + QStringLiteral("b` ${HOME} $HOME\nline2; echo no >&2 \\ \\' * ? [a] ~ ! # λ\t|&;<> -n");
-}
-
-const char *const kPrelude = R"(
-fake_record() {
-    printf '%s\0' "$@" "PWD=$PWD" "ONE=${TEST_ONE-unset}" "TWO=${TEST_TWO-unset}" \
-        "MASTER_ADDR=${MASTER_ADDR-unset}" "MASTER_PORT=${MASTER_PORT-unset}" '@@END@@' >>"$FAKE_TRACE"
-}
-fake_launcher() { # records argv; exits with FAKE_EXIT, or waits for USR2 first when FAKE_WAIT is set
-    fake_record "$@"
-    if [ -n "${FAKE_WAIT-}" ]; then
-        fake_got=
-        trap 'fake_got=1' USR2
-        : >"$FAKE_WAIT"
-        while [ -z "$fake_got" ]; do sleep 0.05; done
-        fake_record got-USR2
-    fi
-    return "${FAKE_EXIT:-0}"
-}
-srun() { fake_launcher srun "$@"; }
-mpirun() { fake_launcher mpirun "$@"; }
-bash() { fake_launcher bash "$@"; }
-module() { fake_record module "$@"; }
-qrerun() { fake_record qrerun "$@"; }
-hostname() { echo pbs-mom; }
-scontrol() { if [ "$1" = show ]; then printf 'node1\nnode2\n'; else fake_record scontrol "$@"; fi; }
-)";
-
-struct Run {
-    int exitCode = -1;
-    QList<QStringList> records; // argv of each recorded call, then the PWD=/ONE=/... fields
-    QByteArray stderrText;
-};
-
-} // namespace
 
 class TestHostileScript : public QObject {
     Q_OBJECT
@@ -71,7 +29,10 @@ private:
     QString m_wd;
 
     JobSpec baseSpec() const;
-    Run runScript(const QString &script, const QStringList &env, QProcess *started = nullptr);
+    ShellRun runScript(const QString &script, const QStringList &env, QProcess *started = nullptr)
+    {
+        return testing::runWithFakes(m_dir->path(), script, env, started);
+    }
     void verifyNoCanary();
 };
 
@@ -93,63 +54,26 @@ JobSpec TestHostileScript::baseSpec() const
     s.modules = {hostile(QStringLiteral("module"))};
     s.environment = {{QStringLiteral("TEST_ONE"), hostile(QStringLiteral("env1"))},
                      {QStringLiteral("TEST_TWO"), QString()}};
-    s.trainerPath = m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin")) + QStringLiteral("/torchdeck-train");
-    s.trainerArgs = {hostile(QStringLiteral("arg")), QString(), QStringLiteral("--x=$(touch CANARY_eq)"),
-                     QStringLiteral("a\nb"), QStringLiteral("%j %x %%"), QStringLiteral("'")};
+    s.trainerPath = m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin"))
+                    + QStringLiteral("/torchdeck-train");
+    s.trainerArgs = {hostile(QStringLiteral("arg")),
+                     QString(),
+                     QStringLiteral("--x=$(touch CANARY_eq)"),
+                     QStringLiteral("a\nb"),
+                     QStringLiteral("%j %x %%"),
+                     QStringLiteral("'")};
     s.launcherOptions = {hostile(QStringLiteral("opt"))};
-    s.container = {ContainerRuntime::Apptainer, hostile(QStringLiteral("image")), {hostile(QStringLiteral("copt"))}};
+    s.container = {
+        ContainerRuntime::Apptainer, hostile(QStringLiteral("image")), {hostile(QStringLiteral("copt"))}};
     s.outputPath = m_dir->path() + QStringLiteral("/%x-%j.out");
     s.requeue = true;
     return s;
 }
 
-Run TestHostileScript::runScript(const QString &script, const QStringList &env, QProcess *started)
-{
-    const QString trace = m_dir->path() + QStringLiteral("/trace");
-    QFile::remove(trace);
-    QFile file(m_dir->path() + QStringLiteral("/job.sh"));
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return {};
-    file.write(kPrelude);
-    file.write(script.toUtf8());
-    file.close();
-
-    QProcess local;
-    QProcess &bash = started ? *started : local;
-    QStringList environment{QStringLiteral("PATH=/usr/bin:/bin"), QStringLiteral("HOME=") + m_dir->path(),
-                            QStringLiteral("FAKE_TRACE=") + trace};
-    bash.setEnvironment(environment + env);
-    bash.setWorkingDirectory(m_dir->path());
-    bash.start(QStringLiteral("/bin/bash"), {file.fileName()});
-    if (started)
-        return {};
-    Run run;
-    if (!bash.waitForFinished(30000))
-        return run;
-    run.exitCode = bash.exitCode();
-    run.stderrText = bash.readAllStandardError();
-    QFile traceFile(trace);
-    if (traceFile.open(QIODevice::ReadOnly)) {
-        QStringList record;
-        for (const QByteArray &field : traceFile.readAll().split('\0')) {
-            if (field == "@@END@@") {
-                run.records.append(record);
-                record.clear();
-            } else {
-                record.append(QString::fromUtf8(field));
-            }
-        }
-    }
-    return run;
-}
-
 void TestHostileScript::verifyNoCanary()
 {
-    QDirIterator it(m_dir->path(), QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        it.next();
-        QVERIFY2(!it.fileName().startsWith(u"CANARY_"), qPrintable(QStringLiteral("executed: ") + it.filePath()));
-    }
+    const QString canary = testing::findCanary(m_dir->path());
+    QVERIFY2(canary.isEmpty(), qPrintable(QStringLiteral("executed: ") + canary));
 }
 
 void TestHostileScript::slurmSrunTrainer()
@@ -157,18 +81,19 @@ void TestHostileScript::slurmSrunTrainer()
     const JobSpec spec = baseSpec();
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
-    const Run run = runScript(r.script, {QStringLiteral("SLURM_JOB_ID=42"), QStringLiteral("SLURM_JOB_NODELIST=node[1-2]"),
-                                         QStringLiteral("FAKE_EXIT=75")});
+    const ShellRun run =
+        runScript(r.script, {QStringLiteral("SLURM_JOB_ID=42"),
+                             QStringLiteral("SLURM_JOB_NODELIST=node[1-2]"), QStringLiteral("FAKE_EXIT=75")});
     QVERIFY2(run.exitCode == 75, run.stderrText.constData());
     verifyNoCanary();
     QCOMPARE(run.records.size(), 3); // module, srun, scontrol requeue
     QCOMPARE(run.records[0].mid(0, 2), (QStringList{QStringLiteral("module"), QStringLiteral("load")}));
     QCOMPARE(run.records[0][2], spec.modules[0]);
-    const QStringList expected = QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
-                                             QStringLiteral("--ntasks-per-node=2")}
-                                 + spec.launcherOptions + QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")}
-                                 + spec.container.options + QStringList{spec.container.image, spec.trainerPath}
-                                 + spec.trainerArgs;
+    const QStringList expected =
+        QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
+                    QStringLiteral("--ntasks-per-node=2")}
+        + spec.launcherOptions + QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")}
+        + spec.container.options + QStringList{spec.container.image, spec.trainerPath} + spec.trainerArgs;
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
     QCOMPARE(run.records[1].mid(expected.size()),
              (QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value,
@@ -189,18 +114,26 @@ void TestHostileScript::slurmPerNodeCustomCommand()
     spec.requeue = false;
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
-    const Run run = runScript(r.script, {QStringLiteral("SLURM_JOB_ID=7"), QStringLiteral("SLURM_JOB_NODELIST=n1")});
+    const ShellRun run =
+        runScript(r.script, {QStringLiteral("SLURM_JOB_ID=7"), QStringLiteral("SLURM_JOB_NODELIST=n1")});
     QVERIFY2(run.exitCode == 0, run.stderrText.constData());
     verifyNoCanary();
     QCOMPARE(run.records.size(), 2);
-    const QStringList expected = QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
-                                             QStringLiteral("--ntasks-per-node=1"), QStringLiteral("--cpus-per-task=2")}
-                                 + spec.launcherOptions
-                                 + QStringList{spec.perNodeLauncher, QStringLiteral("--nnodes=1"),
-                                               QStringLiteral("--nproc-per-node=2"), QStringLiteral("--rdzv-backend=c10d"),
-                                               QStringLiteral("--rdzv-endpoint=node1:15007"), QStringLiteral("--rdzv-id=7"),
-                                               QStringLiteral("--no-python"), QStringLiteral("bash"), QStringLiteral("-c"),
-                                               spec.customCommand, QStringLiteral("PWD=") + m_wd};
+    const QStringList expected =
+        QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
+                    QStringLiteral("--ntasks-per-node=1"), QStringLiteral("--cpus-per-task=2")}
+        + spec.launcherOptions
+        + QStringList{spec.perNodeLauncher,
+                      QStringLiteral("--nnodes=1"),
+                      QStringLiteral("--nproc-per-node=2"),
+                      QStringLiteral("--rdzv-backend=c10d"),
+                      QStringLiteral("--rdzv-endpoint=node1:15007"),
+                      QStringLiteral("--rdzv-id=7"),
+                      QStringLiteral("--no-python"),
+                      QStringLiteral("bash"),
+                      QStringLiteral("-c"),
+                      spec.customCommand,
+                      QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
 }
 
@@ -210,7 +143,8 @@ void TestHostileScript::pbsMpirunWithNodefileAndTimer()
     spec.nodes = 2;
     spec.launch = LaunchMethod::Mpirun;
     spec.container = {};
-    spec.outputPath = m_dir->path() + QStringLiteral("/log ") + hostile(QStringLiteral("log")) + QStringLiteral(" %j.out");
+    spec.outputPath =
+        m_dir->path() + QStringLiteral("/log ") + hostile(QStringLiteral("log")) + QStringLiteral(" %j.out");
     spec.wallTimeSeconds = 3; // the timer sends USR2 after 1 s; the fake mpirun waits for it
     spec.signalLeadSeconds = 2;
     spec.checkpointSignal = QStringLiteral("USR2");
@@ -221,23 +155,23 @@ void TestHostileScript::pbsMpirunWithNodefileAndTimer()
     nodes.close();
     const ScriptResult r = renderPbsScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
-    const Run run = runScript(r.script, {QStringLiteral("PBS_JOBID=77.server"), QStringLiteral("PBS_NODEFILE=") + nodefile,
-                                         QStringLiteral("FAKE_WAIT=") + m_dir->path() + QStringLiteral("/ready"),
-                                         QStringLiteral("FAKE_EXIT=75")});
+    const ShellRun run = runScript(
+        r.script, {QStringLiteral("PBS_JOBID=77.server"), QStringLiteral("PBS_NODEFILE=") + nodefile,
+                   QStringLiteral("FAKE_WAIT=") + m_dir->path() + QStringLiteral("/ready"),
+                   QStringLiteral("FAKE_EXIT=75")});
     QVERIFY2(run.exitCode == 75, run.stderrText.constData());
     verifyNoCanary();
     QVERIFY(QFile::exists(expandLogPath(spec.outputPath, QStringLiteral("77.server"), spec.name)));
     QCOMPARE(run.records.size(), 4); // module, mpirun, got-USR2, qrerun
-    const QStringList expected = QStringList{QStringLiteral("mpirun"), QStringLiteral("-np"), QStringLiteral("4"),
-                                             QStringLiteral("--map-by"), QStringLiteral("ppr:2:node"),
-                                             QStringLiteral("--bind-to"), QStringLiteral("none"),
-                                             QStringLiteral("--hostfile"), nodefile,
-                                             QStringLiteral("-x"), QStringLiteral("MASTER_ADDR"),
-                                             QStringLiteral("-x"), QStringLiteral("MASTER_PORT"),
-                                             QStringLiteral("-x"), QStringLiteral("TEST_ONE"),
-                                             QStringLiteral("-x"), QStringLiteral("TEST_TWO")}
-                                 + spec.launcherOptions + QStringList{spec.trainerPath} + spec.trainerArgs
-                                 + QStringList{QStringLiteral("PWD=") + m_wd};
+    const QStringList expected =
+        QStringList{QStringLiteral("mpirun"),      QStringLiteral("-np"),         QStringLiteral("4"),
+                    QStringLiteral("--map-by"),    QStringLiteral("ppr:2:node"),  QStringLiteral("--bind-to"),
+                    QStringLiteral("none"),        QStringLiteral("--hostfile"),  nodefile,
+                    QStringLiteral("-x"),          QStringLiteral("MASTER_ADDR"), QStringLiteral("-x"),
+                    QStringLiteral("MASTER_PORT"), QStringLiteral("-x"),          QStringLiteral("TEST_ONE"),
+                    QStringLiteral("-x"),          QStringLiteral("TEST_TWO")}
+        + spec.launcherOptions + QStringList{spec.trainerPath} + spec.trainerArgs
+        + QStringList{QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
     QVERIFY(run.records[1].contains(QStringLiteral("MASTER_ADDR=nodeA")));
     QVERIFY(run.records[1].contains(QStringLiteral("MASTER_PORT=15077")));
@@ -254,24 +188,26 @@ void TestHostileScript::localTrainerAtHostilePath()
     spec.launch = LaunchMethod::Local;
     spec.container = {};
     spec.modules = {};
-    spec.outputPath = QStringLiteral("out ") + hostile(QStringLiteral("out")) + QStringLiteral(".log"); // under the wd
+    spec.outputPath =
+        QStringLiteral("out ") + hostile(QStringLiteral("out")) + QStringLiteral(".log"); // under the wd
     // A real executable at the hostile path: it records its argv, and prints to the log.
     QVERIFY(QDir().mkpath(QFileInfo(spec.trainerPath).path()));
     QFile trainer(spec.trainerPath);
     QVERIFY(trainer.open(QIODevice::WriteOnly));
-    trainer.write("#!/bin/bash\nprintf '%s\\0' \"$0\" \"$@\" \"PWD=$PWD\" \"ONE=$TEST_ONE\" '@@END@@' >>\"$FAKE_TRACE\"\n"
+    trainer.write("#!/bin/bash\nprintf '%s\\0' \"$0\" \"$@\" \"PWD=$PWD\" \"ONE=$TEST_ONE\" '@@END@@' "
+                  ">>\"$FAKE_TRACE\"\n"
                   "echo trainer-output\n");
     trainer.close();
     trainer.setPermissions(trainer.permissions() | QFileDevice::ExeOwner);
     const ScriptResult r = renderLocalScript(spec);
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
-    const Run run = runScript(r.script, {});
+    const ShellRun run = runScript(r.script, {});
     QVERIFY2(run.exitCode == 0, run.stderrText.constData());
     verifyNoCanary();
     QCOMPARE(run.records.size(), 1);
-    const QStringList expected = QStringList{spec.trainerPath, QStringLiteral("--nproc-per-node=2")} + spec.trainerArgs
-                                 + QStringList{QStringLiteral("PWD=") + m_wd,
-                                               QStringLiteral("ONE=") + spec.environment[0].value};
+    const QStringList expected =
+        QStringList{spec.trainerPath, QStringLiteral("--nproc-per-node=2")} + spec.trainerArgs
+        + QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value};
     QCOMPARE(run.records[0], expected);
     QFile log(m_wd + u'/' + spec.outputPath);
     QVERIFY2(log.open(QIODevice::ReadOnly), qPrintable(log.fileName()));
@@ -288,15 +224,19 @@ void TestHostileScript::signalIsForwardedToTheStep()
     const QString ready = m_dir->path() + QStringLiteral("/ready");
     QProcess bash;
     runScript(r.script,
-              {QStringLiteral("SLURM_JOB_ID=5"), QStringLiteral("SLURM_JOB_NODELIST=n1"), QStringLiteral("SLURM_RESTART_COUNT=3"),
-               QStringLiteral("FAKE_WAIT=") + ready, QStringLiteral("FAKE_EXIT=75")},
+              {QStringLiteral("SLURM_JOB_ID=5"), QStringLiteral("SLURM_JOB_NODELIST=n1"),
+               QStringLiteral("SLURM_RESTART_COUNT=3"), QStringLiteral("FAKE_WAIT=") + ready,
+               QStringLiteral("FAKE_EXIT=75")},
               &bash);
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), 10000);
     // As `scancel --signal=USR2 --batch` would: to the batch shell only.
-    QCOMPARE(QProcess::execute(QStringLiteral("kill"), {QStringLiteral("-USR2"), QString::number(bash.processId())}), 0);
+    QCOMPARE(QProcess::execute(QStringLiteral("kill"),
+                               {QStringLiteral("-USR2"), QString::number(bash.processId())}),
+             0);
     QVERIFY(bash.waitForFinished(10000));
     QCOMPARE(bash.exitCode(), 75);
-    QVERIFY2(bash.readAllStandardError().contains("not requeueing job 5: 3 restarts done"), "restart limit ignored");
+    QVERIFY2(bash.readAllStandardError().contains("not requeueing job 5: 3 restarts done"),
+             "restart limit ignored");
     verifyNoCanary();
 }
 
@@ -307,7 +247,8 @@ void TestHostileScript::hostileDirectiveValuesAreRejected_data()
     for (const auto scheduler : {SchedulerKind::Slurm, SchedulerKind::Pbs}) {
         const int s = int(scheduler);
         const QByteArray prefix = scheduler == SchedulerKind::Slurm ? "slurm " : "pbs ";
-        for (const char *field : {"name", "partition", "account", "extraDirectives[0]", "dependencies[0].jobIds"})
+        for (const char *field :
+             {"name", "partition", "account", "extraDirectives[0]", "dependencies[0].jobIds"})
             QTest::addRow("%s%s", prefix.constData(), field) << QString::fromUtf8(field) << s;
     }
     QTest::addRow("slurm outputPath") << QStringLiteral("outputPath") << int(SchedulerKind::Slurm);

@@ -3,7 +3,6 @@
 #include "samplespecs.h"
 
 #include <QTest>
-
 #include <functional>
 
 using namespace torchdeck;
@@ -45,7 +44,8 @@ void TestJobSpecValidation::rejects_data()
         s.gpusPerNode = 1;
         s.partition = QStringLiteral("debug");
     });
-    row("gpus on the default cpu partition", "gpusPerNode", [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = 1; });
+    row("gpus on the default cpu partition", "gpusPerNode",
+        [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = 1; });
     row("more gpus than the partition has", "gpusPerNode", [](JobSpec &s, ClusterCaps &) {
         s.gpusPerNode = 8;
         s.partition = QStringLiteral("gpu");
@@ -53,25 +53,32 @@ void TestJobSpecValidation::rejects_data()
     row("empty name", "name", [](JobSpec &s, ClusterCaps &) { s.name.clear(); });
     row("name with newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("a\nb"); });
     row("name with space", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("my job"); });
-    row("name starting with digit", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
+    row("name starting with digit", "name",
+        [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
     row("name with hetjob", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("myhetjob"); });
     row("bad memory", "memory", [](JobSpec &s, ClusterCaps &) { s.memory = QStringLiteral("16 GB"); });
     row("negative wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &) { s.wallTimeSeconds = -1; });
-    row("partition with space", "partition", [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("a b"); });
+    row("partition with space", "partition",
+        [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("a b"); });
     row("account with quote", "account", [](JobSpec &s, ClusterCaps &) { s.account = QStringLiteral("a'"); });
     row("relative working dir", "workingDirectory",
         [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("runs/x"); });
     row("empty module", "modules[0]", [](JobSpec &s, ClusterCaps &) { s.modules = {QStringLiteral(" ")}; });
-    row("env name with dash", "environment[0].name",
-        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("MY-VAR"), QStringLiteral("1")}}; });
-    row("env name with digit first", "environment[0].name",
-        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("1X"), QStringLiteral("1")}}; });
-    row("env name read-only", "environment[0].name",
-        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("UID"), QStringLiteral("0")}}; });
-    row("env name of the script", "environment[0].name",
-        [](JobSpec &s, ClusterCaps &) { s.environment = {{QStringLiteral("td_status"), QStringLiteral("0")}}; });
+    row("env name with dash", "environment[0].name", [](JobSpec &s, ClusterCaps &) {
+        s.environment = {{QStringLiteral("MY-VAR"), QStringLiteral("1")}};
+    });
+    row("env name with digit first", "environment[0].name", [](JobSpec &s, ClusterCaps &) {
+        s.environment = {{QStringLiteral("1X"), QStringLiteral("1")}};
+    });
+    row("env name read-only", "environment[0].name", [](JobSpec &s, ClusterCaps &) {
+        s.environment = {{QStringLiteral("UID"), QStringLiteral("0")}};
+    });
+    row("env name of the script", "environment[0].name", [](JobSpec &s, ClusterCaps &) {
+        s.environment = {{QStringLiteral("td_status"), QStringLiteral("0")}};
+    });
     row("env set twice", "environment[1].name", [](JobSpec &s, ClusterCaps &) {
-        s.environment = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
+        s.environment = {{QStringLiteral("A"), QStringLiteral("1")},
+                         {QStringLiteral("A"), QStringLiteral("2")}};
     });
     row("NUL in an argument", "trainerArgs",
         [](JobSpec &s, ClusterCaps &) { s.trainerArgs = {QStringLiteral("a") + QChar(0)}; });
@@ -99,8 +106,10 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.outputPath = QStringLiteral("/my logs/%j.out"); });
     row("default log path under a spaced dir", "outputPath",
         [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("/home/a/My Runs"); });
-    row("log path with %u", "errorPath", [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
-    row("unknown signal", "checkpointSignal", [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
+    row("log path with %u", "errorPath",
+        [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
+    row("unknown signal", "checkpointSignal",
+        [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
     row("lead longer than wall time", "signalLeadSeconds",
         [](JobSpec &s, ClusterCaps &) { s.signalLeadSeconds = int(s.wallTimeSeconds); });
     row("pbs timer without wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &c) {
@@ -111,10 +120,12 @@ void TestJobSpecValidation::rejects_data()
     });
     row("negative restarts", "maxRestarts", [](JobSpec &s, ClusterCaps &) { s.maxRestarts = -1; });
     row("exit code 0", "requeueExitCode", [](JobSpec &s, ClusterCaps &) { s.requeueExitCode = 0; });
-    row("dependency without ids", "dependencies[0].jobIds",
-        [](JobSpec &s, ClusterCaps &) { s.dependencies = {{DependencyKind::AfterOk, {}}}; });
-    row("pbs id on slurm", "dependencies[0].jobIds",
-        [](JobSpec &s, ClusterCaps &) { s.dependencies = {{DependencyKind::AfterOk, {QStringLiteral("12.server")}}}; });
+    row("dependency without ids", "dependencies[0].jobIds", [](JobSpec &s, ClusterCaps &) {
+        s.dependencies = {{DependencyKind::AfterOk, {}}};
+    });
+    row("pbs id on slurm", "dependencies[0].jobIds", [](JobSpec &s, ClusterCaps &) {
+        s.dependencies = {{DependencyKind::AfterOk, {QStringLiteral("12.server")}}};
+    });
     row("dependency on local", "dependencies[0].jobIds", [](JobSpec &s, ClusterCaps &c) {
         c.scheduler = SchedulerKind::Local;
         s.launch = LaunchMethod::Local;

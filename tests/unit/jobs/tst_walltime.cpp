@@ -74,8 +74,10 @@ void TestWallTime::formats_data()
     QTest::addRow("minute") << qint64(60) << QStringLiteral("00:01:00") << QStringLiteral("00:01:00");
     QTest::addRow("odd") << qint64(3723) << QStringLiteral("01:02:03") << QStringLiteral("01:02:03");
     QTest::addRow("day") << qint64(86400) << QStringLiteral("1-00:00:00") << QStringLiteral("24:00:00");
-    QTest::addRow("days") << qint64(2 * 86400 + 5) << QStringLiteral("2-00:00:05") << QStringLiteral("48:00:05");
-    QTest::addRow("hundred hours") << qint64(100 * 3600) << QStringLiteral("4-04:00:00") << QStringLiteral("100:00:00");
+    QTest::addRow("days") << qint64(2 * 86400 + 5) << QStringLiteral("2-00:00:05")
+                          << QStringLiteral("48:00:05");
+    QTest::addRow("hundred hours") << qint64(100 * 3600) << QStringLiteral("4-04:00:00")
+                                   << QStringLiteral("100:00:00");
 }
 
 void TestWallTime::formats()
@@ -89,8 +91,8 @@ void TestWallTime::formats()
 
 void TestWallTime::formatThenParseRoundTrips()
 {
-    for (const qint64 seconds : {qint64(1), qint64(59), qint64(3599), qint64(86399), qint64(86400),
-                                 qint64(7 * 86400 + 3661)}) {
+    for (const qint64 seconds :
+         {qint64(1), qint64(59), qint64(3599), qint64(86399), qint64(86400), qint64(7 * 86400 + 3661)}) {
         QCOMPARE(parseWallTime(formatSlurmWallTime(seconds)), std::optional<qint64>(seconds));
         QCOMPARE(parseWallTime(formatPbsWallTime(seconds)), std::optional<qint64>(seconds));
     }

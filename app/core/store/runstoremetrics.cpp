@@ -17,9 +17,11 @@ namespace {
 constexpr auto kMetricColumns = "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
                                 "samples_per_s, val_loss, val_accuracy, seconds, extra";
 
-// The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events.
+// The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events (the bulk).
 QVariant extraJson(const MetricEvent &e)
 {
+    if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
+        return {};
     QJsonObject o;
     auto text = [&o](const char *key, const QString &value) {
         if (!value.isEmpty())

@@ -55,7 +55,8 @@ void TestMetricsLineParser::status_data()
     QTest::addRow("trailing spaces") << QByteArray("{\"schema\":1,\"event\":\"step\",\"step\":1}  \r") << S::Event;
     QTest::addRow("invalid utf-8") << QByteArray("{\"schema\":1,\"event\":\"stop\",\"message\":\"\xc3\x28\"}")
                                    << S::Malformed;
-    QTest::addRow("nul byte") << QByteArray("{\"schema\":1,\0\"event\":\"stop\"}", 31) << S::Malformed;
+    static const char withNul[] = "{\"schema\":1,\0\"event\":\"stop\"}";
+    QTest::addRow("nul byte") << QByteArray(withNul, sizeof withNul - 1) << S::Malformed;
     QTest::addRow("unknown fields skipped")
         << QByteArray(R"({"schema":1,"event":"step","extra":{"a":[1,{"b":null}]},"step":9,"more":"x"})") << S::Event;
 }

@@ -1,6 +1,7 @@
 #include "core/metrics/metricsreader.h"
 
 #include <QFile>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace torchdeck;
@@ -21,6 +22,7 @@ private slots:
     void tornLineWaitsThenFinishes();
     void smallChunksGiveTheSameEvents();
     void logPatternsMode();
+    void garbageNeverCrashesAndIsCounted();
 };
 
 void TestMetricsReader::countsWhatItSkips()
@@ -98,6 +100,40 @@ void TestMetricsReader::logPatternsMode()
     QCOMPARE(events.size(), 5);
     QCOMPARE(reader.counts().unmatched, 4);
     QCOMPARE(reader.counts().malformed, 0);
+}
+
+// Mutated trainer lines and random bytes: every line lands in exactly one count, nothing crashes.
+void TestMetricsReader::garbageNeverCrashesAndIsCounted()
+{
+    const QByteArray text = sample("attempt2.jsonl");
+    QRandomGenerator rng(20240601);
+    QByteArray input;
+    for (int i = 0; i < 3000; ++i) {
+        QByteArray line = text.mid(rng.bounded(text.size() - 200), 200);
+        const int edits = rng.bounded(0, 6);
+        for (int e = 0; e < edits; ++e)
+            line[rng.bounded(line.size())] = static_cast<char>(rng.bounded(256));
+        input += line + '\n';
+        const QList<QByteArray> lines = text.split('\n');
+        QByteArray whole = lines[rng.bounded(lines.size())];
+        if (!whole.isEmpty() && rng.bounded(2) == 0)
+            whole[rng.bounded(whole.size())] = static_cast<char>(rng.bounded(256));
+        input += whole + '\n';
+    }
+    for (const bool format : {false, true}) {
+        MetricsReader reader(format ? MetricsReader::Format::LogPatterns : MetricsReader::Format::JsonLines);
+        const QList<MetricEvent> events = reader.feed(input);
+        reader.finish();
+        const IngestCounts &c = reader.counts();
+        if (format) {
+            QVERIFY(c.lines >= 6000);
+            continue;
+        }
+        QCOMPARE(c.lines, c.events + c.blank + c.unknownEvents + c.futureVersions + c.malformed);
+        QCOMPARE(c.events, events.size());
+        QVERIFY(c.malformed > 1000);
+        QVERIFY(c.events > 500);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestMetricsReader)

@@ -10,7 +10,8 @@ namespace torchdeck {
 // newline, so a tail that stops mid-line and resumes at offset() neither loses nor repeats a line.
 class LineAssembler {
 public:
-    explicit LineAssembler(qint64 offset = 0) : m_offset(offset) {}
+    explicit LineAssembler(qint64 offset = 0)
+        : m_offset(offset) {}
 
     void append(QByteArrayView chunk);
 
@@ -32,8 +33,8 @@ public:
 
 private:
     QByteArray m_buffer;
-    qsizetype m_pos = 0;   // first byte of m_buffer not returned yet
-    qsizetype m_scan = 0;  // bytes before this hold no newline
+    qsizetype m_pos = 0;  // first byte of m_buffer not returned yet
+    qsizetype m_scan = 0; // bytes before this hold no newline
     qint64 m_offset = 0;
 };
 

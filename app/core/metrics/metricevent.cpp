@@ -2,8 +2,7 @@
 
 namespace torchdeck {
 
-QString metricEventName(MetricEventKind kind)
-{
+QString metricEventName(MetricEventKind kind) {
     switch (kind) {
     case MetricEventKind::Start:
         return QStringLiteral("start");

@@ -2,7 +2,6 @@
 
 #include <QMetaType>
 #include <QString>
-
 #include <cmath>
 #include <limits>
 
@@ -22,29 +21,29 @@ struct MetricEvent {
     int schema = 1;
     double time = kNoValue; // wall clock, Unix seconds
 
-    qint64 epoch = kNoCount;         // 1-based; checkpoint: epochs completed
-    qint64 epochs = kNoCount;        // planned total (start, epoch)
-    qint64 step = kNoCount;          // global optimizer step
-    qint64 epochStep = kNoCount;     // step inside the epoch
+    qint64 epoch = kNoCount;     // 1-based; checkpoint: epochs completed
+    qint64 epochs = kNoCount;    // planned total (start, epoch)
+    qint64 step = kNoCount;      // global optimizer step
+    qint64 epochStep = kNoCount; // step inside the epoch
     qint64 stepsPerEpoch = kNoCount;
 
-    double loss = kNoValue;          // step: batch loss; epoch: mean train loss
+    double loss = kNoValue; // step: batch loss; epoch: mean train loss
     double lr = kNoValue;
     double samplesPerSecond = kNoValue;
     double valLoss = kNoValue;
     double valAccuracy = kNoValue;
-    double seconds = kNoValue;       // epoch: duration; checkpoint: time to save
+    double seconds = kNoValue; // epoch: duration; checkpoint: time to save
 
     // checkpoint
     QString path;
     qint64 bytes = kNoCount;
-    QString reason;                  // checkpoint: epoch|steps|signal|final; stop: done|signal|error
+    QString reason; // checkpoint: epoch|steps|signal|final; stop: done|signal|error
 
     // start
     int worldSize = 0;
     QString model;
     QString dataset;
-    bool resumed = false;            // start: resumed from a checkpoint
+    bool resumed = false; // start: resumed from a checkpoint
     QString resumePath;
     qint64 resumeEpoch = kNoCount;
     qint64 resumeStep = kNoCount;

@@ -6,7 +6,6 @@
 #include <QList>
 #include <QRegularExpression>
 #include <QString>
-
 #include <optional>
 
 namespace torchdeck {
@@ -14,10 +13,10 @@ namespace torchdeck {
 // A user-configurable regular expression for plain log lines. Named groups it may use:
 //   epoch, epochs          epoch number and planned total
 //   step                   global step
-//   epoch_step, steps      step inside the epoch and steps per epoch (global step = (epoch-1)*steps+epoch_step)
-//   loss                   train loss (per step when a step is captured, else per epoch)
-//   val_loss, accuracy     validation loss and accuracy (val_accuracy is accepted for accuracy)
-//   lr, seconds            learning rate, epoch duration in seconds
+//   epoch_step, steps      step inside the epoch and steps per epoch (global step =
+//   (epoch-1)*steps+epoch_step) loss                   train loss (per step when a step is captured, else per
+//   epoch) val_loss, accuracy     validation loss and accuracy (val_accuracy is accepted for accuracy) lr,
+//   seconds            learning rate, epoch duration in seconds
 // At least one of loss, val_loss, accuracy is required.
 struct LogPattern {
     QString name;

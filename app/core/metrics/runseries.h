@@ -5,7 +5,6 @@
 #include "core/metrics/serieskind.h"
 
 #include <QList>
-
 #include <array>
 
 namespace torchdeck {

@@ -2,8 +2,7 @@
 
 namespace torchdeck {
 
-QString seriesName(SeriesKind kind)
-{
+QString seriesName(SeriesKind kind) {
     switch (kind) {
     case SeriesKind::TrainLoss:
     case SeriesKind::EpochTrainLoss:
@@ -23,8 +22,7 @@ QString seriesName(SeriesKind kind)
     return {};
 }
 
-QString seriesXName(SeriesKind kind)
-{
+QString seriesXName(SeriesKind kind) {
     return isByEpoch(kind) ? QStringLiteral("epoch") : QStringLiteral("step");
 }
 

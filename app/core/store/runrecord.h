@@ -39,7 +39,7 @@ struct JobRecord {
     QString jobId;
     QDateTime submitted; // UTC
     QString state;
-    int exitCode = -1; // -1: not ended or unknown
+    int exitCode = -1;  // -1: not ended or unknown
     QString resumeFrom; // the checkpoint this attempt started from, empty: from scratch
     QString stdoutPath;
     QString stderrPath;

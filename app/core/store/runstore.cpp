@@ -7,7 +7,6 @@
 #include <QFileInfo>
 #include <QSqlError>
 #include <QStandardPaths>
-
 #include <atomic>
 
 namespace torchdeck {
@@ -21,8 +20,7 @@ const QString kMemory = QStringLiteral(":memory:");
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
                              "epochs_total, last_loss, eta_seconds, message";
 
-RunRecord readRun(const QSqlQuery &q)
-{
+RunRecord readRun(const QSqlQuery &q) {
     RunRecord r;
     r.id = q.value(0).toString();
     r.name = q.value(1).toString();
@@ -40,41 +38,36 @@ RunRecord readRun(const QSqlQuery &q)
     return r;
 }
 
-QDateTime nowUtc()
-{
+QDateTime nowUtc() {
     return QDateTime::currentDateTimeUtc();
 }
 
 } // namespace
 
-QString sql::error(const QString &what, const QSqlQuery &query)
-{
+QString sql::error(const QString &what, const QSqlQuery &query) {
     return what + QStringLiteral(": ") + query.lastError().text();
 }
 
-QString RunStore::defaultPath()
-{
+QString RunStore::defaultPath() {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs.sqlite");
 }
 
 RunStore::RunStore() = default;
 
-RunStore::~RunStore()
-{
+RunStore::~RunStore() {
     close();
 }
 
-StoreStatus RunStore::open(const QString &path)
-{
+StoreStatus RunStore::open(const QString &path) {
     return open(path, storeMigrations());
 }
 
-StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations)
-{
+StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations) {
     close();
     const QString driver = QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver))
-        return StoreStatus::failure(QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
+        return StoreStatus::failure(
+            QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
     if (path != kMemory && !QDir().mkpath(QFileInfo(path).absolutePath()))
         return StoreStatus::failure(QStringLiteral("cannot create the folder of %1").arg(path));
 
@@ -85,11 +78,12 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open()) {
-            status = StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+            status =
+                StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery q(db);
-            for (const char *pragma : {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL",
-                                       "PRAGMA synchronous = NORMAL"}) {
+            for (const char *pragma :
+                 {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"}) {
                 if (!q.exec(QLatin1StringView(pragma))) {
                     status = StoreStatus::failure(sql::error(path, q)); // e.g. "file is not a database"
                     break;
@@ -117,8 +111,7 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     return status;
 }
 
-void RunStore::close()
-{
+void RunStore::close() {
     if (m_connection.isEmpty())
         return;
     {
@@ -130,18 +123,15 @@ void RunStore::close()
     m_version = 0;
 }
 
-QSqlDatabase RunStore::database() const
-{
+QSqlDatabase RunStore::database() const {
     return QSqlDatabase::database(m_connection, false);
 }
 
-StoreStatus RunStore::notOpen() const
-{
+StoreStatus RunStore::notOpen() const {
     return StoreStatus::failure(QStringLiteral("the run store is not open"));
 }
 
-StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const
-{
+StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const {
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT key FROM runs WHERE id = ?"));
     q.addBindValue(runId);
@@ -152,8 +142,7 @@ StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) con
     return {q.value(0).toLongLong(), {}};
 }
 
-StoreStatus RunStore::addRun(const RunRecord &run)
-{
+StoreStatus RunStore::addRun(const RunRecord &run) {
     if (!isOpen())
         return notOpen();
     if (run.id.isEmpty())
@@ -173,18 +162,17 @@ StoreStatus RunStore::addRun(const RunRecord &run)
     return {};
 }
 
-StoreStatus RunStore::updateRun(const RunRecord &run)
-{
+StoreStatus RunStore::updateRun(const RunRecord &run) {
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
     q.prepare(QStringLiteral("UPDATE runs SET name = ?, cluster = ?, updated = ?, state = ?, spec_json = ?, "
                              "script = ?, epochs_done = ?, epochs_total = ?, last_loss = ?, eta_seconds = ?, "
                              "message = ? WHERE id = ?"));
-    for (const QVariant &v : {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()), sql::text(run.state),
-                              sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone),
-                              sql::count(run.epochsTotal), sql::real(run.lastLoss), sql::real(run.etaSeconds),
-                              sql::text(run.message), sql::text(run.id)})
+    for (const QVariant &v : {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()),
+                              sql::text(run.state), sql::text(run.specJson), sql::text(run.script),
+                              QVariant(run.epochsDone), sql::count(run.epochsTotal), sql::real(run.lastLoss),
+                              sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + run.id, q));
@@ -194,15 +182,15 @@ StoreStatus RunStore::updateRun(const RunRecord &run)
 }
 
 StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone,
-                                     qint64 epochsTotal, double lastLoss, double etaSeconds)
-{
+                                     qint64 epochsTotal, double lastLoss, double etaSeconds) {
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
     q.prepare(QStringLiteral("UPDATE runs SET updated = ?, state = ?, epochs_done = ?, epochs_total = ?, "
                              "last_loss = ?, eta_seconds = ? WHERE id = ?"));
-    for (const QVariant &v : {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
-                              sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
+    for (const QVariant &v :
+         {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
+          sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
@@ -211,8 +199,7 @@ StoreStatus RunStore::updateProgress(const QString &runId, const QString &state,
     return {};
 }
 
-StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const
-{
+StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const {
     using Result = StoreResult<std::optional<RunRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -226,8 +213,7 @@ StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const
     return {readRun(q), {}};
 }
 
-StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const
-{
+StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const {
     using Result = StoreResult<QList<RunRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -246,8 +232,7 @@ StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const
     return result;
 }
 
-StoreStatus RunStore::removeRun(const QString &id)
-{
+StoreStatus RunStore::removeRun(const QString &id) {
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());

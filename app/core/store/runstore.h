@@ -8,7 +8,6 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
-
 #include <optional>
 
 namespace torchdeck {
@@ -39,11 +38,12 @@ public:
     // Runs. addRun sets created (when null) and updated; the id must be new.
     StoreStatus addRun(const RunRecord &run);
     StoreStatus updateRun(const RunRecord &run); // every field but id and created
-    StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
-                               double lastLoss, double etaSeconds);
+    StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone,
+                               qint64 epochsTotal, double lastLoss, double etaSeconds);
     StoreResult<std::optional<RunRecord>> run(const QString &id) const;
-    StoreResult<QList<RunRecord>> runs(const QString &cluster = {}) const; // newest first; all clusters if empty
-    StoreStatus removeRun(const QString &id);                              // with its jobs, metrics, checkpoints
+    StoreResult<QList<RunRecord>>
+    runs(const QString &cluster = {}) const;  // newest first; all clusters if empty
+    StoreStatus removeRun(const QString &id); // with its jobs, metrics, checkpoints
 
     // Jobs, keyed by (run, attempt).
     StoreStatus saveJob(const JobRecord &job); // insert or replace
@@ -59,12 +59,12 @@ public:
     StoreStatus appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
                               qint64 metricsOffset = -1);
     StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
-    StoreResult<RunSeries> runSeries(const QString &runId) const;               // the cache replayed
+    StoreResult<RunSeries> runSeries(const QString &runId) const;              // the cache replayed
     StoreResult<qint64> metricsCount(const QString &runId) const;
     StoreStatus clearMetrics(const QString &runId);
 
     // Checkpoints, keyed by (run, path).
-    StoreStatus saveCheckpoint(const CheckpointRecord &checkpoint); // insert or replace
+    StoreStatus saveCheckpoint(const CheckpointRecord &checkpoint);           // insert or replace
     StoreStatus setBestCheckpoint(const QString &runId, const QString &path); // the others lose the mark
     StoreStatus removeCheckpoint(const QString &runId, const QString &path);
     StoreResult<QList<CheckpointRecord>> checkpoints(const QString &runId) const; // by step

@@ -5,14 +5,12 @@
 namespace torchdeck {
 
 // A store call's outcome: a value, or the database's message. Nothing in the store aborts or throws.
-template <typename T>
-struct StoreResult {
+template <typename T> struct StoreResult {
     T value{};
     QString error;
 
     bool ok() const { return error.isEmpty(); }
-    static StoreResult failure(QString message)
-    {
+    static StoreResult failure(QString message) {
         StoreResult r;
         r.error = std::move(message);
         return r;

@@ -18,8 +18,7 @@ private slots:
 
 static const QByteArray kText = QByteArrayLiteral("alpha\nbeta\r\n\ngamma delta\nlast");
 
-void TestLineAssembler::everySplitPoint()
-{
+void TestLineAssembler::everySplitPoint() {
     for (qsizetype cut = 0; cut <= kText.size(); ++cut) {
         LineAssembler a;
         a.append(QByteArrayView(kText).first(cut));
@@ -32,8 +31,7 @@ void TestLineAssembler::everySplitPoint()
     }
 }
 
-void TestLineAssembler::tornLastLineWaits()
-{
+void TestLineAssembler::tornLastLineWaits() {
     LineAssembler a(100);
     a.append("{\"step\":1}\n{\"st");
     QCOMPARE(a.takeLines(), QList<QByteArray>{"{\"step\":1}"});
@@ -46,8 +44,7 @@ void TestLineAssembler::tornLastLineWaits()
     QCOMPARE(a.offset(), 122);
 }
 
-void TestLineAssembler::crlfAndEmptyLines()
-{
+void TestLineAssembler::crlfAndEmptyLines() {
     LineAssembler a;
     a.append("\r\n\n\rx\r\n");
     QCOMPARE(a.takeLines(), (QList<QByteArray>{"", "", "\rx"}));
@@ -55,8 +52,7 @@ void TestLineAssembler::crlfAndEmptyLines()
 }
 
 // A tail that dies anywhere and resumes at offset() sees every line exactly once.
-void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing()
-{
+void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing() {
     QByteArray file;
     QList<QByteArray> expected;
     for (int i = 0; i < 500; ++i) {
@@ -84,8 +80,7 @@ void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing()
     }
 }
 
-void TestLineAssembler::takePartialAtEndOfStream()
-{
+void TestLineAssembler::takePartialAtEndOfStream() {
     LineAssembler a;
     a.append("one\ntwo\r");
     QCOMPARE(a.takeLines(), QList<QByteArray>{"one"});
@@ -95,8 +90,7 @@ void TestLineAssembler::takePartialAtEndOfStream()
     QCOMPARE(a.takePartial(), QByteArray());
 }
 
-void TestLineAssembler::resetAfterTruncation()
-{
+void TestLineAssembler::resetAfterTruncation() {
     LineAssembler a;
     a.append("old line\nhalf");
     a.takeLines();

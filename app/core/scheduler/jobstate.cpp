@@ -20,8 +20,7 @@ constexpr StateName stateNames[] = {
 };
 
 // Slurm 22.05 squeue(1)/sacct(1) "JOB STATE CODES": code and name of each.
-QHash<QString, JobState> makeSlurmStates()
-{
+QHash<QString, JobState> makeSlurmStates() {
     struct Entry {
         const char16_t *code;
         const char16_t *name;
@@ -63,8 +62,7 @@ QHash<QString, JobState> makeSlurmStates()
 
 } // namespace
 
-QString jobStateName(JobState state)
-{
+QString jobStateName(JobState state) {
     for (const StateName &entry : stateNames) {
         if (entry.state == state)
             return entry.name.toString();
@@ -72,8 +70,7 @@ QString jobStateName(JobState state)
     return QStringLiteral("unknown");
 }
 
-JobState jobStateFromName(const QString &text)
-{
+JobState jobStateFromName(const QString &text) {
     for (const StateName &entry : stateNames) {
         if (entry.name == text)
             return entry.state;
@@ -81,8 +78,7 @@ JobState jobStateFromName(const QString &text)
     return JobState::Unknown;
 }
 
-bool isFinal(JobState state)
-{
+bool isFinal(JobState state) {
     switch (state) {
     case JobState::Completed:
     case JobState::Failed:
@@ -100,8 +96,7 @@ bool isFinal(JobState state)
     return false;
 }
 
-JobState slurmJobState(const QString &codeOrName)
-{
+JobState slurmJobState(const QString &codeOrName) {
     static const QHash<QString, JobState> states = makeSlurmStates();
     // "CANCELLED by 1000" (sacct), "CANCELLED+" (sacct's fixed width cut it): the first word is the state.
     QString word = codeOrName.trimmed().section(u' ', 0, 0);
@@ -110,8 +105,7 @@ JobState slurmJobState(const QString &codeOrName)
     return states.value(word.toUpper(), JobState::Unknown);
 }
 
-JobState pbsJobState(const QString &letter)
-{
+JobState pbsJobState(const QString &letter) {
     const QString code = letter.trimmed();
     if (code.size() != 1)
         return JobState::Unknown;

@@ -6,15 +6,15 @@ namespace torchdeck {
 
 // A job's state, the same for every scheduler. The scheduler's own word stays in JobInfo::rawState.
 enum class JobState {
-    Pending,    // waiting: queued, held, dependency, begin time, suspended without its CPUs
+    Pending, // waiting: queued, held, dependency, begin time, suspended without its CPUs
     Running,
     Completing, // ended, the scheduler is cleaning up (Slurm CG, PBS E)
     Completed,  // exit code 0
     Failed,     // non-zero exit, killed by a signal, node failure, out of memory, launch failure
     Cancelled,
-    Timeout,    // reached its wall time
+    Timeout, // reached its wall time
     Preempted,
-    Requeued,   // put back in the queue after it ran; it runs again unless held
+    Requeued, // put back in the queue after it ran; it runs again unless held
     Unknown,
 };
 

@@ -16,45 +16,48 @@ constexpr char16_t runner[] =
 constexpr char16_t launcher[] =
     u"mkdir -p \"$1\" && { setsid sh -c \"$3\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 & "
     u"pid=$!; echo $pid; }";
-constexpr char16_t status[] = u"dir=$1; shift; for id; do "
-                              u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
-                              u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
-                              u"else echo \"$id gone\"; fi; done";
+constexpr char16_t status[] =
+    u"dir=$1; shift; for id; do "
+    u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
+    u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
+    u"else echo \"$id gone\"; fi; done";
 
 } // namespace
 
-QStringList submitArgs(const QString &stateDir, const QString &scriptPath)
-{
+QStringList submitArgs(const QString &stateDir, const QString &scriptPath) {
     // The run's output goes to STATEDIR/PID.log: the runner redirects itself once it knows its pid.
     const QString run = QStringLiteral("exec >\"$0/$$.log\" 2>&1; ") + QString::fromUtf16(runner);
-    return {QStringLiteral("sh"), QStringLiteral("-c"), QString::fromUtf16(launcher), QStringLiteral("torchdeck-local"),
-            stateDir, scriptPath, run};
+    return {QStringLiteral("sh"),
+            QStringLiteral("-c"),
+            QString::fromUtf16(launcher),
+            QStringLiteral("torchdeck-local"),
+            stateDir,
+            scriptPath,
+            run};
 }
 
-QStringList statusArgs(const QString &stateDir, const QStringList &ids)
-{
+QStringList statusArgs(const QString &stateDir, const QStringList &ids) {
     return QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QString::fromUtf16(status),
-                       QStringLiteral("torchdeck-local"), stateDir} + ids;
+                       QStringLiteral("torchdeck-local"), stateDir} +
+           ids;
 }
 
-QStringList cancelArgs(const QStringList &ids)
-{
+QStringList cancelArgs(const QStringList &ids) {
     QStringList argv = {QStringLiteral("kill"), QStringLiteral("-TERM"), QStringLiteral("--")};
     for (const QString &id : ids)
         argv.append(u'-' + id); // the run's process group
     return argv;
 }
 
-JobListResult parseLocalStatus(const QByteArray &output)
-{
+JobListResult parseLocalStatus(const QByteArray &output) {
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         const QStringList words = line.text.split(u' ', Qt::SkipEmptyParts);
         bool idOk = false;
         bool codeOk = words.size() == 3;
         const int code = codeOk ? words.at(2).toInt(&codeOk) : -1;
-        if (words.size() < 2 || words.at(0).toLongLong(&idOk) <= 0 || !idOk
-            || (words.at(1) == u"exited" && !codeOk)) {
+        if (words.size() < 2 || words.at(0).toLongLong(&idOk) <= 0 || !idOk ||
+            (words.at(1) == u"exited" && !codeOk)) {
             result.errors.append(QStringLiteral("line %1: not 'PID running|gone|exited CODE': '%2'")
                                      .arg(line.number)
                                      .arg(line.text.left(60)));
@@ -68,14 +71,15 @@ JobListResult parseLocalStatus(const QByteArray &output)
         } else if (words.at(1) == u"exited") {
             job.exitCode = code;
             job.signal = code > 128 && code < 160 ? code - 128 : 0; // the shell's 128 + signal
-            job.state = code == 0                                  ? JobState::Completed
+            job.state = code == 0                               ? JobState::Completed
                         : (job.signal == 15 || job.signal == 9) ? JobState::Cancelled
-                                                                 : JobState::Failed;
+                                                                : JobState::Failed;
         } else if (words.at(1) == u"gone") {
             job.state = JobState::Failed;
             job.reason = QStringLiteral("ended without recording an exit code (killed)");
         } else {
-            result.errors.append(QStringLiteral("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
+            result.errors.append(
+                QStringLiteral("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
             continue;
         }
         result.jobs.append(job);

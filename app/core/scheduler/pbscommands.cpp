@@ -2,8 +2,7 @@
 
 namespace torchdeck::pbs {
 
-QStringList qsubArgs(const QString &scriptPath, const JobDependency &after)
-{
+QStringList qsubArgs(const QString &scriptPath, const JobDependency &after) {
     QStringList argv = {QStringLiteral("qsub")};
     if (after.kind != JobDependency::None && !after.jobIds.isEmpty()) {
         const QString type = after.kind == JobDependency::AfterOk      ? QStringLiteral("afterok")
@@ -15,16 +14,14 @@ QStringList qsubArgs(const QString &scriptPath, const JobDependency &after)
     return argv;
 }
 
-QStringList qstatArgs(const QStringList &ids, PbsDialect dialect)
-{
+QStringList qstatArgs(const QStringList &ids, PbsDialect dialect) {
     QStringList argv = {QStringLiteral("qstat"), QStringLiteral("-f")};
     if (dialect == PbsDialect::PbsPro)
         argv << QStringLiteral("-F") << QStringLiteral("json") << QStringLiteral("-x");
     return argv + ids;
 }
 
-QStringList actionArgs(SchedulerAction action, const QStringList &ids)
-{
+QStringList actionArgs(SchedulerAction action, const QStringList &ids) {
     switch (action) {
     case SchedulerAction::Cancel:
         return QStringList{QStringLiteral("qdel")} + ids;

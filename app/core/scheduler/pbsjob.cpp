@@ -21,8 +21,7 @@ constexpr int substateFailed = 93;
 constexpr qint64 unlimitedSeconds = qint64(0xfffffffe) * 60;
 
 // "node1/0+node2/1*2" -> "node1,node2"
-QString hostsOf(const QString &execHost)
-{
+QString hostsOf(const QString &execHost) {
     QStringList hosts;
     for (const QString &part : execHost.split(u'+', Qt::SkipEmptyParts)) {
         const QString host = part.section(u'/', 0, 0).trimmed();
@@ -33,8 +32,7 @@ QString hostsOf(const QString &execHost)
 }
 
 // PBS prints times as ctime(3) strings; Torque sometimes as seconds since the epoch.
-QDateTime timeOf(const QString &text)
-{
+QDateTime timeOf(const QString &text) {
     bool isNumber = false;
     const qint64 seconds = text.toLongLong(&isNumber);
     if (isNumber)
@@ -42,16 +40,14 @@ QDateTime timeOf(const QString &text)
     return pbsTime(text);
 }
 
-qint64 walltimeOf(const QString &text)
-{
+qint64 walltimeOf(const QString &text) {
     const qint64 seconds = pbsDuration(text);
     return seconds >= unlimitedSeconds ? 0 : seconds;
 }
 
 } // namespace
 
-JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect)
-{
+JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect) {
     if (!end.hasExitStatus) {
         if (end.substate == substateTerminated)
             return JobState::Cancelled;
@@ -62,8 +58,8 @@ JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect)
     const int status = end.exitStatus;
     if (status == 0)
         return JobState::Completed;
-    if ((dialect == PbsDialect::PbsPro && status == pbsProKillWalltime)
-        || (dialect == PbsDialect::Torque && status == torqueKillWalltime))
+    if ((dialect == PbsDialect::PbsPro && status == pbsProKillWalltime) ||
+        (dialect == PbsDialect::Torque && status == torqueKillWalltime))
         return JobState::Timeout;
     if (end.walltimeLimit > 0 && end.walltimeUsed >= end.walltimeLimit)
         return JobState::Timeout;
@@ -75,8 +71,8 @@ JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect)
     return JobState::Failed;
 }
 
-JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes, PbsDialect dialect)
-{
+JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes,
+                             PbsDialect dialect) {
     const auto value = [&](const char16_t *key) { return attributes.value(QString::fromUtf16(key)); };
     JobInfo job;
     job.id = id;
@@ -87,8 +83,10 @@ JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &a
     job.nodes = hostsOf(value(u"exec_host"));
     job.reason = value(u"comment");
     job.submitted = timeOf(value(u"qtime"));
-    job.started = timeOf(attributes.contains(QStringLiteral("stime")) ? value(u"stime") : value(u"start_time"));
-    job.ended = timeOf(attributes.contains(QStringLiteral("obittime")) ? value(u"obittime") : value(u"comp_time"));
+    job.started =
+        timeOf(attributes.contains(QStringLiteral("stime")) ? value(u"stime") : value(u"start_time"));
+    job.ended =
+        timeOf(attributes.contains(QStringLiteral("obittime")) ? value(u"obittime") : value(u"comp_time"));
     job.timeLimitSeconds = walltimeOf(value(u"resource_list.walltime"));
     job.elapsedSeconds = pbsDuration(value(u"resources_used.walltime"));
     bool runCountOk = false;

@@ -10,10 +10,10 @@ namespace {
 
 class FullReader {
 public:
-    explicit FullReader(PbsDialect dialect) : m_dialect(dialect) {}
+    explicit FullReader(PbsDialect dialect)
+        : m_dialect(dialect) {}
 
-    void readLine(const Line &line)
-    {
+    void readLine(const Line &line) {
         const QString &text = line.text;
         if (text.startsWith(QStringLiteral("Job Id:"))) {
             finishJob();
@@ -23,7 +23,8 @@ public:
         if (m_skipping)
             return;
         if (m_id.isEmpty()) {
-            m_result.errors.append(QStringLiteral("line %1: attribute before any 'Job Id:' line").arg(line.number));
+            m_result.errors.append(
+                QStringLiteral("line %1: attribute before any 'Job Id:' line").arg(line.number));
             return;
         }
         const QString indent = leadingSpace(text);
@@ -33,34 +34,34 @@ public:
         if (indent == m_indent && equals > 0) {
             m_key = text.left(equals).trimmed().toLower();
             m_attributes.insert(m_key, text.mid(equals + 3).trimmed());
-        } else if (!m_key.isEmpty() && !indent.isEmpty()) {
-            m_attributes[m_key] += text.trimmed(); // a wrapped value continues without a separator
+        } else if (indent != m_indent && !m_key.isEmpty() && !indent.isEmpty()) {
+            // A wrapped value goes on after one tab, without a separator (it may start with a space).
+            m_attributes[m_key] += text.startsWith(u'\t') ? text.mid(1) : text.mid(indent.size());
         } else {
-            m_result.errors.append(
-                QStringLiteral("line %1: not 'name = value' in job %2: '%3'").arg(line.number).arg(m_id, text.left(60)));
+            m_result.errors.append(QStringLiteral("line %1: not 'name = value' in job %2: '%3'")
+                                       .arg(line.number)
+                                       .arg(m_id, text.left(60)));
         }
     }
 
-    JobListResult take()
-    {
+    JobListResult take() {
         finishJob();
         return std::move(m_result);
     }
 
 private:
-    static QString leadingSpace(const QString &text)
-    {
+    static QString leadingSpace(const QString &text) {
         qsizetype i = 0;
         while (i < text.size() && (text.at(i) == u' ' || text.at(i) == u'\t'))
             ++i;
         return text.left(i);
     }
 
-    void startJob(const Line &line, const QString &id)
-    {
+    void startJob(const Line &line, const QString &id) {
         m_skipping = !isPbsJobId(id);
         if (m_skipping)
-            m_result.errors.append(QStringLiteral("line %1: '%2' is not a PBS job id").arg(line.number).arg(id.left(40)));
+            m_result.errors.append(
+                QStringLiteral("line %1: '%2' is not a PBS job id").arg(line.number).arg(id.left(40)));
         m_id = m_skipping ? QString() : id;
         m_line = line.number;
         m_indent.clear();
@@ -68,8 +69,7 @@ private:
         m_attributes.clear();
     }
 
-    void finishJob()
-    {
+    void finishJob() {
         if (m_id.isEmpty())
             return;
         if (!m_attributes.contains(QStringLiteral("job_state")))
@@ -91,8 +91,7 @@ private:
 
 } // namespace
 
-JobListResult parseQstatFull(const QByteArray &output, PbsDialect dialect)
-{
+JobListResult parseQstatFull(const QByteArray &output, PbsDialect dialect) {
     FullReader reader(dialect);
     for (const Line &line : nonBlankLines(output))
         reader.readLine(line);

@@ -12,8 +12,7 @@ using namespace schedulertext;
 namespace {
 
 // Keys whose values may hold spaces (free text or paths).
-bool isFreeText(const QString &key)
-{
+bool isFreeText(const QString &key) {
     static const QSet<QString> keys = {
         QStringLiteral("JobName"), QStringLiteral("Command"),      QStringLiteral("WorkDir"),
         QStringLiteral("StdErr"),  QStringLiteral("StdIn"),        QStringLiteral("StdOut"),
@@ -23,19 +22,24 @@ bool isFreeText(const QString &key)
 }
 
 // Keys scontrol 22.05 prints for a job (and a few of other versions): where a free text value can end.
-bool isKnownKey(const QString &key)
-{
+bool isKnownKey(const QString &key) {
     static const QSet<QString> keys = [] {
         const QString list = QStringLiteral(
-            "JobId JobName UserId GroupId MCS_label Priority Nice Account QOS JobState Reason Dependency Requeue "
-            "Restarts BatchFlag Reboot ExitCode DerivedExitCode RunTime TimeLimit TimeMin SubmitTime EligibleTime "
-            "AccrueTime StartTime EndTime Deadline SuspendTime SecsPreSuspend LastSchedEval Scheduler Partition "
+            "JobId JobName UserId GroupId MCS_label Priority Nice Account QOS JobState Reason Dependency "
+            "Requeue "
+            "Restarts BatchFlag Reboot ExitCode DerivedExitCode RunTime TimeLimit TimeMin SubmitTime "
+            "EligibleTime "
+            "AccrueTime StartTime EndTime Deadline SuspendTime SecsPreSuspend LastSchedEval Scheduler "
+            "Partition "
             "AllocNode:Sid ReqNodeList ExcNodeList NodeList BatchHost NumNodes NumCPUs NumTasks CPUs/Task "
             "ReqB:S:C:T TRES Socks/Node NtasksPerN:B:S:C CoreSpec MinCPUsNode MinMemoryNode MinMemoryCPU "
-            "MinTmpDiskNode Features DelayBoot OverSubscribe Contiguous Licenses Network Command WorkDir StdErr "
+            "MinTmpDiskNode Features DelayBoot OverSubscribe Contiguous Licenses Network Command WorkDir "
+            "StdErr "
             "StdIn StdOut Power Comment AdminComment SystemComment ArrayJobId ArrayTaskId ArrayTaskThrottle "
-            "HetJobId HetJobOffset HetJobIdSet Reservation Partition MailUser MailType TresPerNode TresPerJob "
-            "TresPerTask CpusPerTres MemPerTres NtasksPerTRES Container ContainerID OOMKillStep Prolog Epilog "
+            "HetJobId HetJobOffset HetJobIdSet Reservation Partition MailUser MailType TresPerNode "
+            "TresPerJob "
+            "TresPerTask CpusPerTres MemPerTres NtasksPerTRES Container ContainerID OOMKillStep Prolog "
+            "Epilog "
             "ResizeTime PreemptEligibleTime PreemptTime Clusters ClusterFeatures Shared CPU_IDs Mem GRES "
             "BurstBuffer BurstBufferState Selinux TresFreq CPUFreq NtasksPerNode KillOInInvalidDependent "
             "NodeFeatures SpreadJob StepMgrEnabled TimeLimitSeconds");
@@ -47,8 +51,7 @@ bool isKnownKey(const QString &key)
 
 } // namespace
 
-QHash<QString, QString> scontrolFields(const QString &line)
-{
+QHash<QString, QString> scontrolFields(const QString &line) {
     static const QRegularExpression keyStart(QStringLiteral(R"((?:^|\s)([A-Za-z][A-Za-z0-9_:/]*)=)"));
     struct Start {
         qsizetype keyBegin;
@@ -59,7 +62,8 @@ QHash<QString, QString> scontrolFields(const QString &line)
     for (auto it = keyStart.globalMatch(line); it.hasNext();) {
         const QRegularExpressionMatch match = it.next();
         const QString key = match.captured(1);
-        // Inside a free text value only a known key starts a new pair: "JobName=a b=c UserId=..." stays whole.
+        // Inside a free text value only a known key starts a new pair: "JobName=a b=c UserId=..." stays
+        // whole.
         if (!starts.isEmpty() && isFreeText(starts.constLast().key) && !isKnownKey(key))
             continue;
         starts.append({match.capturedStart(1), match.capturedEnd(0), key});
@@ -73,8 +77,7 @@ QHash<QString, QString> scontrolFields(const QString &line)
     return fields;
 }
 
-JobListResult parseScontrolShowJob(const QByteArray &output)
-{
+JobListResult parseScontrolShowJob(const QByteArray &output) {
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         if (line.text.trimmed() == QStringLiteral("No jobs in the system"))

@@ -6,9 +6,10 @@
 namespace torchdeck::slurm {
 
 QStringList sbatchArgs(const QString &scriptPath, const JobDependency &after = {});
-QStringList squeueArgs(const QStringList &ids);                         // parseSqueue
-QStringList sacctArgs(const QStringList &ids, bool completionFile);      // parseSacct
-QStringList scontrolShowJobArgs();                                       // parseScontrolShowJob, all jobs
-QStringList actionArgs(SchedulerAction action, const QStringList &ids); // scancel, scontrol requeue/hold/release
+QStringList squeueArgs(const QStringList &ids);                     // parseSqueue
+QStringList sacctArgs(const QStringList &ids, bool completionFile); // parseSacct
+QStringList scontrolShowJobArgs();                                  // parseScontrolShowJob, all jobs
+QStringList actionArgs(SchedulerAction action,
+                       const QStringList &ids); // scancel, scontrol requeue/hold/release
 
 } // namespace torchdeck::slurm

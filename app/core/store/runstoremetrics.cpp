@@ -147,7 +147,7 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
 
 namespace {
 
-StoreStatus scanMetrics(QSqlDatabase db, qint64 runKey,
+StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
                         const std::function<void(const StoredMetricEvent &)> &take) {
     QSqlQuery q(db);
     q.setForwardOnly(true);

@@ -10,9 +10,9 @@ template <typename T> struct StoreResult {
     QString error;
 
     bool ok() const { return error.isEmpty(); }
-    static StoreResult failure(QString message) {
+    static StoreResult failure(const QString &message) {
         StoreResult r;
-        r.error = std::move(message);
+        r.error = message;
         return r;
     }
 };
@@ -21,7 +21,7 @@ struct StoreStatus {
     QString error;
 
     bool ok() const { return error.isEmpty(); }
-    static StoreStatus failure(QString message) { return {std::move(message)}; }
+    static StoreStatus failure(const QString &message) { return {message}; }
 };
 
 } // namespace torchdeck

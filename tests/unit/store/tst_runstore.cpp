@@ -28,6 +28,10 @@ RunRecord sampleRun(const QString &name, const QDateTime &created = {}) {
 
 class TestRunStore : public QObject {
     Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_path;
+    RunStore m_store;
+
 private slots:
     void init();
     void cleanup();
@@ -41,11 +45,6 @@ private slots:
     void removeRunCascades();
     void duplicateIdIsAnError();
     void oneConnectionPerThread();
-
-private:
-    QTemporaryDir m_dir;
-    QString m_path;
-    RunStore m_store;
 };
 
 void TestRunStore::init() {
@@ -98,7 +97,7 @@ void TestRunStore::unknownValuesStayUnknown() {
 void TestRunStore::runsNewestFirstAndByCluster() {
     const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
     for (int i = 0; i < 5; ++i) {
-        RunRecord r = sampleRun(QStringLiteral("run %1").arg(i), t0.addSecs(i * 60));
+        RunRecord r = sampleRun(QStringLiteral("run %1").arg(i), t0.addSecs(static_cast<qint64>(i) * 60));
         if (i == 3)
             r.cluster = QStringLiteral("other");
         QVERIFY(m_store.addRun(r).ok());

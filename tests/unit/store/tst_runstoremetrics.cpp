@@ -21,6 +21,12 @@ QList<MetricEvent> events(const char *name) {
 
 class TestRunStoreMetrics : public QObject {
     Q_OBJECT
+    void addRunWithJobs(int attempts);
+    QTemporaryDir m_dir;
+    QString m_path;
+    RunStore m_store;
+    const QString m_run = QStringLiteral("9b1c2d4e-0000-4000-8000-000000000001");
+
 private slots:
     void init();
     void cleanup();
@@ -29,13 +35,6 @@ private slots:
     void offsetCommitsWithTheEvents();
     void tailRestartLosesAndRepeatsNothing();
     void unknownRunIsAnError();
-
-private:
-    void addRunWithJobs(int attempts);
-    QTemporaryDir m_dir;
-    QString m_path;
-    RunStore m_store;
-    const QString m_run = QStringLiteral("9b1c2d4e-0000-4000-8000-000000000001");
 };
 
 void TestRunStoreMetrics::init() {

@@ -10,6 +10,8 @@ using namespace torchdeck;
 
 class TestStoreSchema : public QObject {
     Q_OBJECT
+    QTemporaryDir m_dir;
+
 private slots:
     void migratesAnEmptyDatabase();
     void migratesAnOlderStoreAndKeepsItsData();
@@ -18,9 +20,6 @@ private slots:
     void refusesForeignDatabases();
     void refusesAFileThatIsNotADatabase();
     void unwritableFolderIsAnError();
-
-private:
-    QTemporaryDir m_dir;
 };
 
 void TestStoreSchema::migratesAnEmptyDatabase() {

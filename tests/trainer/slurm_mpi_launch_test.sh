@@ -19,7 +19,10 @@ trap cleanup EXIT
 "$sandbox" --dir "$state" --no-ssh-config start --nodes 1 >"$work/sandbox.log" 2>&1 || { cat "$work/sandbox.log"; exit 1; }
 eval "$("$sandbox" --dir "$state" --no-ssh-config env)"
 
-common=(--model ae --limit 256 --epochs 1 --batch-size 32 --log-every 2 --threads 1 --resume none)
+common=(--model ae --limit 256 --epochs 1 --batch-size 32 --log-every 2 --threads 1 --resume none --timeout 60)
+# The sandbox's node names (node1...) do not resolve; on a real cluster the first host of the nodelist is
+# the rendezvous address. Here it is given explicitly.
+export MASTER_ADDR=127.0.0.1
 check() { # NAME METRICS LAUNCHER
     local start
     start=$(grep '"event":"start"' "$2" || true)
@@ -31,13 +34,13 @@ check() { # NAME METRICS LAUNCHER
 }
 
 # srun: one task per rank, rank and master from SLURM_PROCID / SLURM_STEP_NODELIST.
-timeout 180 srun -n 2 --overcommit -t 3 env MASTER_PORT=$((20000 + RANDOM % 20000)) \
+timeout 180 srun -n 2 --overcommit -t 3 --export=ALL,MASTER_PORT=$((20000 + RANDOM % 20000)) \
     "$trainer" "${common[@]}" --metrics "$work/srun.jsonl" >"$work/srun.log" 2>&1 || { cat "$work/srun.log"; exit 1; }
 check srun "$work/srun.jsonl" slurm
 
 # mpirun inside a Slurm allocation: Open MPI starts the ranks (through Slurm), OMPI_COMM_WORLD_* set.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 timeout 180 salloc -n 2 --overcommit -t 3 mpirun -np 2 --oversubscribe \
-    -x MASTER_PORT=$((20000 + RANDOM % 20000)) \
+    -x MASTER_ADDR -x MASTER_PORT=$((20000 + RANDOM % 20000)) \
     "$trainer" "${common[@]}" --metrics "$work/mpirun.jsonl" >"$work/mpirun.log" 2>&1 || { cat "$work/mpirun.log"; exit 1; }
 check mpirun "$work/mpirun.jsonl" openmpi

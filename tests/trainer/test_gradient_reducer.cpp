@@ -8,9 +8,8 @@
 #include "optim/flat_parameters.h"
 
 #include <gtest/gtest.h>
-#include <torch/torch.h>
-
 #include <thread>
+#include <torch/torch.h>
 
 using namespace torchdeck::trainer;
 
@@ -23,8 +22,7 @@ struct RankResult {
     std::string error;
 };
 
-at::Tensor localGradients(const at::Tensor &input)
-{
+at::Tensor localGradients(const at::Tensor &input) {
     torch::manual_seed(1);
     auto model = makeModel("ae", {784}, 10);
     FlatParameters params(*model);
@@ -34,8 +32,7 @@ at::Tensor localGradients(const at::Tensor &input)
 
 } // namespace
 
-TEST(GradientReducer, AveragesBucketsLaunchedDuringBackward)
-{
+TEST(GradientReducer, AveragesBucketsLaunchedDuringBackward) {
     const int port = findFreePort();
     torch::manual_seed(7);
     const std::vector<at::Tensor> inputs = {torch::rand({8, 784}), torch::rand({8, 784})};

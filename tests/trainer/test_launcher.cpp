@@ -3,13 +3,11 @@
 #include "test_files.h"
 #include "trainer_process.h"
 
-#include <gtest/gtest.h>
-
-#include <cstdio>
-
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <thread>
 
@@ -19,28 +17,24 @@ namespace {
 
 constexpr double kTolerance = 1e-6;
 
-void expectClose(const ModelTensors &a, const ModelTensors &b)
-{
+void expectClose(const ModelTensors &a, const ModelTensors &b) {
     const double diff = maxDifference(a, b);
     std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
     EXPECT_LT(diff, kTolerance);
 }
 
-Args aeRun()
-{
-    return {"--model", "ae", "--limit", "1024", "--epochs", "2", "--batch-size", "32", "--log-every", "4",
-            "--threads", "1", "--seed", "5"};
+Args aeRun() {
+    return {"--model", "ae",          "--limit", "1024",      "--epochs", "2",      "--batch-size",
+            "32",      "--log-every", "4",       "--threads", "1",        "--seed", "5"};
 }
 
 // Slow enough steps (ResNet-18) to signal or kill while training.
-Args resnetRun()
-{
-    return {"--model", "resnet18", "--limit", "512", "--epochs", "1", "--batch-size", "16", "--log-every", "1",
-            "--threads", "1", "--seed", "2"};
+Args resnetRun() {
+    return {"--model", "resnet18",    "--limit", "512",       "--epochs", "1",      "--batch-size",
+            "16",      "--log-every", "1",       "--threads", "1",        "--seed", "2"};
 }
 
-bool waitForEvent(const std::string &metrics, const std::string &event, int seconds)
-{
+bool waitForEvent(const std::string &metrics, const std::string &event, int seconds) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < deadline) {
         if (!events(metrics, event).empty())
@@ -50,10 +44,10 @@ bool waitForEvent(const std::string &metrics, const std::string &event, int seco
     return false;
 }
 
-std::vector<pid_t> childrenOf(pid_t pid)
-{
+std::vector<pid_t> childrenOf(pid_t pid) {
     std::vector<pid_t> children;
-    std::istringstream in(readText("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+    std::istringstream in(
+        readText("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
     pid_t child;
     while (in >> child)
         children.push_back(child);
@@ -62,12 +56,11 @@ std::vector<pid_t> childrenOf(pid_t pid)
 
 } // namespace
 
-TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks)
-{
+TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks) {
     const ModelTensors &reference = uninterruptedRun("ae2", 2, concat(aeRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_two");
-    const Args run = concat(aeRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics",
-                                      dir + "/m.jsonl"});
+    const Args run = concat(
+        aeRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
     const auto start = events(dir + "/m.jsonl", "start");
     ASSERT_EQ(start.size(), 1u) << "one start event: only rank 0 reports";
@@ -76,12 +69,11 @@ TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks)
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes)
-{
+TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes) {
     const ModelTensors &reference = uninterruptedRun("r18", 2, concat(resnetRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_signal");
-    const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics",
-                                          dir + "/m.jsonl"});
+    const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt",
+                                          "--metrics", dir + "/m.jsonl"});
     const pid_t launcher = startTrainer(run, {}, dir + "/a.log");
     ASSERT_TRUE(waitForEvent(dir + "/m.jsonl", "step", 120)) << readText(dir + "/a.log");
     kill(launcher, SIGUSR1); // like `scancel --signal=USR1`: to the launcher, which forwards it
@@ -95,10 +87,10 @@ TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes)
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Launcher, OneWorkerDyingStopsTheOthers)
-{
+TEST(Launcher, OneWorkerDyingStopsTheOthers) {
     const std::string dir = freshDir("launcher_failure");
-    const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--metrics", dir + "/m.jsonl", "--epochs", "5"});
+    const Args run =
+        concat(resnetRun(), {"--nproc-per-node", "2", "--metrics", dir + "/m.jsonl", "--epochs", "5"});
     const pid_t launcher = startTrainer(run, {}, dir + "/run.log");
     ASSERT_TRUE(waitForEvent(dir + "/m.jsonl", "step", 120)) << readText(dir + "/run.log");
     const std::vector<pid_t> workers = childrenOf(launcher);
@@ -110,8 +102,7 @@ TEST(Launcher, OneWorkerDyingStopsTheOthers)
     EXPECT_NE(readText(dir + "/run.log").find("a worker failed"), std::string::npos);
 }
 
-TEST(Errors, ExitCodes)
-{
+TEST(Errors, ExitCodes) {
     const std::string dir = freshDir("errors");
     EXPECT_EQ(runTrainer({"--epochs", "zero"}, {}, dir + "/usage.log"), 2);
     EXPECT_NE(readText(dir + "/usage.log").find("--epochs: 'zero' is not an integer"), std::string::npos);
@@ -121,17 +112,19 @@ TEST(Errors, ExitCodes)
 
     const Args missing = {"--data", "mnist:" + dir + "/nothing-here", "--metrics", dir + "/m.jsonl"};
     EXPECT_EQ(runTrainer(missing, {}, dir + "/data.log"), 1);
-    EXPECT_NE(readText(dir + "/data.log").find("train-images-idx3-ubyte"), std::string::npos) << readText(dir + "/data.log");
+    EXPECT_NE(readText(dir + "/data.log").find("train-images-idx3-ubyte"), std::string::npos)
+        << readText(dir + "/data.log");
     const auto stop = events(dir + "/m.jsonl", "stop");
     ASSERT_EQ(stop.size(), 1u);
     EXPECT_NE(stop[0].find("\"reason\":\"error\",\"exit_code\":1"), std::string::npos) << stop[0];
 }
 
-TEST(Metrics, EveryLineCarriesSchemaEventAndTime)
-{
+TEST(Metrics, EveryLineCarriesSchemaEventAndTime) {
     const std::string dir = freshDir("metrics");
-    const Args run = {"--model", "toy", "--data", "synthetic:256", "--epochs", "2", "--batch-size", "32",
-                      "--log-every", "2", "--metrics", dir + "/m.jsonl", "--checkpoint-dir", dir + "/ckpt"};
+    const Args run = {"--model",          "toy",        "--data",       "synthetic:256",
+                      "--epochs",         "2",          "--batch-size", "32",
+                      "--log-every",      "2",          "--metrics",    dir + "/m.jsonl",
+                      "--checkpoint-dir", dir + "/ckpt"};
     ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
     const auto lines = readLines(dir + "/m.jsonl");
     ASSERT_GE(lines.size(), 1u + 8u + 2u + 2u + 1u);
@@ -141,11 +134,12 @@ TEST(Metrics, EveryLineCarriesSchemaEventAndTime)
         EXPECT_EQ(line.back(), '}');
     }
     EXPECT_NE(lines.front().find("\"event\":\"start\""), std::string::npos);
-    EXPECT_NE(lines.back().find("\"event\":\"stop\",") , std::string::npos);
+    EXPECT_NE(lines.back().find("\"event\":\"stop\","), std::string::npos);
     EXPECT_NE(lines.back().find("\"reason\":\"done\",\"exit_code\":0"), std::string::npos);
     EXPECT_EQ(events(dir + "/m.jsonl", "step").size(), 8u); // 8 steps per epoch, every 2nd
     EXPECT_EQ(events(dir + "/m.jsonl", "epoch").size(), 2u);
     EXPECT_EQ(events(dir + "/m.jsonl", "checkpoint").size(), 2u);
     EXPECT_NE(events(dir + "/m.jsonl", "epoch")[1].find("\"val_accuracy\":0."), std::string::npos);
-    EXPECT_NE(readText(dir + "/run.log").find("epoch: 2/2, loss = "), std::string::npos) << "the tutorials' line";
+    EXPECT_NE(readText(dir + "/run.log").find("epoch: 2/2, loss = "), std::string::npos)
+        << "the tutorials' line";
 }

@@ -21,10 +21,17 @@ namespace torchdeck::trainer::test {
 
 namespace {
 
-bool isLauncherVariable(const std::string &name)
-{
-    static const char *exact[] = {"RANK",        "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK",
-                                  "GROUP_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "TORCHDECK_WORKER", "PBS_NODEFILE",
+bool isLauncherVariable(const std::string &name) {
+    static const char *exact[] = {"RANK",
+                                  "WORLD_SIZE",
+                                  "LOCAL_RANK",
+                                  "LOCAL_WORLD_SIZE",
+                                  "GROUP_RANK",
+                                  "GROUP_WORLD_SIZE",
+                                  "MASTER_ADDR",
+                                  "MASTER_PORT",
+                                  "TORCHDECK_WORKER",
+                                  "PBS_NODEFILE",
                                   "PBS_VNODENUM"};
     for (const char *e : exact)
         if (name == e)
@@ -34,14 +41,12 @@ bool isLauncherVariable(const std::string &name)
 
 } // namespace
 
-Args concat(Args a, const Args &b)
-{
+Args concat(Args a, const Args &b) {
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
 
-pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath)
-{
+pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath) {
     std::vector<std::string> argv = {TORCHDECK_TRAIN_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> envs;
@@ -73,8 +78,7 @@ pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath)
     return pid;
 }
 
-int waitTrainer(pid_t pid, int timeoutSeconds)
-{
+int waitTrainer(pid_t pid, int timeoutSeconds) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
     while (true) {
         int status = 0;
@@ -92,21 +96,20 @@ int waitTrainer(pid_t pid, int timeoutSeconds)
     }
 }
 
-int runTrainer(const Args &args, const Env &env, const std::string &logPath, int timeoutSeconds)
-{
+int runTrainer(const Args &args, const Env &env, const std::string &logPath, int timeoutSeconds) {
     return waitTrainer(startTrainer(args, env, logPath), timeoutSeconds);
 }
 
 std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix,
-                          const std::vector<Args> &extraArgs, int timeoutSeconds)
-{
+                          const std::vector<Args> &extraArgs, int timeoutSeconds) {
     const std::string port = std::to_string(findFreePort());
     std::vector<pid_t> pids;
     for (int rank = 0; rank < world; ++rank) {
-        const Args rankArgs = static_cast<std::size_t>(rank) < extraArgs.size() ? concat(args, extraArgs[rank]) : args;
-        const Env env = {{"RANK", std::to_string(rank)}, {"WORLD_SIZE", std::to_string(world)},
+        const Args rankArgs =
+            static_cast<std::size_t>(rank) < extraArgs.size() ? concat(args, extraArgs[rank]) : args;
+        const Env env = {{"RANK", std::to_string(rank)},       {"WORLD_SIZE", std::to_string(world)},
                          {"LOCAL_RANK", std::to_string(rank)}, {"LOCAL_WORLD_SIZE", std::to_string(world)},
-                         {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", port}};
+                         {"MASTER_ADDR", "127.0.0.1"},         {"MASTER_PORT", port}};
         pids.push_back(startTrainer(rankArgs, env, logPrefix + ".rank" + std::to_string(rank) + ".log"));
     }
     std::vector<int> codes;
@@ -115,8 +118,7 @@ std::vector<int> runRanks(int world, const Args &args, const std::string &logPre
     return codes;
 }
 
-std::vector<std::string> readLines(const std::string &path)
-{
+std::vector<std::string> readLines(const std::string &path) {
     std::vector<std::string> lines;
     std::ifstream in(path);
     std::string line;
@@ -125,16 +127,14 @@ std::vector<std::string> readLines(const std::string &path)
     return lines;
 }
 
-std::string readText(const std::string &path)
-{
+std::string readText(const std::string &path) {
     std::ifstream in(path);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
 }
 
-std::vector<std::string> events(const std::string &metricsPath, const std::string &event)
-{
+std::vector<std::string> events(const std::string &metricsPath, const std::string &event) {
     std::vector<std::string> out;
     for (const std::string &line : readLines(metricsPath))
         if (line.find("\"event\":\"" + event + "\"") != std::string::npos)
@@ -142,8 +142,7 @@ std::vector<std::string> events(const std::string &metricsPath, const std::strin
     return out;
 }
 
-ModelTensors newestModel(const std::string &dir)
-{
+ModelTensors newestModel(const std::string &dir) {
     const auto files = listCheckpoints(dir);
     if (files.empty())
         throw std::runtime_error("no checkpoint in " + dir);
@@ -153,8 +152,7 @@ ModelTensors newestModel(const std::string &dir)
     return checkpointModelTensors(v.bytes);
 }
 
-double maxDifference(const ModelTensors &a, const ModelTensors &b)
-{
+double maxDifference(const ModelTensors &a, const ModelTensors &b) {
     if (a.size() != b.size())
         return 1e30;
     double worst = 0;
@@ -173,8 +171,7 @@ double maxDifference(const ModelTensors &a, const ModelTensors &b)
 
 namespace torchdeck::trainer::test {
 
-const ModelTensors &uninterruptedRun(const std::string &key, int world, const Args &args)
-{
+const ModelTensors &uninterruptedRun(const std::string &key, int world, const Args &args) {
     static std::map<std::string, ModelTensors> cache;
     if (const auto it = cache.find(key); it != cache.end())
         return it->second;
@@ -187,7 +184,8 @@ const ModelTensors &uninterruptedRun(const std::string &key, int world, const Ar
     } else {
         for (const int code : runRanks(world, full, dir + "/run"))
             if (code != 0)
-                throw std::runtime_error("reference run " + key + " failed: " + readText(dir + "/run.rank0.log"));
+                throw std::runtime_error("reference run " + key +
+                                         " failed: " + readText(dir + "/run.rank0.log"));
     }
     return cache[key] = newestModel(dir + "/ckpt");
 }

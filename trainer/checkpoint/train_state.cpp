@@ -4,11 +4,10 @@
 #include "optim/flat_parameters.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/serialize.h>
-#include <torch/torch.h>
-
 #include <map>
 #include <mutex>
+#include <torch/serialize.h>
+#include <torch/torch.h>
 
 namespace torchdeck::trainer {
 
@@ -18,18 +17,15 @@ constexpr const char *kFormat = "torchdeck-checkpoint/1";
 
 using GenericDict = c10::impl::GenericDict;
 
-GenericDict newDict()
-{
+GenericDict newDict() {
     return GenericDict(c10::StringType::get(), c10::AnyType::get());
 }
 
-at::Tensor cpuCopy(const at::Tensor &t)
-{
+at::Tensor cpuCopy(const at::Tensor &t) {
     return t.detach().to(torch::kCPU).clone();
 }
 
-std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model)
-{
+std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model) {
     std::map<std::string, at::Tensor> named;
     for (const auto &p : model.named_parameters())
         named[p.key()] = p.value();
@@ -38,8 +34,7 @@ std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model)
     return named;
 }
 
-at::Tensor &defaultGeneratorState(at::Tensor &out, bool set)
-{
+at::Tensor &defaultGeneratorState(at::Tensor &out, bool set) {
     auto gen = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
     if (set)
@@ -49,8 +44,7 @@ at::Tensor &defaultGeneratorState(at::Tensor &out, bool set)
     return out;
 }
 
-const c10::IValue *find(const GenericDict &dict, const std::string &key)
-{
+const c10::IValue *find(const GenericDict &dict, const std::string &key) {
     const auto it = dict.find(key);
     return it == dict.end() ? nullptr : &it->value();
 }
@@ -58,8 +52,7 @@ const c10::IValue *find(const GenericDict &dict, const std::string &key)
 } // namespace
 
 std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progress &progress,
-                                      const std::string &configJson)
-{
+                                      const std::string &configJson) {
     torch::NoGradGuard noGrad;
     GenericDict model = newDict();
     for (const auto &[name, tensor] : modelTensors(state.model))
@@ -73,7 +66,8 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
         GenericDict perParam = newDict();
         for (const ParamSlot &slot : state.params.slots()) {
             const at::Tensor flat = buffer.perGroup[slot.group];
-            perParam.insert(slot.name, cpuCopy(flat.narrow(0, slot.offset, slot.numel).view(slot.param.sizes())));
+            perParam.insert(slot.name,
+                            cpuCopy(flat.narrow(0, slot.offset, slot.numel).view(slot.param.sizes())));
         }
         optimizer.insert(buffer.name, perParam);
     }
@@ -100,8 +94,8 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
     return torch::pickle_save(c10::IValue(top));
 }
 
-std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state, Progress &progress)
-{
+std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state,
+                              Progress &progress) {
     GenericDict top = newDict();
     try {
         const c10::IValue loaded = torch::pickle_load(bytes);
@@ -121,7 +115,8 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
         // Validate everything before touching the model.
         auto targets = modelTensors(state.model);
         if (model.size() != targets.size())
-            return "model has " + std::to_string(model.size()) + " tensors, expected " + std::to_string(targets.size());
+            return "model has " + std::to_string(model.size()) + " tensors, expected " +
+                   std::to_string(targets.size());
         for (const auto &[name, tensor] : targets) {
             const c10::IValue *saved = find(model, name);
             if (saved == nullptr || !saved->isTensor())
@@ -139,7 +134,8 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
             for (const ParamSlot &slot : state.params.slots()) {
                 const c10::IValue *t = find(perParam->toGenericDict(), slot.name);
                 if (t == nullptr || !t->isTensor() || t->toTensor().numel() != slot.numel)
-                    return "optimizer state '" + buffer.name + "' of '" + slot.name + "' missing or misshapen";
+                    return "optimizer state '" + buffer.name + "' of '" + slot.name +
+                           "' missing or misshapen";
             }
         }
         // Restore.
@@ -149,8 +145,9 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
         for (OptimizerStateBuffer &buffer : state.optimizer.state()) {
             const GenericDict perParam = optimizer.at(buffer.name).toGenericDict();
             for (const ParamSlot &slot : state.params.slots())
-                buffer.perGroup[slot.group].narrow(0, slot.offset, slot.numel).copy_(
-                    perParam.at(slot.name).toTensor().reshape({-1}));
+                buffer.perGroup[slot.group]
+                    .narrow(0, slot.offset, slot.numel)
+                    .copy_(perParam.at(slot.name).toTensor().reshape({-1}));
         }
         state.optimizer.setStepCount(optimizer.at("step").toInt());
         progress.epoch = prog.at("epoch").toInt();
@@ -170,13 +167,14 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
     return {};
 }
 
-std::vector<std::pair<std::string, std::vector<float>>> checkpointModelTensors(const std::vector<char> &bytes)
-{
+std::vector<std::pair<std::string, std::vector<float>>>
+checkpointModelTensors(const std::vector<char> &bytes) {
     std::vector<std::pair<std::string, std::vector<float>>> out;
     const GenericDict model = torch::pickle_load(bytes).toGenericDict().at("model").toGenericDict();
     for (const auto &entry : model) {
         const at::Tensor t = entry.value().toTensor().to(torch::kFloat32).contiguous();
-        out.emplace_back(entry.key().toStringRef(), std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel()));
+        out.emplace_back(entry.key().toStringRef(),
+                         std::vector<float>(t.data_ptr<float>(), t.data_ptr<float>() + t.numel()));
     }
     std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     return out;

@@ -18,8 +18,8 @@ struct Flag {
     bool takesValue = true;
 };
 
-std::string oneOf(std::string &target, const std::string &value, std::initializer_list<const char *> allowed)
-{
+std::string oneOf(std::string &target, const std::string &value,
+                  std::initializer_list<const char *> allowed) {
     std::string list;
     for (const char *candidate : allowed) {
         if (value == candidate) {
@@ -32,8 +32,7 @@ std::string oneOf(std::string &target, const std::string &value, std::initialize
     return "'" + value + "' is not one of: " + list;
 }
 
-const std::map<std::string, Flag> &flags()
-{
+const std::map<std::string, Flag> &flags() {
     static const std::map<std::string, Flag> table = {
         {"--model", {[](Options &o, const std::string &v) {
              return oneOf(o.model, v, {"ae", "toy", "toy-split", "resnet18", "resnet50"});
@@ -45,10 +44,14 @@ const std::map<std::string, Flag> &flags()
              return std::string();
          }}},
         {"--epochs", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1000000, o.epochs); }}},
-        {"--batch-size", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.batchSize); }}},
+        {"--batch-size",
+         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.batchSize); }}},
         {"--lr", {[](Options &o, const std::string &v) { return parsePositiveDouble(v, o.lr); }}},
-        {"--optimizer", {[](Options &o, const std::string &v) { return oneOf(o.optimizer, v, {"adam", "sgd"}); }}},
-        {"--momentum", {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1.0, o.momentum); }}},
+        {"--optimizer", {[](Options &o, const std::string &v) {
+             return oneOf(o.optimizer, v, {"adam", "sgd"});
+         }}},
+        {"--momentum",
+         {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1.0, o.momentum); }}},
         {"--weight-decay",
          {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1e3, o.weightDecay); }}},
         {"--seed", {[](Options &o, const std::string &v) { return parseUInt64(v, o.seed); }}},
@@ -64,42 +67,54 @@ const std::map<std::string, Flag> &flags()
          }}},
         {"--keep", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1000000, o.keep); }}},
         {"--resume", {[](Options &o, const std::string &v) { return nonEmpty(v, o.resume); }}},
-        {"--backend", {[](Options &o, const std::string &v) { return oneOf(o.backend, v, {"auto", "gloo", "nccl"}); }}},
-        {"--device", {[](Options &o, const std::string &v) { return oneOf(o.device, v, {"auto", "cpu", "cuda"}); }}},
-        {"--amp", {[](Options &o, const std::string &v) { return oneOf(o.amp, v, {"none", "bf16"}); }}},
-        {"--channels-last", {[](Options &o, const std::string &) {
-                                 o.channelsLast = true;
-                                 return std::string();
-                             },
-                             false}},
+        {"--backend", {[](Options &o, const std::string &v) {
+             return oneOf(o.backend, v, {"auto", "gloo", "nccl"});
+         }}},
+        {"--device", {[](Options &o, const std::string &v) {
+             return oneOf(o.device, v, {"auto", "cpu", "cuda"});
+         }}},
+        {"--amp", {[](Options &o, const std::string &v) {
+             return oneOf(o.amp, v, {"none", "bf16"});
+         }}},
+        {"--channels-last",
+         {[](Options &o, const std::string &) {
+              o.channelsLast = true;
+              return std::string();
+          },
+          false}},
         {"--threads", {[](Options &o, const std::string &v) { return parseInt(v, 0, 4096, o.threads); }}},
-        {"--nproc-per-node", {[](Options &o, const std::string &v) { return parseInt(v, 1, 4096, o.nprocPerNode); }}},
+        {"--nproc-per-node",
+         {[](Options &o, const std::string &v) { return parseInt(v, 1, 4096, o.nprocPerNode); }}},
         {"--limit", {[](Options &o, const std::string &v) { return parseInt64(v, 0, INT64_MAX, o.limit); }}},
-        {"--log-every", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 30, o.logEvery); }}},
+        {"--log-every",
+         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 30, o.logEvery); }}},
         {"--bucket-mb",
          {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 1e-6, 1e6, o.bucketMb); }}},
-        {"--timeout", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.timeoutSeconds); }}},
-        {"--stop-signals", {[](Options &o, const std::string &v) { return parseSignalList(v, o.stopSignals); }}},
+        {"--timeout",
+         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.timeoutSeconds); }}},
+        {"--stop-signals",
+         {[](Options &o, const std::string &v) { return parseSignalList(v, o.stopSignals); }}},
         {"--signal-at-step",
          {[](Options &o, const std::string &v) { return parseInt64(v, 0, INT64_MAX, o.signalAtStep); }}},
-        {"--help", {[](Options &o, const std::string &) {
-                        o.help = true;
-                        return std::string();
-                    },
-                    false}},
-        {"--version", {[](Options &o, const std::string &) {
-                           o.version = true;
-                           return std::string();
-                       },
-                       false}},
+        {"--help",
+         {[](Options &o, const std::string &) {
+              o.help = true;
+              return std::string();
+          },
+          false}},
+        {"--version",
+         {[](Options &o, const std::string &) {
+              o.version = true;
+              return std::string();
+          },
+          false}},
     };
     return table;
 }
 
 } // namespace
 
-ParseResult parseOptions(const std::vector<std::string> &args)
-{
+ParseResult parseOptions(const std::vector<std::string> &args) {
     ParseResult result;
     result.options.stopSignals = {SIGUSR1, SIGUSR2, SIGTERM};
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -138,8 +153,7 @@ ParseResult parseOptions(const std::vector<std::string> &args)
     return result;
 }
 
-std::string optionsToJson(const Options &o)
-{
+std::string optionsToJson(const Options &o) {
     std::vector<std::string> signals;
     for (const int s : o.stopSignals)
         signals.push_back(jsonQuote(signalName(s)));
@@ -153,8 +167,8 @@ std::string optionsToJson(const Options &o)
         .add("momentum", o.momentum)
         .add("weight_decay", o.weightDecay)
         .add("seed", static_cast<std::uint64_t>(o.seed))
-        .add("checkpoint_every", o.checkpointEverySteps == 0 ? std::string("epoch")
-                                                            : std::to_string(o.checkpointEverySteps))
+        .add("checkpoint_every",
+             o.checkpointEverySteps == 0 ? std::string("epoch") : std::to_string(o.checkpointEverySteps))
         .add("keep", o.keep)
         .add("backend", o.backend)
         .add("device", o.device)

@@ -19,8 +19,8 @@ struct Options {
     double weightDecay = 0.0;
     std::uint64_t seed = 0;
 
-    std::string metricsPath;   // empty: no metrics file
-    std::string checkpointDir; // empty: no checkpoints
+    std::string metricsPath;      // empty: no metrics file
+    std::string checkpointDir;    // empty: no checkpoints
     int checkpointEverySteps = 0; // 0: at the end of every epoch
     int keep = 3;
     std::string resume = "auto"; // auto | none | PATH
@@ -29,13 +29,13 @@ struct Options {
     std::string device = "auto";  // auto | cpu | cuda
     std::string amp = "none";     // none | bf16
     bool channelsLast = false;
-    int threads = 0;       // 0: LibTorch's default
-    int nprocPerNode = 0;  // 0: no built-in launcher
+    int threads = 0;        // 0: LibTorch's default
+    int nprocPerNode = 0;   // 0: no built-in launcher
     std::int64_t limit = 0; // 0: all samples
     int logEvery = 50;
     double bucketMb = 25.0;
     int timeoutSeconds = 300;
-    std::vector<int> stopSignals; // filled with the defaults by the parser
+    std::vector<int> stopSignals;   // filled with the defaults by the parser
     std::int64_t signalAtStep = -1; // testing aid: raise the first stop signal after this global step
 
     bool help = false;

@@ -3,7 +3,6 @@
 #include "data/dataset_spec.h"
 
 #include <ATen/core/Tensor.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -4,18 +4,19 @@
 
 namespace torchdeck::trainer {
 
-std::string DatasetSpec::describe() const
-{
+std::string DatasetSpec::describe() const {
     switch (kind) {
-    case Kind::FashionMnist: return "fashion-mnist:" + dir;
-    case Kind::Mnist: return "mnist:" + dir;
-    case Kind::Synthetic: return "synthetic:" + std::to_string(syntheticSize);
+    case Kind::FashionMnist:
+        return "fashion-mnist:" + dir;
+    case Kind::Mnist:
+        return "mnist:" + dir;
+    case Kind::Synthetic:
+        return "synthetic:" + std::to_string(syntheticSize);
     }
     return {};
 }
 
-DatasetSpecResult parseDatasetSpec(const std::string &text)
-{
+DatasetSpecResult parseDatasetSpec(const std::string &text) {
     DatasetSpecResult r;
     const auto colon = text.find(':');
     const std::string name = text.substr(0, colon);
@@ -37,7 +38,8 @@ DatasetSpecResult parseDatasetSpec(const std::string &text)
         r.spec.kind = DatasetSpec::Kind::Synthetic;
         r.spec.syntheticSize = kDefaultSyntheticSize;
         if (hasArg) {
-            if (const std::string err = parseInt64(arg, 1, std::int64_t{1} << 32, r.spec.syntheticSize); !err.empty())
+            if (const std::string err = parseInt64(arg, 1, std::int64_t{1} << 32, r.spec.syntheticSize);
+                !err.empty())
                 r.error = "synthetic:N: " + err;
         }
     } else {

@@ -11,8 +11,8 @@ constexpr std::int64_t kDefaultSyntheticSize = 1024;
 struct DatasetSpec {
     enum class Kind { FashionMnist, Mnist, Synthetic };
     Kind kind = Kind::FashionMnist;
-    std::string dir;                 // IDX datasets
-    std::int64_t syntheticSize = 0;  // training samples of synthetic
+    std::string dir;                // IDX datasets
+    std::int64_t syntheticSize = 0; // training samples of synthetic
     std::string describe() const;
 };
 

@@ -2,7 +2,6 @@
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
-
 #include <chrono>
 #include <memory>
 #include <string>

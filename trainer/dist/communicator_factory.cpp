@@ -10,8 +10,7 @@
 
 namespace torchdeck::trainer {
 
-bool ncclAvailable()
-{
+bool ncclAvailable() {
 #ifdef TORCHDECK_WITH_NCCL
     return true;
 #else
@@ -19,8 +18,7 @@ bool ncclAvailable()
 #endif
 }
 
-std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const CommunicatorConfig &config)
-{
+std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const CommunicatorConfig &config) {
     auto store = rendezvous(env, config.timeout);
     if (config.backend == "gloo")
         return makeGlooCommunicator(env, std::move(store), config.timeout);

@@ -3,19 +3,17 @@
 #include "dist/communicator.h"
 #include "optim/flat_parameters.h"
 
+#include <algorithm>
+#include <stdexcept>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/utils/lambda_post_hook.h>
 #include <torch/csrc/autograd/variable.h>
-
-#include <algorithm>
-#include <stdexcept>
 
 namespace torchdeck::trainer {
 
 GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std::int64_t bucketBytes)
     : params_(params)
-    , comm_(comm)
-{
+    , comm_(comm) {
     const auto &slots = params_.slots();
     bucketOfSlot_.assign(slots.size(), 0);
     // Buckets: consecutive slots of one group (layout order = reverse registration order) up to the cap.
@@ -63,7 +61,8 @@ GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std
         if (!accumulator)
             throw std::runtime_error("parameter " + slots[slot].name + " has no gradient accumulator");
         accumulator->add_post_hook(std::make_unique<torch::autograd::utils::LambdaPostHook>(
-            [this, slot](const torch::autograd::variable_list &outputs, const torch::autograd::variable_list &) {
+            [this, slot](const torch::autograd::variable_list &outputs,
+                         const torch::autograd::variable_list &) {
                 markReady(slot);
                 return outputs;
             }));
@@ -72,14 +71,12 @@ GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std
     prepare();
 }
 
-GradientReducer::~GradientReducer()
-{
+GradientReducer::~GradientReducer() {
     for (auto &accumulator : accumulators_)
         accumulator->post_hooks().clear();
 }
 
-void GradientReducer::prepare()
-{
+void GradientReducer::prepare() {
     std::lock_guard<std::mutex> lock(mutex_);
     for (Bucket &b : buckets_) {
         b.pending = b.slotCount;
@@ -90,8 +87,7 @@ void GradientReducer::prepare()
     inFlight_.clear();
 }
 
-void GradientReducer::markReady(std::size_t slot)
-{
+void GradientReducer::markReady(std::size_t slot) {
     std::lock_guard<std::mutex> lock(mutex_);
     Bucket &b = buckets_[bucketOfSlot_[slot]];
     if (b.pending > 0)
@@ -99,8 +95,7 @@ void GradientReducer::markReady(std::size_t slot)
     launchReadyInOrder(true);
 }
 
-void GradientReducer::launchReadyInOrder(bool inBackward)
-{
+void GradientReducer::launchReadyInOrder(bool inBackward) {
     const double scale = 1.0 / static_cast<double>(comm_.size());
     while (nextToLaunch_ < buckets_.size() && (buckets_[nextToLaunch_].pending == 0 || !inBackward)) {
         Bucket &b = buckets_[nextToLaunch_++];
@@ -113,8 +108,7 @@ void GradientReducer::launchReadyInOrder(bool inBackward)
     }
 }
 
-void GradientReducer::finish()
-{
+void GradientReducer::finish() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         launchReadyInOrder(false);

@@ -25,8 +25,7 @@ struct Reader {
     bool has(const std::string &name) const { return env.count(name) != 0; }
 
     // Reads an integer variable; missing gives `fallback`, malformed records an error.
-    int integer(const std::string &name, int min, int max, int fallback)
-    {
+    int integer(const std::string &name, int min, int max, int fallback) {
         const auto it = env.find(name);
         if (it == env.end())
             return fallback;
@@ -36,15 +35,13 @@ struct Reader {
         return value;
     }
 
-    std::string text(const std::string &name) const
-    {
+    std::string text(const std::string &name) const {
         const auto it = env.find(name);
         return it == env.end() ? std::string() : it->second;
     }
 };
 
-std::string firstOf(const Reader &r, std::initializer_list<const char *> names)
-{
+std::string firstOf(const Reader &r, std::initializer_list<const char *> names) {
     for (const char *name : names) {
         if (r.has(name) && !r.text(name).empty())
             return name;
@@ -52,8 +49,7 @@ std::string firstOf(const Reader &r, std::initializer_list<const char *> names)
     return {};
 }
 
-void checkRank(Reader &r, const LaunchEnv &e, const char *rankName)
-{
+void checkRank(Reader &r, const LaunchEnv &e, const char *rankName) {
     if (r.error.empty() && e.rank >= e.worldSize)
         r.error = std::string(rankName) + "=" + std::to_string(e.rank) + " is not below the world size " +
                   std::to_string(e.worldSize);
@@ -62,8 +58,7 @@ void checkRank(Reader &r, const LaunchEnv &e, const char *rankName)
                   std::to_string(e.localWorldSize);
 }
 
-std::string firstHostOfSlurm(Reader &r)
-{
+std::string firstHostOfSlurm(Reader &r) {
     const std::string var = firstOf(r, {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"});
     if (var.empty())
         return {};
@@ -76,8 +71,7 @@ std::string firstHostOfSlurm(Reader &r)
     return hosts.hosts.front();
 }
 
-std::vector<std::string> nodefileLines(const std::string &contents)
-{
+std::vector<std::string> nodefileLines(const std::string &contents) {
     std::vector<std::string> lines;
     std::istringstream in(contents);
     std::string line;
@@ -90,24 +84,21 @@ std::vector<std::string> nodefileLines(const std::string &contents)
     return lines;
 }
 
-int slurmDefaultPort(Reader &r)
-{
+int slurmDefaultPort(Reader &r) {
     if (!r.has("SLURM_JOB_ID"))
         return kDefaultMasterPort;
     const int jobId = r.integer("SLURM_JOB_ID", 0, INT32_MAX, 0);
     return kSlurmPortBase + jobId % 10000; // the Lightning convention: distinct per job on shared nodes
 }
 
-void readMaster(Reader &r, LaunchEnv &e, const std::string &fallbackAddr, int fallbackPort)
-{
+void readMaster(Reader &r, LaunchEnv &e, const std::string &fallbackAddr, int fallbackPort) {
     e.masterAddr = r.has("MASTER_ADDR") ? r.text("MASTER_ADDR") : fallbackAddr;
     e.masterPort = r.integer("MASTER_PORT", 1, 65535, fallbackPort);
     if (r.error.empty() && e.masterAddr.empty())
         r.error = "no master address: set MASTER_ADDR";
 }
 
-LaunchEnv torchrun(Reader &r)
-{
+LaunchEnv torchrun(Reader &r) {
     LaunchEnv e;
     e.kind = LaunchKind::Torchrun;
     if (!r.has("RANK") || !r.has("WORLD_SIZE"))
@@ -123,11 +114,11 @@ LaunchEnv torchrun(Reader &r)
     return e;
 }
 
-LaunchEnv slurm(Reader &r)
-{
+LaunchEnv slurm(Reader &r) {
     LaunchEnv e;
     e.kind = LaunchKind::Slurm;
-    e.worldSize = r.integer(r.has("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS", 1, kMaxWorld, 1);
+    e.worldSize =
+        r.integer(r.has("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS", 1, kMaxWorld, 1);
     e.rank = r.integer("SLURM_PROCID", 0, kMaxWorld, 0);
     e.localRank = r.integer("SLURM_LOCALID", 0, kMaxWorld, 0);
     e.nodeRank = r.integer("SLURM_NODEID", 0, kMaxWorld, 0);
@@ -153,8 +144,7 @@ LaunchEnv slurm(Reader &r)
     return e;
 }
 
-LaunchEnv openMpi(Reader &r, const FileReader &readFile)
-{
+LaunchEnv openMpi(Reader &r, const FileReader &readFile) {
     LaunchEnv e;
     e.kind = LaunchKind::OpenMpi;
     e.worldSize = r.integer("OMPI_COMM_WORLD_SIZE", 1, kMaxWorld, 1);
@@ -178,13 +168,13 @@ LaunchEnv openMpi(Reader &r, const FileReader &readFile)
     int port = r.has("SLURM_JOB_ID") ? slurmDefaultPort(r) : kDefaultMasterPort;
     readMaster(r, e, host, port);
     if (r.error.empty() && e.masterAddr.empty())
-        r.error = "multi-node Open MPI launch without MASTER_ADDR: pass it with mpirun -x MASTER_ADDR=<first host>";
+        r.error =
+            "multi-node Open MPI launch without MASTER_ADDR: pass it with mpirun -x MASTER_ADDR=<first host>";
     checkRank(r, e, "OMPI_COMM_WORLD_RANK");
     return e;
 }
 
-LaunchEnv pbs(Reader &r, const FileReader &readFile)
-{
+LaunchEnv pbs(Reader &r, const FileReader &readFile) {
     LaunchEnv e;
     e.kind = LaunchKind::Pbs;
     const std::string path = r.text("PBS_NODEFILE");
@@ -222,13 +212,15 @@ LaunchEnv pbs(Reader &r, const FileReader &readFile)
 
 } // namespace
 
-LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile)
-{
+LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile) {
     Reader r{env, {}};
     LaunchEnvResult result;
     if (r.has("RANK") || r.has("WORLD_SIZE"))
         result.env = torchrun(r);
-    else if (r.has("SLURM_PROCID") && (r.has("SLURM_STEP_ID") || r.has("SLURM_STEPID")))
+    // mpirun inside an allocation starts its ranks through an srun step of its own: they inherit that
+    // step's SLURM_PROCID (one task per node), so Open MPI's variables win over Slurm's.
+    else if (r.has("SLURM_PROCID") && (r.has("SLURM_STEP_ID") || r.has("SLURM_STEPID")) &&
+             !r.has("OMPI_COMM_WORLD_RANK"))
         result.env = slurm(r);
     else if (r.has("OMPI_COMM_WORLD_RANK") || r.has("OMPI_COMM_WORLD_SIZE"))
         result.env = openMpi(r, readFile);
@@ -240,8 +232,7 @@ LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile)
     return result;
 }
 
-EnvMap processEnvironment()
-{
+EnvMap processEnvironment() {
     EnvMap env;
     for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
         const std::string item(*entry);
@@ -252,8 +243,7 @@ EnvMap processEnvironment()
     return env;
 }
 
-std::optional<std::string> readWholeFile(const std::string &path)
-{
+std::optional<std::string> readWholeFile(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::nullopt;
@@ -262,14 +252,18 @@ std::optional<std::string> readWholeFile(const std::string &path)
     return buffer.str();
 }
 
-const char *launchKindName(LaunchKind kind)
-{
+const char *launchKindName(LaunchKind kind) {
     switch (kind) {
-    case LaunchKind::Single: return "single";
-    case LaunchKind::Torchrun: return "torchrun";
-    case LaunchKind::Slurm: return "slurm";
-    case LaunchKind::OpenMpi: return "openmpi";
-    case LaunchKind::Pbs: return "pbs";
+    case LaunchKind::Single:
+        return "single";
+    case LaunchKind::Torchrun:
+        return "torchrun";
+    case LaunchKind::Slurm:
+        return "slurm";
+    case LaunchKind::OpenMpi:
+        return "openmpi";
+    case LaunchKind::Pbs:
+        return "pbs";
     }
     return "unknown";
 }

@@ -2,14 +2,12 @@
 
 #include "dist/launch_env.h"
 
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
-
 #include <stdexcept>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 namespace torchdeck::trainer {
 
-c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::milliseconds timeout)
-{
+c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::milliseconds timeout) {
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(env.masterPort);
     options.isServer = env.rank == 0;

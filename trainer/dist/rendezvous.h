@@ -1,8 +1,7 @@
 #pragma once
 
-#include <torch/csrc/distributed/c10d/Store.hpp>
-
 #include <chrono>
+#include <torch/csrc/distributed/c10d/Store.hpp>
 
 namespace torchdeck::trainer {
 

@@ -13,8 +13,7 @@ namespace {
 
 constexpr int kSchemaVersion = 1;
 
-double unixSeconds()
-{
+double unixSeconds() {
     using namespace std::chrono;
     return duration<double>(system_clock::now().time_since_epoch()).count();
 }
@@ -22,8 +21,7 @@ double unixSeconds()
 } // namespace
 
 RunReporter::RunReporter(const std::string &metricsPath, bool active)
-    : active_(active)
-{
+    : active_(active) {
     if (!active_ || metricsPath.empty())
         return;
     metrics_ = std::fopen(metricsPath.c_str(), "a");
@@ -31,14 +29,12 @@ RunReporter::RunReporter(const std::string &metricsPath, bool active)
         throw std::runtime_error("cannot open metrics file '" + metricsPath + "': " + std::strerror(errno));
 }
 
-RunReporter::~RunReporter()
-{
+RunReporter::~RunReporter() {
     if (metrics_ != nullptr)
         std::fclose(metrics_);
 }
 
-void RunReporter::writeEvent(const std::string &event, const std::string &fieldsJson)
-{
+void RunReporter::writeEvent(const std::string &event, const std::string &fieldsJson) {
     if (metrics_ == nullptr)
         return;
     JsonObject head;
@@ -54,8 +50,7 @@ void RunReporter::writeEvent(const std::string &event, const std::string &fields
     std::fflush(metrics_);
 }
 
-void RunReporter::start(const StartRecord &r)
-{
+void RunReporter::start(const StartRecord &r) {
     if (!active_)
         return;
     JsonObject j;
@@ -102,8 +97,7 @@ void RunReporter::start(const StartRecord &r)
     std::fflush(stdout);
 }
 
-void RunReporter::step(const StepRecord &r)
-{
+void RunReporter::step(const StepRecord &r) {
     if (!active_)
         return;
     JsonObject j;
@@ -122,8 +116,7 @@ void RunReporter::step(const StepRecord &r)
     std::fflush(stdout);
 }
 
-void RunReporter::epoch(const EpochRecord &r)
-{
+void RunReporter::epoch(const EpochRecord &r) {
     if (!active_)
         return;
     JsonObject j;
@@ -147,8 +140,7 @@ void RunReporter::epoch(const EpochRecord &r)
     std::fflush(stdout);
 }
 
-void RunReporter::checkpoint(const CheckpointRecord &r)
-{
+void RunReporter::checkpoint(const CheckpointRecord &r) {
     if (!active_)
         return;
     JsonObject j;
@@ -164,8 +156,7 @@ void RunReporter::checkpoint(const CheckpointRecord &r)
     std::fflush(stdout);
 }
 
-void RunReporter::stop(const StopRecord &r)
-{
+void RunReporter::stop(const StopRecord &r) {
     if (!active_)
         return;
     JsonObject j;
@@ -180,8 +171,7 @@ void RunReporter::stop(const StopRecord &r)
     std::fflush(stdout);
 }
 
-void RunReporter::note(const std::string &line)
-{
+void RunReporter::note(const std::string &line) {
     if (!active_)
         return;
     std::printf("%s\n", line.c_str());

@@ -9,8 +9,7 @@ namespace {
 constexpr std::int64_t kHidden = 128;
 }
 
-AutoEncoder::AutoEncoder(std::int64_t features)
-{
+AutoEncoder::AutoEncoder(std::int64_t features) {
     using namespace torch::nn;
     const auto relu = ReLUOptions().inplace(true);
     net = register_module("net", Sequential(Linear(features, kHidden), ReLU(relu), Linear(kHidden, kHidden),
@@ -18,8 +17,7 @@ AutoEncoder::AutoEncoder(std::int64_t features)
                                             Linear(kHidden, features), ReLU(relu)));
 }
 
-torch::Tensor AutoEncoder::forward(const torch::Tensor &input)
-{
+torch::Tensor AutoEncoder::forward(const torch::Tensor &input) {
     return net->forward(input.flatten(1));
 }
 

@@ -2,12 +2,11 @@
 
 #include "models/trainable_model.h"
 
+#include <array>
 #include <torch/nn/modules/batchnorm.h>
 #include <torch/nn/modules/container/sequential.h>
 #include <torch/nn/modules/conv.h>
 #include <torch/nn/modules/linear.h>
-
-#include <array>
 
 namespace torchdeck::trainer {
 

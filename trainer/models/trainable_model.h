@@ -2,7 +2,6 @@
 
 #include <torch/nn/module.h>
 #include <torch/types.h>
-
 #include <vector>
 
 namespace torchdeck::trainer {

@@ -2,9 +2,8 @@
 #include "optim/flat_parameters.h"
 
 #include <ATen/Parallel.h>
-#include <torch/torch.h>
-
 #include <cmath>
+#include <torch/torch.h>
 
 namespace torchdeck::trainer {
 
@@ -17,16 +16,14 @@ class FlatAdam final : public FlatOptimizer {
 public:
     FlatAdam(FlatParameters &params, const AdamConfig &config)
         : FlatOptimizer(params, config.lr, config.weightDecay)
-        , config_(config)
-    {
+        , config_(config) {
         addState("exp_avg");
         addState("exp_avg_sq");
     }
 
     const char *name() const override { return "adam"; }
 
-    void step() override
-    {
+    void step() override {
         torch::NoGradGuard noGrad;
         ++steps_;
         const double biasCorrection1 = 1.0 - std::pow(config_.beta1, static_cast<double>(steps_));
@@ -48,8 +45,7 @@ public:
 
 private:
     void tensorOps(at::Tensor &p, const at::Tensor &gradIn, at::Tensor &m, at::Tensor &v, double stepSize,
-                   double correction2Sqrt) const
-    {
+                   double correction2Sqrt) const {
         const at::Tensor grad = weightDecay_ != 0.0 ? gradIn.add(p, weightDecay_) : gradIn;
         m.mul_(config_.beta1).add_(grad, 1.0 - config_.beta1);
         v.mul_(config_.beta2).addcmul_(grad, grad, 1.0 - config_.beta2);
@@ -58,8 +54,7 @@ private:
     }
 
     void fusedCpu(at::Tensor &p, const at::Tensor &grad, at::Tensor &m, at::Tensor &v, double stepSize,
-                  double correction2Sqrt) const
-    {
+                  double correction2Sqrt) const {
         float *pp = p.data_ptr<float>();
         const float *gp = grad.data_ptr<float>();
         float *mp = m.data_ptr<float>();
@@ -89,8 +84,7 @@ private:
 
 } // namespace
 
-std::unique_ptr<FlatOptimizer> makeAdam(FlatParameters &params, const AdamConfig &config)
-{
+std::unique_ptr<FlatOptimizer> makeAdam(FlatParameters &params, const AdamConfig &config) {
     return std::make_unique<FlatAdam>(params, config);
 }
 

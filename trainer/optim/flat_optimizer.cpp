@@ -1,4 +1,5 @@
 #include "optim/flat_optimizer.h"
+
 #include "optim/flat_parameters.h"
 
 #include <torch/torch.h>
@@ -8,12 +9,9 @@ namespace torchdeck::trainer {
 FlatOptimizer::FlatOptimizer(FlatParameters &params, double lr, double weightDecay)
     : params_(params)
     , lr_(lr)
-    , weightDecay_(weightDecay)
-{
-}
+    , weightDecay_(weightDecay) {}
 
-OptimizerStateBuffer &FlatOptimizer::addState(const std::string &name)
-{
+OptimizerStateBuffer &FlatOptimizer::addState(const std::string &name) {
     OptimizerStateBuffer buffer;
     buffer.name = name;
     for (const FlatGroup &g : params_.groups())

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
-
 #include <cstdint>
 #include <memory>
 #include <string>

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <ATen/core/Tensor.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,8 +24,8 @@ struct ParamSlot {
 // another. Parameters are laid out in REVERSE registration order: gradients become ready roughly in that
 // order during backward, so gradient buckets are contiguous ranges filled front to back.
 struct FlatGroup {
-    at::Tensor params;             // 1-D
-    at::Tensor grads;              // 1-D, same layout
+    at::Tensor params;              // 1-D
+    at::Tensor grads;               // 1-D, same layout
     std::vector<std::size_t> slots; // indices into slots(), in layout order
 };
 

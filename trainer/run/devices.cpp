@@ -4,22 +4,19 @@
 #include "dist/communicator.h"
 #include "dist/launch_env.h"
 
-#include <torch/cuda.h>
-
 #include <stdexcept>
+#include <torch/cuda.h>
 
 namespace torchdeck::trainer {
 
-std::string DevicePlan::describe() const
-{
+std::string DevicePlan::describe() const {
     std::string text;
     for (const c10::Device &d : modelDevices)
         text += (text.empty() ? "" : "+") + d.str();
     return text;
 }
 
-DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelParallel)
-{
+DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelParallel) {
     DevicePlan plan;
     const bool haveCuda = torch::cuda::is_available();
     if (options.device == "cuda" && !haveCuda)
@@ -33,7 +30,8 @@ DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelP
         plan.dataDevice = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(first));
         plan.modelDevices.push_back(plan.dataDevice);
         if (modelParallel)
-            plan.modelDevices.push_back(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>((first + 1) % count)));
+            plan.modelDevices.push_back(
+                c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>((first + 1) % count)));
     } else {
         plan.modelDevices.push_back(plan.dataDevice);
         if (modelParallel)
@@ -41,7 +39,8 @@ DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelP
     }
     if (options.backend == "nccl" && !(plan.cuda && ncclAvailable()))
         throw std::invalid_argument("--backend nccl needs CUDA tensors and a LibTorch with NCCL");
-    plan.backend = options.backend == "auto" ? (plan.cuda && ncclAvailable() ? "nccl" : "gloo") : options.backend;
+    plan.backend =
+        options.backend == "auto" ? (plan.cuda && ncclAvailable() ? "nccl" : "gloo") : options.backend;
     return plan;
 }
 

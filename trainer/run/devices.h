@@ -1,7 +1,6 @@
 #pragma once
 
 #include <c10/core/Device.h>
-
 #include <string>
 #include <vector>
 
@@ -12,8 +11,8 @@ struct Options;
 
 // Where this rank computes and which backend connects the ranks.
 struct DevicePlan {
-    c10::Device dataDevice = c10::Device(c10::kCPU);     // batches and the model's input
-    std::vector<c10::Device> modelDevices;                // 1, or 2 for a model split over devices
+    c10::Device dataDevice = c10::Device(c10::kCPU); // batches and the model's input
+    std::vector<c10::Device> modelDevices;           // 1, or 2 for a model split over devices
     std::string backend = "gloo";
     bool cuda = false;
     std::string describe() const;

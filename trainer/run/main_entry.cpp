@@ -3,6 +3,7 @@
 #include "cli/options.h"
 #include "dist/launch_env.h"
 #include "dist/worker_launcher.h"
+#include "run/allocator_tuning.h"
 #include "run/exit_codes.h"
 #include "run/training_run.h"
 
@@ -11,8 +12,7 @@
 
 namespace torchdeck::trainer {
 
-int trainerMain(int argc, char **argv)
-{
+int trainerMain(int argc, char **argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     const ParseResult parsed = parseOptions(args);
     if (!parsed.error.empty()) {
@@ -36,8 +36,8 @@ int trainerMain(int argc, char **argv)
     }
     if (options.nprocPerNode > 0 && env.count(kWorkerMarker) == 0) {
         try {
-            const WorkerPlan plan = planWorkers(launch.env, options.nprocPerNode, env.count("MASTER_PORT") != 0,
-                                                findFreePort());
+            const WorkerPlan plan =
+                planWorkers(launch.env, options.nprocPerNode, env.count("MASTER_PORT") != 0, findFreePort());
             std::vector<std::string> all(argv, argv + argc);
             return launchWorkers(plan, all, kExitRequeue);
         } catch (const std::exception &e) {
@@ -45,6 +45,7 @@ int trainerMain(int argc, char **argv)
             return kExitError;
         }
     }
+    tuneAllocator();
     return runTraining(options, launch.env);
 }
 

@@ -12,8 +12,7 @@ namespace torchdeck::trainer {
 namespace {
 
 // Broadcasts through a tensor on the communicator's device when `t` lives elsewhere.
-void broadcastTensor(Communicator &comm, const at::Tensor &t)
-{
+void broadcastTensor(Communicator &comm, const at::Tensor &t) {
     if (t.device() == comm.device()) {
         comm.broadcast(t, 0);
         return;
@@ -26,17 +25,13 @@ void broadcastTensor(Communicator &comm, const at::Tensor &t)
 } // namespace
 
 void broadcastTrainState(Communicator &comm, torch::nn::Module &model, FlatParameters &params,
-                         FlatOptimizer &optimizer, Progress &progress)
-{
+                         FlatOptimizer &optimizer, Progress &progress) {
     torch::NoGradGuard noGrad;
-    std::vector<double> scalars = {static_cast<double>(progress.epoch),
-                                   static_cast<double>(progress.epochStep),
-                                   static_cast<double>(progress.globalStep),
-                                   progress.epochLossSum,
-                                   static_cast<double>(progress.epochLossCount),
-                                   static_cast<double>(progress.batchSize),
-                                   static_cast<double>(progress.worldSize),
-                                   static_cast<double>(optimizer.stepCount())};
+    std::vector<double> scalars = {
+        static_cast<double>(progress.epoch),          static_cast<double>(progress.epochStep),
+        static_cast<double>(progress.globalStep),     progress.epochLossSum,
+        static_cast<double>(progress.epochLossCount), static_cast<double>(progress.batchSize),
+        static_cast<double>(progress.worldSize),      static_cast<double>(optimizer.stepCount())};
     at::Tensor packed = torch::tensor(scalars, torch::kFloat64);
     broadcastTensor(comm, packed);
     const double *v = packed.data_ptr<double>();

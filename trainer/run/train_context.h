@@ -26,8 +26,8 @@ struct TrainContext {
     TrainableModel &model;
     FlatParameters &params;
     FlatOptimizer &optimizer;
-    Communicator *comm;        // null with one rank
-    GradientReducer *reducer;  // null with one rank
+    Communicator *comm;       // null with one rank
+    GradientReducer *reducer; // null with one rank
     const DatasetSplits &data;
     RunReporter &reporter;
     StopSignals &signals;

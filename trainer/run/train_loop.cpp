@@ -1,5 +1,3 @@
-#include "run/train_context.h"
-
 #include "checkpoint/checkpoint_store.h"
 #include "cli/options.h"
 #include "data/dataset.h"
@@ -15,10 +13,10 @@
 #include "run/batch.h"
 #include "run/evaluate.h"
 #include "run/stop_signals.h"
-
-#include <torch/torch.h>
+#include "run/train_context.h"
 
 #include <chrono>
+#include <torch/torch.h>
 
 namespace torchdeck::trainer {
 
@@ -26,14 +24,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start)
-{
+double secondsSince(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // Sums `values` over all ranks (blocking; identity with one rank).
-std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> values)
-{
+std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> values) {
     if (ctx.comm == nullptr)
         return values;
     at::Tensor t = torch::tensor(values, torch::kFloat64).to(ctx.comm->device());
@@ -43,8 +39,7 @@ std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> va
 }
 
 // Rank 0's model buffers (BatchNorm statistics) to every rank.
-void syncBuffers(const TrainContext &ctx)
-{
+void syncBuffers(const TrainContext &ctx) {
     if (ctx.comm == nullptr)
         return;
     torch::NoGradGuard noGrad;
@@ -62,16 +57,14 @@ struct LossTally {
     std::int64_t logSteps = 0;
     std::int64_t logSamples = 0;
 
-    void add(const at::Tensor &loss, std::int64_t samples)
-    {
+    void add(const at::Tensor &loss, std::int64_t samples) {
         unflushed += loss.detach().to(torch::kFloat64);
         ++unflushedSteps;
         ++logSteps;
         logSamples += samples;
     }
 
-    void flush()
-    {
+    void flush() {
         const double sum = unflushedSteps > 0 ? unflushed.item<double>() : 0.0;
         epochSum += sum;
         logSum += sum;
@@ -80,8 +73,7 @@ struct LossTally {
         unflushed.zero_();
     }
 
-    void resetLog()
-    {
+    void resetLog() {
         logSum = 0;
         logSteps = 0;
         logSamples = 0;
@@ -95,27 +87,27 @@ public:
         , o_(ctx.options)
         , progress_(progress)
         , sampler_(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, /*shuffle=*/true, o_.seed)
-        , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank))
-    {
-        tally_.unflushed = torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
+        , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank)) {
+        tally_.unflushed =
+            torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
         tally_.epochSum = progress.epochLossSum;
         tally_.epochCount = progress.epochLossCount;
         if (ctx.comm != nullptr)
-            flag_ = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat32).device(ctx.comm->device()));
+            flag_ =
+                torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat32).device(ctx.comm->device()));
         // Polling the agreed stop flag forces a host sync; on GPUs do it every few steps only.
         stopCheckEvery_ = ctx.devices.cuda ? kCudaStopCheckEvery : 1;
         if (progress.globalStep > 0)
             lastCheckpointStep_ = progress.globalStep; // resumed from a checkpoint of this step
     }
 
-    TrainOutcome run()
-    {
+    TrainOutcome run() {
         const std::int64_t steps = stepsPerEpoch(ctx_);
         for (; progress_.epoch < o_.epochs; ++progress_.epoch) {
             const auto epochStart = Clock::now();
             const std::vector<std::int64_t> indices = sampler_.epochIndices(progress_.epoch);
             windowStart_ = Clock::now();
-            for (; progress_.epochStep < steps; ) {
+            for (; progress_.epochStep < steps;) {
                 const bool stop = trainStep(indices);
                 const bool logNow = progress_.globalStep % o_.logEvery == 0;
                 const bool checkpointNow = o_.checkpointEverySteps > 0 && !o_.checkpointDir.empty() &&
@@ -142,8 +134,7 @@ private:
     static constexpr int kCudaStopCheckEvery = 10;
 
     // One optimizer step; returns whether all ranks agreed to stop after it.
-    bool trainStep(const std::vector<std::int64_t> &indices)
-    {
+    bool trainStep(const std::vector<std::int64_t> &indices) {
         const bool checkStop = progress_.globalStep % stopCheckEvery_ == 0;
         bool stop = checkStop && ctx_.signals.requested();
         std::unique_ptr<PendingCollective> flagWork;
@@ -153,7 +144,8 @@ private:
         }
         const std::int64_t batch = o_.batchSize;
         const std::int64_t begin = progress_.epochStep * batch;
-        const std::int64_t count = std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
+        const std::int64_t count =
+            std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
         const Batch b = gatherBatch(ctx_.data.train, indices.data() + begin, count, ctx_.devices.dataDevice,
                                     o_.channelsLast);
         ctx_.params.zeroGrads();
@@ -182,8 +174,7 @@ private:
         return stop;
     }
 
-    void reportStep(std::int64_t steps)
-    {
+    void reportStep(std::int64_t steps) {
         const auto sums = sumOverRanks(ctx_, {tally_.logSum, static_cast<double>(tally_.logSteps),
                                               static_cast<double>(tally_.logSamples)});
         StepRecord r;
@@ -199,8 +190,7 @@ private:
         windowStart_ = Clock::now();
     }
 
-    void finishEpoch(double trainSeconds, std::int64_t steps)
-    {
+    void finishEpoch(double trainSeconds, std::int64_t steps) {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         const auto evalStart = Clock::now();
         syncBuffers(ctx_);
@@ -233,8 +223,7 @@ private:
     }
 
     // Collective (every rank takes part in the loss sum); rank 0 writes.
-    void checkpoint(const std::string &reason)
-    {
+    void checkpoint(const std::string &reason) {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         lastCheckpointStep_ = progress_.globalStep;
         if (ctx_.launch.rank != 0 || o_.checkpointDir.empty())
@@ -272,14 +261,12 @@ private:
 
 } // namespace
 
-std::int64_t stepsPerEpoch(const TrainContext &ctx)
-{
+std::int64_t stepsPerEpoch(const TrainContext &ctx) {
     const DistributedSampler sampler(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, true, 0);
     return (sampler.shardSize() + ctx.options.batchSize - 1) / ctx.options.batchSize;
 }
 
-TrainOutcome train(TrainContext &ctx, Progress progress)
-{
+TrainOutcome train(TrainContext &ctx, Progress progress) {
     ctx.model.train();
     Trainer trainer(ctx, progress);
     return trainer.run();

@@ -80,9 +80,10 @@ case_clusters() { # torchdeck reads the ssh config the sandbox wrote, through it
 case_stop() { # stop ends every process start began, and the jobs' processes
     use_sandbox
     local id marker="torchdeck-stop-test-$$"
-    id=$(sbatch --parsable --wrap "exec -a $marker sleep 600")
-    wait_job_state "$id" RUNNING 30
     cp "$TORCHDECK_SANDBOX_DIR/run/pids" "$TORCHDECK_SANDBOX_DIR/run/pids.last"
+    trap '"$sandbox" stop >/dev/null 2>&1' EXIT # the fixture's cleanup: stop even when a check fails
+    id=$(sbatch --parsable --wrap "exec bash -c 'exec -a $marker sleep 600'") # --wrap runs /bin/sh
+    wait_job_state "$id" RUNNING 30
     "$sandbox" stop
     sleep 0.5
     local left

@@ -78,7 +78,8 @@ void TestConnection::refusesQuestionsWhenNotInteractive()
     QFile original(m_sandboxDir + QStringLiteral("/ssh/config"));
     QVERIFY(original.open(QIODevice::ReadOnly));
     QByteArray text = original.readAll();
-    text.replace("known_hosts", "known_hosts.absent");
+    const QByteArray knownHosts = QFile::encodeName(m_sandboxDir + QStringLiteral("/ssh/known_hosts"));
+    text.replace(knownHosts, QFile::encodeName(m_tmp.filePath(QStringLiteral("known_hosts.fresh"))));
     QFile copy(config);
     QVERIFY(copy.open(QIODevice::WriteOnly));
     copy.write(text);

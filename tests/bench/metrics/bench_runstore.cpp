@@ -47,7 +47,7 @@ int main(int argc, char **argv) {
         r.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         r.name = QStringLiteral("run %1").arg(i);
         r.cluster = i % 3 == 0 ? QStringLiteral("sandbox") : QStringLiteral("hpc");
-        r.created = QDateTime::currentDateTimeUtc().addSecs(-i * 60);
+        r.created = QDateTime::currentDateTimeUtc().addSecs(-static_cast<qint64>(i) * 60);
         r.state = QStringLiteral("completed");
         r.specJson = spec;
         r.script = script;

@@ -86,17 +86,12 @@ qint64 slurmDuration(QStringView text) {
         if (values[i] < 0)
             return -1;
     }
-    qint64 seconds = 0;
-    if (dash >= 0) { // days-hours[:minutes[:seconds]]
-        seconds = values[0] * 3600 + values[1] * 60 + values[2];
-    } else if (parts.size() == 1) { // minutes
-        seconds = values[0] * 60;
-    } else if (parts.size() == 2) { // minutes:seconds
-        seconds = values[0] * 60 + values[1];
-    } else { // hours:minutes:seconds
-        seconds = values[0] * 3600 + values[1] * 60 + values[2];
-    }
-    return days * 86400 + seconds;
+    // After "days-" the clock starts with hours; alone, one or two fields are minutes[:seconds].
+    if (dash < 0 && parts.size() == 1)
+        return values[0] * 60;
+    if (dash < 0 && parts.size() == 2)
+        return values[0] * 60 + values[1];
+    return days * 86400 + values[0] * 3600 + values[1] * 60 + values[2];
 }
 
 qint64 pbsDuration(QStringView text) {

@@ -38,10 +38,6 @@ QString squeueFormat() {
     return fields.join(u',');
 }
 
-int squeueFieldCount() {
-    return FieldCount;
-}
-
 JobListResult parseSqueue(const QByteArray &output) {
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {

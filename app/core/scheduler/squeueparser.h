@@ -10,7 +10,6 @@ namespace torchdeck {
 // The squeue --Format torchdeck asks for: each field unpadded (":0") and ended by '|', Name last so a
 // '|' in a job name stays inside it.
 QString squeueFormat();
-int squeueFieldCount();
 
 // Output of `squeue --noheader --states=all --jobs=... --Format=<squeueFormat()>`, one job per line.
 JobListResult parseSqueue(const QByteArray &output);

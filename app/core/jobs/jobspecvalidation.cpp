@@ -1,6 +1,7 @@
 #include "core/jobs/jobspecvalidation.h"
 
 #include "core/jobs/directivevalue.h"
+#include "core/jobs/restartvalidation.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -35,7 +36,7 @@ public:
         environment();
         command();
         logs();
-        restarts();
+        errors += restartProblems(s, c);
         scheduling();
         return errors;
     }
@@ -217,32 +218,6 @@ private:
         logPath(QStringLiteral("errorPath"), effectiveErrorPath(s));
     }
 
-    void restarts()
-    {
-        if (s.checkpointSignalEnabled && !supportedCheckpointSignals().contains(effectiveCheckpointSignal(s)))
-            add(QStringLiteral("checkpointSignal"),
-                QStringLiteral("'%1' is not one of %2.")
-                    .arg(s.checkpointSignal, supportedCheckpointSignals().join(u", ")));
-        if (s.signalLeadSeconds < 0 || s.signalLeadSeconds > 65535)
-            add(QStringLiteral("signalLeadSeconds"),
-                QStringLiteral("The lead time is from 0 to 65535 seconds."));
-        if (s.checkpointSignalEnabled && s.signalLeadSeconds > 0 && !local()) {
-            if (s.wallTimeSeconds > 0 && s.signalLeadSeconds >= s.wallTimeSeconds)
-                add(QStringLiteral("signalLeadSeconds"),
-                    QStringLiteral(
-                        "The warning would come before the job starts: the lead time must be shorter "
-                        "than the wall time."));
-            if (pbs() && s.wallTimeSeconds == 0)
-                add(QStringLiteral("wallTimeSeconds"),
-                    QStringLiteral(
-                        "PBS sends no warning signal; the script's own timer needs the wall time."));
-        }
-        if (s.maxRestarts < 0)
-            add(QStringLiteral("maxRestarts"), QStringLiteral("The restart limit cannot be negative."));
-        if (s.requeueExitCode < 1 || s.requeueExitCode > 255)
-            add(QStringLiteral("requeueExitCode"), QStringLiteral("An exit code is from 1 to 255."));
-    }
-
     void scheduling()
     {
         static const QRegularExpression slurmId(QStringLiteral("^[0-9]+(_[0-9]+)?$"));
@@ -287,12 +262,6 @@ QString formatJobSpecErrors(const QList<JobSpecError> &errors)
     for (const JobSpecError &e : errors)
         lines.append(e.field + QStringLiteral(": ") + e.message);
     return lines.join(u'\n');
-}
-
-QStringList supportedCheckpointSignals()
-{
-    return {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM"), QStringLiteral("INT"),
-            QStringLiteral("HUP"),  QStringLiteral("QUIT"), QStringLiteral("XCPU")};
 }
 
 } // namespace torchdeck

@@ -23,7 +23,8 @@ QList<JobSpecError> validateJobSpec(const JobSpec &spec, const ClusterCaps &caps
 // "field: message" lines, for a failed(QString) signal or the terminal.
 QString formatJobSpecErrors(const QList<JobSpecError> &errors);
 
-// The signals a job may ask for and the trainer understands as "checkpoint and stop".
+// The checkpoint signals: USR1, USR2 (passed on by srun and mpirun) and TERM (the local method only);
+// torchdeck-train stops on each by default.
 QStringList supportedCheckpointSignals();
 
 } // namespace torchdeck

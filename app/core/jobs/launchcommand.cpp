@@ -27,8 +27,9 @@ bool onePerNode(const JobSpec &spec)
 
 QStringList srunWords(const JobSpec &spec, const AllocationShape &shape)
 {
-    QStringList w{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
-                  QStringLiteral("--ntasks-per-node=") + number(shape.tasksPerNode)};
+    // No --kill-on-bad-exit: the ranks that stop for a checkpoint exit 75 before rank 0 has written it, and
+    // srun would kill rank 0 then.
+    QStringList w{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=") + number(shape.tasksPerNode)};
     // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
     if (shape.cpusPerTask > 1)
         w.append(QStringLiteral("--cpus-per-task=") + number(shape.cpusPerTask));

@@ -34,7 +34,7 @@ export NCCL_DEBUG=WARN
 td_pid=
 td_forward() { if [ -n "$td_pid" ]; then kill -s USR2 "$td_pid" 2>/dev/null || true; fi; }
 trap td_forward USR2
-srun --kill-on-bad-exit=1 --ntasks-per-node=1 --cpus-per-task=32 \
+srun --ntasks-per-node=1 --cpus-per-task=32 \
   apptainer exec --nv --bind /scratch /project/images/torch-2.1.sif \
   /project/torchdeck/trainer/bin/torchdeck-train --nproc-per-node=4 --model resnet50 --data synthetic:100000 --batch-size 256 --checkpoint-dir /scratch/ada/resnet50/ckpt &
 td_pid=$!

@@ -15,5 +15,5 @@ MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
 export MASTER_ADDR
 export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 
-srun --kill-on-bad-exit=1 --ntasks-per-node=1 \
+srun --ntasks-per-node=1 \
   bash -c 'nvidia-smi; python -c '\''import torch; print(torch.cuda.is_available())'\'''

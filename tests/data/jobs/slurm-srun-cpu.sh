@@ -24,7 +24,7 @@ export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 td_pid=
 td_forward() { if [ -n "$td_pid" ]; then kill -s USR1 "$td_pid" 2>/dev/null || true; fi; }
 trap td_forward USR1
-srun --kill-on-bad-exit=1 --ntasks-per-node=2 \
+srun --ntasks-per-node=2 \
   /home/ada/.local/share/torchdeck/trainer/3f9a1c/bin/torchdeck-train --model ae --epochs 10 --metrics metrics.jsonl --checkpoint-dir checkpoints --resume auto &
 td_pid=$!
 td_status=0

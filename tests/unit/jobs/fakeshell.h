@@ -99,7 +99,8 @@ inline ShellRun runWithFakes(const QString &dir, const QString &script, const QS
 // The first CANARY_* file under `dir`: a hostile value was executed. Empty if none.
 inline QString findCanary(const QString &dir)
 {
-    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
         if (it.fileName().startsWith(u"CANARY_"))

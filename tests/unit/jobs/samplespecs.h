@@ -125,8 +125,7 @@ inline JobSpec customPerNode()
     s.commandKind = CommandKind::Custom;
     s.customCommand =
         QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
-    s.checkpointSignal = QStringLiteral("SIGTERM");
-    s.signalLeadSeconds = 600;
+    s.checkpointSignalEnabled = false; // torchrun does not pass USR1/USR2 on
     return s;
 }
 

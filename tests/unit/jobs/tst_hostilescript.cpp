@@ -11,7 +11,6 @@ using namespace torchdeck;
 using testing::hostile;
 using testing::ShellRun;
 
-
 class TestHostileScript : public QObject {
     Q_OBJECT
 private slots:
@@ -90,10 +89,9 @@ void TestHostileScript::slurmSrunTrainer()
     QCOMPARE(run.records[0].mid(0, 2), (QStringList{QStringLiteral("module"), QStringLiteral("load")}));
     QCOMPARE(run.records[0][2], spec.modules[0]);
     const QStringList expected =
-        QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
-                    QStringLiteral("--ntasks-per-node=2")}
-        + spec.launcherOptions + QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")}
-        + spec.container.options + QStringList{spec.container.image, spec.trainerPath} + spec.trainerArgs;
+        QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=2")} + spec.launcherOptions
+        + QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")} + spec.container.options
+        + QStringList{spec.container.image, spec.trainerPath} + spec.trainerArgs;
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
     QCOMPARE(run.records[1].mid(expected.size()),
              (QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value,
@@ -112,6 +110,7 @@ void TestHostileScript::slurmPerNodeCustomCommand()
     spec.perNodeLauncher = hostile(QStringLiteral("torchrun"));
     spec.container = {};
     spec.requeue = false;
+    spec.checkpointSignalEnabled = false;
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
     const ShellRun run =
@@ -119,21 +118,20 @@ void TestHostileScript::slurmPerNodeCustomCommand()
     QVERIFY2(run.exitCode == 0, run.stderrText.constData());
     verifyNoCanary();
     QCOMPARE(run.records.size(), 2);
-    const QStringList expected =
-        QStringList{QStringLiteral("srun"), QStringLiteral("--kill-on-bad-exit=1"),
-                    QStringLiteral("--ntasks-per-node=1"), QStringLiteral("--cpus-per-task=2")}
-        + spec.launcherOptions
-        + QStringList{spec.perNodeLauncher,
-                      QStringLiteral("--nnodes=1"),
-                      QStringLiteral("--nproc-per-node=2"),
-                      QStringLiteral("--rdzv-backend=c10d"),
-                      QStringLiteral("--rdzv-endpoint=node1:15007"),
-                      QStringLiteral("--rdzv-id=7"),
-                      QStringLiteral("--no-python"),
-                      QStringLiteral("bash"),
-                      QStringLiteral("-c"),
-                      spec.customCommand,
-                      QStringLiteral("PWD=") + m_wd};
+    const QStringList expected = QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=1"),
+                                             QStringLiteral("--cpus-per-task=2")}
+                                 + spec.launcherOptions
+                                 + QStringList{spec.perNodeLauncher,
+                                               QStringLiteral("--nnodes=1"),
+                                               QStringLiteral("--nproc-per-node=2"),
+                                               QStringLiteral("--rdzv-backend=c10d"),
+                                               QStringLiteral("--rdzv-endpoint=node1:15007"),
+                                               QStringLiteral("--rdzv-id=7"),
+                                               QStringLiteral("--no-python"),
+                                               QStringLiteral("bash"),
+                                               QStringLiteral("-c"),
+                                               spec.customCommand,
+                                               QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
 }
 

@@ -110,6 +110,13 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
     row("unknown signal", "checkpointSignal",
         [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
+    row("TERM through srun", "checkpointSignal",
+        [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("TERM"); });
+    row("signal through torchrun", "checkpointSignalEnabled", [](JobSpec &s, ClusterCaps &) {
+        s.launch = LaunchMethod::SrunPerNodeLauncher;
+        s.commandKind = CommandKind::Custom;
+        s.customCommand = QStringLiteral("python x.py");
+    });
     row("lead longer than wall time", "signalLeadSeconds",
         [](JobSpec &s, ClusterCaps &) { s.signalLeadSeconds = int(s.wallTimeSeconds); });
     row("pbs timer without wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &c) {
@@ -174,6 +181,9 @@ void TestJobSpecValidation::defaultSignalDependsOnGpus()
     QCOMPARE(effectiveCheckpointSignal(spec), QStringLiteral("USR2"));
     spec.checkpointSignal = QStringLiteral("sigterm");
     QCOMPARE(effectiveCheckpointSignal(spec), QStringLiteral("TERM"));
+    JobSpec local = testing::localTrainer(); // TERM reaches a direct child
+    local.checkpointSignal = QStringLiteral("TERM");
+    QVERIFY(validateJobSpec(local, ClusterCaps()).isEmpty());
     spec.checkpointSignalEnabled = false;
     QCOMPARE(effectiveCheckpointSignal(spec), QString());
 }
@@ -185,7 +195,7 @@ void TestJobSpecValidation::overcommitWhenRanksExceedCpus()
     const ScriptResult slurm = renderSlurmScript(spec, testing::slurmCaps());
     QVERIFY(slurm.ok());
     QVERIFY(slurm.script.contains(u"#SBATCH --overcommit\n"));
-    QVERIFY(slurm.script.contains(u"srun --kill-on-bad-exit=1 --ntasks-per-node=4 --overcommit"));
+    QVERIFY(slurm.script.contains(u"srun --ntasks-per-node=4 --overcommit"));
     spec.launch = LaunchMethod::Mpirun;
     QVERIFY(renderSlurmScript(spec, testing::slurmCaps()).script.contains(u" --oversubscribe"));
     spec.launch = LaunchMethod::Local; // one process for the 4 ranks: capped at the node's 2 CPUs

@@ -74,6 +74,20 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         if (RemoteTail *tail = m_tails.take(id))
             emit tail->failed(error);
     });
+    connect(m_worker, &ConnectionWorker::uploadProgress, this, [this](quint64 id, qint64 done, qint64 total) {
+        if (RemoteUpload *upload = m_uploads.value(id))
+            emit upload->progress(done, total);
+    });
+    connect(m_worker, &ConnectionWorker::uploadFinished, this, [this](quint64 id, qint64 bytes, const QString &error) {
+        RemoteUpload *upload = m_uploads.take(id);
+        if (!upload)
+            return;
+        if (error.isEmpty())
+            emit upload->finished(bytes);
+        else
+            emit upload->failed(error);
+        upload->deleteLater();
+    });
     m_thread.setObjectName(QStringLiteral("ssh:") + m_settings.host);
     m_thread.start();
 }
@@ -114,6 +128,20 @@ RemoteTail *Connection::tail(const QString &path, qint64 offset)
     m_tails.insert(id, operation);
     QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); },
                               Qt::QueuedConnection);
+    return operation;
+}
+
+RemoteUpload *Connection::upload(const QString &localPath, const QString &remotePath, int mode)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteUpload(this);
+    m_uploads.insert(id, operation);
+    QMetaObject::invokeMethod(
+        m_worker,
+        [worker = m_worker, id, localPath, remotePath, mode, cancelled = operation->m_cancelled] {
+            worker->startUpload(id, localPath, remotePath, mode, cancelled);
+        },
+        Qt::QueuedConnection);
     return operation;
 }
 

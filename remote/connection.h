@@ -36,6 +36,7 @@ public:
 
     RemoteCommand *run(const QString &command);
     RemoteTail *tail(const QString &path, qint64 offset = 0);
+    RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
 
     // Answers to hostKeyConfirmationNeeded / credentialNeeded (nullopt: cancelled).
     void answerHostKey(bool trust);
@@ -66,6 +67,7 @@ private:
     ConnectionWorker *m_worker; // lives in m_thread
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
+    QHash<quint64, QPointer<RemoteUpload>> m_uploads;
     std::shared_ptr<PendingAnswer> m_hostKeyAnswer;
     std::shared_ptr<PendingAnswer> m_credentialAnswer;
 };

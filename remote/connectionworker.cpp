@@ -1,6 +1,7 @@
 #include "remote/connectionworker.h"
 
 #include "remote/logging.h"
+#include "remote/sftpupload.h"
 
 #include <QDateTime>
 
@@ -275,6 +276,33 @@ void ConnectionWorker::pollTails()
         }
         ++it;
     }
+}
+
+} // namespace torchdeck::remote
+
+namespace torchdeck::remote {
+
+void ConnectionWorker::startUpload(quint64 id, const QString &localPath, const QString &remotePath, int mode,
+                                   std::shared_ptr<std::atomic<bool>> cancelled)
+{
+    QString error;
+    const sftp_session session = m_state == ConnectionState::Connected ? sftp(error) : nullptr;
+    if (!session) {
+        emit uploadFinished(id, 0, error.isEmpty() ? QStringLiteral("not connected to %1").arg(m_settings.host) : error);
+        return;
+    }
+    constexpr qint64 progressEveryBytes = 1024 * 1024;
+    qint64 reported = 0;
+    const UploadResult result = uploadFile(session, localPath, remotePath, mode, [&](qint64 done, qint64 total) {
+        if (done - reported >= progressEveryBytes || done == total) {
+            reported = done;
+            emit uploadProgress(id, done, total);
+        }
+        return !*cancelled;
+    });
+    emit uploadFinished(id, result.bytes, result.error);
+    if (!result.error.isEmpty() && !m_ssh.isConnected())
+        connectionLost(result.error);
 }
 
 } // namespace torchdeck::remote

@@ -9,7 +9,9 @@
 #include <QObject>
 #include <QTimer>
 
+#include <atomic>
 #include <functional>
+#include <memory>
 #include <map>
 
 namespace torchdeck::remote {
@@ -32,6 +34,9 @@ public slots:
     void stopCommand(quint64 id);
     void startTail(quint64 id, const QString &path, qint64 offset);
     void stopTail(quint64 id);
+    // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
+    void startUpload(quint64 id, const QString &localPath, const QString &remotePath, int mode,
+                     std::shared_ptr<std::atomic<bool>> cancelled);
 
 signals:
     void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);
@@ -40,6 +45,8 @@ signals:
     void tailData(quint64 id, qint64 offset, const QByteArray &data);
     void tailReset(quint64 id, const QString &reason);
     void tailFailed(quint64 id, const QString &error);
+    void uploadProgress(quint64 id, qint64 done, qint64 total);
+    void uploadFinished(quint64 id, qint64 bytes, const QString &error);
 
 private:
     struct Command {

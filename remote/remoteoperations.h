@@ -4,6 +4,9 @@
 
 #include <QObject>
 
+#include <atomic>
+#include <memory>
+
 namespace torchdeck::remote {
 
 class Connection;
@@ -43,6 +46,23 @@ private:
     RemoteTail(Connection *connection, quint64 id);
     Connection *m_connection;
     quint64 m_id;
+};
+
+// A file upload (atomic: written under a temporary name, then renamed). Deletes itself when done.
+class RemoteUpload : public QObject {
+    Q_OBJECT
+public:
+    void stop() { *m_cancelled = true; }
+
+signals:
+    void progress(qint64 done, qint64 total);
+    void finished(qint64 bytes);
+    void failed(const QString &error);
+
+private:
+    friend class Connection;
+    explicit RemoteUpload(QObject *connection) : QObject(connection) {}
+    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace torchdeck::remote

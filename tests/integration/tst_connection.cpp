@@ -1,6 +1,7 @@
 // The threaded Connection against the sandbox: async commands, tails, and a connection killed mid-tail.
 #include "remote/connection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -18,6 +19,9 @@ private slots:
     void tailDeliversAppendedBytesInOrder();
     void tailSeesTruncation();
     void reconnectLosesAndDuplicatesNothing();
+    void uploadIsAtomicWithProgress();
+    void stoppedUploadLeavesNothing();
+    void uploadToAMissingDirectoryFails();
 
 private:
     ConnectionSettings settings() const;
@@ -182,6 +186,93 @@ void TestConnection::reconnectLosesAndDuplicatesNothing()
     for (const QList<QVariant> &change : states)
         reconnected |= change.first().value<ConnectionState>() == ConnectionState::Reconnecting;
     QVERIFY2(reconnected, "the connection never noticed it was killed");
+    QCOMPARE(connection.state(), ConnectionState::Connected);
+}
+
+static QByteArray randomBytes(qint64 size)
+{
+    QByteArray bytes(size, Qt::Uninitialized);
+    for (qint64 i = 0; i < size; ++i)
+        bytes[i] = char((i * 2654435761u) >> 13);
+    return bytes;
+}
+
+static QStringList partFiles(const QString &dir)
+{
+    return QDir(dir).entryList({QStringLiteral("*.part-*")}, QDir::Files);
+}
+
+void TestConnection::uploadIsAtomicWithProgress()
+{
+    const QString local = m_tmp.filePath(QStringLiteral("upload-src.bin"));
+    const QByteArray content = randomBytes(5 * 1024 * 1024 + 17);
+    QFile source(local);
+    QVERIFY(source.open(QIODevice::WriteOnly));
+    source.write(content);
+    source.close();
+    const QString remoteDir = m_tmp.filePath(QStringLiteral("uploads"));
+    QVERIFY(QDir().mkpath(remoteDir));
+    const QString remote = remoteDir + QStringLiteral("/model.bin");
+    QFile old(remote);
+    QVERIFY(old.open(QIODevice::WriteOnly)); // an older file of that name is replaced
+    old.write("old");
+    old.close();
+
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    RemoteUpload *upload = connection.upload(local, remote, 0640);
+    QSignalSpy progress(upload, &RemoteUpload::progress);
+    QSignalSpy finished(upload, &RemoteUpload::finished);
+    QSignalSpy failed(upload, &RemoteUpload::failed);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count() + failed.count(), 1, 30000);
+    QCOMPARE(failed.count(), 0);
+    QCOMPARE(finished.first().first().toLongLong(), content.size());
+    QVERIFY(progress.count() >= 5);
+    QCOMPARE(progress.last().at(0).toLongLong(), content.size());
+    QFile uploaded(remote);
+    QVERIFY(uploaded.open(QIODevice::ReadOnly));
+    QVERIFY(uploaded.readAll() == content);
+    QCOMPARE(uploaded.permissions() & (QFileDevice::ReadOther | QFileDevice::WriteGroup), QFileDevice::Permissions());
+    QVERIFY(partFiles(remoteDir).isEmpty());
+}
+
+void TestConnection::stoppedUploadLeavesNothing()
+{
+    const QString local = m_tmp.filePath(QStringLiteral("upload-big.bin"));
+    QFile source(local);
+    QVERIFY(source.open(QIODevice::WriteOnly));
+    source.write(randomBytes(32 * 1024 * 1024));
+    source.close();
+    const QString remoteDir = m_tmp.filePath(QStringLiteral("stopped"));
+    QVERIFY(QDir().mkpath(remoteDir));
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    RemoteUpload *upload = connection.upload(local, remoteDir + QStringLiteral("/big.bin"));
+    QSignalSpy failed(upload, &RemoteUpload::failed);
+    connect(upload, &RemoteUpload::progress, upload, &RemoteUpload::stop);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("stopped")),
+             qPrintable(failed.first().first().toString()));
+    QVERIFY(QDir(remoteDir).isEmpty());
+}
+
+void TestConnection::uploadToAMissingDirectoryFails()
+{
+    const QString local = m_tmp.filePath(QStringLiteral("small.txt"));
+    QFile source(local);
+    QVERIFY(source.open(QIODevice::WriteOnly));
+    source.write("x");
+    source.close();
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(connection.waitConnected(10000));
+    RemoteUpload *upload = connection.upload(local, QStringLiteral("/nonexistent-dir/x.txt"));
+    QSignalSpy failed(upload, &RemoteUpload::failed);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("cannot create /nonexistent-dir/x.txt.part-")),
+             qPrintable(failed.first().first().toString()));
     QCOMPARE(connection.state(), ConnectionState::Connected);
 }
 

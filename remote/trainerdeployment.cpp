@@ -1,0 +1,196 @@
+#include "remote/trainerdeployment.h"
+
+#include "core/shellquote.h"
+#include "remote/connection.h"
+
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QTemporaryFile>
+
+namespace torchdeck::remote {
+
+namespace {
+const QString readyMarker = QStringLiteral("torchdeck-ready");
+}
+
+TrainerDeployment::TrainerDeployment(Connection *connection, TrainerBundle bundle, DeploySettings settings,
+                                     QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_bundle(std::move(bundle))
+    , m_settings(std::move(settings))
+{
+    qRegisterMetaType<DeployResult>();
+}
+
+void TrainerDeployment::start()
+{
+    emit started();
+    if (m_bundle.files.isEmpty())
+        return fail(QStringLiteral("this torchdeck was built without the trainer's sources"));
+    m_result.hash = m_bundle.hash;
+    m_steps = {[this] { resolveWorkDirectory(); }, [this] { checkExistingBuild(); }};
+    next();
+}
+
+void TrainerDeployment::stop()
+{
+    m_stopped = true;
+}
+
+void TrainerDeployment::next()
+{
+    if (m_stopped)
+        return fail(QStringLiteral("deployment stopped"));
+    if (m_steps.isEmpty())
+        return emit finished(m_result);
+    m_steps.takeFirst()();
+}
+
+void TrainerDeployment::fail(const QString &error)
+{
+    m_steps.clear();
+    emit failed(error);
+}
+
+void TrainerDeployment::runCommand(const QString &what, const QString &command,
+                                   const std::function<void(const QByteArray &)> &then, bool streamOutput)
+{
+    if (!m_connection)
+        return fail(QStringLiteral("%1: the connection is gone").arg(what));
+    RemoteCommand *run = m_connection->run(command);
+    if (streamOutput)
+        connect(run, &RemoteCommand::output, this,
+                [this](const QByteArray &data, bool) { emit output(QString::fromUtf8(data)); });
+    connect(run, &RemoteCommand::failed, this, [this, what](const QString &error) { fail(what + u": " + error); });
+    connect(run, &RemoteCommand::finished, this, [this, what, then](const ExecResult &result) {
+        if (result.exitCode != 0) {
+            const QByteArray tail = (result.err.isEmpty() ? result.out : result.err).right(4000).trimmed();
+            return fail(QStringLiteral("%1 failed (exit code %2)%3%4")
+                            .arg(what)
+                            .arg(result.exitCode)
+                            .arg(tail.isEmpty() ? QString() : QStringLiteral(":\n"), QString::fromUtf8(tail)));
+        }
+        then(result.out);
+    });
+}
+
+void TrainerDeployment::resolveWorkDirectory()
+{
+    emit progress(QStringLiteral("Finding the work directory"), 0, 0);
+    QString dir = m_settings.workDirectory;
+    // "~" must be expanded by the remote shell: quote everything after it.
+    const QString expr = dir.startsWith(QStringLiteral("~/"))
+                           ? QStringLiteral("\"$HOME\"/") + shellQuote(dir.mid(2))
+                           : shellQuote(dir);
+    runCommand(QStringLiteral("creating the work directory %1").arg(dir),
+               QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this](const QByteArray &out) {
+                   m_trainerDir = QString::fromUtf8(out.trimmed()) + QStringLiteral("/trainer/") + m_bundle.hash;
+                   m_result.binary = m_trainerDir + QStringLiteral("/build/torchdeck-train");
+                   next();
+               });
+}
+
+void TrainerDeployment::checkExistingBuild()
+{
+    emit progress(QStringLiteral("Looking for an earlier build of trainer %1").arg(m_bundle.hash), 0, 0);
+    const QString dir = shellQuote(m_trainerDir);
+    runCommand(QStringLiteral("checking %1").arg(m_trainerDir),
+               QStringLiteral("if [ -x %1/build/torchdeck-train ] && [ -f %1/build/%2 ]; then echo built; "
+                              "elif [ -d %1 ]; then echo sources; else echo none; fi")
+                   .arg(dir, readyMarker),
+               [this](const QByteArray &out) {
+                   const QByteArray state = out.trimmed();
+                   if (state == "built") {
+                       m_result.reused = true;
+                       emit output(QStringLiteral("Reusing the build in %1\n").arg(m_trainerDir));
+                   } else if (state == "sources") {
+                       m_steps = {[this] { build(); }, [this] { verify(); }};
+                   } else {
+                       m_steps = {[this] { uploadSources(); }, [this] { publishSources(); }, [this] { build(); },
+                                  [this] { verify(); }};
+                   }
+                   next();
+               });
+}
+
+void TrainerDeployment::uploadSources()
+{
+    m_stagingDir = m_trainerDir + QStringLiteral(".upload-%1").arg(QRandomGenerator::global()->generate(), 8, 16,
+                                                                  QLatin1Char('0'));
+    QSet<QString> dirs{m_stagingDir};
+    for (const TrainerBundle::File &file : std::as_const(m_bundle.files))
+        dirs.insert(QFileInfo(m_stagingDir + u'/' + file.relativePath).path());
+    QStringList quoted;
+    for (const QString &dir : std::as_const(dirs))
+        quoted.append(shellQuote(dir));
+    quoted.sort();
+    runCommand(QStringLiteral("creating %1").arg(m_stagingDir), QStringLiteral("mkdir -p ") + quoted.join(u' '),
+               [this](const QByteArray &) { uploadFile(0); });
+}
+
+void TrainerDeployment::uploadFile(int index)
+{
+    if (m_stopped)
+        return fail(QStringLiteral("deployment stopped"));
+    if (index == m_bundle.files.size())
+        return next();
+    if (!m_connection)
+        return fail(QStringLiteral("uploading the trainer: the connection is gone"));
+    const TrainerBundle::File &file = m_bundle.files.at(index);
+    // Uploads read local files: write the embedded content to a temporary one.
+    auto *local = new QTemporaryFile(this);
+    if (!local->open() || local->write(file.content) != file.content.size() || !local->flush())
+        return fail(QStringLiteral("cannot write a temporary file for %1").arg(file.relativePath));
+    RemoteUpload *upload = m_connection->upload(local->fileName(), m_stagingDir + u'/' + file.relativePath, 0644);
+    connect(upload, &RemoteUpload::failed, this, [this, local](const QString &error) {
+        local->deleteLater();
+        fail(QStringLiteral("uploading the trainer: ") + error);
+    });
+    connect(upload, &RemoteUpload::finished, this, [this, local, index](qint64 bytes) {
+        local->deleteLater();
+        m_uploaded += bytes;
+        emit progress(QStringLiteral("Uploading the trainer's sources"), m_uploaded, m_bundle.totalBytes());
+        uploadFile(index + 1);
+    });
+}
+
+void TrainerDeployment::publishSources()
+{
+    // A rename makes the directory appear complete or not at all; if another torchdeck won the race, keep theirs.
+    const QString staging = shellQuote(m_stagingDir);
+    runCommand(QStringLiteral("publishing %1").arg(m_trainerDir),
+               QStringLiteral("mv -T %1 %2 2>/dev/null || { [ -d %2 ] && rm -rf %1; }").arg(staging, shellQuote(m_trainerDir)),
+               [this](const QByteArray &) { next(); });
+}
+
+void TrainerDeployment::build()
+{
+    emit progress(QStringLiteral("Building the trainer on the cluster"), 0, 0);
+    const QString dir = shellQuote(m_trainerDir);
+    QStringList lines = m_settings.moduleLines;
+    QString configure = QStringLiteral("cmake -S %1 -B %1/build -DCMAKE_BUILD_TYPE=Release").arg(dir);
+    if (!m_settings.libtorchPrefix.isEmpty())
+        configure += QStringLiteral(" -DCMAKE_PREFIX_PATH=") + shellQuote(m_settings.libtorchPrefix);
+    const QString jobs = m_settings.buildJobs > 0 ? QString::number(m_settings.buildJobs) : QStringLiteral("\"$(nproc)\"");
+    lines << configure
+          << QStringLiteral("cmake --build %1/build --target torchdeck-train -j %2").arg(dir, jobs)
+          << QStringLiteral("touch %1/build/%2").arg(dir, readyMarker);
+    // flock: two deployments of the same hash build once, the second waits and then finds it built.
+    const QString script = QStringLiteral("set -e\n") + lines.join(u'\n');
+    runCommand(QStringLiteral("building the trainer"),
+               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock bash -c %2").arg(dir, shellQuote(script)),
+               [this](const QByteArray &) { next(); }, true);
+}
+
+void TrainerDeployment::verify()
+{
+    runCommand(QStringLiteral("running the built trainer"), shellQuote(m_result.binary) + QStringLiteral(" --version"),
+               [this](const QByteArray &out) {
+                   emit output(QString::fromUtf8(out));
+                   next();
+               });
+}
+
+} // namespace torchdeck::remote

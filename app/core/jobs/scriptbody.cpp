@@ -66,10 +66,12 @@ void environment(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
         if (caps.scheduler == SchedulerKind::Slurm) {
             out << QStringLiteral(
                 "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed -n 1p)");
-        } else {
+        } else if (caps.scheduler == SchedulerKind::Pbs) {
             out << QStringLiteral(
                 "if [ -r \"${PBS_NODEFILE:-}\" ]; then MASTER_ADDR=$(head -n 1 \"$PBS_NODEFILE\"); "
                 "else MASTER_ADDR=$(hostname); fi");
+        } else {
+            out << QStringLiteral("MASTER_ADDR=127.0.0.1"); // this machine, whatever its name resolves to
         }
         out << QStringLiteral("export MASTER_ADDR");
         if (spec.masterPort > 0) {

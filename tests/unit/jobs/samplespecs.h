@@ -152,6 +152,18 @@ inline JobSpec localTrainer()
     return s;
 }
 
+inline JobSpec localMpirun()
+{
+    JobSpec s = localTrainer();
+    s.name = QStringLiteral("mnist-local-mpi");
+    s.launch = LaunchMethod::Mpirun;
+    s.mpiAllowRunAsRoot = true;
+    s.oversubscribe = true;
+    s.environment = {{QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1")}};
+    s.checkpointSignal = QStringLiteral("USR2");
+    return s;
+}
+
 inline ClusterCaps slurmCaps()
 {
     ClusterCaps caps;
@@ -184,6 +196,7 @@ inline QList<SampleSpec> sampleSpecs()
         {"pbspro-mpirun-gpu", mpiGpu(), pbsCaps(PbsDialect::PbsPro)},
         {"torque-mpirun-cpu", torqueCpu(), pbsCaps(PbsDialect::Torque)},
         {"local-trainer", localTrainer(), local},
+        {"local-mpirun", localMpirun(), local},
     };
 }
 

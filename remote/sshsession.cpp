@@ -35,6 +35,9 @@ QString SshSession::connect(const QString &host, const QString &configFile)
     if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData())
         != SSH_OK)
         return QStringLiteral("cannot read ssh config %1: %2").arg(configFile, sshError());
+    // Request/response traffic (SFTP, short commands) stalls on Nagle + delayed ACKs without this.
+    const int noDelay = 1;
+    ssh_options_set(m_session.get(), SSH_OPTIONS_NODELAY, &noDelay);
     qCDebug(lcRemote) << "connecting to" << host;
     if (ssh_connect(m_session.get()) != SSH_OK)
         return QStringLiteral("cannot connect to %1: %2").arg(host, sshError());

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""The tutorials' PyTorch recipes, for benchmarking torchdeck-train against them on the same machine and
+the same LibTorch build (Debian's python3-torch 1.13 here).
+
+  ddp   the tutorial recipe: DataLoader + DistributedSampler + DistributedDataParallel on gloo,
+        N processes started with torch.multiprocessing (mp.spawn), loss.item() every step as in the tutorial
+  loop  the fastest single-process loop we could write: tensors in memory, no DataLoader, index_select
+        batches, zero_grad(set_to_none=True), Adam with foreach on or off (the faster is reported)
+
+Prints one line: `samples_per_s=<float>` (training only, the best epoch after the first).
+Fashion-MNIST comes from the gzipped IDX files (torchvision is not needed and not used)."""
+import argparse
+import gzip
+import os
+import socket
+import time
+
+import numpy as np
+import torch
+import torch.distributed as dist
+import torch.multiprocessing as mp
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+
+def load_fashion_mnist(directory, limit):
+    with gzip.open(os.path.join(directory, "train-images-idx3-ubyte.gz")) as f:
+        raw = np.frombuffer(f.read(), dtype=np.uint8, offset=16)
+    with gzip.open(os.path.join(directory, "train-labels-idx1-ubyte.gz")) as f:
+        labels = np.frombuffer(f.read(), dtype=np.uint8, offset=8)
+    images = torch.from_numpy(raw.copy()).view(-1, 1, 28, 28).float().div_(255.0)
+    labels = torch.from_numpy(labels.copy()).long()
+    if limit:
+        images, labels = images[:limit].contiguous(), labels[:limit].contiguous()
+    return images, labels
+
+
+class AE(nn.Module):  # the tutorial's auto-encoder
+    def __init__(self, input_shape=784):
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Linear(input_shape, 128), nn.ReLU(inplace=True),
+            nn.Linear(128, 128), nn.ReLU(inplace=True),
+            nn.Linear(128, 128), nn.ReLU(inplace=True),
+            nn.Linear(128, input_shape), nn.ReLU(inplace=True))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class BasicBlock(nn.Module):  # torchvision's, to build resnet18 without torchvision
+    def __init__(self, inplanes, planes, stride=1, downsample=None):
+        super().__init__()
+        self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(planes)
+        self.relu = nn.ReLU(inplace=True)
+        self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.downsample = downsample
+
+    def forward(self, x):
+        identity = x if self.downsample is None else self.downsample(x)
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.bn2(self.conv2(out))
+        return self.relu(out + identity)
+
+
+class ResNet18(nn.Module):
+    def __init__(self, in_channels=1, num_classes=10):
+        super().__init__()
+        self.inplanes = 64
+        self.conv1 = nn.Conv2d(in_channels, 64, 7, 2, 3, bias=False)
+        self.bn1 = nn.BatchNorm2d(64)
+        self.relu = nn.ReLU(inplace=True)
+        self.maxpool = nn.MaxPool2d(3, 2, 1)
+        self.layer1 = self._layer(64, 1)
+        self.layer2 = self._layer(128, 2)
+        self.layer3 = self._layer(256, 2)
+        self.layer4 = self._layer(512, 2)
+        self.avgpool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(512, num_classes)
+        for m in self.modules():
+            if isinstance(m, nn.Conv2d):
+                nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+
+    def _layer(self, planes, stride):
+        down = None
+        if stride != 1 or self.inplanes != planes:
+            down = nn.Sequential(nn.Conv2d(self.inplanes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes))
+        blocks = [BasicBlock(self.inplanes, planes, stride, down), BasicBlock(planes, planes)]
+        self.inplanes = planes
+        return nn.Sequential(*blocks)
+
+    def forward(self, x):
+        x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+        x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+        return self.fc(torch.flatten(self.avgpool(x), 1))
+
+
+def make(model):
+    return AE() if model == "ae" else ResNet18()
+
+
+def step_loss(model_name, net, x, y):
+    if model_name == "ae":
+        x = x.view(-1, 784)
+        return F.mse_loss(net(x), x)
+    return F.cross_entropy(net(x), y)
+
+
+def ddp_worker(rank, args, port, result):
+    os.environ["MASTER_ADDR"] = "127.0.0.1"
+    os.environ["MASTER_PORT"] = str(port)
+    torch.set_num_threads(args.threads)
+    dist.init_process_group("gloo", rank=rank, world_size=args.nproc)
+    images, labels = load_fashion_mnist(args.data, args.limit)
+    torch.manual_seed(0)
+    model = DDP(make(args.model))
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    dataset = TensorDataset(images, labels)
+    sampler = DistributedSampler(dataset, num_replicas=args.nproc, rank=rank, shuffle=True, seed=0)
+    loader = DataLoader(dataset, batch_size=args.batch_size, sampler=sampler, num_workers=0)
+    best = 0.0
+    for epoch in range(args.epochs):
+        sampler.set_epoch(epoch)
+        dist.barrier()
+        start = time.perf_counter()
+        total, samples = 0.0, 0
+        for x, y in loader:
+            optimizer.zero_grad()
+            loss = step_loss(args.model, model, x, y)
+            loss.backward()
+            optimizer.step()
+            total += loss.item()
+            samples += x.shape[0]
+        dist.barrier()
+        rate = samples * args.nproc / (time.perf_counter() - start)
+        if epoch > 0 or args.epochs == 1:
+            best = max(best, rate)
+    if rank == 0:
+        result.put(best)
+    dist.destroy_process_group()
+
+
+def run_ddp(args):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ctx = mp.get_context("spawn")
+    result = ctx.SimpleQueue()
+    mp.spawn(ddp_worker, args=(args, port, result), nprocs=args.nproc, join=True)
+    return result.get()
+
+
+def run_loop(args, foreach):
+    torch.set_num_threads(args.threads)
+    images, labels = load_fashion_mnist(args.data, args.limit)
+    torch.manual_seed(0)
+    net = make(args.model)
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, foreach=foreach)
+    n = images.shape[0]
+    best = 0.0
+    for epoch in range(args.epochs):
+        perm = torch.randperm(n)
+        start = time.perf_counter()
+        for i in range(0, n, args.batch_size):
+            idx = perm[i:i + args.batch_size]
+            x, y = images.index_select(0, idx), labels.index_select(0, idx)
+            optimizer.zero_grad(set_to_none=True)
+            step_loss(args.model, net, x, y).backward()
+            optimizer.step()
+        rate = n / (time.perf_counter() - start)
+        if epoch > 0 or args.epochs == 1:
+            best = max(best, rate)
+    return best
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("mode", choices=["ddp", "loop"])
+    p.add_argument("--model", choices=["ae", "resnet18"], default="ae")
+    p.add_argument("--nproc", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--limit", type=int, default=0)
+    p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    args = p.parse_args()
+    if args.mode == "ddp":
+        rate = run_ddp(args)
+    else:
+        rate = max(run_loop(args, foreach=False), run_loop(args, foreach=True))
+    print(f"samples_per_s={rate:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -67,30 +67,58 @@ class BasicBlock(nn.Module):  # torchvision's, to build resnet18 without torchvi
         return self.relu(out + identity)
 
 
-class ResNet18(nn.Module):
-    def __init__(self, in_channels=1, num_classes=10):
+class Bottleneck(nn.Module):  # torchvision's (v1.5: stride on the 3x3 convolution)
+    expansion = 4
+
+    def __init__(self, inplanes, planes, stride=1, downsample=None):
         super().__init__()
+        self.conv1 = nn.Conv2d(inplanes, planes, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(planes)
+        self.conv2 = nn.Conv2d(planes, planes, 3, stride, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(planes)
+        self.conv3 = nn.Conv2d(planes, planes * 4, 1, bias=False)
+        self.bn3 = nn.BatchNorm2d(planes * 4)
+        self.relu = nn.ReLU(inplace=True)
+        self.downsample = downsample
+
+    def forward(self, x):
+        identity = x if self.downsample is None else self.downsample(x)
+        out = self.relu(self.bn1(self.conv1(x)))
+        out = self.relu(self.bn2(self.conv2(out)))
+        out = self.bn3(self.conv3(out))
+        return self.relu(out + identity)
+
+
+class ResNet(nn.Module):
+    """torchvision's ResNet-18 (BasicBlock, [2,2,2,2]) and ResNet-50 (Bottleneck, [3,4,6,3])."""
+
+    def __init__(self, block=None, layers=(2, 2, 2, 2), in_channels=1, num_classes=10):
+        super().__init__()
+        block = block or BasicBlock
         self.inplanes = 64
         self.conv1 = nn.Conv2d(in_channels, 64, 7, 2, 3, bias=False)
         self.bn1 = nn.BatchNorm2d(64)
         self.relu = nn.ReLU(inplace=True)
         self.maxpool = nn.MaxPool2d(3, 2, 1)
-        self.layer1 = self._layer(64, 1)
-        self.layer2 = self._layer(128, 2)
-        self.layer3 = self._layer(256, 2)
-        self.layer4 = self._layer(512, 2)
+        self.layer1 = self._layer(block, 64, layers[0], 1)
+        self.layer2 = self._layer(block, 128, layers[1], 2)
+        self.layer3 = self._layer(block, 256, layers[2], 2)
+        self.layer4 = self._layer(block, 512, layers[3], 2)
         self.avgpool = nn.AdaptiveAvgPool2d(1)
-        self.fc = nn.Linear(512, num_classes)
+        self.fc = nn.Linear(512 * getattr(block, "expansion", 1), num_classes)
         for m in self.modules():
             if isinstance(m, nn.Conv2d):
                 nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
 
-    def _layer(self, planes, stride):
+    def _layer(self, block, planes, count, stride):
+        expansion = getattr(block, "expansion", 1)
         down = None
-        if stride != 1 or self.inplanes != planes:
-            down = nn.Sequential(nn.Conv2d(self.inplanes, planes, 1, stride, bias=False), nn.BatchNorm2d(planes))
-        blocks = [BasicBlock(self.inplanes, planes, stride, down), BasicBlock(planes, planes)]
-        self.inplanes = planes
+        if stride != 1 or self.inplanes != planes * expansion:
+            down = nn.Sequential(nn.Conv2d(self.inplanes, planes * expansion, 1, stride, bias=False),
+                                 nn.BatchNorm2d(planes * expansion))
+        blocks = [block(self.inplanes, planes, stride, down)]
+        self.inplanes = planes * expansion
+        blocks += [block(self.inplanes, planes) for _ in range(1, count)]
         return nn.Sequential(*blocks)
 
     def forward(self, x):
@@ -99,8 +127,18 @@ class ResNet18(nn.Module):
         return self.fc(torch.flatten(self.avgpool(x), 1))
 
 
-def make(model):
-    return AE() if model == "ae" else ResNet18()
+def make(model, in_channels=1):
+    if model == "ae":
+        return AE()
+    if model == "resnet50":
+        return ResNet(Bottleneck, (3, 4, 6, 3), in_channels)
+    return ResNet(BasicBlock, (2, 2, 2, 2), in_channels)
+
+
+def synthetic_images(n):
+    """torchdeck-train's synthetic data for the ResNets: 3x32x32, 10 classes (values differ, shapes equal)."""
+    g = torch.Generator().manual_seed(0)
+    return torch.rand(n, 3, 32, 32, generator=g), torch.randint(0, 10, (n,), generator=g)
 
 
 def step_loss(model_name, net, x, y):
@@ -156,21 +194,37 @@ def run_ddp(args):
 
 def run_loop(args, foreach):
     torch.set_num_threads(args.threads)
-    images, labels = load_fashion_mnist(args.data, args.limit)
+    device = torch.device(args.device)
+    if args.data.startswith("synthetic:"):
+        images, labels = synthetic_images(int(args.data.split(":")[1]))
+    else:
+        images, labels = load_fashion_mnist(args.data, args.limit)
+    images, labels = images.to(device), labels.to(device)
     torch.manual_seed(0)
-    net = make(args.model)
+    net = make(args.model, images.shape[1]).to(device)
+    if args.channels_last:
+        net = net.to(memory_format=torch.channels_last)
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, foreach=foreach)
     n = images.shape[0]
     best = 0.0
     for epoch in range(args.epochs):
-        perm = torch.randperm(n)
+        perm = torch.randperm(n, device=device)
+        if device.type == "cuda":
+            torch.cuda.synchronize()
         start = time.perf_counter()
         for i in range(0, n, args.batch_size):
             idx = perm[i:i + args.batch_size]
             x, y = images.index_select(0, idx), labels.index_select(0, idx)
+            if args.channels_last:
+                x = x.contiguous(memory_format=torch.channels_last)
             optimizer.zero_grad(set_to_none=True)
-            step_loss(args.model, net, x, y).backward()
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.amp == "bf16"):
+                out = net(x.view(-1, 784) if args.model == "ae" else x)
+            loss = F.mse_loss(out.float(), x.view(-1, 784)) if args.model == "ae" else F.cross_entropy(out.float(), y)
+            loss.backward()
             optimizer.step()
+        if device.type == "cuda":
+            torch.cuda.synchronize()
         rate = n / (time.perf_counter() - start)
         if epoch > 0 or args.epochs == 1:
             best = max(best, rate)
@@ -180,13 +234,17 @@ def run_loop(args, foreach):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("mode", choices=["ddp", "loop"])
-    p.add_argument("--model", choices=["ae", "resnet18"], default="ae")
+    p.add_argument("--model", choices=["ae", "resnet18", "resnet50"], default="ae")
+    p.add_argument("--device", default="cpu", help="loop mode: cpu or cuda")
+    p.add_argument("--amp", choices=["none", "bf16"], default="none", help="loop mode: bf16 autocast")
+    p.add_argument("--channels-last", action="store_true", help="loop mode")
     p.add_argument("--nproc", type=int, default=2)
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--limit", type=int, default=0)
-    p.add_argument("--data", default="/usr/share/datasets/fashion-mnist")
+    p.add_argument("--data", default="/usr/share/datasets/fashion-mnist",
+                   help="an IDX directory, or synthetic:N (3x32x32 images, as torchdeck-train's for the ResNets)")
     args = p.parse_args()
     if args.mode == "ddp":
         rate = run_ddp(args)

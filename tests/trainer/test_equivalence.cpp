@@ -19,9 +19,9 @@ void expectClose(const ModelTensors &a, const ModelTensors &b) {
 }
 
 Args common(const std::string &model) {
-    return {"--model", model,         "--data", "fashion-mnist", "--limit", "1024",     "--epochs",
-            "2",       "--log-every", "8",      "--threads",     "1",       "--resume", "none",
-            "--seed",  "3",           "--lr",   "0.002"};
+    return {"--device", "cpu",      "--model", model,         "--data", "fashion-mnist", "--limit",
+            "1024",     "--epochs", "2",       "--log-every", "8",      "--threads",     "1",
+            "--resume", "none",     "--seed",  "3",           "--lr",   "0.002"};
 }
 
 void expectSameParameters(const std::string &model, const Args &extra = {}) {

@@ -24,14 +24,14 @@ void expectClose(const ModelTensors &a, const ModelTensors &b) {
 }
 
 Args aeRun() {
-    return {"--model", "ae",          "--limit", "1024",      "--epochs", "2",      "--batch-size",
-            "32",      "--log-every", "4",       "--threads", "1",        "--seed", "5"};
+    return {"--device",     "cpu", "--model",     "ae", "--limit",   "1024", "--epochs", "2",
+            "--batch-size", "32",  "--log-every", "4",  "--threads", "1",    "--seed",   "5"};
 }
 
 // Slow enough steps (ResNet-18) to signal or kill while training.
 Args resnetRun() {
-    return {"--model", "resnet18",    "--limit", "512",       "--epochs", "1",      "--batch-size",
-            "16",      "--log-every", "1",       "--threads", "1",        "--seed", "2"};
+    return {"--device",     "cpu", "--model",     "resnet18", "--limit",   "512", "--epochs", "1",
+            "--batch-size", "16",  "--log-every", "1",        "--threads", "1",   "--seed",   "2"};
 }
 
 bool waitForEvent(const std::string &metrics, const std::string &event, int seconds) {
@@ -121,9 +121,13 @@ TEST(Errors, ExitCodes) {
 
 TEST(Metrics, EveryLineCarriesSchemaEventAndTime) {
     const std::string dir = freshDir("metrics");
-    const Args run = {"--model",          "toy",        "--data",       "synthetic:256",
-                      "--epochs",         "2",          "--batch-size", "32",
-                      "--log-every",      "2",          "--metrics",    dir + "/m.jsonl",
+    const Args run = {"--device",         "cpu",
+                      "--model",          "toy",
+                      "--data",           "synthetic:256",
+                      "--epochs",         "2",
+                      "--batch-size",     "32",
+                      "--log-every",      "2",
+                      "--metrics",        dir + "/m.jsonl",
                       "--checkpoint-dir", dir + "/ckpt"};
     ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
     const auto lines = readLines(dir + "/m.jsonl");

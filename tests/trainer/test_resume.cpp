@@ -24,8 +24,8 @@ constexpr int kRequeue = 75;
 
 // 1024 samples, batch 64 per process: 16 steps per epoch (8 per rank with 2 ranks of 32).
 Args aeRun(const std::string &batch) {
-    return {"--model", "ae",          "--limit", "1024",      "--epochs", "2",      "--batch-size",
-            batch,     "--log-every", "4",       "--threads", "1",        "--seed", "5"};
+    return {"--device",     "cpu", "--model",     "ae", "--limit",   "1024", "--epochs", "2",
+            "--batch-size", batch, "--log-every", "4",  "--threads", "1",    "--seed",   "5"};
 }
 
 bool contains(const std::string &text, const std::string &piece) {

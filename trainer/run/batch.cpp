@@ -2,9 +2,8 @@
 
 #include "data/dataset.h"
 
-#include <torch/torch.h>
-
 #include <cstring>
+#include <torch/torch.h>
 
 namespace torchdeck::trainer {
 
@@ -27,8 +26,8 @@ at::Tensor gatherRows(const at::Tensor &source, const std::int64_t *indices, std
     const std::int64_t rows = source.size(0);
     for (std::int64_t i = 0; i < count; ++i) {
         TORCH_CHECK(indices[i] >= 0 && indices[i] < rows, "sample index ", indices[i], " out of range");
-        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes, from + static_cast<std::size_t>(indices[i]) * rowBytes,
-                    rowBytes);
+        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes,
+                    from + static_cast<std::size_t>(indices[i]) * rowBytes, rowBytes);
     }
     return out;
 }

@@ -4,8 +4,7 @@
 
 namespace torchdeck::trainer {
 
-const char *setBlasThreads(int threads)
-{
+const char *setBlasThreads(int threads) {
     using SetThreads = void (*)(int);
     struct Library {
         const char *name;

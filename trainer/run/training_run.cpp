@@ -78,7 +78,12 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     const DatasetSpecResult spec = parseDatasetSpec(o.data);
     if (!spec.error.empty())
         throw std::invalid_argument("--data: " + spec.error);
-    const DatasetSplits data = loadDatasets(spec.spec, naturalInputShape(o.model), o.limit);
+    DatasetSplits data = loadDatasets(spec.spec, naturalInputShape(o.model), o.limit);
+    if (devices.cuda) // the whole dataset on the GPU: batches are gathered there, no host copies per step
+        for (Dataset *d : {&data.train, &data.val}) {
+            d->inputs = d->inputs.to(devices.dataDevice);
+            d->targets = d->targets.to(devices.dataDevice);
+        }
     if (data.train.size() == 0)
         throw std::runtime_error("the training split is empty");
 

@@ -4,6 +4,7 @@
 #include "remote/pendinganswer.h"
 
 #include <QEventLoop>
+#include <QTemporaryFile>
 #include <QTimer>
 
 namespace torchdeck::remote {
@@ -142,6 +143,25 @@ RemoteUpload *Connection::upload(const QString &localPath, const QString &remote
             worker->startUpload(id, localPath, remotePath, mode, cancelled);
         },
         Qt::QueuedConnection);
+    return operation;
+}
+
+RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remotePath, int mode)
+{
+    auto *local = new QTemporaryFile(this);
+    if (!local->open() || local->write(data) != data.size() || !local->flush()) {
+        // Fail through the same signal as any other upload, after the caller has connected to it.
+        auto *operation = new RemoteUpload(this);
+        const QString error = QStringLiteral("cannot write a temporary file for %1: %2").arg(remotePath, local->errorString());
+        QMetaObject::invokeMethod(operation, [operation, error] {
+            emit operation->failed(error);
+            operation->deleteLater();
+        }, Qt::QueuedConnection);
+        local->deleteLater();
+        return operation;
+    }
+    RemoteUpload *operation = upload(local->fileName(), remotePath, mode);
+    connect(operation, &QObject::destroyed, local, &QObject::deleteLater);
     return operation;
 }
 

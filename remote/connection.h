@@ -37,6 +37,8 @@ public:
     RemoteCommand *run(const QString &command);
     RemoteTail *tail(const QString &path, qint64 offset = 0);
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
+    // Uploads bytes held in memory (a job script, an embedded file) through a temporary local file.
+    RemoteUpload *uploadData(const QByteArray &data, const QString &remotePath, int mode = 0644);
 
     // Answers to hostKeyConfirmationNeeded / credentialNeeded (nullopt: cancelled).
     void answerHostKey(bool trust);

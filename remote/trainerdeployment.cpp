@@ -6,7 +6,6 @@
 #include <QFileInfo>
 #include <QRandomGenerator>
 #include <QSet>
-#include <QTemporaryFile>
 
 namespace torchdeck::remote {
 
@@ -139,17 +138,10 @@ void TrainerDeployment::uploadFile(int index)
     if (!m_connection)
         return fail(QStringLiteral("uploading the trainer: the connection is gone"));
     const TrainerBundle::File &file = m_bundle.files.at(index);
-    // Uploads read local files: write the embedded content to a temporary one.
-    auto *local = new QTemporaryFile(this);
-    if (!local->open() || local->write(file.content) != file.content.size() || !local->flush())
-        return fail(QStringLiteral("cannot write a temporary file for %1").arg(file.relativePath));
-    RemoteUpload *upload = m_connection->upload(local->fileName(), m_stagingDir + u'/' + file.relativePath, 0644);
-    connect(upload, &RemoteUpload::failed, this, [this, local](const QString &error) {
-        local->deleteLater();
-        fail(QStringLiteral("uploading the trainer: ") + error);
-    });
-    connect(upload, &RemoteUpload::finished, this, [this, local, index](qint64 bytes) {
-        local->deleteLater();
+    RemoteUpload *upload = m_connection->uploadData(file.content, m_stagingDir + u'/' + file.relativePath, 0644);
+    connect(upload, &RemoteUpload::failed, this,
+            [this](const QString &error) { fail(QStringLiteral("uploading the trainer: ") + error); });
+    connect(upload, &RemoteUpload::finished, this, [this, index](qint64 bytes) {
         m_uploaded += bytes;
         emit progress(QStringLiteral("Uploading the trainer's sources"), m_uploaded, m_bundle.totalBytes());
         uploadFile(index + 1);

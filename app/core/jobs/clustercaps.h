@@ -1,15 +1,12 @@
 #pragma once
 
+#include "core/schedulerkind.h"
+
 #include <QList>
 #include <QString>
 
 namespace torchdeck {
 
-enum class SchedulerKind { Slurm, Pbs, Local };
-
-// Which PBS the #PBS lines are written for. PbsPro: `-l select=N:ncpus=..:mpiprocs=..:ngpus=..`.
-// Torque: `-l nodes=N:ppn=M[:gpus=G]`, which Slurm's slurm-wlm-torque qsub (the sandbox) also reads.
-enum class PbsDialect { PbsPro, Torque };
 
 // How Slurm is asked for GPUs: --gpus-per-node=N (Slurm >= 19.05 with cons_tres) or --gres=gpu:N
 // (older sites, or sites whose GPU gres has a type, which they then write as an extra directive).

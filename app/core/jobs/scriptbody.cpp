@@ -64,8 +64,12 @@ void environment(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 {
     if (exportsRendezvous(spec)) {
         if (caps.scheduler == SchedulerKind::Slurm) {
-            out << QStringLiteral(
-                "MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed -n 1p)");
+            // The first node's NodeAddr: a node's name need not resolve from the others (it does not on
+            // the sandbox cluster, where every node is 127.0.0.1); its name is the fallback.
+            out << QStringLiteral("first_node=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | sed -n 1p)")
+                << QStringLiteral("MASTER_ADDR=$(scontrol show node \"$first_node\" 2>/dev/null"
+                                  " | sed -n 's/.*NodeAddr=\\([^ ]*\\).*/\\1/p' || true)")
+                << QStringLiteral("MASTER_ADDR=${MASTER_ADDR:-$first_node}");
         } else if (caps.scheduler == SchedulerKind::Pbs) {
             out << QStringLiteral(
                 "if [ -r \"${PBS_NODEFILE:-}\" ]; then MASTER_ADDR=$(head -n 1 \"$PBS_NODEFILE\"); "

@@ -2,11 +2,11 @@
 
 namespace torchdeck::pbs {
 
-QStringList qsubArgs(const QString &scriptPath, const JobDependency &after) {
+QStringList qsubArgs(const QString &scriptPath, const SubmitDependency &after) {
     QStringList argv = {QStringLiteral("qsub")};
-    if (after.kind != JobDependency::None && !after.jobIds.isEmpty()) {
-        const QString type = after.kind == JobDependency::AfterOk      ? QStringLiteral("afterok")
-                             : after.kind == JobDependency::AfterNotOk ? QStringLiteral("afternotok")
+    if (after.kind != SubmitDependency::None && !after.jobIds.isEmpty()) {
+        const QString type = after.kind == SubmitDependency::AfterOk      ? QStringLiteral("afterok")
+                             : after.kind == SubmitDependency::AfterNotOk ? QStringLiteral("afternotok")
                                                                        : QStringLiteral("afterany");
         argv << QStringLiteral("-W") << (QStringLiteral("depend=") + type + u':' + after.jobIds.join(u':'));
     }

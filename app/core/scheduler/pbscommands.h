@@ -5,7 +5,7 @@
 // The exact PBS command lines torchdeck runs (argv, unquoted).
 namespace torchdeck::pbs {
 
-QStringList qsubArgs(const QString &scriptPath, const JobDependency &after = {});
+QStringList qsubArgs(const QString &scriptPath, const SubmitDependency &after = {});
 // PbsPro: qstat -f -F json -x IDS (running and finished jobs in one reply, parseQstatJson);
 // Torque: qstat -f IDS (finished jobs stay listed as C for keep_completed, parseQstatFull).
 QStringList qstatArgs(const QStringList &ids, PbsDialect dialect);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/schedulerkind.h"
+
 #include "core/scheduler/jobinfo.h"
 
 #include <QHash>
@@ -7,11 +9,6 @@
 
 namespace torchdeck {
 
-// PBS flavours differ in what a finished job's exit status means.
-enum class PbsDialect {
-    PbsPro, // PBS Professional, OpenPBS: qstat -f -F json, qstat -x history, "F" finished
-    Torque, // Torque, and Slurm's PBS/Torque wrapper (slurm-wlm-torque): "C" completed, no history
-};
 
 // A job from its qstat -f attributes, keys lowercased ("job_state", "resource_list.walltime").
 // exitCode keeps PBS's Exit_status as printed: negative values are PBS's own failure codes, 256 + n

@@ -46,7 +46,7 @@ SchedulerCommands SchedulerCommands::local(const QString &stateDir) {
     return commands;
 }
 
-SubmitCommand SchedulerCommands::submit(const QString &scriptPath, const JobDependency &after) const {
+SubmitCommand SchedulerCommands::submit(const QString &scriptPath, const SubmitDependency &after) const {
     switch (m_kind) {
     case SchedulerKind::Slurm:
         return {slurm::sbatchArgs(scriptPath, after), parseSbatchReply};

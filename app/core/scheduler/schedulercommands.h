@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/schedulerkind.h"
+
 #include "core/scheduler/jobinfo.h"
 #include "core/scheduler/pbsjob.h"
 
@@ -9,7 +11,6 @@
 
 namespace torchdeck {
 
-enum class SchedulerKind { Slurm, Pbs, Local };
 
 // Where Slurm keeps jobs that squeue no longer lists (they leave it MinJobAge after they end).
 enum class SlurmHistory {
@@ -18,8 +19,9 @@ enum class SlurmHistory {
     Controller,     // neither: scontrol show job, while slurmctld still remembers the job
 };
 
-// A follow-up job: start it only after these jobs end (issue 7's requeue from outside).
-struct JobDependency {
+// A follow-up job: start it only after these jobs end (issue 7's requeue from outside). Not the JobSpec
+// field of the same idea (core/jobs): this one is what the submit command line says.
+struct SubmitDependency {
     enum Kind { None, AfterOk, AfterNotOk, AfterAny };
     Kind kind = None;
     QStringList jobIds;
@@ -49,7 +51,7 @@ public:
 
     SchedulerKind kind() const { return m_kind; }
 
-    SubmitCommand submit(const QString &scriptPath, const JobDependency &after = {}) const;
+    SubmitCommand submit(const QString &scriptPath, const SubmitDependency &after = {}) const;
     QueryCommand query(const QStringList &ids) const;
     QueryCommand queryFinished(const QStringList &ids) const;
     // Empty argv: the scheduler has no such action (local runs cannot be requeued or held).

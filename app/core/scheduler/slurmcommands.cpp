@@ -7,15 +7,15 @@ namespace torchdeck::slurm {
 
 namespace {
 
-QString dependencyType(JobDependency::Kind kind) {
+QString dependencyType(SubmitDependency::Kind kind) {
     switch (kind) {
-    case JobDependency::AfterOk:
+    case SubmitDependency::AfterOk:
         return QStringLiteral("afterok");
-    case JobDependency::AfterNotOk:
+    case SubmitDependency::AfterNotOk:
         return QStringLiteral("afternotok");
-    case JobDependency::AfterAny:
+    case SubmitDependency::AfterAny:
         return QStringLiteral("afterany");
-    case JobDependency::None:
+    case SubmitDependency::None:
         break;
     }
     return {};
@@ -23,9 +23,9 @@ QString dependencyType(JobDependency::Kind kind) {
 
 } // namespace
 
-QStringList sbatchArgs(const QString &scriptPath, const JobDependency &after) {
+QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after) {
     QStringList argv = {QStringLiteral("sbatch"), QStringLiteral("--parsable")};
-    if (after.kind != JobDependency::None && !after.jobIds.isEmpty())
+    if (after.kind != SubmitDependency::None && !after.jobIds.isEmpty())
         argv.append(QStringLiteral("--dependency=") + dependencyType(after.kind) + u':' +
                     after.jobIds.join(u':'));
     argv.append(scriptPath);

@@ -5,7 +5,7 @@
 // The exact Slurm command lines torchdeck runs (argv, unquoted). The parsers expect these formats.
 namespace torchdeck::slurm {
 
-QStringList sbatchArgs(const QString &scriptPath, const JobDependency &after = {});
+QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after = {});
 QStringList squeueArgs(const QStringList &ids);                     // parseSqueue
 QStringList sacctArgs(const QStringList &ids, bool completionFile); // parseSacct
 QStringList scontrolShowJobArgs();                                  // parseScontrolShowJob, all jobs

@@ -23,7 +23,9 @@ module load StdEnv/2020
 module load cuda/11.7
 module load apptainer
 set -u # after the modules: some module systems read unset variables
-MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
+first_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
+MASTER_ADDR=$(scontrol show node "$first_node" 2>/dev/null | sed -n 's/.*NodeAddr=\([^ ]*\).*/\1/p' || true)
+MASTER_ADDR=${MASTER_ADDR:-$first_node}
 export MASTER_ADDR
 export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 export OMP_NUM_THREADS=8

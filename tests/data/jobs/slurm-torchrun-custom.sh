@@ -12,7 +12,9 @@
 
 set -euo pipefail
 cd -- /p/project/ada/lightning
-MASTER_ADDR=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
+first_node=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed -n 1p)
+MASTER_ADDR=$(scontrol show node "$first_node" 2>/dev/null | sed -n 's/.*NodeAddr=\([^ ]*\).*/\1/p' || true)
+MASTER_ADDR=${MASTER_ADDR:-$first_node}
 export MASTER_ADDR
 export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 

@@ -207,13 +207,13 @@ void TestSchedulerCommands::actions() {
 }
 
 void TestSchedulerCommands::submitWithDependency() {
-    JobDependency after;
-    after.kind = JobDependency::AfterNotOk;
+    SubmitDependency after;
+    after.kind = SubmitDependency::AfterNotOk;
     after.jobIds = {QStringLiteral("41"), QStringLiteral("42")};
     QCOMPARE(SchedulerCommands::slurm().submit(QStringLiteral("next.sh"), after).argv,
              QStringList({QStringLiteral("sbatch"), QStringLiteral("--parsable"),
                           QStringLiteral("--dependency=afternotok:41:42"), QStringLiteral("next.sh")}));
-    after.kind = JobDependency::AfterAny;
+    after.kind = SubmitDependency::AfterAny;
     after.jobIds = {QStringLiteral("41.s")};
     QCOMPARE(SchedulerCommands::pbs(PbsDialect::PbsPro).submit(QStringLiteral("next.pbs"), after).argv,
              QStringList({QStringLiteral("qsub"), QStringLiteral("-W"),

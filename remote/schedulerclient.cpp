@@ -1,0 +1,129 @@
+#include "remote/schedulerclient.h"
+
+#include "core/shellquote.h"
+#include "remote/connection.h"
+
+namespace torchdeck::remote {
+
+namespace {
+constexpr int scriptMode = 0700;
+}
+
+SchedulerClient::SchedulerClient(Connection *connection, SchedulerCommands commands, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_commands(std::move(commands))
+{
+    qRegisterMetaType<JobListResult>();
+}
+
+void SchedulerClient::run(const QString &what, const QStringList &argv, const QString &dir,
+                          const std::function<void(const QByteArray &, const QByteArray &, int)> &then)
+{
+    if (!m_connection)
+        return emit failed(what + QStringLiteral(": the connection is gone"));
+    ++m_commandsRun;
+    const QString command = (dir.isEmpty() ? QString() : QStringLiteral("cd ") + shellQuote(dir) + QStringLiteral(" && "))
+                          + shellJoin(argv);
+    RemoteCommand *remote = m_connection->run(command);
+    connect(remote, &RemoteCommand::failed, this, [this, what](const QString &error) { emit failed(what + u": " + error); });
+    connect(remote, &RemoteCommand::finished, this,
+            [then](const ExecResult &result) { then(result.out, result.err, result.exitCode); });
+}
+
+void SchedulerClient::submit(const QString &script, const QString &remoteDir, const QString &fileName,
+                             const SubmitDependency &after)
+{
+    run(QStringLiteral("creating %1").arg(remoteDir), {QStringLiteral("mkdir"), QStringLiteral("-p"), remoteDir}, {},
+        [=](const QByteArray &, const QByteArray &err, int exitCode) {
+            if (exitCode != 0)
+                return emit failed(QStringLiteral("cannot create %1: %2").arg(remoteDir, QString::fromUtf8(err.trimmed())));
+            uploadScript(script, remoteDir, remoteDir + u'/' + fileName, after);
+        });
+}
+
+void SchedulerClient::uploadScript(const QString &script, const QString &remoteDir, const QString &path,
+                                   const SubmitDependency &after)
+{
+    if (!m_connection)
+        return emit failed(QStringLiteral("submitting: the connection is gone"));
+    RemoteUpload *upload = m_connection->uploadData(script.toUtf8(), path, scriptMode);
+    connect(upload, &RemoteUpload::failed, this,
+            [this](const QString &error) { emit failed(QStringLiteral("uploading the job script: ") + error); });
+    connect(upload, &RemoteUpload::finished, this, [=] { submitUploaded(remoteDir, path, after); });
+}
+
+void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after)
+{
+    const SubmitCommand submit = m_commands.submit(path, after);
+    run(QStringLiteral("submitting %1").arg(path), submit.argv, remoteDir,
+        [=](const QByteArray &out, const QByteArray &err, int exitCode) {
+            const SubmitResult result = submit.parse(out);
+            if (exitCode != 0 || !result.ok()) {
+                const QByteArray said = err.trimmed().isEmpty() ? out.trimmed() : err.trimmed();
+                return emit failed(QStringLiteral("the scheduler refused %1 (exit code %2): %3")
+                                       .arg(path)
+                                       .arg(exitCode)
+                                       .arg(QString::fromUtf8(said)));
+            }
+            emit submitted(result.jobId, path);
+        });
+}
+
+void SchedulerClient::poll(const QStringList &ids)
+{
+    const QueryCommand query = m_commands.query(ids);
+    if (query.argv.isEmpty())
+        return emit polled({});
+    run(QStringLiteral("polling %1 job(s)").arg(ids.size()), query.argv, {},
+        [this, query, ids](const QByteArray &out, const QByteArray &err, int exitCode) {
+            if (exitCode != 0 && !reportsUnknownJob(err))
+                return emit failed(QStringLiteral("the job query failed (exit code %1): %2")
+                                       .arg(exitCode)
+                                       .arg(QString::fromUtf8(err.trimmed())));
+            JobListResult listed = exitCode == 0 ? query.parse(out) : JobListResult{};
+            QStringList missing;
+            for (const QString &id : ids) {
+                if (!listed.find(id))
+                    missing.append(id);
+            }
+            pollFinished(std::move(listed), missing);
+        });
+}
+
+void SchedulerClient::pollFinished(JobListResult listed, const QStringList &missing)
+{
+    const QueryCommand history = m_commands.queryFinished(missing);
+    if (history.argv.isEmpty())
+        return emit polled(listed);
+    run(QStringLiteral("looking up %1 finished job(s)").arg(missing.size()), history.argv, {},
+        [this, history, listed](const QByteArray &out, const QByteArray &err, int exitCode) mutable {
+            if (exitCode != 0 && !reportsUnknownJob(err))
+                listed.errors.append(QStringLiteral("the history query failed (exit code %1): %2")
+                                         .arg(exitCode)
+                                         .arg(QString::fromUtf8(err.trimmed())));
+            else if (exitCode == 0) {
+                const JobListResult finished = history.parse(out);
+                listed.jobs.append(finished.jobs);
+                listed.errors.append(finished.errors);
+            }
+            emit polled(listed);
+        });
+}
+
+void SchedulerClient::act(SchedulerAction action, const QStringList &ids)
+{
+    const QStringList argv = m_commands.action(action, ids);
+    if (argv.isEmpty())
+        return emit failed(QStringLiteral("this scheduler cannot do that to a job"));
+    run(argv.first(), argv, {}, [this, action, ids, argv](const QByteArray &, const QByteArray &err, int exitCode) {
+        if (exitCode != 0)
+            return emit failed(QStringLiteral("%1 failed (exit code %2): %3")
+                                   .arg(shellJoin(argv))
+                                   .arg(exitCode)
+                                   .arg(QString::fromUtf8(err.trimmed())));
+        emit actionDone(action, ids);
+    });
+}
+
+} // namespace torchdeck::remote

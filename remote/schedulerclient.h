@@ -1,0 +1,48 @@
+#pragma once
+
+#include "core/scheduler/schedulercommands.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace torchdeck::remote {
+
+class Connection;
+
+// Runs a scheduler's commands (core/scheduler builds them and parses their output) on a cluster.
+// poll() costs one command for all ids, plus one history command only for ids the queue no longer lists.
+class SchedulerClient : public QObject {
+    Q_OBJECT
+public:
+    SchedulerClient(Connection *connection, SchedulerCommands commands, QObject *parent = nullptr);
+
+    // Writes the script to remoteDir/fileName (creating remoteDir) and submits it from remoteDir.
+    void submit(const QString &script, const QString &remoteDir, const QString &fileName,
+                const SubmitDependency &after = {});
+    void poll(const QStringList &ids);
+    void act(SchedulerAction action, const QStringList &ids);
+    int commandsRun() const { return m_commandsRun; }
+
+signals:
+    void submitted(const QString &jobId, const QString &scriptPath);
+    void polled(const torchdeck::JobListResult &jobs);
+    void actionDone(torchdeck::SchedulerAction action, const QStringList &ids);
+    void failed(const QString &error);
+
+private:
+    // Runs argv (quoted here) in dir; calls then(stdout, stderr) on exit code 0 or an accepted failure.
+    void run(const QString &what, const QStringList &argv, const QString &dir,
+             const std::function<void(const QByteArray &, const QByteArray &, int)> &then);
+    void uploadScript(const QString &script, const QString &remoteDir, const QString &path,
+                      const SubmitDependency &after);
+    void submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after);
+    void pollFinished(JobListResult listed, const QStringList &missing);
+
+    QPointer<Connection> m_connection;
+    SchedulerCommands m_commands;
+    int m_commandsRun = 0;
+};
+
+} // namespace torchdeck::remote
+
+Q_DECLARE_METATYPE(torchdeck::JobListResult)

@@ -2,6 +2,7 @@
 
 #include "core/shellquote.h"
 #include "remote/connection.h"
+#include "remote/remotepath.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -78,11 +79,8 @@ void TrainerDeployment::runCommand(const QString &what, const QString &command,
 void TrainerDeployment::resolveWorkDirectory()
 {
     emit progress(QStringLiteral("Finding the work directory"), 0, 0);
-    QString dir = m_settings.workDirectory;
-    // "~" must be expanded by the remote shell: quote everything after it.
-    const QString expr = dir.startsWith(QStringLiteral("~/"))
-                           ? QStringLiteral("\"$HOME\"/") + shellQuote(dir.mid(2))
-                           : shellQuote(dir);
+    const QString dir = m_settings.workDirectory;
+    const QString expr = remotePathExpression(dir);
     runCommand(QStringLiteral("creating the work directory %1").arg(dir),
                QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this](const QByteArray &out) {
                    m_trainerDir = QString::fromUtf8(out.trimmed()) + QStringLiteral("/trainer/") + m_bundle.hash;

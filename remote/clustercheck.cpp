@@ -1,0 +1,156 @@
+#include "remote/clustercheck.h"
+
+#include "core/shellquote.h"
+#include "remote/connection.h"
+#include "remote/remotepath.h"
+
+namespace torchdeck::remote {
+
+namespace {
+// Every character a shell could misread, and a newline: what comes back must be identical.
+const QString quotingProbe = QStringLiteral("a b 'c' \"d\" $(e) `f` $g \\h *?[i] ;&|<>\nj λ");
+}
+
+ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_settings(std::move(settings))
+{
+    qRegisterMetaType<CheckItem>();
+}
+
+void ClusterCheck::start()
+{
+    m_items.clear();
+    m_steps = {[this] { checkQuoting(); }, [this] { checkSftp(); },      [this] { checkScheduler(); },
+               [this] { checkToolchain(); }, [this] { checkLibTorch(); }, [this] { checkWorkDirectory(); }};
+    next();
+}
+
+void ClusterCheck::next()
+{
+    if (m_steps.isEmpty())
+        return emit finished(m_items);
+    m_steps.takeFirst()();
+}
+
+void ClusterCheck::report(CheckItem item)
+{
+    m_items.append(item);
+    emit itemChecked(item);
+    next();
+}
+
+void ClusterCheck::runShell(const QString &name, const QString &script,
+                            const std::function<CheckItem(int, const QString &, const QString &)> &judge)
+{
+    if (!m_connection)
+        return report({name, false, QStringLiteral("the connection is gone")});
+    RemoteCommand *command = m_connection->run(QStringLiteral("bash -c ") + shellQuote(script));
+    connect(command, &RemoteCommand::failed, this, [this, name](const QString &error) { report({name, false, error}); });
+    connect(command, &RemoteCommand::finished, this, [this, judge](const ExecResult &result) {
+        report(judge(result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err).trimmed()));
+    });
+}
+
+void ClusterCheck::checkQuoting()
+{
+    runShell(QStringLiteral("Shell quoting"), QStringLiteral("printf '%s' ") + shellQuote(quotingProbe),
+             [](int exitCode, const QString &out, const QString &) {
+                 const bool same = exitCode == 0 && out == quotingProbe;
+                 return CheckItem{QStringLiteral("Shell quoting"), same,
+                                  same ? QStringLiteral("quotes, $(...), backticks and newlines come back unchanged")
+                                       : QStringLiteral("the login shell changed the value: got ") + out.left(80)};
+             });
+}
+
+void ClusterCheck::checkSftp()
+{
+    const QString name = QStringLiteral("SFTP");
+    if (!m_connection)
+        return report({name, false, QStringLiteral("the connection is gone")});
+    // SFTP paths are not expanded by a shell: resolve the home directory first.
+    RemoteCommand *home = m_connection->run(QStringLiteral("printf '%s' \"$HOME\""));
+    connect(home, &RemoteCommand::failed, this, [this, name](const QString &error) { report({name, false, error}); });
+    connect(home, &RemoteCommand::finished, this, [this, name](const ExecResult &result) {
+        const QString probe = QString::fromUtf8(result.out) + QStringLiteral("/.torchdeck-sftp-check");
+        RemoteUpload *upload = m_connection->uploadData("torchdeck\n", probe, 0600);
+        connect(upload, &RemoteUpload::failed, this, [this, name](const QString &error) {
+            report({name, false, error + QStringLiteral(" (is the sftp subsystem enabled on the server?)")});
+        });
+        connect(upload, &RemoteUpload::finished, this, [this, name, probe] {
+            m_connection->run(QStringLiteral("rm -f ") + shellQuote(probe));
+            report({name, true, QStringLiteral("upload and atomic rename work")});
+        });
+    });
+}
+
+void ClusterCheck::checkScheduler()
+{
+    const QStringList commands = m_settings.scheduler == SchedulerKind::Slurm
+                                   ? QStringList{QStringLiteral("sbatch"), QStringLiteral("squeue"), QStringLiteral("scancel")}
+                               : m_settings.scheduler == SchedulerKind::Pbs
+                                   ? QStringList{QStringLiteral("qsub"), QStringLiteral("qstat"), QStringLiteral("qdel")}
+                                   : QStringList{QStringLiteral("setsid"), QStringLiteral("bash")};
+    QString script = m_settings.moduleLines.join(u'\n') + u'\n';
+    for (const QString &command : commands)
+        script += QStringLiteral("command -v %1 >/dev/null || missing=\"$missing %1\"\n").arg(command);
+    script += QStringLiteral("[ -z \"$missing\" ] || { echo \"missing:$missing\"; exit 1; }\n");
+    runShell(QStringLiteral("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
+        return CheckItem{QStringLiteral("Scheduler"), exitCode == 0,
+                         exitCode == 0 ? QString(commands.join(QStringLiteral(", ")) + QStringLiteral(" found"))
+                                       : QString(out.trimmed() + QStringLiteral(" (load a module, or pick the right scheduler)"))};
+    });
+}
+
+void ClusterCheck::checkToolchain()
+{
+    const QString script = m_settings.moduleLines.join(u'\n')
+                         + QStringLiteral("\ncmake --version | head -n1 || exit 1\n"
+                                          "for cxx in \"${CXX:-}\" c++ g++ clang++; do\n"
+                                          "  [ -n \"$cxx\" ] && command -v \"$cxx\" >/dev/null && { \"$cxx\" --version | head -n1; exit 0; }\n"
+                                          "done\necho 'no C++ compiler'; exit 1\n");
+    runShell(QStringLiteral("cmake and C++ compiler"), script, [](int exitCode, const QString &out, const QString &err) {
+        const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
+        return CheckItem{QStringLiteral("cmake and C++ compiler"), exitCode == 0,
+                         exitCode == 0 ? found
+                                       : QString(found + u' ' + err).trimmed() + QStringLiteral(": the trainer is built on the cluster")};
+    });
+}
+
+void ClusterCheck::checkLibTorch()
+{
+    // In the order deployment uses them: the configured prefix, cmake's own search (system packages, module
+    // environments setting CMAKE_PREFIX_PATH), then a Python torch's bundled LibTorch.
+    QString script = m_settings.moduleLines.join(u'\n') + u'\n';
+    if (!m_settings.libtorchPrefix.isEmpty())
+        script += QStringLiteral("p=%1; ls \"$p\"/Torch/TorchConfig.cmake \"$p\"/TorchConfig.cmake \"$p\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n")
+                      .arg(shellQuote(m_settings.libtorchPrefix));
+    script += QStringLiteral(
+        "for d in ${CMAKE_PREFIX_PATH//:/ } /usr/lib/*/cmake /usr/share/cmake /usr/local/share/cmake; do\n"
+        "  ls \"$d\"/Torch/TorchConfig.cmake \"$d\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n"
+        "done\n"
+        "python3 -c 'import torch, sys; sys.stdout.write(torch.utils.cmake_prefix_path + \" (Python torch \" + torch.__version__ + \")\")' 2>/dev/null && exit 0\n"
+        "exit 1\n");
+    runShell(QStringLiteral("LibTorch"), script, [](int exitCode, const QString &out, const QString &) {
+        return CheckItem{QStringLiteral("LibTorch"), exitCode == 0,
+                         exitCode == 0 ? out.trimmed()
+                                       : QStringLiteral("not found: set the LibTorch location of this cluster, or a "
+                                                        "module line that provides it (or install PyTorch for python3)")};
+    });
+}
+
+void ClusterCheck::checkWorkDirectory()
+{
+    const QString dir = remotePathExpression(m_settings.workDirectory);
+    runShell(QStringLiteral("Work directory"),
+             QStringLiteral("mkdir -p %1 && t=%1/.torchdeck-write-check && : > \"$t\" && rm -f \"$t\" && cd %1 && pwd -P")
+                 .arg(dir),
+             [this](int exitCode, const QString &out, const QString &err) {
+                 return CheckItem{QStringLiteral("Work directory"), exitCode == 0,
+                                  exitCode == 0 ? QString(out.trimmed() + QStringLiteral(" is writable"))
+                                                : QString(m_settings.workDirectory + QStringLiteral(" is not writable: ") + err)};
+             });
+}
+
+} // namespace torchdeck::remote

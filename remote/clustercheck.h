@@ -1,0 +1,63 @@
+#pragma once
+
+#include "core/schedulerkind.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+
+namespace torchdeck::remote {
+
+class Connection;
+
+struct CheckItem {
+    QString name;   // "Shell quoting", "LibTorch", ...
+    bool ok = false;
+    QString detail; // what was found, or what is wrong and what to do
+};
+
+struct ClusterCheckSettings {
+    SchedulerKind scheduler = SchedulerKind::Slurm;
+    QString workDirectory = QStringLiteral("~/.torchdeck");
+    QString libtorchPrefix; // configured CMAKE_PREFIX_PATH; empty: look for one
+    QStringList moduleLines;
+};
+
+// "Check cluster": on an open connection, one line per check, in order, each independent of the others'
+// failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++ compiler, LibTorch, work
+// directory writable. (Reachability and authentication are the connection's own states.)
+class ClusterCheck : public QObject {
+    Q_OBJECT
+public:
+    ClusterCheck(Connection *connection, ClusterCheckSettings settings, QObject *parent = nullptr);
+    void start();
+
+signals:
+    void itemChecked(const torchdeck::remote::CheckItem &item);
+    void finished(const QList<torchdeck::remote::CheckItem> &items);
+
+private:
+    void runShell(const QString &name, const QString &script,
+                  const std::function<CheckItem(int exitCode, const QString &out, const QString &err)> &judge);
+    void report(CheckItem item);
+    void next();
+    void checkQuoting();
+    void checkSftp();
+    void checkScheduler();
+    void checkToolchain();
+    void checkLibTorch();
+    void checkWorkDirectory();
+
+    QPointer<Connection> m_connection;
+    ClusterCheckSettings m_settings;
+    QList<std::function<void()>> m_steps;
+    QList<CheckItem> m_items;
+};
+
+} // namespace torchdeck::remote
+
+Q_DECLARE_METATYPE(torchdeck::remote::CheckItem)

@@ -1,0 +1,92 @@
+// "Check cluster" against the sandbox: every check passes there, and a broken setting fails its own line only.
+#include "remote/clustercheck.h"
+#include "remote/connection.h"
+
+#include <QFile>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::remote;
+
+class TestClusterCheck : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void sandboxPassesEveryCheck_data();
+    void sandboxPassesEveryCheck();
+    void unwritableWorkDirectoryFailsItsLineOnly();
+
+private:
+    QList<CheckItem> check(const ClusterCheckSettings &settings);
+    std::unique_ptr<Connection> m_connection;
+};
+
+void TestClusterCheck::initTestCase()
+{
+    const QString sandbox = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
+    if (sandbox.isEmpty() || !QFile::exists(sandbox + QStringLiteral("/run/pids")))
+        QSKIP("the sandbox is not running (run through ctest, which starts it)");
+    ConnectionSettings settings;
+    settings.host = QStringLiteral("torchdeck-sandbox");
+    settings.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
+    m_connection = std::make_unique<Connection>(settings);
+    m_connection->open();
+    QString error;
+    QVERIFY2(m_connection->waitConnected(10000, &error), qPrintable(error));
+}
+
+QList<CheckItem> TestClusterCheck::check(const ClusterCheckSettings &settings)
+{
+    ClusterCheck check(m_connection.get(), settings);
+    QSignalSpy finished(&check, &ClusterCheck::finished);
+    QSignalSpy items(&check, &ClusterCheck::itemChecked);
+    check.start();
+    if (!finished.wait(60000))
+        return {};
+    const auto result = finished.first().first().value<QList<CheckItem>>();
+    if (items.count() != result.size())
+        return {};
+    return result;
+}
+
+void TestClusterCheck::sandboxPassesEveryCheck_data()
+{
+    QTest::addColumn<int>("scheduler");
+    QTest::addColumn<QString>("commands");
+    QTest::addRow("slurm") << int(SchedulerKind::Slurm) << QStringLiteral("sbatch, squeue, scancel found");
+    QTest::addRow("pbs wrappers") << int(SchedulerKind::Pbs) << QStringLiteral("qsub, qstat, qdel found");
+}
+
+void TestClusterCheck::sandboxPassesEveryCheck()
+{
+    QFETCH(int, scheduler);
+    QFETCH(QString, commands);
+    ClusterCheckSettings settings;
+    settings.scheduler = SchedulerKind(scheduler);
+    settings.workDirectory = QStringLiteral("~/.torchdeck-check-test");
+    const QList<CheckItem> items = check(settings);
+    QCOMPARE(items.size(), 6);
+    for (const CheckItem &item : items)
+        QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
+    QCOMPARE(items.at(0).name, QStringLiteral("Shell quoting"));
+    QCOMPARE(items.at(2).detail, commands);
+    QVERIFY2(items.at(3).detail.contains(QStringLiteral("cmake version")), qPrintable(items.at(3).detail));
+    QVERIFY2(items.at(4).detail.contains(QStringLiteral("TorchConfig.cmake")), qPrintable(items.at(4).detail));
+    QVERIFY(items.at(5).detail.endsWith(QStringLiteral("/.torchdeck-check-test is writable")));
+}
+
+void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
+{
+    ClusterCheckSettings settings;
+    settings.workDirectory = QStringLiteral("/proc/torchdeck");
+    const QList<CheckItem> items = check(settings);
+    QCOMPARE(items.size(), 6);
+    QVERIFY(!items.last().ok);
+    QVERIFY2(items.last().detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")), qPrintable(items.last().detail));
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(items.at(i).ok);
+}
+
+QTEST_GUILESS_MAIN(TestClusterCheck)
+#include "tst_clustercheck.moc"

@@ -1,5 +1,6 @@
 #include "term/terminalfront.h"
 
+#include "term/checkcommand.h"
 #include "term/clusterscommand.h"
 
 #include <QTextStream>
@@ -16,6 +17,9 @@ void printUsage(QTextStream &out)
            "\n"
            "Commands:\n"
            "  clusters [--json]   list the clusters of your ssh config (~/.ssh/config, or $TORCHDECK_SSH_CONFIG)\n"
+           "  check CLUSTER       connect and check everything a job needs: quoting, SFTP, scheduler commands,\n"
+           "                      cmake and a compiler, LibTorch, the work directory\n"
+           "                      [--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX]\n"
            "\n"
            "Options:\n"
            "  -h, --help          show this help\n"
@@ -45,6 +49,8 @@ int runTerminal(const QStringList &args)
     }
     if (command == u"clusters")
         return runClustersCommand(rest, out, err);
+    if (command == u"check")
+        return runCheckCommand(rest, out, err);
     err << "torchdeck: unknown command '" << command << "' (see torchdeck --help)\n";
     return UsageError;
 }

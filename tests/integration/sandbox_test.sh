@@ -77,6 +77,25 @@ case_clusters() { # torchdeck reads the ssh config the sandbox wrote, through it
     grep -q '"name":"torchdeck-sandbox"' <<<"$out" || fail "clusters --json printed: $out"
 }
 
+case_check() { # torchdeck check: every line passes on the sandbox; without a terminal nothing hangs
+    use_sandbox
+    local out rc=0 cfg
+    out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --work-dir "$TORCHDECK_SANDBOX_DIR/check-work") || rc=$?
+    expect_eq "$rc" 0 "check exit code (output: $out)"
+    expect_eq "$(grep -c '✓' <<<"$out")" 7 "passed checks in: $out"
+    rc=0
+    out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
+    expect_eq "$rc" 2 "exit code of a bad option"
+    # An unknown host key and no terminal to ask on: a clear failure, not a hang.
+    cfg=$(mktemp)
+    sed "s|UserKnownHostsFile .*|UserKnownHostsFile $cfg.known_hosts|" "$TORCHDECK_SANDBOX_DIR/ssh/config" >"$cfg"
+    rc=0
+    out=$(TORCHDECK_SSH_CONFIG=$cfg timeout 60 setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox 2>&1) || rc=$?
+    rm -f "$cfg" "$cfg.known_hosts"
+    expect_eq "$rc" 1 "exit code with an unknown host key and no terminal"
+    grep -q 'is not known and was not accepted' <<<"$out" || fail "unclear message: $out"
+}
+
 case_stop() { # stop ends every process start began, and the jobs' processes
     use_sandbox
     local id marker="torchdeck-stop-test-$$"

@@ -45,8 +45,11 @@ def run_trainer(trainer, args):
 
 
 def run_python(python, args):
+    # torch.set_num_threads does not reach OpenBLAS (LibTorch's BLAS here); without this its pthread build
+    # would use every core in every rank. torchdeck-train sets it itself from --threads.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=args[args.index("--threads") + 1])
     out = subprocess.run([python, os.path.join(HERE, "python_recipe.py"), *args], check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, env=env).stdout
     return float(out.strip().split("samples_per_s=")[1])
 
 

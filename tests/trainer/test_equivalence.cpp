@@ -24,13 +24,14 @@ Args common(const std::string &model) {
             "--resume", "none",     "--seed",  "3",           "--lr",   "0.002"};
 }
 
-void expectSameParameters(const std::string &model, const Args &extra = {}) {
-    const std::string dir = freshDir("equivalence_" + model);
+void expectSameParameters(const std::string &model, const std::string &backend, const Args &extra = {}) {
+    const std::string dir = freshDir("equivalence_" + model + "_" + backend);
     const Args single = concat(concat(common(model), extra), {"--batch-size", "64", "--checkpoint-dir",
                                                               dir + "/one", "--metrics", dir + "/one.jsonl"});
     ASSERT_EQ(runTrainer(single, {}, dir + "/one.log"), 0) << readText(dir + "/one.log");
-    const Args two = concat(concat(common(model), extra), {"--batch-size", "32", "--checkpoint-dir",
-                                                           dir + "/two", "--metrics", dir + "/two.jsonl"});
+    const Args two =
+        concat(concat(common(model), concat(extra, {"--backend", backend})),
+               {"--batch-size", "32", "--checkpoint-dir", dir + "/two", "--metrics", dir + "/two.jsonl"});
     const auto codes = runRanks(2, two, dir + "/two");
     ASSERT_EQ(codes, (std::vector<int>{0, 0}))
         << readText(dir + "/two.rank0.log") << readText(dir + "/two.rank1.log");
@@ -43,7 +44,7 @@ void expectSameParameters(const std::string &model, const Args &extra = {}) {
     const auto start = events(dir + "/two.jsonl", "start");
     ASSERT_EQ(start.size(), 1u);
     EXPECT_NE(start[0].find("\"world_size\":2"), std::string::npos) << start[0];
-    EXPECT_NE(start[0].find("\"backend\":\"gloo\""), std::string::npos) << start[0];
+    EXPECT_NE(start[0].find("\"backend\":\"" + backend + "\""), std::string::npos) << start[0];
     EXPECT_EQ(events(dir + "/two.jsonl", "epoch").size(), 2u);
     EXPECT_TRUE(events(dir + "/two.jsonl", "epoch").size() == events(dir + "/one.jsonl", "epoch").size());
     // Rank 1 writes no metrics and no checkpoints.
@@ -54,24 +55,29 @@ void expectSameParameters(const std::string &model, const Args &extra = {}) {
 } // namespace
 
 TEST(Equivalence, AutoEncoderTwoRanksEqualOneProcessWithTwiceTheBatch) {
-    expectSameParameters("ae");
+    expectSameParameters("ae", "shm");
     // The comparison is sensitive: two ranks with the SAME per-rank batch as the single process (a twice
     // larger global batch) end somewhere else.
     const std::string dir = freshDir("equivalence_control");
     const Args two = concat(common("ae"), {"--batch-size", "64", "--checkpoint-dir", dir + "/two"});
     ASSERT_EQ(runRanks(2, two, dir + "/two"), (std::vector<int>{0, 0}));
-    const double diff = maxDifference(
-        newestModel(std::string(TORCHDECK_TEST_WORK_DIR) + "/equivalence_ae/one"), newestModel(dir + "/two"));
+    const double diff =
+        maxDifference(newestModel(std::string(TORCHDECK_TEST_WORK_DIR) + "/equivalence_ae_shm/one"),
+                      newestModel(dir + "/two"));
     std::printf("    control (global batch 128 vs 64): max |difference| %.3g\n", diff);
     EXPECT_GT(diff, 1e-3);
 }
 
+TEST(Equivalence, AutoEncoderOverGloo) {
+    expectSameParameters("ae", "gloo");
+}
+
 TEST(Equivalence, ToyModelTwoRanksEqualOneProcessWithTwiceTheBatch) {
-    expectSameParameters("toy");
+    expectSameParameters("toy", "shm");
 }
 
 TEST(Equivalence, ToySplitWithSgdAndSmallBuckets) {
-    // Model parallel halves (both on the CPU here), SGD with momentum, one bucket per parameter.
-    expectSameParameters("toy-split",
+    // Model parallel halves (both on the CPU here), SGD with momentum, one bucket per parameter, Gloo.
+    expectSameParameters("toy-split", "gloo",
                          {"--optimizer", "sgd", "--momentum", "0.9", "--lr", "0.05", "--bucket-mb", "0.001"});
 }

@@ -19,6 +19,7 @@ struct RankResult {
     at::Tensor grads;
     std::size_t buckets = 0;
     std::size_t launchedInBackward = 0;
+    std::vector<float> controls;
     std::string error;
 };
 
@@ -32,7 +33,9 @@ at::Tensor localGradients(const at::Tensor &input) {
 
 } // namespace
 
-TEST(GradientReducer, AveragesBucketsLaunchedDuringBackward) {
+class GradientReducerOver : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GradientReducerOver, AveragesBucketsLaunchedDuringBackward) {
     const int port = findFreePort();
     torch::manual_seed(7);
     const std::vector<at::Tensor> inputs = {torch::rand({8, 784}), torch::rand({8, 784})};
@@ -51,16 +54,18 @@ TEST(GradientReducer, AveragesBucketsLaunchedDuringBackward) {
             env.masterAddr = "127.0.0.1";
             env.masterPort = port;
             CommunicatorConfig config;
+            config.backend = GetParam();
             config.timeout = std::chrono::seconds(60);
             auto comm = connectCommunicator(env, config);
             FlatParameters params(*models[rank]);
             GradientReducer reducer(params, *comm, 64 * 1024); // 64 KiB buckets: several for the 0.9 MB model
             for (int step = 0; step < 2; ++step) {             // twice: the reducer re-arms every step
                 params.zeroGrads();
-                reducer.prepare();
+                reducer.prepare(rank == 1 && step == 1 ? 1.0f : 0.0f); // rank 1's stop flag, 2nd step
                 torch::mse_loss(models[rank]->forward(inputs[rank]), inputs[rank]).backward();
                 results[rank].launchedInBackward = reducer.launchedDuringBackward();
                 reducer.finish();
+                results[rank].controls.push_back(reducer.control());
             }
             results[rank].grads = params.groups()[0].grads.clone();
             results[rank].buckets = reducer.bucketCount();
@@ -81,4 +86,9 @@ TEST(GradientReducer, AveragesBucketsLaunchedDuringBackward) {
     // Every bucket's allreduce was started from a gradient hook, i.e. while backward was running.
     EXPECT_EQ(results[0].launchedInBackward, results[0].buckets);
     EXPECT_EQ(results[1].launchedInBackward, results[1].buckets);
+    // The control value (the stop flag) rode along: every rank sees the same average.
+    for (const RankResult &r : results)
+        EXPECT_EQ(r.controls, (std::vector<float>{0.0f, 0.5f}));
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, GradientReducerOver, ::testing::Values("gloo", "shm"));

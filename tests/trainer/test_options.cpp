@@ -118,7 +118,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"--lr", "0"}, "must be greater than 0"}, BadCase{{"--lr", "fast"}, "'fast' is not a number"},
         BadCase{{"--lr", "nan"}, "not a number"}, BadCase{{"--model", "vgg"}, "'vgg' is not one of: ae, toy"},
         BadCase{{"--optimizer", "lamb"}, "not one of: adam, sgd"},
-        BadCase{{"--backend", "mpi"}, "not one of: auto, gloo, nccl"},
+        BadCase{{"--backend", "mpi"}, "not one of: auto, gloo, nccl, shm"},
         BadCase{{"--checkpoint-every", "often"}, "expected 'epoch' or a number"},
         BadCase{{"--keep", "0"}, "out of range"}, BadCase{{"--nproc-per-node", "0"}, "out of range"},
         BadCase{{"--stop-signals", "USR1,BOGUS"}, "unknown signal 'BOGUS'"},

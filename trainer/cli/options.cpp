@@ -68,7 +68,7 @@ const std::map<std::string, Flag> &flags() {
         {"--keep", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1000000, o.keep); }}},
         {"--resume", {[](Options &o, const std::string &v) { return nonEmpty(v, o.resume); }}},
         {"--backend", {[](Options &o, const std::string &v) {
-             return oneOf(o.backend, v, {"auto", "gloo", "nccl"});
+             return oneOf(o.backend, v, {"auto", "gloo", "nccl", "shm"});
          }}},
         {"--device", {[](Options &o, const std::string &v) {
              return oneOf(o.device, v, {"auto", "cpu", "cuda"});

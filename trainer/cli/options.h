@@ -25,7 +25,7 @@ struct Options {
     int keep = 3;
     std::string resume = "auto"; // auto | none | PATH
 
-    std::string backend = "auto"; // auto | gloo | nccl
+    std::string backend = "auto"; // auto | gloo | nccl | shm
     std::string device = "auto";  // auto | cpu | cuda
     std::string amp = "none";     // none | bf16
     bool channelsLast = false;

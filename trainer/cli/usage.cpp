@@ -38,7 +38,9 @@ Checkpoints
   --signal-at-step N      testing aid: raise the first stop signal once global step N is done
 
 Distributed and hardware
-  --backend NAME          auto | gloo | nccl                                    [auto]
+  --backend NAME          auto | gloo | shm | nccl                              [auto]
+                          (auto: nccl for CUDA tensors; on CPU shm when all ranks
+                          share a host, else gloo)
   --device NAME           auto | cpu | cuda                                     [auto]
   --amp MODE              none | bf16 (autocast)                                [none]
   --channels-last         use the channels_last memory format (ResNets)

@@ -36,7 +36,7 @@ public:
 };
 
 struct CommunicatorConfig {
-    std::string backend = "gloo"; // gloo | nccl
+    std::string backend = "gloo"; // gloo | nccl | shm | auto (CPU: shm if all ranks share a host, else gloo)
     c10::Device device = c10::Device(c10::kCPU);
     std::chrono::milliseconds timeout{std::chrono::seconds(300)};
 };

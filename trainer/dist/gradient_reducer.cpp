@@ -43,6 +43,7 @@ GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std
         }
         if (!current.members.empty())
             cut.push_back(current);
+        cut.back().bucket.length += 1; // the group's last bucket also carries its control element
     }
     // The same order on every rank: by the first parameter (in reverse registration order) of a bucket.
     std::sort(cut.begin(), cut.end(),
@@ -76,8 +77,10 @@ GradientReducer::~GradientReducer() {
         accumulator->post_hooks().clear();
 }
 
-void GradientReducer::prepare() {
+void GradientReducer::prepare(float control) {
     std::lock_guard<std::mutex> lock(mutex_);
+    FlatGroup &first = params_.groups().front();
+    first.gradsWithControl.narrow(0, first.grads.numel(), 1).fill_(control);
     for (Bucket &b : buckets_) {
         b.pending = b.slotCount;
         b.launched = false;
@@ -99,13 +102,18 @@ void GradientReducer::launchReadyInOrder(bool inBackward) {
     const double scale = 1.0 / static_cast<double>(comm_.size());
     while (nextToLaunch_ < buckets_.size() && (buckets_[nextToLaunch_].pending == 0 || !inBackward)) {
         Bucket &b = buckets_[nextToLaunch_++];
-        at::Tensor range = params_.groups()[b.group].grads.narrow(0, b.offset, b.length);
+        at::Tensor range = params_.groups()[b.group].gradsWithControl.narrow(0, b.offset, b.length);
         range.mul_(scale);
         inFlight_.push_back(comm_.allreduceSum(range));
         b.launched = true;
         if (inBackward)
             ++launchedInBackward_;
     }
+}
+
+float GradientReducer::control() const {
+    const FlatGroup &first = params_.groups().front();
+    return first.gradsWithControl[first.grads.numel()].item<float>();
 }
 
 void GradientReducer::finish() {

@@ -27,10 +27,15 @@ public:
     GradientReducer(const GradientReducer &) = delete;
     GradientReducer &operator=(const GradientReducer &) = delete;
 
-    // Before each backward (after the gradients were zeroed).
-    void prepare();
+    // Before each backward (after the gradients were zeroed). `control` rides along with the last bucket
+    // of the first group; after finish(), control() is its average over the ranks (the stop flag).
+    void prepare(float control = 0.0f);
     // After backward: launches what is left (buckets of unused parameters) and waits for every bucket.
     void finish();
+
+    // The ranks' average of the `control` values given to prepare(); valid after finish(). Reading it
+    // synchronises with the device.
+    float control() const;
 
     std::size_t bucketCount() const { return buckets_.size(); }
     // How many buckets were launched from inside backward in the last step (the overlap).

@@ -52,7 +52,8 @@ FlatParameters::FlatParameters(torch::nn::Module &module) {
         }
         const auto options = group.params.options();
         group.params = torch::empty({total}, options);
-        group.grads = torch::zeros({total}, options);
+        group.gradsWithControl = torch::zeros({total + 1}, options);
+        group.grads = group.gradsWithControl.narrow(0, 0, total);
         for (const std::size_t i : group.slots) {
             ParamSlot &slot = slots_[i];
             at::Tensor view = viewLike(group.params, slot.offset, slot.param);
@@ -72,7 +73,7 @@ std::int64_t FlatParameters::numel() const {
 
 void FlatParameters::zeroGrads() {
     for (FlatGroup &g : groups_)
-        g.grads.zero_();
+        g.gradsWithControl.zero_();
 }
 
 } // namespace torchdeck::trainer

@@ -24,8 +24,11 @@ struct ParamSlot {
 // another. Parameters are laid out in REVERSE registration order: gradients become ready roughly in that
 // order during backward, so gradient buckets are contiguous ranges filled front to back.
 struct FlatGroup {
-    at::Tensor params;              // 1-D
-    at::Tensor grads;               // 1-D, same layout
+    at::Tensor params; // 1-D
+    at::Tensor grads;  // 1-D, same layout
+    // `grads` plus one control element after the last gradient: a value that travels with the group's
+    // last gradient bucket (the agreed stop flag), so that it costs no collective of its own.
+    at::Tensor gradsWithControl;
     std::vector<std::size_t> slots; // indices into slots(), in layout order
 };
 

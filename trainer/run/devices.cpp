@@ -39,8 +39,11 @@ DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelP
     }
     if (options.backend == "nccl" && !(plan.cuda && ncclAvailable()))
         throw std::invalid_argument("--backend nccl needs CUDA tensors and a LibTorch with NCCL");
-    plan.backend =
-        options.backend == "auto" ? (plan.cuda && ncclAvailable() ? "nccl" : "gloo") : options.backend;
+    if (options.backend == "shm" && plan.cuda)
+        throw std::invalid_argument("--backend shm is for CPU tensors");
+    plan.backend = options.backend;
+    if (plan.backend == "auto" && plan.cuda)
+        plan.backend = ncclAvailable() ? "nccl" : "gloo";
     return plan;
 }
 

@@ -92,9 +92,6 @@ public:
             torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
         tally_.epochSum = progress.epochLossSum;
         tally_.epochCount = progress.epochLossCount;
-        if (ctx.comm != nullptr)
-            flag_ =
-                torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat32).device(ctx.comm->device()));
         // Polling the agreed stop flag forces a host sync; on GPUs do it every few steps only.
         stopCheckEvery_ = ctx.devices.cuda ? kCudaStopCheckEvery : 1;
         if (progress.globalStep > 0)
@@ -135,13 +132,10 @@ private:
 
     // One optimizer step; returns whether all ranks agreed to stop after it.
     bool trainStep(const std::vector<std::int64_t> &indices) {
+        // Every rank's stop flag, read now, travels with the last gradient bucket of this step: all
+        // ranks see the same sum after the step, and it costs no collective of its own.
         const bool checkStop = progress_.globalStep % stopCheckEvery_ == 0;
-        bool stop = checkStop && ctx_.signals.requested();
-        std::unique_ptr<PendingCollective> flagWork;
-        if (ctx_.comm != nullptr && checkStop) { // overlaps with this step's compute
-            flag_.fill_(stop ? 1.0 : 0.0);
-            flagWork = ctx_.comm->allreduceSum(flag_);
-        }
+        bool stop = ctx_.signals.requested();
         const std::int64_t batch = o_.batchSize;
         const std::int64_t begin = progress_.epochStep * batch;
         const std::int64_t count =
@@ -150,7 +144,7 @@ private:
                                     o_.channelsLast);
         ctx_.params.zeroGrads();
         if (ctx_.reducer != nullptr)
-            ctx_.reducer->prepare();
+            ctx_.reducer->prepare(stop ? 1.0f : 0.0f);
         at::Tensor output;
         {
             AutocastScope autocast(o_.amp == "bf16", ctx_.devices.dataDevice.type());
@@ -165,10 +159,10 @@ private:
         ++progress_.globalStep;
         ++progress_.epochStep;
         tally_.add(loss, count);
-        if (flagWork) {
-            flagWork->wait();
-            stop = flag_.item<float>() > 0.0f;
-        }
+        if (ctx_.reducer != nullptr)
+            stop = checkStop && ctx_.reducer->control() > 0.0f;
+        else
+            stop = stop && checkStop;
         if (o_.signalAtStep == progress_.globalStep)
             ctx_.signals.raiseFirst();
         return stop;
@@ -253,7 +247,6 @@ private:
     DistributedSampler sampler_;
     std::vector<std::int64_t> valIndices_;
     LossTally tally_;
-    at::Tensor flag_;
     std::int64_t stopCheckEvery_ = 1;
     std::int64_t lastCheckpointStep_ = -1;
     Clock::time_point windowStart_;

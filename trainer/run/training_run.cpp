@@ -136,7 +136,7 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     start.numNodes = env.numNodes;
     start.localWorldSize = env.localWorldSize;
     start.master = env.masterAddr + ":" + std::to_string(env.masterPort);
-    start.backend = env.worldSize > 1 ? devices.backend : "none";
+    start.backend = comm ? comm->backend() : "none";
     start.device = devices.describe();
     start.model = o.model;
     start.parameters = params.numel();

@@ -147,3 +147,36 @@ TEST(Metrics, EveryLineCarriesSchemaEventAndTime) {
     EXPECT_NE(readText(dir + "/run.log").find("epoch: 2/2, loss = "), std::string::npos)
         << "the tutorials' line";
 }
+
+TEST(Data, MnistDirectoryOfRawAndGzippedIdxFiles) {
+    // mnist:DIR with a mix of raw and gzipped IDX files (as some mirrors ship them).
+    const std::string dir = freshDir("mnist_dir");
+    const auto images = [](std::uint32_t n) {
+        std::vector<std::uint8_t> pixels(n * 28 * 28);
+        for (std::size_t i = 0; i < pixels.size(); ++i)
+            pixels[i] = static_cast<std::uint8_t>((i * 7) % 251);
+        return idxBytes({n, 28, 28}, pixels);
+    };
+    const auto labels = [](std::uint32_t n) {
+        std::vector<std::uint8_t> l(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            l[i] = static_cast<std::uint8_t>(i % 10);
+        return idxBytes({n}, l);
+    };
+    writeGzip(dir + "/train-images-idx3-ubyte.gz", images(96));
+    writeBytes(dir + "/train-labels-idx1-ubyte", labels(96));
+    writeBytes(dir + "/t10k-images-idx3-ubyte", images(32));
+    writeGzip(dir + "/t10k-labels-idx1-ubyte.gz", labels(32));
+    const Args run = {"--device",     "cpu",          "--model", "toy",       "--data",
+                      "mnist:" + dir, "--batch-size", "32",      "--metrics", dir + "/m.jsonl"};
+    ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
+    const auto start = events(dir + "/m.jsonl", "start");
+    ASSERT_EQ(start.size(), 1u);
+    EXPECT_NE(start[0].find("\"train_samples\":96,\"val_samples\":32"), std::string::npos) << start[0];
+
+    // A labels file that disagrees with the images is refused with both names.
+    writeBytes(dir + "/train-labels-idx1-ubyte", labels(95));
+    EXPECT_EQ(runTrainer(run, {}, dir + "/bad.log"), 1);
+    EXPECT_NE(readText(dir + "/bad.log").find("holds 96 images but"), std::string::npos)
+        << readText(dir + "/bad.log");
+}

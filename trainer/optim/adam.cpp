@@ -1,3 +1,4 @@
+#include "optim/adam_kernel.h"
 #include "optim/flat_optimizer.h"
 #include "optim/flat_parameters.h"
 
@@ -59,23 +60,17 @@ private:
         const float *gp = grad.data_ptr<float>();
         float *mp = m.data_ptr<float>();
         float *vp = v.data_ptr<float>();
-        const auto b1 = static_cast<float>(config_.beta1);
-        const auto b2 = static_cast<float>(config_.beta2);
-        const auto oneMinusB1 = static_cast<float>(1.0 - config_.beta1);
-        const auto oneMinusB2 = static_cast<float>(1.0 - config_.beta2);
-        const auto eps = static_cast<float>(config_.eps);
-        const auto wd = static_cast<float>(weightDecay_);
-        const auto negStep = static_cast<float>(-stepSize);
-        const auto invCorrection2Sqrt = static_cast<float>(1.0 / correction2Sqrt);
+        AdamScalars s{};
+        s.beta1 = static_cast<float>(config_.beta1);
+        s.beta2 = static_cast<float>(config_.beta2);
+        s.oneMinusBeta1 = static_cast<float>(1.0 - config_.beta1);
+        s.oneMinusBeta2 = static_cast<float>(1.0 - config_.beta2);
+        s.eps = static_cast<float>(config_.eps);
+        s.weightDecay = static_cast<float>(weightDecay_);
+        s.negStepSize = static_cast<float>(-stepSize);
+        s.invCorrection2Sqrt = static_cast<float>(1.0 / correction2Sqrt);
         at::parallel_for(0, p.numel(), kParallelGrain, [&](std::int64_t begin, std::int64_t end) {
-            for (std::int64_t i = begin; i < end; ++i) {
-                const float g = gp[i] + wd * pp[i];
-                const float mi = mp[i] * b1 + oneMinusB1 * g;
-                const float vi = vp[i] * b2 + oneMinusB2 * g * g;
-                mp[i] = mi;
-                vp[i] = vi;
-                pp[i] += negStep * (mi / (std::sqrt(vi) * invCorrection2Sqrt + eps));
-            }
+            adamUpdate(pp + begin, gp + begin, mp + begin, vp + begin, end - begin, s);
         });
     }
 

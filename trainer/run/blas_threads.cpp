@@ -1,10 +1,13 @@
 #include "run/blas_threads.h"
 
+#include <cstdlib>
 #include <dlfcn.h>
 
 namespace torchdeck::trainer {
 
 const char *setBlasThreads(int threads) {
+    if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr || std::getenv("BLIS_NUM_THREADS") != nullptr)
+        return nullptr; // the user's explicit choice wins
     using SetThreads = void (*)(int);
     struct Library {
         const char *name;

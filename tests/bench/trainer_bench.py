@@ -61,12 +61,15 @@ def main():
     p.add_argument("--python", default="/usr/bin/python3", help="a python3 with torch (Debian's python3-torch)")
     p.add_argument("--repeat", type=int, default=2)
     p.add_argument("--quick", action="store_true", help="a tenth of the data, one repeat (smoke test)")
+    p.add_argument("--only", default="", help="run the cases whose name contains this text")
     args = p.parse_args()
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}")
     print("| case | torchdeck-train samples/s | Python samples/s | ratio | target |")
     print("|------|------:|------:|------:|------:|")
     ok = True
     for name, target, cpp_args, py_args in CASES:
+        if args.only not in name:
+            continue
         if args.quick:
             cpp_args = [a if prev != "--limit" else str(int(a) // 10) for prev, a in zip([""] + cpp_args, cpp_args)]
             py_args = [a if prev != "--limit" else str(int(a) // 10) for prev, a in zip([""] + py_args, py_args)]

@@ -47,7 +47,6 @@ public:
     QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;
-    QString hostDescription() const { return m_host; }
 
 private:
     QString sshError() const;

@@ -1,6 +1,7 @@
 // "Check cluster" against the sandbox: every check passes there, and a broken setting fails its own line only.
 #include "remote/clustercheck.h"
 #include "remote/connection.h"
+#include "sandboxconnection.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -24,13 +25,9 @@ private:
 
 void TestClusterCheck::initTestCase()
 {
-    const QString sandbox = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
-    if (sandbox.isEmpty() || !QFile::exists(sandbox + QStringLiteral("/run/pids")))
+    if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
-    ConnectionSettings settings;
-    settings.host = QStringLiteral("torchdeck-sandbox");
-    settings.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
-    m_connection = std::make_unique<Connection>(settings);
+    m_connection = std::make_unique<Connection>(testing::sandboxConnectionSettings());
     m_connection->open();
     QString error;
     QVERIFY2(m_connection->waitConnected(10000, &error), qPrintable(error));

@@ -1,5 +1,6 @@
 // The threaded Connection against the sandbox: async commands, tails, and a connection killed mid-tail.
 #include "remote/connection.h"
+#include "sandboxconnection.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,16 +35,14 @@ private:
 void TestConnection::initTestCase()
 {
     m_sandboxDir = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
-    if (m_sandboxDir.isEmpty() || !QFile::exists(m_sandboxDir + QStringLiteral("/run/pids")))
+    if (!torchdeck::testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
     QVERIFY(m_tmp.isValid());
 }
 
 ConnectionSettings TestConnection::settings() const
 {
-    ConnectionSettings s;
-    s.host = QStringLiteral("torchdeck-sandbox");
-    s.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
+    ConnectionSettings s = torchdeck::testing::sandboxConnectionSettings();
     s.reconnectFirstDelayMs = 100;
     return s;
 }

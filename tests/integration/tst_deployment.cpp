@@ -1,6 +1,7 @@
 // Trainer deployment against the sandbox: the real embedded trainer is uploaded, built by the sandbox's
 // cmake against its LibTorch, and reused on the second deployment; a broken bundle shows the compiler error.
 #include "remote/connection.h"
+#include "sandboxconnection.h"
 #include "remote/trainerdeployment.h"
 
 #include <QFile>
@@ -8,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace torchdeck;
 using namespace torchdeck::remote;
 
 class TestDeployment : public QObject {
@@ -33,13 +35,9 @@ private:
 
 void TestDeployment::initTestCase()
 {
-    const QString sandbox = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
-    if (sandbox.isEmpty() || !QFile::exists(sandbox + QStringLiteral("/run/pids")))
+    if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
-    ConnectionSettings settings;
-    settings.host = QStringLiteral("torchdeck-sandbox");
-    settings.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
-    m_connection = std::make_unique<Connection>(settings);
+    m_connection = std::make_unique<Connection>(testing::sandboxConnectionSettings());
     m_connection->open();
     QString error;
     QVERIFY2(m_connection->waitConnected(10000, &error), qPrintable(error));

@@ -2,6 +2,7 @@
 // and a 2-rank trainer job rendered by core/jobs, polled to completion while its metrics are tailed.
 #include "core/jobs/jobscript.h"
 #include "remote/connection.h"
+#include "sandboxconnection.h"
 #include "remote/schedulerclient.h"
 
 #include <QFile>
@@ -31,13 +32,9 @@ private:
 
 void TestSchedulerClient::initTestCase()
 {
-    const QString sandbox = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
-    if (sandbox.isEmpty() || !QFile::exists(sandbox + QStringLiteral("/run/pids")))
+    if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
-    ConnectionSettings settings;
-    settings.host = QStringLiteral("torchdeck-sandbox");
-    settings.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
-    m_connection = std::make_unique<Connection>(settings);
+    m_connection = std::make_unique<Connection>(testing::sandboxConnectionSettings());
     m_connection->open();
     QString error;
     QVERIFY2(m_connection->waitConnected(10000, &error), qPrintable(error));

@@ -13,6 +13,9 @@ int main(int argc, char *argv[])
         args.append(QString::fromLocal8Bit(argv[i]));
     // A subcommand runs without a display: a terminal on a login node or over ssh has none.
     if (torchdeck::term::isTerminalInvocation(args)) {
+        // Qt 6.4's glib event dispatcher crashed in its destructor after `logs -f` (a timer's record read
+        // as a pointer, under valgrind); the terminal needs no glib integration, so use Qt's own loop.
+        qputenv("QT_NO_GLIB", "1");
         const QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("torchdeck"));
         return torchdeck::term::runTerminal(args);

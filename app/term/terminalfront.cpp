@@ -2,6 +2,12 @@
 
 #include "term/checkcommand.h"
 #include "term/clusterscommand.h"
+#include "term/joboptions.h"
+#include "term/logscommand.h"
+#include "term/profilecommand.h"
+#include "term/runactions.h"
+#include "term/runscommand.h"
+#include "term/submitcommand.h"
 
 #include <QTextStream>
 
@@ -15,15 +21,38 @@ void printUsage(QTextStream &out)
            "\n"
            "Without a command, torchdeck opens the desktop dashboard.\n"
            "\n"
-           "Commands:\n"
-           "  clusters [--json]   list the clusters of your ssh config (~/.ssh/config, or $TORCHDECK_SSH_CONFIG)\n"
-           "  check CLUSTER       connect and check everything a job needs: quoting, SFTP, scheduler commands,\n"
-           "                      cmake and a compiler, LibTorch, the work directory\n"
-           "                      [--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX]\n"
+           "Clusters:\n"
+           "  clusters [--json]       list the clusters of your ssh config (~/.ssh/config, or $TORCHDECK_SSH_CONFIG)\n"
+           "  check CLUSTER           connect and check everything a job needs: quoting, SFTP, scheduler commands,\n"
+           "                          cmake and a compiler, LibTorch, the work directory\n"
+           "                          [--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX]\n"
+           "  profile CLUSTER         show torchdeck's settings of a cluster, or change them:\n"
+           "                          [--scheduler slurm|pbs|local] [--pbs-dialect pbspro|torque]\n"
+           "                          [--slurm-history accounting|completion-file|controller] [--account A]\n"
+           "                          [--partition P] [--work-dir DIR] [--module M]... [--no-modules]\n"
+           "                          [--libtorch PREFIX|auto] [--trainer-binary PATH] [--reset] [--json]\n"
            "\n"
+           "Jobs and runs (RUN: a run id, its first characters, or its name):\n"
+           "  script CLUSTER [JOB]    print the job script a submission would send\n"
+           "  submit CLUSTER [JOB]    deploy and build the trainer, submit the job, print the run and job id [--json]\n"
+           "  runs                    the runs, newest first [--cluster C] [--json] [--offline]\n"
+           "  status RUN              one run with all its jobs [--json] [--offline]\n"
+           "  logs RUN                the job logs of a run [-f: follow until the job ends] [--attempt N]\n"
+           "  metrics RUN             epochs of a run [--csv|--json: every step and epoch] [--offline]\n"
+           "  cancel RUN...           cancel the runs' unfinished jobs\n"
+           "  checkpoints RUN         the run's checkpoints, the latest marked [--json]\n"
+           "  resume RUN              a new job continuing the run from its latest checkpoint\n"
+           "                          [--from STEP|FILE] [--epochs N] [--json]\n"
+           "\n"
+        << jobOptionsHelp()
+        << "\n"
            "Options:\n"
-           "  -h, --help          show this help\n"
-           "  --version           show the version\n";
+           "  -h, --help              show this help\n"
+           "  --version               show the version\n"
+           "\n"
+           "Exit codes: 0 success, 1 failure (the message says what to do), 2 bad command line.\n"
+           "Files: runs in $TORCHDECK_DATA_DIR or ~/.local/share/torchdeck, cluster settings in\n"
+           "$TORCHDECK_CONFIG_DIR or ~/.config/torchdeck.\n";
 }
 
 } // namespace
@@ -47,10 +76,19 @@ int runTerminal(const QStringList &args)
         out << "torchdeck " << TORCHDECK_VERSION << '\n';
         return Ok;
     }
-    if (command == u"clusters")
-        return runClustersCommand(rest, out, err);
-    if (command == u"check")
-        return runCheckCommand(rest, out, err);
+    using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
+    static const std::pair<const char16_t *, Command> commands[] = {
+        {u"clusters", runClustersCommand}, {u"check", runCheckCommand},
+        {u"profile", runProfileCommand},   {u"script", runScriptCommand},
+        {u"submit", runSubmitCommand},     {u"runs", runRunsCommand},
+        {u"status", runStatusCommand},     {u"logs", runLogsCommand},
+        {u"metrics", runMetricsCommand},   {u"cancel", runCancelCommand},
+        {u"checkpoints", runCheckpointsCommand}, {u"resume", runResumeCommand},
+    };
+    for (const auto &[name, run] : commands) {
+        if (command == QStringView(name))
+            return run(rest, out, err);
+    }
     err << "torchdeck: unknown command '" << command << "' (see torchdeck --help)\n";
     return UsageError;
 }

@@ -1,0 +1,52 @@
+#include "core/jobs/runlayout.h"
+
+namespace torchdeck {
+
+QString trainerOption(const QStringList &args, const QString &flag)
+{
+    QString value;
+    const QString prefix = flag + u'=';
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args.at(i) == flag && i + 1 < args.size())
+            value = args.at(++i);
+        else if (args.at(i).startsWith(prefix))
+            value = args.at(i).mid(prefix.size());
+    }
+    return value;
+}
+
+QStringList withTrainerOption(const QStringList &args, const QString &flag, const QString &value)
+{
+    QStringList result;
+    const QString prefix = flag + u'=';
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (args.at(i) == flag)
+            ++i; // and its value
+        else if (!args.at(i).startsWith(prefix))
+            result.append(args.at(i));
+    }
+    result << flag << value;
+    return result;
+}
+
+JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
+                    const QString &resume)
+{
+    if (spec.workingDirectory.isEmpty())
+        spec.workingDirectory = layout.directory;
+    if (spec.outputPath.isEmpty())
+        spec.outputPath = layout.outputPattern(attempt);
+    if (spec.commandKind != CommandKind::Trainer)
+        return spec;
+    if (!trainerBinary.isEmpty())
+        spec.trainerPath = trainerBinary;
+    if (trainerOption(spec.trainerArgs, QStringLiteral("--metrics")).isEmpty())
+        spec.trainerArgs << QStringLiteral("--metrics") << layout.metricsPath(attempt);
+    if (trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir")).isEmpty())
+        spec.trainerArgs << QStringLiteral("--checkpoint-dir") << layout.checkpointDirectory();
+    if (!resume.isEmpty())
+        spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--resume"), resume);
+    return spec;
+}
+
+} // namespace torchdeck

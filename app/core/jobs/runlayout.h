@@ -1,0 +1,30 @@
+#pragma once
+
+#include "core/jobs/jobspec.h"
+
+namespace torchdeck {
+
+// Where one run lives on the cluster: everything under one directory, one script, log and metrics file per
+// attempt (an attempt requeued in-job by the scheduler appends to its own files), one checkpoint directory
+// for the whole run so `--resume auto` of any attempt finds the newest checkpoint.
+struct RunLayout {
+    QString directory; // absolute: <work directory>/runs/<run id>
+
+    QString scriptName(int attempt) const { return QStringLiteral("job-%1.sh").arg(attempt); }
+    QString outputPattern(int attempt) const { return directory + QStringLiteral("/attempt-%1-%j.out").arg(attempt); }
+    QString metricsPath(int attempt) const { return directory + QStringLiteral("/metrics-%1.jsonl").arg(attempt); }
+    QString checkpointDirectory() const { return directory + QStringLiteral("/checkpoints"); }
+};
+
+// The spec of one attempt as submitted: the run directory as working directory (unless the user chose one),
+// the log there, and for the bundled trainer its binary, metrics file and checkpoint directory (unless the
+// user passed those). `resume` ("auto", "none" or a checkpoint path) replaces any `--resume`; empty keeps it.
+JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
+                    const QString &resume);
+
+// The value of a trainer flag ("--epochs 4" or "--epochs=4"); empty if absent.
+QString trainerOption(const QStringList &args, const QString &flag);
+// Sets a flag's value, replacing every earlier occurrence of it.
+QStringList withTrainerOption(const QStringList &args, const QString &flag, const QString &value);
+
+} // namespace torchdeck

@@ -1,0 +1,151 @@
+#include "core/profiles/clusterprofile.h"
+
+#include <QJsonArray>
+
+namespace torchdeck {
+
+namespace {
+const QString sandboxName = QStringLiteral("torchdeck-sandbox");
+
+QJsonArray toArray(const QStringList &list)
+{
+    QJsonArray array;
+    for (const QString &item : list)
+        array.append(item);
+    return array;
+}
+} // namespace
+
+QString schedulerKindName(SchedulerKind kind)
+{
+    switch (kind) {
+    case SchedulerKind::Slurm: return QStringLiteral("slurm");
+    case SchedulerKind::Pbs: return QStringLiteral("pbs");
+    case SchedulerKind::Local: return QStringLiteral("local");
+    }
+    return {};
+}
+
+std::optional<SchedulerKind> schedulerKindFromName(const QString &name)
+{
+    for (SchedulerKind kind : {SchedulerKind::Slurm, SchedulerKind::Pbs, SchedulerKind::Local}) {
+        if (schedulerKindName(kind) == name)
+            return kind;
+    }
+    return std::nullopt;
+}
+
+QString slurmHistoryName(SlurmHistory history)
+{
+    switch (history) {
+    case SlurmHistory::Accounting: return QStringLiteral("accounting");
+    case SlurmHistory::CompletionFile: return QStringLiteral("completion-file");
+    case SlurmHistory::Controller: return QStringLiteral("controller");
+    }
+    return {};
+}
+
+std::optional<SlurmHistory> slurmHistoryFromName(const QString &name)
+{
+    for (SlurmHistory history : {SlurmHistory::Accounting, SlurmHistory::CompletionFile, SlurmHistory::Controller}) {
+        if (slurmHistoryName(history) == name)
+            return history;
+    }
+    return std::nullopt;
+}
+
+QJsonObject ClusterProfile::toJson() const
+{
+    QJsonObject object;
+    object[u"scheduler"] = schedulerKindName(scheduler);
+    object[u"pbs_dialect"] = pbsDialect == PbsDialect::Torque ? QStringLiteral("torque") : QStringLiteral("pbspro");
+    object[u"slurm_history"] = slurmHistoryName(slurmHistory);
+    object[u"account"] = account;
+    object[u"partition"] = partition;
+    object[u"work_directory"] = workDirectory;
+    object[u"modules"] = toArray(modules);
+    object[u"libtorch"] = libtorch;
+    object[u"trainer_binary"] = trainerBinary;
+    return object;
+}
+
+ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &object, QString *error)
+{
+    ClusterProfile profile = defaultProfile(name);
+    error->clear();
+    const auto text = [&](const char16_t *key, QString *field) {
+        const QJsonValue value = object.value(QStringView(key));
+        if (value.isUndefined())
+            return;
+        if (!value.isString())
+            *error = QStringLiteral("%1: \"%2\" must be a string").arg(name, QStringView(key));
+        else
+            *field = value.toString();
+    };
+    QString scheduler = schedulerKindName(profile.scheduler);
+    QString dialect = profile.pbsDialect == PbsDialect::Torque ? QStringLiteral("torque") : QStringLiteral("pbspro");
+    QString history = slurmHistoryName(profile.slurmHistory);
+    text(u"scheduler", &scheduler);
+    text(u"pbs_dialect", &dialect);
+    text(u"slurm_history", &history);
+    text(u"account", &profile.account);
+    text(u"partition", &profile.partition);
+    text(u"work_directory", &profile.workDirectory);
+    text(u"libtorch", &profile.libtorch);
+    text(u"trainer_binary", &profile.trainerBinary);
+    const QJsonValue modules = object.value(u"modules");
+    if (modules.isArray()) {
+        profile.modules.clear();
+        for (const QJsonValue &line : modules.toArray())
+            profile.modules.append(line.toString());
+    } else if (!modules.isUndefined()) {
+        *error = QStringLiteral("%1: \"modules\" must be a list of lines").arg(name);
+    }
+    if (const auto kind = schedulerKindFromName(scheduler))
+        profile.scheduler = *kind;
+    else
+        *error = QStringLiteral("%1: scheduler \"%2\" is not slurm, pbs or local").arg(name, scheduler);
+    if (dialect == u"torque" || dialect == u"pbspro")
+        profile.pbsDialect = dialect == u"torque" ? PbsDialect::Torque : PbsDialect::PbsPro;
+    else
+        *error = QStringLiteral("%1: pbs_dialect \"%2\" is not pbspro or torque").arg(name, dialect);
+    if (const auto kind = slurmHistoryFromName(history))
+        profile.slurmHistory = *kind;
+    else
+        *error = QStringLiteral("%1: slurm_history \"%2\" is not accounting, completion-file or controller").arg(name, history);
+    if (profile.workDirectory.isEmpty())
+        *error = QStringLiteral("%1: work_directory is empty").arg(name);
+    return profile;
+}
+
+SchedulerCommands ClusterProfile::commands(const QString &localStateDir) const
+{
+    switch (scheduler) {
+    case SchedulerKind::Slurm: return SchedulerCommands::slurm(slurmHistory);
+    case SchedulerKind::Pbs: return SchedulerCommands::pbs(pbsDialect);
+    case SchedulerKind::Local: return SchedulerCommands::local(localStateDir);
+    }
+    return SchedulerCommands::slurm(slurmHistory);
+}
+
+bool operator==(const ClusterProfile &a, const ClusterProfile &b)
+{
+    return a.name == b.name && a.scheduler == b.scheduler && a.pbsDialect == b.pbsDialect
+        && a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition
+        && a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch
+        && a.trainerBinary == b.trainerBinary;
+}
+
+ClusterProfile defaultProfile(const QString &name)
+{
+    ClusterProfile profile;
+    profile.name = name;
+    if (name == sandboxName) {
+        // scripts/sandbox runs Slurm without slurmdbd; ended jobs are in its completion file.
+        profile.slurmHistory = SlurmHistory::CompletionFile;
+        profile.workDirectory = QStringLiteral("~/.torchdeck/sandbox");
+    }
+    return profile;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "core/scheduler/schedulercommands.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+namespace torchdeck {
+
+// What torchdeck knows about one cluster beyond the ssh config: how to schedule, where to work, how to
+// build the trainer. The name is the ssh config's Host alias (the connection comes from there).
+struct ClusterProfile {
+    QString name;
+    SchedulerKind scheduler = SchedulerKind::Slurm;
+    PbsDialect pbsDialect = PbsDialect::PbsPro;
+    SlurmHistory slurmHistory = SlurmHistory::Accounting;
+    QString account;
+    QString partition; // Slurm partition or PBS queue; empty: the scheduler's default
+    QString workDirectory = QStringLiteral("~/.torchdeck"); // remote; runs and trainer builds live under it
+    QStringList modules; // `module load` each before a build and in job scripts (when the job names none)
+    QString libtorch = QStringLiteral("auto"); // CMAKE_PREFIX_PATH on the cluster, or "auto"
+    QString trainerBinary; // a torchdeck-train already on the cluster: no upload, no build
+
+    QJsonObject toJson() const; // without the name
+    // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.
+    static ClusterProfile fromJson(const QString &name, const QJsonObject &object, QString *error);
+
+    SchedulerCommands commands(const QString &localStateDir = {}) const;
+    QString libtorchPrefix() const { return libtorch == u"auto" ? QString() : libtorch; }
+};
+bool operator==(const ClusterProfile &a, const ClusterProfile &b);
+
+// The built-in profile of a name: the sandbox's (Slurm without accounting, runs under its own directory),
+// or the defaults.
+ClusterProfile defaultProfile(const QString &name);
+
+QString schedulerKindName(SchedulerKind kind); // slurm | pbs | local
+std::optional<SchedulerKind> schedulerKindFromName(const QString &name);
+QString slurmHistoryName(SlurmHistory history); // accounting | completion-file | controller
+std::optional<SlurmHistory> slurmHistoryFromName(const QString &name);
+
+} // namespace torchdeck

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "core/jobs/jobspec.h"
+
+#include <QSet>
+
+namespace torchdeck::term {
+
+// `CLUSTER [--job FILE] [job options] [trainer options]`, as script/submit take them. A job file is the JSON
+// of JobSpec::toJson (what the GUI saves as a template); options given on the command line override it.
+struct JobOptions {
+    QString cluster;
+    JobSpec spec;
+    QSet<QString> flags; // the command's own flags that were given (from `commandFlags`)
+    QHash<QString, QString> values; // the command's own valued options (from `commandOptions`)
+    QString error;       // non-empty: what is wrong, in one line
+};
+
+JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},
+                           const QSet<QString> &commandOptions = {});
+
+// The job and trainer options for --help.
+QString jobOptionsHelp();
+
+} // namespace torchdeck::term

@@ -1,0 +1,247 @@
+#include "term/logscommand.h"
+
+#include "core/scheduler/jobstate.h"
+#include "remote/remotepath.h"
+#include "remote/runtracker.h"
+#include "term/runrefresh.h"
+#include "term/runtable.h"
+#include "term/terminalfront.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <cmath>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int readTimeoutMs = 120000;
+constexpr int followPollMs = 2000;
+
+struct LogArgs {
+    QString run;
+    bool follow = false;
+    int attempt = -1; // all
+};
+
+bool printFile(TermContext &context, remote::Connection &connection, const QString &path)
+{
+    const remote::ExecResult result =
+        connection.runAndWait(QStringLiteral("cat -- %1").arg(remote::remotePathExpression(path)), readTimeoutMs);
+    if (!result.ok()) {
+        const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
+        context.error(QStringLiteral("cannot read %1: %2").arg(path, said));
+        return false;
+    }
+    context.out() << QString::fromUtf8(result.out) << Qt::flush;
+    return true;
+}
+
+// Follows the latest attempt's log until its job has ended; returns the job's final state.
+QString follow(TermContext &context, remote::Connection &connection, const RunRecord &run, const JobRecord &job)
+{
+    remote::RunTracker tracker(&connection, context.profiles().profile(run.cluster), &context.store());
+    remote::RemoteTail *tail = connection.tail(job.stdoutPath, 0);
+    QObject::connect(tail, &remote::RemoteTail::data, tail, [&context](qint64, const QByteArray &bytes) {
+        context.out() << QString::fromUtf8(bytes) << Qt::flush;
+    });
+    QObject::connect(tail, &remote::RemoteTail::reset, tail, [&context](const QString &reason) {
+        context.err() << "-- the log was replaced (" << reason << "); reading it again\n" << Qt::flush;
+    });
+    QString state = job.state;
+    waitUntil(
+        [&](const std::function<void()> &done) {
+            QObject::connect(tail, &remote::RemoteTail::failed, tail, [&, done](const QString &error) {
+                context.error(QStringLiteral("following %1: %2").arg(job.stdoutPath, error));
+                done();
+            });
+            auto *timer = new QTimer(&tracker);
+            QObject::connect(timer, &QTimer::timeout, &tracker, [&tracker, &job] { tracker.refresh({job.runId}); });
+            QObject::connect(&tracker, &remote::RunTracker::refreshed, &tracker, [&, done](const QString &) {
+                const auto jobs = context.store().jobs(job.runId);
+                for (const JobRecord &stored : jobs.value) {
+                    if (stored.attempt == job.attempt)
+                        state = stored.state;
+                }
+                if (isFinal(jobStateFromName(state))) {
+                    // The scheduler may say "ended" before the last lines are read: one more tail poll.
+                    timer->stop();
+                    timer->disconnect();
+                    QObject::connect(timer, &QTimer::timeout, &tracker, done);
+                    timer->start(1500);
+                }
+            });
+            timer->start(followPollMs);
+            tracker.refresh({job.runId});
+        },
+        0);
+    tail->stop();
+    return state;
+}
+} // namespace
+
+int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("logs"), out, err);
+    LogArgs parsed;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == u"-f" || arg == u"--follow") {
+            parsed.follow = true;
+        } else if (arg == u"--attempt" && i + 1 < args.size()) {
+            bool ok = false;
+            parsed.attempt = args.at(++i).toInt(&ok);
+            if (!ok || parsed.attempt < 0) {
+                context.error(QStringLiteral("--attempt wants 0, 1, ..."));
+                return UsageError;
+            }
+        } else if (!arg.startsWith(u'-') && parsed.run.isEmpty()) {
+            parsed.run = arg;
+        } else {
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
+            return UsageError;
+        }
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    const auto run = context.findRun(parsed.run);
+    if (!run)
+        return Failure;
+    const auto jobs = context.store().jobs(run->id);
+    if (!jobs.ok() || jobs.value.isEmpty()) {
+        context.error(QStringLiteral("run %1 has no jobs").arg(shortRunId(run->id)));
+        return Failure;
+    }
+    const auto connection = context.connect(run->cluster);
+    if (!connection)
+        return Failure;
+    const JobRecord &latest = jobs.value.constLast();
+    const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt)
+                         && !isFinal(jobStateFromName(latest.state));
+    for (const JobRecord &job : jobs.value) {
+        if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt == latest.attempt))
+            continue;
+        if (jobs.value.size() > 1)
+            out << "== attempt " << job.attempt << ", job " << job.jobId << " (" << job.state << ") ==\n";
+        if (!printFile(context, *connection, job.stdoutPath))
+            return Failure;
+        if (!job.stderrPath.isEmpty() && !printFile(context, *connection, job.stderrPath))
+            return Failure;
+    }
+    if (!following)
+        return Ok;
+    if (jobs.value.size() > 1)
+        out << "== attempt " << latest.attempt << ", job " << latest.jobId << " (following) ==\n" << Qt::flush;
+    const QString state = follow(context, *connection, *run, latest);
+    err << "-- job " << latest.jobId << " " << state << '\n' << Qt::flush;
+    return state == jobStateName(JobState::Completed) ? Ok : Failure;
+}
+
+namespace {
+const QStringList csvColumns{QStringLiteral("attempt"),      QStringLiteral("event"),        QStringLiteral("time"),
+                             QStringLiteral("epoch"),        QStringLiteral("step"),         QStringLiteral("loss"),
+                             QStringLiteral("lr"),           QStringLiteral("samples_per_s"), QStringLiteral("val_loss"),
+                             QStringLiteral("val_accuracy"), QStringLiteral("seconds")};
+
+QString csvNumber(double value)
+{
+    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
+}
+
+QString csvCount(qint64 value)
+{
+    return value >= 0 ? QString::number(value) : QString();
+}
+
+QJsonValue jsonNumber(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+} // namespace
+
+int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("metrics"), out, err);
+    QString runText;
+    QString format = QStringLiteral("table");
+    bool offline = false;
+    for (const QString &arg : args) {
+        if (arg == u"--csv" || arg == u"--json")
+            format = arg.mid(2);
+        else if (arg == u"--offline")
+            offline = true;
+        else if (!arg.startsWith(u'-') && runText.isEmpty())
+            runText = arg;
+        else {
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck metrics RUN [--csv|--json] [--offline])").arg(arg));
+            return UsageError;
+        }
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    const auto run = context.findRun(runText);
+    if (!run)
+        return Failure;
+    bool reached = true;
+    if (!offline && isUnfinishedRun(*run))
+        reached = refreshRuns(context, {*run});
+    const auto events = context.store().metrics(run->id);
+    if (!events.ok()) {
+        context.error(events.error);
+        return Failure;
+    }
+    if (format == u"csv") {
+        out << csvColumns.join(u',') << '\n';
+        for (const StoredMetricEvent &stored : events.value) {
+            const MetricEvent &e = stored.event;
+            if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
+                continue;
+            out << QStringList{QString::number(stored.attempt), metricEventName(e.kind), csvNumber(e.time),
+                               csvCount(e.epoch), csvCount(e.step), csvNumber(e.loss), csvNumber(e.lr),
+                               csvNumber(e.samplesPerSecond), csvNumber(e.valLoss), csvNumber(e.valAccuracy),
+                               csvNumber(e.seconds)}
+                       .join(u',')
+                << '\n';
+        }
+    } else if (format == u"json") {
+        QJsonArray array;
+        for (const StoredMetricEvent &stored : events.value) {
+            const MetricEvent &e = stored.event;
+            if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
+                continue;
+            array.append(QJsonObject{{QStringLiteral("attempt"), stored.attempt},
+                                     {QStringLiteral("event"), metricEventName(e.kind)},
+                                     {QStringLiteral("time"), jsonNumber(e.time)},
+                                     {QStringLiteral("epoch"), e.epoch},
+                                     {QStringLiteral("step"), e.step},
+                                     {QStringLiteral("loss"), jsonNumber(e.loss)},
+                                     {QStringLiteral("lr"), jsonNumber(e.lr)},
+                                     {QStringLiteral("samples_per_s"), jsonNumber(e.samplesPerSecond)},
+                                     {QStringLiteral("val_loss"), jsonNumber(e.valLoss)},
+                                     {QStringLiteral("val_accuracy"), jsonNumber(e.valAccuracy)},
+                                     {QStringLiteral("seconds"), jsonNumber(e.seconds)}});
+        }
+        out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        out << "EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT\n";
+        for (const StoredMetricEvent &stored : events.value) {
+            const MetricEvent &e = stored.event;
+            if (e.kind != MetricEventKind::Epoch)
+                continue;
+            out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+                       .arg(e.epoch, 5)
+                       .arg(formatLoss(e.loss), 10)
+                       .arg(formatLoss(e.valLoss), 8)
+                       .arg(formatLoss(e.valAccuracy), 7)
+                       .arg(std::isfinite(e.seconds) ? QString::number(e.seconds, 'f', 1) : QStringLiteral("-"), 7)
+                       .arg(std::isfinite(e.samplesPerSecond) ? QString::number(e.samplesPerSecond, 'f', 0) : QStringLiteral("-"), 9)
+                       .arg(stored.attempt, 7);
+        }
+    }
+    out << Qt::flush;
+    return reached ? Ok : Failure;
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,111 @@
+#include "term/profilecommand.h"
+
+#include "term/termcontext.h"
+#include "term/terminalfront.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace torchdeck::term {
+
+namespace {
+// Options that set one string key of the profile's JSON.
+const std::pair<const char16_t *, const char16_t *> textOptions[] = {
+    {u"--scheduler", u"scheduler"},         {u"--pbs-dialect", u"pbs_dialect"},
+    {u"--slurm-history", u"slurm_history"}, {u"--account", u"account"},
+    {u"--partition", u"partition"},         {u"--queue", u"partition"},
+    {u"--work-dir", u"work_directory"},     {u"--libtorch", u"libtorch"},
+    {u"--trainer-binary", u"trainer_binary"},
+};
+
+void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
+{
+    out << profile.name << (saved ? "" : " (built-in defaults; nothing saved)") << '\n';
+    const QJsonObject json = profile.toJson();
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const QString value = it.value().isArray() ? QString::fromUtf8(QJsonDocument(it.value().toArray()).toJson(QJsonDocument::Compact))
+                                                   : it.value().toString();
+        out << "  " << it.key() << ": " << value << '\n';
+    }
+}
+} // namespace
+
+int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("profile"), out, err);
+    QString cluster;
+    QJsonObject changes;
+    QJsonArray modules;
+    bool modulesGiven = false;
+    bool reset = false;
+    bool json = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        const bool hasValue = i + 1 < args.size();
+        bool known = false;
+        for (const auto &[flag, key] : textOptions) {
+            if (arg == QStringView(flag) && hasValue) {
+                changes[QString::fromUtf16(key)] = args.at(++i);
+                known = true;
+            }
+        }
+        if (known)
+            continue;
+        if (arg == u"--module" && hasValue) {
+            modules.append(args.at(++i));
+            modulesGiven = true;
+        } else if (arg == u"--no-modules") {
+            modulesGiven = true;
+        } else if (arg == u"--reset") {
+            reset = true;
+        } else if (arg == u"--json") {
+            json = true;
+        } else if (!arg.startsWith(u'-') && cluster.isEmpty()) {
+            cluster = arg;
+        } else {
+            context.error(QStringLiteral("unexpected argument '%1' (see torchdeck --help)").arg(arg));
+            return UsageError;
+        }
+    }
+    if (cluster.isEmpty()) {
+        context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
+        return UsageError;
+    }
+    if (!context.loadProfiles())
+        return Failure;
+    ProfileStore &profiles = context.profiles();
+    const bool changing = reset || modulesGiven || !changes.isEmpty();
+    if (changing) {
+        if (reset)
+            profiles.remove(cluster);
+        if (modulesGiven)
+            changes[u"modules"] = modules;
+        QJsonObject merged = profiles.profile(cluster).toJson();
+        for (auto it = changes.begin(); it != changes.end(); ++it)
+            merged[it.key()] = it.value();
+        QString problem;
+        const ClusterProfile profile = ClusterProfile::fromJson(cluster, merged, &problem);
+        if (!problem.isEmpty()) {
+            context.error(problem);
+            return UsageError;
+        }
+        if (!reset || !changes.isEmpty() || modulesGiven)
+            profiles.put(profile);
+        if (!profiles.save(&problem)) {
+            context.error(problem);
+            return Failure;
+        }
+    }
+    const ClusterProfile profile = profiles.profile(cluster);
+    if (json) {
+        QJsonObject object = profile.toJson();
+        object[u"name"] = profile.name;
+        out << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        printProfile(out, profile, profiles.contains(cluster));
+    }
+    out << Qt::flush;
+    return Ok;
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,176 @@
+#include "term/runactions.h"
+
+#include "core/scheduler/jobstate.h"
+#include "core/shellquote.h"
+#include "remote/schedulerclient.h"
+#include "term/runrefresh.h"
+#include "term/runtable.h"
+#include "term/terminalfront.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int actionTimeoutMs = 60000;
+
+QStringList unfinishedJobIds(TermContext &context, const QString &runId)
+{
+    QStringList ids;
+    for (const JobRecord &job : context.store().jobs(runId).value) {
+        if (!isFinal(jobStateFromName(job.state)))
+            ids.append(job.jobId);
+    }
+    return ids;
+}
+} // namespace
+
+int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("cancel"), out, err);
+    if (args.isEmpty() || std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(u'-'); })) {
+        context.error(QStringLiteral("usage: torchdeck cancel RUN [RUN...]"));
+        return UsageError;
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    int result = Ok;
+    for (const QString &text : args) {
+        const auto run = context.findRun(text);
+        if (!run) {
+            result = Failure;
+            continue;
+        }
+        // The state may have moved on since the store last heard: ask first, cancel what still runs.
+        refreshRuns(context, {*run});
+        const QStringList ids = unfinishedJobIds(context, run->id);
+        if (ids.isEmpty()) {
+            out << "run " << shortRunId(run->id) << " has no unfinished job (" << context.store().run(run->id).value->state
+                << ")\n";
+            continue;
+        }
+        const auto connection = context.connect(run->cluster);
+        if (!connection) {
+            result = Failure;
+            continue;
+        }
+        remote::SchedulerClient client(connection.get(), context.profiles().profile(run->cluster).commands());
+        QString problem;
+        const bool finished = waitUntil(
+            [&](const std::function<void()> &done) {
+                QObject::connect(&client, &remote::SchedulerClient::failed, &client, [&, done](const QString &error) {
+                    problem = error;
+                    done();
+                });
+                QObject::connect(&client, &remote::SchedulerClient::actionDone, &client, [done] { done(); });
+                client.act(SchedulerAction::Cancel, ids);
+            },
+            actionTimeoutMs);
+        if (!finished || !problem.isEmpty()) {
+            context.error(QStringLiteral("cancelling run %1: %2")
+                              .arg(shortRunId(run->id), finished ? problem : QStringLiteral("no answer")));
+            result = Failure;
+            continue;
+        }
+        out << "cancelled run " << shortRunId(run->id) << " (job " << ids.join(QStringLiteral(", ")) << ")\n" << Qt::flush;
+        refreshRuns(context, {*run});
+    }
+    return result;
+}
+
+int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("checkpoints"), out, err);
+    QString runText;
+    bool json = false;
+    for (const QString &arg : args) {
+        if (arg == u"--json")
+            json = true;
+        else if (!arg.startsWith(u'-') && runText.isEmpty())
+            runText = arg;
+        else {
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck checkpoints RUN [--json])").arg(arg));
+            return UsageError;
+        }
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    const auto run = context.findRun(runText);
+    if (!run)
+        return Failure;
+    if (isUnfinishedRun(*run))
+        refreshRuns(context, {*run});
+    const auto checkpoints = context.store().checkpoints(run->id);
+    if (!checkpoints.ok()) {
+        context.error(checkpoints.error);
+        return Failure;
+    }
+    // Which files are still there: the trainer keeps only the last K.
+    QStringList present;
+    if (!checkpoints.value.isEmpty()) {
+        const auto connection = context.connect(run->cluster);
+        if (!connection)
+            return Failure;
+        QString command = QStringLiteral("for f in");
+        for (const CheckpointRecord &checkpoint : checkpoints.value)
+            command += u' ' + shellQuote(checkpoint.path);
+        command += QStringLiteral("; do if test -f \"$f\"; then printf '%s\\n' \"$f\"; fi; done");
+        const remote::ExecResult listed = connection->runAndWait(command, actionTimeoutMs);
+        if (!listed.ok()) {
+            context.error(QStringLiteral("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
+            return Failure;
+        }
+        present = QString::fromUtf8(listed.out).split(u'\n', Qt::SkipEmptyParts);
+    }
+    QString latest;
+    for (const CheckpointRecord &checkpoint : checkpoints.value) {
+        if (present.contains(checkpoint.path))
+            latest = checkpoint.path;
+    }
+    if (json) {
+        QJsonArray array;
+        for (const CheckpointRecord &c : checkpoints.value)
+            array.append(QJsonObject{{QStringLiteral("path"), c.path},
+                                     {QStringLiteral("attempt"), c.attempt},
+                                     {QStringLiteral("epoch"), c.epoch},
+                                     {QStringLiteral("step"), c.step},
+                                     {QStringLiteral("bytes"), c.bytes},
+                                     {QStringLiteral("time"), std::isfinite(c.time) ? QJsonValue(c.time) : QJsonValue()},
+                                     {QStringLiteral("reason"), c.reason},
+                                     {QStringLiteral("present"), present.contains(c.path)},
+                                     {QStringLiteral("latest"), c.path == latest}});
+        out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
+        return Ok;
+    }
+    if (checkpoints.value.isEmpty()) {
+        out << "run " << shortRunId(run->id) << " has no checkpoints yet\n" << Qt::flush;
+        return Ok;
+    }
+    out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
+    for (const CheckpointRecord &c : checkpoints.value) {
+        const QString when = std::isfinite(c.time)
+                               ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                               : QStringLiteral("-");
+        const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
+                                          : QStringLiteral("-");
+        const QString mark = c.path == latest              ? QStringLiteral("  (latest)")
+                           : present.contains(c.path) ? QString()
+                                                      : QStringLiteral("  (deleted)");
+        out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
+                   .arg(c.step, -7)
+                   .arg(c.epoch, 5)
+                   .arg(size, -9)
+                   .arg(when, -19)
+                   .arg(c.reason, -6)
+                   .arg(c.path.section(u'/', -1), mark);
+    }
+    out << "resume with: torchdeck resume " << shortRunId(run->id) << " [--from STEP|FILE] [--epochs N]\n" << Qt::flush;
+    return Ok;
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,99 @@
+#include "term/runscommand.h"
+
+#include "term/runrefresh.h"
+#include "term/runtable.h"
+#include "term/terminalfront.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace torchdeck::term {
+
+namespace {
+struct Flags {
+    QString run;
+    bool json = false;
+    bool offline = false;
+    QString cluster;
+};
+
+std::optional<Flags> parseFlags(TermContext &context, const QStringList &args, bool wantsRun)
+{
+    Flags flags;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == u"--json")
+            flags.json = true;
+        else if (arg == u"--offline")
+            flags.offline = true;
+        else if (arg == u"--cluster" && !wantsRun && i + 1 < args.size())
+            flags.cluster = args.at(++i);
+        else if (wantsRun && !arg.startsWith(u'-') && flags.run.isEmpty())
+            flags.run = arg;
+        else {
+            context.error(QStringLiteral("unexpected argument '%1' (see torchdeck --help)").arg(arg));
+            return std::nullopt;
+        }
+    }
+    return flags;
+}
+} // namespace
+
+int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("runs"), out, err);
+    const auto flags = parseFlags(context, args, false);
+    if (!flags)
+        return UsageError;
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    auto runs = context.store().runs(flags->cluster);
+    if (!runs.ok()) {
+        context.error(runs.error);
+        return Failure;
+    }
+    bool reachedAll = true;
+    if (!flags->offline && std::any_of(runs.value.cbegin(), runs.value.cend(), isUnfinishedRun)) {
+        reachedAll = refreshRuns(context, runs.value);
+        runs = context.store().runs(flags->cluster);
+    }
+    if (flags->json) {
+        QJsonArray array;
+        for (const RunRecord &run : std::as_const(runs.value))
+            array.append(runJson(run, {}));
+        out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
+    } else if (runs.value.isEmpty()) {
+        out << "No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n";
+    } else {
+        out << formatRunTable(runs.value);
+    }
+    out << Qt::flush;
+    return reachedAll ? Ok : Failure;
+}
+
+int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("status"), out, err);
+    const auto flags = parseFlags(context, args, true);
+    if (!flags)
+        return UsageError;
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    auto run = context.findRun(flags->run);
+    if (!run)
+        return Failure;
+    bool reached = true;
+    if (!flags->offline && isUnfinishedRun(*run)) {
+        reached = refreshRuns(context, {*run});
+        run = context.store().run(run->id).value;
+    }
+    const auto jobs = context.store().jobs(run->id);
+    if (flags->json)
+        out << QJsonDocument(runJson(*run, jobs.value)).toJson(QJsonDocument::Compact) << '\n';
+    else
+        out << formatRunStatus(*run, jobs.value);
+    out << Qt::flush;
+    return reached ? Ok : Failure;
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,127 @@
+#include "term/runtable.h"
+
+#include "term/termcontext.h"
+
+#include <QJsonArray>
+
+#include <cmath>
+
+namespace torchdeck::term {
+
+namespace {
+QString padded(const QString &text, qsizetype width)
+{
+    return text.size() >= width ? text : text + QString(width - text.size(), u' ');
+}
+
+QJsonValue number(double value)
+{
+    return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
+}
+} // namespace
+
+QString formatEpochs(qint64 done, qint64 total)
+{
+    return QStringLiteral("%1/%2").arg(done).arg(total >= 0 ? QString::number(total) : QStringLiteral("?"));
+}
+
+QString formatLoss(double loss)
+{
+    if (!std::isfinite(loss))
+        return QStringLiteral("-");
+    return QString::number(loss, 'g', 4);
+}
+
+QString formatDuration(double seconds)
+{
+    if (!std::isfinite(seconds) || seconds < 0)
+        return QStringLiteral("-");
+    const qint64 s = qint64(std::llround(seconds));
+    if (s < 60)
+        return QStringLiteral("%1s").arg(s);
+    if (s < 3600)
+        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+}
+
+QString formatRunTable(const QList<RunRecord> &runs)
+{
+    const QStringList headers{QStringLiteral("RUN"),   QStringLiteral("NAME"), QStringLiteral("CLUSTER"),
+                              QStringLiteral("STATE"), QStringLiteral("EPOCH"), QStringLiteral("LOSS"),
+                              QStringLiteral("ETA"),   QStringLiteral("CREATED")};
+    QList<QStringList> rows;
+    rows.reserve(runs.size());
+    for (const RunRecord &run : runs)
+        rows.append({shortRunId(run.id), run.name, run.cluster, run.state, formatEpochs(run.epochsDone, run.epochsTotal),
+                     formatLoss(run.lastLoss), formatDuration(run.etaSeconds),
+                     run.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))});
+    QList<qsizetype> widths;
+    for (const QString &header : headers)
+        widths.append(header.size());
+    for (const QStringList &row : std::as_const(rows)) {
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], row.at(c).size());
+    }
+    QString text;
+    const auto line = [&](const QStringList &cells) {
+        for (qsizetype c = 0; c < cells.size(); ++c)
+            text += c + 1 < cells.size() ? padded(cells.at(c), widths[c] + 2) : cells.at(c);
+        text += u'\n';
+    };
+    line(headers);
+    for (const QStringList &row : std::as_const(rows))
+        line(row);
+    return text;
+}
+
+QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
+{
+    QString text;
+    text += QStringLiteral("run      %1 (%2)\n").arg(shortRunId(run.id), run.id);
+    text += QStringLiteral("name     %1 on %2\n").arg(run.name, run.cluster);
+    text += QStringLiteral("state    %1\n").arg(run.state);
+    text += QStringLiteral("epochs   %1   loss %2   eta %3\n")
+                .arg(formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss), formatDuration(run.etaSeconds));
+    if (!run.message.isEmpty())
+        text += QStringLiteral("message  %1\n").arg(run.message);
+    text += QStringLiteral("jobs\n");
+    for (const JobRecord &job : jobs) {
+        text += QStringLiteral("  attempt %1  job %2  %3%4  submitted %5%6\n")
+                    .arg(job.attempt)
+                    .arg(job.jobId, job.state,
+                         job.exitCode >= 0 ? QStringLiteral(" (exit %1)").arg(job.exitCode) : QString(),
+                         job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                         job.resumeFrom.isEmpty() ? QString() : QStringLiteral("  from ") + job.resumeFrom);
+        text += QStringLiteral("    log %1\n").arg(job.stdoutPath);
+    }
+    return text;
+}
+
+QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
+{
+    QJsonObject object{{QStringLiteral("run"), run.id},
+                       {QStringLiteral("name"), run.name},
+                       {QStringLiteral("cluster"), run.cluster},
+                       {QStringLiteral("state"), run.state},
+                       {QStringLiteral("created"), run.created.toString(Qt::ISODate)},
+                       {QStringLiteral("epochs_done"), run.epochsDone},
+                       {QStringLiteral("epochs_total"), run.epochsTotal >= 0 ? QJsonValue(run.epochsTotal) : QJsonValue()},
+                       {QStringLiteral("last_loss"), number(run.lastLoss)},
+                       {QStringLiteral("eta_seconds"), number(run.etaSeconds)},
+                       {QStringLiteral("message"), run.message}};
+    if (jobs.isEmpty())
+        return object;
+    QJsonArray array;
+    for (const JobRecord &job : jobs)
+        array.append(QJsonObject{{QStringLiteral("attempt"), job.attempt},
+                                 {QStringLiteral("job"), job.jobId},
+                                 {QStringLiteral("state"), job.state},
+                                 {QStringLiteral("exit_code"), job.exitCode},
+                                 {QStringLiteral("resume_from"), job.resumeFrom},
+                                 {QStringLiteral("stdout"), job.stdoutPath},
+                                 {QStringLiteral("metrics"), job.metricsPath}});
+    object[u"jobs"] = array;
+    return object;
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,209 @@
+#include "term/submitcommand.h"
+
+#include "core/jobs/runlayout.h"
+#include "core/scheduler/jobstate.h"
+#include "remote/runlauncher.h"
+#include "term/joboptions.h"
+#include "term/progressprinter.h"
+#include "term/termcontext.h"
+#include "term/terminalfront.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace torchdeck::term {
+
+namespace {
+// Deployment includes a first build of the trainer on the cluster: minutes on a small login node.
+constexpr int launchTimeoutMs = 60 * 60 * 1000;
+
+// Runs the launcher to its end, showing progress on stderr; returns the result or nothing (error shown).
+std::optional<remote::LaunchResult> launch(TermContext &context, remote::Connection &connection,
+                                           const remote::LaunchRequest &request, bool previewOnly)
+{
+    remote::RunLauncher launcher(&connection, &context.store());
+    ProgressPrinter progress(context.err());
+    std::optional<remote::LaunchResult> result;
+    QString problem;
+    QString script;
+    QObject::connect(&launcher, &remote::RunLauncher::progress, &launcher,
+                     [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
+    QObject::connect(&launcher, &remote::RunLauncher::output, &launcher,
+                     [&](const QString &text) { progress.output(text); });
+    QObject::connect(&launcher, &remote::RunLauncher::rendered, &launcher, [&](const QString &text) { script = text; });
+    const bool finished = waitUntil(
+        [&](const std::function<void()> &done) {
+            QObject::connect(&launcher, &remote::RunLauncher::failed, &launcher, [&, done](const QString &error) {
+                problem = error;
+                done();
+            });
+            QObject::connect(&launcher, &remote::RunLauncher::submitted, &launcher,
+                             [&, done](const remote::LaunchResult &launched) {
+                                 result = launched;
+                                 done();
+                             });
+            if (previewOnly)
+                QObject::connect(&launcher, &remote::RunLauncher::rendered, &launcher, [done] { done(); });
+            if (previewOnly)
+                launcher.preview(request);
+            else
+                launcher.start(request);
+        },
+        launchTimeoutMs);
+    progress.finish();
+    if (!finished)
+        problem = QStringLiteral("timed out");
+    if (!problem.isEmpty()) {
+        context.error(problem);
+        return std::nullopt;
+    }
+    if (previewOnly)
+        return remote::LaunchResult{request.runId, request.attempt, {}, {}, script};
+    return result;
+}
+
+void printLaunched(TermContext &context, const remote::LaunchResult &result, const QString &cluster, bool json)
+{
+    if (json) {
+        const QJsonObject object{{QStringLiteral("run"), result.runId},
+                                 {QStringLiteral("attempt"), result.attempt},
+                                 {QStringLiteral("job"), result.jobId},
+                                 {QStringLiteral("cluster"), cluster},
+                                 {QStringLiteral("directory"), result.runDirectory}};
+        context.out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
+        return;
+    }
+    context.out() << "run " << shortRunId(result.runId) << " (" << result.runId << "), attempt " << result.attempt
+                  << ": job " << result.jobId << " on " << cluster << '\n'
+                  << "  follow it: torchdeck watch " << shortRunId(result.runId) << "   or: torchdeck logs "
+                  << shortRunId(result.runId) << " -f\n"
+                  << Qt::flush;
+}
+
+int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err, bool previewOnly)
+{
+    TermContext context(previewOnly ? QStringLiteral("script") : QStringLiteral("submit"), out, err);
+    const JobOptions options = parseJobOptions(args, {QStringLiteral("--json")});
+    if (!options.error.isEmpty()) {
+        context.error(options.error);
+        return UsageError;
+    }
+    if (options.cluster.isEmpty()) {
+        context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
+        return UsageError;
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    remote::LaunchRequest request;
+    request.profile = context.profiles().profile(options.cluster);
+    request.spec = options.spec;
+    request.resume = options.spec.commandKind == CommandKind::Trainer
+                          && trainerOption(options.spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
+                       ? QStringLiteral("auto") // so a requeued attempt continues from its checkpoint
+                       : QString();
+    const auto connection = context.connect(options.cluster);
+    if (!connection)
+        return Failure;
+    const auto result = launch(context, *connection, request, previewOnly);
+    if (!result)
+        return Failure;
+    if (previewOnly)
+        out << result->script << Qt::flush;
+    else
+        printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
+    return Ok;
+}
+} // namespace
+
+int runScriptCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    return submitOrPreview(args, out, err, true);
+}
+
+int runSubmitCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    return submitOrPreview(args, out, err, false);
+}
+
+int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("resume"), out, err);
+    QString runText;
+    QString from = QStringLiteral("auto");
+    QString epochs;
+    bool json = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if ((arg == u"--from" || arg == u"--epochs") && i + 1 < args.size()) {
+            (arg == u"--from" ? from : epochs) = args.at(++i);
+        } else if (arg == u"--json") {
+            json = true;
+        } else if (!arg.startsWith(u'-') && runText.isEmpty()) {
+            runText = arg;
+        } else {
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck resume RUN [--from CHECKPOINT] "
+                                         "[--epochs N] [--json])")
+                              .arg(arg));
+            return UsageError;
+        }
+    }
+    if (!epochs.isEmpty() && epochs.toInt() <= 0) {
+        context.error(QStringLiteral("--epochs wants a positive whole number, got '%1'").arg(epochs));
+        return UsageError;
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    const auto run = context.findRun(runText);
+    if (!run)
+        return Failure;
+    const auto jobs = context.store().jobs(run->id);
+    if (!jobs.ok() || jobs.value.isEmpty()) {
+        context.error(QStringLiteral("run %1 has no jobs to resume from").arg(shortRunId(run->id)));
+        return Failure;
+    }
+    const JobRecord &latest = jobs.value.constLast();
+    if (!isFinal(jobStateFromName(latest.state))) {
+        context.error(QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
+                          .arg(shortRunId(run->id), latest.state, latest.jobId));
+        return Failure;
+    }
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
+    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer) {
+        context.error(spec.ok() ? QStringLiteral("only runs of the bundled trainer can resume from a checkpoint")
+                                : QStringLiteral("the stored job of this run is unreadable: ") + spec.error);
+        return Failure;
+    }
+    if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
+        // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
+        const auto checkpoints = context.store().checkpoints(run->id);
+        QString found;
+        for (const CheckpointRecord &checkpoint : checkpoints.value) {
+            if (checkpoint.path.section(u'/', -1) == from || QString::number(checkpoint.step) == from)
+                found = checkpoint.path;
+        }
+        if (found.isEmpty()) {
+            context.error(QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
+                              .arg(shortRunId(run->id), from));
+            return Failure;
+        }
+        from = found;
+    }
+    remote::LaunchRequest request;
+    request.profile = context.profiles().profile(run->cluster);
+    request.spec = spec.spec;
+    if (!epochs.isEmpty())
+        request.spec.trainerArgs = withTrainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"), epochs);
+    request.runId = run->id;
+    request.attempt = latest.attempt + 1;
+    request.resume = from;
+    const auto connection = context.connect(run->cluster);
+    if (!connection)
+        return Failure;
+    const auto result = launch(context, *connection, request, false);
+    if (!result)
+        return Failure;
+    printLaunched(context, *result, run->cluster, json);
+    return Ok;
+}
+
+} // namespace torchdeck::term

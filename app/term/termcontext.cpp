@@ -1,0 +1,120 @@
+#include "term/termcontext.h"
+
+#include "core/sshconfigparser.h"
+#include "term/terminalprompts.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QPointer>
+#include <QTimer>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int connectTimeoutMs = 60000;
+}
+
+TermContext::TermContext(QString command, QTextStream &out, QTextStream &err)
+    : m_command(std::move(command))
+    , m_out(out)
+    , m_err(err)
+{
+}
+
+void TermContext::error(const QString &message)
+{
+    m_err << "torchdeck " << m_command << ": " << message << '\n' << Qt::flush;
+}
+
+bool TermContext::openStore()
+{
+    const QString dir = qEnvironmentVariable("TORCHDECK_DATA_DIR");
+    const StoreStatus opened = m_store.open(dir.isEmpty() ? RunStore::defaultPath() : dir + QStringLiteral("/runs.sqlite"));
+    if (!opened.ok())
+        error(QStringLiteral("cannot open the run store: ") + opened.error);
+    return opened.ok();
+}
+
+bool TermContext::loadProfiles()
+{
+    QString problem;
+    if (!m_profiles.load(&problem))
+        error(problem);
+    return problem.isEmpty();
+}
+
+std::optional<RunRecord> TermContext::findRun(const QString &text)
+{
+    if (text.isEmpty()) {
+        error(QStringLiteral("which run? (torchdeck runs lists them)"));
+        return std::nullopt;
+    }
+    const auto runs = m_store.runs();
+    if (!runs.ok()) {
+        error(runs.error);
+        return std::nullopt;
+    }
+    QList<RunRecord> matches;
+    for (const RunRecord &run : runs.value) {
+        if (run.id == text)
+            return run;
+        if (run.id.startsWith(text, Qt::CaseInsensitive) || run.name == text)
+            matches.append(run);
+    }
+    if (matches.size() == 1)
+        return matches.constFirst();
+    if (matches.isEmpty())
+        error(QStringLiteral("no run '%1' (torchdeck runs lists them)").arg(text));
+    else
+        error(QStringLiteral("'%1' matches %2 runs; give more of the id").arg(text).arg(matches.size()));
+    return std::nullopt;
+}
+
+std::unique_ptr<remote::Connection> TermContext::connect(const QString &cluster)
+{
+    remote::ConnectionSettings settings;
+    settings.host = cluster;
+    settings.sshConfigFile = userSshConfigPath();
+    auto connection = std::make_unique<remote::Connection>(settings);
+    answerOnTerminal(*connection);
+    connection->open();
+    QString problem;
+    if (!connection->waitConnected(connectTimeoutMs, &problem)) {
+        error(QStringLiteral("cannot connect to %1: %2%3")
+                  .arg(cluster, problem,
+                       hasTerminal() ? QString()
+                                     : QStringLiteral(" (no terminal to ask on: run `ssh %1 true` once first)").arg(cluster)));
+        return nullptr;
+    }
+    return connection;
+}
+
+bool waitUntil(const std::function<void(std::function<void()> done)> &start, int timeoutMs)
+{
+    // done() may be called after a timeout, from a signal still connected: it must not touch the stack.
+    struct State {
+        bool finished = false;
+        QPointer<QEventLoop> loop;
+    };
+    const auto state = std::make_shared<State>();
+    QEventLoop loop;
+    state->loop = &loop;
+    start([state] {
+        state->finished = true;
+        if (state->loop)
+            state->loop->quit();
+    });
+    if (!state->finished) {
+        if (timeoutMs > 0)
+            QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return state->finished;
+}
+
+QString shortRunId(const QString &id)
+{
+    return id.left(8);
+}
+
+} // namespace torchdeck::term

@@ -1,0 +1,214 @@
+#include "remote/runtracker.h"
+
+#include "core/metrics/metricsreader.h"
+#include "core/scheduler/jobstate.h"
+#include "core/shellquote.h"
+#include "core/store/runstore.h"
+#include "remote/connection.h"
+#include "remote/remotepath.h"
+#include "remote/schedulerclient.h"
+
+namespace torchdeck::remote {
+
+namespace {
+bool isUnfinished(const JobRecord &job)
+{
+    return !isFinal(jobStateFromName(job.state));
+}
+} // namespace
+
+RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, QObject *parent)
+    : QObject(parent)
+    , m_connection(connection)
+    , m_profile(std::move(profile))
+    , m_store(store)
+{
+    qRegisterMetaType<QList<MetricEvent>>();
+}
+
+const RunSeries *RunTracker::series(const QString &runId)
+{
+    auto it = m_series.find(runId);
+    if (it == m_series.end()) {
+        const StoreResult<RunSeries> stored = m_store->runSeries(runId);
+        if (!stored.ok())
+            return nullptr;
+        it = m_series.insert(runId, stored.value);
+    }
+    return &it.value();
+}
+
+void RunTracker::note(const QString &problem)
+{
+    m_problems.append(problem);
+}
+
+void RunTracker::refresh(const QStringList &runIds)
+{
+    if (m_outstanding > 0)
+        return;
+    m_problems.clear();
+    m_runs = runIds;
+    if (m_runs.isEmpty()) {
+        const auto runs = m_store->runs(m_profile.name);
+        if (!runs.ok())
+            return emit failed(runs.error);
+        for (const RunRecord &run : runs.value)
+            m_runs.append(run.id);
+    }
+    m_jobs.clear();
+    for (const QString &runId : std::as_const(m_runs)) {
+        const auto jobs = m_store->jobs(runId);
+        if (!jobs.ok())
+            return emit failed(jobs.error);
+        for (const JobRecord &job : jobs.value) {
+            if (isUnfinished(job))
+                m_jobs.append(job);
+        }
+    }
+    if (m_jobs.isEmpty())
+        return emit refreshed({});
+    pollJobs();
+}
+
+void RunTracker::pollJobs()
+{
+    if (!m_connection)
+        return emit refreshed(QStringLiteral("no connection"));
+    ++m_outstanding;
+    QString localState;
+    if (m_profile.scheduler == SchedulerKind::Local) {
+        // Local jobs keep their state under <work>/local: the launcher made it absolute in the run's paths.
+        const QString stdoutPath = m_jobs.constFirst().stdoutPath;
+        const qsizetype runs = stdoutPath.lastIndexOf(QStringLiteral("/runs/"));
+        localState = runs > 0 ? stdoutPath.left(runs) + QStringLiteral("/local") : QString();
+    }
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), this);
+    connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {
+        client->deleteLater();
+        note(error);
+        // Without states, still read what the jobs wrote.
+        for (const JobRecord &job : std::as_const(m_jobs))
+            readMetrics(job);
+        finishStep();
+    });
+    connect(client, &SchedulerClient::polled, this, [this, client](const JobListResult &result) {
+        client->deleteLater();
+        jobsPolled(result);
+    });
+    QStringList ids;
+    for (const JobRecord &job : std::as_const(m_jobs))
+        ids.append(job.jobId);
+    client->poll(ids);
+}
+
+void RunTracker::jobsPolled(const JobListResult &result)
+{
+    if (!result.ok())
+        note(QStringLiteral("the scheduler's answer was partly unreadable: ") + result.errorString());
+    for (JobRecord &job : m_jobs) {
+        const JobInfo *info = result.find(job.jobId);
+        if (info && info->state != JobState::Unknown) {
+            const QString state = jobStateName(info->state);
+            if (state != job.state || info->exitCode != job.exitCode) {
+                const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, state, info->exitCode);
+                if (!saved.ok())
+                    note(saved.error);
+            }
+            job.state = state;
+            job.exitCode = info->exitCode;
+        }
+        readMetrics(job);
+    }
+    finishStep();
+}
+
+void RunTracker::readMetrics(const JobRecord &job)
+{
+    if (job.metricsPath.isEmpty() || !m_connection)
+        return;
+    ++m_outstanding;
+    const QString path = remotePathExpression(job.metricsPath);
+    const QString command = QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
+    RemoteCommand *run = m_connection->run(command);
+    connect(run, &RemoteCommand::failed, this, [this, job](const QString &error) {
+        note(QStringLiteral("reading %1: %2").arg(job.metricsPath, error));
+        finishStep();
+    });
+    connect(run, &RemoteCommand::finished, this, [this, job](const ExecResult &result) {
+        if (result.exitCode != 0)
+            note(QStringLiteral("reading %1: %2").arg(job.metricsPath, QString::fromUtf8(result.err.trimmed())));
+        else
+            metricsRead(job, result.out);
+        finishStep();
+    });
+}
+
+void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
+{
+    MetricsReader reader(MetricsReader::Format::JsonLines, job.offsets.metricsOffset);
+    QList<MetricEvent> events = reader.feed(bytes);
+    if (reader.offset() == job.offsets.metricsOffset)
+        return;
+    const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
+    if (!saved.ok())
+        return note(saved.error);
+    if (reader.counts().malformed > 0)
+        note(QStringLiteral("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
+    for (const MetricEvent &event : std::as_const(events)) {
+        if (event.kind != MetricEventKind::Checkpoint)
+            continue;
+        CheckpointRecord checkpoint{job.runId, event.path, job.attempt, event.epoch, event.step, event.bytes,
+                                    event.time, true, false, event.reason};
+        const StoreStatus stored = m_store->saveCheckpoint(checkpoint);
+        if (!stored.ok())
+            note(stored.error);
+    }
+    if (const RunSeries *known = series(job.runId); known && !events.isEmpty())
+        m_series[job.runId].apply(events, job.attempt);
+    if (!events.isEmpty())
+        emit metricsArrived(job.runId, job.attempt, events);
+}
+
+void RunTracker::settleRun(const QString &runId)
+{
+    const auto jobs = m_store->jobs(runId);
+    const auto run = m_store->run(runId);
+    if (!jobs.ok() || !run.ok() || !run.value || jobs.value.isEmpty())
+        return;
+    const JobRecord &latest = jobs.value.constLast();
+    const RunSeries *runSeries = series(runId);
+    RunProgress progress = runSeries ? runSeries->progress() : RunProgress{};
+    const qint64 total = progress.epochsTotal >= 0 ? progress.epochsTotal : run.value->epochsTotal;
+    const bool ended = isFinal(jobStateFromName(latest.state));
+    const StoreStatus saved = m_store->updateProgress(runId, latest.state, progress.epochsDone, total,
+                                                      progress.lastLoss, ended ? kNoValue : progress.etaSeconds);
+    if (!saved.ok())
+        note(saved.error);
+    if (runSeries && runSeries->info().stopped && runSeries->info().stopReason == u"error"
+        && run.value->message != runSeries->info().stopMessage) {
+        RunRecord updated = *run.value;
+        const auto fresh = m_store->run(runId);
+        if (fresh.ok() && fresh.value)
+            updated = *fresh.value;
+        updated.message = runSeries->info().stopMessage;
+        m_store->updateRun(updated);
+    }
+    emit runUpdated(runId);
+}
+
+void RunTracker::finishStep()
+{
+    if (--m_outstanding > 0)
+        return;
+    QStringList settled;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        if (!settled.contains(job.runId)) {
+            settled.append(job.runId);
+            settleRun(job.runId);
+        }
+    }
+    emit refreshed(m_problems.join(QStringLiteral("; ")));
+}
+
+} // namespace torchdeck::remote

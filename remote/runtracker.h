@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/metrics/runseries.h"
+#include "core/profiles/clusterprofile.h"
+#include "core/store/runrecord.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+namespace torchdeck {
+class RunStore;
+}
+
+namespace torchdeck::remote {
+
+class Connection;
+
+// Brings the stored runs of one cluster up to date: the state of every unfinished job by ONE scheduler
+// poll, the new lines of each of their metrics files from the stored offset (events and offset saved
+// together), checkpoints, and the run's progress. The series of the runs it saw stay in memory, so a
+// front redraws from series() without reading the store again.
+class RunTracker : public QObject {
+    Q_OBJECT
+public:
+    RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, QObject *parent = nullptr);
+
+    // One pass over these runs (all of this cluster's unfinished runs when empty). Ignored while one runs.
+    void refresh(const QStringList &runIds = {});
+    bool isRefreshing() const { return m_outstanding > 0; }
+    const RunSeries *series(const QString &runId);
+
+signals:
+    void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
+    void runUpdated(const QString &runId);
+    void refreshed(const QString &problem); // empty: all went well
+    void failed(const QString &error);      // the store broke
+
+private:
+    void pollJobs();
+    void jobsPolled(const torchdeck::JobListResult &result);
+    void readMetrics(const JobRecord &job);
+    void metricsRead(const JobRecord &job, const QByteArray &bytes);
+    void settleRun(const QString &runId);
+    void finishStep();
+    void note(const QString &problem);
+
+    QPointer<Connection> m_connection;
+    ClusterProfile m_profile;
+    RunStore *m_store;
+    QHash<QString, RunSeries> m_series;
+    QStringList m_runs;       // of this pass
+    QList<JobRecord> m_jobs;  // unfinished jobs of this pass, as stored before it
+    int m_outstanding = 0;
+    QStringList m_problems;
+};
+
+} // namespace torchdeck::remote

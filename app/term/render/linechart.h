@@ -1,0 +1,42 @@
+#pragma once
+
+#include "core/metrics/metricseries.h"
+#include "term/render/ansi.h"
+
+#include <QList>
+#include <QStringList>
+#include <utility>
+
+namespace torchdeck::term {
+
+struct ChartLine {
+    ChartLine() = default;
+    ChartLine(const MetricSeries *s, QString n = {}, int c = ansi::kNoColor, double scale = 1.0,
+              bool discarded = false)
+        : series(s)
+        , name(std::move(n))
+        , color(c)
+        , xScale(scale)
+        , showDiscarded(discarded) {}
+
+    const MetricSeries *series = nullptr;
+    QString name;
+    int color = ansi::kNoColor;
+    double xScale = 1.0;        // chart x = series x * xScale (val loss by epoch drawn against steps)
+    bool showDiscarded = false; // points superseded by a resume, dimmed under the curve (colour only)
+};
+
+struct LineChartOptions {
+    QString title;
+    QString xName = QStringLiteral("step");
+    bool logY = false; // falls back to linear when a value is <= 0
+    bool useColor = true;
+};
+
+// A chart in a box of exactly `rows` lines of exactly `cols` cells: the title and legend, y labels with
+// ticks, the braille plot, the x range. Each line costs O(columns) to draw: series are decimated into one
+// min/max bucket a dot column. No visible point: a "no data yet" placeholder.
+QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols,
+                            int rows);
+
+} // namespace torchdeck::term

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "core/metrics/metricevent.h"
+#include "core/metrics/runseries.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace torchdeck::term {
+
+// One line of the runs table.
+struct WatchRunRow {
+    QString id; // short run id
+    QString name;
+    QString cluster;
+    QString state; // "RUNNING", "PENDING", ...
+    qint64 epochsDone = 0;
+    qint64 epochsTotal = kNoCount;
+    double lastLoss = kNoValue;
+    double etaSeconds = kNoValue;
+    QStringList jobIds; // one per attempt, oldest first
+};
+
+// Everything one frame of `torchdeck watch` shows; the event loop fills it, the renderer only reads it.
+struct WatchSnapshot {
+    QList<WatchRunRow> runs;
+    int selected = -1;                 // index into runs, -1: none
+    const RunSeries *series = nullptr; // the selected run's series; null while not loaded
+    QStringList logLines;              // the selected run's last log lines, oldest first
+    QString helpLine;                  // "↑↓ select  c cancel  r resume  q quit"
+    QString message;                   // a question ("Cancel run X? y/n") or an error; empty: none
+    bool messageIsError = false;
+    bool logScale = false; // loss on a log scale
+    bool useColor = true;  // false with NO_COLOR: attributes only
+};
+
+} // namespace torchdeck::term

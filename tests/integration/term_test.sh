@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# The terminal front (the real torchdeck binary) against the real sandbox. Usage: term_test.sh CASE
+# Needs TORCHDECK_SOURCE_DIR, TORCHDECK_SANDBOX_DIR, TORCHDECK_SSH_CONFIG, TORCHDECK_BIN and, for the trainer
+# cases, TORCHDECK_TRAIN_BINARY (set by ctest). Each case has its own run store and profiles.
+set -euo pipefail
+sandbox="$TORCHDECK_SOURCE_DIR/scripts/sandbox"
+eval "$("$sandbox" env)"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_eq() { [[ "$1" == "$2" ]] || fail "$3: expected '$2', got '$1'"; }
+json_field() { /usr/bin/python3 -c 'import json,sys; v=json.load(sys.stdin)
+for k in sys.argv[1].split("."): v=v[int(k)] if isinstance(v,list) else v[k]
+print(v)' "$1"; }
+
+home=$(mktemp -d "$TORCHDECK_SANDBOX_DIR/term-test.XXXXXX")
+export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data
+td() { setsid -w "$TORCHDECK_BIN" "$@"; } # no controlling terminal: nothing may wait for an answer
+use_prebuilt_trainer() {
+    td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
+}
+job=(--tasks-per-node 2 --time 00:10:00 --model ae --data fashion-mnist --limit 4096 --batch-size 64 --threads 1
+     --log-every 16)
+
+case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> resume -> status --json
+    use_prebuilt_trainer
+    local out run rc=0
+    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 2 --name flow --json)
+    run=$(json_field run <<<"$out")
+    [[ "$run" =~ ^[0-9a-f-]{36}$ ]] || fail "submit --json printed $out"
+    td runs | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +(pending|running|completed) " || fail "runs: $(td runs)"
+    out=$(td logs "${run:0:8}" -f) || rc=$?
+    expect_eq "$rc" 0 "logs -f exit code (a completed job)"
+    grep -q 'stop: done at step 64, exit code 0' <<<"$out" || fail "logs -f did not show the end: $out"
+    td runs --offline | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +completed +2/2 " || fail "runs: $(td runs)"
+    out=$(td metrics flow --csv)
+    expect_eq "$(head -n1 <<<"$out")" "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds" "csv header"
+    expect_eq "$(grep -c '^[0-9]*,epoch,' <<<"$out")" 2 "epoch rows"
+    expect_eq "$(grep -c '^[0-9]*,step,' <<<"$out")" 4 "step rows (every 16 of 64 steps)"
+    out=$(td checkpoints flow)
+    grep -qE '^64 +2 .*final +checkpoint-0000000064\.pt +\(latest\)' <<<"$out" || fail "checkpoints: $out"
+    out=$(td resume flow --epochs 3 --json)
+    expect_eq "$(json_field attempt <<<"$out")" 1 "resumed attempt"
+    td logs flow -f >"$home/resumed.log" || fail "logs -f of the resumed run: $(cat "$home/resumed.log")"
+    grep -q 'resumed from .*checkpoint-0000000064.pt' "$home/resumed.log" || fail "no resume in: $(cat "$home/resumed.log")"
+    out=$(td status flow --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs done"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "second job"
+    expect_eq "$(td metrics flow --csv | grep -c '^[0-9]*,epoch,')" 3 "epochs over both jobs"
+}
+
+case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless
+    use_prebuilt_trainer
+    local out run
+    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name long --json)
+    run=$(json_field run <<<"$out")
+    for _ in $(seq 100); do [[ "$(td status "$run" --json | json_field state)" == running ]] && break; sleep 0.2; done
+    out=$(td cancel "$run")
+    grep -q "cancelled run ${run:0:8}" <<<"$out" || fail "cancel said: $out"
+    for _ in $(seq 50); do [[ "$(td status "$run" --json | json_field state)" == cancelled ]] && break; sleep 0.2; done
+    expect_eq "$(td status "$run" --json | json_field state)" cancelled "state after cancel"
+    grep -q 'no unfinished job' <<<"$(td cancel "$run")" || fail "second cancel"
+}
+
+case_hostile() { # hostile values are quoted (they come back unchanged) or refused, never run
+    use_prebuilt_trainer
+    local marker="$home/pwned" value out run rc=0
+    value='a b "$(touch '"$marker"')" `touch '"$marker"'` $HOME ; touch '"$marker"
+    out=$(td submit torchdeck-sandbox --launch local --env "TD_VALUE=$value" --command 'printf "%s\n" "$TD_VALUE"' \
+          --name hostile --json)
+    run=$(json_field run <<<"$out")
+    td logs "$run" -f >"$home/hostile.log" || fail "the job failed: $(cat "$home/hostile.log")"
+    expect_eq "$(cat "$home/hostile.log")" "$value" "the value as the job saw it"
+    [[ ! -e "$marker" ]] || fail "a hostile value ran"
+    out=$(td submit torchdeck-sandbox --command true --name 'x$(touch '"$marker"')' 2>&1) || rc=$?
+    expect_eq "$rc" 1 "exit code of a hostile job name"
+    grep -q 'name' <<<"$out" || fail "unclear message: $out"
+    [[ ! -e "$marker" ]] || fail "a hostile name ran"
+}
+
+case_errors() { # exit codes scripts rely on, and one-line messages that say what to do
+    local out rc
+    rc=0; out=$(td submit 2>&1) || rc=$?
+    expect_eq "$rc" 2 "submit without a cluster"
+    rc=0; out=$(td submit torchdeck-sandbox --time soon 2>&1) || rc=$?
+    expect_eq "$rc" 2 "a malformed wall time"
+    grep -q -- '--time wants a wall time' <<<"$out" || fail "message: $out"
+    rc=0; out=$(td submit torchdeck-sandbox --nodes 0 --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "zero nodes"
+    grep -q 'nodes' <<<"$out" || fail "message: $out"
+    rc=0; out=$(td status no-such-run 2>&1) || rc=$?
+    expect_eq "$rc" 1 "an unknown run"
+    grep -q "no run 'no-such-run' (torchdeck runs lists them)" <<<"$out" || fail "message: $out"
+    rc=0; out=$(td frobnicate 2>&1) || rc=$?
+    expect_eq "$rc" 2 "an unknown command"
+    rc=0; out=$(td profile torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
+    expect_eq "$rc" 2 "a bad scheduler"
+    echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json" 2>/dev/null || { mkdir -p "$TORCHDECK_CONFIG_DIR"; echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json"; }
+    rc=0; out=$(td profile torchdeck-sandbox --partition debug 2>&1) || rc=$?
+    expect_eq "$rc" 1 "a broken profile file"
+    expect_eq "$(cat "$TORCHDECK_CONFIG_DIR/clusters.json")" '{ broken' "the broken file is left as it was"
+}
+
+case_deployed() { # submit deploys the bundled trainer (reusing the build integration.deployment made)
+    td profile torchdeck-sandbox --work-dir "$TORCHDECK_DEPLOY_WORK" >/dev/null
+    local out run
+    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name deployed --json 2>"$home/progress.txt")
+    run=$(json_field run <<<"$out")
+    grep -q 'Looking for an earlier build' "$home/progress.txt" || fail "no deployment progress: $(cat "$home/progress.txt")"
+    td logs "$run" -f >"$home/deployed.log" || fail "the job failed: $(cat "$home/deployed.log")"
+    grep -q 'stop: done at step 32, exit code 0' "$home/deployed.log" || fail "log: $(cat "$home/deployed.log")"
+    grep -q "$TORCHDECK_DEPLOY_WORK/trainer/[0-9a-f]*/build/torchdeck-train" <<<"$(td script torchdeck-sandbox --epochs 1)" ||
+        fail "the script does not run the deployed trainer"
+}
+
+"case_$1"
+rm -rf "$home"

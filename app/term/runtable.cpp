@@ -1,5 +1,6 @@
 #include "term/runtable.h"
 
+#include "term/render/numberformat.h"
 #include "term/termcontext.h"
 
 #include <QJsonArray>
@@ -30,18 +31,6 @@ QString formatLoss(double loss)
     if (!std::isfinite(loss))
         return QStringLiteral("-");
     return QString::number(loss, 'g', 4);
-}
-
-QString formatDuration(double seconds)
-{
-    if (!std::isfinite(seconds) || seconds < 0)
-        return QStringLiteral("-");
-    const qint64 s = qint64(std::llround(seconds));
-    if (s < 60)
-        return QStringLiteral("%1s").arg(s);
-    if (s < 3600)
-        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
 QString formatRunTable(const QList<RunRecord> &runs)

@@ -13,6 +13,6 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs); // jobs
 
 QString formatEpochs(qint64 done, qint64 total); // "2/4", "2/?"
 QString formatLoss(double loss);                 // "0.0421", "-" when unknown
-QString formatDuration(double seconds);          // "45s", "12m03s", "3h05m", "-"
+// formatDuration: term/render/numberformat.h
 
 } // namespace torchdeck::term

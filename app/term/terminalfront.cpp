@@ -8,6 +8,7 @@
 #include "term/runactions.h"
 #include "term/runscommand.h"
 #include "term/submitcommand.h"
+#include "term/watchcommand.h"
 
 #include <QTextStream>
 
@@ -43,6 +44,9 @@ void printUsage(QTextStream &out)
            "  checkpoints RUN         the run's checkpoints, the latest marked [--json]\n"
            "  resume RUN              a new job continuing the run from its latest checkpoint\n"
            "                          [--from STEP|FILE] [--epochs N] [--json]\n"
+           "  watch [RUN...]          live dashboard: runs, loss curve, epoch times, log; keys to select, cancel,\n"
+           "                          resume, quit; plain lines when not on a terminal\n"
+           "                          [--interval SECONDS] [--plain] [--until-done: quit when the runs have ended]\n"
            "\n"
         << jobOptionsHelp()
         << "\n"
@@ -84,6 +88,7 @@ int runTerminal(const QStringList &args)
         {u"status", runStatusCommand},     {u"logs", runLogsCommand},
         {u"metrics", runMetricsCommand},   {u"cancel", runCancelCommand},
         {u"checkpoints", runCheckpointsCommand}, {u"resume", runResumeCommand},
+        {u"watch", runWatchCommand},
     };
     for (const auto &[name, run] : commands) {
         if (command == QStringView(name))

@@ -3,6 +3,7 @@
 # Needs TORCHDECK_SOURCE_DIR, TORCHDECK_SANDBOX_DIR, TORCHDECK_SSH_CONFIG, TORCHDECK_BIN and, for the trainer
 # cases, TORCHDECK_TRAIN_BINARY (set by ctest). Each case has its own run store and profiles.
 set -euo pipefail
+export LC_ALL=C.UTF-8 # the screen checks match braille and box characters
 sandbox="$TORCHDECK_SOURCE_DIR/scripts/sandbox"
 eval "$("$sandbox" env)"
 
@@ -111,6 +112,46 @@ case_deployed() { # submit deploys the bundled trainer (reusing the build integr
     grep -q 'stop: done at step 32, exit code 0' "$home/deployed.log" || fail "log: $(cat "$home/deployed.log")"
     grep -q "$TORCHDECK_DEPLOY_WORK/trainer/[0-9a-f]*/build/torchdeck-train" <<<"$(td script torchdeck-sandbox --epochs 1)" ||
         fail "the script does not run the deployed trainer"
+}
+
+case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with confirmation, quit
+    use_prebuilt_trainer
+    local run out socket="torchdeck-test-$$" pane
+    td submit torchdeck-sandbox "${job[@]}" --epochs 2 --name first >/dev/null
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name endless --json | json_field run)
+    tm() { tmux -L "$socket" "$@"; }
+    # shellcheck disable=SC2064 # the locals are gone when the trap runs: expand them now
+    trap "tmux -L '$socket' kill-server 2>/dev/null || true; td cancel '$run' >/dev/null 2>&1 || true" EXIT
+    tm new-session -d -x 120 -y 40 "env TORCHDECK_CONFIG_DIR=$TORCHDECK_CONFIG_DIR TORCHDECK_DATA_DIR=$TORCHDECK_DATA_DIR \
+        TORCHDECK_SSH_CONFIG=$TORCHDECK_SSH_CONFIG $TORCHDECK_BIN watch --interval 0.5; echo watch-exit=\$?; sleep 60"
+    screen_has() { # PATTERN SECONDS
+        for _ in $(seq $(( $2 * 5 ))); do
+            pane=$(tm capture-pane -p) && grep -qE "$1" <<<"$pane" && return 0
+            sleep 0.2
+        done
+        fail "the screen never showed '$1':"$'\n'"$pane"
+    }
+    screen_has "^${run:0:8} +endless +torchdeck-sandbox +RUNNING" 60
+    screen_has '⣀|⠉|⠒|⠤|⡇|⢸' 30                 # the braille loss curve
+    screen_has 'epoch [0-9]+ step' 30            # the log lines
+    tm send-keys c
+    screen_has "Cancel run ${run:0:8} \(endless\)\? y/n" 10
+    tm send-keys y
+    screen_has "cancelled run ${run:0:8}" 20
+    screen_has "^${run:0:8} +endless +torchdeck-sandbox +CANCELLED" 30
+    tm send-keys j
+    tm send-keys q
+    screen_has 'watch-exit=0' 10
+    expect_eq "$(td status "$run" --json | json_field state)" cancelled "state after cancelling in watch"
+}
+
+case_plain() { # without a terminal, watch prints plain lines and ends with its runs
+    use_prebuilt_trainer
+    local run out
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 2 --name plain --json | json_field run)
+    out=$(timeout 120 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null)
+    grep -q $'\e' <<<"$out" && fail "escape codes in plain output: $out"
+    grep -qE "run ${run:0:8} .*COMPLETED.*epoch 2/2" <<<"$out" || fail "plain watch printed: $out"
 }
 
 "case_$1"

@@ -1,0 +1,391 @@
+#include "term/watchcommand.h"
+
+#include "core/scheduler/jobstate.h"
+#include "remote/remotepath.h"
+#include "remote/runtracker.h"
+#include "remote/schedulerclient.h"
+#include "term/render/plainupdate.h"
+#include "term/render/terminalinput.h"
+#include "term/render/terminalsession.h"
+#include "term/render/watchscreen.h"
+#include "term/runrefresh.h"
+#include "term/submitcommand.h"
+#include "term/termcontext.h"
+#include "term/terminalfront.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QMap>
+#include <QTimer>
+
+#include <unistd.h>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int logLinesShown = 12;
+const QString helpText = QStringLiteral("\u2191\u2193 select  c cancel  r resume  l log scale  q quit");
+
+// The event loop of one watch: refreshes from the clusters, redraws, answers keys.
+class Watch : public QObject {
+public:
+    Watch(TermContext &context, QStringList runIds, bool plain, bool untilDone)
+        : m_context(context)
+        , m_runIds(std::move(runIds))
+        , m_plain(plain)
+        , m_untilDone(untilDone)
+    {
+    }
+
+    int run(int intervalMs);
+
+private:
+    void connectClusters();
+    void tick();
+    void loadRuns();
+    void redraw();
+    void onKey(Key key);
+    void fetchLog();
+    void cancelSelected();
+    void resumeSelected();
+    void setMessage(const QString &text, bool error = false);
+    const RunRecord *selectedRun() const;
+    const RunSeries *seriesOf(const QString &runId);
+    bool allFinished() const;
+
+    TermContext &m_context;
+    QStringList m_runIds; // empty: every run
+    bool m_plain;
+    bool m_untilDone;
+    QList<RunRecord> m_runs;
+    QHash<QString, QStringList> m_jobIds;
+    QHash<QString, QString> m_logPaths; // run -> its latest attempt's log
+    int m_selected = 0;
+    QMap<QString, std::shared_ptr<remote::Connection>> m_connections;
+    QMap<QString, remote::RunTracker *> m_trackers;
+    QHash<QString, RunSeries> m_series;
+    QStringList m_logLines;
+    QString m_message;
+    bool m_messageIsError = false;
+    enum class Pending { None, Cancel, Resume } m_pending = Pending::None;
+    bool m_logScale = false;
+    WatchSnapshot m_previous;
+    QEventLoop m_loop;
+    int m_exitCode = Ok;
+};
+
+const RunRecord *Watch::selectedRun() const
+{
+    return m_selected >= 0 && m_selected < m_runs.size() ? &m_runs.at(m_selected) : nullptr;
+}
+
+bool Watch::allFinished() const
+{
+    return std::none_of(m_runs.cbegin(), m_runs.cend(), isUnfinishedRun);
+}
+
+void Watch::setMessage(const QString &text, bool error)
+{
+    m_message = text;
+    m_messageIsError = error;
+    redraw();
+}
+
+void Watch::loadRuns()
+{
+    const QString selectedId = selectedRun() ? selectedRun()->id : QString();
+    const auto runs = m_context.store().runs();
+    m_runs.clear();
+    for (const RunRecord &run : runs.value) {
+        if (m_runIds.isEmpty() || m_runIds.contains(run.id))
+            m_runs.append(run);
+    }
+    for (const RunRecord &run : std::as_const(m_runs)) {
+        QStringList ids;
+        const auto jobs = m_context.store().jobs(run.id);
+        for (const JobRecord &job : jobs.value)
+            ids.append(job.jobId);
+        m_jobIds[run.id] = ids;
+        if (!jobs.value.isEmpty())
+            m_logPaths[run.id] = jobs.value.constLast().stdoutPath;
+    }
+    m_selected = 0;
+    for (qsizetype i = 0; i < m_runs.size(); ++i) {
+        if (m_runs.at(i).id == selectedId)
+            m_selected = int(i);
+    }
+}
+
+void Watch::connectClusters()
+{
+    QStringList clusters;
+    for (const RunRecord &run : std::as_const(m_runs)) {
+        if (!clusters.contains(run.cluster))
+            clusters.append(run.cluster);
+    }
+    for (const QString &cluster : std::as_const(clusters)) {
+        std::shared_ptr<remote::Connection> connection = m_context.connect(cluster);
+        if (!connection) {
+            m_exitCode = Failure;
+            continue;
+        }
+        auto *tracker = new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
+        connect(tracker, &remote::RunTracker::metricsArrived, this,
+                [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
+                    if (auto it = m_series.find(runId); it != m_series.end())
+                        it->apply(events, attempt);
+                });
+        connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
+            loadRuns();
+            if (!problem.isEmpty())
+                m_message = problem, m_messageIsError = true;
+            redraw();
+            if (m_untilDone && allFinished())
+                QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
+        });
+        m_connections.insert(cluster, connection);
+        m_trackers.insert(cluster, tracker);
+    }
+}
+
+const RunSeries *Watch::seriesOf(const QString &runId)
+{
+    auto it = m_series.find(runId);
+    if (it == m_series.end()) {
+        const auto stored = m_context.store().runSeries(runId);
+        it = m_series.insert(runId, stored.ok() ? stored.value : RunSeries{});
+    }
+    return &it.value();
+}
+
+void Watch::tick()
+{
+    for (auto it = m_trackers.cbegin(); it != m_trackers.cend(); ++it)
+        it.value()->refresh();
+    fetchLog();
+}
+
+void Watch::fetchLog()
+{
+    const RunRecord *run = selectedRun();
+    if (m_plain || !run || !m_connections.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
+        return;
+    const QString runId = run->id;
+    const QString command = QStringLiteral("tail -n %1 -- %2 2>/dev/null || true")
+                                .arg(logLinesShown)
+                                .arg(remote::remotePathExpression(m_logPaths.value(runId)));
+    remote::RemoteCommand *tail = m_connections.value(run->cluster)->run(command);
+    connect(tail, &remote::RemoteCommand::finished, this, [this, runId](const remote::ExecResult &result) {
+        if (!selectedRun() || selectedRun()->id != runId)
+            return;
+        m_logLines = QString::fromUtf8(result.out).split(u'\n', Qt::SkipEmptyParts);
+        redraw();
+    });
+}
+
+void Watch::redraw()
+{
+    WatchSnapshot snapshot;
+    for (const RunRecord &run : std::as_const(m_runs))
+        snapshot.runs.append({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
+                              run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)});
+    snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
+    snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
+    snapshot.logLines = m_logLines;
+    snapshot.helpLine = helpText;
+    snapshot.message = m_message;
+    snapshot.messageIsError = m_messageIsError;
+    snapshot.logScale = m_logScale;
+    snapshot.useColor = qEnvironmentVariableIsEmpty("NO_COLOR");
+    if (m_plain) {
+        QByteArray text;
+        for (const QString &line : renderPlainUpdate(m_previous, snapshot))
+            text += line.toUtf8() + '\n';
+        writeAll(STDOUT_FILENO, text);
+    } else {
+        const TerminalSize size = terminalSize();
+        writeAll(STDOUT_FILENO, renderWatchScreen(snapshot, size.cols, size.rows).toUtf8());
+    }
+    m_previous = snapshot;
+    m_previous.series = nullptr;
+}
+
+void Watch::cancelSelected()
+{
+    const RunRecord *run = selectedRun();
+    if (!run || !m_connections.contains(run->cluster))
+        return setMessage(QStringLiteral("not connected to this run's cluster"), true);
+    QStringList ids;
+    for (const JobRecord &job : m_context.store().jobs(run->id).value) {
+        if (!isFinal(jobStateFromName(job.state)))
+            ids.append(job.jobId);
+    }
+    if (ids.isEmpty())
+        return setMessage(QStringLiteral("run %1 has no unfinished job").arg(shortRunId(run->id)));
+    auto *client = new remote::SchedulerClient(m_connections.value(run->cluster).get(),
+                                               m_context.profiles().profile(run->cluster).commands(), this);
+    const QString shortId = shortRunId(run->id);
+    connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
+        client->deleteLater();
+        setMessage(error, true);
+    });
+    connect(client, &remote::SchedulerClient::actionDone, this, [this, client, shortId] {
+        client->deleteLater();
+        setMessage(QStringLiteral("cancelled run %1").arg(shortId));
+        tick();
+    });
+    client->act(SchedulerAction::Cancel, ids);
+    setMessage(QStringLiteral("cancelling run %1...").arg(shortId));
+}
+
+void Watch::resumeSelected()
+{
+    const RunRecord *run = selectedRun();
+    if (!run || !m_connections.contains(run->cluster))
+        return setMessage(QStringLiteral("not connected to this run's cluster"), true);
+    QString problem;
+    const auto request = resumeRequest(m_context, *run, QStringLiteral("auto"), {}, &problem);
+    if (!request)
+        return setMessage(problem, true);
+    auto *launcher = new remote::RunLauncher(m_connections.value(run->cluster).get(), &m_context.store(), this);
+    connect(launcher, &remote::RunLauncher::progress, this,
+            [this](const QString &step) { setMessage(step + QStringLiteral("...")); });
+    connect(launcher, &remote::RunLauncher::failed, this, [this, launcher](const QString &error) {
+        launcher->deleteLater();
+        setMessage(error.section(u'\n', 0, 0), true);
+    });
+    connect(launcher, &remote::RunLauncher::submitted, this, [this, launcher](const remote::LaunchResult &result) {
+        launcher->deleteLater();
+        m_series.remove(result.runId); // the next attempt's start event rebuilds the curve from the store
+        setMessage(QStringLiteral("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
+        loadRuns();
+        tick();
+    });
+    launcher->start(*request);
+}
+
+void Watch::onKey(Key key)
+{
+    if (m_pending != Pending::None) {
+        const Pending pending = std::exchange(m_pending, Pending::None);
+        if (key.code == Key::Char && (key.ch == u'y' || key.ch == u'Y'))
+            return pending == Pending::Cancel ? cancelSelected() : resumeSelected();
+        return setMessage({});
+    }
+    const RunRecord *run = selectedRun();
+    switch (key.code) {
+    case Key::Up: m_selected = std::max(0, m_selected - 1); break;
+    case Key::Down: m_selected = std::min(int(m_runs.size()) - 1, m_selected + 1); break;
+    case Key::Escape:
+    case Key::CtrlC: return m_loop.quit();
+    case Key::Char:
+        if (key.ch == u'q')
+            return m_loop.quit();
+        if (key.ch == u'k')
+            m_selected = std::max(0, m_selected - 1);
+        else if (key.ch == u'j')
+            m_selected = std::min(int(m_runs.size()) - 1, m_selected + 1);
+        else if (key.ch == u'l')
+            m_logScale = !m_logScale;
+        else if ((key.ch == u'c' || key.ch == u'r') && run) {
+            m_pending = key.ch == u'c' ? Pending::Cancel : Pending::Resume;
+            return setMessage(QStringLiteral("%1 run %2 (%3)? y/n")
+                                  .arg(key.ch == u'c' ? QStringLiteral("Cancel") : QStringLiteral("Resume"),
+                                       shortRunId(run->id), run->name));
+        }
+        break;
+    default: break;
+    }
+    m_logLines.clear();
+    redraw();
+    fetchLog();
+}
+
+int Watch::run(int intervalMs)
+{
+    loadRuns();
+    if (m_runs.isEmpty()) {
+        m_context.error(QStringLiteral("no runs to watch (torchdeck submit starts one)"));
+        return Failure;
+    }
+    connectClusters(); // before the full screen: connecting may ask on the terminal
+    std::unique_ptr<TerminalSession> session;
+    std::unique_ptr<TerminalInput> input;
+    if (!m_plain) {
+        session = std::make_unique<TerminalSession>();
+        if (session->hasRawInput()) {
+            input = std::make_unique<TerminalInput>();
+            connect(input.get(), &TerminalInput::key, this, &Watch::onKey);
+            connect(input.get(), &TerminalInput::resized, this, &Watch::redraw);
+            connect(input.get(), &TerminalInput::closed, &m_loop, &QEventLoop::quit);
+        }
+    }
+    QTimer timer;
+    connect(&timer, &QTimer::timeout, this, &Watch::tick);
+    timer.start(intervalMs);
+    redraw();
+    tick();
+    if (m_untilDone && allFinished())
+        QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
+    m_loop.exec();
+    timer.stop();
+    input.reset();
+    session.reset();
+    if (m_plain || m_untilDone) {
+        // What the screen showed, left in the scrollback.
+        QByteArray text;
+        for (const RunRecord &run : std::as_const(m_runs))
+            text += plainRunLine({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
+                                  run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)})
+                        .toUtf8()
+                  + '\n';
+        writeAll(STDOUT_FILENO, text);
+    }
+    return m_exitCode;
+}
+} // namespace
+
+int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("watch"), out, err);
+    QStringList runTexts;
+    bool plain = ::isatty(STDOUT_FILENO) != 1;
+    bool untilDone = false;
+    double interval = 2.0;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == u"--plain") {
+            plain = true;
+        } else if (arg == u"--until-done") {
+            untilDone = true;
+        } else if (arg == u"--interval" && i + 1 < args.size()) {
+            bool ok = false;
+            interval = args.at(++i).toDouble(&ok);
+            if (!ok || interval < 0.2) {
+                context.error(QStringLiteral("--interval wants seconds, at least 0.2"));
+                return UsageError;
+            }
+        } else if (!arg.startsWith(u'-')) {
+            runTexts.append(arg);
+        } else {
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck watch [RUN...] [--interval S] "
+                                         "[--plain] [--until-done])")
+                              .arg(arg));
+            return UsageError;
+        }
+    }
+    if (!context.loadProfiles() || !context.openStore())
+        return Failure;
+    QStringList runIds;
+    for (const QString &text : std::as_const(runTexts)) {
+        const auto run = context.findRun(text);
+        if (!run)
+            return Failure;
+        runIds.append(run->id);
+    }
+    // Without a terminal to stop it, a plain watch ends when its runs have.
+    Watch watch(context, runIds, plain, untilDone || (plain && ::isatty(STDIN_FILENO) != 1));
+    return watch.run(int(interval * 1000));
+}
+
+} // namespace torchdeck::term

@@ -179,7 +179,8 @@ void RunTracker::settleRun(const QString &runId)
     const JobRecord &latest = jobs.value.constLast();
     const RunSeries *runSeries = series(runId);
     RunProgress progress = runSeries ? runSeries->progress() : RunProgress{};
-    const qint64 total = progress.epochsTotal >= 0 ? progress.epochsTotal : run.value->epochsTotal;
+    // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old total.
+    const qint64 total = run.value->epochsTotal >= 0 ? run.value->epochsTotal : progress.epochsTotal;
     const bool ended = isFinal(jobStateFromName(latest.state));
     const StoreStatus saved = m_store->updateProgress(runId, latest.state, progress.epochsDone, total,
                                                       progress.lastLoss, ended ? kNoValue : progress.etaSeconds);

@@ -331,7 +331,7 @@ int Watch::run(int intervalMs)
     timer.stop();
     input.reset();
     session.reset();
-    if (m_plain || m_untilDone) {
+    if (!m_plain && m_untilDone) {
         // What the screen showed, left in the scrollback.
         QByteArray text;
         for (const RunRecord &run : std::as_const(m_runs))

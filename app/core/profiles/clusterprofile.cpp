@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <algorithm>
+
 namespace torchdeck {
 
 namespace {
@@ -94,7 +96,10 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     text(u"libtorch", &profile.libtorch);
     text(u"trainer_binary", &profile.trainerBinary);
     const QJsonValue modules = object.value(u"modules");
-    if (modules.isArray()) {
+    const auto allText = [](const QJsonArray &array) {
+        return std::all_of(array.begin(), array.end(), [](const QJsonValue &line) { return line.isString(); });
+    };
+    if (modules.isArray() && allText(modules.toArray())) {
         profile.modules.clear();
         for (const QJsonValue &line : modules.toArray())
             profile.modules.append(line.toString());

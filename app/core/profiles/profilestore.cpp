@@ -43,10 +43,18 @@ bool ProfileStore::load(QString *error)
         m_broken = true;
         return false;
     }
-    const QJsonObject clusters = document.object().value(u"clusters").toObject();
+    const QJsonValue clustersValue = document.object().value(u"clusters");
+    if (!clustersValue.isUndefined() && !clustersValue.isObject()) {
+        *error = QStringLiteral("%1: \"clusters\" must be an object; fix or remove it").arg(m_path);
+        m_broken = true;
+        return false;
+    }
+    const QJsonObject clusters = clustersValue.toObject();
     for (auto it = clusters.begin(); it != clusters.end(); ++it) {
-        QString problem;
-        ClusterProfile profile = ClusterProfile::fromJson(it.key(), it.value().toObject(), &problem);
+        QString problem = QStringLiteral("%1: must be an object").arg(it.key());
+        ClusterProfile profile;
+        if (it.value().isObject())
+            profile = ClusterProfile::fromJson(it.key(), it.value().toObject(), &problem);
         if (!problem.isEmpty()) {
             *error = m_path + QStringLiteral(": ") + problem;
             m_broken = true;

@@ -40,12 +40,13 @@ JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QS
         return spec;
     if (!trainerBinary.isEmpty())
         spec.trainerPath = trainerBinary;
+    // --resume first: a dangling "--resume" at the end of the user's words must not take the next flag along.
+    if (!resume.isEmpty())
+        spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--resume"), resume);
     if (trainerOption(spec.trainerArgs, QStringLiteral("--metrics")).isEmpty())
         spec.trainerArgs << QStringLiteral("--metrics") << layout.metricsPath(attempt);
     if (trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir")).isEmpty())
         spec.trainerArgs << QStringLiteral("--checkpoint-dir") << layout.checkpointDirectory();
-    if (!resume.isEmpty())
-        spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--resume"), resume);
     return spec;
 }
 

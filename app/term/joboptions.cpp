@@ -59,7 +59,9 @@ bool readJobFile(const QString &path, QJsonObject *object, QString *error)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (!document.isObject()) {
-        *error = QStringLiteral("the job file %1 is not a JSON object: %2").arg(path, parseError.errorString());
+        const QString why = parseError.error == QJsonParseError::NoError ? QStringLiteral("a list or value")
+                                                                         : parseError.errorString();
+        *error = QStringLiteral("the job file %1 is not a JSON object: %2").arg(path, why);
         return false;
     }
     *object = document.object();
@@ -204,8 +206,12 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
         }
         json[u"trainerArgs"] = QJsonArray::fromStringList(merged);
     }
-    if (!json.contains(u"name")) {
-        const QString model = trainerArgsGiven ? trainerOption(trainerArgs, QStringLiteral("--model")) : QString();
+    // No name (or a template's empty one): named after the model, from the job file or the command line.
+    if (const QJsonValue name = json.value(u"name"); name.isUndefined() || name == QJsonValue(QString())) {
+        QStringList finalArgs;
+        for (const QJsonValue &word : json.value(u"trainerArgs").toArray())
+            finalArgs.append(word.toString());
+        const QString model = trainerOption(finalArgs, QStringLiteral("--model"));
         json[u"name"] = model.isEmpty() ? QStringLiteral("torchdeck-job") : QStringLiteral("train-") + model;
     }
     const JobSpec::FromJson parsed = JobSpec::fromJson(json);

@@ -1,0 +1,642 @@
+#include "term/joboptions.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::term;
+
+Q_DECLARE_METATYPE(torchdeck::JobSpec)
+
+namespace {
+const QString cluster = QStringLiteral("hpc");
+
+QStringList words(const char *text)
+{
+    return QString::fromUtf8(text).split(u' ', Qt::SkipEmptyParts);
+}
+
+// What parseJobOptions gives for "hpc" and nothing else.
+JobSpec plain()
+{
+    JobSpec spec;
+    spec.name = QStringLiteral("torchdeck-job");
+    return spec;
+}
+
+QByteArray json(const JobSpec &spec)
+{
+    return QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact);
+}
+
+JobOptions parse(const QStringList &args)
+{
+    return parseJobOptions(QStringList{cluster} + args);
+}
+} // namespace
+
+class TestJobOptions : public QObject {
+    Q_OBJECT
+private slots:
+    void init();
+    void clusterIsThePositional();
+    void oneClusterOnly();
+    void optionSetsItsField_data();
+    void optionSetsItsField();
+    void wallTimes_data();
+    void wallTimes();
+    void malformedWallTime_data();
+    void malformedWallTime();
+    void environmentKeptVerbatim_data();
+    void environmentKeptVerbatim();
+    void badEnvironment_data();
+    void badEnvironment();
+    void badContainer_data();
+    void badContainer();
+    void everyTrainerOptionGoesToTheTrainer();
+    void trainerOptions_data();
+    void trainerOptions();
+    void jobFileIsTheBase();
+    void commandLineOverridesTheJobFileFlagByFlag();
+    void badJobFile_data();
+    void badJobFile();
+    void defaultName_data();
+    void defaultName();
+    void unknownOptions_data();
+    void unknownOptions();
+    void missingValues_data();
+    void missingValues();
+    void badValues_data();
+    void badValues();
+    void commandFlagsAndOptions();
+
+private:
+    QString writeJobFile(const QByteArray &bytes);
+    std::unique_ptr<QTemporaryDir> m_dir;
+};
+
+void TestJobOptions::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_dir->isValid());
+}
+
+QString TestJobOptions::writeJobFile(const QByteArray &bytes)
+{
+    const QString path = m_dir->filePath(QStringLiteral("my job.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(bytes) != bytes.size())
+        return {};
+    return path;
+}
+
+void TestJobOptions::clusterIsThePositional()
+{
+    const JobOptions first = parseJobOptions(words("hpc --nodes 2"));
+    QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
+    QCOMPARE(first.cluster, cluster);
+    QCOMPARE(first.spec.nodes, 2);
+
+    const JobOptions last = parseJobOptions(words("--nodes 2 --epochs 3 hpc"));
+    QVERIFY2(last.error.isEmpty(), qPrintable(last.error));
+    QCOMPARE(last.cluster, cluster);
+    QCOMPARE(last.spec.trainerArgs, words("--epochs 3"));
+
+    // No cluster is no error here; the command asks which one.
+    const JobOptions none = parseJobOptions(words("--nodes 2"));
+    QVERIFY2(none.error.isEmpty(), qPrintable(none.error));
+    QVERIFY(none.cluster.isEmpty());
+
+    const JobOptions nothing = parseJobOptions({});
+    QVERIFY2(nothing.error.isEmpty(), qPrintable(nothing.error));
+    QCOMPARE(json(nothing.spec), json(plain()));
+}
+
+void TestJobOptions::oneClusterOnly()
+{
+    const JobOptions two = parseJobOptions(words("hpc other"));
+    QVERIFY(!two.error.isEmpty());
+    QVERIFY2(two.error.contains(u"'other'"), qPrintable(two.error));
+
+    // A value that was meant for a flag the parser does not know takes no one by surprise.
+    const JobOptions stray = parseJobOptions(words("hpc --nodes 2 4"));
+    QVERIFY2(stray.error.contains(u"'4'"), qPrintable(stray.error));
+}
+
+void TestJobOptions::optionSetsItsField_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<JobSpec>("expected");
+    const auto row = [](const char *name, const QStringList &args, auto change) {
+        JobSpec spec = plain();
+        change(spec);
+        QTest::addRow("%s", name) << args << spec;
+    };
+    const auto s = [](const char *text) { return QString::fromUtf8(text); };
+    row("--name", {s("--name"), s("mnist-long")}, [&](JobSpec &j) { j.name = s("mnist-long"); });
+    row("--nodes", words("--nodes 3"), [](JobSpec &j) { j.nodes = 3; });
+    row("--tasks-per-node", words("--tasks-per-node 4"), [](JobSpec &j) { j.tasksPerNode = 4; });
+    row("--gpus-per-node", words("--gpus-per-node 2"), [](JobSpec &j) { j.gpusPerNode = 2; });
+    row("--cpus-per-task", words("--cpus-per-task 8"), [](JobSpec &j) { j.cpusPerTask = 8; });
+    row("--mem", words("--mem 16G"), [&](JobSpec &j) { j.memory = s("16G"); });
+    row("--time", words("--time 01:30:00"), [](JobSpec &j) { j.wallTimeSeconds = 5400; });
+    row("--partition", words("--partition debug"), [&](JobSpec &j) { j.partition = s("debug"); });
+    row("--queue", words("--queue workq"), [&](JobSpec &j) { j.partition = s("workq"); });
+    row("--queue after --partition", words("--partition debug --queue workq"),
+        [&](JobSpec &j) { j.partition = s("workq"); });
+    row("--account", words("--account proj-42"), [&](JobSpec &j) { j.account = s("proj-42"); });
+    row("--workdir", {s("--workdir"), s("/scratch/ada/my runs")},
+        [&](JobSpec &j) { j.workingDirectory = s("/scratch/ada/my runs"); });
+    row("--launch mpirun", words("--launch mpirun"), [](JobSpec &j) { j.launch = LaunchMethod::Mpirun; });
+    row("--launch srun-per-node", words("--launch srun-per-node"),
+        [](JobSpec &j) { j.launch = LaunchMethod::SrunPerNodeLauncher; });
+    row("--launch local", words("--launch local"), [](JobSpec &j) { j.launch = LaunchMethod::Local; });
+    row("--per-node-launcher", {s("--per-node-launcher"), s("torchrun --standalone")},
+        [&](JobSpec &j) { j.perNodeLauncher = s("torchrun --standalone"); });
+    row("--signal", words("--signal USR1"), [&](JobSpec &j) { j.checkpointSignal = s("USR1"); });
+    row("--signal-lead", words("--signal-lead 120"), [](JobSpec &j) { j.signalLeadSeconds = 120; });
+    row("--max-restarts", words("--max-restarts 5"), [](JobSpec &j) { j.maxRestarts = 5; });
+    row("--master-port", words("--master-port 29500"), [](JobSpec &j) { j.masterPort = 29500; });
+    row("--module, in order", {s("--module"), s("gcc/12"), s("--module"), s("cuda/12.1 cudnn/8")},
+        [&](JobSpec &j) {
+            j.modules = {s("gcc/12"), s("cuda/12.1 cudnn/8")};
+        });
+    row("--launcher-option, in order", words("--launcher-option --mca --launcher-option btl"),
+        [&](JobSpec &j) { j.launcherOptions = words("--mca btl"); });
+    row("--requeue", words("--requeue"), [](JobSpec &j) { j.requeue = true; });
+    row("--oversubscribe", words("--oversubscribe"), [](JobSpec &j) { j.oversubscribe = true; });
+    row("--no-checkpoint-signal", words("--no-checkpoint-signal"),
+        [](JobSpec &j) { j.checkpointSignalEnabled = false; });
+    row("--container apptainer", words("--container apptainer:/images/torch.sif"), [&](JobSpec &j) {
+        j.container = {ContainerRuntime::Apptainer, s("/images/torch.sif"), {}};
+    });
+    row("--container singularity", words("--container singularity:docker://pytorch/pytorch:2.3"),
+        [&](JobSpec &j) {
+            j.container = {ContainerRuntime::Singularity, s("docker://pytorch/pytorch:2.3"), {}};
+        });
+    row("--container shifter", words("--container shifter:docker:nvcr.io/nvidia/pytorch:24.01"),
+        [&](JobSpec &j) {
+            j.container = {ContainerRuntime::Shifter, s("docker:nvcr.io/nvidia/pytorch:24.01"), {}};
+        });
+    const QString command = s("python train.py --lr 0.1 --out 'a b' \"$HOME\" $(hostname) | tee log; exit 3");
+    row("--command", {s("--command"), command}, [&](JobSpec &j) {
+        j.commandKind = CommandKind::Custom;
+        j.customCommand = command;
+    });
+    row("--command with trainer options", {s("--command"), s("./run.sh"), s("--epochs"), s("2")},
+        [&](JobSpec &j) {
+            j.commandKind = CommandKind::Custom;
+            j.customCommand = s("./run.sh");
+            j.trainerArgs = words("--epochs 2");
+        });
+    row("many at once",
+        words("--nodes 2 --tasks-per-node 4 --gpus-per-node 4 --time 2-00:00:00 --requeue --model ae"),
+        [&](JobSpec &j) {
+            j.name = s("train-ae");
+            j.nodes = 2;
+            j.tasksPerNode = 4;
+            j.gpusPerNode = 4;
+            j.wallTimeSeconds = 2 * 86400;
+            j.requeue = true;
+            j.trainerArgs = words("--model ae");
+        });
+    row("the last of a repeated option", words("--nodes 2 --nodes 5"), [](JobSpec &j) { j.nodes = 5; });
+}
+
+void TestJobOptions::optionSetsItsField()
+{
+    QFETCH(QStringList, args);
+    QFETCH(JobSpec, expected);
+    const JobOptions options = parse(args);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.cluster, cluster);
+    QCOMPARE(json(options.spec), json(expected));
+    QVERIFY(options.spec == expected);
+}
+
+void TestJobOptions::wallTimes_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<qint64>("seconds");
+    QTest::addRow("minutes") << QStringLiteral("30") << qint64(1800);
+    QTest::addRow("MM:SS") << QStringLiteral("5:30") << qint64(330);
+    QTest::addRow("HH:MM:SS") << QStringLiteral("01:30:00") << qint64(5400);
+    QTest::addRow("hours past a day") << QStringLiteral("48:00:00") << qint64(48 * 3600);
+    QTest::addRow("D-HH") << QStringLiteral("2-12") << qint64(2 * 86400 + 12 * 3600);
+    QTest::addRow("D-HH:MM:SS") << QStringLiteral("1-12:00:00") << qint64(86400 + 12 * 3600);
+}
+
+void TestJobOptions::wallTimes()
+{
+    QFETCH(QString, text);
+    QFETCH(qint64, seconds);
+    const JobOptions options = parse({QStringLiteral("--time"), text});
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.spec.wallTimeSeconds, seconds);
+}
+
+void TestJobOptions::malformedWallTime_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addRow("letters") << QStringLiteral("1h");
+    QTest::addRow("zero") << QStringLiteral("0");
+    QTest::addRow("sixty minutes") << QStringLiteral("1:60:00");
+    QTest::addRow("empty") << QString();
+    QTest::addRow("an option") << QStringLiteral("--nodes");
+}
+
+void TestJobOptions::malformedWallTime()
+{
+    QFETCH(QString, text);
+    const JobOptions options = parse({QStringLiteral("--time"), text});
+    QCOMPARE(options.error,
+             QStringLiteral("--time wants a wall time like 30, 01:30:00 or 1-12:00:00, got '%1'").arg(text));
+}
+
+void TestJobOptions::environmentKeptVerbatim_data()
+{
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("value");
+    QTest::addRow("plain") << QStringLiteral("OMP_NUM_THREADS=4") << QStringLiteral("OMP_NUM_THREADS")
+                           << QStringLiteral("4");
+    QTest::addRow("= in the value") << QStringLiteral("NCCL_OPTS=a=b==c") << QStringLiteral("NCCL_OPTS")
+                                    << QStringLiteral("a=b==c");
+    QTest::addRow("empty value") << QStringLiteral("EMPTY=") << QStringLiteral("EMPTY") << QString();
+    QTest::addRow("spaces and quotes") << QStringLiteral("MSG= it's \"quoted\" ") << QStringLiteral("MSG")
+                                       << QStringLiteral(" it's \"quoted\" ");
+    QTest::addRow("expansions") << QStringLiteral("X=$(rm -rf ~) `id` ${HOME} $$ \\n") << QStringLiteral("X")
+                                << QStringLiteral("$(rm -rf ~) `id` ${HOME} $$ \\n");
+    QTest::addRow("control characters") << QStringLiteral("X=line1\nline2\ttab;|&<>*?") << QStringLiteral("X")
+                                        << QStringLiteral("line1\nline2\ttab;|&<>*?");
+    QTest::addRow("non-ASCII") << QStringLiteral("GREETING=grüß λ 日本") << QStringLiteral("GREETING")
+                               << QStringLiteral("grüß λ 日本");
+    QTest::addRow("starts like an option")
+        << QStringLiteral("FLAGS=--nodes 4") << QStringLiteral("FLAGS") << QStringLiteral("--nodes 4");
+}
+
+void TestJobOptions::environmentKeptVerbatim()
+{
+    QFETCH(QString, argument);
+    QFETCH(QString, name);
+    QFETCH(QString, value);
+    const JobOptions options =
+        parse({QStringLiteral("--env"), argument, QStringLiteral("--env"), QStringLiteral("SECOND=2"),
+               QStringLiteral("--nodes"), QStringLiteral("2")});
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.spec.nodes, 2); // the value took nothing after it
+    QCOMPARE(options.spec.environment.size(), 2);
+    QCOMPARE(options.spec.environment.at(0).name, name);
+    QCOMPARE(options.spec.environment.at(0).value, value);
+    QCOMPARE(options.spec.environment.at(1).name, QStringLiteral("SECOND"));
+    QCOMPARE(options.spec.environment.at(1).value, QStringLiteral("2"));
+}
+
+void TestJobOptions::badEnvironment_data()
+{
+    QTest::addColumn<QString>("argument");
+    QTest::addRow("no =") << QStringLiteral("OMP_NUM_THREADS");
+    QTest::addRow("no name") << QStringLiteral("=4");
+    QTest::addRow("empty") << QString();
+}
+
+void TestJobOptions::badEnvironment()
+{
+    QFETCH(QString, argument);
+    const JobOptions options = parse({QStringLiteral("--env"), argument});
+    QCOMPARE(options.error, QStringLiteral("--env wants NAME=VALUE, got '%1'").arg(argument));
+}
+
+void TestJobOptions::badContainer_data()
+{
+    QTest::addColumn<QString>("argument");
+    QTest::addColumn<QString>("mentions");
+    QTest::addRow("no runtime") << QStringLiteral("/images/torch.sif") << QStringLiteral("--container");
+    QTest::addRow("empty runtime") << QStringLiteral(":/images/torch.sif") << QStringLiteral("--container");
+    QTest::addRow("unknown runtime") << QStringLiteral("docker:pytorch/pytorch") << QStringLiteral("docker");
+}
+
+void TestJobOptions::badContainer()
+{
+    QFETCH(QString, argument);
+    QFETCH(QString, mentions);
+    const JobOptions options = parse({QStringLiteral("--container"), argument});
+    QVERIFY(!options.error.isEmpty());
+    QVERIFY2(options.error.contains(mentions), qPrintable(options.error));
+}
+
+void TestJobOptions::everyTrainerOptionGoesToTheTrainer()
+{
+    const char *const flags[] = {
+        "--model",     "--data",           "--epochs",           "--batch-size", "--lr",
+        "--optimizer", "--seed",           "--checkpoint-every", "--keep",       "--threads",
+        "--limit",     "--log-every",      "--backend",          "--amp",        "--bucket-mb",
+        "--device",    "--nproc-per-node", "--weight-decay",     "--momentum"};
+    for (const char *flag : flags) {
+        const QString name = QString::fromLatin1(flag);
+        const JobOptions options = parse({name, QStringLiteral("v 1")});
+        QVERIFY2(options.error.isEmpty(), qPrintable(name + u' ' + options.error));
+        QCOMPARE(options.spec.trainerArgs, (QStringList{name, QStringLiteral("v 1")}));
+        QCOMPARE(options.spec.commandKind, CommandKind::Trainer);
+        // Nothing else of the job changed.
+        JobSpec expected = plain();
+        expected.name = options.spec.name;
+        expected.trainerArgs = options.spec.trainerArgs;
+        QCOMPARE(json(options.spec), json(expected));
+    }
+}
+
+void TestJobOptions::trainerOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QStringList>("trainerArgs");
+    QTest::addRow("in order") << words("--model ae --epochs 4 --lr 0.01")
+                              << words("--model ae --epochs 4 --lr 0.01");
+    QTest::addRow("repeated: the last")
+        << words("--epochs 4 --lr 0.1 --epochs 6") << words("--lr 0.1 --epochs 6");
+    QTest::addRow("negative value") << words("--lr -0.5 --epochs 2") << words("--lr -0.5 --epochs 2");
+    QTest::addRow("--channels-last is bare")
+        << words("--channels-last --epochs 2 --amp bf16") << words("--channels-last --epochs 2 --amp bf16");
+    QTest::addRow("--channels-last at the end")
+        << words("--epochs 2 --channels-last") << words("--epochs 2 --channels-last");
+    QTest::addRow("--trainer-arg, any flag")
+        << words("--trainer-arg --warmup --trainer-arg 5 --epochs 2") << words("--warmup 5 --epochs 2");
+    QTest::addRow("--trainer-arg with =") << words("--trainer-arg --warmup=5") << words("--warmup=5");
+    QTest::addRow("--trainer-arg bare flag")
+        << words("--trainer-arg --no-shuffle --epochs 2") << words("--no-shuffle --epochs 2");
+    QTest::addRow("mixed with job options")
+        << words("--nodes 2 --epochs 3 --requeue --model toy --time 10") << words("--epochs 3 --model toy");
+    QTest::addRow("hostile value") << QStringList{QStringLiteral("--data"),
+                                                  QStringLiteral("mnist:/d/'x' $(id)\n")}
+                                   << QStringList{QStringLiteral("--data"),
+                                                  QStringLiteral("mnist:/d/'x' $(id)\n")};
+}
+
+void TestJobOptions::trainerOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QStringList, trainerArgs);
+    const JobOptions options = parse(args);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.spec.trainerArgs, trainerArgs);
+}
+
+void TestJobOptions::jobFileIsTheBase()
+{
+    JobSpec saved;
+    saved.name = QStringLiteral("from-file");
+    saved.nodes = 3;
+    saved.partition = QStringLiteral("gpu");
+    saved.modules = {QStringLiteral("cuda/12")};
+    saved.environment = {{QStringLiteral("A"), QStringLiteral("1")}};
+    saved.trainerArgs = words("--model resnet18 --epochs=10 --channels-last");
+    const QString path = writeJobFile(QJsonDocument(saved.toJson()).toJson());
+    QVERIFY(!path.isEmpty());
+
+    const JobOptions asSaved = parse({QStringLiteral("--job"), path});
+    QVERIFY2(asSaved.error.isEmpty(), qPrintable(asSaved.error));
+    QCOMPARE(json(asSaved.spec), json(saved));
+    QVERIFY(asSaved.spec == saved);
+
+    // Job options override the file wherever they stand, before or after --job.
+    for (const QStringList &args :
+         {QStringList{QStringLiteral("--nodes"), QStringLiteral("5"), QStringLiteral("--job"), path},
+          QStringList{QStringLiteral("--job"), path, QStringLiteral("--nodes"), QStringLiteral("5")}}) {
+        const JobOptions options = parse(args);
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        JobSpec expected = saved;
+        expected.nodes = 5;
+        QCOMPARE(json(options.spec), json(expected));
+    }
+}
+
+void TestJobOptions::commandLineOverridesTheJobFileFlagByFlag()
+{
+    const QString path = writeJobFile(R"({
+        "name": "from-file",
+        "trainerArgs": ["--model", "ae", "--epochs=10", "--lr", "0.1", "--channels-last", "--seed", "1", "--epochs", "12"]
+    })");
+    QVERIFY(!path.isEmpty());
+    const JobOptions merged = parse(QStringList{QStringLiteral("--job"), path} +
+                                    words("--epochs 3 --seed 7 --trainer-arg --warmup --trainer-arg 2"));
+    QVERIFY2(merged.error.isEmpty(), qPrintable(merged.error));
+    QCOMPARE(merged.spec.name, QStringLiteral("from-file"));
+    // Untouched flags keep their place; every earlier --epochs (either form) gives way to the one given.
+    QCOMPARE(merged.spec.trainerArgs,
+             words("--model ae --lr 0.1 --channels-last --epochs 3 --seed 7 --warmup 2"));
+
+    // No trainer option on the command line: the file's words exactly, repeats and all.
+    const JobOptions kept =
+        parse({QStringLiteral("--job"), path, QStringLiteral("--nodes"), QStringLiteral("2")});
+    QVERIFY2(kept.error.isEmpty(), qPrintable(kept.error));
+    QCOMPARE(kept.spec.trainerArgs,
+             words("--model ae --epochs=10 --lr 0.1 --channels-last --seed 1 --epochs 12"));
+
+    // The command line's model replaces the file's; the file's name stays.
+    const JobOptions model =
+        parse({QStringLiteral("--job"), path, QStringLiteral("--model"), QStringLiteral("toy")});
+    QVERIFY2(model.error.isEmpty(), qPrintable(model.error));
+    QCOMPARE(model.spec.trainerArgs.count(QStringLiteral("--model")), 1);
+    QCOMPARE(model.spec.trainerArgs.mid(model.spec.trainerArgs.size() - 2), words("--model toy"));
+    QCOMPARE(model.spec.name, QStringLiteral("from-file"));
+}
+
+void TestJobOptions::badJobFile_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("mentions");
+    QTest::addRow("not JSON") << QByteArray("nodes = 2") << QStringLiteral("is not a JSON object");
+    QTest::addRow("a list") << QByteArray("[1, 2]")
+                            << QStringLiteral("is not a JSON object: a list or value");
+    QTest::addRow("a bad field") << QByteArray(R"({"nodes": "two"})") << QStringLiteral("bad job: nodes");
+    QTest::addRow("trainerArgs not strings")
+        << QByteArray(R"({"trainerArgs": ["--epochs", 3]})") << QStringLiteral("bad job: trainerArgs");
+}
+
+void TestJobOptions::badJobFile()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, mentions);
+    const QString path = writeJobFile(bytes);
+    QVERIFY(!path.isEmpty());
+    const JobOptions options = parse({QStringLiteral("--job"), path});
+    QVERIFY2(options.error.contains(mentions), qPrintable(options.error));
+    if (!mentions.startsWith(u"bad job"))
+        QVERIFY2(options.error.contains(path), qPrintable(options.error));
+
+    const QString missing = m_dir->filePath(QStringLiteral("no such.json"));
+    const JobOptions absent = parse({QStringLiteral("--job"), missing});
+    QVERIFY2(absent.error.startsWith(QStringLiteral("cannot read the job file ") + missing),
+             qPrintable(absent.error));
+}
+
+void TestJobOptions::defaultName_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QByteArray>("jobFile"); // empty: none
+    QTest::addColumn<QString>("name");
+    QTest::addRow("no model") << words("--nodes 2") << QByteArray() << QStringLiteral("torchdeck-job");
+    QTest::addRow("the model") << words("--model resnet18 --epochs 2") << QByteArray()
+                               << QStringLiteral("train-resnet18");
+    QTest::addRow("the last model") << words("--model ae --model toy-split") << QByteArray()
+                                    << QStringLiteral("train-toy-split");
+    QTest::addRow("--name wins") << words("--model ae --name mine") << QByteArray() << QStringLiteral("mine");
+    QTest::addRow("the file's name wins")
+        << words("--model ae") << QByteArray(R"({"name": "saved"})") << QStringLiteral("saved");
+    QTest::addRow("--name over the file's")
+        << words("--name mine") << QByteArray(R"({"name": "saved"})") << QStringLiteral("mine");
+    QTest::addRow("the file's model")
+        << words("--epochs 2") << QByteArray(R"({"trainerArgs": ["--model", "ae"]})")
+        << QStringLiteral("train-ae");
+    QTest::addRow("the file's model, nothing else given")
+        << QStringList() << QByteArray(R"({"trainerArgs": ["--model=toy"]})") << QStringLiteral("train-toy");
+    QTest::addRow("the command line's model over the file's")
+        << words("--model resnet50") << QByteArray(R"({"trainerArgs": ["--model", "ae"]})")
+        << QStringLiteral("train-resnet50");
+    QTest::addRow("a template's empty name")
+        << words("--model ae") << QByteArray(R"({"name": ""})") << QStringLiteral("train-ae");
+}
+
+void TestJobOptions::defaultName()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QByteArray, jobFile);
+    QFETCH(QString, name);
+    if (!jobFile.isEmpty()) {
+        const QString path = writeJobFile(jobFile);
+        QVERIFY(!path.isEmpty());
+        args = QStringList{QStringLiteral("--job"), path} + args;
+    }
+    const JobOptions options = parse(args);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.spec.name, name);
+}
+
+void TestJobOptions::unknownOptions_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("option");
+    QTest::addRow("with a value after it") << words("--bogus 4 --nodes 2") << QStringLiteral("--bogus");
+    QTest::addRow("last") << words("--nodes 2 --bogus") << QStringLiteral("--bogus");
+    QTest::addRow("single dash") << words("-n 2") << QStringLiteral("-n");
+    QTest::addRow("= form of a job option") << words("--nodes=2") << QStringLiteral("--nodes=2");
+    QTest::addRow("a command's flag not declared") << words("--json --nodes 2") << QStringLiteral("--json");
+    QTest::addRow("a trainer flag the front does not know")
+        << words("--warmup 3") << QStringLiteral("--warmup");
+}
+
+void TestJobOptions::unknownOptions()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, option);
+    const JobOptions options = parse(args);
+    QVERIFY(!options.error.isEmpty());
+    QVERIFY2(options.error.startsWith(QStringLiteral("unknown option '%1'").arg(option)),
+             qPrintable(options.error));
+}
+
+void TestJobOptions::missingValues_data()
+{
+    QTest::addColumn<QString>("option");
+    const char *const valued[] = {"--job",
+                                  "--command",
+                                  "--env",
+                                  "--container",
+                                  "--trainer-arg",
+                                  "--name",
+                                  "--nodes",
+                                  "--tasks-per-node",
+                                  "--gpus-per-node",
+                                  "--cpus-per-task",
+                                  "--mem",
+                                  "--time",
+                                  "--partition",
+                                  "--queue",
+                                  "--account",
+                                  "--workdir",
+                                  "--launch",
+                                  "--per-node-launcher",
+                                  "--signal",
+                                  "--signal-lead",
+                                  "--max-restarts",
+                                  "--master-port",
+                                  "--module",
+                                  "--launcher-option",
+                                  "--model",
+                                  "--epochs",
+                                  "--lr",
+                                  "--data"};
+    for (const char *option : valued)
+        QTest::addRow("%s", option) << QString::fromLatin1(option);
+}
+
+void TestJobOptions::missingValues()
+{
+    QFETCH(QString, option);
+    const JobOptions options = parse({QStringLiteral("--nodes"), QStringLiteral("2"), option});
+    QVERIFY(!options.error.isEmpty());
+    QVERIFY2(options.error.contains(u'\'' + option + u'\''), qPrintable(options.error));
+    QVERIFY2(options.error.contains(u"needs a value"), qPrintable(options.error));
+}
+
+void TestJobOptions::badValues_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("error");
+    QTest::addRow("word for a number")
+        << words("--nodes two") << QStringLiteral("--nodes wants a whole number, got 'two'");
+    QTest::addRow("fraction") << words("--gpus-per-node 1.5")
+                              << QStringLiteral("--gpus-per-node wants a whole number, got '1.5'");
+    QTest::addRow("too big") << words("--master-port 99999999999")
+                             << QStringLiteral("--master-port wants a whole number, got '99999999999'");
+    QTest::addRow("an option for a number")
+        << words("--max-restarts --requeue")
+        << QStringLiteral("--max-restarts wants a whole number, got '--requeue'");
+}
+
+void TestJobOptions::badValues()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, error);
+    QCOMPARE(parse(args).error, error);
+
+    const JobOptions launch = parse(words("--launch pdsh"));
+    QVERIFY2(launch.error.startsWith(u"bad job: "), qPrintable(launch.error));
+    QVERIFY2(launch.error.contains(u"launch") && launch.error.contains(u"pdsh"), qPrintable(launch.error));
+}
+
+void TestJobOptions::commandFlagsAndOptions()
+{
+    const QSet<QString> flags{QStringLiteral("--json"), QStringLiteral("--dry-run")};
+    const QSet<QString> valued{QStringLiteral("--out"), QStringLiteral("--after")};
+    const JobOptions options =
+        parseJobOptions(QStringList{QStringLiteral("--json"), cluster, QStringLiteral("--out"),
+                                    QStringLiteral("job script.sh"), QStringLiteral("--nodes"),
+                                    QStringLiteral("2"), QStringLiteral("--after"), QStringLiteral("--model"),
+                                    QStringLiteral("--epochs"), QStringLiteral("3")},
+                        flags, valued);
+    QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+    QCOMPARE(options.cluster, cluster);
+    QCOMPARE(options.flags, QSet<QString>{QStringLiteral("--json")}); // only those given
+    QCOMPARE(options.values.size(), 2);
+    QCOMPARE(options.values.value(QStringLiteral("--out")), QStringLiteral("job script.sh"));
+    QCOMPARE(options.values.value(QStringLiteral("--after")),
+             QStringLiteral("--model")); // a value, whatever it looks like
+    QCOMPARE(options.spec.nodes, 2);
+    QCOMPARE(options.spec.trainerArgs, words("--epochs 3"));
+    QCOMPARE(options.spec.name, QStringLiteral("torchdeck-job"));
+
+    const JobOptions none = parseJobOptions(words("hpc --nodes 2"), flags, valued);
+    QVERIFY(none.error.isEmpty());
+    QVERIFY(none.flags.isEmpty());
+    QVERIFY(none.values.isEmpty());
+
+    const JobOptions dangling = parseJobOptions(words("hpc --out"), flags, valued);
+    QCOMPARE(dangling.error, QStringLiteral("--out needs a value"));
+}
+
+QTEST_GUILESS_MAIN(TestJobOptions)
+#include "tst_joboptions.moc"

@@ -1,32 +1,253 @@
 #include "gui/mainwindow.h"
 
 #include "core/sshconfigparser.h"
+#include "gui/clusterlistmodel.h"
+#include "gui/clustersessions.h"
+#include "gui/newjobdialog.h"
+#include "gui/runlistmodel.h"
+#include "gui/runview.h"
 
+#include <QAction>
+#include <QCloseEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
 #include <QListView>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStatusBar>
-#include <QStringListModel>
+#include <QTableView>
+#include <QToolBar>
+#include <QVBoxLayout>
 
 namespace torchdeck {
 
+QString guiRunStorePath()
+{
+    const QString dir = qEnvironmentVariable("TORCHDECK_DATA_DIR");
+    return dir.isEmpty() ? RunStore::defaultPath() : QString(dir + QStringLiteral("/runs.sqlite"));
+}
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_clusters(new QStringListModel(this))
-    , m_clusterView(new QListView(this))
+    , m_sessions(new ClusterSessions(&m_store, &m_profiles, this))
+    , m_clusters(new ClusterListModel(this))
+    , m_runs(new RunListModel(this))
+    , m_filtered(new QSortFilterProxyModel(this))
+    , m_clusterView(new QListView)
+    , m_runTable(new QTableView)
+    , m_filter(new QLineEdit)
+    , m_mainSplitter(new QSplitter(Qt::Horizontal))
+    , m_runSplitter(new QSplitter(Qt::Vertical))
+    , m_runView(new RunView(m_sessions))
 {
     setWindowTitle(QStringLiteral("torchdeck"));
+    m_sessions->setDialogParent(this);
+    connect(m_sessions, &ClusterSessions::sessionAdded, this, &MainWindow::sessionAdded);
+
+    QString problem;
+    if (!m_profiles.load(&problem))
+        statusBar()->showMessage(problem);
+    const StoreStatus opened = m_store.open(guiRunStorePath());
+    if (!opened.ok())
+        statusBar()->showMessage(tr("Cannot open the run store: %1").arg(opened.error));
+
     m_clusterView->setModel(m_clusters);
     m_clusterView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setCentralWidget(m_clusterView);
-    resize(900, 600);
+    m_clusterView->setToolTip(tr("Double-click a cluster to connect"));
+    connect(m_clusterView, &QListView::activated, this,
+            [this](const QModelIndex &index) { connectCluster(index.data(ClusterListModel::NameRole).toString()); });
+    auto *clusterPane = new QWidget;
+    auto *clusterLayout = new QVBoxLayout(clusterPane);
+    clusterLayout->setContentsMargins(0, 0, 0, 0);
+    clusterLayout->addWidget(new QLabel(tr("Clusters")));
+    clusterLayout->addWidget(m_clusterView);
+
+    m_filtered->setSourceModel(m_runs);
+    m_filtered->setFilterKeyColumn(-1);
+    m_filtered->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_filter->setPlaceholderText(tr("Filter runs (name, cluster, state, job id)"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
+    m_runTable->setModel(m_filtered);
+    m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_runTable->verticalHeader()->hide();
+    m_runTable->horizontalHeader()->setStretchLastSection(true);
+    m_runTable->setAlternatingRowColors(true);
+    connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) { m_runView->showRun(current.data(RunListModel::RunIdRole).toString()); });
+    auto *runPane = new QWidget;
+    auto *runLayout = new QVBoxLayout(runPane);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    runLayout->addWidget(m_filter);
+    runLayout->addWidget(m_runTable);
+
+    m_runSplitter->addWidget(runPane);
+    m_runSplitter->addWidget(m_runView);
+    m_runSplitter->setStretchFactor(1, 3);
+    m_mainSplitter->addWidget(clusterPane);
+    m_mainSplitter->addWidget(m_runSplitter);
+    m_mainSplitter->setStretchFactor(1, 4);
+    setCentralWidget(m_mainSplitter);
+    connect(m_runView, &RunView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
+    connect(m_runView, &RunView::resumed, this, [this](const remote::LaunchResult &result) { updateRunRow(result.runId); });
+
+    buildActions();
     reloadClusters();
+    reloadRuns();
+    restoreState();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildActions()
+{
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    QAction *newJob = bar->addAction(tr("&New job\u2026"), this, [this] { openNewJob(); });
+    newJob->setShortcut(QKeySequence::New);
+    QAction *refresh = bar->addAction(tr("&Refresh"), this, &MainWindow::refreshAll);
+    refresh->setShortcut(QKeySequence::Refresh);
+    QAction *connectAction = bar->addAction(tr("&Connect"), this, [this] { connectCluster(selectedCluster()); });
+    connectAction->setToolTip(tr("Connect to the selected cluster and follow its runs"));
+    QAction *find = new QAction(tr("&Filter runs"), this);
+    find->setShortcut(QKeySequence::Find);
+    connect(find, &QAction::triggered, this, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+    addAction(find);
+    newJob->setToolTip(tr("New job (%1)").arg(newJob->shortcut().toString(QKeySequence::NativeText)));
+    refresh->setToolTip(tr("Refresh (%1)").arg(refresh->shortcut().toString(QKeySequence::NativeText)));
 }
 
 void MainWindow::reloadClusters()
 {
     const SshConfig config = readUserSshConfig();
-    m_clusters->setStringList(config.hostAliases());
-    statusBar()->showMessage(tr("%n cluster(s) from %1", nullptr, int(config.hostAliases().size()))
-                                 .arg(userSshConfigPath()));
+    m_clusters->setClusters(config.hostAliases(), m_profiles.names());
+    statusBar()->showMessage(tr("%n cluster(s) from %1", nullptr, int(m_clusters->rowCount())).arg(userSshConfigPath()), 5000);
+}
+
+void MainWindow::reloadRuns()
+{
+    if (!m_store.isOpen())
+        return;
+    const auto runs = m_store.runs();
+    if (!runs.ok()) {
+        statusBar()->showMessage(tr("Cannot read the runs: %1").arg(runs.error));
+        return;
+    }
+    QHash<QString, QStringList> jobIds;
+    for (const RunRecord &run : runs.value) {
+        for (const JobRecord &job : m_store.jobs(run.id).value)
+            jobIds[run.id].append(job.jobId);
+    }
+    const QString selected = m_runView->runId();
+    m_runs->setRuns(runs.value, jobIds);
+    if (!selected.isEmpty())
+        selectRun(selected);
+}
+
+void MainWindow::updateRunRow(const QString &runId)
+{
+    const auto run = m_store.run(runId);
+    if (!run.ok() || !run.value)
+        return;
+    QStringList ids;
+    for (const JobRecord &job : m_store.jobs(runId).value)
+        ids.append(job.jobId);
+    m_runs->updateRun(*run.value, ids);
+    m_runView->runChanged(runId);
+}
+
+QString MainWindow::selectedCluster() const
+{
+    const QModelIndex current = m_clusterView->currentIndex();
+    return current.isValid() ? current.data(ClusterListModel::NameRole).toString() : QString();
+}
+
+void MainWindow::connectCluster(const QString &cluster)
+{
+    if (cluster.isEmpty()) {
+        statusBar()->showMessage(tr("Select a cluster first."), 5000);
+        return;
+    }
+    m_sessions->session(cluster)->open();
+}
+
+void MainWindow::sessionAdded(ClusterSession *session)
+{
+    connect(session, &ClusterSession::stateChanged, this,
+            [this](const QString &cluster, remote::ConnectionState state, const QString &detail) {
+                m_clusters->setState(cluster, state, detail);
+                statusBar()->showMessage(QStringLiteral("%1: %2 %3").arg(cluster, remote::connectionStateName(state), detail), 8000);
+                if (state == remote::ConnectionState::Connected)
+                    m_runView->runChanged(m_runView->runId()); // the log can be read now
+            });
+    remote::RunTracker *tracker = session->tracker();
+    connect(tracker, &remote::RunTracker::metricsArrived, m_runView, &RunView::ingest);
+    connect(tracker, &remote::RunTracker::runUpdated, this, &MainWindow::updateRunRow);
+    connect(tracker, &remote::RunTracker::refreshed, this, [this, session](const QString &problem) {
+        if (!problem.isEmpty())
+            statusBar()->showMessage(QStringLiteral("%1: %2").arg(session->name(), problem), 8000);
+    });
+    connect(tracker, &remote::RunTracker::failed, this,
+            [this](const QString &error) { statusBar()->showMessage(tr("Run store: %1").arg(error)); });
+}
+
+void MainWindow::refreshAll()
+{
+    reloadRuns();
+    for (ClusterSession *session : m_sessions->all())
+        session->refresh();
+}
+
+void MainWindow::selectRun(const QString &runId)
+{
+    const int row = m_runs->rowOf(runId);
+    if (row < 0)
+        return;
+    const QModelIndex index = m_filtered->mapFromSource(m_runs->index(row, 0));
+    if (index.isValid())
+        m_runTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+NewJobDialog *MainWindow::openNewJob()
+{
+    auto *dialog = new NewJobDialog(m_sessions, m_clusters->names(), selectedCluster(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &NewJobDialog::submitted, this, [this](const remote::LaunchResult &result) {
+        updateRunRow(result.runId);
+        selectRun(result.runId);
+        if (ClusterSession *session = m_sessions->existing(m_runs->run(result.runId) ? m_runs->run(result.runId)->cluster : QString()))
+            session->refresh();
+    });
+    dialog->show();
+    return dialog;
+}
+
+void MainWindow::restoreState()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 760); // fits a 1366x768 laptop screen
+    QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    m_runSplitter->restoreState(settings.value(QStringLiteral("window/runSplitter")).toByteArray());
+    m_runTable->horizontalHeader()->restoreState(settings.value(QStringLiteral("window/runColumns")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/runSplitter"), m_runSplitter->saveState());
+    settings.setValue(QStringLiteral("window/runColumns"), m_runTable->horizontalHeader()->saveState());
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace torchdeck

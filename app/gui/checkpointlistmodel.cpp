@@ -1,0 +1,68 @@
+#include "gui/checkpointlistmodel.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+#include <cmath>
+
+namespace torchdeck {
+
+CheckpointListModel::CheckpointListModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void CheckpointListModel::setCheckpoints(const QList<CheckpointRecord> &checkpoints)
+{
+    beginResetModel();
+    m_checkpoints = checkpoints;
+    endResetModel();
+}
+
+int CheckpointListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_checkpoints.size());
+}
+
+int CheckpointListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const CheckpointRecord &checkpoint = m_checkpoints.at(index.row());
+    if (role == PathRole)
+        return checkpoint.path;
+    if (role == ValidRole)
+        return checkpoint.valid;
+    if (role == Qt::ToolTipRole)
+        return checkpoint.valid ? checkpoint.path : QString(checkpoint.path + tr("\n(torn or failed its check)"));
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case StepColumn: return checkpoint.step >= 0 ? QVariant(checkpoint.step) : QVariant();
+    case EpochColumn: return checkpoint.epoch >= 0 ? QVariant(checkpoint.epoch) : QVariant();
+    case SizeColumn: return checkpoint.bytes >= 0 ? QLocale().formattedDataSize(checkpoint.bytes) : QString();
+    case WrittenColumn:
+        return std::isfinite(checkpoint.time)
+                   ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(checkpoint.time * 1000)),
+                                        QLocale::ShortFormat)
+                   : QString();
+    case ReasonColumn: return checkpoint.valid ? checkpoint.reason : QString(checkpoint.reason + tr(" (invalid)"));
+    case FileColumn: return checkpoint.path.section(u'/', -1);
+    default: return {};
+    }
+}
+
+QVariant CheckpointListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+        return {};
+    static const char *const names[] = {"Step", "Epoch", "Size", "Written", "Reason", "File"};
+    return tr(names[section]);
+}
+
+} // namespace torchdeck

@@ -1,0 +1,70 @@
+#include "gui/clustersession.h"
+
+#include <memory>
+
+namespace torchdeck {
+
+namespace {
+constexpr int defaultRefreshMs = 3000;
+}
+
+ClusterSession::ClusterSession(const ClusterProfile &profile, const remote::ConnectionSettings &settings,
+                               RunStore *store, QObject *parent)
+    : QObject(parent)
+    , m_profile(profile)
+    , m_connection(settings)
+    , m_tracker(&m_connection, profile, store)
+{
+    m_connection.setInteractive(true);
+    m_timer.setInterval(defaultRefreshMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
+    connect(&m_connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
+}
+
+void ClusterSession::open()
+{
+    if (state() == remote::ConnectionState::Connected || state() == remote::ConnectionState::Connecting
+        || state() == remote::ConnectionState::Reconnecting)
+        return;
+    m_connection.open();
+}
+
+void ClusterSession::whenConnected(QObject *context, const std::function<void()> &then,
+                                   const std::function<void(const QString &)> &failed)
+{
+    if (state() == remote::ConnectionState::Connected)
+        return then();
+    // One answer only: the first of connected or failed, then the connection is dropped.
+    auto link = std::make_shared<QMetaObject::Connection>();
+    *link = connect(&m_connection, &remote::Connection::stateChanged, context,
+                    [link, then, failed](remote::ConnectionState state, const QString &detail) {
+                        if (state == remote::ConnectionState::Connected) {
+                            disconnect(*link);
+                            then();
+                        } else if (state == remote::ConnectionState::Failed
+                                   || state == remote::ConnectionState::Disconnected) {
+                            disconnect(*link);
+                            failed(detail);
+                        }
+                    });
+    open();
+}
+
+void ClusterSession::refresh(const QStringList &runIds)
+{
+    if (state() == remote::ConnectionState::Connected)
+        m_tracker.refresh(runIds);
+}
+
+void ClusterSession::onStateChanged(remote::ConnectionState state, const QString &detail)
+{
+    if (state == remote::ConnectionState::Connected) {
+        m_timer.start();
+        refresh();
+    } else if (state == remote::ConnectionState::Failed || state == remote::ConnectionState::Disconnected) {
+        m_timer.stop();
+    }
+    emit stateChanged(name(), state, detail);
+}
+
+} // namespace torchdeck

@@ -1,0 +1,332 @@
+#include "gui/jobform.h"
+
+#include "core/jobs/runlayout.h"
+#include "core/jobs/walltime.h"
+#include "core/jobs/jobspecvalidation.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+namespace {
+// The trainer flags the form has a field for; other flags stay in "more arguments".
+const char16_t *const formTrainerFlags[] = {u"--model", u"--data", u"--epochs", u"--batch-size", u"--lr", u"--optimizer"};
+const char *const errorStyle = "border: 1px solid #d04040;";
+
+QSpinBox *spin(int min, int max, int value)
+{
+    auto *box = new QSpinBox;
+    box->setRange(min, max);
+    box->setValue(value);
+    return box;
+}
+
+bool isFormFlag(const QString &word)
+{
+    for (const char16_t *flag : formTrainerFlags) {
+        const QString name = QString::fromUtf16(flag);
+        if (word == name || word.startsWith(QString(name + u'=')))
+            return true;
+    }
+    return false;
+}
+
+// The trainer arguments without the flags (and their values) the form has fields for.
+QStringList withoutFormFlags(const QStringList &args)
+{
+    QStringList rest;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (!isFormFlag(args.at(i)))
+            rest.append(args.at(i));
+        else if (!args.at(i).contains(u'='))
+            ++i; // its value
+    }
+    return rest;
+}
+
+QStringList words(const QString &text)
+{
+    return QProcess::splitCommand(text);
+}
+
+// Joins words back so splitCommand gives them again (quotes only where needed).
+QString joinWords(const QStringList &list)
+{
+    QStringList quoted;
+    for (const QString &word : list) {
+        if (word.isEmpty() || word.contains(u' ') || word.contains(u'"') || word.contains(u'\t'))
+            quoted.append(QString(u'"' + QString(word).replace(QStringLiteral("\""), QStringLiteral("\"\"\"")) + u'"'));
+        else
+            quoted.append(word);
+    }
+    return quoted.join(u' ');
+}
+} // namespace
+
+JobForm::JobForm(QWidget *parent)
+    : QWidget(parent)
+{
+    auto *fields = new QWidget;
+    auto *column = new QVBoxLayout(fields);
+    column->addWidget(buildCommandGroup());
+    column->addWidget(buildResourceGroup());
+    m_errorLabel = new QLabel;
+    m_errorLabel->setWordWrap(true);
+    m_errorLabel->setStyleSheet(QStringLiteral("color: #d04040;"));
+    m_errorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    column->addWidget(m_errorLabel);
+    column->addStretch();
+
+    m_preview = new QPlainTextEdit;
+    m_preview->setReadOnly(true);
+    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_preview->setToolTip(tr("The script core renders for these fields; at submission the run directory, "
+                             "log and metrics paths and the trainer binary are filled in."));
+    auto *previewBox = new QGroupBox(tr("Job script preview"));
+    auto *previewLayout = new QVBoxLayout(previewBox);
+    previewLayout->addWidget(m_preview);
+
+    auto *splitter = new QSplitter;
+    splitter->addWidget(fields);
+    splitter->addWidget(previewBox);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+    update();
+}
+
+QWidget *JobForm::buildCommandGroup()
+{
+    auto *box = new QGroupBox(tr("What to run"));
+    auto *form = new QFormLayout(box);
+    m_trainer = new QRadioButton(tr("&Bundled trainer"));
+    m_custom = new QRadioButton(tr("C&ustom command"));
+    m_trainer->setChecked(true);
+    auto *kinds = new QHBoxLayout;
+    kinds->addWidget(m_trainer);
+    kinds->addWidget(m_custom);
+    form->addRow(kinds);
+    m_model = new QComboBox;
+    m_model->addItems({QStringLiteral("ae"), QStringLiteral("toy"), QStringLiteral("toy-split"),
+                       QStringLiteral("resnet18"), QStringLiteral("resnet50")});
+    m_data = new QLineEdit(QStringLiteral("fashion-mnist"));
+    m_data->setToolTip(tr("fashion-mnist[:DIR], mnist:DIR or synthetic[:N]"));
+    m_epochs = spin(1, 1000000, 10);
+    m_batch = spin(1, 1 << 20, 64);
+    m_lr = new QLineEdit(QStringLiteral("0.001"));
+    m_optimizer = new QComboBox;
+    m_optimizer->addItems({QStringLiteral("adam"), QStringLiteral("sgd")});
+    m_extraArgs = new QLineEdit;
+    m_extraArgs->setPlaceholderText(QStringLiteral("--threads 1 --log-every 16"));
+    m_command = new QLineEdit;
+    m_command->setPlaceholderText(QStringLiteral("python train.py --epochs 10"));
+    form->addRow(tr("&Model"), m_model);
+    form->addRow(tr("&Data"), m_data);
+    form->addRow(tr("&Epochs"), m_epochs);
+    form->addRow(tr("&Batch size"), m_batch);
+    form->addRow(tr("&Learning rate"), m_lr);
+    form->addRow(tr("&Optimizer"), m_optimizer);
+    form->addRow(tr("More a&rguments"), m_extraArgs);
+    form->addRow(tr("&Command"), m_command);
+    track(QStringLiteral("trainerArgs"), m_extraArgs);
+    track(QStringLiteral("customCommand"), m_command);
+    for (QWidget *w : {static_cast<QWidget *>(m_trainer), static_cast<QWidget *>(m_custom)})
+        connect(static_cast<QRadioButton *>(w), &QRadioButton::toggled, this, &JobForm::update);
+    for (QComboBox *combo : {m_model, m_optimizer})
+        connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
+    for (QLineEdit *edit : {m_data, m_lr})
+        connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
+    for (QSpinBox *spinBox : {m_epochs, m_batch})
+        connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
+    return box;
+}
+
+QWidget *JobForm::buildResourceGroup()
+{
+    auto *box = new QGroupBox(tr("Where and how"));
+    auto *form = new QFormLayout(box);
+    m_name = new QLineEdit(QStringLiteral("train"));
+    m_nodes = spin(1, 100000, 1);
+    m_tasks = spin(1, 1024, 1);
+    m_gpus = spin(0, 64, 0);
+    m_cpus = spin(1, 1024, 1);
+    m_memory = new QLineEdit;
+    m_memory->setPlaceholderText(tr("16G (per node; empty: the default)"));
+    m_wallTime = new QLineEdit(QStringLiteral("01:00:00"));
+    m_partition = new QLineEdit;
+    m_account = new QLineEdit;
+    m_modules = new QLineEdit;
+    m_modules->setPlaceholderText(QStringLiteral("cmake pytorch"));
+    m_launch = new QComboBox;
+    for (LaunchMethod method : {LaunchMethod::Srun, LaunchMethod::SrunPerNodeLauncher, LaunchMethod::Mpirun,
+                                LaunchMethod::Local})
+        m_launch->addItem(launchMethodName(method), int(method));
+    m_signal = new QComboBox;
+    m_signal->addItem(tr("default"), QString());
+    for (const QString &signal : supportedCheckpointSignals())
+        m_signal->addItem(signal, signal);
+    m_signal->addItem(tr("none"), QStringLiteral("-"));
+    form->addRow(tr("&Name"), m_name);
+    form->addRow(tr("No&des"), m_nodes);
+    form->addRow(tr("&Tasks per node"), m_tasks);
+    form->addRow(tr("&GPUs per node"), m_gpus);
+    form->addRow(tr("CP&Us per task"), m_cpus);
+    form->addRow(tr("Memor&y"), m_memory);
+    form->addRow(tr("&Wall time"), m_wallTime);
+    form->addRow(tr("&Partition / queue"), m_partition);
+    form->addRow(tr("&Account"), m_account);
+    form->addRow(tr("Mod&ules"), m_modules);
+    form->addRow(tr("&Launch method"), m_launch);
+    form->addRow(tr("Checkpoint &signal"), m_signal);
+    const std::pair<const char16_t *, QWidget *> tracked[] = {
+        {u"name", m_name}, {u"nodes", m_nodes}, {u"tasksPerNode", m_tasks}, {u"gpusPerNode", m_gpus},
+        {u"cpusPerTask", m_cpus}, {u"memory", m_memory}, {u"wallTimeSeconds", m_wallTime},
+        {u"partition", m_partition}, {u"account", m_account}, {u"modules", m_modules}, {u"launch", m_launch},
+        {u"checkpointSignal", m_signal}};
+    for (const auto &[name, widget] : tracked)
+        track(QString::fromUtf16(name), widget);
+    for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
+        connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
+    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus})
+        connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
+    for (QComboBox *combo : {m_launch, m_signal})
+        connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
+    return box;
+}
+
+void JobForm::track(const QString &field, QWidget *widget)
+{
+    m_fields.insert(field, widget);
+}
+
+void JobForm::setCaps(const ClusterCaps &caps)
+{
+    m_caps = caps;
+    update();
+}
+
+JobSpec JobForm::spec() const
+{
+    JobSpec spec;
+    spec.name = m_name->text().trimmed();
+    spec.nodes = m_nodes->value();
+    spec.tasksPerNode = m_tasks->value();
+    spec.gpusPerNode = m_gpus->value();
+    spec.cpusPerTask = m_cpus->value();
+    spec.memory = m_memory->text().trimmed();
+    spec.wallTimeSeconds = m_wallTime->text().trimmed().isEmpty() ? 0 : parseWallTime(m_wallTime->text().trimmed()).value_or(0);
+    spec.partition = m_partition->text().trimmed();
+    spec.account = m_account->text().trimmed();
+    spec.modules = m_modules->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+    spec.launch = static_cast<LaunchMethod>(m_launch->currentData().toInt());
+    const QString signal = m_signal->currentData().toString();
+    spec.checkpointSignalEnabled = signal != u"-";
+    spec.checkpointSignal = signal == u"-" ? QString() : signal;
+    if (m_custom->isChecked()) {
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = m_command->text();
+        return spec;
+    }
+    spec.commandKind = CommandKind::Trainer;
+    spec.trainerArgs = {QStringLiteral("--model"), m_model->currentText(), QStringLiteral("--data"),
+                        m_data->text().trimmed(), QStringLiteral("--epochs"), QString::number(m_epochs->value()),
+                        QStringLiteral("--batch-size"), QString::number(m_batch->value()), QStringLiteral("--lr"),
+                        m_lr->text().trimmed(), QStringLiteral("--optimizer"), m_optimizer->currentText()};
+    spec.trainerArgs += words(m_extraArgs->text());
+    return spec;
+}
+
+void JobForm::setSpec(const JobSpec &spec)
+{
+    m_updating = true;
+    m_name->setText(spec.name);
+    m_nodes->setValue(spec.nodes);
+    m_tasks->setValue(spec.tasksPerNode);
+    m_gpus->setValue(spec.gpusPerNode);
+    m_cpus->setValue(spec.cpusPerTask);
+    m_memory->setText(spec.memory);
+    m_wallTime->setText(spec.wallTimeSeconds > 0 ? formatSlurmWallTime(spec.wallTimeSeconds) : QString());
+    m_partition->setText(spec.partition);
+    m_account->setText(spec.account);
+    m_modules->setText(spec.modules.join(u' '));
+    m_launch->setCurrentIndex(std::max(0, m_launch->findData(int(spec.launch))));
+    const QString signal = spec.checkpointSignalEnabled ? spec.checkpointSignal : QStringLiteral("-");
+    m_signal->setCurrentIndex(std::max(0, m_signal->findData(signal)));
+    m_custom->setChecked(spec.commandKind == CommandKind::Custom);
+    m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
+    m_command->setText(spec.customCommand);
+    const QStringList rest = withoutFormFlags(spec.trainerArgs);
+    const auto value = [&spec](const char16_t *flag) { return trainerOption(spec.trainerArgs, QString::fromUtf16(flag)); };
+    if (!value(u"--model").isEmpty())
+        m_model->setCurrentText(value(u"--model"));
+    m_data->setText(value(u"--data").isEmpty() ? QStringLiteral("fashion-mnist") : value(u"--data"));
+    m_epochs->setValue(value(u"--epochs").isEmpty() ? 10 : value(u"--epochs").toInt());
+    m_batch->setValue(value(u"--batch-size").isEmpty() ? 64 : value(u"--batch-size").toInt());
+    m_lr->setText(value(u"--lr").isEmpty() ? QStringLiteral("0.001") : value(u"--lr"));
+    if (!value(u"--optimizer").isEmpty())
+        m_optimizer->setCurrentText(value(u"--optimizer"));
+    m_extraArgs->setText(joinWords(rest));
+    m_updating = false;
+    update();
+}
+
+void JobForm::update()
+{
+    if (m_updating)
+        return;
+    const bool trainer = m_trainer->isChecked();
+    for (QWidget *w : std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
+        w->setEnabled(trainer);
+    m_command->setEnabled(!trainer);
+
+    const JobSpec current = spec();
+    QList<JobSpecError> errors;
+    const QString wall = m_wallTime->text().trimmed();
+    if (!wall.isEmpty() && !parseWallTime(wall))
+        errors.append({QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
+    const ScriptResult rendered = renderJobScript(current, m_caps);
+    errors += rendered.errors;
+    if (errors.isEmpty())
+        m_preview->setPlainText(rendered.script);
+    showErrors(errors);
+    emit specChanged();
+}
+
+void JobForm::showErrors(const QList<JobSpecError> &errors)
+{
+    m_errors = errors;
+    for (QWidget *widget : std::as_const(m_fields))
+        widget->setStyleSheet(QString());
+    QStringList lines;
+    for (const JobSpecError &error : errors) {
+        const QString key = error.field.section(u'[', 0, 0).section(u'.', 0, 0);
+        if (QWidget *widget = m_fields.value(key))
+            widget->setStyleSheet(QString::fromLatin1(errorStyle));
+        lines.append(error.message);
+    }
+    m_errorLabel->setText(lines.join(u'\n'));
+    m_errorLabel->setVisible(!lines.isEmpty());
+    m_preview->setEnabled(errors.isEmpty());
+}
+
+QString JobForm::previewScript() const
+{
+    return m_errors.isEmpty() ? m_preview->toPlainText() : QString();
+}
+
+} // namespace torchdeck

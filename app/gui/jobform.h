@@ -1,0 +1,81 @@
+#pragma once
+
+#include "core/jobs/clustercaps.h"
+#include "core/jobs/jobscript.h"
+#include "core/jobs/jobspec.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QRadioButton;
+class QSpinBox;
+
+namespace torchdeck {
+
+// The fields of a job: what to run (the bundled trainer's model, data, epochs, batch, lr, optimizer, or a
+// custom command) and on what (nodes, tasks, GPUs, CPUs, memory, wall time, partition, account, modules,
+// launch method, checkpoint signal). It makes a JobSpec, validates it with core (errors inline, each field
+// marked) and shows core's rendered script beside the fields, live.
+class JobForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit JobForm(QWidget *parent = nullptr);
+
+    void setCaps(const ClusterCaps &caps); // the cluster's scheduler, for validation and the preview
+    const ClusterCaps &caps() const { return m_caps; }
+    JobSpec spec() const;
+    void setSpec(const JobSpec &spec);
+    // The spec, or nothing with the reasons (also the wall time that does not parse).
+    QList<JobSpecError> errors() const { return m_errors; }
+    QString previewScript() const;
+    QWidget *field(const QString &name) const { return m_fields.value(name); }
+
+signals:
+    void specChanged();
+
+private:
+    QWidget *buildCommandGroup();
+    QWidget *buildResourceGroup();
+    void track(const QString &field, QWidget *widget);
+    void update();
+    void showErrors(const QList<JobSpecError> &errors);
+
+    ClusterCaps m_caps;
+    bool m_updating = false;
+    QList<JobSpecError> m_errors;
+    QHash<QString, QWidget *> m_fields; // by JobSpec JSON key, for marking errors
+
+    QRadioButton *m_trainer;
+    QRadioButton *m_custom;
+    QComboBox *m_model;
+    QLineEdit *m_data;
+    QSpinBox *m_epochs;
+    QSpinBox *m_batch;
+    QLineEdit *m_lr;
+    QComboBox *m_optimizer;
+    QLineEdit *m_extraArgs;
+    QLineEdit *m_command;
+
+    QLineEdit *m_name;
+    QSpinBox *m_nodes;
+    QSpinBox *m_tasks;
+    QSpinBox *m_gpus;
+    QSpinBox *m_cpus;
+    QLineEdit *m_memory;
+    QLineEdit *m_wallTime;
+    QLineEdit *m_partition;
+    QLineEdit *m_account;
+    QLineEdit *m_modules;
+    QComboBox *m_launch;
+    QComboBox *m_signal;
+
+    QLabel *m_errorLabel;
+    QPlainTextEdit *m_preview;
+};
+
+} // namespace torchdeck

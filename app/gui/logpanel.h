@@ -1,0 +1,39 @@
+#pragma once
+
+#include "gui/logfollower.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+
+namespace torchdeck {
+
+// The live log of a job: the end of its stdout read periodically, a follow toggle (keep the end in view)
+// and a search box (Enter finds the next match, Shift+Enter the previous).
+class LogPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LogPanel(QWidget *parent = nullptr);
+
+    void follow(remote::Connection *connection, const QString &path);
+    void setFollowing(bool on);
+    bool isFollowing() const;
+    LogFollower *follower() { return &m_follower; }
+    QString text() const;
+    void find(bool backwards = false);
+    void focusSearch();
+
+private:
+    void show(const QString &text);
+
+    LogFollower m_follower;
+    QLabel *m_path;
+    QCheckBox *m_followBox;
+    QLineEdit *m_search;
+    QPlainTextEdit *m_text;
+};
+
+} // namespace torchdeck

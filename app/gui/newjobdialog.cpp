@@ -1,0 +1,119 @@
+#include "gui/newjobdialog.h"
+
+#include "gui/clustersessions.h"
+#include "gui/jobform.h"
+#include "gui/resumerequest.h"
+#include "gui/submissionpanel.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QJsonDocument>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+namespace {
+const char *const lastSpecKey = "newJob/lastSpec";
+const char *const lastClusterKey = "newJob/lastCluster";
+const char *const geometryKey = "newJob/geometry";
+} // namespace
+
+NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &clusters, const QString &cluster,
+                           QWidget *parent)
+    : QDialog(parent)
+    , m_sessions(sessions)
+    , m_cluster(new QComboBox)
+    , m_form(new JobForm)
+    , m_panel(new SubmissionPanel)
+{
+    setWindowTitle(tr("New job"));
+    m_cluster->addItems(clusters);
+    auto *top = new QFormLayout;
+    top->addRow(tr("C&luster"), m_cluster);
+
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_submit = buttons->addButton(tr("&Submit"), QDialogButtonBox::AcceptRole);
+    m_submit->setDefault(true);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_submit, &QPushButton::clicked, this, &NewJobDialog::submit);
+
+    auto *splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(m_form);
+    splitter->addWidget(m_panel);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(splitter, 1);
+    layout->addWidget(buttons);
+
+    const QSettings settings;
+    const QJsonObject last = QJsonDocument::fromJson(settings.value(QString::fromLatin1(lastSpecKey)).toByteArray()).object();
+    if (!last.isEmpty()) {
+        const JobSpec::FromJson restored = JobSpec::fromJson(last);
+        if (restored.ok())
+            m_form->setSpec(restored.spec);
+    }
+    const QString remembered = settings.value(QString::fromLatin1(lastClusterKey)).toString();
+    setCluster(cluster.isEmpty() ? remembered : cluster);
+    if (!restoreGeometry(settings.value(QString::fromLatin1(geometryKey)).toByteArray()))
+        resize(1100, 720);
+
+    connect(m_cluster, &QComboBox::currentTextChanged, this, &NewJobDialog::clusterChanged);
+    connect(m_form, &JobForm::specChanged, this, &NewJobDialog::updateButtons);
+    connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
+    connect(m_panel, &SubmissionPanel::submitted, this, [this](const remote::LaunchResult &result) {
+        updateButtons();
+        emit submitted(result);
+    });
+    connect(this, &QDialog::finished, this, [this] {
+        QSettings().setValue(QString::fromLatin1(geometryKey), saveGeometry());
+    });
+    clusterChanged();
+}
+
+QString NewJobDialog::cluster() const
+{
+    return m_cluster->currentText();
+}
+
+void NewJobDialog::setCluster(const QString &cluster)
+{
+    const int index = m_cluster->findText(cluster);
+    if (index >= 0)
+        m_cluster->setCurrentIndex(index);
+}
+
+void NewJobDialog::clusterChanged()
+{
+    const ClusterProfile profile = m_sessions->profiles()->profile(cluster());
+    ClusterCaps caps;
+    caps.scheduler = profile.scheduler;
+    caps.pbsDialect = profile.pbsDialect;
+    m_form->setCaps(caps);
+    updateButtons();
+}
+
+void NewJobDialog::updateButtons()
+{
+    m_submit->setEnabled(!cluster().isEmpty() && m_form->errors().isEmpty() && !m_panel->isRunning());
+}
+
+void NewJobDialog::submit()
+{
+    if (cluster().isEmpty() || !m_form->errors().isEmpty() || m_panel->isRunning())
+        return;
+    const JobSpec spec = m_form->spec();
+    QSettings settings;
+    settings.setValue(QString::fromLatin1(lastSpecKey), QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact));
+    settings.setValue(QString::fromLatin1(lastClusterKey), cluster());
+    ClusterSession *session = m_sessions->session(cluster());
+    m_panel->start(session, m_sessions->store(), newRunRequest(session->profile(), spec));
+    updateButtons();
+}
+
+} // namespace torchdeck

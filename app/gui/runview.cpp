@@ -1,0 +1,235 @@
+#include "gui/runview.h"
+
+#include "core/metrics/runmetrics.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+#include "gui/checkpointlistmodel.h"
+#include "gui/clustersessions.h"
+#include "gui/logpanel.h"
+#include "gui/resumerequest.h"
+#include "gui/runcharts.h"
+#include "gui/submissionpanel.h"
+#include "remote/schedulerclient.h"
+
+#include <QCheckBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+RunView::RunView(ClusterSessions *sessions, QWidget *parent)
+    : QWidget(parent)
+    , m_sessions(sessions)
+    , m_metrics(new RunMetrics(this))
+    , m_checkpoints(new CheckpointListModel(this))
+    , m_header(new QLabel)
+    , m_logScale(new QCheckBox(tr("Lo&g scale")))
+    , m_cancel(new QPushButton(tr("&Cancel run")))
+    , m_resumeLatest(new QPushButton(tr("Resume &latest")))
+    , m_resumeHere(new QPushButton(tr("Resume from &here")))
+    , m_tabs(new QTabWidget)
+    , m_charts(new RunCharts)
+    , m_log(new LogPanel)
+    , m_checkpointView(new QTableView)
+    , m_script(new QPlainTextEdit)
+{
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_header->setWordWrap(true);
+    m_charts->setRun(m_metrics);
+    m_checkpointView->setModel(m_checkpoints);
+    m_checkpointView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_checkpointView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_checkpointView->horizontalHeader()->setStretchLastSection(true);
+    m_checkpointView->verticalHeader()->hide();
+    m_script->setReadOnly(true);
+    m_script->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+
+    auto *checkpointTab = new QWidget;
+    auto *checkpointLayout = new QVBoxLayout(checkpointTab);
+    checkpointLayout->addWidget(m_checkpointView, 1);
+    auto *checkpointButtons = new QHBoxLayout;
+    checkpointButtons->addStretch();
+    checkpointButtons->addWidget(m_resumeHere);
+    checkpointLayout->addLayout(checkpointButtons);
+
+    m_tabs->addTab(m_charts, tr("Charts"));
+    m_tabs->addTab(m_log, tr("Log"));
+    m_tabs->addTab(checkpointTab, tr("Checkpoints"));
+    m_tabs->addTab(m_script, tr("Script"));
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_header, 1);
+    bar->addWidget(m_logScale);
+    bar->addWidget(m_resumeLatest);
+    bar->addWidget(m_cancel);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_tabs, 1);
+
+    connect(m_logScale, &QCheckBox::toggled, m_charts, &RunCharts::setLogScale);
+    connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
+    connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(QStringLiteral("auto")); });
+    connect(m_resumeHere, &QPushButton::clicked, this, [this] {
+        const QModelIndex current = m_checkpointView->currentIndex();
+        if (current.isValid())
+            resumeFrom(current.data(CheckpointListModel::PathRole).toString());
+    });
+    connect(m_tabs, &QTabWidget::currentChanged, this,
+            [this] { m_log->follower()->setActive(m_tabs->currentWidget() == m_log && m_log->isFollowing()); });
+    showRun({});
+}
+
+void RunView::showRun(const QString &runId)
+{
+    m_runId = runId;
+    RunSeries series;
+    if (!runId.isEmpty()) {
+        const auto stored = m_sessions->store()->runSeries(runId);
+        if (stored.ok())
+            series = stored.value;
+        else
+            emit message(tr("Cannot read the metrics of run %1: %2").arg(runId.left(8), stored.error));
+    }
+    m_metrics->replace(series);
+    m_charts->redraw();
+    reloadDetails();
+}
+
+void RunView::ingest(const QString &runId, int attempt, const QList<MetricEvent> &events)
+{
+    if (runId == m_runId && !runId.isEmpty())
+        m_metrics->ingest(events, attempt);
+}
+
+void RunView::runChanged(const QString &runId)
+{
+    if (runId == m_runId && !runId.isEmpty())
+        reloadDetails();
+}
+
+void RunView::reloadDetails()
+{
+    RunStore *store = m_sessions->store();
+    const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
+    const bool have = run.ok() && run.value.has_value();
+    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_resumeLatest, m_resumeHere, m_tabs})
+        w->setEnabled(have);
+    if (!have) {
+        m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
+        m_checkpoints->setCheckpoints({});
+        m_script->clear();
+        m_log->follow(nullptr, {});
+        return;
+    }
+    const RunRecord &record = *run.value;
+    const QList<JobRecord> jobs = store->jobs(m_runId).value;
+    QStringList ids;
+    for (const JobRecord &job : jobs)
+        ids.append(job.jobId);
+    m_header->setText(tr("<b>%1</b> on %2 \u2014 %3 \u2014 epoch %4/%5 \u2014 jobs %6%7")
+                          .arg(record.name.toHtmlEscaped(), record.cluster.toHtmlEscaped(), record.state)
+                          .arg(record.epochsDone)
+                          .arg(record.epochsTotal > 0 ? QString::number(record.epochsTotal) : QStringLiteral("?"))
+                          .arg(ids.join(QStringLiteral(", ")),
+                               record.message.isEmpty() ? QString() : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
+    const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
+    m_cancel->setEnabled(running);
+    m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
+    m_resumeHere->setEnabled(!running && !jobs.isEmpty());
+    m_checkpoints->setCheckpoints(store->checkpoints(m_runId).value);
+    if (m_script->toPlainText() != record.script)
+        m_script->setPlainText(record.script);
+    ClusterSession *session = m_sessions->existing(record.cluster);
+    m_log->follow(session ? session->connection() : nullptr, jobs.isEmpty() ? QString() : jobs.constLast().stdoutPath);
+}
+
+void RunView::cancelRun()
+{
+    const auto run = m_sessions->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    QStringList ids;
+    for (const JobRecord &job : m_sessions->store()->jobs(m_runId).value) {
+        if (!isFinal(jobStateFromName(job.state)))
+            ids.append(job.jobId);
+    }
+    if (ids.isEmpty())
+        return emit message(tr("Run %1 has no unfinished job.").arg(m_runId.left(8)));
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Cancel run"),
+                                tr("Cancel run %1 (job %2) on %3?")
+                                    .arg(run.value->name, ids.join(QStringLiteral(", ")), run.value->cluster),
+                                QMessageBox::Yes | QMessageBox::No, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    const QString cluster = run.value->cluster;
+    connect(box, &QMessageBox::finished, this, [this, cluster, ids](int result) {
+        if (result == QMessageBox::Yes)
+            doCancel(cluster, ids);
+    });
+    box->open();
+}
+
+void RunView::doCancel(const QString &cluster, const QStringList &jobIds)
+{
+    ClusterSession *session = m_sessions->session(cluster);
+    const QString runId = m_runId;
+    session->whenConnected(
+        this,
+        [this, session, jobIds, runId] {
+            auto *client = new remote::SchedulerClient(session->connection(), session->profile().commands(), this);
+            connect(client, &remote::SchedulerClient::actionDone, this, [this, client, session, runId] {
+                client->deleteLater();
+                emit message(tr("Cancelled run %1.").arg(runId.left(8)));
+                emit cancelled(runId);
+                session->refresh();
+            });
+            connect(client, &remote::SchedulerClient::failed, this, [this, client, runId](const QString &error) {
+                client->deleteLater();
+                emit message(tr("Cancelling run %1 failed: %2").arg(runId.left(8), error));
+            });
+            client->act(SchedulerAction::Cancel, jobIds);
+        },
+        [this](const QString &error) { emit message(tr("Cannot connect: %1").arg(error)); });
+}
+
+void RunView::resumeFrom(const QString &checkpoint)
+{
+    const auto run = m_sessions->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    QString problem;
+    const auto request = resumeRequest(*m_sessions->store(), *m_sessions->profiles(), *run.value, checkpoint, {}, &problem);
+    if (!request) {
+        QMessageBox::warning(this, tr("Cannot resume"), problem);
+        return;
+    }
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Resume %1").arg(run.value->name));
+    auto *panel = new SubmissionPanel;
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(panel, 1);
+    layout->addWidget(buttons);
+    dialog->resize(640, 360);
+    ClusterSession *session = m_sessions->session(run.value->cluster);
+    connect(panel, &SubmissionPanel::submitted, this, [this, session](const remote::LaunchResult &result) {
+        emit resumed(result);
+        session->refresh();
+    });
+    dialog->show();
+    panel->start(session, m_sessions->store(), *request);
+}
+
+} // namespace torchdeck

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "core/metrics/metricevent.h"
+#include "remote/runlauncher.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTabWidget;
+class QTableView;
+
+namespace torchdeck {
+
+class CheckpointListModel;
+class ClusterSessions;
+class LogPanel;
+class RunCharts;
+class RunMetrics;
+
+// One run: its charts (live), its log, its checkpoints with resume, the script as submitted, and Cancel.
+class RunView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunView(ClusterSessions *sessions, QWidget *parent = nullptr);
+
+    void showRun(const QString &runId); // empty: nothing
+    QString runId() const { return m_runId; }
+    // From the run's tracker: events of the shown run go to the charts, others are ignored.
+    void ingest(const QString &runId, int attempt, const QList<MetricEvent> &events);
+    void runChanged(const QString &runId); // state, jobs or checkpoints may have changed
+
+    RunCharts *charts() const { return m_charts; }
+    RunMetrics *metrics() const { return m_metrics; }
+    LogPanel *logPanel() const { return m_log; }
+    QTabWidget *tabs() const { return m_tabs; }
+    void cancelRun();
+    void resumeFrom(const QString &checkpoint); // "auto": the latest
+
+signals:
+    void message(const QString &text);
+    void resumed(const torchdeck::remote::LaunchResult &result);
+    void cancelled(const QString &runId);
+
+private:
+    void reloadDetails();
+    void doCancel(const QString &cluster, const QStringList &jobIds);
+
+    ClusterSessions *m_sessions;
+    QString m_runId;
+    RunMetrics *m_metrics;
+    CheckpointListModel *m_checkpoints;
+    QLabel *m_header;
+    QCheckBox *m_logScale;
+    QPushButton *m_cancel;
+    QPushButton *m_resumeLatest;
+    QPushButton *m_resumeHere;
+    QTabWidget *m_tabs;
+    RunCharts *m_charts;
+    LogPanel *m_log;
+    QTableView *m_checkpointView;
+    QPlainTextEdit *m_script;
+};
+
+} // namespace torchdeck

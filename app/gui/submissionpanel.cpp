@@ -1,0 +1,111 @@
+#include "gui/submissionpanel.h"
+
+#include "gui/clustersession.h"
+
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QScrollBar>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+SubmissionPanel::SubmissionPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_status(new QLabel)
+    , m_progress(new QProgressBar)
+    , m_output(new QPlainTextEdit)
+{
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_output->setReadOnly(true);
+    m_output->setMaximumBlockCount(5000);
+    m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_output->setPlaceholderText(tr("Deployment and build output appears here."));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_status);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_output, 1);
+}
+
+QString SubmissionPanel::statusText() const
+{
+    return m_status->text();
+}
+
+QString SubmissionPanel::outputText() const
+{
+    return m_output->toPlainText();
+}
+
+void SubmissionPanel::start(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request)
+{
+    if (m_running)
+        return;
+    m_running = true;
+    m_output->clear();
+    m_progress->setRange(0, 0); // busy until a step says how far it is
+    m_status->setText(tr("Connecting to %1\u2026").arg(session->name()));
+    emit started();
+    QPointer<ClusterSession> guarded = session;
+    session->whenConnected(
+        this, [this, guarded, store, request] {
+            if (guarded)
+                launch(guarded, store, request);
+        },
+        [this, guarded](const QString &error) {
+            finish(tr("Cannot connect to %1: %2").arg(guarded ? guarded->name() : QString(), error), false);
+        });
+}
+
+void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request)
+{
+    auto *launcher = new remote::RunLauncher(session->connection(), store, this);
+    m_launcher = launcher;
+    connect(launcher, &remote::RunLauncher::progress, this, [this](const QString &step, qint64 done, qint64 total) {
+        m_status->setText(step);
+        if (total > 0) {
+            // QProgressBar is int: scale byte counts down.
+            const double scale = total > 1'000'000'000 ? 1000.0 : 1.0;
+            m_progress->setRange(0, int(double(total) / scale));
+            m_progress->setValue(int(double(done) / scale));
+        } else {
+            m_progress->setRange(0, 0);
+        }
+    });
+    connect(launcher, &remote::RunLauncher::output, this, [this](const QString &text) {
+        QScrollBar *bar = m_output->verticalScrollBar();
+        const bool atEnd = bar->value() == bar->maximum();
+        m_output->moveCursor(QTextCursor::End);
+        m_output->insertPlainText(text);
+        if (atEnd)
+            bar->setValue(bar->maximum());
+    });
+    connect(launcher, &remote::RunLauncher::submitted, this, [this, launcher](const remote::LaunchResult &result) {
+        finish(tr("Submitted: job %1, run %2 (attempt %3)").arg(result.jobId, result.runId.left(8)).arg(result.attempt), true);
+        launcher->deleteLater();
+        emit submitted(result);
+    });
+    connect(launcher, &remote::RunLauncher::failed, this, [this, launcher](const QString &error) {
+        launcher->deleteLater();
+        finish(tr("Failed: %1").arg(error), false);
+    });
+    launcher->start(request);
+}
+
+void SubmissionPanel::finish(const QString &status, bool ok)
+{
+    m_running = false;
+    m_progress->setRange(0, 1);
+    m_progress->setValue(ok ? 1 : 0);
+    m_status->setText(status);
+    m_status->setStyleSheet(ok ? QString() : QStringLiteral("color: #d04040;"));
+    if (!ok)
+        emit failed(status);
+}
+
+} // namespace torchdeck

@@ -6,7 +6,12 @@
 #include "core/store/runstore.h"
 #include "remote/connection.h"
 #include "remote/remotepath.h"
+#include "remote/restartdecision.h"
+#include "remote/resumerequest.h"
 #include "remote/schedulerclient.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace torchdeck::remote {
 
@@ -195,7 +200,59 @@ void RunTracker::settleRun(const QString &runId)
         updated.message = runSeries->info().stopMessage;
         m_store->updateRun(updated);
     }
+    if (ended && m_autoRestart) {
+        const auto fresh = m_store->run(runId);
+        if (fresh.ok() && fresh.value)
+            considerRestart(*fresh.value, jobs.value);
+    }
     emit runUpdated(runId);
+}
+
+void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &jobs)
+{
+    if (m_restarting.contains(run.id) || !m_connection)
+        return;
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+    const RunSeries *runSeries = series(run.id);
+    if (!spec.ok() || !runSeries)
+        return;
+    const RestartDecision decision = decideRestart(spec.spec, jobs, runSeries->info());
+    if (!decision.restart) {
+        if (!decision.reason.isEmpty() && run.message.isEmpty()) {
+            RunRecord updated = run;
+            updated.message = decision.reason;
+            m_store->updateRun(updated);
+        }
+        return;
+    }
+    QString problem;
+    const auto request = resumeRequest(*m_store, m_profile, run, QStringLiteral("auto"), {}, &problem);
+    if (!request)
+        return note(problem);
+    m_restarting.insert(run.id);
+    auto *launcher = new RunLauncher(m_connection, m_store, this);
+    const QString runId = run.id;
+    const QString reason = decision.reason;
+    connect(launcher, &RunLauncher::failed, this, [this, launcher, runId](const QString &error) {
+        launcher->deleteLater();
+        m_restarting.remove(runId);
+        const QString message = QStringLiteral("restarting run %1 failed: %2").arg(runId.left(8), error);
+        note(message);
+        emit restartFailed(runId, message);
+    });
+    connect(launcher, &RunLauncher::submitted, this, [this, launcher, runId, reason](const LaunchResult &result) {
+        launcher->deleteLater();
+        m_restarting.remove(runId);
+        const auto stored = m_store->run(runId);
+        if (stored.ok() && stored.value) {
+            RunRecord updated = *stored.value;
+            updated.message = reason;
+            m_store->updateRun(updated);
+        }
+        emit restarted(runId, result.jobId, reason);
+        emit runUpdated(runId);
+    });
+    launcher->start(*request);
 }
 
 void RunTracker::finishStep()

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 
 namespace torchdeck {
 class RunStore;
@@ -27,13 +28,19 @@ public:
 
     // One pass over these runs (all of this cluster's unfinished runs when empty). Ignored while one runs.
     void refresh(const QStringList &runIds = {});
+    // Restart runs whose job ended to be requeued (wall time, preemption, the trainer's exit 75) as a new
+    // attempt from the latest checkpoint; off by default. See restartdecision.h.
+    void setAutoRestart(bool enabled) { m_autoRestart = enabled; }
     bool isRefreshing() const { return m_outstanding > 0; }
+    bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
     const RunSeries *series(const QString &runId);
 
 signals:
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
     void runUpdated(const QString &runId);
     void refreshed(const QString &problem); // empty: all went well
+    void restarted(const QString &runId, const QString &jobId, const QString &reason);
+    void restartFailed(const QString &runId, const QString &error);
     void failed(const QString &error);      // the store broke
 
 private:
@@ -43,6 +50,7 @@ private:
     void metricsRead(const JobRecord &job, const QByteArray &bytes);
     void settleRun(const QString &runId);
     void finishStep();
+    void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     void note(const QString &problem);
 
     QPointer<Connection> m_connection;
@@ -53,6 +61,8 @@ private:
     QList<JobRecord> m_jobs;  // unfinished jobs of this pass, as stored before it
     int m_outstanding = 0;
     QStringList m_problems;
+    bool m_autoRestart = false;
+    QSet<QString> m_restarting; // runs whose next attempt is being submitted
 };
 
 } // namespace torchdeck::remote

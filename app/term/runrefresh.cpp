@@ -31,6 +31,13 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
             continue;
         }
         remote::RunTracker tracker(connection.get(), context.profiles().profile(it.key()), &context.store());
+        tracker.setAutoRestart(true);
+        QObject::connect(&tracker, &remote::RunTracker::restarted, &tracker,
+                         [&context](const QString &runId, const QString &jobId, const QString &reason) {
+                             context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId << " ("
+                                           << reason << ")\n"
+                                           << Qt::flush;
+                         });
         QString problem;
         const bool finished = waitUntil(
             [&](const std::function<void()> &done) {
@@ -47,6 +54,15 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
             refreshTimeoutMs);
         if (!finished)
             problem = QStringLiteral("no answer within %1 s").arg(refreshTimeoutMs / 1000);
+        // A restart the pass decided on is submitted before the command ends.
+        while (finished && tracker.isRestarting()) {
+            waitUntil(
+                [&](const std::function<void()> &done) {
+                    QObject::connect(&tracker, &remote::RunTracker::restarted, &tracker, done);
+                    QObject::connect(&tracker, &remote::RunTracker::restartFailed, &tracker, done);
+                },
+                refreshTimeoutMs);
+        }
         if (!problem.isEmpty()) {
             context.error(QStringLiteral("%1: %2").arg(it.key(), problem));
             allWell = false;

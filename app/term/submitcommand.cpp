@@ -2,6 +2,7 @@
 
 #include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
+#include "remote/resumerequest.h"
 #include "remote/runlauncher.h"
 #include "term/joboptions.h"
 #include "term/progressprinter.h"
@@ -115,50 +116,10 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
 }
 } // namespace
 
-std::optional<remote::LaunchRequest> resumeRequest(TermContext &context, const RunRecord &run, QString from,
+std::optional<remote::LaunchRequest> resumeRequest(TermContext &context, const RunRecord &run, const QString &from,
                                                    const QString &epochs, QString *error)
 {
-    const auto jobs = context.store().jobs(run.id);
-    if (!jobs.ok() || jobs.value.isEmpty()) {
-        *error = QStringLiteral("run %1 has no jobs to resume from").arg(shortRunId(run.id));
-        return std::nullopt;
-    }
-    const JobRecord &latest = jobs.value.constLast();
-    if (!isFinal(jobStateFromName(latest.state))) {
-        *error = QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
-                          .arg(shortRunId(run.id), latest.state, latest.jobId);
-        return std::nullopt;
-    }
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
-    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer) {
-        *error = spec.ok() ? QStringLiteral("only runs of the bundled trainer can resume from a checkpoint")
-                                : QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
-        return std::nullopt;
-    }
-    if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
-        // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
-        const auto checkpoints = context.store().checkpoints(run.id);
-        QString found;
-        for (const CheckpointRecord &checkpoint : checkpoints.value) {
-            if (checkpoint.path.section(u'/', -1) == from || QString::number(checkpoint.step) == from)
-                found = checkpoint.path;
-        }
-        if (found.isEmpty()) {
-            *error = QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
-                              .arg(shortRunId(run.id), from);
-            return std::nullopt;
-        }
-        from = found;
-    }
-    remote::LaunchRequest request;
-    request.profile = context.profiles().profile(run.cluster);
-    request.spec = spec.spec;
-    if (!epochs.isEmpty())
-        request.spec.trainerArgs = withTrainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"), epochs);
-    request.runId = run.id;
-    request.attempt = latest.attempt + 1;
-    request.resume = from;
-    return request;
+    return remote::resumeRequest(context.store(), context.profiles().profile(run.cluster), run, from, epochs, error);
 }
 
 int runScriptCommand(const QStringList &args, QTextStream &out, QTextStream &err)

@@ -13,9 +13,8 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
 
 class TermContext;
 
-// The next attempt of a finished run of the bundled trainer, from a checkpoint ("auto", a path, a file name or
-// a step as `checkpoints` lists them), optionally for a new number of epochs. Nothing when it cannot resume.
-std::optional<remote::LaunchRequest> resumeRequest(TermContext &context, const RunRecord &run, QString from,
+// remote::resumeRequest with the context's store and the run's cluster profile.
+std::optional<remote::LaunchRequest> resumeRequest(TermContext &context, const RunRecord &run, const QString &from,
                                                    const QString &epochs, QString *error);
 
 } // namespace torchdeck::term

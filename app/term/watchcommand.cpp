@@ -52,6 +52,7 @@ private:
     const RunRecord *selectedRun() const;
     const RunSeries *seriesOf(const QString &runId);
     bool allFinished() const;
+    void quitWhenDone();
 
     TermContext &m_context;
     QStringList m_runIds; // empty: every run
@@ -82,6 +83,17 @@ const RunRecord *Watch::selectedRun() const
 bool Watch::allFinished() const
 {
     return std::none_of(m_runs.cbegin(), m_runs.cend(), isUnfinishedRun);
+}
+
+void Watch::quitWhenDone()
+{
+    if (!m_untilDone)
+        return;
+    // Not while a tracker is submitting a restart: the run only looks finished until its next job is recorded.
+    const bool restarting = std::any_of(m_trackers.cbegin(), m_trackers.cend(),
+                                        [](const remote::RunTracker *tracker) { return tracker->isRestarting(); });
+    if (allFinished() && !restarting)
+        QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
 }
 
 void Watch::setMessage(const QString &text, bool error)
@@ -130,6 +142,13 @@ void Watch::connectClusters()
             continue;
         }
         auto *tracker = new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
+        tracker->setAutoRestart(true);
+        connect(tracker, &remote::RunTracker::restarted, this,
+                [this](const QString &runId, const QString &jobId, const QString &reason) {
+                    m_series.remove(runId);
+                    loadRuns();
+                    setMessage(QStringLiteral("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
+                });
         connect(tracker, &remote::RunTracker::metricsArrived, this,
                 [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
                     if (auto it = m_series.find(runId); it != m_series.end())
@@ -140,8 +159,7 @@ void Watch::connectClusters()
             if (!problem.isEmpty())
                 m_message = problem, m_messageIsError = true;
             redraw();
-            if (m_untilDone && allFinished())
-                QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
+            quitWhenDone();
         });
         m_connections.insert(cluster, connection);
         m_trackers.insert(cluster, tracker);
@@ -325,8 +343,7 @@ int Watch::run(int intervalMs)
     timer.start(intervalMs);
     redraw();
     tick();
-    if (m_untilDone && allFinished())
-        QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
+    quitWhenDone();
     m_loop.exec();
     timer.stop();
     input.reset();

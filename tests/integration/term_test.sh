@@ -154,5 +154,50 @@ case_plain() { # without a terminal, watch prints plain lines and ends with its 
     grep -qE "run ${run:0:8} .*COMPLETED.*epoch 2/2" <<<"$out" || fail "plain watch printed: $out"
 }
 
+final_checkpoint() { # RUN: the newest checkpoint file of a run
+    ls "$home/work/runs/$1/checkpoints"/checkpoint-*.pt | sort | tail -n1
+}
+
+same_parameters() { # FILE FILE: the models agree to 1e-6
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, torch
+a, b = (torch.load(p)["model"] for p in sys.argv[1:3])
+diff = max((a[k].float() - b[k].float()).abs().max().item() for k in a)
+print(f"max |difference| of the final parameters: {diff:.3g}")
+sys.exit(0 if diff <= 1e-6 else 1)
+PY
+}
+
+case_restart() { # a job that checkpoints and asks to be requeued is restarted from outside, as one run
+    use_prebuilt_trainer
+    local common=("${job[@]}" --epochs 3 --seed 7) ref run out steps
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
+    run=$(td submit torchdeck-sandbox "${common[@]}" --name interrupted --trainer-arg --signal-at-step \
+          --trainer-arg 40 --json | json_field run)
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(cat "$home/watch.txt")"
+    grep -q "restarted as job" "$home/watch.txt" || fail "no restart in: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field jobs.0.state <<<"$out")" failed "the interrupted job"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the restarted job"
+    expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs"
+    # One continuous curve: every step once, in order, across both jobs.
+    steps=$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 }' | tr '\n' ' ')
+    expect_eq "$steps" "16 32 48 64 80 96 " "logged steps over both attempts"
+    same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the restarted run ended elsewhere"
+}
+
+case_no_restart() { # a real error is not restarted, and the run says why
+    use_prebuilt_trainer
+    local run out
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --data mnist:/nonexistent --name broken --json | json_field run)
+    timeout 120 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || true
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" failed "state"
+    expect_eq "$(json_field jobs.1.job <<<"$out" 2>/dev/null || echo none)" none "a second job"
+    grep -q 'nonexistent' <<<"$(json_field message <<<"$out")" || fail "the error is not shown: $out"
+}
+
 "case_$1"
 rm -rf "$home"

@@ -1,0 +1,37 @@
+#include "remote/restartdecision.h"
+
+#include "core/scheduler/jobstate.h"
+
+namespace torchdeck::remote {
+
+RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info)
+{
+    if (attempts.isEmpty())
+        return {};
+    const JobRecord &latest = attempts.constLast();
+    const JobState state = jobStateFromName(latest.state);
+    if (!isFinal(state) || state == JobState::Completed || state == JobState::Cancelled)
+        return {};
+    if (spec.commandKind != CommandKind::Trainer || spec.requeue)
+        return {};
+    // The stop event belongs to this attempt only if the attempt wrote a start event after the previous one's.
+    const bool trainerAskedRequeue = info.stopped && info.exitCode == spec.requeueExitCode;
+    const bool schedulerStopped = state == JobState::Timeout || state == JobState::Preempted;
+    const bool jobSaidRequeue = latest.exitCode == spec.requeueExitCode;
+    if (!trainerAskedRequeue && !schedulerStopped && !jobSaidRequeue) {
+        const QString why = info.stopped && !info.stopMessage.isEmpty()
+                              ? info.stopMessage
+                              : QStringLiteral("job %1 %2%3").arg(latest.jobId, latest.state,
+                                                                   latest.exitCode >= 0 ? QStringLiteral(" with exit code %1").arg(latest.exitCode)
+                                                                                        : QString());
+        return {false, QStringLiteral("not restarted: %1").arg(why)};
+    }
+    const int restarts = int(attempts.size()) - 1;
+    if (restarts >= spec.maxRestarts)
+        return {false, QStringLiteral("not restarted: %1 restarts done (the limit)").arg(restarts)};
+    const QString cause = schedulerStopped ? QStringLiteral("job %1 ended by %2").arg(latest.jobId, latest.state)
+                                           : QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
+    return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint").arg(cause).arg(restarts + 1).arg(spec.maxRestarts)};
+}
+
+} // namespace torchdeck::remote

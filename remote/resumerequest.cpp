@@ -1,0 +1,58 @@
+#include "remote/resumerequest.h"
+
+#include "core/jobs/runlayout.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace torchdeck::remote {
+
+std::optional<LaunchRequest> resumeRequest(RunStore &store, const ClusterProfile &profile, const RunRecord &run,
+                                           QString from, const QString &epochs, QString *error)
+{
+    const auto jobs = store.jobs(run.id);
+    if (!jobs.ok() || jobs.value.isEmpty()) {
+        *error = QStringLiteral("run %1 has no jobs to resume from").arg(run.id.left(8));
+        return std::nullopt;
+    }
+    const JobRecord &latest = jobs.value.constLast();
+    if (!isFinal(jobStateFromName(latest.state))) {
+        *error = QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
+                          .arg(run.id.left(8), latest.state, latest.jobId);
+        return std::nullopt;
+    }
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer) {
+        *error = spec.ok() ? QStringLiteral("only runs of the bundled trainer can resume from a checkpoint")
+                                : QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
+        return std::nullopt;
+    }
+    if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
+        // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
+        const auto checkpoints = store.checkpoints(run.id);
+        QString found;
+        for (const CheckpointRecord &checkpoint : checkpoints.value) {
+            if (checkpoint.path.section(u'/', -1) == from || QString::number(checkpoint.step) == from)
+                found = checkpoint.path;
+        }
+        if (found.isEmpty()) {
+            *error = QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
+                              .arg(run.id.left(8), from);
+            return std::nullopt;
+        }
+        from = found;
+    }
+    LaunchRequest request;
+    request.profile = profile;
+    request.spec = spec.spec;
+    if (!epochs.isEmpty())
+        request.spec.trainerArgs = withTrainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"), epochs);
+    request.runId = run.id;
+    request.attempt = latest.attempt + 1;
+    request.resume = from;
+    return request;
+}
+
+} // namespace torchdeck::remote

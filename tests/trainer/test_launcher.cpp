@@ -57,7 +57,7 @@ std::vector<pid_t> childrenOf(pid_t pid) {
 } // namespace
 
 TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks) {
-    const ModelTensors &reference = uninterruptedRun("ae2", 2, concat(aeRun(), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("ae2", 2, concat(aeRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_two");
     const Args run = concat(
         aeRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
@@ -70,7 +70,7 @@ TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks) {
 }
 
 TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes) {
-    const ModelTensors &reference = uninterruptedRun("r18", 2, concat(resnetRun(), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("r18", 2, concat(resnetRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_signal");
     const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt",
                                           "--metrics", dir + "/m.jsonl"});

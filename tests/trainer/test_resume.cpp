@@ -35,7 +35,7 @@ bool contains(const std::string &text, const std::string &piece) {
 } // namespace
 
 TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted) {
-    const ModelTensors &reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_single");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     // The signal is raised after step 5; the stop is agreed at the next step check: after step 6.
@@ -61,7 +61,7 @@ TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted) {
 }
 
 TEST(Resume, TwoRanksAgreeOnTheStopStepAndResume) {
-    const ModelTensors &reference = uninterruptedRun("ae2", 2, concat(aeRun("32"), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("ae2", 2, concat(aeRun("32"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_two_ranks");
     const Args run = concat(aeRun("32"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     // Only rank 1 gets the signal (after step 3); rank 0 learns it through the per-step flag allreduce.
@@ -75,7 +75,7 @@ TEST(Resume, TwoRanksAgreeOnTheStopStepAndResume) {
 }
 
 TEST(Resume, StopAtTheLastStepOfAnEpoch) {
-    const ModelTensors &reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_epoch_end");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     ASSERT_EQ(runTrainer(concat(run, {"--signal-at-step", "15"}), {}, dir + "/a.log"), kRequeue);
@@ -86,7 +86,7 @@ TEST(Resume, StopAtTheLastStepOfAnEpoch) {
 }
 
 TEST(Resume, TornNewestCheckpointFallsBackToThePrevious) {
-    const ModelTensors &reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
+    const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_fallback");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl",
                                           "--checkpoint-every", "4", "--keep", "3"});
@@ -115,4 +115,24 @@ TEST(Resume, AllCheckpointsUnusableIsAnError) {
         std::filesystem::resize_file(f.path, 100);
     EXPECT_EQ(runTrainer(run, {}, dir + "/b.log"), 1);
     EXPECT_TRUE(contains(readText(dir + "/b.log"), "none of the 1 checkpoints")) << readText(dir + "/b.log");
+}
+
+TEST(Resume, RequeueExitWaitsUntilTheCheckpointIsDurable) {
+    // mpirun kills every rank as soon as one exits with a non-zero code, 75 included. No rank may exit
+    // before rank 0's checkpoint is written, fsync'ed and renamed. ResNet-18: its checkpoint (weights and
+    // Adam state, ~140 MB) takes long enough to write that a rank leaving early gets rank 0 killed
+    // mid-write, and no checkpoint is left.
+    const std::string dir = freshDir("resume_mpirun_kill");
+    const Args run = {"--device",    "cpu", "--model",      "resnet18", "--limit",          "256",
+                      "--epochs",    "1",   "--batch-size", "8",        "--threads",        "1",
+                      "--log-every", "1",   "--seed",       "2",        "--checkpoint-dir", dir + "/ckpt"};
+    // Only rank 1 is signalled (after step 2); both stop after step 3.
+    const auto codes = runRanksLikeMpirun(2, run, dir + "/a", {{}, {"--signal-at-step", "2"}}, 240);
+    const std::string logs = readText(dir + "/a.rank0.log") + readText(dir + "/a.rank1.log");
+    ASSERT_EQ(codes.size(), 2u);
+    EXPECT_TRUE(codes[0] == kRequeue || codes[1] == kRequeue) << codes[0] << " " << codes[1] << "\n" << logs;
+    const auto files = listCheckpoints(dir + "/ckpt");
+    ASSERT_EQ(files.size(), 1u) << "rank 0 was killed before its checkpoint was complete\n" << logs;
+    EXPECT_EQ(files[0].step, 3);
+    EXPECT_EQ(verifyCheckpoint(files[0].path).check, CheckpointCheck::Ok);
 }

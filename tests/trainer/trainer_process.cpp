@@ -100,8 +100,10 @@ int runTrainer(const Args &args, const Env &env, const std::string &logPath, int
     return waitTrainer(startTrainer(args, env, logPath), timeoutSeconds);
 }
 
-std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix,
-                          const std::vector<Args> &extraArgs, int timeoutSeconds) {
+namespace {
+
+std::vector<pid_t> startRanks(int world, const Args &args, const std::string &logPrefix,
+                              const std::vector<Args> &extraArgs) {
     const std::string port = std::to_string(findFreePort());
     std::vector<pid_t> pids;
     for (int rank = 0; rank < world; ++rank) {
@@ -112,6 +114,52 @@ std::vector<int> runRanks(int world, const Args &args, const std::string &logPre
                          {"MASTER_ADDR", "127.0.0.1"},         {"MASTER_PORT", port}};
         pids.push_back(startTrainer(rankArgs, env, logPrefix + ".rank" + std::to_string(rank) + ".log"));
     }
+    return pids;
+}
+
+int exitCodeOfStatus(int status) {
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+} // namespace
+
+std::vector<int> runRanksLikeMpirun(int world, const Args &args, const std::string &logPrefix,
+                                    const std::vector<Args> &extraArgs, int timeoutSeconds) {
+    const std::vector<pid_t> pids = startRanks(world, args, logPrefix, extraArgs);
+    std::vector<int> codes(pids.size(), -1);
+    std::vector<bool> done(pids.size(), false);
+    std::size_t running = pids.size();
+    bool killed = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+    while (running > 0) {
+        for (std::size_t i = 0; i < pids.size(); ++i) {
+            int status = 0;
+            if (done[i] || waitpid(pids[i], &status, WNOHANG) != pids[i])
+                continue;
+            done[i] = true;
+            --running;
+            codes[i] = exitCodeOfStatus(status);
+            if (codes[i] != 0 && !killed) { // what mpirun does when a rank fails
+                killed = true;
+                for (std::size_t j = 0; j < pids.size(); ++j)
+                    if (!done[j])
+                        kill(pids[j], SIGKILL);
+            }
+        }
+        if (running > 0 && std::chrono::steady_clock::now() > deadline && !killed) {
+            killed = true;
+            for (std::size_t j = 0; j < pids.size(); ++j)
+                if (!done[j])
+                    kill(pids[j], SIGKILL);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return codes;
+}
+
+std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix,
+                          const std::vector<Args> &extraArgs, int timeoutSeconds) {
+    const std::vector<pid_t> pids = startRanks(world, args, logPrefix, extraArgs);
     std::vector<int> codes;
     for (const pid_t pid : pids)
         codes.push_back(waitTrainer(pid, timeoutSeconds));

@@ -23,6 +23,11 @@ int runTrainer(const Args &args, const Env &env, const std::string &logPath, int
 std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix,
                           const std::vector<Args> &extraArgs = {}, int timeoutSeconds = 120);
 
+// The same, but like mpirun: as soon as one rank exits with a non-zero code (75 included), the others
+// are killed with SIGKILL (their code is then 128 + 9).
+std::vector<int> runRanksLikeMpirun(int world, const Args &args, const std::string &logPrefix,
+                                    const std::vector<Args> &extraArgs = {}, int timeoutSeconds = 120);
+
 std::vector<std::string> readLines(const std::string &path);
 std::string readText(const std::string &path);
 // Lines of a metrics file whose "event" is `event`.

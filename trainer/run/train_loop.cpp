@@ -16,6 +16,7 @@
 #include "run/train_context.h"
 
 #include <chrono>
+#include <stdexcept>
 #include <torch/torch.h>
 
 namespace torchdeck::trainer {
@@ -216,12 +217,29 @@ private:
         }
     }
 
-    // Collective (every rank takes part in the loss sum); rank 0 writes.
+    // Collective: every rank takes part in the loss sum, rank 0 writes, then every rank waits until the
+    // checkpoint is durable (written, fsync'ed, renamed) or has failed. A launcher such as mpirun kills
+    // all ranks as soon as one exits with a non-zero code (75 too): no rank may leave before rank 0 is done.
     void checkpoint(const std::string &reason) {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         lastCheckpointStep_ = progress_.globalStep;
-        if (ctx_.launch.rank != 0 || o_.checkpointDir.empty())
+        if (o_.checkpointDir.empty())
             return;
+        std::string failure;
+        if (ctx_.launch.rank == 0) {
+            try {
+                writeCheckpoint(reason, loss);
+            } catch (const std::exception &e) {
+                failure = e.what();
+            }
+        }
+        const auto failed = sumOverRanks(ctx_, {failure.empty() ? 0.0 : 1.0});
+        if (failed[0] > 0)
+            throw std::runtime_error(ctx_.launch.rank == 0 ? "checkpoint: " + failure
+                                                           : "rank 0 could not write the checkpoint");
+    }
+
+    void writeCheckpoint(const std::string &reason, const std::vector<double> &loss) {
         Progress p = progress_;
         p.epochLossSum = loss[0];
         p.epochLossCount = static_cast<std::int64_t>(loss[1]);

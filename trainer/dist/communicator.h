@@ -44,6 +44,8 @@ struct CommunicatorConfig {
 // Rendezvous through a c10d TCPStore at the master address, then the backend's process group.
 std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const CommunicatorConfig &config);
 
+// Whether this build has the Gloo backend (not when LibTorch came without gloo headers: pip wheels).
+bool glooAvailable();
 // Whether this build has the NCCL backend.
 bool ncclAvailable();
 

@@ -1,5 +1,7 @@
 #include "dist/communicator.h"
+#ifdef TORCHDECK_WITH_GLOO
 #include "dist/gloo_communicator.h"
+#endif
 #include "dist/launch_env.h"
 #include "dist/rendezvous.h"
 #include "dist/shm_communicator.h"
@@ -10,6 +12,14 @@
 #include <stdexcept>
 
 namespace torchdeck::trainer {
+
+bool glooAvailable() {
+#ifdef TORCHDECK_WITH_GLOO
+    return true;
+#else
+    return false;
+#endif
+}
 
 bool ncclAvailable() {
 #ifdef TORCHDECK_WITH_NCCL
@@ -30,8 +40,10 @@ std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const Co
     }
     if (backend == "shm")
         return makeShmCommunicator(env, *store, config.timeout);
+#ifdef TORCHDECK_WITH_GLOO
     if (backend == "gloo")
         return makeGlooCommunicator(env, std::move(store), config.timeout);
+#endif
 #ifdef TORCHDECK_WITH_NCCL
     if (backend == "nccl")
         return makeNcclCommunicator(env, std::move(store), config.timeout, config.device);

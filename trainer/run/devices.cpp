@@ -39,6 +39,9 @@ DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelP
     }
     if (options.backend == "nccl" && !(plan.cuda && ncclAvailable()))
         throw std::invalid_argument("--backend nccl needs CUDA tensors and a LibTorch with NCCL");
+    if (options.backend == "gloo" && !glooAvailable())
+        throw std::invalid_argument("--backend gloo: this build has no Gloo backend (its LibTorch came "
+                                    "without gloo headers); use shm on one host or nccl");
     if (options.backend == "shm" && plan.cuda)
         throw std::invalid_argument("--backend shm is for CPU tensors");
     plan.backend = options.backend;

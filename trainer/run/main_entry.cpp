@@ -1,6 +1,7 @@
 #include "run/main_entry.h"
 
 #include "cli/options.h"
+#include "dist/communicator.h"
 #include "dist/launch_env.h"
 #include "dist/worker_launcher.h"
 #include "run/allocator_tuning.h"
@@ -9,6 +10,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <torch/version.h>
 
 namespace torchdeck::trainer {
 
@@ -25,7 +27,8 @@ int trainerMain(int argc, char **argv) {
         return kExitOk;
     }
     if (options.version) {
-        std::printf("torchdeck-train 0.1.0\n");
+        std::printf("torchdeck-train 0.1.0 (LibTorch %s, backends: shm%s%s)\n", TORCH_VERSION,
+                    glooAvailable() ? ", gloo" : "", ncclAvailable() ? ", nccl" : "");
         return kExitOk;
     }
     const EnvMap env = processEnvironment();

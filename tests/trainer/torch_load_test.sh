@@ -16,6 +16,8 @@ rm -rf "$work" && mkdir -p "$work"
 "$python" - "$work/ckpt" <<'PY'
 import glob, json, sys, torch
 path = sorted(glob.glob(sys.argv[1] + "/checkpoint-*.pt"))[-1]
+# The default arguments: weights_only=True from PyTorch 2.6 on (a plain dict of tensors, strings and
+# numbers passes it; 1.13's weights_only unpickler cannot read floats, so it is not forced here).
 ck = torch.load(path)
 assert ck["format"] == "torchdeck-checkpoint/1", ck["format"]
 model = ck["model"]

@@ -1,5 +1,6 @@
 #include "checkpoint/train_state.h"
 
+#include "checkpoint/torch_pickle.h"
 #include "optim/flat_optimizer.h"
 #include "optim/flat_parameters.h"
 
@@ -91,7 +92,7 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
     top.insert("progress", prog);
     top.insert("rng", rng);
     top.insert("config", configJson);
-    return torch::pickle_save(c10::IValue(top));
+    return pickleForTorchLoad(c10::IValue(top));
 }
 
 std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state,

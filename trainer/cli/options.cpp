@@ -82,6 +82,12 @@ const std::map<std::string, Flag> &flags() {
               return std::string();
           },
           false}},
+        {"--deterministic",
+         {[](Options &o, const std::string &) {
+              o.deterministic = true;
+              return std::string();
+          },
+          false}},
         {"--threads", {[](Options &o, const std::string &v) { return parseInt(v, 0, 4096, o.threads); }}},
         {"--nproc-per-node",
          {[](Options &o, const std::string &v) { return parseInt(v, 1, 4096, o.nprocPerNode); }}},
@@ -174,6 +180,7 @@ std::string optionsToJson(const Options &o) {
         .add("device", o.device)
         .add("amp", o.amp)
         .add("channels_last", o.channelsLast)
+        .add("deterministic", o.deterministic)
         .add("threads", o.threads)
         .add("limit", static_cast<std::int64_t>(o.limit))
         .add("log_every", o.logEvery)

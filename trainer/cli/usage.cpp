@@ -44,6 +44,8 @@ Distributed and hardware
   --device NAME           auto | cpu | cuda                                     [auto]
   --amp MODE              none | bf16 (autocast)                                [none]
   --channels-last         use the channels_last memory format (ResNets)
+  --deterministic         CUDA: deterministic cuDNN algorithms instead of autotuned
+                          ones (cudnn.benchmark): reproducible runs, a little slower
   --threads N             intra-op threads per rank (0: LibTorch default)       [0]
   --nproc-per-node N      act as the launcher of N worker processes on this node
   --bucket-mb X           gradient bucket size for the overlapped allreduce     [25]

@@ -9,7 +9,8 @@ namespace torchdeck::trainer {
 
 c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::milliseconds timeout) {
     c10d::TCPStoreOptions options;
-    options.port = static_cast<std::uint16_t>(env.masterPort);
+    // A world of one waits for nobody: any free port (no clash with another job's MASTER_PORT).
+    options.port = env.worldSize == 1 ? 0 : static_cast<std::uint16_t>(env.masterPort);
     options.isServer = env.rank == 0;
     options.numWorkers = static_cast<std::size_t>(env.worldSize);
     options.waitWorkers = true;

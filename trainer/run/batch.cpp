@@ -13,8 +13,13 @@ namespace {
 // slower for this shape), index_select on other devices.
 at::Tensor gatherRows(const at::Tensor &source, const std::int64_t *indices, std::int64_t count) {
     if (!source.is_cpu() || !source.is_contiguous()) {
-        const at::Tensor index =
-            torch::from_blob(const_cast<std::int64_t *>(indices), {count}, torch::kInt64).to(source.device());
+        at::Tensor index = torch::from_blob(const_cast<std::int64_t *>(indices), {count}, torch::kInt64);
+        // To a GPU through pinned memory, asynchronously: a copy from pageable memory would wait for
+        // the GPU to finish all queued work on every step (the host could not run ahead).
+        if (source.is_cuda())
+            index = index.pin_memory().to(source.device(), /*non_blocking=*/true);
+        else
+            index = index.to(source.device());
         return source.index_select(0, index);
     }
     std::vector<std::int64_t> sizes = source.sizes().vec();

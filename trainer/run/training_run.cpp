@@ -17,6 +17,7 @@
 #include "run/stop_signals.h"
 #include "run/train_context.h"
 
+#include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <algorithm>
 #include <cstdio>
@@ -66,8 +67,17 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     torch::manual_seed(o.seed);
     const DevicePlan devices = planDevices(o, env, isModelParallel(o.model));
 
+    if (devices.cuda) {
+        // cudnn.benchmark: autotuned convolution algorithms (the fastest, not always deterministic);
+        // --deterministic for reproducible runs.
+        at::globalContext().setBenchmarkCuDNN(!o.deterministic);
+        at::globalContext().setDeterministicCuDNN(o.deterministic);
+    }
+
+    // One process alone needs no process group, unless a backend was asked for by name: then a world
+    // of one is built (checks NCCL and the gradient reducer on a single GPU).
     std::unique_ptr<Communicator> comm;
-    if (env.worldSize > 1) {
+    if (env.worldSize > 1 || o.backend != "auto") {
         CommunicatorConfig config;
         config.backend = devices.backend;
         config.device = devices.dataDevice;

@@ -5,7 +5,8 @@ the same LibTorch build (Debian's python3-torch 1.13 here).
   ddp   the tutorial recipe: DataLoader + DistributedSampler + DistributedDataParallel on gloo,
         N processes started with torch.multiprocessing (mp.spawn), loss.item() every step as in the tutorial
   loop  the fastest single-process loop we could write: tensors in memory, no DataLoader, index_select
-        batches, zero_grad(set_to_none=True), Adam with foreach on or off (the faster is reported)
+        batches, zero_grad(set_to_none=True), Adam with foreach on or off and, on CUDA, fused=True (the
+        fastest is reported); on CUDA also cudnn.benchmark=True and the batches' indices on the GPU
 
 Prints one line: `samples_per_s=<float>` (training only, the best epoch after the first).
 Fashion-MNIST comes from the gzipped IDX files (torchvision is not needed and not used)."""
@@ -13,6 +14,7 @@ import argparse
 import gzip
 import os
 import socket
+import sys
 import time
 
 import numpy as np
@@ -192,9 +194,11 @@ def run_ddp(args):
     return result.get()
 
 
-def run_loop(args, foreach):
+def run_loop(args, adam_options):
     torch.set_num_threads(args.threads)
     device = torch.device(args.device)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
     if args.data.startswith("synthetic:"):
         images, labels = synthetic_images(int(args.data.split(":")[1]))
     else:
@@ -204,7 +208,7 @@ def run_loop(args, foreach):
     net = make(args.model, images.shape[1]).to(device)
     if args.channels_last:
         net = net.to(memory_format=torch.channels_last)
-    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, foreach=foreach)
+    optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, **adam_options)
     n = images.shape[0]
     best = 0.0
     for epoch in range(args.epochs):
@@ -249,7 +253,14 @@ def main():
     if args.mode == "ddp":
         rate = run_ddp(args)
     else:
-        rate = max(run_loop(args, foreach=False), run_loop(args, foreach=True))
+        variants = [{"foreach": False}, {"foreach": True}]
+        if args.device.startswith("cuda"):
+            variants.append({"fused": True})
+        rates = []
+        for options in variants:
+            rates.append(run_loop(args, options))
+            print(f"  Adam({options}): {rates[-1]:.1f} samples/s", file=sys.stderr)
+        rate = max(rates)
     print(f"samples_per_s={rate:.1f}")
 
 

@@ -1,0 +1,112 @@
+#pragma once
+
+// What the GUI's sandbox tests share: a private config and data dir with a profile of the sandbox that uses
+// the prebuilt trainer (as tests/integration/term_test.sh sets it up), and a small trainer job.
+#include "core/jobs/jobspec.h"
+#include "core/profiles/profilestore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+
+namespace torchdeck::testing {
+
+inline const QString kSandboxHost = QStringLiteral("torchdeck-sandbox");
+
+inline bool sandboxRunning()
+{
+    const QString dir = qEnvironmentVariable("TORCHDECK_SANDBOX_DIR");
+    return !dir.isEmpty() && QFile::exists(dir + QStringLiteral("/run/pids"));
+}
+
+// Sets TORCHDECK_CONFIG_DIR / TORCHDECK_DATA_DIR under `home` and saves the sandbox's profile there.
+inline QString prepareSandboxHome(const QString &home)
+{
+    QDir().mkpath(home + QStringLiteral("/config"));
+    QDir().mkpath(home + QStringLiteral("/data"));
+    qputenv("TORCHDECK_CONFIG_DIR", QFile::encodeName(home + QStringLiteral("/config")));
+    qputenv("TORCHDECK_DATA_DIR", QFile::encodeName(home + QStringLiteral("/data")));
+    ProfileStore profiles;
+    QString error;
+    if (!profiles.load(&error))
+        return error;
+    ClusterProfile profile = profiles.profile(kSandboxHost);
+    profile.workDirectory = home + QStringLiteral("/work");
+    profile.trainerBinary = qEnvironmentVariable("TORCHDECK_TRAIN_BINARY");
+    profiles.put(profile);
+    return profiles.save(&error) ? QString() : error;
+}
+
+inline JobSpec smallTrainerJob(int epochs)
+{
+    JobSpec spec;
+    spec.name = QStringLiteral("gui-test");
+    spec.tasksPerNode = 2;
+    spec.wallTimeSeconds = 600;
+    spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--data"),
+                        QStringLiteral("fashion-mnist"), QStringLiteral("--epochs"), QString::number(epochs),
+                        QStringLiteral("--batch-size"), QStringLiteral("64"), QStringLiteral("--lr"),
+                        QStringLiteral("0.001"), QStringLiteral("--optimizer"), QStringLiteral("adam"),
+                        QStringLiteral("--limit"), QStringLiteral("4096"), QStringLiteral("--threads"),
+                        QStringLiteral("1"), QStringLiteral("--log-every"), QStringLiteral("16")};
+    return spec;
+}
+
+} // namespace torchdeck::testing
+
+// Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
+#include "gui/clusterlistmodel.h"
+#include "gui/clustersessions.h"
+#include "gui/mainwindow.h"
+#include "gui/newjobdialog.h"
+#include "gui/jobform.h"
+#include "gui/runlistmodel.h"
+#include "gui/submissionpanel.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+namespace torchdeck::testing {
+
+struct Submission {
+    remote::LaunchResult result;
+    QString error; // empty: submitted
+};
+
+inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int timeoutMs = 180000)
+{
+    NewJobDialog *dialog = window.openNewJob();
+    dialog->setCluster(kSandboxHost);
+    dialog->form()->setSpec(spec);
+    if (!dialog->form()->errors().isEmpty())
+        return {{}, formatJobSpecErrors(dialog->form()->errors())};
+    QSignalSpy submitted(dialog, &NewJobDialog::submitted);
+    QSignalSpy failed(dialog->panel(), &SubmissionPanel::failed);
+    dialog->submit();
+    QTest::qWaitFor([&] { return !submitted.isEmpty() || !failed.isEmpty(); }, timeoutMs);
+    if (submitted.isEmpty())
+        return {{}, failed.isEmpty() ? QStringLiteral("no answer; output: ") + dialog->panel()->outputText()
+                                     : failed.constFirst().constFirst().toString() + QStringLiteral("; output: ")
+                                           + dialog->panel()->outputText()};
+    Submission done{submitted.constFirst().constFirst().value<remote::LaunchResult>(), {}};
+    dialog->close();
+    return done;
+}
+
+// Waits until the window's run list shows the run in a final state; returns that state.
+inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeoutMs = 180000)
+{
+    if (ClusterSession *session = window.sessions()->existing(kSandboxHost))
+        session->setRefreshInterval(500);
+    QString state;
+    QTest::qWaitFor(
+        [&] {
+            const RunRecord *run = window.runModel()->run(runId);
+            state = run ? run->state : QString();
+            return state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout";
+        },
+        timeoutMs);
+    return state;
+}
+
+} // namespace torchdeck::testing

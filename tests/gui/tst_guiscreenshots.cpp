@@ -1,0 +1,79 @@
+#include "guisandbox.h"
+
+#include "gui/runcharts.h"
+#include "gui/runview.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox, and the new-job form,
+// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (docs/screenshots of the source tree).
+class TestGuiScreenshots : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running");
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
+        m_out = qEnvironmentVariable("TORCHDECK_SCREENSHOT_DIR");
+        QVERIFY2(!m_out.isEmpty() && QDir().mkpath(m_out), "TORCHDECK_SCREENSHOT_DIR is not a usable folder");
+        QVERIFY(m_home.isValid());
+        const QString problem = prepareSandboxHome(m_home.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void runViewAndNewJobForm()
+    {
+        MainWindow window;
+        window.resize(1280, 760);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        JobSpec spec = smallTrainerJob(6);
+        spec.name = QStringLiteral("fashion-ae");
+        spec.trainerArgs.append({QStringLiteral("--checkpoint-every"), QStringLiteral("epoch")});
+        const Submission submission = submitThroughForm(window, spec);
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
+        window.selectRun(submission.result.runId);
+        window.runView()->charts()->redraw();
+        QTest::qWait(300);
+        save(window.grab(), QStringLiteral("run-view.png"));
+        window.runView()->tabs()->setCurrentIndex(1); // the log
+        QTest::qWait(2500);
+        save(window.grab(), QStringLiteral("run-log.png"));
+
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(kSandboxHost);
+        JobSpec example = smallTrainerJob(20);
+        example.name = QStringLiteral("resnet18-fmnist");
+        example.nodes = 2;
+        example.modules = {QStringLiteral("cmake")};
+        example.trainerArgs[1] = QStringLiteral("resnet18");
+        dialog->form()->setSpec(example);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QTest::qWait(300);
+        save(dialog->grab(), QStringLiteral("new-job-form.png"));
+        dialog->close();
+    }
+
+private:
+    void save(const QPixmap &pixmap, const QString &name)
+    {
+        QVERIFY(!pixmap.isNull());
+        QVERIFY2(pixmap.save(m_out + u'/' + name), qPrintable(name));
+        qInfo("saved %s", qPrintable(QString(m_out + u'/' + name)));
+    }
+
+    QString m_out;
+    QTemporaryDir m_home{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR") + QStringLiteral("/gui-shots.XXXXXX")};
+};
+
+QTEST_MAIN(TestGuiScreenshots)
+#include "tst_guiscreenshots.moc"

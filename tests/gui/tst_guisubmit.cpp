@@ -1,0 +1,65 @@
+#include "guisandbox.h"
+
+#include "core/store/runstore.h"
+#include "gui/logpanel.h"
+#include "gui/runcharts.h"
+#include "gui/runview.h"
+
+#include <QApplication>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+// The desktop front against the real sandbox cluster: a job submitted through the new-job form runs to the
+// end, and the window shows it live (state, charts, checkpoints, log).
+class TestGuiSubmit : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings stay out of the user's config
+        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
+        QVERIFY(m_home.isValid());
+        const QString problem = prepareSandboxHome(m_home.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void submitsThroughTheFormAndSeesTheRunComplete()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.clusterModel()->rowOf(kSandboxHost) >= 0);
+        const Submission submission = submitThroughForm(window, smallTrainerJob(2));
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        QVERIFY(!submission.result.jobId.isEmpty());
+        QCOMPARE(window.clusterModel()->index(window.clusterModel()->rowOf(kSandboxHost))
+                     .data(ClusterListModel::StateRole).toInt(),
+                 int(remote::ConnectionState::Connected));
+        QVERIFY(window.runModel()->run(runId));
+        QCOMPARE(window.runView()->runId(), runId); // the new run is selected
+
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        const RunRecord *run = window.runModel()->run(runId);
+        QCOMPARE(run->epochsDone, 2);
+        QCOMPARE(run->epochsTotal, 2);
+        QVERIFY(window.runModel()->index(window.runModel()->rowOf(runId), RunListModel::JobsColumn).data().toString()
+                    .contains(submission.result.jobId));
+
+        // Steps every 16 of 64: the live charts got them through metricsArrived, or the store on selection.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::TrainLoss).size() >= 4, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
+        QVERIFY(!window.sessions()->store()->checkpoints(runId).value.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("stop: done")), 20000);
+    }
+
+private:
+    QTemporaryDir m_home{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR") + QStringLiteral("/gui-test.XXXXXX")};
+};
+
+QTEST_MAIN(TestGuiSubmit)
+#include "tst_guisubmit.moc"

@@ -1,0 +1,114 @@
+#include "gui/runcharts.h"
+
+#include "core/metrics/runmetrics.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+MetricEvent step(qint64 at, double loss)
+{
+    MetricEvent e;
+    e.kind = MetricEventKind::Step;
+    e.step = at;
+    e.epoch = 1;
+    e.loss = loss;
+    return e;
+}
+
+MetricEvent epoch(qint64 n, double train, double val, double seconds)
+{
+    MetricEvent e;
+    e.kind = MetricEventKind::Epoch;
+    e.epoch = n;
+    e.epochs = 10;
+    e.loss = train;
+    e.valLoss = val;
+    e.seconds = seconds;
+    return e;
+}
+} // namespace
+
+class TestRunCharts : public QObject {
+    Q_OBJECT
+private slots:
+    void chartsUpdateWhenEventsAreIngested()
+    {
+        RunMetrics metrics;
+        RunCharts charts;
+        charts.resize(900, 600);
+        charts.setRun(&metrics);
+        QSignalSpy redrawn(&charts, &RunCharts::redrawn);
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).size(), 0);
+        QList<MetricEvent> events;
+        for (int i = 1; i <= 50; ++i)
+            events.append(step(i * 10, 1.0 / i));
+        metrics.ingest(events);
+        metrics.ingest(epoch(1, 0.2, 0.25, 3.5));
+        QTRY_VERIFY(!redrawn.isEmpty());
+        QTRY_COMPARE(charts.drawnPoints(SeriesKind::TrainLoss).size(), 50);
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).constLast(), QPointF(500, 1.0 / 50));
+        QCOMPARE(charts.drawnPoints(SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 0.25)});
+        QCOMPARE(charts.drawnBars(), 1);
+
+        // Live: more events, coalesced into one more redraw.
+        const int before = int(redrawn.count());
+        metrics.ingest(step(510, 0.01));
+        metrics.ingest(epoch(2, 0.1, 0.15, 3.0));
+        QTRY_COMPARE(charts.drawnBars(), 2);
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).constLast(), QPointF(510, 0.01));
+        QCOMPARE(redrawn.count(), before + 1);
+    }
+
+    void longRunsAreDecimated()
+    {
+        RunMetrics metrics;
+        QList<MetricEvent> events;
+        for (int i = 1; i <= 200000; ++i)
+            events.append(step(i, 1.0 + std::sin(i * 0.01)));
+        metrics.ingest(events);
+        RunCharts charts;
+        charts.resize(800, 600);
+        charts.setRun(&metrics);
+        const auto drawn = charts.drawnPoints(SeriesKind::TrainLoss);
+        QVERIFY(drawn.size() > 100);
+        QVERIFY2(drawn.size() <= 4 * 2000 + 2, qPrintable(QString::number(drawn.size())));
+        QCOMPARE(drawn.constFirst().x(), 1.0);
+        QCOMPARE(drawn.constLast().x(), 200000.0);
+    }
+
+    void logScaleDropsNonPositivePoints()
+    {
+        RunMetrics metrics;
+        metrics.ingest({step(1, 0.0), step(2, 0.5), step(3, 0.25)});
+        RunCharts charts;
+        charts.setRun(&metrics);
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).size(), 3);
+        charts.setLogScale(true);
+        QVERIFY(charts.logScale());
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).size(), 2);
+        charts.setLogScale(false);
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss).size(), 3);
+    }
+
+    void resumeKeepsOneCurve()
+    {
+        RunMetrics metrics;
+        RunCharts charts;
+        charts.setRun(&metrics);
+        metrics.ingest({step(10, 1.0), step(20, 0.9), step(30, 0.8)});
+        MetricEvent start;
+        start.kind = MetricEventKind::Start;
+        start.resumed = true;
+        start.resumeStep = 20;
+        metrics.ingest({start, step(30, 0.7)}, 1);
+        charts.redraw();
+        QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss),
+                 (QList<QPointF>{QPointF(10, 1.0), QPointF(20, 0.9), QPointF(30, 0.7)}));
+    }
+};
+
+QTEST_MAIN(TestRunCharts)
+#include "tst_runcharts.moc"

@@ -10,12 +10,15 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
         return {};
     const JobRecord &latest = attempts.constLast();
     const JobState state = jobStateFromName(latest.state);
-    if (!isFinal(state) || state == JobState::Completed || state == JobState::Cancelled)
+    if (!isFinal(state) || state == JobState::Cancelled)
         return {};
     if (spec.commandKind != CommandKind::Trainer || spec.requeue)
         return {};
-    // The stop event belongs to this attempt only if the attempt wrote a start event after the previous one's.
+    // A start event clears `stopped`, so the stop event read here is the latest attempt's.
     const bool trainerAskedRequeue = info.stopped && info.exitCode == spec.requeueExitCode;
+    // PBS wrappers show every ended job as completed: only the trainer's stop event tells.
+    if (state == JobState::Completed && !trainerAskedRequeue)
+        return {};
     const bool schedulerStopped = state == JobState::Timeout || state == JobState::Preempted;
     const bool jobSaidRequeue = latest.exitCode == spec.requeueExitCode;
     if (!trainerAskedRequeue && !schedulerStopped && !jobSaidRequeue) {

@@ -187,7 +187,12 @@ void RunTracker::settleRun(const QString &runId)
     // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old total.
     const qint64 total = run.value->epochsTotal >= 0 ? run.value->epochsTotal : progress.epochsTotal;
     const bool ended = isFinal(jobStateFromName(latest.state));
-    const StoreStatus saved = m_store->updateProgress(runId, latest.state, progress.epochsDone, total,
+    // PBS wrappers call every ended job completed; the trainer's stop event knows better.
+    const bool trainerFailed = runSeries && runSeries->info().stopped && runSeries->info().exitCode != 0;
+    const QString state = ended && trainerFailed && latest.state == jobStateName(JobState::Completed)
+                            ? jobStateName(JobState::Failed)
+                            : latest.state;
+    const StoreStatus saved = m_store->updateProgress(runId, state, progress.epochsDone, total,
                                                       progress.lastLoss, ended ? kNoValue : progress.etaSeconds);
     if (!saved.ok())
         note(saved.error);

@@ -103,10 +103,12 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             result.cluster = arg;
             continue;
         }
-        if (arg == u"--requeue" || arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal") {
+        if (arg == u"--requeue" || arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal"
+            || arg == u"--mpi-allow-run-as-root") {
             const QString key = arg == u"--requeue"        ? QStringLiteral("requeue")
                               : arg == u"--oversubscribe" ? QStringLiteral("oversubscribe")
-                                                          : QStringLiteral("checkpointSignalEnabled");
+                              : arg == u"--mpi-allow-run-as-root" ? QStringLiteral("mpiAllowRunAsRoot")
+                                                                  : QStringLiteral("checkpointSignalEnabled");
             overrides[key] = arg != u"--no-checkpoint-signal";
             continue;
         }
@@ -228,6 +230,7 @@ QString jobOptionsHelp()
         "  --name NAME  --nodes N  --tasks-per-node N  --gpus-per-node N  --cpus-per-task N  --mem 16G\n"
         "  --time 01:30:00  --partition P (--queue Q)  --account A  --module M (repeat)  --env NAME=VALUE (repeat)\n"
         "  --launch srun|srun-per-node|mpirun|local  --launcher-option X (repeat)  --oversubscribe\n"
+        "  --mpi-allow-run-as-root (containers and test machines that run as root)\n"
         "  --container apptainer:IMAGE|singularity:IMAGE|shifter:IMAGE  --workdir DIR\n"
         "  --signal USR1|USR2|TERM  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts N\n"
         "  --command 'CMD'   run your own command on every rank instead of the bundled trainer\n"

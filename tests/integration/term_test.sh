@@ -188,6 +188,22 @@ case_restart() { # a job that checkpoints and asks to be requeued is restarted f
     same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the restarted run ended elsewhere"
 }
 
+case_restart_pbs() { # the same through Slurm's PBS wrappers (qsub/qstat: every ended job shows as C)
+    use_prebuilt_trainer
+    td profile torchdeck-sandbox --scheduler pbs --pbs-dialect torque >/dev/null
+    local run out steps
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --launch mpirun --mpi-allow-run-as-root \
+          --name pbs --trainer-arg --signal-at-step --trainer-arg 40 --json | json_field run)
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the restarted job"
+    steps=$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 }' | tr '\n' ' ')
+    expect_eq "$steps" "16 32 48 64 80 96 " "logged steps over both attempts"
+}
+
 case_no_restart() { # a real error is not restarted, and the run says why
     use_prebuilt_trainer
     local run out

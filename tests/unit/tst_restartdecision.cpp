@@ -1,0 +1,87 @@
+// When a run restarts from outside (issue 7): remote/restartdecision.h, a pure function.
+#include "core/scheduler/jobstate.h"
+#include "remote/restartdecision.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+using torchdeck::remote::decideRestart;
+
+class TestRestartDecision : public QObject {
+    Q_OBJECT
+
+private:
+    static JobRecord job(int attempt, JobState state, int exitCode = -1)
+    {
+        JobRecord record;
+        record.attempt = attempt;
+        record.jobId = QString::number(100 + attempt);
+        record.state = jobStateName(state);
+        record.exitCode = exitCode;
+        return record;
+    }
+    static RunInfo stoppedWith(int exitCode, const QString &message = {})
+    {
+        RunInfo info;
+        info.stopped = true;
+        info.exitCode = exitCode;
+        info.stopReason = exitCode == 0 ? QStringLiteral("done") : exitCode == 75 ? QStringLiteral("signal") : QStringLiteral("error");
+        info.stopMessage = message;
+        return info;
+    }
+
+private slots:
+    void restartsWhenTheTrainerAskedToBeRequeued()
+    {
+        const auto decision = decideRestart(JobSpec{}, {job(0, JobState::Failed, 75)}, stoppedWith(75));
+        QVERIFY(decision.restart);
+        QVERIFY2(decision.reason.contains(QStringLiteral("restart 1 of 3")), qPrintable(decision.reason));
+    }
+
+    void restartsAfterWallTimeOrPreemptionWithoutAStopEvent()
+    {
+        QVERIFY(decideRestart(JobSpec{}, {job(0, JobState::Timeout)}, RunInfo{}).restart);
+        QVERIFY(decideRestart(JobSpec{}, {job(0, JobState::Preempted)}, RunInfo{}).restart);
+    }
+
+    void pbsCompletedButTheTrainerSaid75()
+    {
+        QVERIFY(decideRestart(JobSpec{}, {job(0, JobState::Completed)}, stoppedWith(75)).restart);
+        QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Completed)}, stoppedWith(0)).restart);
+    }
+
+    void aRealErrorIsNotRestartedAndSaysWhy()
+    {
+        const auto decision = decideRestart(JobSpec{}, {job(0, JobState::Failed, 1)},
+                                            stoppedWith(1, QStringLiteral("cannot open /data/train-images")));
+        QVERIFY(!decision.restart);
+        QVERIFY2(decision.reason.contains(QStringLiteral("/data/train-images")), qPrintable(decision.reason));
+    }
+
+    void stopsAtTheRestartLimit()
+    {
+        JobSpec spec;
+        spec.maxRestarts = 2;
+        const QList<JobRecord> three{job(0, JobState::Timeout), job(1, JobState::Timeout), job(2, JobState::Timeout)};
+        const auto decision = decideRestart(spec, three, RunInfo{});
+        QVERIFY(!decision.restart);
+        QVERIFY2(decision.reason.contains(QStringLiteral("2 restarts")), qPrintable(decision.reason));
+        QVERIFY(decideRestart(spec, three.mid(0, 2), RunInfo{}).restart);
+    }
+
+    void leavesAloneWhatIsNotItsBusiness()
+    {
+        QVERIFY(!decideRestart(JobSpec{}, {}, RunInfo{}).restart);
+        QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Running)}, RunInfo{}).restart);
+        QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Cancelled)}, stoppedWith(75)).restart);
+        JobSpec inJob;
+        inJob.requeue = true; // the script requeues itself
+        QVERIFY(!decideRestart(inJob, {job(0, JobState::Timeout)}, RunInfo{}).restart);
+        JobSpec custom;
+        custom.commandKind = CommandKind::Custom;
+        QVERIFY(!decideRestart(custom, {job(0, JobState::Timeout)}, RunInfo{}).restart);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRestartDecision)
+#include "tst_restartdecision.moc"

@@ -83,11 +83,11 @@ inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int
     QSignalSpy submitted(dialog, &NewJobDialog::submitted);
     QSignalSpy failed(dialog->panel(), &SubmissionPanel::failed);
     dialog->submit();
-    QTest::qWaitFor([&] { return !submitted.isEmpty() || !failed.isEmpty(); }, timeoutMs);
+    if (!QTest::qWaitFor([&] { return !submitted.isEmpty() || !failed.isEmpty(); }, timeoutMs))
+        return {{}, QString(QStringLiteral("no answer; output: ") + dialog->panel()->outputText())};
     if (submitted.isEmpty())
-        return {{}, failed.isEmpty() ? QStringLiteral("no answer; output: ") + dialog->panel()->outputText()
-                                     : failed.constFirst().constFirst().toString() + QStringLiteral("; output: ")
-                                           + dialog->panel()->outputText()};
+        return {{}, QString(failed.constFirst().constFirst().toString() + QStringLiteral("; output: ")
+                            + dialog->panel()->outputText())};
     Submission done{submitted.constFirst().constFirst().value<remote::LaunchResult>(), {}};
     dialog->close();
     return done;
@@ -99,14 +99,14 @@ inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeo
     if (ClusterSession *session = window.sessions()->existing(kSandboxHost))
         session->setRefreshInterval(500);
     QString state;
-    QTest::qWaitFor(
+    const bool ended = QTest::qWaitFor(
         [&] {
             const RunRecord *run = window.runModel()->run(runId);
             state = run ? run->state : QString();
             return state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout";
         },
         timeoutMs);
-    return state;
+    return ended ? state : QString(QStringLiteral("still ") + state);
 }
 
 } // namespace torchdeck::testing

@@ -87,6 +87,7 @@ RunCharts::RunCharts(QWidget *parent)
     setYAxis(m_epochChart, {m_epochTrain, m_epochVal});
     axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
     axisOf(m_epochChart, Qt::Horizontal)->setTitleText(tr("epoch"));
+    static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal))->setLabelFormat(QStringLiteral("%.0f"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -203,7 +204,10 @@ void RunCharts::drawLines(QChart *chart, const QList<QLineSeries *> &lines, cons
     }
     if (xLo > xHi)
         return;
-    static_cast<QValueAxis *>(axisOf(chart, Qt::Horizontal))->setRange(xLo, xHi > xLo ? xHi : xLo + 1);
+    auto *xAxis = static_cast<QValueAxis *>(axisOf(chart, Qt::Horizontal));
+    xAxis->setRange(xLo, xHi > xLo ? xHi : xLo + 1);
+    if (chart == m_epochChart) // whole epochs: one tick each while they fit
+        xAxis->setTickCount(std::clamp(int(xHi - xLo) + 1, 2, 6));
     fitY(axisOf(chart, Qt::Vertical), yLo, yHi, m_logScale);
 }
 

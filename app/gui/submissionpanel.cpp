@@ -21,6 +21,7 @@ SubmissionPanel::SubmissionPanel(QWidget *parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
+    m_progress->setTextVisible(false); // "0%" before anything started says nothing
     m_output->setReadOnly(true);
     m_output->setMaximumBlockCount(5000);
     m_output->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -68,6 +69,7 @@ void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const rem
     m_launcher = launcher;
     connect(launcher, &remote::RunLauncher::progress, this, [this](const QString &step, qint64 done, qint64 total) {
         m_status->setText(step);
+        m_progress->setTextVisible(total > 0);
         if (total > 0) {
             // QProgressBar is int: scale byte counts down.
             const double scale = total > 1'000'000'000 ? 1000.0 : 1.0;

@@ -234,8 +234,10 @@ void MainWindow::restoreState()
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1280, 760); // fits a 1366x768 laptop screen
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
-    m_runSplitter->restoreState(settings.value(QStringLiteral("window/runSplitter")).toByteArray());
+    if (!m_runSplitter->restoreState(settings.value(QStringLiteral("window/runSplitter")).toByteArray()))
+        m_runSplitter->setSizes({170, 590}); // the run view gets the room on a 768-pixel screen
+    if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
+        m_mainSplitter->setSizes({220, 1060});
     m_runTable->horizontalHeader()->restoreState(settings.value(QStringLiteral("window/runColumns")).toByteArray());
 }
 

@@ -86,17 +86,17 @@ RunCharts::RunCharts(QWidget *parent)
     setYAxis(m_stepChart, {m_stepLoss});
     setYAxis(m_epochChart, {m_epochTrain, m_epochVal});
     axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
-    axisOf(m_epochChart, Qt::Horizontal)->setTitleText(tr("epoch"));
+    // No axis title on the epoch chart: its title says it, and a short chart elides the tick labels for it.
     static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal))->setLabelFormat(QStringLiteral("%.0f"));
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_stepView = makeView(m_stepChart);
-    layout->addWidget(m_stepView, 3);
+    layout->addWidget(m_stepView, 1);
     auto *row = new QHBoxLayout;
     row->addWidget(makeView(m_epochChart), 3);
     row->addWidget(makeView(m_timeChart), 2);
-    layout->addLayout(row, 2);
+    layout->addLayout(row, 1);
 }
 
 RunCharts::~RunCharts() = default;

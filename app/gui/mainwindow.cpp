@@ -70,6 +70,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_filter->setPlaceholderText(tr("Filter runs (name, cluster, state, job id)"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
+    m_runTable->setObjectName(QStringLiteral("runTable"));
     m_runTable->setModel(m_filtered);
     m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);

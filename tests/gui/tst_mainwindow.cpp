@@ -1,0 +1,106 @@
+#include "gui/clusterlistmodel.h"
+#include "gui/mainwindow.h"
+#include "gui/runlistmodel.h"
+#include "gui/runview.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QFile>
+#include <QLineEdit>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+// The window offline: clusters from the ssh config and profiles, runs from the store, the filter, the
+// shortcuts, and the window state kept in QSettings.
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_home.isValid());
+        QFile config(m_home.filePath(QStringLiteral("ssh_config")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("Host alpha\n  HostName alpha.example.org\nHost beta *.wild\n  User me\n");
+        config.close();
+        qputenv("TORCHDECK_SSH_CONFIG", QFile::encodeName(config.fileName()));
+        qputenv("TORCHDECK_DATA_DIR", QFile::encodeName(m_home.path()));
+        qputenv("TORCHDECK_CONFIG_DIR", QFile::encodeName(m_home.path()));
+        QSettings().clear();
+
+        RunStore store;
+        QVERIFY(store.open(m_home.filePath(QStringLiteral("runs.sqlite"))).ok());
+        for (int i = 0; i < 2; ++i) {
+            RunRecord run;
+            run.id = QStringLiteral("0000000%1-aaaa-bbbb-cccc-000000000000").arg(i);
+            run.name = i == 0 ? QStringLiteral("older") : QStringLiteral("newer");
+            run.cluster = QStringLiteral("alpha");
+            run.state = i == 0 ? QStringLiteral("completed") : QStringLiteral("running");
+            run.created = QDateTime::currentDateTimeUtc().addSecs(-600 + i * 60);
+            QVERIFY(store.addRun(run).ok());
+            JobRecord job;
+            job.runId = run.id;
+            job.jobId = QString::number(100 + i);
+            job.state = run.state;
+            QVERIFY(store.saveJob(job).ok());
+        }
+    }
+
+    void showsClustersAndRuns()
+    {
+        MainWindow window;
+        QAbstractItemModelTester tester(window.runModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(window.clusterModel()->names(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta")}));
+        QCOMPARE(window.runModel()->rowCount(), 2);
+        QCOMPARE(window.runModel()->index(0, RunListModel::NameColumn).data().toString(), QStringLiteral("newer"));
+        QCOMPARE(window.runModel()->index(0, RunListModel::JobsColumn).data().toString(), QStringLiteral("101"));
+        window.reloadRuns(); // a reset the tester checks
+        window.selectRun(QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
+        QCOMPARE(window.runView()->runId(), QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
+    }
+
+    void shortcutsAndFilter()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(!window.filterBox()->hasFocus());
+        QTest::keySequence(&window, QKeySequence::Find);
+        QTRY_VERIFY(window.filterBox()->hasFocus());
+        QTest::keyClicks(window.filterBox(), QStringLiteral("completed"));
+        auto *table = window.findChild<QTableView *>(QStringLiteral("runTable"));
+        QVERIFY(table);
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(table->model()->index(0, 0).data().toString(), QStringLiteral("older"));
+        QStringList shortcuts;
+        for (QAction *action : window.findChildren<QAction *>())
+            shortcuts.append(action->shortcut().toString());
+        QVERIFY(shortcuts.contains(QKeySequence(QKeySequence::New).toString()));
+        QVERIFY(shortcuts.contains(QKeySequence(QKeySequence::Refresh).toString()));
+    }
+
+    void windowStateIsRemembered()
+    {
+        {
+            MainWindow window;
+            window.show();
+            window.resize(1000, 650);
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.close();
+        }
+        QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(1000, 650));
+    }
+
+private:
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

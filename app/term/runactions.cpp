@@ -83,18 +83,90 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
     return result;
 }
 
+namespace {
+// The present checkpoint written at the end of the epoch with the lowest validation loss.
+QString bestCheckpoint(TermContext &context, const QString &runId, const QList<CheckpointRecord> &checkpoints,
+                       const QStringList &present)
+{
+    const auto series = context.store().runSeries(runId);
+    if (!series.ok())
+        return {};
+    QHash<qint64, double> valLoss;
+    for (const QPointF &point : series.value.series(SeriesKind::ValLoss).visiblePoints())
+        valLoss.insert(qint64(point.x()), point.y());
+    QString best;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const CheckpointRecord &c : checkpoints) {
+        const auto it = valLoss.constFind(c.epoch);
+        if (present.contains(c.path) && it != valLoss.cend() && (c.reason == u"epoch" || c.reason == u"final")
+            && *it < lowest) {
+            lowest = *it;
+            best = c.path;
+        }
+    }
+    return best;
+}
+
+int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<CheckpointRecord> &checkpoints,
+                      const QStringList &present, const QString &latest, const QStringList &wanted)
+{
+    QStringList paths;
+    for (const QString &what : wanted) {
+        QString found;
+        for (const CheckpointRecord &c : checkpoints) {
+            if (c.path.section(u'/', -1) == what || QString::number(c.step) == what)
+                found = c.path;
+        }
+        if (found.isEmpty()) {
+            context.error(QStringLiteral("run %1 has no checkpoint '%2'").arg(shortRunId(run.id), what));
+            return Failure;
+        }
+        if (found == latest) {
+            context.error(QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
+                              .arg(found.section(u'/', -1)));
+            return Failure;
+        }
+        paths.append(found);
+    }
+    const auto connection = context.connect(run.cluster);
+    if (!connection)
+        return Failure;
+    QString command = QStringLiteral("rm -f --");
+    for (const QString &path : std::as_const(paths))
+        command += u' ' + shellQuote(path) + u' ' + shellQuote(path + QStringLiteral(".json"));
+    const remote::ExecResult removed = connection->runAndWait(command, actionTimeoutMs);
+    if (!removed.ok()) {
+        context.error(QStringLiteral("deleting on %1 failed: %2")
+                          .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
+        return Failure;
+    }
+    for (const QString &path : std::as_const(paths)) {
+        context.store().removeCheckpoint(run.id, path);
+        context.out() << "deleted " << path << (present.contains(path) ? "" : " (was already gone)") << '\n';
+    }
+    context.out() << Qt::flush;
+    return Ok;
+}
+} // namespace
+
 int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("checkpoints"), out, err);
     QString runText;
     bool json = false;
-    for (const QString &arg : args) {
+    QStringList toDelete;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
         if (arg == u"--json")
             json = true;
+        else if (arg == u"--delete" && i + 1 < args.size())
+            toDelete.append(args.at(++i));
         else if (!arg.startsWith(u'-') && runText.isEmpty())
             runText = arg;
         else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck checkpoints RUN [--json])").arg(arg));
+            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck checkpoints RUN [--json] "
+                                         "[--delete STEP|FILE]...)")
+                              .arg(arg));
             return UsageError;
         }
     }
@@ -132,6 +204,9 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         if (present.contains(checkpoint.path))
             latest = checkpoint.path;
     }
+    if (!toDelete.isEmpty())
+        return deleteCheckpoints(context, *run, checkpoints.value, present, latest, toDelete);
+    const QString best = bestCheckpoint(context, run->id, checkpoints.value, present);
     if (json) {
         QJsonArray array;
         for (const CheckpointRecord &c : checkpoints.value)
@@ -143,7 +218,8 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
                                      {QStringLiteral("time"), std::isfinite(c.time) ? QJsonValue(c.time) : QJsonValue()},
                                      {QStringLiteral("reason"), c.reason},
                                      {QStringLiteral("present"), present.contains(c.path)},
-                                     {QStringLiteral("latest"), c.path == latest}});
+                                     {QStringLiteral("latest"), c.path == latest},
+                                     {QStringLiteral("best"), c.path == best}});
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
     }
@@ -158,9 +234,14 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
                                : QStringLiteral("-");
         const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
                                           : QStringLiteral("-");
-        const QString mark = c.path == latest              ? QStringLiteral("  (latest)")
-                           : present.contains(c.path) ? QString()
-                                                      : QStringLiteral("  (deleted)");
+        QStringList marks;
+        if (c.path == latest)
+            marks.append(QStringLiteral("latest"));
+        if (c.path == best)
+            marks.append(QStringLiteral("best val loss"));
+        if (!present.contains(c.path))
+            marks.append(QStringLiteral("deleted"));
+        const QString mark = marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
         out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
                    .arg(c.step, -7)
                    .arg(c.epoch, 5)

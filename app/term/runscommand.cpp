@@ -1,11 +1,13 @@
 #include "term/runscommand.h"
 
+#include "term/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 
 namespace torchdeck::term {
 
@@ -88,10 +90,22 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         run = context.store().run(run->id).value;
     }
     const auto jobs = context.store().jobs(run->id);
-    if (flags->json)
-        out << QJsonDocument(runJson(*run, jobs.value)).toJson(QJsonDocument::Compact) << '\n';
-    else
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
+    const auto series = context.store().runSeries(run->id);
+    const WallTimeBudget budget = spec.ok() && series.ok() ? budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
+    if (flags->json) {
+        QJsonObject object = runJson(*run, jobs.value);
+        if (budget.known)
+            object[u"budget"] = QJsonObject{{QStringLiteral("epochs_per_job"), budget.epochsPerJob},
+                                            {QStringLiteral("reaches_checkpoint"), budget.reachesCheckpoint},
+                                            {QStringLiteral("suggested_lead_seconds"), budget.suggestedLeadSeconds},
+                                            {QStringLiteral("summary"), budget.summary}};
+        out << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
+    } else {
         out << formatRunStatus(*run, jobs.value);
+        if (budget.known)
+            out << "budget   " << budget.summary << '\n';
+    }
     out << Qt::flush;
     return reached ? Ok : Failure;
 }

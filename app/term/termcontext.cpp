@@ -80,10 +80,14 @@ std::unique_ptr<remote::Connection> TermContext::connect(const QString &cluster)
     connection->open();
     QString problem;
     if (!connection->waitConnected(connectTimeoutMs, &problem)) {
-        error(QStringLiteral("cannot connect to %1: %2%3")
-                  .arg(cluster, problem,
-                       hasTerminal() ? QString()
-                                     : QStringLiteral(" (no terminal to ask on: run `ssh %1 true` once first)").arg(cluster)));
+        // The worker's message names the host already; a question nobody could answer gets a hint.
+        const bool unanswered = !hasTerminal()
+                             && (problem.contains(QStringLiteral("not known")) || problem.contains(QStringLiteral("uthentic"))
+                                 || problem.contains(QStringLiteral("passphrase")) || problem.contains(QStringLiteral("password")));
+        error(problem.contains(cluster) ? problem : QStringLiteral("cannot connect to %1: %2").arg(cluster, problem));
+        if (unanswered)
+            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the key into ssh-agent")
+                      .arg(cluster));
         return nullptr;
     }
     return connection;

@@ -38,7 +38,13 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$(grep -c '^[0-9]*,epoch,' <<<"$out")" 2 "epoch rows"
     expect_eq "$(grep -c '^[0-9]*,step,' <<<"$out")" 4 "step rows (every 16 of 64 steps)"
     out=$(td checkpoints flow)
-    grep -qE '^64 +2 .*final +checkpoint-0000000064\.pt +\(latest\)' <<<"$out" || fail "checkpoints: $out"
+    grep -qE '^64 +2 .*final +checkpoint-0000000064\.pt +\(latest, best val loss\)' <<<"$out" || fail "checkpoints: $out"
+    grep -q 'deleted .*/checkpoint-0000000032.pt$' <<<"$(td checkpoints flow --delete 32)" || fail "delete"
+    [[ ! -e "$home/work/runs/$run/checkpoints/checkpoint-0000000032.pt" ]] || fail "the file is still there"
+    rc=0; out=$(td checkpoints flow --delete 64 2>&1) || rc=$?
+    expect_eq "$rc" 1 "deleting the latest checkpoint"
+    grep -q 'the one a resume starts from' <<<"$out" || fail "message: $out"
+    grep -qE '^budget +wall time 00:10:00 holds [0-9]+ epoch\(s\) per job' <<<"$(td status flow)" || fail "no budget: $(td status flow)"
     out=$(td resume flow --epochs 3 --json)
     expect_eq "$(json_field attempt <<<"$out")" 1 "resumed attempt"
     td logs flow -f >"$home/resumed.log" || fail "logs -f of the resumed run: $(cat "$home/resumed.log")"

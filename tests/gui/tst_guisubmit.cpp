@@ -55,6 +55,20 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
         QVERIFY(!window.sessions()->store()->checkpoints(runId).value.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("stop: done")), 20000);
+
+        // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids.
+        QSignalSpy resumed(window.runView(), &RunView::resumed);
+        window.runView()->resumeFrom(QStringLiteral("auto"));
+        QTRY_VERIFY_WITH_TIMEOUT(!resumed.isEmpty(), 120000);
+        const auto again = resumed.constFirst().constFirst().value<remote::LaunchResult>();
+        QCOMPARE(again.runId, runId);
+        QCOMPARE(again.attempt, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.size(), 2, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.constLast().state,
+                                  QStringLiteral("completed"), 180000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
+        QVERIFY(window.runModel()->index(window.runModel()->rowOf(runId), RunListModel::JobsColumn).data().toString()
+                    .contains(again.jobId));
     }
 
 private:

@@ -210,6 +210,30 @@ case_restart_pbs() { # the same through Slurm's PBS wrappers (qsub/qstat: every 
     expect_eq "$steps" "16 32 48 64 80 96 " "logged steps over both attempts"
 }
 
+case_signal() { # scancel --signal at a random step, several seeds: the run resumes and completes, no line lost
+    use_prebuilt_trainer
+    local seed run id out steps expected
+    expected=$(seq 250 250 7500 | tr '\n' ' ') # 2 epochs of 60,000 samples, 2 ranks x 8
+    for seed in 1 2 3; do
+        run=$(td submit torchdeck-sandbox --tasks-per-node 2 --time 00:10:00 --model ae --batch-size 8 --threads 1 \
+              --log-every 250 --epochs 2 --seed "$seed" --name "signal-$seed" --json | json_field run)
+        id=$(td status "$run" --json | json_field jobs.0.job)
+        for _ in $(seq 150); do
+            [[ "$(squeue -h -j "$id" -o %T 2>/dev/null)" == RUNNING ]] && break
+            sleep 0.2
+        done
+        sleep "$(( 1 + RANDOM % 4 )).$(( RANDOM % 10 ))" # somewhere in the first epoch or the second
+        scancel --batch --signal=USR1 "$id"
+        timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch (seed $seed)"
+        out=$(td status "$run" --json)
+        expect_eq "$(json_field state <<<"$out")" completed "seed $seed: state"
+        expect_eq "$(json_field jobs.1.state <<<"$out" 2>/dev/null || echo "no second job")" completed \
+            "seed $seed: the job after the signal"
+        steps=$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 }' | tr '\n' ' ')
+        expect_eq "$steps" "$expected" "seed $seed: every logged step once, in order"
+    done
+}
+
 case_no_restart() { # a real error is not restarted, and the run says why
     use_prebuilt_trainer
     local run out

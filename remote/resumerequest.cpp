@@ -9,7 +9,7 @@
 
 namespace torchdeck::remote {
 
-std::optional<LaunchRequest> resumeRequest(RunStore &store, const ClusterProfile &profile, const RunRecord &run,
+std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
                                            QString from, const QString &epochs, QString *error)
 {
     const auto jobs = store.jobs(run.id);

@@ -11,7 +11,7 @@ class RunStore;
 
 // The next attempt of a finished run of the bundled trainer, from a checkpoint ("auto", "none" or a path),
 // optionally for a new number of epochs. Nothing, with the reason in `error`, when it cannot resume.
-// The same rules as `torchdeck resume` (app/term/submitcommand.cpp).
+// remote::resumeRequest with the run's cluster profile.
 std::optional<remote::LaunchRequest> resumeRequest(const RunStore &store, const ProfileStore &profiles,
                                                    const RunRecord &run, const QString &from,
                                                    const QString &epochs, QString *error);

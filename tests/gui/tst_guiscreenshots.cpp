@@ -13,7 +13,8 @@ using namespace torchdeck;
 using namespace torchdeck::testing;
 
 // Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox, and the new-job form,
-// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (docs/screenshots of the source tree).
+// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to update
+// the README's pictures).
 class TestGuiScreenshots : public QObject {
     Q_OBJECT
 private slots:

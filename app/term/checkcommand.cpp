@@ -1,5 +1,7 @@
 #include "term/checkcommand.h"
 
+#include "core/profiles/profilestore.h"
+#include "core/shellquote.h"
 #include "core/sshconfigparser.h"
 #include "remote/clustercheck.h"
 #include "remote/connection.h"
@@ -31,7 +33,27 @@ SchedulerKind schedulerFromName(const QString &name, bool &ok)
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     QString cluster;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        if (!args.at(i).startsWith(u'-') && (i == 0 || !args.at(i - 1).startsWith(u'-'))) {
+            cluster = args.at(i);
+            break;
+        }
+    }
+    // The cluster's profile gives the defaults; the options override them for this check.
+    ProfileStore profiles;
+    QString problem;
+    if (!profiles.load(&problem)) {
+        err << "torchdeck check: " << problem << '\n';
+        return Failure;
+    }
+    const ClusterProfile profile = profiles.profile(cluster);
     remote::ClusterCheckSettings settings;
+    settings.scheduler = profile.scheduler;
+    settings.workDirectory = profile.workDirectory;
+    settings.libtorchPrefix = profile.libtorchPrefix();
+    for (const QString &module : profile.modules)
+        settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
+    cluster.clear();
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
         const bool hasValue = i + 1 < args.size();

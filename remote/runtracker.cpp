@@ -205,6 +205,18 @@ void RunTracker::settleRun(const QString &runId)
         updated.message = runSeries->info().stopMessage;
         m_store->updateRun(updated);
     }
+    if (runSeries && runSeries->info().resumeSkipped > 0) {
+        // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a bug.
+        const QString warning = QStringLiteral("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
+                                    .arg(runSeries->info().resumedFrom.section(u'/', -1))
+                                    .arg(runSeries->info().resumeSkipped);
+        const auto fresh = m_store->run(runId);
+        if (fresh.ok() && fresh.value && !fresh.value->message.contains(warning)) {
+            RunRecord updated = *fresh.value;
+            updated.message = updated.message.isEmpty() ? warning : updated.message + QStringLiteral("; ") + warning;
+            m_store->updateRun(updated);
+        }
+    }
     if (ended && m_autoRestart) {
         const auto fresh = m_store->run(runId);
         if (fresh.ok() && fresh.value)

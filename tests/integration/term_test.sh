@@ -234,6 +234,25 @@ case_signal() { # scancel --signal at a random step, several seeds: the run resu
     done
 }
 
+case_corrupt() { # a torn latest checkpoint: the restart resumes from the one before, and the run says so
+    use_prebuilt_trainer
+    local common=("${job[@]}" --epochs 3 --seed 7) ref run id newest out
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
+    run=$(td submit torchdeck-sandbox "${common[@]}" --name torn --trainer-arg --signal-at-step \
+          --trainer-arg 40 --json | json_field run)
+    id=$(td status "$run" --offline --json | json_field jobs.0.job)
+    for _ in $(seq 300); do [[ -z "$(squeue -h -j "$id" 2>/dev/null)" ]] && break; sleep 0.2; done
+    newest=$(final_checkpoint "$run")
+    expect_eq "${newest##*/}" checkpoint-0000000041.pt "the checkpoint the signal wrote"
+    truncate -s 1000 "$newest"
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    grep -q 'warning: resumed from checkpoint-0000000032.pt; 1 newer checkpoint(s) were torn or corrupt' \
+        <<<"$(json_field message <<<"$out")" || fail "no warning in: $out"
+    same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the run ended elsewhere"
+}
+
 case_no_restart() { # a real error is not restarted, and the run says why
     use_prebuilt_trainer
     local run out

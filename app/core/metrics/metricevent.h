@@ -47,6 +47,7 @@ struct MetricEvent {
     QString resumePath;
     qint64 resumeEpoch = kNoCount;
     qint64 resumeStep = kNoCount;
+    qint64 resumeSkipped = 0; // newer checkpoints rejected as torn or corrupt before this one
 
     // stop
     int exitCode = 0;

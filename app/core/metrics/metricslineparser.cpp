@@ -88,6 +88,8 @@ error_code readResume(od::value v, MetricEvent *e) {
             err = readInt(field.value(), &e->resumeEpoch);
         else if (key == "step")
             err = readInt(field.value(), &e->resumeStep);
+        else if (key == "skipped")
+            err = readInt(field.value(), &e->resumeSkipped);
         if (err)
             return err;
     }

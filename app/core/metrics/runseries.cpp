@@ -94,6 +94,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
         m_info.worldSize = e.worldSize;
         m_info.model = e.model;
         m_info.dataset = e.dataset;
+        m_info.resumedFrom = e.resumed ? e.resumePath : QString();
+        m_info.resumeSkipped = e.resumed ? e.resumeSkipped : 0;
         m_info.stopped = false;
         changes.info = true;
         break;

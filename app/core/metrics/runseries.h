@@ -31,6 +31,8 @@ struct RunInfo {
     int starts = 0; // start events: 1 + resumes and restarts
     double firstTime = kNoValue;
     double lastTime = kNoValue;
+    QString resumedFrom;      // the checkpoint the latest start resumed from; empty: a fresh start
+    qint64 resumeSkipped = 0; // newer checkpoints that start rejected as torn or corrupt
     bool stopped = false; // the latest attempt wrote its stop event
     QString stopReason;
     int exitCode = 0;

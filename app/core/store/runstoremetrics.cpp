@@ -42,6 +42,8 @@ QVariant extraJson(const MetricEvent &e) {
         o.insert(u"resumed", true);
         o.insert(u"resume_epoch", e.resumeEpoch);
         o.insert(u"resume_step", e.resumeStep);
+        if (e.resumeSkipped > 0)
+            o.insert(u"resume_skipped", e.resumeSkipped);
     }
     if (o.isEmpty())
         return {};
@@ -65,6 +67,7 @@ void readExtra(const QVariant &json, MetricEvent *e) {
     e->resumed = o.value(u"resumed").toBool();
     e->resumeEpoch = o.value(u"resume_epoch").toInteger(kNoCount);
     e->resumeStep = o.value(u"resume_step").toInteger(kNoCount);
+    e->resumeSkipped = o.value(u"resume_skipped").toInteger(0);
 }
 
 StoredMetricEvent readRow(const QSqlQuery &q) {

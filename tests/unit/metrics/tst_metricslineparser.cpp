@@ -113,6 +113,10 @@ void TestMetricsLineParser::startWithResume() {
     QCOMPARE(p.event.resumePath, QStringLiteral("/scratch/u/run/ckpt/ckpt-step000020.pt"));
     QCOMPARE(p.event.resumeEpoch, 1);
     QCOMPARE(p.event.resumeStep, 20);
+    QCOMPARE(p.event.resumeSkipped, 0);
+    const auto fellBack = parseMetricsLine(
+        R"({"schema":1,"event":"start","time":1,"resume":{"path":"/c/ckpt-10.pt","epoch":1,"step":10,"skipped":2}})");
+    QCOMPARE(fellBack.event.resumeSkipped, 2); // two newer checkpoints were torn
 }
 
 void TestMetricsLineParser::startWithoutResume() {

@@ -64,7 +64,8 @@ void TestRunStoreMetrics::addRunWithJobs(int attempts) {
 void TestRunStoreMetrics::eventsRoundTrip() {
     addRunWithJobs(2);
     const QList<MetricEvent> first = events("attempt1.jsonl");
-    const QList<MetricEvent> second = events("attempt2.jsonl");
+    QList<MetricEvent> second = events("attempt2.jsonl");
+    second.first().resumeSkipped = 3; // its start fell back over three torn checkpoints
     QVERIFY(m_store.appendMetrics(m_run, 0, first).ok());
     QVERIFY(m_store.appendMetrics(m_run, 1, second).ok());
     m_store.close();
@@ -93,6 +94,7 @@ void TestRunStoreMetrics::eventsRoundTrip() {
         QCOMPARE(b.reason, a.reason);
         QCOMPARE(b.resumed, a.resumed);
         QCOMPARE(b.resumeStep, a.resumeStep);
+        QCOMPARE(b.resumeSkipped, a.resumeSkipped);
         QCOMPARE(b.resumePath, a.resumePath);
         QCOMPARE(b.model, a.model);
         QCOMPARE(b.worldSize, a.worldSize);

@@ -102,6 +102,19 @@ void RunLauncher::deploy()
     settings.libtorchPrefix = profile.libtorchPrefix();
     for (const QString &module : profile.modules)
         settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
+    if (profile.buildInJob) {
+        if (profile.scheduler != SchedulerKind::Slurm)
+            return fail(QStringLiteral("building the trainer in a job needs Slurm (srun); set build_on to login for %1")
+                            .arg(profile.name));
+        // A job step that blocks and streams its output, like the login-node build.
+        settings.buildLauncher = {QStringLiteral("srun"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),
+                                  QStringLiteral("--cpus-per-task=%1").arg(profile.buildCpus),
+                                  QStringLiteral("--time=00:30:00"), QStringLiteral("--job-name=torchdeck-build")};
+        if (!profile.partition.isEmpty())
+            settings.buildLauncher << QStringLiteral("--partition=") + profile.partition;
+        if (!profile.account.isEmpty())
+            settings.buildLauncher << QStringLiteral("--account=") + profile.account;
+    }
     auto *deployment = new TrainerDeployment(m_connection, TrainerBundle::embedded(), settings, this);
     connect(deployment, &TrainerDeployment::progress, this, &RunLauncher::progress);
     connect(deployment, &TrainerDeployment::output, this, &RunLauncher::output);

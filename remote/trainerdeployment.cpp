@@ -157,7 +157,9 @@ void TrainerDeployment::publishSources()
 
 void TrainerDeployment::build()
 {
-    emit progress(QStringLiteral("Building the trainer on the cluster"), 0, 0);
+    emit progress(m_settings.buildLauncher.isEmpty() ? QStringLiteral("Building the trainer on the cluster")
+                                                     : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
+                  0, 0);
     const QString dir = shellQuote(m_trainerDir);
     QStringList lines = m_settings.moduleLines;
     QString configure = QStringLiteral("cmake -S %1 -B %1/build -DCMAKE_BUILD_TYPE=Release").arg(dir);
@@ -169,8 +171,9 @@ void TrainerDeployment::build()
           << QStringLiteral("touch %1/build/%2").arg(dir, readyMarker);
     // flock: two deployments of the same hash build once, the second waits and then finds it built.
     const QString script = QStringLiteral("set -e\n") + lines.join(u'\n');
+    const QString launcher = m_settings.buildLauncher.isEmpty() ? QString() : shellJoin(m_settings.buildLauncher) + u' ';
     runCommand(QStringLiteral("building the trainer"),
-               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock bash -c %2").arg(dir, shellQuote(script)),
+               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %3bash -c %2").arg(dir, shellQuote(script), launcher),
                [this](const QByteArray &) { next(); }, true);
 }
 

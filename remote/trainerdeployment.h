@@ -17,6 +17,7 @@ struct DeploySettings {
     QString libtorchPrefix;                                  // CMAKE_PREFIX_PATH on the cluster; empty: cmake finds it
     QStringList moduleLines;                                 // shell lines run before cmake (module load ...)
     int buildJobs = 0;                                       // 0: the login node's nproc
+    QStringList buildLauncher; // runs the build elsewhere, e.g. {"srun", "--ntasks=1", ...}; empty: here
 };
 
 struct DeployResult {

@@ -15,7 +15,7 @@ const std::pair<const char16_t *, const char16_t *> textOptions[] = {
     {u"--slurm-history", u"slurm_history"}, {u"--account", u"account"},
     {u"--partition", u"partition"},         {u"--queue", u"partition"},
     {u"--work-dir", u"work_directory"},     {u"--libtorch", u"libtorch"},
-    {u"--trainer-binary", u"trainer_binary"},
+    {u"--trainer-binary", u"trainer_binary"}, {u"--build-on", u"build_on"},
 };
 
 void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
@@ -23,8 +23,10 @@ void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
     out << profile.name << (saved ? "" : " (built-in defaults; nothing saved)") << '\n';
     const QJsonObject json = profile.toJson();
     for (auto it = json.begin(); it != json.end(); ++it) {
-        const QString value = it.value().isArray() ? QString::fromUtf8(QJsonDocument(it.value().toArray()).toJson(QJsonDocument::Compact))
-                                                   : it.value().toString();
+        const QString value = it.value().isArray()
+                                ? QString::fromUtf8(QJsonDocument(it.value().toArray()).toJson(QJsonDocument::Compact))
+                                : it.value().isDouble() ? QString::number(it.value().toInt())
+                                                        : it.value().toString();
         out << "  " << it.key() << ": " << value << '\n';
     }
 }
@@ -51,7 +53,15 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         if (known)
             continue;
-        if (arg == u"--module" && hasValue) {
+        if (arg == u"--build-cpus" && hasValue) {
+            bool ok = false;
+            const int cpus = args.at(++i).toInt(&ok);
+            if (!ok) {
+                context.error(QStringLiteral("--build-cpus wants a whole number"));
+                return UsageError;
+            }
+            changes[u"build_cpus"] = cpus;
+        } else if (arg == u"--module" && hasValue) {
             modules.append(args.at(++i));
             modulesGiven = true;
         } else if (arg == u"--no-modules") {

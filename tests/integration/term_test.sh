@@ -108,16 +108,21 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     expect_eq "$(cat "$TORCHDECK_CONFIG_DIR/clusters.json")" '{ broken' "the broken file is left as it was"
 }
 
-case_deployed() { # submit deploys the bundled trainer (reusing the build integration.deployment made)
-    td profile torchdeck-sandbox --work-dir "$TORCHDECK_DEPLOY_WORK" >/dev/null
+case_deployed() { # submit uploads the bundled trainer and builds it in a short job (srun), then runs it
+    td profile torchdeck-sandbox --work-dir "$home/work" --build-on job --build-cpus 1 >/dev/null
     local out run
-    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name deployed --json 2>"$home/progress.txt")
+    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name deployed --json 2>"$home/progress.txt") ||
+        fail "submit: $(tail -n 30 "$home/progress.txt")"
     run=$(json_field run <<<"$out")
-    grep -q 'Looking for an earlier build' "$home/progress.txt" || fail "no deployment progress: $(cat "$home/progress.txt")"
+    grep -q 'Building the trainer in a job (srun)' "$home/progress.txt" || fail "progress: $(head -n 20 "$home/progress.txt")"
+    grep -q 'Built target torchdeck-train' "$home/progress.txt" || fail "no build output: $(tail -n 20 "$home/progress.txt")"
     td logs "$run" -f >"$home/deployed.log" || fail "the job failed: $(cat "$home/deployed.log")"
     grep -q 'stop: done at step 32, exit code 0' "$home/deployed.log" || fail "log: $(cat "$home/deployed.log")"
-    grep -q "$TORCHDECK_DEPLOY_WORK/trainer/[0-9a-f]*/build/torchdeck-train" <<<"$(td script torchdeck-sandbox --epochs 1)" ||
+    grep -q "$home/work/trainer/[0-9a-f]*/build/torchdeck-train" <<<"$(td script torchdeck-sandbox --epochs 1)" ||
         fail "the script does not run the deployed trainer"
+    td profile torchdeck-sandbox --scheduler pbs >/dev/null
+    out=$(td submit torchdeck-sandbox "${job[@]}" --launch mpirun --epochs 1 2>&1) && fail "a build job through PBS: $out"
+    grep -q 'building the trainer in a job needs Slurm' <<<"$out" || fail "message: $out"
 }
 
 case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with confirmation, quit

@@ -6,7 +6,6 @@
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -31,17 +30,13 @@ private:
     Outcome deploy(const TrainerBundle &bundle, int timeoutMs);
 
     std::unique_ptr<Connection> m_connection;
-    QTemporaryDir m_temporaryWork;
-    QString m_workPath; // $TORCHDECK_DEPLOY_WORK (kept for the terminal tests to reuse the build), else temporary
+    QTemporaryDir m_work;
 };
 
 void TestDeployment::initTestCase()
 {
     if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
-    m_workPath = qEnvironmentVariable("TORCHDECK_DEPLOY_WORK", m_temporaryWork.path());
-    QDir(m_workPath).removeRecursively(); // a fresh deployment, whatever an earlier run left
-    QVERIFY(QDir().mkpath(m_workPath));
     m_connection = std::make_unique<Connection>(testing::sandboxConnectionSettings());
     m_connection->open();
     QString error;
@@ -51,7 +46,7 @@ void TestDeployment::initTestCase()
 TestDeployment::Outcome TestDeployment::deploy(const TrainerBundle &bundle, int timeoutMs)
 {
     DeploySettings settings;
-    settings.workDirectory = m_workPath;
+    settings.workDirectory = m_work.path();
     TrainerDeployment deployment(m_connection.get(), bundle, settings);
     Outcome outcome;
     QSignalSpy finished(&deployment, &TrainerDeployment::finished);
@@ -88,11 +83,11 @@ void TestDeployment::deploysBuildsAndReuses()
     const auto result = first.finished.first().value<DeployResult>();
     QVERIFY(!result.reused);
     QCOMPARE(result.hash, bundle.hash);
-    QCOMPARE(result.binary, m_workPath + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/build/torchdeck-train"));
+    QCOMPARE(result.binary, m_work.path() + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/build/torchdeck-train"));
     QVERIFY2(first.output.contains(QStringLiteral("Built target torchdeck-train")), qPrintable(first.output.right(2000)));
     QVERIFY(first.output.contains(QStringLiteral("torchdeck-train ")));
     QVERIFY(first.progressSignals > bundle.files.size() / 2);
-    const QFile uploaded(m_workPath + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/main.cpp"));
+    const QFile uploaded(m_work.path() + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/main.cpp"));
     QVERIFY(uploaded.exists());
 
     const Outcome second = deploy(bundle, 60000);

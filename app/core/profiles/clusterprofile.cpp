@@ -2,6 +2,8 @@
 
 #include <QJsonArray>
 
+#include <cmath>
+
 #include <algorithm>
 
 namespace torchdeck {
@@ -68,6 +70,8 @@ QJsonObject ClusterProfile::toJson() const
     object[u"modules"] = toArray(modules);
     object[u"libtorch"] = libtorch;
     object[u"trainer_binary"] = trainerBinary;
+    object[u"build_on"] = buildInJob ? QStringLiteral("job") : QStringLiteral("login");
+    object[u"build_cpus"] = buildCpus;
     return object;
 }
 
@@ -106,6 +110,21 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     } else if (!modules.isUndefined()) {
         *error = QStringLiteral("%1: \"modules\" must be a list of lines").arg(name);
     }
+    QString buildOn = profile.buildInJob ? QStringLiteral("job") : QStringLiteral("login");
+    text(u"build_on", &buildOn);
+    if (buildOn == u"job" || buildOn == u"login")
+        profile.buildInJob = buildOn == u"job";
+    else
+        *error = QStringLiteral("%1: build_on \"%2\" is not login or job").arg(name, buildOn);
+    const QJsonValue cpus = object.value(u"build_cpus");
+    if (!cpus.isUndefined()) {
+        // QJsonValue::toInt(0) is 0 for 2.5 and strings: check the number itself.
+        const double value = cpus.toDouble(-1);
+        if (!cpus.isDouble() || value < 1 || value > 1024 || value != std::floor(value))
+            *error = QStringLiteral("%1: build_cpus must be a whole number from 1 to 1024").arg(name);
+        else
+            profile.buildCpus = int(value);
+    }
     if (const auto kind = schedulerKindFromName(scheduler))
         profile.scheduler = *kind;
     else
@@ -138,7 +157,7 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
     return a.name == b.name && a.scheduler == b.scheduler && a.pbsDialect == b.pbsDialect
         && a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition
         && a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch
-        && a.trainerBinary == b.trainerBinary;
+        && a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus;
 }
 
 ClusterProfile defaultProfile(const QString &name)

@@ -25,6 +25,8 @@ ClusterProfile everyFieldSet()
     p.modules = {QStringLiteral("gcc/12.2"), QStringLiteral("cuda/12.1 cudnn"), QStringLiteral("λ 'quoted'")};
     p.libtorch = QStringLiteral("/opt/libtorch-2.3");
     p.trainerBinary = QStringLiteral("/home/ada/bin/torchdeck-train");
+    p.buildInJob = true;
+    p.buildCpus = 16;
     return p;
 }
 
@@ -135,7 +137,9 @@ void TestClusterProfile::writesDocumentedKeys()
                          QStringLiteral("λ 'quoted'")}));
     QCOMPARE(json.value(u"libtorch").toString(), QStringLiteral("/opt/libtorch-2.3"));
     QCOMPARE(json.value(u"trainer_binary").toString(), QStringLiteral("/home/ada/bin/torchdeck-train"));
-    QCOMPARE(json.size(), 9);
+    QCOMPARE(json.value(u"build_on").toString(), QStringLiteral("job"));
+    QCOMPARE(json.value(u"build_cpus").toInt(), 16);
+    QCOMPARE(json.size(), 11);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));
@@ -197,7 +201,8 @@ void TestClusterProfile::badValueNamesItsKey_data()
     QTest::addColumn<QStringList>("mentions"); // what the error must name
 
     const char *textKeys[] = {"scheduler", "pbs_dialect",    "slurm_history", "account",
-                              "partition", "work_directory", "libtorch",      "trainer_binary"};
+                              "partition", "work_directory", "libtorch",      "trainer_binary",
+                              "build_on"};
     for (const char *key : textKeys) {
         const QString name = QString::fromLatin1(key);
         QTest::addRow("%s is a number", key) << QByteArray("{\"") + key + "\": 5}" << QStringList{name};
@@ -205,6 +210,11 @@ void TestClusterProfile::badValueNamesItsKey_data()
         QTest::addRow("%s is null", key) << QByteArray("{\"") + key + "\": null}" << QStringList{name};
         QTest::addRow("%s is true", key) << QByteArray("{\"") + key + "\": true}" << QStringList{name};
     }
+    QTest::addRow("unknown build_on") << QByteArray(R"({"build_on": "compute"})")
+                                      << QStringList{QStringLiteral("build_on"), QStringLiteral("compute")};
+    for (const char *cpus : {"0", "2.5", "\"4\"", "-1", "100000"})
+        QTest::addRow("build_cpus %s", cpus) << QByteArray("{\"build_cpus\": ") + cpus + "}"
+                                             << QStringList{QStringLiteral("build_cpus")};
     QTest::addRow("unknown scheduler") << QByteArray(R"({"scheduler": "sge"})")
                                        << QStringList{QStringLiteral("scheduler"), QStringLiteral("sge")};
     QTest::addRow("scheduler in capitals")

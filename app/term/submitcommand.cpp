@@ -10,8 +10,13 @@
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QUuid>
 
 namespace torchdeck::term {
 
@@ -82,10 +87,44 @@ void printLaunched(TermContext &context, const remote::LaunchResult &result, con
                   << Qt::flush;
 }
 
+// Opens the rendered script in $VISUAL or $EDITOR (vi without either); the saved text is what gets submitted.
+bool editScript(TermContext &context, const QString &script, QString *edited)
+{
+    QTemporaryFile file(QDir::tempPath() + QStringLiteral("/torchdeck-job-XXXXXX.sh"));
+    if (!file.open() || file.write(script.toUtf8()) < 0 || !file.flush()) {
+        context.error(QStringLiteral("cannot write a temporary file for the editor: ") + file.errorString());
+        return false;
+    }
+    QString editor = qEnvironmentVariable("VISUAL", qEnvironmentVariable("EDITOR"));
+    if (editor.isEmpty())
+        editor = QStringLiteral("vi");
+    QProcess process;
+    process.setProcessChannelMode(QProcess::ForwardedChannels);
+    process.setInputChannelMode(QProcess::ForwardedInputChannel);
+    // Through the shell, as git does: EDITOR may hold options ("code --wait").
+    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), editor + QStringLiteral(" \"$1\""),
+                                              QStringLiteral("sh"), file.fileName()});
+    if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        context.error(QStringLiteral("the editor (%1) failed; nothing was submitted").arg(editor));
+        return false;
+    }
+    QFile saved(file.fileName());
+    if (!saved.open(QIODevice::ReadOnly)) {
+        context.error(QStringLiteral("cannot read the edited script: ") + saved.errorString());
+        return false;
+    }
+    *edited = QString::fromUtf8(saved.readAll());
+    if (edited->trimmed().isEmpty()) {
+        context.error(QStringLiteral("the script is empty; nothing was submitted"));
+        return false;
+    }
+    return true;
+}
+
 int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err, bool previewOnly)
 {
     TermContext context(previewOnly ? QStringLiteral("script") : QStringLiteral("submit"), out, err);
-    const JobOptions options = parseJobOptions(args, {QStringLiteral("--json")});
+    const JobOptions options = parseJobOptions(args, {QStringLiteral("--json"), QStringLiteral("--edit")});
     if (!options.error.isEmpty()) {
         context.error(options.error);
         return UsageError;
@@ -111,6 +150,13 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     const auto connection = context.connect(options.cluster);
     if (!connection)
         return Failure;
+    if (!previewOnly && options.flags.contains(QStringLiteral("--edit"))) {
+        // The script shown is the one submitted: same run id, so the same directories.
+        request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        const auto preview = launch(context, *connection, request, true);
+        if (!preview || !editScript(context, preview->script, &request.script))
+            return Failure;
+    }
     const auto result = launch(context, *connection, request, previewOnly);
     if (!result)
         return Failure;

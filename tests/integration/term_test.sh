@@ -85,6 +85,22 @@ case_hostile() { # hostile values are quoted (they come back unchanged) or refus
     [[ ! -e "$marker" ]] || fail "a hostile name ran"
 }
 
+case_edit() { # submit --edit: the script is changed in the editor and submitted as changed; a failed editor stops it
+    use_prebuilt_trainer
+    local run out rc=0 editor="$home/editor.sh"
+    printf '#!/bin/sh\nsed -i "s/^set -euo pipefail$/&\\necho edited-by-hand/" "$1"\n' >"$editor"
+    chmod +x "$editor"
+    run=$(EDITOR=$editor td submit torchdeck-sandbox --command 'echo job-ran' --name edited --edit --json | json_field run)
+    td logs "$run" -f >"$home/edited.log" || fail "the edited job failed: $(cat "$home/edited.log")"
+    expect_eq "$(cat "$home/edited.log")" $'edited-by-hand\njob-ran' "the edited job's output"
+    grep -q '^echo edited-by-hand$' "$home/work/runs/$run/job-0.sh" || fail "the submitted script is not the edited one"
+    out=$(EDITOR=false td submit torchdeck-sandbox --command true --name never --edit 2>&1) || rc=$?
+    expect_eq "$rc" 1 "exit code when the editor fails"
+    grep -q 'nothing was submitted' <<<"$out" || fail "message: $out"
+    td runs --offline | grep -q ' never ' && fail "a run was recorded although nothing was submitted"
+    return 0
+}
+
 case_errors() { # exit codes scripts rely on, and one-line messages that say what to do
     local out rc
     rc=0; out=$(td submit 2>&1) || rc=$?

@@ -1,5 +1,6 @@
 #include "remote/runtracker.h"
 
+#include "core/jobs/runlayout.h"
 #include "core/metrics/metricsreader.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
@@ -84,9 +85,7 @@ void RunTracker::pollJobs()
     QString localState;
     if (m_profile.scheduler == SchedulerKind::Local) {
         // Local jobs keep their state under <work>/local: the launcher made it absolute in the run's paths.
-        const QString stdoutPath = m_jobs.constFirst().stdoutPath;
-        const qsizetype runs = stdoutPath.lastIndexOf(QStringLiteral("/runs/"));
-        localState = runs > 0 ? stdoutPath.left(runs) + QStringLiteral("/local") : QString();
+        localState = localStateDirectoryOf(m_jobs.constFirst().stdoutPath);
     }
     auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), this);
     connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {

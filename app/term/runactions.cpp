@@ -1,5 +1,6 @@
 #include "term/runactions.h"
 
+#include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
 #include "remote/schedulerclient.h"
@@ -59,7 +60,9 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        remote::SchedulerClient client(connection.get(), context.profiles().profile(run->cluster).commands());
+        const auto jobs = context.store().jobs(run->id);
+        const QString localState = jobs.value.isEmpty() ? QString() : localStateDirectoryOf(jobs.value.constLast().stdoutPath);
+        remote::SchedulerClient client(connection.get(), context.profiles().profile(run->cluster).commands(localState));
         QString problem;
         const bool finished = waitUntil(
             [&](const std::function<void()> &done) {

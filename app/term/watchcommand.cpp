@@ -1,5 +1,6 @@
 #include "term/watchcommand.h"
 
+#include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
 #include "remote/runtracker.h"
@@ -234,14 +235,16 @@ void Watch::cancelSelected()
     if (!run || !m_connections.contains(run->cluster))
         return setMessage(QStringLiteral("not connected to this run's cluster"), true);
     QStringList ids;
+    QString localState;
     for (const JobRecord &job : m_context.store().jobs(run->id).value) {
         if (!isFinal(jobStateFromName(job.state)))
             ids.append(job.jobId);
+        localState = localStateDirectoryOf(job.stdoutPath);
     }
     if (ids.isEmpty())
         return setMessage(QStringLiteral("run %1 has no unfinished job").arg(shortRunId(run->id)));
     auto *client = new remote::SchedulerClient(m_connections.value(run->cluster).get(),
-                                               m_context.profiles().profile(run->cluster).commands(), this);
+                                               m_context.profiles().profile(run->cluster).commands(localState), this);
     const QString shortId = shortRunId(run->id);
     connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
         client->deleteLater();

@@ -69,6 +69,25 @@ case_cancel() { # a long job is cancelled; the run says so; cancelling again is 
     grep -q 'no unfinished job' <<<"$(td cancel "$run")" || fail "second cancel"
 }
 
+case_local() { # the local scheduler (a background process on the cluster): submit, follow, cancel
+    use_prebuilt_trainer
+    td profile torchdeck-sandbox --scheduler local >/dev/null
+    local run out state
+    run=$(td submit torchdeck-sandbox --launch local --command 'echo local-ran' --name quick --json | json_field run)
+    td logs "$run" -f >"$home/local.log" || fail "the local job: $(cat "$home/local.log")"
+    expect_eq "$(cat "$home/local.log")" local-ran "the local job's output"
+    run=$(td submit torchdeck-sandbox --launch local --command 'sleep 600' --name slow --json | json_field run)
+    grep -q "cancelled run ${run:0:8}" <<<"$(td cancel "$run")" || fail "cancel"
+    for _ in $(seq 50); do
+        state=$(td status "$run" --json | json_field state)
+        [[ "$state" == cancelled || "$state" == failed ]] && break
+        sleep 0.2
+    done
+    [[ "$state" == cancelled || "$state" == failed ]] || fail "state after cancel: $state"
+    pgrep -f 'sleep 600' >/dev/null && fail "the local job still runs"
+    return 0
+}
+
 case_hostile() { # hostile values are quoted (they come back unchanged) or refused, never run
     use_prebuilt_trainer
     local marker="$home/pwned" value out run rc=0

@@ -29,6 +29,12 @@ QStringList withTrainerOption(const QStringList &args, const QString &flag, cons
     return result;
 }
 
+QString localStateDirectoryOf(const QString &pathInRun)
+{
+    const qsizetype runs = pathInRun.lastIndexOf(QStringLiteral("/runs/"));
+    return runs > 0 ? pathInRun.left(runs) + QStringLiteral("/local") : QString();
+}
+
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
                     const QString &resume)
 {

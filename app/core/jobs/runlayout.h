@@ -16,6 +16,10 @@ struct RunLayout {
     QString checkpointDirectory() const { return directory + QStringLiteral("/checkpoints"); }
 };
 
+// Where local (scheduler-less) jobs keep their state: <work directory>/local, found from any path inside
+// <work directory>/runs/; empty when the path is not in a run directory (the user chose another log path).
+QString localStateDirectoryOf(const QString &pathInRun);
+
 // The spec of one attempt as submitted: the run directory as working directory (unless the user chose one),
 // the log there, and for the bundled trainer its binary, metrics file and checkpoint directory (unless the
 // user passed those). `resume` ("auto", "none" or a checkpoint path) replaces any `--resume`; empty keeps it.

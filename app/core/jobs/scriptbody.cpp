@@ -40,7 +40,7 @@ void setup(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     if (caps.scheduler == SchedulerKind::Pbs)
         out << QStringLiteral("td_job_id=${PBS_JOBID:-${SLURM_JOB_ID:-unknown}}");
     else if (caps.scheduler == SchedulerKind::Local)
-        out << QStringLiteral("td_job_id=$$ # the id the dashboard knows this run by: this shell's PID");
+        out << QStringLiteral("td_job_id=${TORCHDECK_LOCAL_JOB_ID:-$$} # the id the dashboard knows this run by: its runner's PID");
     if (!spec.workingDirectory.isEmpty())
         out << QStringLiteral("cd -- ") + shellQuote(spec.workingDirectory);
     else if (caps.scheduler == SchedulerKind::Pbs)

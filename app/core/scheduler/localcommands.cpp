@@ -9,10 +9,13 @@ using namespace schedulertext;
 namespace {
 
 // $0 is the state dir, $1 the script. The run records its exit code atomically, SIGTERM included, and
-// setsid (a background child is no group leader, so setsid does not fork) keeps $$ equal to $!.
+// setsid (a background child is no group leader, so setsid does not fork) keeps $$ equal to $!. The job
+// scripts are bash; they learn the id (the runner's PID) from TORCHDECK_LOCAL_JOB_ID. A TERM is passed on
+// to the script, which passes it to the ranks.
 constexpr char16_t runner[] =
-    u"trap 'echo 143 >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit 143' TERM; "
-    u"sh \"$1\"; s=$?; echo $s >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit $s";
+    u"export TORCHDECK_LOCAL_JOB_ID=$$; "
+    u"trap 'kill -TERM $c 2>/dev/null; echo 143 >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit 143' TERM; "
+    u"bash \"$1\" & c=$!; wait $c; s=$?; echo $s >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit $s";
 constexpr char16_t launcher[] =
     u"mkdir -p \"$1\" && { setsid sh -c \"$3\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 & "
     u"pid=$!; echo $pid; }";

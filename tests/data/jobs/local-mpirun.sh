@@ -3,7 +3,7 @@
 # Rendered from its JobSpec (docs/job-scripts.md); this text is what gets submitted.
 
 set -euo pipefail
-td_job_id=$$ # the id the dashboard knows this run by: this shell's PID
+td_job_id=${TORCHDECK_LOCAL_JOB_ID:-$$} # the id the dashboard knows this run by: its runner's PID
 cd -- /home/ada/.local/state/torchdeck/runs/mnist-local
 exec >>/home/ada/.local/state/torchdeck/runs/mnist-local/mnist-local-mpi-"$td_job_id".out 2>&1
 MASTER_ADDR=127.0.0.1

@@ -154,6 +154,8 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
     QList<MetricEvent> events = reader.feed(bytes);
     if (reader.offset() == job.offsets.metricsOffset)
         return;
+    // Cached before the append: a series first read from the store afterwards would hold these events already.
+    series(job.runId);
     const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
     if (!saved.ok())
         return note(saved.error);
@@ -168,8 +170,8 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
         if (!stored.ok())
             note(stored.error);
     }
-    if (const RunSeries *known = series(job.runId); known && !events.isEmpty())
-        m_series[job.runId].apply(events, job.attempt);
+    if (const auto cached = m_series.find(job.runId); cached != m_series.end() && !events.isEmpty())
+        cached->apply(events, job.attempt);
     if (!events.isEmpty())
         emit metricsArrived(job.runId, job.attempt, events);
 }
@@ -195,32 +197,25 @@ void RunTracker::settleRun(const QString &runId)
                                                       progress.lastLoss, ended ? kNoValue : progress.etaSeconds);
     if (!saved.ok())
         note(saved.error);
-    if (runSeries && runSeries->info().stopped && runSeries->info().stopReason == u"error"
-        && run.value->message != runSeries->info().stopMessage) {
-        RunRecord updated = *run.value;
-        const auto fresh = m_store->run(runId);
-        if (fresh.ok() && fresh.value)
-            updated = *fresh.value;
+    // updateProgress changed the stored record: read it once more, then write the messages in one go.
+    const auto fresh = m_store->run(runId);
+    if (!fresh.ok() || !fresh.value)
+        return emit runUpdated(runId);
+    RunRecord updated = *fresh.value;
+    if (runSeries && runSeries->info().stopped && runSeries->info().stopReason == u"error")
         updated.message = runSeries->info().stopMessage;
-        m_store->updateRun(updated);
-    }
     if (runSeries && runSeries->info().resumeSkipped > 0) {
         // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a bug.
         const QString warning = QStringLiteral("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
                                     .arg(runSeries->info().resumedFrom.section(u'/', -1))
                                     .arg(runSeries->info().resumeSkipped);
-        const auto fresh = m_store->run(runId);
-        if (fresh.ok() && fresh.value && !fresh.value->message.contains(warning)) {
-            RunRecord updated = *fresh.value;
+        if (!updated.message.contains(warning))
             updated.message = updated.message.isEmpty() ? warning : updated.message + QStringLiteral("; ") + warning;
-            m_store->updateRun(updated);
-        }
     }
-    if (ended && m_autoRestart) {
-        const auto fresh = m_store->run(runId);
-        if (fresh.ok() && fresh.value)
-            considerRestart(*fresh.value, jobs.value);
-    }
+    if (updated.message != fresh.value->message)
+        m_store->updateRun(updated);
+    if (ended && m_autoRestart)
+        considerRestart(updated, jobs.value);
     emit runUpdated(runId);
 }
 

@@ -104,9 +104,7 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return UsageError;
         }
     }
-    if (!context.loadProfiles() || !context.openStore())
-        return Failure;
-    const auto run = context.findRun(parsed.run);
+    const auto run = context.openRun(parsed.run);
     if (!run)
         return Failure;
     const auto jobs = context.store().jobs(run->id);
@@ -179,9 +177,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
             return UsageError;
         }
     }
-    if (!context.loadProfiles() || !context.openStore())
-        return Failure;
-    const auto run = context.findRun(runText);
+    const auto run = context.openRun(runText);
     if (!run)
         return Failure;
     bool reached = true;

@@ -19,17 +19,19 @@ namespace torchdeck::term {
 
 namespace {
 constexpr int actionTimeoutMs = 60000;
+} // namespace
 
-QStringList unfinishedJobIds(TermContext &context, const QString &runId)
+UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run)
 {
     QStringList ids;
-    for (const JobRecord &job : context.store().jobs(runId).value) {
+    QString localState;
+    for (const JobRecord &job : context.store().jobs(run.id).value) {
         if (!isFinal(jobStateFromName(job.state)))
             ids.append(job.jobId);
+        localState = localStateDirectoryOf(job.stdoutPath);
     }
-    return ids;
+    return {ids, context.profiles().profile(run.cluster).commands(localState)};
 }
-} // namespace
 
 int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
@@ -38,7 +40,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         context.error(QStringLiteral("usage: torchdeck cancel RUN [RUN...]"));
         return UsageError;
     }
-    if (!context.loadProfiles() || !context.openStore())
+    if (!context.open())
         return Failure;
     int result = Ok;
     for (const QString &text : args) {
@@ -49,8 +51,8 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         }
         // The state may have moved on since the store last heard: ask first, cancel what still runs.
         refreshRuns(context, {*run});
-        const QStringList ids = unfinishedJobIds(context, run->id);
-        if (ids.isEmpty()) {
+        const UnfinishedJobs jobs = unfinishedJobs(context, *run);
+        if (jobs.ids.isEmpty()) {
             out << "run " << shortRunId(run->id) << " has no unfinished job (" << context.store().run(run->id).value->state
                 << ")\n";
             continue;
@@ -60,9 +62,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        const auto jobs = context.store().jobs(run->id);
-        const QString localState = jobs.value.isEmpty() ? QString() : localStateDirectoryOf(jobs.value.constLast().stdoutPath);
-        remote::SchedulerClient client(connection.get(), context.profiles().profile(run->cluster).commands(localState));
+        remote::SchedulerClient client(connection.get(), jobs.commands);
         QString problem;
         const bool finished = waitUntil(
             [&](const std::function<void()> &done) {
@@ -71,7 +71,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
                     done();
                 });
                 QObject::connect(&client, &remote::SchedulerClient::actionDone, &client, [done] { done(); });
-                client.act(SchedulerAction::Cancel, ids);
+                client.act(SchedulerAction::Cancel, jobs.ids);
             },
             actionTimeoutMs);
         if (!finished || !problem.isEmpty()) {
@@ -80,7 +80,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        out << "cancelled run " << shortRunId(run->id) << " (job " << ids.join(QStringLiteral(", ")) << ")\n" << Qt::flush;
+        out << "cancelled run " << shortRunId(run->id) << " (job " << jobs.ids.join(QStringLiteral(", ")) << ")\n" << Qt::flush;
         refreshRuns(context, {*run});
     }
     return result;
@@ -115,11 +115,7 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<Ch
 {
     QStringList paths;
     for (const QString &what : wanted) {
-        QString found;
-        for (const CheckpointRecord &c : checkpoints) {
-            if (c.path.section(u'/', -1) == what || QString::number(c.step) == what)
-                found = c.path;
-        }
+        const QString found = checkpointNamed(checkpoints, what);
         if (found.isEmpty()) {
             context.error(QStringLiteral("run %1 has no checkpoint '%2'").arg(shortRunId(run.id), what));
             return Failure;
@@ -173,9 +169,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
             return UsageError;
         }
     }
-    if (!context.loadProfiles() || !context.openStore())
-        return Failure;
-    const auto run = context.findRun(runText);
+    const auto run = context.openRun(runText);
     if (!run)
         return Failure;
     if (isUnfinishedRun(*run))

@@ -47,7 +47,7 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const auto flags = parseFlags(context, args, false);
     if (!flags)
         return UsageError;
-    if (!context.loadProfiles() || !context.openStore())
+    if (!context.open())
         return Failure;
     auto runs = context.store().runs(flags->cluster);
     if (!runs.ok()) {
@@ -79,9 +79,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const auto flags = parseFlags(context, args, true);
     if (!flags)
         return UsageError;
-    if (!context.loadProfiles() || !context.openStore())
-        return Failure;
-    auto run = context.findRun(flags->run);
+    auto run = context.openRun(flags->run);
     if (!run)
         return Failure;
     bool reached = true;

@@ -133,7 +133,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
-    if (!context.loadProfiles() || !context.openStore())
+    if (!context.open())
         return Failure;
     remote::LaunchRequest request;
     request.profile = context.profiles().profile(options.cluster);
@@ -210,9 +210,7 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
         context.error(QStringLiteral("--epochs wants a positive whole number, got '%1'").arg(epochs));
         return UsageError;
     }
-    if (!context.loadProfiles() || !context.openStore())
-        return Failure;
-    const auto run = context.findRun(runText);
+    const auto run = context.openRun(runText);
     if (!run)
         return Failure;
     QString problem;

@@ -19,11 +19,14 @@ public:
 
     bool openStore();    // $TORCHDECK_DATA_DIR/runs.sqlite, else <AppDataLocation>/runs.sqlite
     bool loadProfiles(); // ProfileStore::defaultPath()
+    bool open() { return loadProfiles() && openStore(); } // both, what a run command needs first
     RunStore &store() { return m_store; }
     ProfileStore &profiles() { return m_profiles; }
 
     // A run by id, unique id prefix or unique name.
     std::optional<RunRecord> findRun(const QString &text);
+    // open(), then findRun(): the start of every command that names one run.
+    std::optional<RunRecord> openRun(const QString &text) { return open() ? findRun(text) : std::nullopt; }
     std::unique_ptr<remote::Connection> connect(const QString &cluster);
 
     QTextStream &out() { return m_out; }

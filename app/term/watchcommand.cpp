@@ -1,7 +1,5 @@
 #include "term/watchcommand.h"
 
-#include "core/jobs/runlayout.h"
-#include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
 #include "remote/runtracker.h"
 #include "remote/schedulerclient.h"
@@ -9,6 +7,7 @@
 #include "term/render/terminalinput.h"
 #include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
+#include "term/runactions.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
@@ -234,17 +233,10 @@ void Watch::cancelSelected()
     const RunRecord *run = selectedRun();
     if (!run || !m_connections.contains(run->cluster))
         return setMessage(QStringLiteral("not connected to this run's cluster"), true);
-    QStringList ids;
-    QString localState;
-    for (const JobRecord &job : m_context.store().jobs(run->id).value) {
-        if (!isFinal(jobStateFromName(job.state)))
-            ids.append(job.jobId);
-        localState = localStateDirectoryOf(job.stdoutPath);
-    }
-    if (ids.isEmpty())
+    const UnfinishedJobs jobs = unfinishedJobs(m_context, *run);
+    if (jobs.ids.isEmpty())
         return setMessage(QStringLiteral("run %1 has no unfinished job").arg(shortRunId(run->id)));
-    auto *client = new remote::SchedulerClient(m_connections.value(run->cluster).get(),
-                                               m_context.profiles().profile(run->cluster).commands(localState), this);
+    auto *client = new remote::SchedulerClient(m_connections.value(run->cluster).get(), jobs.commands, this);
     const QString shortId = shortRunId(run->id);
     connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
         client->deleteLater();
@@ -255,7 +247,7 @@ void Watch::cancelSelected()
         setMessage(QStringLiteral("cancelled run %1").arg(shortId));
         tick();
     });
-    client->act(SchedulerAction::Cancel, ids);
+    client->act(SchedulerAction::Cancel, jobs.ids);
     setMessage(QStringLiteral("cancelling run %1...").arg(shortId));
 }
 
@@ -394,7 +386,7 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return UsageError;
         }
     }
-    if (!context.loadProfiles() || !context.openStore())
+    if (!context.open())
         return Failure;
     QStringList runIds;
     for (const QString &text : std::as_const(runTexts)) {

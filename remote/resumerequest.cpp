@@ -31,12 +31,7 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     }
     if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
         // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
-        const auto checkpoints = store.checkpoints(run.id);
-        QString found;
-        for (const CheckpointRecord &checkpoint : checkpoints.value) {
-            if (checkpoint.path.section(u'/', -1) == from || QString::number(checkpoint.step) == from)
-                found = checkpoint.path;
-        }
+        const QString found = checkpointNamed(store.checkpoints(run.id).value, from);
         if (found.isEmpty()) {
             *error = QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
                               .arg(run.id.left(8), from);

@@ -3,6 +3,7 @@
 #include "core/metrics/metricevent.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QString>
 
 namespace torchdeck {
@@ -59,6 +60,10 @@ struct CheckpointRecord {
     bool best = false;      // lowest validation loss
     QString reason;         // epoch | steps | signal | final
 };
+
+// The path of the checkpoint named as `torchdeck checkpoints` lists it: its file name or its step (the last
+// match); empty when none is.
+QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep);
 
 // A cached metrics event with the attempt it came from, in arrival order.
 struct StoredMetricEvent {

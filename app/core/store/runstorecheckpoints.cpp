@@ -6,6 +6,16 @@
 
 namespace torchdeck {
 
+QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep)
+{
+    QString found;
+    for (const CheckpointRecord &checkpoint : checkpoints) {
+        if (checkpoint.path.section(u'/', -1) == fileOrStep || QString::number(checkpoint.step) == fileOrStep)
+            found = checkpoint.path;
+    }
+    return found;
+}
+
 StoreStatus RunStore::saveCheckpoint(const CheckpointRecord &c) {
     if (!isOpen())
         return notOpen();

@@ -34,10 +34,9 @@ void TestSchedulerClient::initTestCase()
 {
     if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
-    m_connection = std::make_unique<Connection>(testing::sandboxConnectionSettings());
-    m_connection->open();
     QString error;
-    QVERIFY2(m_connection->waitConnected(10000, &error), qPrintable(error));
+    m_connection = testing::openSandboxConnection(&error);
+    QVERIFY2(m_connection, qPrintable(error));
 }
 
 QString TestSchedulerClient::submit(SchedulerClient &client, const QString &script, const QString &name)

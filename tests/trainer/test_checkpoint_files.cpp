@@ -78,6 +78,28 @@ TEST(CheckpointFiles, KeepsTheNewestK) {
     EXPECT_EQ(entries, 4u); // two .pt and two sidecars, no temporaries
 }
 
+TEST(CheckpointFiles, KeepsTheBestApartFromTheNewestK) {
+    const std::string dir = freshDir("ckpt_best");
+    const double valLoss[] = {0.50, 0.20, 0.40, 0.30, 0.35};
+    for (int i = 0; i < 5; ++i)
+        saveCheckpoint(dir, 2, (i + 1) * 10, i + 1, payload('a'), valLoss[i]);
+    saveCheckpoint(dir, 2, 55, 5, payload('s')); // a mid-epoch checkpoint: no validation loss
+    const auto files = listCheckpoints(dir);
+    ASSERT_EQ(files.size(), 3u);
+    EXPECT_EQ(files[0].step, 55);
+    EXPECT_EQ(files[1].step, 50);
+    EXPECT_EQ(files[2].step, 20); // the best, older than the newest two
+    EXPECT_EQ(bestCheckpoint(dir), files[2].path);
+    EXPECT_EQ(verifyCheckpoint(files[2].path).check, CheckpointCheck::Ok);
+
+    saveCheckpoint(dir, 2, 60, 6, payload('b'), 0.10); // a new best: the old one goes
+    const auto after = listCheckpoints(dir);
+    ASSERT_EQ(after.size(), 2u);
+    EXPECT_EQ(after[0].step, 60);
+    EXPECT_EQ(after[1].step, 55);
+    EXPECT_EQ(bestCheckpoint(dir), after[0].path);
+}
+
 TEST(CheckpointStore, FallsBackToThePreviousCheckpoint) {
     const std::string dir = freshDir("ckpt_fallback");
     saveCheckpoint(dir, 5, 10, 0, payload('a'));

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <unistd.h>
 #include <zlib.h>
@@ -141,7 +143,7 @@ std::vector<CheckpointFile> listCheckpoints(const std::string &dir) {
 }
 
 std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std::int64_t epoch,
-                                 const std::vector<char> &bytes) {
+                                 const std::vector<char> &bytes, std::optional<double> valLoss) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
@@ -158,6 +160,8 @@ std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std:
         .add("crc32", std::string(crc))
         .add("step", step)
         .add("epoch", epoch);
+    if (valLoss && std::isfinite(*valLoss))
+        sidecar.add("val_loss", *valLoss);
     const std::string text = sidecar.str() + "\n";
     writeAtomically(dir, name + kSidecarSuffix, text.data(), text.size());
     fsyncPath(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC); // make the renames durable
@@ -191,10 +195,32 @@ CheckpointVerdict verifyCheckpoint(const std::string &path) {
     return v;
 }
 
+std::string bestCheckpoint(const std::string &dir) {
+    std::string best;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const CheckpointFile &file : listCheckpoints(dir)) {
+        std::vector<char> sidecar;
+        if (!readFile(sidecarPath(file.path), sidecar))
+            continue;
+        const std::string value = sidecarField(std::string(sidecar.begin(), sidecar.end()), "val_loss");
+        char *end = nullptr;
+        const double loss = value.empty() ? 0.0 : std::strtod(value.c_str(), &end);
+        // Newest first: on a tie the newer checkpoint stays the best.
+        if (!value.empty() && end != nullptr && *end == '\0' && std::isfinite(loss) && loss < lowest) {
+            lowest = loss;
+            best = file.path;
+        }
+    }
+    return best;
+}
+
 void pruneCheckpoints(const std::string &dir, int keep) {
     const auto files = listCheckpoints(dir);
+    const std::string best = bestCheckpoint(dir);
     std::error_code ec;
     for (std::size_t i = static_cast<std::size_t>(std::max(keep, 0)); i < files.size(); ++i) {
+        if (files[i].path == best)
+            continue;
         fs::remove(sidecarPath(files[i].path), ec);
         fs::remove(files[i].path, ec);
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,9 @@ std::string sidecarPath(const std::string &checkpointPath);
 std::vector<CheckpointFile> listCheckpoints(const std::string &dir);
 
 // Writes `bytes` to `dir`/checkpoint-<step>.pt and its sidecar; returns the path. Throws on I/O errors.
+// `valLoss`, the validation loss of the epoch just finished, goes into the sidecar: pruning keeps the best.
 std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std::int64_t epoch,
-                                 const std::vector<char> &bytes);
+                                 const std::vector<char> &bytes, std::optional<double> valLoss = std::nullopt);
 
 enum class CheckpointCheck { Ok, NoSidecar, Bad };
 struct CheckpointVerdict {
@@ -36,8 +38,12 @@ struct CheckpointVerdict {
 // Reads the checkpoint and compares it with its sidecar (size and CRC-32).
 CheckpointVerdict verifyCheckpoint(const std::string &path);
 
-// Removes all but the newest `keep` checkpoints (and their sidecars) and stale temporary files.
+// Removes all but the newest `keep` checkpoints (and their sidecars) and stale temporary files. The
+// checkpoint with the lowest validation loss in its sidecar is kept apart from those K.
 void pruneCheckpoints(const std::string &dir, int keep);
+
+// The checkpoint whose sidecar holds the lowest validation loss; empty when none holds one.
+std::string bestCheckpoint(const std::string &dir);
 
 std::uint32_t crc32Of(const std::vector<char> &bytes);
 

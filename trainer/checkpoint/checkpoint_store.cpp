@@ -9,10 +9,10 @@
 namespace torchdeck::trainer {
 
 SavedCheckpoint saveCheckpoint(const std::string &dir, int keep, std::int64_t step, std::int64_t epoch,
-                               const std::vector<char> &bytes) {
+                               const std::vector<char> &bytes, std::optional<double> valLoss) {
     const auto start = std::chrono::steady_clock::now();
     SavedCheckpoint saved;
-    saved.path = writeCheckpointFiles(dir, step, epoch, bytes);
+    saved.path = writeCheckpointFiles(dir, step, epoch, bytes, valLoss);
     saved.bytes = bytes.size();
     pruneCheckpoints(dir, keep);
     saved.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

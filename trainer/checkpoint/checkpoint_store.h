@@ -14,9 +14,9 @@ struct SavedCheckpoint {
     double seconds = 0;
 };
 
-// Writes a checkpoint durably and keeps the newest `keep`.
+// Writes a checkpoint durably and keeps the newest `keep`, plus the best by validation loss.
 SavedCheckpoint saveCheckpoint(const std::string &dir, int keep, std::int64_t step, std::int64_t epoch,
-                               const std::vector<char> &bytes);
+                               const std::vector<char> &bytes, std::optional<double> valLoss = std::nullopt);
 
 struct ResumeChoice {
     std::string path;

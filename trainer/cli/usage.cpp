@@ -32,7 +32,7 @@ Output
 Checkpoints
   --checkpoint-dir DIR    where rank 0 writes checkpoint-<step>.pt (+ .json sidecar)
   --checkpoint-every E    'epoch' or a number of steps                          [epoch]
-  --keep K                checkpoints kept                                      [3]
+  --keep K                newest checkpoints kept, plus the best by val loss    [3]
   --resume WHAT           auto (newest valid in --checkpoint-dir) | none | PATH [auto]
   --stop-signals LIST     signals that mean "checkpoint and stop", or none      [USR1,USR2,TERM]
   --signal-at-step N      testing aid: raise the first stop signal once global step N is done

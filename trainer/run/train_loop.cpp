@@ -16,6 +16,7 @@
 #include "run/train_context.h"
 
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 #include <torch/torch.h>
 
@@ -204,6 +205,7 @@ private:
         const double samples = static_cast<double>(steps * o_.batchSize * ctx_.launch.worldSize);
         r.samplesPerSecond = samples / std::max(trainSeconds, 1e-9);
         ctx_.reporter.epoch(r);
+        epochValLoss_ = r.valLoss;
 
         progress_.epochStep = 0;
         tally_.epochSum = 0;
@@ -214,6 +216,7 @@ private:
             ++progress_.epoch; // the checkpoint resumes at the next epoch
             checkpoint(lastEpoch ? "final" : "epoch");
             --progress_.epoch;
+            epochValLoss_.reset();
         }
     }
 
@@ -248,7 +251,8 @@ private:
         const auto start = Clock::now();
         const std::vector<char> bytes =
             serializeTrainState({ctx_.model, ctx_.params, ctx_.optimizer}, p, ctx_.configJson);
-        const SavedCheckpoint saved = saveCheckpoint(o_.checkpointDir, o_.keep, p.globalStep, p.epoch, bytes);
+        const SavedCheckpoint saved =
+            saveCheckpoint(o_.checkpointDir, o_.keep, p.globalStep, p.epoch, bytes, epochValLoss_);
         CheckpointRecord r;
         r.path = saved.path;
         r.epoch = p.epoch;
@@ -267,6 +271,7 @@ private:
     LossTally tally_;
     std::int64_t stopCheckEvery_ = 1;
     std::int64_t lastCheckpointStep_ = -1;
+    std::optional<double> epochValLoss_; // set only while the end-of-epoch checkpoint is written
     Clock::time_point windowStart_;
 };
 

@@ -2,9 +2,11 @@
 
 #include "core/sshconfigparser.h"
 #include "gui/clusterlistmodel.h"
+#include "gui/clusterpane.h"
 #include "gui/clustersessions.h"
 #include "gui/newjobdialog.h"
-#include "gui/runlistmodel.h"
+#include "gui/runactions.h"
+#include "gui/runtreemodel.h"
 #include "gui/runview.h"
 
 #include <QAction>
@@ -12,12 +14,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTableView>
+#include <QTreeView>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -33,10 +34,10 @@ MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_sessions(new ClusterSessions(&m_store, &m_profiles, this))
     , m_clusters(new ClusterListModel(this))
-    , m_runs(new RunListModel(this))
+    , m_runs(new RunTreeModel(this))
     , m_filtered(new QSortFilterProxyModel(this))
-    , m_clusterView(new QListView)
-    , m_runTable(new QTableView)
+    , m_clusterPane(new ClusterPane(m_clusters, m_sessions))
+    , m_runTree(new QTreeView)
     , m_filter(new QLineEdit)
     , m_mainSplitter(new QSplitter(Qt::Horizontal))
     , m_runSplitter(new QSplitter(Qt::Vertical))
@@ -53,16 +54,12 @@ MainWindow::MainWindow(QWidget *parent)
     if (!opened.ok())
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(opened.error));
 
-    m_clusterView->setModel(m_clusters);
-    m_clusterView->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_clusterView->setToolTip(tr("Double-click a cluster to connect"));
-    connect(m_clusterView, &QListView::activated, this,
-            [this](const QModelIndex &index) { connectCluster(index.data(ClusterListModel::NameRole).toString()); });
-    auto *clusterPane = new QWidget;
-    auto *clusterLayout = new QVBoxLayout(clusterPane);
-    clusterLayout->setContentsMargins(0, 0, 0, 0);
-    clusterLayout->addWidget(new QLabel(tr("Clusters")));
-    clusterLayout->addWidget(m_clusterView);
+    connect(m_clusterPane, &ClusterPane::connectRequested, this, &MainWindow::connectCluster);
+    connect(m_clusterPane, &ClusterPane::profileSaved, this, [this](const QString &name) {
+        reloadClusters();
+        m_clusterPane->selectCluster(name);
+    });
+    connect(m_clusterPane, &ClusterPane::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
     m_filtered->setSourceModel(m_runs);
     m_filtered->setFilterKeyColumn(-1);
@@ -70,25 +67,37 @@ MainWindow::MainWindow(QWidget *parent)
     m_filter->setPlaceholderText(tr("Filter runs (name, cluster, state, job id)"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
-    m_runTable->setObjectName(QStringLiteral("runTable"));
-    m_runTable->setModel(m_filtered);
-    m_runTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_runTable->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_runTable->verticalHeader()->hide();
-    m_runTable->horizontalHeader()->setStretchLastSection(true);
-    m_runTable->setAlternatingRowColors(true);
-    connect(m_runTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex &current) { m_runView->showRun(current.data(RunListModel::RunIdRole).toString()); });
+    m_filtered->setRecursiveFilteringEnabled(true); // a cluster row stays while one of its runs matches
+    m_filtered->setAutoAcceptChildRows(true);       // typing a cluster's name shows all its runs
+    m_runTree->setObjectName(QStringLiteral("runTree"));
+    m_runTree->setModel(m_filtered);
+    m_runTree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runTree->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_runTree->setAlternatingRowColors(true);
+    m_runTree->setUniformRowHeights(true);
+    m_runTree->header()->setStretchLastSection(true);
+    m_runTree->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_runTree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+        const QString runId = current.data(RunTreeModel::RunIdRole).toString();
+        if (!runId.isEmpty()) // a cluster row keeps the run shown
+            m_runView->showRun(runId);
+    });
+    connect(m_filtered, &QAbstractItemModel::rowsInserted, m_runTree, [this](const QModelIndex &under) {
+        if (!under.isValid()) // a new cluster: its runs in view
+            m_runTree->expandAll();
+    });
+    connect(m_filtered, &QAbstractItemModel::modelReset, m_runTree, &QTreeView::expandAll);
+    connect(m_filtered, &QAbstractItemModel::layoutChanged, m_runTree, &QTreeView::expandAll);
     auto *runPane = new QWidget;
     auto *runLayout = new QVBoxLayout(runPane);
     runLayout->setContentsMargins(0, 0, 0, 0);
     runLayout->addWidget(m_filter);
-    runLayout->addWidget(m_runTable);
+    runLayout->addWidget(m_runTree);
 
     m_runSplitter->addWidget(runPane);
     m_runSplitter->addWidget(m_runView);
     m_runSplitter->setStretchFactor(1, 3);
-    m_mainSplitter->addWidget(clusterPane);
+    m_mainSplitter->addWidget(m_clusterPane);
     m_mainSplitter->addWidget(m_runSplitter);
     m_mainSplitter->setStretchFactor(1, 4);
     setCentralWidget(m_mainSplitter);
@@ -120,6 +129,16 @@ void MainWindow::buildActions()
         m_filter->selectAll();
     });
     addAction(find);
+    auto *cancelRuns = new QAction(tr("&Cancel selected runs\u2026"), this);
+    cancelRuns->setShortcut(QKeySequence::Delete);
+    cancelRuns->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    connect(cancelRuns, &QAction::triggered, this, &MainWindow::cancelSelectedRuns);
+    auto *requeue = new QAction(tr("Re&queue run\u2026"), this);
+    connect(requeue, &QAction::triggered, this, [this] {
+        if (!m_runView->runId().isEmpty())
+            m_runView->requeueRun();
+    });
+    m_runTree->addActions({cancelRuns, requeue});
     newJob->setToolTip(tr("New job (%1)").arg(newJob->shortcut().toString(QKeySequence::NativeText)));
     refresh->setToolTip(tr("Refresh (%1)").arg(refresh->shortcut().toString(QKeySequence::NativeText)));
 }
@@ -165,8 +184,7 @@ void MainWindow::updateRunRow(const QString &runId)
 
 QString MainWindow::selectedCluster() const
 {
-    const QModelIndex current = m_clusterView->currentIndex();
-    return current.isValid() ? current.data(ClusterListModel::NameRole).toString() : QString();
+    return m_clusterPane->selectedCluster();
 }
 
 void MainWindow::connectCluster(const QString &cluster)
@@ -207,12 +225,28 @@ void MainWindow::refreshAll()
 
 void MainWindow::selectRun(const QString &runId)
 {
-    const int row = m_runs->rowOf(runId);
-    if (row < 0)
-        return;
-    const QModelIndex index = m_filtered->mapFromSource(m_runs->index(row, 0));
+    const QModelIndex index = m_filtered->mapFromSource(m_runs->indexOf(runId));
     if (index.isValid())
-        m_runTable->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_runTree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+QStringList MainWindow::selectedRuns() const
+{
+    QStringList runIds;
+    for (const QModelIndex &index : m_runTree->selectionModel()->selectedRows()) {
+        const QString runId = index.data(RunTreeModel::RunIdRole).toString();
+        if (!runId.isEmpty())
+            runIds.append(runId);
+    }
+    return runIds;
+}
+
+void MainWindow::cancelSelectedRuns()
+{
+    const QStringList runIds = selectedRuns();
+    if (runIds.isEmpty())
+        return statusBar()->showMessage(tr("Select the runs to cancel first."), 5000);
+    m_runView->actions()->cancel(runIds);
 }
 
 NewJobDialog *MainWindow::openNewJob()
@@ -239,7 +273,7 @@ void MainWindow::restoreState()
         m_runSplitter->setSizes({170, 590}); // the run view gets the room on a 768-pixel screen
     if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
         m_mainSplitter->setSizes({220, 1060});
-    m_runTable->horizontalHeader()->restoreState(settings.value(QStringLiteral("window/runColumns")).toByteArray());
+    m_runTree->header()->restoreState(settings.value(QStringLiteral("window/runColumns")).toByteArray());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -249,7 +283,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
     settings.setValue(QStringLiteral("window/runSplitter"), m_runSplitter->saveState());
-    settings.setValue(QStringLiteral("window/runColumns"), m_runTable->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("window/runColumns"), m_runTree->header()->saveState());
     QMainWindow::closeEvent(event);
 }
 

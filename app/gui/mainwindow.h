@@ -6,22 +6,22 @@
 #include <QMainWindow>
 
 class QLineEdit;
-class QListView;
 class QSortFilterProxyModel;
 class QSplitter;
-class QTableView;
+class QTreeView;
 
 namespace torchdeck {
 
 class ClusterListModel;
+class ClusterPane;
 class ClusterSession;
 class ClusterSessions;
 class NewJobDialog;
-class RunListModel;
+class RunTreeModel;
 class RunView;
 
-// The desktop dashboard: clusters with their connection state, the runs of the store (filterable, live),
-// and the selected run's view. Connections and refreshes run in the background; nothing here waits on I/O.
+// The desktop dashboard: clusters with their connection state, the runs of the store by cluster (filterable,
+// live, several can be cancelled at once), and the selected run's view. Connections and refreshes run in the background; nothing here waits on I/O.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -37,9 +37,13 @@ public:
 
     ClusterSessions *sessions() const { return m_sessions; }
     ClusterListModel *clusterModel() const { return m_clusters; }
-    RunListModel *runModel() const { return m_runs; }
+    RunTreeModel *runModel() const { return m_runs; }
+    QTreeView *runTree() const { return m_runTree; }
+    QStringList selectedRuns() const;
+    void cancelSelectedRuns(); // one confirmation for all of them
     RunView *runView() const { return m_runView; }
     QLineEdit *filterBox() const { return m_filter; }
+    ClusterPane *clusterPane() const { return m_clusterPane; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -55,10 +59,10 @@ private:
     ProfileStore m_profiles;
     ClusterSessions *m_sessions;
     ClusterListModel *m_clusters;
-    RunListModel *m_runs;
+    RunTreeModel *m_runs;
     QSortFilterProxyModel *m_filtered;
-    QListView *m_clusterView;
-    QTableView *m_runTable;
+    ClusterPane *m_clusterPane;
+    QTreeView *m_runTree;
     QLineEdit *m_filter;
     QSplitter *m_mainSplitter;
     QSplitter *m_runSplitter;

@@ -7,9 +7,9 @@
 #include "gui/clustersessions.h"
 #include "gui/logpanel.h"
 #include "gui/resumerequest.h"
+#include "gui/runactions.h"
 #include "gui/runcharts.h"
 #include "gui/submissionpanel.h"
-#include "remote/schedulerclient.h"
 
 #include <QCheckBox>
 #include <QDialog>
@@ -30,11 +30,13 @@ namespace torchdeck {
 RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     : QWidget(parent)
     , m_sessions(sessions)
+    , m_actions(new RunActions(sessions, this))
     , m_metrics(new RunMetrics(this))
     , m_checkpoints(new CheckpointListModel(this))
     , m_header(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
+    , m_requeue(new QPushButton(tr("Re&queue")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_resumeHere(new QPushButton(tr("Resume from &here")))
     , m_tabs(new QTabWidget)
@@ -71,6 +73,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     bar->addWidget(m_header, 1);
     bar->addWidget(m_logScale);
     bar->addWidget(m_resumeLatest);
+    bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -79,6 +82,13 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
 
     connect(m_logScale, &QCheckBox::toggled, m_charts, &RunCharts::setLogScale);
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
+    connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
+    connect(m_actions, &RunActions::message, this, &RunView::message);
+    connect(m_actions, &RunActions::resumeOffered, this, [this](const QString &runId) {
+        if (runId == m_runId)
+            resumeFrom(QStringLiteral("auto"));
+    });
+    m_requeue->setToolTip(tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
     connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(QStringLiteral("auto")); });
     connect(m_resumeHere, &QPushButton::clicked, this, [this] {
         const QModelIndex current = m_checkpointView->currentIndex();
@@ -123,7 +133,7 @@ void RunView::reloadDetails()
     RunStore *store = m_sessions->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_resumeLatest, m_resumeHere, m_tabs})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_resumeHere, m_tabs})
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
@@ -156,50 +166,14 @@ void RunView::reloadDetails()
 
 void RunView::cancelRun()
 {
-    const auto run = m_sessions->store()->run(m_runId);
-    if (!run.ok() || !run.value)
-        return;
-    QStringList ids;
-    for (const JobRecord &job : m_sessions->store()->jobs(m_runId).value) {
-        if (!isFinal(jobStateFromName(job.state)))
-            ids.append(job.jobId);
-    }
-    if (ids.isEmpty())
-        return emit message(tr("Run %1 has no unfinished job.").arg(m_runId.left(8)));
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Cancel run"),
-                                tr("Cancel run %1 (job %2) on %3?")
-                                    .arg(run.value->name, ids.join(QStringLiteral(", ")), run.value->cluster),
-                                QMessageBox::Yes | QMessageBox::No, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    const QString cluster = run.value->cluster;
-    connect(box, &QMessageBox::finished, this, [this, cluster, ids](int result) {
-        if (result == QMessageBox::Yes)
-            doCancel(cluster, ids);
-    });
-    box->open();
+    if (!m_runId.isEmpty())
+        m_actions->cancel({m_runId});
 }
 
-void RunView::doCancel(const QString &cluster, const QStringList &jobIds)
+void RunView::requeueRun()
 {
-    ClusterSession *session = m_sessions->session(cluster);
-    const QString runId = m_runId;
-    session->whenConnected(
-        this,
-        [this, session, jobIds, runId] {
-            auto *client = new remote::SchedulerClient(session->connection(), session->profile().commands(), this);
-            connect(client, &remote::SchedulerClient::actionDone, this, [this, client, session, runId] {
-                client->deleteLater();
-                emit message(tr("Cancelled run %1.").arg(runId.left(8)));
-                emit cancelled(runId);
-                session->refresh();
-            });
-            connect(client, &remote::SchedulerClient::failed, this, [this, client, runId](const QString &error) {
-                client->deleteLater();
-                emit message(tr("Cancelling run %1 failed: %2").arg(runId.left(8), error));
-            });
-            client->act(SchedulerAction::Cancel, jobIds);
-        },
-        [this](const QString &error) { emit message(tr("Cannot connect: %1").arg(error)); });
+    if (!m_runId.isEmpty())
+        m_actions->requeue(m_runId);
 }
 
 void RunView::resumeFrom(const QString &checkpoint)

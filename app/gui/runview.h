@@ -19,9 +19,11 @@ class CheckpointListModel;
 class ClusterSessions;
 class LogPanel;
 class RunCharts;
+class RunActions;
 class RunMetrics;
 
-// One run: its charts (live), its log, its checkpoints with resume, the script as submitted, and Cancel.
+// One run: its charts (live), its log, its checkpoints with resume, the script as submitted, Cancel and
+// Requeue (through RunActions, which the window shares for its multi-selection).
 class RunView : public QWidget {
     Q_OBJECT
 public:
@@ -37,25 +39,27 @@ public:
     RunMetrics *metrics() const { return m_metrics; }
     LogPanel *logPanel() const { return m_log; }
     QTabWidget *tabs() const { return m_tabs; }
+    RunActions *actions() const { return m_actions; }
     void cancelRun();
+    void requeueRun();
     void resumeFrom(const QString &checkpoint); // "auto": the latest
 
 signals:
     void message(const QString &text);
     void resumed(const torchdeck::remote::LaunchResult &result);
-    void cancelled(const QString &runId);
 
 private:
     void reloadDetails();
-    void doCancel(const QString &cluster, const QStringList &jobIds);
 
     ClusterSessions *m_sessions;
+    RunActions *m_actions;
     QString m_runId;
     RunMetrics *m_metrics;
     CheckpointListModel *m_checkpoints;
     QLabel *m_header;
     QCheckBox *m_logScale;
     QPushButton *m_cancel;
+    QPushButton *m_requeue;
     QPushButton *m_resumeLatest;
     QPushButton *m_resumeHere;
     QTabWidget *m_tabs;

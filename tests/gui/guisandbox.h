@@ -60,7 +60,7 @@ inline JobSpec smallTrainerJob(int epochs)
 #include "gui/mainwindow.h"
 #include "gui/newjobdialog.h"
 #include "gui/jobform.h"
-#include "gui/runlistmodel.h"
+#include "gui/runtreemodel.h"
 #include "gui/submissionpanel.h"
 
 #include <QSignalSpy>

@@ -47,7 +47,7 @@ private slots:
         const RunRecord *run = window.runModel()->run(runId);
         QCOMPARE(run->epochsDone, 2);
         QCOMPARE(run->epochsTotal, 2);
-        QVERIFY(window.runModel()->index(window.runModel()->rowOf(runId), RunListModel::JobsColumn).data().toString()
+        QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString()
                     .contains(submission.result.jobId));
 
         // Steps every 16 of 64: the live charts got them through metricsArrived, or the store on selection.
@@ -67,7 +67,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.constLast().state,
                                   QStringLiteral("completed"), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
-        QVERIFY(window.runModel()->index(window.runModel()->rowOf(runId), RunListModel::JobsColumn).data().toString()
+        QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString()
                     .contains(again.jobId));
     }
 

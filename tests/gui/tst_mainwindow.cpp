@@ -1,6 +1,6 @@
 #include "gui/clusterlistmodel.h"
 #include "gui/mainwindow.h"
-#include "gui/runlistmodel.h"
+#include "gui/runtreemodel.h"
 #include "gui/runview.h"
 
 #include <QAbstractItemModelTester>
@@ -9,7 +9,7 @@
 #include <QLineEdit>
 #include <QSettings>
 #include <QStandardPaths>
-#include <QTableView>
+#include <QTreeView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -56,9 +56,12 @@ private slots:
         MainWindow window;
         QAbstractItemModelTester tester(window.runModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(window.clusterModel()->names(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta")}));
-        QCOMPARE(window.runModel()->rowCount(), 2);
-        QCOMPARE(window.runModel()->index(0, RunListModel::NameColumn).data().toString(), QStringLiteral("newer"));
-        QCOMPARE(window.runModel()->index(0, RunListModel::JobsColumn).data().toString(), QStringLiteral("101"));
+        QCOMPARE(window.runModel()->rowCount(), 1); // one cluster
+        const QModelIndex alpha = window.runModel()->clusterIndex(QStringLiteral("alpha"));
+        QCOMPARE(window.runModel()->rowCount(alpha), 2);
+        QCOMPARE(window.runModel()->index(0, RunTreeModel::NameColumn, alpha).data().toString(), QStringLiteral("newer"));
+        QCOMPARE(window.runModel()->index(0, RunTreeModel::JobsColumn, alpha).data().toString(), QStringLiteral("101"));
+        QCOMPARE(window.runModel()->index(0, RunTreeModel::StateColumn).data().toString(), QStringLiteral("2 run(s), 1 active"));
         window.reloadRuns(); // a reset the tester checks
         window.selectRun(QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
         QCOMPARE(window.runView()->runId(), QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
@@ -73,10 +76,15 @@ private slots:
         QTest::keySequence(&window, QKeySequence::Find);
         QTRY_VERIFY(window.filterBox()->hasFocus());
         QTest::keyClicks(window.filterBox(), QStringLiteral("completed"));
-        auto *table = window.findChild<QTableView *>(QStringLiteral("runTable"));
-        QVERIFY(table);
-        QCOMPARE(table->model()->rowCount(), 1);
-        QCOMPARE(table->model()->index(0, 0).data().toString(), QStringLiteral("older"));
+        auto *tree = window.findChild<QTreeView *>(QStringLiteral("runTree"));
+        QVERIFY(tree);
+        QCOMPARE(tree->model()->rowCount(), 1);
+        const QModelIndex cluster = tree->model()->index(0, 0);
+        QCOMPARE(tree->model()->rowCount(cluster), 1);
+        QCOMPARE(tree->model()->index(0, 0, cluster).data().toString(), QStringLiteral("older"));
+        QVERIFY(tree->isExpanded(cluster));
+        window.filterBox()->setText(QStringLiteral("alpha")); // the cluster's name: all its runs
+        QCOMPARE(tree->model()->rowCount(tree->model()->index(0, 0)), 2);
         QStringList shortcuts;
         for (QAction *action : window.findChildren<QAction *>())
             shortcuts.append(action->shortcut().toString());

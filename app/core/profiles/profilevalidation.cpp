@@ -1,0 +1,44 @@
+#include "core/profiles/profilevalidation.h"
+
+#include <QRegularExpression>
+
+namespace torchdeck {
+
+namespace {
+// A path the remote shell resolves without a working directory: absolute, or from the home directory.
+bool isRemoteAbsolute(const QString &path)
+{
+    return path.startsWith(u'/') || path == u"~" || path.startsWith(u"~/") || path.startsWith(u"$HOME/");
+}
+} // namespace
+
+QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
+{
+    QList<ProfileError> errors;
+    // The alias is an ssh config Host name: no blanks, no patterns.
+    static const QRegularExpression alias(QStringLiteral("^[A-Za-z0-9._@-]+$"));
+    if (profile.name.isEmpty())
+        errors.append({QStringLiteral("name"), QStringLiteral("The cluster needs a name (its ssh config Host alias).")});
+    else if (!alias.match(profile.name).hasMatch())
+        errors.append({QStringLiteral("name"),
+                       QStringLiteral("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.").arg(profile.name)});
+    if (profile.workDirectory.trimmed().isEmpty())
+        errors.append({QStringLiteral("work_directory"), QStringLiteral("The work directory is empty.")});
+    if (profile.libtorch != u"auto" && !isRemoteAbsolute(profile.libtorch))
+        errors.append({QStringLiteral("libtorch"),
+                       QStringLiteral("LibTorch is \"auto\" or an absolute path on the cluster (/..., ~/...).")});
+    if (!profile.trainerBinary.isEmpty() && !isRemoteAbsolute(profile.trainerBinary))
+        errors.append({QStringLiteral("trainer_binary"),
+                       QStringLiteral("The trainer binary is an absolute path on the cluster, or empty to build it.")});
+    if (profile.buildInJob && profile.scheduler != SchedulerKind::Slurm)
+        errors.append({QStringLiteral("build_on"), QStringLiteral("Building the trainer in a job needs Slurm (srun).")});
+    if (profile.buildCpus < 1 || profile.buildCpus > 1024)
+        errors.append({QStringLiteral("build_cpus"), QStringLiteral("The build job's CPUs are 1 to 1024.")});
+    for (const QString &module : profile.modules) {
+        if (module.trimmed().isEmpty() || module.contains(u'\n'))
+            errors.append({QStringLiteral("modules"), QStringLiteral("A module name is empty or holds a line break.")});
+    }
+    return errors;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,114 @@
+#include "gui/clustercheckdialog.h"
+
+#include "core/shellquote.h"
+#include "gui/clustersession.h"
+
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+namespace {
+remote::ClusterCheckSettings checkSettings(const ClusterProfile &profile)
+{
+    remote::ClusterCheckSettings settings;
+    settings.scheduler = profile.scheduler;
+    settings.workDirectory = profile.workDirectory;
+    settings.libtorchPrefix = profile.libtorchPrefix();
+    for (const QString &module : profile.modules)
+        settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
+    return settings;
+}
+} // namespace
+
+ClusterCheckDialog::ClusterCheckDialog(ClusterSession *session, QWidget *parent)
+    : QDialog(parent)
+    , m_session(session)
+    , m_status(new QLabel)
+    , m_list(new QTreeWidget)
+{
+    setObjectName(QStringLiteral("clusterCheckDialog"));
+    setWindowTitle(tr("Check %1").arg(session->name()));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_list->setColumnCount(3);
+    m_list->setHeaderLabels({tr("Check"), tr("Result"), tr("What the cluster said")});
+    m_list->setRootIsDecorated(false);
+    m_list->setWordWrap(true);
+    m_list->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_list->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_list->header()->setStretchLastSection(true);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    m_again = buttons->addButton(tr("Check &again"), QDialogButtonBox::ActionRole);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_again, &QPushButton::clicked, this, &ClusterCheckDialog::start);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_status);
+    layout->addWidget(m_list, 1);
+    layout->addWidget(buttons);
+    resize(760, 420);
+}
+
+QString ClusterCheckDialog::statusText() const
+{
+    return m_status->text();
+}
+
+void ClusterCheckDialog::start()
+{
+    if (m_running || !m_session)
+        return;
+    m_running = true;
+    m_again->setEnabled(false);
+    m_items.clear();
+    m_list->clear();
+    m_status->setText(tr("Connecting to %1\u2026").arg(m_session->name()));
+    m_session->whenConnected(
+        this, [this] { run(); },
+        [this](const QString &error) {
+            done(tr("Cannot connect to %1: %2").arg(m_session ? m_session->name() : QString(), error));
+            emit failed(error);
+        });
+}
+
+void ClusterCheckDialog::run()
+{
+    if (!m_session)
+        return done(tr("The cluster's session is gone."));
+    m_status->setText(tr("Checking %1\u2026").arg(m_session->name()));
+    auto *check = new remote::ClusterCheck(m_session->connection(), checkSettings(m_session->profile()), this);
+    connect(check, &remote::ClusterCheck::itemChecked, this, &ClusterCheckDialog::addItem);
+    connect(check, &remote::ClusterCheck::finished, this, [this, check](const QList<remote::CheckItem> &items) {
+        check->deleteLater();
+        const auto failures = std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return !i.ok; });
+        done(failures == 0 ? tr("All %n check(s) passed.", nullptr, int(items.size()))
+                           : tr("%n check(s) failed: see what the cluster said.", nullptr, int(failures)));
+        emit checked(items);
+    });
+    check->start();
+}
+
+void ClusterCheckDialog::addItem(const remote::CheckItem &item)
+{
+    m_items.append(item);
+    auto *row = new QTreeWidgetItem(m_list, {item.name, item.ok ? tr("pass") : tr("FAIL"), item.detail.trimmed()});
+    row->setIcon(1, style()->standardIcon(item.ok ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxCritical));
+    row->setToolTip(2, item.detail);
+    if (!item.ok)
+        row->setForeground(1, QColor(0xd0, 0x40, 0x40));
+    m_list->scrollToItem(row);
+}
+
+void ClusterCheckDialog::done(const QString &status)
+{
+    m_running = false;
+    m_again->setEnabled(true);
+    m_status->setText(status);
+}
+
+} // namespace torchdeck

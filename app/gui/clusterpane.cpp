@@ -1,0 +1,102 @@
+#include "gui/clusterpane.h"
+
+#include "gui/clustercheckdialog.h"
+#include "gui/clusterlistmodel.h"
+#include "gui/clusterprofiledialog.h"
+#include "gui/clustersessions.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+ClusterPane::ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, QWidget *parent)
+    : QWidget(parent)
+    , m_clusters(clusters)
+    , m_sessions(sessions)
+    , m_view(new QListView)
+{
+    m_view->setObjectName(QStringLiteral("clusterList"));
+    m_view->setModel(clusters);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setToolTip(tr("Double-click a cluster to connect"));
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(m_view, &QListView::activated, this,
+            [this](const QModelIndex &index) { emit connectRequested(index.data(ClusterListModel::NameRole).toString()); });
+
+    const auto needsSelection = [this](const std::function<void(const QString &)> &act) {
+        return [this, act] {
+            const QString name = selectedCluster();
+            if (name.isEmpty())
+                return emit message(tr("Select a cluster first."));
+            act(name);
+        };
+    };
+    auto *connectAction = new QAction(tr("&Connect"), this);
+    connect(connectAction, &QAction::triggered, this, needsSelection([this](const QString &name) { emit connectRequested(name); }));
+    auto *addAction = new QAction(tr("&Add cluster\u2026"), this);
+    connect(addAction, &QAction::triggered, this, [this] { editProfile({}); });
+    auto *editAction = new QAction(tr("&Edit profile\u2026"), this);
+    connect(editAction, &QAction::triggered, this, needsSelection([this](const QString &name) { editProfile(name); }));
+    auto *checkAction = new QAction(tr("C&heck cluster\u2026"), this);
+    checkAction->setToolTip(tr("Check quoting, SFTP, the scheduler, the compiler, LibTorch and the work directory"));
+    connect(checkAction, &QAction::triggered, this, needsSelection([this](const QString &name) { checkCluster(name); }));
+    m_view->addActions({connectAction, editAction, checkAction, addAction});
+
+    auto *buttons = new QHBoxLayout;
+    for (QAction *action : {addAction, editAction, checkAction}) {
+        auto *button = new QToolButton;
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        buttons->addWidget(button);
+    }
+    buttons->addStretch();
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Clusters")));
+    layout->addWidget(m_view, 1);
+    layout->addLayout(buttons);
+}
+
+QString ClusterPane::selectedCluster() const
+{
+    const QModelIndex current = m_view->currentIndex();
+    return current.isValid() ? current.data(ClusterListModel::NameRole).toString() : QString();
+}
+
+void ClusterPane::selectCluster(const QString &name)
+{
+    const int row = m_clusters->rowOf(name);
+    if (row >= 0)
+        m_view->setCurrentIndex(m_clusters->index(row));
+}
+
+ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
+{
+    auto *dialog = new ClusterProfileDialog(m_sessions->profiles(), name, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ClusterProfileDialog::saved, this, [this](const ClusterProfile &profile) {
+        // A session made before keeps connecting the same host; its scheduler settings follow the profile.
+        if (ClusterSession *session = m_sessions->existing(profile.name))
+            session->setProfile(profile);
+        emit profileSaved(profile.name);
+        emit message(tr("Saved the profile of %1 in %2").arg(profile.name, m_sessions->profiles()->path()));
+    });
+    dialog->open();
+    return dialog;
+}
+
+ClusterCheckDialog *ClusterPane::checkCluster(const QString &name)
+{
+    auto *dialog = new ClusterCheckDialog(m_sessions->session(name), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    dialog->start();
+    return dialog;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,125 @@
+#include "core/profiles/profilestore.h"
+#include "gui/clusterprofiledialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+// The profile dialog: every field reaches the saved profile, bad values are marked as typed and block Save,
+// and what is saved is what a fresh ProfileStore reads back.
+class TestClusterProfileDialog : public QObject {
+    Q_OBJECT
+private:
+    static void type(QWidget *field, const QString &text)
+    {
+        auto *edit = qobject_cast<QLineEdit *>(field);
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClicks(edit, text);
+    }
+    static QPushButton *saveButton(QDialog &dialog)
+    {
+        return dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
+    }
+
+private slots:
+    void newProfileIsSavedWithEveryField()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        QString error;
+        QVERIFY(store.load(&error));
+        ClusterProfileDialog dialog(&store, {});
+        QVERIFY(dialog.errorFields().contains(QStringLiteral("name")));
+        QVERIFY(!saveButton(dialog)->isEnabled());
+
+        type(dialog.field(QStringLiteral("name")), QStringLiteral("hpc-a"));
+        auto *scheduler = qobject_cast<QComboBox *>(dialog.field(QStringLiteral("scheduler")));
+        scheduler->setCurrentText(QStringLiteral("pbs"));
+        qobject_cast<QComboBox *>(dialog.field(QStringLiteral("pbs_dialect")))->setCurrentIndex(1);
+        type(dialog.field(QStringLiteral("partition")), QStringLiteral("gpu"));
+        type(dialog.field(QStringLiteral("account")), QStringLiteral("proj42"));
+        type(dialog.field(QStringLiteral("work_directory")), QStringLiteral("/scratch/me/td"));
+        type(dialog.field(QStringLiteral("modules")), QStringLiteral("gcc/12, cmake  cuda/12.2"));
+        type(dialog.field(QStringLiteral("libtorch")), QStringLiteral("~/libtorch"));
+        type(dialog.field(QStringLiteral("trainer_binary")), QStringLiteral("/opt/td/torchdeck-train"));
+        QVERIFY2(dialog.errorFields().isEmpty(), qPrintable(dialog.errorText()));
+        QVERIFY(saveButton(dialog)->isEnabled());
+
+        QSignalSpy saved(&dialog, &ClusterProfileDialog::saved);
+        QTest::mouseClick(saveButton(dialog), Qt::LeftButton);
+        QCOMPARE(saved.size(), 1);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+
+        ProfileStore reread(store.path());
+        QVERIFY(reread.load(&error));
+        QVERIFY(reread.contains(QStringLiteral("hpc-a")));
+        const ClusterProfile profile = reread.profile(QStringLiteral("hpc-a"));
+        QCOMPARE(profile.scheduler, SchedulerKind::Pbs);
+        QCOMPARE(profile.pbsDialect, PbsDialect::Torque);
+        QCOMPARE(profile.partition, QStringLiteral("gpu"));
+        QCOMPARE(profile.account, QStringLiteral("proj42"));
+        QCOMPARE(profile.workDirectory, QStringLiteral("/scratch/me/td"));
+        QCOMPARE(profile.modules, (QStringList{QStringLiteral("gcc/12"), QStringLiteral("cmake"), QStringLiteral("cuda/12.2")}));
+        QCOMPARE(profile.libtorch, QStringLiteral("~/libtorch"));
+        QCOMPARE(profile.trainerBinary, QStringLiteral("/opt/td/torchdeck-train"));
+        QCOMPARE(profile, saved.constFirst().constFirst().value<ClusterProfile>());
+    }
+
+    void badValuesAreMarkedAsTyped()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        ClusterProfileDialog dialog(&store, QStringLiteral("alpha"));
+        QVERIFY(dialog.errorFields().isEmpty());
+        QVERIFY(qobject_cast<QLineEdit *>(dialog.field(QStringLiteral("name")))->isReadOnly());
+
+        type(dialog.field(QStringLiteral("libtorch")), QStringLiteral("relative/libtorch"));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("libtorch")});
+        QVERIFY(!dialog.field(QStringLiteral("libtorch"))->styleSheet().isEmpty());
+        QVERIFY(dialog.errorText().contains(QStringLiteral("LibTorch")));
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        QVERIFY(!dialog.save());
+        QVERIFY(!QFile::exists(store.path()));
+
+        qobject_cast<QCheckBox *>(dialog.field(QStringLiteral("build_on")))->setChecked(true);
+        qobject_cast<QComboBox *>(dialog.field(QStringLiteral("scheduler")))->setCurrentText(QStringLiteral("local"));
+        QCOMPARE(dialog.errorFields(), (QStringList{QStringLiteral("libtorch"), QStringLiteral("build_on")}));
+
+        type(dialog.field(QStringLiteral("libtorch")), QStringLiteral("auto"));
+        qobject_cast<QComboBox *>(dialog.field(QStringLiteral("scheduler")))->setCurrentText(QStringLiteral("slurm"));
+        qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("build_cpus")))->setValue(8);
+        QVERIFY(dialog.errorFields().isEmpty());
+        QVERIFY(saveButton(dialog)->isEnabled());
+        QVERIFY(dialog.save());
+        ProfileStore reread(store.path());
+        QString error;
+        QVERIFY(reread.load(&error));
+        QVERIFY(reread.profile(QStringLiteral("alpha")).buildInJob);
+        QCOMPARE(reread.profile(QStringLiteral("alpha")).buildCpus, 8);
+    }
+
+    void existingNameIsRefusedForANewProfile()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        store.put(defaultProfile(QStringLiteral("taken")));
+        ClusterProfileDialog dialog(&store, {});
+        type(dialog.field(QStringLiteral("name")), QStringLiteral("taken"));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("name")});
+        type(dialog.field(QStringLiteral("name")), QStringLiteral("bad name"));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("name")});
+        QVERIFY(dialog.errorText().contains(QStringLiteral("not a host alias")));
+    }
+};
+
+QTEST_MAIN(TestClusterProfileDialog)
+#include "tst_clusterprofiledialog.moc"

@@ -1,0 +1,80 @@
+#include "guisandbox.h"
+
+#include "gui/clustercheckdialog.h"
+#include "gui/clusterpane.h"
+#include "gui/clusterprofiledialog.h"
+
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+// "Check cluster" from the window against the sandbox: the profile edited in its dialog is the one checked,
+// each item appears as it is checked, and a failing item shows the cluster's own message.
+class TestGuiCheck : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
+        QVERIFY(m_home.isValid());
+        const QString problem = prepareSandboxHome(m_home.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void checklistFollowsTheEditedProfile()
+    {
+        MainWindow window;
+        window.show();
+        ClusterPane *pane = window.clusterPane();
+        pane->selectCluster(kSandboxHost);
+        QCOMPARE(pane->selectedCluster(), kSandboxHost);
+
+        setWorkDirectory(pane, QStringLiteral("/proc/torchdeck"));
+        ClusterCheckDialog *dialog = pane->checkCluster(kSandboxHost);
+        QVERIFY(dialog->isRunning());
+        QList<int> rowsSeen; // the list grows one line per item, while the check runs
+        connect(dialog->list()->model(), &QAbstractItemModel::rowsInserted, this,
+                [&] { rowsSeen.append(dialog->list()->topLevelItemCount()); });
+        QSignalSpy checked(dialog, &ClusterCheckDialog::checked);
+        QVERIFY(checked.wait(90000));
+        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6}));
+        QTreeWidgetItem *last = dialog->list()->topLevelItem(5);
+        QCOMPARE(last->text(1), QStringLiteral("FAIL"));
+        QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")), qPrintable(last->text(2)));
+        for (int row = 0; row < 5; ++row)
+            QCOMPARE(dialog->list()->topLevelItem(row)->text(1), QStringLiteral("pass"));
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("1 check(s) failed")), qPrintable(dialog->statusText()));
+
+        setWorkDirectory(pane, m_home.filePath(QStringLiteral("work")));
+        rowsSeen.clear();
+        dialog->start();
+        QVERIFY(checked.wait(90000));
+        QCOMPARE(rowsSeen.size(), 6);
+        for (const remote::CheckItem &item : dialog->items())
+            QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 6")), qPrintable(dialog->statusText()));
+    }
+
+private:
+    void setWorkDirectory(ClusterPane *pane, const QString &path)
+    {
+        ClusterProfileDialog *profile = pane->editProfile(kSandboxHost);
+        auto *edit = qobject_cast<QLineEdit *>(profile->field(QStringLiteral("work_directory")));
+        QVERIFY(edit);
+        edit->setText(path);
+        QVERIFY2(profile->save(), qPrintable(profile->errorText()));
+        profile->accept();
+    }
+
+    QTemporaryDir m_home;
+};
+
+QTEST_MAIN(TestGuiCheck)
+#include "tst_guicheck.moc"

@@ -1,0 +1,71 @@
+#include "core/profiles/profilevalidation.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+
+// The checks the profile dialog shows inline: each bad value names its field.
+class TestProfileValidation : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultsAreValid()
+    {
+        QVERIFY(validateClusterProfile(defaultProfile(QStringLiteral("hpc.example-1"))).isEmpty());
+        QVERIFY(validateClusterProfile(defaultProfile(QStringLiteral("torchdeck-sandbox"))).isEmpty());
+    }
+
+    void badValues_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("field");
+        QTest::addRow("empty name") << "name" << "" << "name";
+        QTest::addRow("name with a space") << "name" << "my cluster" << "name";
+        QTest::addRow("name pattern") << "name" << "node*" << "name";
+        QTest::addRow("empty work directory") << "work_directory" << "  " << "work_directory";
+        QTest::addRow("relative libtorch") << "libtorch" << "opt/libtorch" << "libtorch";
+        QTest::addRow("relative trainer") << "trainer_binary" << "bin/torchdeck-train" << "trainer_binary";
+        QTest::addRow("build job on pbs") << "build_on" << "pbs" << "build_on";
+        QTest::addRow("no build cpus") << "build_cpus" << "0" << "build_cpus";
+        QTest::addRow("empty module") << "modules" << "" << "modules";
+    }
+
+    void badValues()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, field);
+        ClusterProfile profile = defaultProfile(QStringLiteral("alpha"));
+        if (key == u"name")
+            profile.name = value;
+        else if (key == u"work_directory")
+            profile.workDirectory = value;
+        else if (key == u"libtorch")
+            profile.libtorch = value;
+        else if (key == u"trainer_binary")
+            profile.trainerBinary = value;
+        else if (key == u"build_on") {
+            profile.buildInJob = true;
+            profile.scheduler = SchedulerKind::Pbs;
+        } else if (key == u"build_cpus")
+            profile.buildCpus = value.toInt();
+        else if (key == u"modules")
+            profile.modules = QStringList{QStringLiteral("gcc"), value};
+        const QList<ProfileError> errors = validateClusterProfile(profile);
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.constFirst().field, field);
+        QVERIFY(!errors.constFirst().message.isEmpty());
+    }
+
+    void homePathsAreAbsolute()
+    {
+        ClusterProfile profile = defaultProfile(QStringLiteral("alpha"));
+        profile.libtorch = QStringLiteral("~/libtorch");
+        profile.trainerBinary = QStringLiteral("/scratch/me/torchdeck-train");
+        profile.buildInJob = true; // Slurm: fine
+        QVERIFY(validateClusterProfile(profile).isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProfileValidation)
+#include "tst_profilevalidation.moc"

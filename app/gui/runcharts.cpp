@@ -1,14 +1,17 @@
 #include "gui/runcharts.h"
 
 #include "core/metrics/runmetrics.h"
+#include "gui/runchartaxes.h"
+#include "gui/runchartview.h"
+#include "gui/runcharttheme.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
-#include <QChartView>
+#include <QEvent>
 #include <QLineSeries>
-#include <QLogValueAxis>
+#include <QPixmap>
 #include <QToolTip>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -22,27 +25,16 @@ namespace {
 constexpr int defaultRedrawDelayMs = 100;
 constexpr int minimumColumns = 100;
 constexpr int maximumBars = 200; // beyond that the bars of the latest epochs
+// Compared runs: distinct hues that read on light and dark backgrounds, dashed.
+const QColor overlayColors[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9b, 0x59, 0xd0), QColor(0x2a, 0xa1, 0x98),
+                                QColor(0xd0, 0x3b, 0x6f), QColor(0x7f, 0x8c, 0x3d)};
 
-QAbstractAxis *axisOf(QChart *chart, Qt::Orientation orientation)
-{
-    const auto axes = chart->axes(orientation);
-    return axes.isEmpty() ? nullptr : axes.constFirst();
-}
-
-void fitY(QAbstractAxis *axis, double lo, double hi, bool log)
-{
-    if (log) {
-        static_cast<QLogValueAxis *>(axis)->setRange(lo / 1.2, hi * 1.2);
-        return;
-    }
-    const double pad = hi > lo ? (hi - lo) * 0.05 : std::max(std::abs(hi) * 0.05, 1e-9);
-    static_cast<QValueAxis *>(axis)->setRange(lo - pad, hi + pad);
-}
 } // namespace
 
 RunCharts::RunCharts(QWidget *parent)
     : QWidget(parent)
     , m_stepChart(new QChart)
+    , m_throughputChart(new QChart)
     , m_epochChart(new QChart)
     , m_timeChart(new QChart)
 {
@@ -51,14 +43,16 @@ RunCharts::RunCharts(QWidget *parent)
     connect(&m_redrawTimer, &QTimer::timeout, this, &RunCharts::redraw);
 
     m_stepChart->setTitle(tr("Train loss by step"));
+    m_throughputChart->setTitle(tr("Samples/s by step"));
     m_epochChart->setTitle(tr("Loss by epoch"));
     m_timeChart->setTitle(tr("Epoch time (s)"));
-    m_stepLoss = addLine(m_stepChart, SeriesKind::TrainLoss);
-    m_epochTrain = addLine(m_epochChart, SeriesKind::EpochTrainLoss);
-    m_epochVal = addLine(m_epochChart, SeriesKind::ValLoss);
+    m_stepLoss = addLine(m_stepChart, seriesName(SeriesKind::TrainLoss));
+    m_throughput = addLine(m_throughputChart, seriesName(SeriesKind::Throughput));
+    m_epochTrain = addLine(m_epochChart, seriesName(SeriesKind::EpochTrainLoss));
+    m_epochVal = addLine(m_epochChart, seriesName(SeriesKind::ValLoss));
     m_epochTrain->setPointsVisible(true);
     m_epochVal->setPointsVisible(true);
-    m_stepChart->legend()->hide();
+    m_throughputChart->legend()->hide();
 
     m_bars = new QBarSeries;
     m_barSet = new QBarSet(tr("seconds"));
@@ -76,76 +70,57 @@ RunCharts::RunCharts(QWidget *parent)
             QToolTip::showText(QCursor::pos(), tr("epoch %1: %2 s").arg(m_barAxis->at(index)).arg(m_barSet->at(index)));
     });
 
-    for (QChart *chart : {m_stepChart, m_epochChart}) {
+    for (QChart *chart : {m_stepChart, m_throughputChart, m_epochChart}) {
         auto *x = new QValueAxis;
         x->setLabelFormat(QStringLiteral("%g"));
         chart->addAxis(x, Qt::AlignBottom);
         for (QAbstractSeries *series : chart->series())
             series->attachAxis(x);
     }
-    setYAxis(m_stepChart, {m_stepLoss});
-    setYAxis(m_epochChart, {m_epochTrain, m_epochVal});
+    replaceYAxis(m_stepChart, m_logScale, tr("loss"));
+    replaceYAxis(m_epochChart, m_logScale, tr("loss"));
+    replaceYAxis(m_throughputChart, false, tr("samples/s"));
     axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
     // No axis title on the epoch chart: its title says it, and a short chart elides the tick labels for it.
     static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal))->setLabelFormat(QStringLiteral("%.0f"));
 
+    m_stepView = makeView(m_stepChart);
+    m_throughputView = makeView(m_throughputChart);
+    m_epochView = makeView(m_epochChart);
+    m_timeView = makeView(m_timeChart);
+    m_timeView->setRubberBand(QChartView::NoRubberBand); // bars by category: nothing to zoom into
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_stepView = makeView(m_stepChart);
-    layout->addWidget(m_stepView, 1);
-    auto *row = new QHBoxLayout;
-    row->addWidget(makeView(m_epochChart), 3);
-    row->addWidget(makeView(m_timeChart), 2);
-    layout->addLayout(row, 1);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_stepView, 3);
+    top->addWidget(m_throughputView, 2);
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_epochView, 3);
+    bottom->addWidget(m_timeView, 2);
+    layout->addLayout(top, 1);
+    layout->addLayout(bottom, 1);
+    applyTheme();
 }
 
 RunCharts::~RunCharts() = default;
 
-QChartView *RunCharts::makeView(QChart *chart)
+RunChartView *RunCharts::makeView(QChart *chart)
 {
     chart->setMargins(QMargins(4, 4, 4, 4));
-    auto *view = new QChartView(chart, this);
+    auto *view = new RunChartView(chart, this);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(140);
+    connect(view, &RunChartView::zoomChanged, this, &RunCharts::redraw);
     return view;
 }
 
-QLineSeries *RunCharts::addLine(QChart *chart, SeriesKind kind)
+QLineSeries *RunCharts::addLine(QChart *chart, const QString &name)
 {
     auto *line = new QLineSeries;
-    line->setName(seriesName(kind));
+    line->setName(name);
     // A million-point curve stays drawable: replace() with the decimated points, drawn with OpenGL off.
     chart->addSeries(line);
-    connect(line, &QLineSeries::hovered, this, [line](const QPointF &point, bool state) {
-        if (state)
-            QToolTip::showText(QCursor::pos(), QStringLiteral("%1: x %2, y %3").arg(line->name()).arg(point.x()).arg(point.y()));
-    });
     return line;
-}
-
-void RunCharts::setYAxis(QChart *chart, QList<QLineSeries *> lines)
-{
-    if (QAbstractAxis *old = axisOf(chart, Qt::Vertical)) {
-        for (QLineSeries *line : lines)
-            line->detachAxis(old);
-        chart->removeAxis(old);
-        delete old;
-    }
-    QAbstractAxis *axis = nullptr;
-    if (m_logScale) {
-        auto *log = new QLogValueAxis;
-        log->setLabelFormat(QStringLiteral("%.3g"));
-        log->setMinorTickCount(-1);
-        axis = log;
-    } else {
-        auto *linear = new QValueAxis;
-        linear->setLabelFormat(QStringLiteral("%.3g"));
-        axis = linear;
-    }
-    axis->setTitleText(tr("loss"));
-    chart->addAxis(axis, Qt::AlignLeft);
-    for (QLineSeries *line : lines)
-        line->attachAxis(axis);
 }
 
 void RunCharts::setRun(RunMetrics *run)
@@ -169,8 +144,44 @@ void RunCharts::setLogScale(bool on)
     if (on == m_logScale)
         return;
     m_logScale = on;
-    setYAxis(m_stepChart, {m_stepLoss});
-    setYAxis(m_epochChart, {m_epochTrain, m_epochVal});
+    replaceYAxis(m_stepChart, on, tr("loss"));
+    replaceYAxis(m_epochChart, on, tr("loss"));
+    applyTheme(); // the new axes take the palette's colours
+    resetZoom();
+}
+
+void RunCharts::setComparison(const QList<ComparedRun> &runs)
+{
+    for (const Overlay &overlay : std::as_const(m_overlays)) {
+        m_stepChart->removeSeries(overlay.steps);
+        m_epochChart->removeSeries(overlay.epochs);
+        delete overlay.steps;
+        delete overlay.epochs;
+    }
+    m_overlays.clear();
+    m_compared = runs;
+    for (const ComparedRun &run : runs) {
+        Overlay overlay{addLine(m_stepChart, tr("%1: train loss").arg(run.name)),
+                        addLine(m_epochChart, tr("%1: val loss").arg(run.name))};
+        for (QLineSeries *line : {overlay.steps, overlay.epochs}) {
+            for (QAbstractAxis *axis : line->chart()->axes())
+                line->attachAxis(axis);
+        }
+        m_overlays.append(overlay);
+    }
+    m_stepChart->legend()->setVisible(!runs.isEmpty());
+    applyTheme(); // colours the new lines
+    redraw();
+}
+
+void RunCharts::resetZoom()
+{
+    for (RunChartView *view : {m_stepView, m_throughputView, m_epochView, m_timeView})
+        view->chart()->zoomReset();
+    for (RunChartView *view : {m_stepView, m_throughputView, m_epochView, m_timeView}) {
+        if (view->isZoomed())
+            view->resetZoom(); // redraws
+    }
     redraw();
 }
 
@@ -178,37 +189,6 @@ void RunCharts::scheduleRedraw()
 {
     if (!m_redrawTimer.isActive())
         m_redrawTimer.start();
-}
-
-void RunCharts::drawLines(QChart *chart, const QList<QLineSeries *> &lines, const QList<SeriesKind> &kinds,
-                          int columns)
-{
-    double xLo = INFINITY, xHi = -INFINITY, yLo = INFINITY, yHi = -INFINITY;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        QList<QPointF> points;
-        if (m_run) {
-            const MetricSeries &series = m_run->series(kinds.at(i));
-            const SeriesBounds bounds = series.visibleBounds();
-            if (bounds.valid)
-                points = series.decimated(bounds.xMin, bounds.xMax, columns);
-        }
-        if (m_logScale)
-            points.removeIf([](const QPointF &p) { return p.y() <= 0; });
-        for (const QPointF &p : std::as_const(points)) {
-            xLo = std::min(xLo, p.x());
-            xHi = std::max(xHi, p.x());
-            yLo = std::min(yLo, p.y());
-            yHi = std::max(yHi, p.y());
-        }
-        lines.at(i)->replace(points);
-    }
-    if (xLo > xHi)
-        return;
-    auto *xAxis = static_cast<QValueAxis *>(axisOf(chart, Qt::Horizontal));
-    xAxis->setRange(xLo, xHi > xLo ? xHi : xLo + 1);
-    if (chart == m_epochChart) // whole epochs: one tick each while they fit
-        xAxis->setTickCount(std::clamp(int(xHi - xLo) + 1, 2, 6));
-    fitY(axisOf(chart, Qt::Vertical), yLo, yHi, m_logScale);
 }
 
 void RunCharts::drawBars()
@@ -233,22 +213,67 @@ void RunCharts::drawBars()
 void RunCharts::redraw()
 {
     m_redrawTimer.stop();
-    const int columns = std::max(minimumColumns, int(m_stepChart->plotArea().width()));
-    drawLines(m_stepChart, {m_stepLoss}, {SeriesKind::TrainLoss}, columns);
-    drawLines(m_epochChart, {m_epochTrain, m_epochVal}, {SeriesKind::EpochTrainLoss, SeriesKind::ValLoss},
-              std::max(minimumColumns, int(m_epochChart->plotArea().width())));
+    const auto own = [this](SeriesKind kind) { return m_run ? &m_run->series(kind) : nullptr; };
+    QList<QLineSeries *> steps{m_stepLoss}, epochs{m_epochTrain, m_epochVal};
+    QList<const MetricSeries *> stepSeries{own(SeriesKind::TrainLoss)};
+    QList<const MetricSeries *> epochSeries{own(SeriesKind::EpochTrainLoss), own(SeriesKind::ValLoss)};
+    for (qsizetype i = 0; i < m_overlays.size(); ++i) {
+        steps.append(m_overlays.at(i).steps);
+        epochs.append(m_overlays.at(i).epochs);
+        stepSeries.append(&m_compared.at(i).series.series(SeriesKind::TrainLoss));
+        epochSeries.append(&m_compared.at(i).series.series(SeriesKind::ValLoss));
+    }
+    drawDecimated(m_stepChart, steps, stepSeries, m_stepView->isZoomed(), minimumColumns);
+    drawDecimated(m_throughputChart, {m_throughput}, {own(SeriesKind::Throughput)}, m_throughputView->isZoomed(), minimumColumns);
+    drawDecimated(m_epochChart, epochs, epochSeries, m_epochView->isZoomed(), minimumColumns);
+    if (!m_epochView->isZoomed()) { // whole epochs: one tick each while they fit
+        auto *x = static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal));
+        x->setTickCount(std::clamp(int(x->max() - x->min()) + 1, 2, 6));
+    }
     drawBars();
     emit redrawn();
+}
+
+void RunCharts::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyTheme();
+}
+
+void RunCharts::applyTheme()
+{
+    for (QChart *chart : charts())
+        applyPalette(chart, palette());
+    for (qsizetype i = 0; i < m_overlays.size(); ++i) {
+        const QColor color = overlayColors[i % std::size(overlayColors)];
+        for (QLineSeries *line : {m_overlays.at(i).steps, m_overlays.at(i).epochs})
+            line->setPen(QPen(color, 1.5, Qt::DashLine));
+    }
+}
+
+bool RunCharts::exportPng(const QString &path)
+{
+    return grab().save(path, "PNG");
 }
 
 QList<QPointF> RunCharts::drawnPoints(SeriesKind kind) const
 {
     switch (kind) {
     case SeriesKind::TrainLoss: return m_stepLoss->points();
+    case SeriesKind::Throughput: return m_throughput->points();
     case SeriesKind::EpochTrainLoss: return m_epochTrain->points();
     case SeriesKind::ValLoss: return m_epochVal->points();
     default: return {};
     }
+}
+
+QList<QPointF> RunCharts::drawnComparison(int index, SeriesKind kind) const
+{
+    if (index < 0 || index >= m_overlays.size())
+        return {};
+    return kind == SeriesKind::TrainLoss ? m_overlays.at(index).steps->points()
+                                         : kind == SeriesKind::ValLoss ? m_overlays.at(index).epochs->points() : QList<QPointF>();
 }
 
 int RunCharts::drawnBars() const
@@ -259,6 +284,22 @@ int RunCharts::drawnBars() const
 QWidget *RunCharts::stepChartView() const
 {
     return m_stepView;
+}
+
+RunChartView *RunCharts::view(SeriesKind kind) const
+{
+    switch (kind) {
+    case SeriesKind::TrainLoss:
+    case SeriesKind::LearningRate: return m_stepView;
+    case SeriesKind::Throughput: return m_throughputView;
+    case SeriesKind::EpochSeconds: return m_timeView;
+    default: return m_epochView;
+    }
+}
+
+QList<QChart *> RunCharts::charts() const
+{
+    return {m_stepChart, m_throughputChart, m_epochChart, m_timeChart};
 }
 
 } // namespace torchdeck

@@ -1,27 +1,34 @@
 #pragma once
 
-#include "core/metrics/serieskind.h"
+#include "core/metrics/runseries.h"
 
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
 
 class QChart;
-class QChartView;
 class QLineSeries;
 class QBarSeries;
 class QBarSet;
 class QBarCategoryAxis;
-class QAbstractAxis;
 
 namespace torchdeck {
 
+class RunChartView;
 class RunMetrics;
 
-// The charts of one run: train loss by step, train/val loss by epoch, and epoch time bars. Every Qt Charts
-// call of the application is in this file pair (Qt Charts is deprecated from Qt 6.10 for Qt Graphs).
-// Long series are drawn decimated to about one point per pixel column; appends are coalesced into one
-// redraw per `redrawDelayMs`.
+// Another run drawn over this one's loss curves, to compare.
+struct ComparedRun {
+    QString name;
+    RunSeries series;
+};
+
+// The charts of one run: train loss and samples/s by step, train/val loss by epoch, epoch time bars. Every
+// Qt Charts call of the application is in runcharts*, runchartview* and runcharttheme* (Qt Charts is
+// deprecated from Qt 6.10 for Qt Graphs: the move stays there). Long series are drawn decimated to about one
+// point per pixel column of the visible range; appends are coalesced into one redraw per `redrawDelayMs`.
+// Each chart zooms and pans (RunChartView); a zoomed chart keeps its range while points arrive. The charts'
+// theme follows the palette.
 class RunCharts : public QWidget {
     Q_OBJECT
 public:
@@ -31,35 +38,55 @@ public:
     void setRun(RunMetrics *run); // null: empty charts
     void setLogScale(bool on);
     bool logScale() const { return m_logScale; }
+    void setComparison(const QList<ComparedRun> &runs); // empty: none
+    int comparedRuns() const { return int(m_compared.size()); }
     void setRedrawDelay(int ms) { m_redrawTimer.setInterval(ms); }
     void redraw(); // now, from the series
+    void resetZoom();
+    bool exportPng(const QString &path); // the four charts as shown
 
     // What is drawn, for tests and benchmarks.
     QList<QPointF> drawnPoints(SeriesKind kind) const;
+    QList<QPointF> drawnComparison(int index, SeriesKind kind) const; // TrainLoss or ValLoss
     int drawnBars() const;
     QWidget *stepChartView() const;
+    RunChartView *view(SeriesKind kind) const; // the view that draws this kind
+    QList<QChart *> charts() const;
 
 signals:
     void redrawn();
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
-    QChartView *makeView(QChart *chart);
-    QLineSeries *addLine(QChart *chart, SeriesKind kind);
-    void setYAxis(QChart *chart, QList<QLineSeries *> lines);
-    void drawLines(QChart *chart, const QList<QLineSeries *> &lines, const QList<SeriesKind> &kinds, int columns);
+    struct Overlay {
+        QLineSeries *steps = nullptr;
+        QLineSeries *epochs = nullptr;
+    };
+    RunChartView *makeView(QChart *chart);
+    QLineSeries *addLine(QChart *chart, const QString &name);
     void drawBars();
     void scheduleRedraw();
+    void applyTheme();
 
     QPointer<RunMetrics> m_run;
     QList<QMetaObject::Connection> m_runConnections;
     bool m_logScale = false;
     QTimer m_redrawTimer;
+    QList<ComparedRun> m_compared;
+    QList<Overlay> m_overlays; // parallel to m_compared
 
     QChart *m_stepChart;
+    QChart *m_throughputChart;
     QChart *m_epochChart;
     QChart *m_timeChart;
-    QChartView *m_stepView;
+    RunChartView *m_stepView;
+    RunChartView *m_throughputView;
+    RunChartView *m_epochView;
+    RunChartView *m_timeView;
     QLineSeries *m_stepLoss;
+    QLineSeries *m_throughput;
     QLineSeries *m_epochTrain;
     QLineSeries *m_epochVal;
     QBarSeries *m_bars;

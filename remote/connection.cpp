@@ -32,15 +32,12 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
                                   Qt::QueuedConnection);
         return answer->wait() == hostKeyAccepted;
     };
-    auto askCredential = [self, interactive = m_interactive,
-                          answer = m_credentialAnswer](const CredentialPrompt &prompt) -> std::optional<QString> {
-        if (!*interactive)
-            return std::nullopt;
+    auto askCredential = [self, answer = m_credentialAnswer](const CredentialPrompt &prompt) -> std::optional<QString> {
         QMetaObject::invokeMethod(self, [self, prompt] { if (self) emit self->credentialNeeded(prompt); },
                                   Qt::QueuedConnection);
         return answer->wait();
     };
-    m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential);
+    m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential, m_interactive);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
 

@@ -22,10 +22,11 @@ qint64 nowMs()
 } // namespace
 
 ConnectionWorker::ConnectionWorker(ConnectionSettings settings, HostKeyQuestion askHostKey,
-                                   PromptFunction askCredential)
+                                   PromptFunction askCredential, std::shared_ptr<const std::atomic<bool>> interactive)
     : m_settings(std::move(settings))
     , m_askHostKey(std::move(askHostKey))
     , m_askCredential(std::move(askCredential))
+    , m_interactive(std::move(interactive))
     , m_pump(this) // parented, so moveToThread takes the timers along
     , m_reconnect(this)
 {
@@ -69,7 +70,7 @@ bool ConnectionWorker::connectOnce(QString &error)
         }
     }
     if (error.isEmpty())
-        error = m_ssh.authenticate(m_askCredential);
+        error = m_ssh.authenticate(*m_interactive ? m_askCredential : PromptFunction());
     if (!error.isEmpty()) {
         m_ssh.disconnect();
         return false;

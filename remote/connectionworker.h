@@ -24,7 +24,9 @@ class ConnectionWorker : public QObject {
     Q_OBJECT
 public:
     using HostKeyQuestion = std::function<bool(const HostKeyCheck &)>;
-    ConnectionWorker(ConnectionSettings settings, HostKeyQuestion askHostKey, PromptFunction askCredential);
+    // `interactive` is read at each authentication: when false, askCredential is never called.
+    ConnectionWorker(ConnectionSettings settings, HostKeyQuestion askHostKey, PromptFunction askCredential,
+                     std::shared_ptr<const std::atomic<bool>> interactive);
     ~ConnectionWorker() override;
 
 public slots:
@@ -71,6 +73,7 @@ private:
     ConnectionSettings m_settings;
     HostKeyQuestion m_askHostKey;
     PromptFunction m_askCredential;
+    std::shared_ptr<const std::atomic<bool>> m_interactive;
     ConnectionState m_state = ConnectionState::Disconnected;
     SshSession m_ssh;
     SftpSessionHandle m_sftp;

@@ -1,4 +1,5 @@
 // Authentication of SshSession: every method the server offers, secrets asked through a PromptFunction.
+#include "remote/logging.h"
 #include "remote/sshsession.h"
 
 #include <QStringList>
@@ -15,21 +16,25 @@ constexpr int maxKeyboardInteractiveRounds = 8; // a server asking forever is a 
 struct PassphraseContext {
     const PromptFunction *ask;
     QString host;
+    bool cancelled = false;
 };
 
 // libssh calls this when a key file is encrypted; the answer is copied into libssh's buffer only.
 int askPassphrase(const char *prompt, char *buffer, size_t length, int /*echo*/, int /*verify*/, void *userdata)
 {
-    const auto *context = static_cast<PassphraseContext *>(userdata);
-    if (!context->ask || !*context->ask)
+    auto *context = static_cast<PassphraseContext *>(userdata);
+    if (!context->ask || !*context->ask || context->cancelled)
         return SSH_ERROR;
     CredentialPrompt question;
     question.kind = CredentialPrompt::Kind::Passphrase;
     question.host = context->host;
     question.text = QString::fromUtf8(prompt);
+    qCDebug(lcRemote) << "asking for a key passphrase:" << question.text;
     std::optional<QString> answer = (*context->ask)(question);
-    if (!answer)
+    if (!answer) {
+        context->cancelled = true; // the other encrypted keys would ask again: the user said no
         return SSH_ERROR;
+    }
     QByteArray bytes = answer->toUtf8();
     wipe(*answer);
     const bool fits = size_t(bytes.size()) < length;
@@ -41,10 +46,21 @@ int askPassphrase(const char *prompt, char *buffer, size_t length, int /*echo*/,
 
 } // namespace
 
-bool SshSession::authenticateWithKeys(const PromptFunction &ask)
+std::optional<QByteArray> SshSession::askSecret(const PromptFunction &ask, const CredentialPrompt &question)
+{
+    qCDebug(lcRemote) << "asking" << m_host << "for" << question.text << "echo" << question.echo;
+    std::optional<QString> answer = ask(question);
+    if (!answer)
+        return std::nullopt;
+    QByteArray bytes = answer->toUtf8();
+    wipe(*answer);
+    return bytes;
+}
+
+SshSession::AuthOutcome SshSession::authenticateWithKeys(const PromptFunction &ask)
 {
     if (ssh_userauth_agent(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
-        return true;
+        return {AuthOutcome::Accepted, {}};
     PassphraseContext context{&ask, m_host};
     ssh_callbacks_struct callbacks{};
     callbacks.userdata = &context;
@@ -53,15 +69,21 @@ bool SshSession::authenticateWithKeys(const PromptFunction &ask)
     ssh_set_callbacks(m_session.get(), &callbacks);
     const int rc = ssh_userauth_publickey_auto(m_session.get(), nullptr, nullptr);
     ssh_set_callbacks(m_session.get(), nullptr); // the context dies with this frame
-    return rc == SSH_AUTH_SUCCESS;
+    if (rc == SSH_AUTH_SUCCESS)
+        return {AuthOutcome::Accepted, {}};
+    if (context.cancelled)
+        return {AuthOutcome::Cancelled, QStringLiteral("the key passphrase was not given")};
+    return {AuthOutcome::Refused, QStringLiteral("no key from ssh-agent or the identity files was accepted")};
 }
 
-bool SshSession::authenticateKeyboardInteractive(const PromptFunction &ask)
+SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const PromptFunction &ask)
 {
+    QStringList asked; // the questions, to say which answers were refused
     int rc = ssh_userauth_kbdint(m_session.get(), nullptr, nullptr);
     for (int round = 0; rc == SSH_AUTH_INFO && round < maxKeyboardInteractiveRounds; ++round) {
         const int prompts = ssh_userauth_kbdint_getnprompts(m_session.get());
         const QString instruction = QString::fromUtf8(ssh_userauth_kbdint_getinstruction(m_session.get()));
+        qCDebug(lcRemote) << "keyboard-interactive round" << round << "with" << prompts << "question(s)";
         for (int i = 0; i < prompts; ++i) {
             char echo = 0;
             CredentialPrompt question;
@@ -70,35 +92,43 @@ bool SshSession::authenticateKeyboardInteractive(const PromptFunction &ask)
             question.instruction = instruction;
             question.text = QString::fromUtf8(ssh_userauth_kbdint_getprompt(m_session.get(), unsigned(i), &echo));
             question.echo = echo != 0;
-            std::optional<QString> answer = ask(question);
+            asked << question.text.trimmed();
+            std::optional<QByteArray> answer = askSecret(ask, question);
             if (!answer)
-                return false;
-            QByteArray bytes = answer->toUtf8();
-            wipe(*answer);
-            const int set = ssh_userauth_kbdint_setanswer(m_session.get(), unsigned(i), bytes.constData());
-            bytes.fill('\0');
+                return {AuthOutcome::Cancelled, QStringLiteral("no answer to \"%1\"").arg(question.text.trimmed())};
+            const int set = ssh_userauth_kbdint_setanswer(m_session.get(), unsigned(i), answer->constData());
+            answer->fill('\0');
             if (set < 0)
-                return false;
+                return {AuthOutcome::Failed, sshError()};
         }
         rc = ssh_userauth_kbdint(m_session.get(), nullptr, nullptr);
     }
-    return rc == SSH_AUTH_SUCCESS;
+    if (rc == SSH_AUTH_SUCCESS)
+        return {AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_ERROR)
+        return {AuthOutcome::Failed, sshError()};
+    if (asked.isEmpty())
+        return {AuthOutcome::Unavailable, QStringLiteral("the server refused keyboard-interactive login")};
+    return {AuthOutcome::Refused,
+            QStringLiteral("the server refused the answers to \"%1\"").arg(asked.join(QStringLiteral("\", \"")))};
 }
 
-bool SshSession::authenticateWithPassword(const PromptFunction &ask)
+SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunction &ask)
 {
     CredentialPrompt question;
     question.kind = CredentialPrompt::Kind::Password;
     question.host = m_host;
     question.text = QStringLiteral("Password for %1:").arg(m_host);
-    std::optional<QString> answer = ask(question);
-    if (!answer)
-        return false;
-    QByteArray bytes = answer->toUtf8();
-    wipe(*answer);
-    const int rc = ssh_userauth_password(m_session.get(), nullptr, bytes.constData());
-    bytes.fill('\0');
-    return rc == SSH_AUTH_SUCCESS;
+    std::optional<QByteArray> password = askSecret(ask, question);
+    if (!password)
+        return {AuthOutcome::Cancelled, QStringLiteral("no password was given")};
+    const int rc = ssh_userauth_password(m_session.get(), nullptr, password->constData());
+    password->fill('\0');
+    if (rc == SSH_AUTH_SUCCESS)
+        return {AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_ERROR)
+        return {AuthOutcome::Failed, sshError()};
+    return {AuthOutcome::Refused, QStringLiteral("the server refused the password")};
 }
 
 QString SshSession::authenticate(const PromptFunction &ask)
@@ -109,12 +139,33 @@ QString SshSession::authenticate(const PromptFunction &ask)
     if (ssh_userauth_none(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
         return {};
     const int methods = ssh_userauth_list(m_session.get(), nullptr);
-    if ((methods & SSH_AUTH_METHOD_PUBLICKEY) && authenticateWithKeys(ask))
-        return {};
-    if (ask && (methods & SSH_AUTH_METHOD_INTERACTIVE) && authenticateKeyboardInteractive(ask))
-        return {};
-    if (ask && (methods & SSH_AUTH_METHOD_PASSWORD) && authenticateWithPassword(ask))
-        return {};
+    const auto failed = [this](const QString &why) {
+        qCDebug(lcRemote) << "authentication to" << m_host << "failed:" << why;
+        return QStringLiteral("authentication to %1 failed: %2").arg(m_host, why);
+    };
+    AuthOutcome keys;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+        keys = authenticateWithKeys(ask);
+        if (keys.kind == AuthOutcome::Accepted)
+            return {};
+        if (keys.kind == AuthOutcome::Cancelled)
+            return failed(keys.detail);
+    }
+    AuthOutcome outcome;
+    if (ask && (methods & SSH_AUTH_METHOD_INTERACTIVE)) {
+        outcome = authenticateKeyboardInteractive(ask);
+        if (outcome.kind == AuthOutcome::Accepted)
+            return {};
+        // Not on to "password" after refused answers: behind both is the same PAM stack on nearly every
+        // server, so the user would be asked again for what was just refused (and a wrong code reads as
+        // a wrong password).
+        if (outcome.kind != AuthOutcome::Unavailable)
+            return failed(outcome.detail);
+    }
+    if (ask && (methods & SSH_AUTH_METHOD_PASSWORD)) {
+        outcome = authenticateWithPassword(ask);
+        return outcome.kind == AuthOutcome::Accepted ? QString() : failed(outcome.detail);
+    }
     QStringList offered;
     if (methods & SSH_AUTH_METHOD_PUBLICKEY)
         offered << QStringLiteral("publickey");
@@ -122,10 +173,18 @@ QString SshSession::authenticate(const PromptFunction &ask)
         offered << QStringLiteral("keyboard-interactive");
     if (methods & SSH_AUTH_METHOD_PASSWORD)
         offered << QStringLiteral("password");
-    return QStringLiteral("authentication to %1 failed: no key from ssh-agent or the identity files was "
-                          "accepted%2 (server offers: %3)")
-        .arg(m_host, ask ? QString() : QStringLiteral(" and no one can be asked for a password or code"),
-             offered.isEmpty() ? QStringLiteral("nothing") : offered.join(QStringLiteral(", ")));
+    QStringList why;
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY)
+        why << keys.detail;
+    if (outcome.kind == AuthOutcome::Unavailable)
+        why << outcome.detail;
+    if (!ask && (methods & (SSH_AUTH_METHOD_INTERACTIVE | SSH_AUTH_METHOD_PASSWORD)))
+        why << QStringLiteral("no one can be asked for a password or code");
+    if (why.isEmpty())
+        why << QStringLiteral("no method it offers is one torchdeck can use");
+    return failed(QStringLiteral("%1 (server offers: %2)")
+                      .arg(why.join(QStringLiteral(", and ")),
+                           offered.isEmpty() ? QStringLiteral("nothing") : offered.join(QStringLiteral(", "))));
 }
 
 } // namespace torchdeck::remote

@@ -2,6 +2,10 @@
 
 #include "remote/logging.h"
 
+#include <QFile>
+#include <QStringList>
+
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -10,7 +14,58 @@ namespace torchdeck::remote {
 namespace {
 constexpr int readPollMs = 100;
 constexpr int readBufferSize = 64 * 1024;
+
+// For /bin/sh, after libssh's own %-expansion of the ProxyCommand.
+QByteArray proxyCommandQuoted(const QString &text)
+{
+    QByteArray bytes = text.toUtf8();
+    bytes.replace('%', "%%").replace('\'', "'\\''");
+    return '\'' + bytes + '\'';
+}
 } // namespace
+
+// libssh 0.10 turns "ProxyJump J" into the ProxyCommand "ssh [-l U] [-p P] [-J REST] -W '[%h]:%p' J", run by
+// /bin/sh with stderr to /dev/null. That OpenSSH ssh reads ~/.ssh/config: with a config file of our own it
+// would not know the jump host's alias, so it gets -F; and -E keeps its error for our message.
+QString SshSession::proxyJumpThroughOurConfig(const QString &configFile)
+{
+    m_proxyLog.reset();
+    char *raw = nullptr;
+    if (ssh_options_get(m_session.get(), SSH_OPTIONS_PROXYCOMMAND, &raw) != SSH_OK || !raw)
+        return {};
+    const CStringHandle owned(raw);
+    QByteArray command(raw);
+    if (!command.startsWith("ssh ") || !command.contains(" -W '[%h]:%p' "))
+        return {}; // a ProxyCommand of the user's own runs as written
+    QByteArray options;
+    if (!configFile.isEmpty())
+        options += " -F " + proxyCommandQuoted(configFile);
+    auto log = std::make_unique<QTemporaryFile>();
+    if (log->open()) {
+        options += " -E " + proxyCommandQuoted(log->fileName());
+        m_proxyLog = std::move(log);
+    }
+    command.insert(int(qstrlen("ssh")), options);
+    qCDebug(lcRemote) << "reaching" << m_host << "through ProxyJump:" << command;
+    if (ssh_options_set(m_session.get(), SSH_OPTIONS_PROXYCOMMAND, command.constData()) != SSH_OK)
+        return QStringLiteral("cannot set the ProxyJump command for %1: %2").arg(m_host, sshError());
+    return {};
+}
+
+// What the jump host's ssh said when it failed (e.g. "Host key verification failed."), or nothing.
+QString SshSession::proxyFailure() const
+{
+    if (!m_proxyLog)
+        return {};
+    QFile log(m_proxyLog->fileName());
+    if (!log.open(QIODevice::ReadOnly))
+        return {};
+    const QStringList lines = QString::fromUtf8(log.readAll()).trimmed().split(u'\n', Qt::SkipEmptyParts);
+    constexpr int linesKept = 2; // its last words are the reason
+    return lines.isEmpty() ? QString()
+                           : QStringLiteral(" (the ssh to the jump host said: %1)")
+                                 .arg(lines.mid(std::max(0, int(lines.size()) - linesKept)).join(QStringLiteral("; ")));
+}
 
 QString SshSession::sshError() const
 {
@@ -35,12 +90,14 @@ QString SshSession::connect(const QString &host, const QString &configFile)
     if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData())
         != SSH_OK)
         return QStringLiteral("cannot read ssh config %1: %2").arg(configFile, sshError());
+    if (QString error = proxyJumpThroughOurConfig(configFile); !error.isEmpty())
+        return error;
     // Request/response traffic (SFTP, short commands) stalls on Nagle + delayed ACKs without this.
     const int noDelay = 1;
     ssh_options_set(m_session.get(), SSH_OPTIONS_NODELAY, &noDelay);
     qCDebug(lcRemote) << "connecting to" << host;
     if (ssh_connect(m_session.get()) != SSH_OK)
-        return QStringLiteral("cannot connect to %1: %2").arg(host, sshError());
+        return QStringLiteral("cannot connect to %1: %2%3").arg(host, sshError(), proxyFailure());
     return {};
 }
 

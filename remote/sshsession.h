@@ -7,6 +7,10 @@
 #include <QByteArray>
 #include <QMetaType>
 #include <QString>
+#include <QTemporaryFile>
+
+#include <memory>
+#include <optional>
 
 namespace torchdeck::remote {
 
@@ -38,6 +42,7 @@ public:
     QString acceptHostKey(); // records the server's key in the known_hosts file
     // Tries, as the server allows: none, ssh-agent, key files (asking for passphrases), keyboard-interactive
     // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys work.
+    // A question the user cancels ends the attempt at once: nothing more is asked.
     QString authenticate(const PromptFunction &ask = {});
     ExecResult exec(const QString &command); // runs to the end, blocking this thread
     // Opens a channel running `command` and leaves the reading to the caller (result.error on failure).
@@ -49,12 +54,21 @@ public:
     bool isConnected() const;
 
 private:
+    // What one method came to; `detail` says why it did not succeed (never a secret).
+    struct AuthOutcome {
+        enum Kind { Accepted, Refused, Unavailable, Cancelled, Failed } kind = Refused;
+        QString detail;
+    };
     QString sshError() const;
-    bool authenticateWithKeys(const PromptFunction &ask);
-    bool authenticateKeyboardInteractive(const PromptFunction &ask);
-    bool authenticateWithPassword(const PromptFunction &ask);
+    QString proxyJumpThroughOurConfig(const QString &configFile);
+    QString proxyFailure() const;
+    AuthOutcome authenticateWithKeys(const PromptFunction &ask);
+    AuthOutcome authenticateKeyboardInteractive(const PromptFunction &ask);
+    AuthOutcome authenticateWithPassword(const PromptFunction &ask);
+    std::optional<QByteArray> askSecret(const PromptFunction &ask, const CredentialPrompt &question);
     SessionHandle m_session;
     QString m_host;
+    std::unique_ptr<QTemporaryFile> m_proxyLog; // the jump host's ssh writes its errors here (ProxyJump only)
 };
 
 } // namespace torchdeck::remote

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The real `torchdeck check` against the 2FA sshd of scripts/lib/auth-sshd, in a terminal (tmux): it asks for
+# the password, then for the one-time code, both without echo, and checks the cluster.
+# Needs TORCHDECK_BIN and TORCHDECK_AUTH_SSHD_DIR (set by ctest). Exit 77: skipped (not root).
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+(( EUID == 0 )) || { echo "skipped: the PAM sshd needs root (scripts/lib/auth-sshd)"; exit 77; }
+dir=$TORCHDECK_AUTH_SSHD_DIR
+[[ -s "$dir/pids" ]] || fail "scripts/lib/auth-sshd is not running in $dir"
+
+home=$(mktemp -d)
+socket=torchdeck-auth-check-$$
+tm() { tmux -L "$socket" "$@"; }
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$home"' EXIT
+
+screen_has() { # TEXT SECONDS: wait until the terminal shows TEXT
+    local i
+    for (( i = 0; i < $2 * 10; i++ )); do
+        tm capture-pane -p | grep -qF "$1" && return 0
+        sleep 0.1
+    done
+    fail "the terminal never showed '$1'; it shows: $(tm capture-pane -p)"
+}
+
+# The check's lines go to a file; its questions go to the terminal (/dev/tty), as for a user.
+tm new-session -d -x 200 -y 50 "env TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data \
+    TORCHDECK_SSH_CONFIG=$dir/ssh_config $TORCHDECK_BIN check torchdeck-auth-otp --scheduler local \
+    --work-dir $home/work >$home/out 2>&1; echo \$? >$home/rc; sleep 600"
+
+password=$(cat "$dir/password")
+screen_has "torchdeck-auth-otp: Password:" 20
+tm send-keys -l "$password"
+tm send-keys Enter
+
+# pam_oath refuses a code used before (the C++ tests may have used this step): the next unused step.
+last_step=$(awk '{print $6}' "$dir/users.oath")
+step=$(( $(date +%s) / 30 ))
+(( ${last_step:-0} < step )) || step=$(( last_step + 1 ))
+code=$(oathtool --totp --now="@$(( step * 30 ))" "$(cat "$dir/otp.key")")
+screen_has "One-time password (OATH) for" 20
+tm send-keys -l "$code"
+tm send-keys Enter
+
+for _ in $(seq 600); do [[ -s "$home/rc" ]] && break; sleep 0.1; done
+[[ -s "$home/rc" ]] || fail "check did not end: $(cat "$home/out")"
+out=$(cat "$home/out")
+screen=$(tm capture-pane -p)
+[[ "$(cat "$home/rc")" == 0 ]] || fail "check failed (exit $(cat "$home/rc")): $out"
+grep -qF "✓ Connection: reachable, host key known, authenticated" <<<"$out" || fail "not authenticated: $out"
+grep -qF "✓ SFTP" <<<"$out" || fail "no SFTP on the authenticated connection: $out"
+[[ "$screen" != *"$password"* ]] || fail "the password was echoed: $screen"
+[[ "$screen" != *"$code"* ]] || fail "the code was echoed: $screen"
+echo "check asked twice, without echo, and authenticated:"
+echo "$out"

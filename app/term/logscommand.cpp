@@ -1,5 +1,6 @@
 #include "term/logscommand.h"
 
+#include "core/metrics/metricscsv.h"
 #include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
 #include "remote/runtracker.h"
@@ -138,21 +139,6 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 }
 
 namespace {
-const QStringList csvColumns{QStringLiteral("attempt"),      QStringLiteral("event"),        QStringLiteral("time"),
-                             QStringLiteral("epoch"),        QStringLiteral("step"),         QStringLiteral("loss"),
-                             QStringLiteral("lr"),           QStringLiteral("samples_per_s"), QStringLiteral("val_loss"),
-                             QStringLiteral("val_accuracy"), QStringLiteral("seconds")};
-
-QString csvNumber(double value)
-{
-    return std::isfinite(value) ? QString::number(value, 'g', 10) : QString();
-}
-
-QString csvCount(qint64 value)
-{
-    return value >= 0 ? QString::number(value) : QString();
-}
-
 QJsonValue jsonNumber(double value)
 {
     return std::isfinite(value) ? QJsonValue(value) : QJsonValue(QJsonValue::Null);
@@ -189,17 +175,11 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return Failure;
     }
     if (format == u"csv") {
-        out << csvColumns.join(u',') << '\n';
+        out << metricsCsvHeader() << '\n';
         for (const StoredMetricEvent &stored : events.value) {
-            const MetricEvent &e = stored.event;
-            if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
-                continue;
-            out << QStringList{QString::number(stored.attempt), metricEventName(e.kind), csvNumber(e.time),
-                               csvCount(e.epoch), csvCount(e.step), csvNumber(e.loss), csvNumber(e.lr),
-                               csvNumber(e.samplesPerSecond), csvNumber(e.valLoss), csvNumber(e.valAccuracy),
-                               csvNumber(e.seconds)}
-                       .join(u',')
-                << '\n';
+            const QString row = metricsCsvRow(stored.attempt, stored.event);
+            if (!row.isEmpty())
+                out << row << '\n';
         }
     } else if (format == u"json") {
         QJsonArray array;

@@ -9,6 +9,7 @@
 #include "gui/resumerequest.h"
 #include "gui/runactions.h"
 #include "gui/runcharts.h"
+#include "gui/runchartspanel.h"
 #include "gui/submissionpanel.h"
 
 #include <QCheckBox>
@@ -40,7 +41,8 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_resumeHere(new QPushButton(tr("Resume from &here")))
     , m_tabs(new QTabWidget)
-    , m_charts(new RunCharts)
+    , m_chartsPanel(new RunChartsPanel(sessions->store()))
+    , m_charts(m_chartsPanel->charts())
     , m_log(new LogPanel)
     , m_checkpointView(new QTableView)
     , m_script(new QPlainTextEdit)
@@ -64,7 +66,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     checkpointButtons->addWidget(m_resumeHere);
     checkpointLayout->addLayout(checkpointButtons);
 
-    m_tabs->addTab(m_charts, tr("Charts"));
+    m_tabs->addTab(m_chartsPanel, tr("Charts"));
     m_tabs->addTab(m_log, tr("Log"));
     m_tabs->addTab(checkpointTab, tr("Checkpoints"));
     m_tabs->addTab(m_script, tr("Script"));
@@ -84,6 +86,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
     connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
     connect(m_actions, &RunActions::message, this, &RunView::message);
+    connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
     connect(m_actions, &RunActions::resumeOffered, this, [this](const QString &runId) {
         if (runId == m_runId)
             resumeFrom(QStringLiteral("auto"));
@@ -112,8 +115,14 @@ void RunView::showRun(const QString &runId)
             emit message(tr("Cannot read the metrics of run %1: %2").arg(runId.left(8), stored.error));
     }
     m_metrics->replace(series);
+    m_chartsPanel->setRunId(runId);
     m_charts->redraw();
     reloadDetails();
+}
+
+RunCharts *RunView::charts() const
+{
+    return m_charts;
 }
 
 void RunView::ingest(const QString &runId, int attempt, const QList<MetricEvent> &events)

@@ -19,6 +19,7 @@ class CheckpointListModel;
 class ClusterSessions;
 class LogPanel;
 class RunCharts;
+class RunChartsPanel;
 class RunActions;
 class RunMetrics;
 
@@ -35,7 +36,8 @@ public:
     void ingest(const QString &runId, int attempt, const QList<MetricEvent> &events);
     void runChanged(const QString &runId); // state, jobs or checkpoints may have changed
 
-    RunCharts *charts() const { return m_charts; }
+    RunCharts *charts() const;
+    RunChartsPanel *chartsPanel() const { return m_chartsPanel; }
     RunMetrics *metrics() const { return m_metrics; }
     LogPanel *logPanel() const { return m_log; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -63,6 +65,7 @@ private:
     QPushButton *m_resumeLatest;
     QPushButton *m_resumeHere;
     QTabWidget *m_tabs;
+    RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;
     LogPanel *m_log;
     QTableView *m_checkpointView;

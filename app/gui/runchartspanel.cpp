@@ -1,0 +1,152 @@
+#include "gui/runchartspanel.h"
+
+#include "core/metrics/metricscsv.h"
+#include "core/store/runstore.h"
+#include "gui/comparerunsdialog.h"
+#include "gui/runcharts.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+namespace {
+const char *const exportDirKey = "runView/exportDirectory";
+
+QString exportDirectory()
+{
+    return QSettings().value(QString::fromLatin1(exportDirKey),
+                             QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+}
+} // namespace
+
+RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_charts(new RunCharts)
+    , m_comparedLabel(new QLabel)
+{
+    auto *compare = new QPushButton(tr("Co&mpare with\u2026"));
+    auto *reset = new QPushButton(tr("Reset &zoom"));
+    auto *png = new QPushButton(tr("Export &PNG\u2026"));
+    auto *csv = new QPushButton(tr("Export CS&V\u2026"));
+    reset->setToolTip(tr("Fit every chart to its data again (also: double-click a chart)"));
+    connect(compare, &QPushButton::clicked, this, &RunChartsPanel::chooseComparison);
+    connect(reset, &QPushButton::clicked, m_charts, &RunCharts::resetZoom);
+    connect(png, &QPushButton::clicked, this, &RunChartsPanel::exportPngAs);
+    connect(csv, &QPushButton::clicked, this, &RunChartsPanel::exportCsvAs);
+    m_comparedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(compare);
+    bar->addWidget(m_comparedLabel, 1);
+    bar->addWidget(reset);
+    bar->addWidget(png);
+    bar->addWidget(csv);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_charts, 1);
+}
+
+void RunChartsPanel::setRunId(const QString &runId)
+{
+    m_runId = runId;
+    if (m_compared.contains(runId))
+        compareWith(m_compared);
+}
+
+void RunChartsPanel::compareWith(const QStringList &runIds)
+{
+    QList<ComparedRun> runs;
+    QStringList names;
+    m_compared.clear();
+    for (const QString &id : runIds) {
+        if (id == m_runId)
+            continue;
+        const auto run = m_store->run(id);
+        const auto series = m_store->runSeries(id);
+        if (!run.ok() || !run.value || !series.ok()) {
+            emit message(tr("Cannot read run %1 to compare: %2").arg(id.left(8), series.ok() ? run.error : series.error));
+            continue;
+        }
+        const QString name = run.value->name.isEmpty() ? id.left(8) : run.value->name;
+        runs.append({name, series.value});
+        names.append(name);
+        m_compared.append(id);
+    }
+    m_charts->setComparison(runs);
+    m_comparedLabel->setText(names.isEmpty() ? QString() : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
+}
+
+CompareRunsDialog *RunChartsPanel::chooseComparison()
+{
+    const auto runs = m_store->runs();
+    if (!runs.ok()) {
+        emit message(tr("Cannot read the runs: %1").arg(runs.error));
+        return nullptr;
+    }
+    auto *dialog = new CompareRunsDialog(runs.value, m_runId, m_compared, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { compareWith(dialog->checkedRuns()); });
+    dialog->open();
+    return dialog;
+}
+
+bool RunChartsPanel::exportCsv(const QString &path, QString *error) const
+{
+    const auto events = m_store->metrics(m_runId);
+    if (!events.ok()) {
+        *error = events.error;
+        return false;
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
+        *error = file.errorString();
+        return false;
+    }
+    QByteArray text = metricsCsvHeader().toUtf8() + '\n';
+    for (const StoredMetricEvent &stored : events.value) {
+        const QString row = metricsCsvRow(stored.attempt, stored.event);
+        if (!row.isEmpty())
+            text += row.toUtf8() + '\n';
+    }
+    file.write(text);
+    if (!file.commit()) {
+        *error = file.errorString();
+        return false;
+    }
+    return true;
+}
+
+void RunChartsPanel::exportPngAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the charts"),
+                                                      exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-charts.png"),
+                                                      tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QString::fromLatin1(exportDirKey), QFileInfo(path).absolutePath());
+    emit message(m_charts->exportPng(path) ? tr("Saved the charts to %1").arg(path) : tr("Cannot write %1").arg(path));
+}
+
+void RunChartsPanel::exportCsvAs()
+{
+    if (m_runId.isEmpty())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the metrics"),
+                                                      exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-metrics.csv"),
+                                                      tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QSettings().setValue(QString::fromLatin1(exportDirKey), QFileInfo(path).absolutePath());
+    QString error;
+    emit message(exportCsv(path, &error) ? tr("Saved the metrics to %1").arg(path) : tr("Cannot write %1: %2").arg(path, error));
+}
+
+} // namespace torchdeck

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+
+namespace torchdeck {
+
+class CompareRunsDialog;
+class RunCharts;
+class RunStore;
+
+// The run view's Charts tab: the charts, and what is done with them: compare with other stored runs,
+// reset the zoom, export the charts as PNG and the run's metrics as CSV (core's CSV, as `metrics --csv`).
+class RunChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunChartsPanel(RunStore *store, QWidget *parent = nullptr);
+
+    RunCharts *charts() const { return m_charts; }
+    void setRunId(const QString &runId);
+    QStringList comparedRuns() const { return m_compared; }
+    void compareWith(const QStringList &runIds); // loaded from the store; the shown run is left out
+    CompareRunsDialog *chooseComparison();       // opened; applied when accepted
+    bool exportCsv(const QString &path, QString *error) const;
+
+signals:
+    void message(const QString &text);
+
+private:
+    void exportPngAs();
+    void exportCsvAs();
+
+    RunStore *m_store;
+    QString m_runId;
+    QStringList m_compared;
+    RunCharts *m_charts;
+    QLabel *m_comparedLabel;
+};
+
+} // namespace torchdeck

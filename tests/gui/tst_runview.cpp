@@ -1,0 +1,116 @@
+#include "core/profiles/profilestore.h"
+#include "core/store/runstore.h"
+#include "gui/clustersessions.h"
+#include "gui/comparerunsdialog.h"
+#include "gui/runcharts.h"
+#include "gui/runchartspanel.h"
+#include "gui/runview.h"
+
+#include <QFile>
+#include <QListWidget>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+MetricEvent step(qint64 at, double loss)
+{
+    MetricEvent e;
+    e.kind = MetricEventKind::Step;
+    e.step = at;
+    e.epoch = 1;
+    e.loss = loss;
+    e.samplesPerSecond = 1000 + at;
+    return e;
+}
+
+MetricEvent epoch(qint64 n, double val)
+{
+    MetricEvent e;
+    e.kind = MetricEventKind::Epoch;
+    e.epoch = n;
+    e.epochs = 2;
+    e.loss = val;
+    e.valLoss = val;
+    e.seconds = 4;
+    return e;
+}
+} // namespace
+
+// The run view offline, on a store of three runs: compare with others through its chooser, export CSV.
+class TestRunView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        QVERIFY(m_store.open(m_dir.filePath(QStringLiteral("runs.sqlite"))).ok());
+        for (int i = 0; i < 3; ++i) {
+            RunRecord run;
+            run.id = QStringLiteral("0000000%1-aaaa-bbbb-cccc-000000000000").arg(i);
+            run.name = QStringLiteral("run-%1").arg(i);
+            run.cluster = QStringLiteral("alpha");
+            run.state = QStringLiteral("completed");
+            run.created = QDateTime::currentDateTimeUtc().addSecs(i * 60);
+            QVERIFY(m_store.addRun(run).ok());
+            QList<MetricEvent> events;
+            for (int s = 1; s <= 4 + i; ++s)
+                events.append(step(s * 10, 1.0 / (s + i)));
+            events.append(epoch(1, 0.5 + i));
+            QVERIFY(m_store.appendMetrics(run.id, 0, events).ok());
+            m_ids.append(run.id);
+        }
+    }
+
+    void comparesWithRunsChosenInTheDialog()
+    {
+        ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
+        ClusterSessions sessions(&m_store, &profiles);
+        RunView view(&sessions);
+        view.showRun(m_ids.at(0));
+        QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4);
+        QCOMPARE(view.charts()->drawnPoints(SeriesKind::Throughput).size(), 4);
+
+        CompareRunsDialog *dialog = view.chartsPanel()->chooseComparison();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->list()->count(), 2); // the others, not the shown run
+        dialog->setChecked(m_ids.at(2), true);
+        dialog->accept();
+        QCOMPARE(view.chartsPanel()->comparedRuns(), QStringList{m_ids.at(2)});
+        QCOMPARE(view.charts()->comparedRuns(), 1);
+        QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
+        QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 2.5)});
+
+        view.showRun(m_ids.at(2)); // showing the compared run: not compared with itself
+        QCOMPARE(view.charts()->comparedRuns(), 0);
+    }
+
+    void exportsTheRunsMetricsAsCsv()
+    {
+        ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
+        ClusterSessions sessions(&m_store, &profiles);
+        RunView view(&sessions);
+        view.showRun(m_ids.at(1));
+        const QString path = m_dir.filePath(QStringLiteral("export.csv"));
+        QString error;
+        QVERIFY2(view.chartsPanel()->exportCsv(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.constFirst(), QByteArray("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds"));
+        QCOMPARE(lines.size(), 1 + 5 + 1 + 1); // header, 5 steps, 1 epoch, the last line end
+        QCOMPARE(lines.at(1), QByteArray("0,step,,1,10,0.5,,1010,,,"));
+        QCOMPARE(lines.at(6), QByteArray("0,epoch,,1,,1.5,,,1.5,,4"));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    RunStore m_store;
+    QStringList m_ids;
+};
+
+QTEST_MAIN(TestRunView)
+#include "tst_runview.moc"

@@ -5,6 +5,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
+#include "remote/checkpointbranch.h"
 #include "remote/connection.h"
 #include "remote/remotepath.h"
 #include "remote/schedulerclient.h"
@@ -150,7 +151,27 @@ void RunLauncher::render(const QString &trainerBinary)
     }
     emit rendered(m_script);
     if (!m_previewOnly)
+        branchCheckpoints();
+}
+
+void RunLauncher::branchCheckpoints()
+{
+    const QString checkpointDirectory = trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--checkpoint-dir"));
+    if (m_attemptSpec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/')
+        || checkpointDirectory.isEmpty())
+        return submit();
+    emit progress(QStringLiteral("Branching the run's checkpoints"), 0, 0);
+    const CheckpointBranch branch{checkpointDirectory, m_request.resume, m_request.attempt};
+    RemoteCommand *run = m_connection->run(branch.command());
+    connect(run, &RemoteCommand::failed, this,
+            [this](const QString &error) { fail(QStringLiteral("branching the checkpoints: ") + error); });
+    connect(run, &RemoteCommand::finished, this, [this, branch](const ExecResult &result) {
+        branch.apply(*m_store, m_request.runId, result.out);
+        if (result.exitCode != 0)
+            return fail(QStringLiteral("cannot resume from %1: %2")
+                            .arg(m_request.resume, QString::fromUtf8(result.err.trimmed())));
         submit();
+    });
 }
 
 void RunLauncher::submit()

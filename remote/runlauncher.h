@@ -60,6 +60,7 @@ private:
     void resolveDirectory();
     void deploy();
     void render(const QString &trainerBinary);
+    void branchCheckpoints();
     void submit();
     void record(const QString &jobId);
     void fail(const QString &error);

@@ -198,7 +198,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
     }
     QString latest;
     for (const CheckpointRecord &checkpoint : checkpoints.value) {
-        if (present.contains(checkpoint.path))
+        if (present.contains(checkpoint.path) && !isSupersededCheckpoint(checkpoint.path))
             latest = checkpoint.path;
     }
     if (!toDelete.isEmpty())
@@ -216,6 +216,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
                                      {QStringLiteral("reason"), c.reason},
                                      {QStringLiteral("present"), present.contains(c.path)},
                                      {QStringLiteral("latest"), c.path == latest},
+                                     {QStringLiteral("superseded"), isSupersededCheckpoint(c.path)},
                                      {QStringLiteral("best"), c.path == best}});
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
@@ -238,6 +239,8 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
             marks.append(QStringLiteral("best val loss"));
         if (!present.contains(c.path))
             marks.append(QStringLiteral("deleted"));
+        else if (isSupersededCheckpoint(c.path))
+            marks.append(QStringLiteral("set aside by a resume from an older one: ") + c.path.section(u'/', -2, -2));
         const QString mark = marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
         out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
                    .arg(c.step, -7)

@@ -293,6 +293,38 @@ case_corrupt() { # a torn latest checkpoint: the restart resumes from the one be
     same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the run ended elsewhere"
 }
 
+case_branch() { # resume from an older checkpoint: the newer ones are set aside, and later restarts continue the branch
+    use_prebuilt_trainer
+    local run out line
+    line="$home/work/runs"
+    # Attempt 0 stops after step 81 (the signal at 80; the ranks agree on the next step) and attempt 1 finishes
+    # at 96, keeping 64, 81 and 96; the branch from 64 meets the same signal, and its automatic restart must
+    # resume from the branch's 81, not the old line's 96.
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name branch --trainer-arg --signal-at-step \
+          --trainer-arg 80 --json | json_field run)
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch"
+    expect_eq "$(td status "$run" --json | json_field state)" completed "the first line"
+    out=$(td resume "$run" --from 32 2>&1) && fail "resumed from a pruned checkpoint: $out"
+    grep -q 'checkpoint-0000000032.pt is no longer on the cluster' <<<"$out" || fail "message: $out"
+    out=$(td resume "$run" --from 64 --json)
+    expect_eq "$(json_field attempt <<<"$out")" 2 "the branch's attempt"
+    line="$line/$run/checkpoints"
+    expect_eq "$(cd "$line/superseded-a2" && ls -- *.pt | tr '\n' ' ')" \
+        "checkpoint-0000000081.pt checkpoint-0000000096.pt " "set aside"
+    grep -qE 'checkpoint-0000000096\.pt +\(.*set aside by a resume from an older one: superseded-a2\)' \
+        <<<"$(td checkpoints "$run")" || fail "checkpoints: $(td checkpoints "$run")"
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 || fail "watch the branch: $(tail -n 20 "$home/watch.txt"; squeue)"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "the branch"
+    expect_eq "$(json_field jobs.3.state <<<"$out" 2>/dev/null || echo missing)" completed "the branch's restart"
+    td logs "$run" --attempt 3 | grep -q "resumed from $line/checkpoint-0000000081.pt" ||
+        fail "the restart did not continue the branch: $(td logs "$run" --attempt 3)"
+    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $1 ":" $5 }' | tr '\n' ' ')" \
+        "0:16 0:32 0:48 0:64 0:80 1:96 2:80 3:96 " "steps by attempt"
+    same_parameters "$line/superseded-a2/checkpoint-0000000096.pt" "$line/checkpoint-0000000096.pt" ||
+        fail "the branch ended elsewhere than the line it replayed"
+}
+
 case_no_restart() { # a real error is not restarted, and the run says why
     use_prebuilt_trainer
     local run out

@@ -21,6 +21,7 @@
 #include <ATen/Parallel.h>
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <thread>
 #include <torch/torch.h>
 
@@ -108,16 +109,30 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
 
     Progress progress;
     std::optional<ResumeOrigin> origin;
+    std::string resumeFailure;
     if (env.rank == 0) {
-        const auto choice = chooseResume(o.resume, o.checkpointDir, [&](const std::vector<char> &bytes) {
-            return restoreTrainState(bytes, {*model, params, *optimizer}, progress);
-        });
-        if (choice) {
-            origin = ResumeOrigin{choice->path, progress.epoch, progress.globalStep, choice->skipped};
-            for (const std::string &problem : choice->problems)
-                reporter.note("warning: " + problem);
+        try {
+            const auto choice = chooseResume(o.resume, o.checkpointDir, [&](const std::vector<char> &bytes) {
+                return restoreTrainState(bytes, {*model, params, *optimizer}, progress);
+            });
+            if (choice) {
+                origin = ResumeOrigin{choice->path, progress.epoch, progress.globalStep, choice->skipped};
+                for (const std::string &problem : choice->problems)
+                    reporter.note("warning: " + problem);
+            }
+        } catch (const std::exception &e) {
+            resumeFailure = e.what();
         }
     }
+    if (comm) {
+        // The other ranks would wait for the state broadcast forever when rank 0 cannot resume.
+        at::Tensor failed = torch::tensor({resumeFailure.empty() ? 0.0f : 1.0f}).to(comm->device());
+        comm->broadcast(failed, 0);
+        if (failed.cpu().item<float>() > 0.0f && env.rank != 0)
+            throw std::runtime_error("rank 0 could not resume from a checkpoint (its log says why)");
+    }
+    if (!resumeFailure.empty())
+        throw std::runtime_error(resumeFailure);
     if (comm)
         broadcastTrainState(*comm, *model, params, *optimizer, progress);
     if (progress.epochStep > 0 &&

@@ -62,8 +62,13 @@ struct CheckpointRecord {
 };
 
 // The path of the checkpoint named as `torchdeck checkpoints` lists it: its file name or its step (the last
-// match); empty when none is.
+// match, one still in the live directory before one set aside by a branch); empty when none is.
 QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep);
+
+// Where resuming attempt `attempt` from an older checkpoint sets the newer ones of `liveDirectory` aside
+// (remote/checkpointbranch.h), and whether a checkpoint lies in such a directory.
+QString supersededCheckpointDirectory(const QString &liveDirectory, int attempt);
+bool isSupersededCheckpoint(const QString &path);
 
 // A cached metrics event with the attempt it came from, in arrival order.
 struct StoredMetricEvent {

@@ -6,14 +6,29 @@
 
 namespace torchdeck {
 
+namespace {
+constexpr QStringView supersededPrefix = u"superseded-a";
+}
+
 QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep)
 {
-    QString found;
+    QString live;
+    QString aside;
     for (const CheckpointRecord &checkpoint : checkpoints) {
         if (checkpoint.path.section(u'/', -1) == fileOrStep || QString::number(checkpoint.step) == fileOrStep)
-            found = checkpoint.path;
+            (isSupersededCheckpoint(checkpoint.path) ? aside : live) = checkpoint.path;
     }
-    return found;
+    return live.isEmpty() ? aside : live;
+}
+
+QString supersededCheckpointDirectory(const QString &liveDirectory, int attempt)
+{
+    return liveDirectory + u'/' + supersededPrefix + QString::number(attempt);
+}
+
+bool isSupersededCheckpoint(const QString &path)
+{
+    return path.section(u'/', -2, -2).startsWith(supersededPrefix);
 }
 
 StoreStatus RunStore::saveCheckpoint(const CheckpointRecord &c) {

@@ -8,6 +8,8 @@
 #include <QProcess>
 #include <QString>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace torchdeck::testing {
@@ -57,6 +59,22 @@ inline QString totpCode(qint64 step)
 inline qint64 currentTotpStep()
 {
     return QDateTime::currentSecsSinceEpoch() / 30;
+}
+
+// pam_oath refuses a code of a step at or before the last one used, whose code it keeps in users.oath (6th
+// field); its window (auth-sshd: 10 steps either side) lets a test log in again with a later step's code.
+inline qint64 nextUnusedTotpStep()
+{
+    constexpr qint64 window = 10;
+    const qint64 now = currentTotpStep();
+    const QList<QByteArray> fields = authSshdFile(QStringLiteral("users.oath")).simplified().split(' ');
+    const QString lastCode = fields.size() > 5 ? QString::fromLatin1(fields.at(5)) : QString();
+    qint64 next = now;
+    for (qint64 step = now - window; !lastCode.isEmpty() && step <= now + window; ++step) {
+        if (totpCode(step) == lastCode)
+            next = std::max(next, step + 1);
+    }
+    return next;
 }
 
 } // namespace torchdeck::testing

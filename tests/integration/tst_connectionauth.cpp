@@ -50,11 +50,10 @@ private:
     // Opens a connection to `host`, answering every question with `answer`; returns the questions asked.
     QList<CredentialPrompt> login(const QString &host, const Answer &answer, bool *connected, QString *error,
                                   qint64 *elapsedMs = nullptr);
-    QString freshCode(); // a code pam_oath has not seen yet (it refuses a code used once)
+    QString freshCode(); // a code pam_oath takes: of a later step than the last one used
     QString wrongCode();
 
     QString m_password;
-    qint64 m_lastStep = 0;
     QStringList m_codesGiven;
 };
 
@@ -102,8 +101,7 @@ QList<CredentialPrompt> TestConnectionAuth::login(const QString &host, const Ans
 
 QString TestConnectionAuth::freshCode()
 {
-    m_lastStep = std::max(currentTotpStep(), m_lastStep + 1); // the PAM window reaches 10 steps ahead
-    const QString code = totpCode(m_lastStep);
+    const QString code = totpCode(nextUnusedTotpStep());
     m_codesGiven << code;
     return code;
 }

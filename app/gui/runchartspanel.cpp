@@ -110,13 +110,7 @@ bool RunChartsPanel::exportCsv(const QString &path, QString *error) const
         *error = file.errorString();
         return false;
     }
-    QByteArray text = metricsCsvHeader().toUtf8() + '\n';
-    for (const StoredMetricEvent &stored : events.value) {
-        const QString row = metricsCsvRow(stored.attempt, stored.event);
-        if (!row.isEmpty())
-            text += row.toUtf8() + '\n';
-    }
-    file.write(text);
+    file.write(metricsCsv(events.value).toUtf8());
     if (!file.commit()) {
         *error = file.errorString();
         return false;

@@ -175,12 +175,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return Failure;
     }
     if (format == u"csv") {
-        out << metricsCsvHeader() << '\n';
-        for (const StoredMetricEvent &stored : events.value) {
-            const QString row = metricsCsvRow(stored.attempt, stored.event);
-            if (!row.isEmpty())
-                out << row << '\n';
-        }
+        out << metricsCsv(events.value);
     } else if (format == u"json") {
         QJsonArray array;
         for (const StoredMetricEvent &stored : events.value) {

@@ -34,7 +34,7 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     grep -q 'stop: done at step 64, exit code 0' <<<"$out" || fail "logs -f did not show the end: $out"
     td runs --offline | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +completed +2/2 " || fail "runs: $(td runs)"
     out=$(td metrics flow --csv)
-    expect_eq "$(head -n1 <<<"$out")" "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds" "csv header"
+    expect_eq "$(head -n1 <<<"$out")" "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded" "csv header"
     expect_eq "$(grep -c '^[0-9]*,epoch,' <<<"$out")" 2 "epoch rows"
     expect_eq "$(grep -c '^[0-9]*,step,' <<<"$out")" 4 "step rows (every 16 of 64 steps)"
     out=$(td checkpoints flow)
@@ -319,8 +319,9 @@ case_branch() { # resume from an older checkpoint: the newer ones are set aside,
     expect_eq "$(json_field jobs.3.state <<<"$out" 2>/dev/null || echo missing)" completed "the branch's restart"
     td logs "$run" --attempt 3 | grep -q "resumed from $line/checkpoint-0000000081.pt" ||
         fail "the restart did not continue the branch: $(td logs "$run" --attempt 3)"
-    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $1 ":" $5 }' | tr '\n' ' ')" \
-        "0:16 0:32 0:48 0:64 0:80 1:96 2:80 3:96 " "steps by attempt"
+    out=$(td metrics "$run" --csv)
+    expect_eq "$(awk -F, '$2 == "step" { print $1 ":" $5 ($12 ? "x" : "") }' <<<"$out" | tr '\n' ' ')" \
+        "0:16 0:32 0:48 0:64 0:80x 1:96x 2:80 3:96 " "steps by attempt, the old line's after 64 discarded"
     same_parameters "$line/superseded-a2/checkpoint-0000000096.pt" "$line/checkpoint-0000000096.pt" ||
         fail "the branch ended elsewhere than the line it replayed"
 }

@@ -60,6 +60,12 @@ struct MetricEvent {
 
 QString metricEventName(MetricEventKind kind);
 
+// An event with the attempt (job) of the run it came from, as the run store caches them in arrival order.
+struct StoredMetricEvent {
+    int attempt = 0;
+    MetricEvent event;
+};
+
 } // namespace torchdeck
 
 Q_DECLARE_METATYPE(torchdeck::MetricEvent)

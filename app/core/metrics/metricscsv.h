@@ -2,14 +2,23 @@
 
 #include "core/metrics/metricevent.h"
 
+#include <QList>
 #include <QString>
 
 namespace torchdeck {
 
-// The CSV of a run's metrics (`torchdeck metrics --csv`, the run view's "Export CSV"): one row per step or
-// epoch event in arrival order, with the attempt it came from; unknown values are empty cells.
-QString metricsCsvHeader(); // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds
+// The CSV of a run's metrics (`torchdeck metrics --csv`, the run view's "Export CSV"): a header, then one row
+// per step or epoch event in arrival order with the attempt it came from; unknown values are empty cells.
+// `discarded` is 1 for a row a later attempt superseded (it resumed from an earlier checkpoint, or started
+// afresh): the rows with 0 are the run's one continuous curve, as the charts draw it.
+QString metricsCsvHeader(); // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded
 // The row of a step or epoch event, without a line end; empty for the other events.
-QString metricsCsvRow(int attempt, const MetricEvent &event);
+QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded);
+// The whole document, lines ended by '\n'.
+QString metricsCsv(const QList<StoredMetricEvent> &events);
+
+// Which events a later attempt superseded, by the rules RunSeries draws with (one flag per event; only step
+// and epoch events can be true).
+QList<bool> supersededEvents(const QList<StoredMetricEvent> &events);
 
 } // namespace torchdeck

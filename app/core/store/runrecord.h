@@ -70,10 +70,4 @@ QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QStrin
 QString supersededCheckpointDirectory(const QString &liveDirectory, int attempt);
 bool isSupersededCheckpoint(const QString &path);
 
-// A cached metrics event with the attempt it came from, in arrival order.
-struct StoredMetricEvent {
-    int attempt = 0;
-    MetricEvent event;
-};
-
 } // namespace torchdeck

@@ -11,7 +11,7 @@ private slots:
     void rowsOfStepsAndEpochs()
     {
         QCOMPARE(metricsCsvHeader(),
-                 QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds"));
+                 QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded"));
         MetricEvent step;
         step.kind = MetricEventKind::Step;
         step.time = 1700000000; // 10 significant digits, as `metrics --csv` always wrote: whole seconds
@@ -20,7 +20,7 @@ private slots:
         step.loss = 0.125;
         step.lr = 0.001;
         step.samplesPerSecond = 5120;
-        QCOMPARE(metricsCsvRow(1, step), QStringLiteral("1,step,1700000000,2,130,0.125,0.001,5120,,,"));
+        QCOMPARE(metricsCsvRow(1, step, false), QStringLiteral("1,step,1700000000,2,130,0.125,0.001,5120,,,,0"));
 
         MetricEvent epoch;
         epoch.kind = MetricEventKind::Epoch;
@@ -29,18 +29,60 @@ private slots:
         epoch.valLoss = 0.3;
         epoch.valAccuracy = 0.875;
         epoch.seconds = 12.5;
-        QCOMPARE(metricsCsvRow(0, epoch), QStringLiteral("0,epoch,,3,,0.25,,,0.3,0.875,12.5"));
-        QCOMPARE(metricsCsvRow(0, epoch).count(u','), metricsCsvHeader().count(u','));
+        QCOMPARE(metricsCsvRow(0, epoch, true), QStringLiteral("0,epoch,,3,,0.25,,,0.3,0.875,12.5,1"));
+        QCOMPARE(metricsCsvRow(0, epoch, false).count(u','), metricsCsvHeader().count(u','));
     }
 
     void otherEventsHaveNoRow()
     {
         MetricEvent start;
         start.kind = MetricEventKind::Start;
-        QCOMPARE(metricsCsvRow(0, start), QString());
+        QCOMPARE(metricsCsvRow(0, start, false), QString());
         MetricEvent checkpoint;
         checkpoint.kind = MetricEventKind::Checkpoint;
-        QCOMPARE(metricsCsvRow(0, checkpoint), QString());
+        QCOMPARE(metricsCsvRow(0, checkpoint, false), QString());
+    }
+
+    void aResumeFromAnEarlierCheckpointSupersedesTheLaterRows()
+    {
+        // Attempt 0 logs steps 10..40 and epochs 1..2; attempt 1 resumes from the checkpoint at step 20
+        // (epoch 1) and logs 30..40 again.
+        QList<StoredMetricEvent> events;
+        const auto step = [&](int attempt, qint64 at) {
+            MetricEvent e;
+            e.kind = MetricEventKind::Step;
+            e.step = at;
+            e.loss = 1.0 / double(at);
+            events.append({attempt, e});
+        };
+        const auto epoch = [&](int attempt, qint64 number) {
+            MetricEvent e;
+            e.kind = MetricEventKind::Epoch;
+            e.epoch = number;
+            e.loss = 1.0 / double(number);
+            events.append({attempt, e});
+        };
+        step(0, 10);
+        step(0, 20);
+        epoch(0, 1);
+        step(0, 30);
+        step(0, 40);
+        epoch(0, 2);
+        MetricEvent start;
+        start.kind = MetricEventKind::Start;
+        start.resumed = true;
+        start.resumeStep = 20;
+        start.resumeEpoch = 1;
+        events.append({1, start});
+        step(1, 30);
+        step(1, 40);
+        epoch(1, 2);
+        QCOMPARE(supersededEvents(events),
+                 (QList<bool>{false, false, false, true, true, true, false, false, false, false}));
+        const QStringList lines = metricsCsv(events).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 10); // the header and nine rows: the start event has none
+        QCOMPARE(lines.at(4), QStringLiteral("0,step,,,30,0.03333333333,,,,,,1"));
+        QCOMPARE(lines.at(7), QStringLiteral("1,step,,,30,0.03333333333,,,,,,0"));
     }
 };
 

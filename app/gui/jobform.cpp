@@ -3,15 +3,14 @@
 #include "core/jobs/runlayout.h"
 #include "core/jobs/walltime.h"
 #include "core/jobs/jobspecvalidation.h"
+#include "gui/scriptpreview.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QRadioButton>
@@ -90,15 +89,11 @@ JobForm::JobForm(QWidget *parent)
     column->addWidget(m_errorLabel);
     column->addStretch();
 
-    m_preview = new QPlainTextEdit;
-    m_preview->setReadOnly(true);
-    m_preview->setLineWrapMode(QPlainTextEdit::NoWrap);
-    m_preview->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_preview->setToolTip(tr("The script core renders for these fields; at submission the run directory, "
-                             "log and metrics paths and the trainer binary are filled in."));
+    m_preview = new ScriptPreview;
     auto *previewBox = new QGroupBox(tr("Job script preview"));
     auto *previewLayout = new QVBoxLayout(previewBox);
     previewLayout->addWidget(m_preview);
+    connect(m_preview, &ScriptPreview::editedChanged, this, &JobForm::specChanged);
 
     auto *splitter = new QSplitter;
     splitter->addWidget(fields);
@@ -302,7 +297,7 @@ void JobForm::update()
     const ScriptResult rendered = renderJobScript(current, m_caps);
     errors += rendered.errors;
     if (errors.isEmpty())
-        m_preview->setPlainText(rendered.script);
+        m_preview->setGenerated(rendered.script);
     showErrors(errors);
     emit specChanged();
 }
@@ -321,12 +316,12 @@ void JobForm::showErrors(const QList<JobSpecError> &errors)
     }
     m_errorLabel->setText(lines.join(u'\n'));
     m_errorLabel->setVisible(!lines.isEmpty());
-    m_preview->setEnabled(errors.isEmpty());
+    m_preview->setEnabled(errors.isEmpty() || m_preview->isEdited());
 }
 
 QString JobForm::previewScript() const
 {
-    return m_errors.isEmpty() ? m_preview->toPlainText() : QString();
+    return m_errors.isEmpty() ? m_preview->generated() : QString();
 }
 
 } // namespace torchdeck

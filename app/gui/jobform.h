@@ -11,11 +11,12 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QPlainTextEdit;
 class QRadioButton;
 class QSpinBox;
 
 namespace torchdeck {
+
+class ScriptPreview;
 
 // The fields of a job: what to run (the bundled trainer's model, data, epochs, batch, lr, optimizer, or a
 // custom command) and on what (nodes, tasks, GPUs, CPUs, memory, wall time, partition, account, modules,
@@ -32,7 +33,8 @@ public:
     void setSpec(const JobSpec &spec);
     // The spec, or nothing with the reasons (also the wall time that does not parse).
     QList<JobSpecError> errors() const { return m_errors; }
-    QString previewScript() const;
+    QString previewScript() const; // core's script for the fields
+    ScriptPreview *scriptPreview() const { return m_preview; }
     QWidget *field(const QString &name) const { return m_fields.value(name); }
 
 signals:
@@ -75,7 +77,7 @@ private:
     QComboBox *m_signal;
 
     QLabel *m_errorLabel;
-    QPlainTextEdit *m_preview;
+    ScriptPreview *m_preview;
 };
 
 } // namespace torchdeck

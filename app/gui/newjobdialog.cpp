@@ -2,16 +2,21 @@
 
 #include "gui/clustersessions.h"
 #include "gui/jobform.h"
+#include "gui/jobtemplatebar.h"
 #include "gui/resumerequest.h"
+#include "gui/scriptpreview.h"
 #include "gui/submissionpanel.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QJsonDocument>
+#include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QUuid>
 #include <QVBoxLayout>
 
 namespace torchdeck {
@@ -29,11 +34,13 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
     , m_cluster(new QComboBox)
     , m_form(new JobForm)
     , m_panel(new SubmissionPanel)
+    , m_templates(new JobTemplateBar(m_form))
 {
     setWindowTitle(tr("New job"));
     m_cluster->addItems(clusters);
     auto *top = new QFormLayout;
     top->addRow(tr("C&luster"), m_cluster);
+    top->addRow(tr("Template"), m_templates);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_submit = buttons->addButton(tr("&Submit"), QDialogButtonBox::AcceptRole);
@@ -65,6 +72,7 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
 
     connect(m_cluster, &QComboBox::currentTextChanged, this, &NewJobDialog::clusterChanged);
     connect(m_form, &JobForm::specChanged, this, &NewJobDialog::updateButtons);
+    connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
     connect(m_panel, &SubmissionPanel::submitted, this, [this](const remote::LaunchResult &result) {
         updateButtons();
@@ -90,6 +98,7 @@ void NewJobDialog::setCluster(const QString &cluster)
 
 void NewJobDialog::clusterChanged()
 {
+    m_form->scriptPreview()->revert(); // an edited script was rendered for the other cluster
     const ClusterProfile profile = m_sessions->profiles()->profile(cluster());
     ClusterCaps caps;
     caps.scheduler = profile.scheduler;
@@ -112,8 +121,46 @@ void NewJobDialog::submit()
     settings.setValue(QString::fromLatin1(lastSpecKey), QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact));
     settings.setValue(QString::fromLatin1(lastClusterKey), cluster());
     ClusterSession *session = m_sessions->session(cluster());
-    m_panel->start(session, m_sessions->store(), newRunRequest(session->profile(), spec));
+    ScriptPreview *preview = m_form->scriptPreview();
+    remote::LaunchRequest request = newRunRequest(session->profile(), spec, preview->isEdited() ? preview->text() : QString());
+    if (preview->isEdited())
+        request.runId = m_editedRunId; // the directories the script names
+    m_panel->start(session, m_sessions->store(), request);
     updateButtons();
+}
+
+void NewJobDialog::editScript()
+{
+    if (cluster().isEmpty() || !m_form->errors().isEmpty())
+        return;
+    ScriptPreview *preview = m_form->scriptPreview();
+    ClusterSession *session = m_sessions->session(cluster());
+    preview->setBusy(tr("Connecting to %1 for the script as it will be submitted\u2026").arg(cluster()));
+    remote::LaunchRequest request = newRunRequest(session->profile(), m_form->spec());
+    request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    QPointer<ClusterSession> guarded = session;
+    session->whenConnected(
+        this,
+        [this, guarded, request, preview] {
+            if (!guarded)
+                return;
+            auto *launcher = new remote::RunLauncher(guarded->connection(), m_sessions->store(), this);
+            connect(launcher, &remote::RunLauncher::rendered, this, [this, launcher, request, preview](const QString &script) {
+                launcher->deleteLater();
+                m_editedRunId = request.runId;
+                preview->beginEditing(script);
+            });
+            connect(launcher, &remote::RunLauncher::failed, this, [launcher, preview](const QString &error) {
+                launcher->deleteLater();
+                preview->setBusy({});
+                QMessageBox::warning(preview, tr("Cannot edit the script"), error);
+            });
+            launcher->preview(request);
+        },
+        [this, preview](const QString &error) {
+            preview->setBusy({});
+            QMessageBox::warning(preview, tr("Cannot edit the script"), tr("Cannot connect to %1: %2").arg(cluster(), error));
+        });
 }
 
 } // namespace torchdeck

@@ -11,10 +11,12 @@ namespace torchdeck {
 
 class ClusterSessions;
 class JobForm;
+class JobTemplateBar;
 class SubmissionPanel;
 
-// The new-job form on a cluster: the fields with the live script preview, Submit, then the deployment's
-// progress and the job id. The last submitted job is remembered as the next form's start.
+// The new-job form on a cluster: the fields with the live script preview (editable: the edited script is
+// what gets submitted), Submit, then the deployment's progress and the job id. The last submitted job is
+// remembered as the next form's start; named templates keep others.
 class NewJobDialog : public QDialog {
     Q_OBJECT
 public:
@@ -26,6 +28,8 @@ public:
     QString cluster() const;
     void setCluster(const QString &cluster);
     void submit();
+    void editScript(); // fetches the script a submission would send, then lets the user edit it
+    JobTemplateBar *templates() const { return m_templates; }
 
 signals:
     void submitted(const torchdeck::remote::LaunchResult &result);
@@ -39,6 +43,8 @@ private:
     JobForm *m_form;
     SubmissionPanel *m_panel;
     QPushButton *m_submit;
+    JobTemplateBar *m_templates;
+    QString m_editedRunId; // the run id the edited script was rendered for
 };
 
 } // namespace torchdeck

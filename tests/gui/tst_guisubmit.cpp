@@ -4,8 +4,10 @@
 #include "gui/logpanel.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
+#include "gui/scriptpreview.h"
 
 #include <QApplication>
+#include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -69,6 +71,44 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
         QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString()
                     .contains(again.jobId));
+    }
+
+    void submitsTheEditedScript()
+    {
+        MainWindow window;
+        window.show();
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(kSandboxHost);
+        JobSpec spec;
+        spec.name = QStringLiteral("edited");
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("echo from-the-form");
+        spec.wallTimeSeconds = 600;
+        dialog->form()->setSpec(spec);
+        QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
+        ScriptPreview *preview = dialog->form()->scriptPreview();
+        QSignalSpy edited(preview, &ScriptPreview::editedChanged);
+        dialog->editScript();
+        QTRY_VERIFY_WITH_TIMEOUT(preview->isEdited(), 60000);
+        QVERIFY(preview->text().contains(QStringLiteral("/runs/"))); // the run directory is filled in
+        // The user types over the command (the script's end is the trainer's exit status: nothing runs after it).
+        QVERIFY(preview->editor()->find(QStringLiteral("echo from-the-form")));
+        QTest::keyClicks(preview->editor(), QStringLiteral("echo edited-by-hand; echo from-the-form"));
+        const QString script = preview->text();
+
+        QSignalSpy submitted(dialog, &NewJobDialog::submitted);
+        dialog->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
+        const auto result = submitted.constFirst().constFirst().value<remote::LaunchResult>();
+        QCOMPARE(result.script, script);
+        QCOMPARE(window.sessions()->store()->run(result.runId).value->script, script);
+        QVERIFY(result.runDirectory.endsWith(result.runId));
+        QVERIFY(script.contains(result.runDirectory)); // rendered for this very run
+        QCOMPARE(waitForRunEnd(window, result.runId), QStringLiteral("completed"));
+        window.selectRun(result.runId);
+        window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("edited-by-hand")), 20000);
+        QVERIFY(window.runView()->logPanel()->text().contains(QStringLiteral("from-the-form")));
     }
 
 private:

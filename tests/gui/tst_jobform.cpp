@@ -1,8 +1,11 @@
 #include "gui/jobform.h"
 
 #include "core/jobs/jobscript.h"
+#include "gui/scriptpreview.h"
 
 #include <QLineEdit>
+#include <QPushButton>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -130,6 +133,43 @@ private slots:
         QVERIFY(!expected.isEmpty());
         QCOMPARE(form.errors(), expected);
         QVERIFY(!memory->styleSheet().isEmpty());
+    }
+
+    void anEditedScriptStaysUntilReverted()
+    {
+        JobForm form;
+        form.setCaps(capsFor(SchedulerKind::Slurm));
+        ScriptPreview *preview = form.scriptPreview();
+        QVERIFY(!preview->isEdited());
+        QVERIFY(preview->editor()->isReadOnly());
+        QSignalSpy editRequested(preview, &ScriptPreview::editRequested);
+        QTest::mouseClick(preview->findChild<QPushButton *>(QStringLiteral("editScript")), Qt::LeftButton);
+        QCOMPARE(editRequested.count(), 1);
+
+        QSignalSpy edited(preview, &ScriptPreview::editedChanged);
+        const QString fetched = form.previewScript() + QStringLiteral("# the run directory would be here\n");
+        preview->beginEditing(fetched);
+        QCOMPARE(edited.count(), 1);
+        QVERIFY(preview->isEdited());
+        QVERIFY(!preview->editor()->isReadOnly());
+        QTest::keyClicks(preview->editor(), QStringLiteral("echo mine"));
+        const QString mine = preview->text();
+        QVERIFY(mine.contains(QStringLiteral("echo mine")));
+        QVERIFY(preview->bannerText().contains(QStringLiteral("Edited script")));
+        QVERIFY(!preview->bannerText().contains(QStringLiteral("fields changed")));
+
+        // A field changes: the generated script follows it, the edited one stays and the banner says so.
+        qobject_cast<QLineEdit *>(form.field(QStringLiteral("partition")))->setText(QStringLiteral("debug"));
+        QCOMPARE(preview->text(), mine);
+        QVERIFY(form.previewScript().contains(QStringLiteral("--partition=debug")));
+        QVERIFY(preview->bannerText().contains(QStringLiteral("fields changed")));
+
+        preview->revert();
+        QCOMPARE(edited.count(), 2);
+        QVERIFY(!preview->isEdited());
+        QVERIFY(preview->editor()->isReadOnly());
+        QCOMPARE(preview->text(), form.previewScript());
+        QVERIFY(preview->bannerText().isEmpty());
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "core/sshconfigparser.h"
 #include "gui/connectionprompts.h"
+#include "gui/keychainsecrets.h"
 
 namespace torchdeck {
 
@@ -10,6 +11,7 @@ ClusterSessions::ClusterSessions(RunStore *store, ProfileStore *profiles, QObjec
     , m_store(store)
     , m_profiles(profiles)
     , m_sshConfigFile(userSshConfigPath())
+    , m_secrets(new KeychainSecrets(this))
 {
 }
 
@@ -21,7 +23,7 @@ ClusterSession *ClusterSessions::session(const QString &cluster)
     settings.host = cluster;
     settings.sshConfigFile = m_sshConfigFile;
     auto *session = new ClusterSession(m_profiles->profile(cluster), settings, m_store, this);
-    answerWithDialogs(session->connection(), m_dialogParent);
+    answerWithDialogs(session->connection(), m_dialogParent, m_secrets);
     m_sessions.insert(cluster, session);
     emit sessionAdded(session);
     return session;

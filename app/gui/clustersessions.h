@@ -10,6 +10,7 @@
 
 namespace torchdeck {
 
+class KeychainSecrets;
 class RunStore;
 
 // The sessions of this window, one per cluster, made on first use. Questions of the connections
@@ -26,6 +27,7 @@ public:
     QList<ClusterSession *> all() const { return m_sessions.values(); }
     RunStore *store() const { return m_store; }
     ProfileStore *profiles() const { return m_profiles; }
+    KeychainSecrets *secrets() const { return m_secrets; }
 
 signals:
     void sessionAdded(torchdeck::ClusterSession *session);
@@ -34,6 +36,7 @@ private:
     RunStore *m_store;
     ProfileStore *m_profiles;
     QString m_sshConfigFile;
+    KeychainSecrets *m_secrets;
     QPointer<QWidget> m_dialogParent;
     QHash<QString, ClusterSession *> m_sessions;
 };

@@ -1,10 +1,14 @@
 #include "gui/connectionprompts.h"
 
+#include "gui/credentialdialog.h"
+#include "gui/keychainsecrets.h"
 #include "remote/connection.h"
 
-#include <QInputDialog>
 #include <QMessageBox>
 #include <QPointer>
+#include <QSet>
+
+#include <memory>
 
 namespace torchdeck {
 
@@ -16,18 +20,39 @@ QString hostKeyText(const remote::Connection &connection, const remote::HostKeyC
         .arg(connection.host(), key.keyType, key.fingerprintSha256);
 }
 
-QString promptTitle(const remote::CredentialPrompt &prompt)
+void askUser(remote::Connection *connection, QWidget *owner, KeychainSecrets *secrets,
+             const remote::CredentialPrompt &prompt, const QString &note)
 {
-    switch (prompt.kind) {
-    case remote::CredentialPrompt::Kind::Passphrase: return QObject::tr("Key passphrase for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::Password: return QObject::tr("Password for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::KeyboardInteractive: return QObject::tr("Sign in to %1").arg(prompt.host);
-    }
-    return {};
+    auto *dialog = new CredentialDialog(prompt, owner);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setNote(note);
+    const QString key = KeychainSecrets::keyFor(prompt);
+    QObject::connect(dialog, &QDialog::finished, connection, [connection, dialog, secrets, key, owner](int result) {
+        if (result != QDialog::Accepted)
+            return connection->answerCredential(std::nullopt);
+        QString answer = dialog->answer();
+        dialog->clearAnswer();
+        if (dialog->rememberRequested() && !key.isEmpty() && secrets) {
+            QPointer<QWidget> parent = owner;
+            secrets->write(key, answer, connection, [parent](const QString &error) {
+                if (error.isEmpty())
+                    return;
+                auto *box = new QMessageBox(QMessageBox::Warning, QObject::tr("Not remembered"),
+                                            QObject::tr("The system keychain did not store it: %1").arg(error),
+                                            QMessageBox::Ok, parent);
+                box->setObjectName(QStringLiteral("keychainProblem"));
+                box->setAttribute(Qt::WA_DeleteOnClose);
+                box->open();
+            });
+        }
+        connection->answerCredential(answer);
+        remote::wipe(answer);
+    });
+    dialog->open();
 }
 } // namespace
 
-void answerWithDialogs(remote::Connection *connection, QWidget *parent)
+void answerWithDialogs(remote::Connection *connection, QWidget *parent, KeychainSecrets *secrets)
 {
     QPointer<QWidget> owner = parent;
     QObject::connect(connection, &remote::Connection::hostKeyConfirmationNeeded, connection,
@@ -41,24 +66,31 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent)
                                           [connection](int result) { connection->answerHostKey(result == QMessageBox::Yes); });
                          box->open();
                      });
+    // The keys answered from the keychain in this connection attempt: asked again means it was wrong.
+    auto triedStored = std::make_shared<QSet<QString>>();
+    QObject::connect(connection, &remote::Connection::stateChanged, connection,
+                     [triedStored](remote::ConnectionState state, const QString &) {
+                         if (state != remote::ConnectionState::Connecting && state != remote::ConnectionState::Reconnecting)
+                             triedStored->clear();
+                     });
     QObject::connect(connection, &remote::Connection::credentialNeeded, connection,
-                     [connection, owner](const remote::CredentialPrompt &prompt) {
-                         auto *dialog = new QInputDialog(owner);
-                         dialog->setAttribute(Qt::WA_DeleteOnClose);
-                         dialog->setWindowTitle(promptTitle(prompt));
-                         dialog->setLabelText(prompt.instruction.isEmpty()
-                                                  ? prompt.text
-                                                  : QString(prompt.instruction + u'\n' + prompt.text));
-                         dialog->setTextEchoMode(prompt.echo ? QLineEdit::Normal : QLineEdit::Password);
-                         QObject::connect(dialog, &QInputDialog::finished, connection, [connection, dialog](int result) {
-                             if (result != QDialog::Accepted)
-                                 return connection->answerCredential(std::nullopt);
-                             QString answer = dialog->textValue();
-                             connection->answerCredential(answer);
-                             remote::wipe(answer);
-                             dialog->setTextValue(QString());
-                         });
-                         dialog->open();
+                     [connection, owner, secrets, triedStored](const remote::CredentialPrompt &prompt) {
+                         const QString key = KeychainSecrets::keyFor(prompt);
+                         if (!secrets || key.isEmpty())
+                             return askUser(connection, owner, secrets, prompt, {});
+                         if (triedStored->contains(key)) {
+                             return askUser(connection, owner, secrets, prompt,
+                                            QObject::tr("The one in the system keychain was refused."));
+                         }
+                         secrets->read(key, connection,
+                                       [connection, owner, secrets, triedStored, prompt, key](std::optional<QString> secret,
+                                                                                              const QString &) {
+                                           if (!secret)
+                                               return askUser(connection, owner, secrets, prompt, {});
+                                           triedStored->insert(key);
+                                           connection->answerCredential(*secret);
+                                           remote::wipe(*secret);
+                                       });
                      });
 }
 

@@ -7,9 +7,13 @@ namespace remote {
 class Connection;
 }
 
+class KeychainSecrets;
+
 // Answers the connection's questions with window-modal dialogs that never block the event loop: the host
 // key (SHA256 fingerprint, trust or refuse) and passphrases, passwords and 2FA codes (hidden unless the
-// server says they may echo). Nothing typed is kept.
-void answerWithDialogs(remote::Connection *connection, QWidget *parent);
+// server says they may echo). A password or passphrase is stored in the system keychain only when the user
+// ticks "remember" in its dialog; a stored one answers once per connection attempt without asking (if the
+// server asks again, it was wrong and the dialog opens). Nothing typed is kept otherwise.
+void answerWithDialogs(remote::Connection *connection, QWidget *parent, KeychainSecrets *secrets);
 
 } // namespace torchdeck

@@ -1,0 +1,109 @@
+#include "gui/connectionprompts.h"
+#include "gui/credentialdialog.h"
+#include "gui/keychainsecrets.h"
+#include "remote/connection.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+remote::CredentialPrompt passwordPrompt()
+{
+    remote::CredentialPrompt prompt;
+    prompt.kind = remote::CredentialPrompt::Kind::Password;
+    prompt.host = QStringLiteral("hpc.example.org");
+    prompt.text = QStringLiteral("Password:");
+    return prompt;
+}
+
+template <typename T>
+T *waitForDialog(const QString &name)
+{
+    T *found = nullptr;
+    (void)QTest::qWaitFor([&] {
+        for (QWidget *w : QApplication::topLevelWidgets()) {
+            if (w->objectName() == name && w->isVisible())
+                found = qobject_cast<T *>(w);
+        }
+        return found != nullptr;
+    }, 10000);
+    return found;
+}
+} // namespace
+
+// Secrets are stored only when the user ticks "remember": the dialog offers it off, a 2FA code never, and
+// an answer given without the tick asks the keychain for nothing. This machine has no Secret Service
+// (no gnome-keyring, no session bus): a ticked answer shows the keychain's refusal instead of storing.
+class TestCredentialPrompts : public QObject {
+    Q_OBJECT
+private slots:
+    void rememberIsOfferedOffAndNeverForCodes()
+    {
+        CredentialDialog password(passwordPrompt());
+        QVERIFY(!password.rememberBox()->isHidden());
+        QVERIFY(!password.rememberBox()->isChecked());
+        QVERIFY(!password.rememberRequested());
+        QCOMPARE(password.field()->echoMode(), QLineEdit::Password);
+        password.rememberBox()->setChecked(true);
+        QVERIFY(password.rememberRequested());
+
+        remote::CredentialPrompt code = passwordPrompt();
+        code.kind = remote::CredentialPrompt::Kind::KeyboardInteractive;
+        code.text = QStringLiteral("Verification code:");
+        CredentialDialog twoFactor(code);
+        QVERIFY(twoFactor.rememberBox()->isHidden());
+        twoFactor.rememberBox()->setChecked(true);
+        QVERIFY(!twoFactor.rememberRequested());
+        QVERIFY(KeychainSecrets::keyFor(code).isEmpty());
+        QCOMPARE(KeychainSecrets::keyFor(passwordPrompt()), QStringLiteral("password:hpc.example.org"));
+    }
+
+    void anAnswerWithoutTheTickIsNotStored()
+    {
+        remote::ConnectionSettings settings;
+        settings.host = QStringLiteral("hpc.example.org");
+        remote::Connection connection(settings);
+        KeychainSecrets secrets;
+        QWidget window;
+        answerWithDialogs(&connection, &window, &secrets);
+        emit connection.credentialNeeded(passwordPrompt());
+        auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
+        QVERIFY2(dialog, "no password dialog (a stored password answered?)");
+        QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
+        dialog->accept();
+        QTest::qWait(200);
+        QCOMPARE(secrets.writesRequested(), 0);
+    }
+
+    void aTickedAnswerGoesToTheKeychainOnly()
+    {
+        remote::ConnectionSettings settings;
+        settings.host = QStringLiteral("hpc.example.org");
+        remote::Connection connection(settings);
+        KeychainSecrets secrets;
+        QWidget window;
+        answerWithDialogs(&connection, &window, &secrets);
+        emit connection.credentialNeeded(passwordPrompt());
+        auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
+        QVERIFY(dialog);
+        QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
+        dialog->rememberBox()->setChecked(true);
+        dialog->accept();
+        QCOMPARE(secrets.writesRequested(), 1);
+        if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
+            QSKIP("a session bus is here: whether it stores depends on its keychain; not checked");
+        // No keychain service: the refusal is shown, nothing falls back to a file.
+        auto *problem = waitForDialog<QMessageBox>(QStringLiteral("keychainProblem"));
+        QVERIFY(problem);
+        QVERIFY(problem->text().startsWith(QStringLiteral("The system keychain did not store it: ")));
+        problem->accept();
+    }
+};
+
+QTEST_MAIN(TestCredentialPrompts)
+#include "tst_credentialprompts.moc"

@@ -1,10 +1,12 @@
 #include "term/runscommand.h"
 
+#include "core/scheduler/jobstate.h"
 #include "term/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -91,6 +93,11 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
     const auto series = context.store().runSeries(run->id);
     const WallTimeBudget budget = spec.ok() && series.ok() ? budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
+    const bool running = !jobs.value.isEmpty() && jobStateFromName(jobs.value.constLast().state) == JobState::Running;
+    const CheckpointOutlook outlook =
+        running && spec.ok() && series.ok()
+            ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+            : CheckpointOutlook{};
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
         if (budget.known)
@@ -98,11 +105,18 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                             {QStringLiteral("reaches_checkpoint"), budget.reachesCheckpoint},
                                             {QStringLiteral("suggested_lead_seconds"), budget.suggestedLeadSeconds},
                                             {QStringLiteral("summary"), budget.summary}};
+        if (outlook.known)
+            object[u"next_checkpoint"] = QJsonObject{{QStringLiteral("in_seconds"), outlook.nextCheckpointIn},
+                                                     {QStringLiteral("signal_in_seconds"), outlook.signalIn},
+                                                     {QStringLiteral("fits"), outlook.fits},
+                                                     {QStringLiteral("summary"), outlook.summary}};
         out << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << formatRunStatus(*run, jobs.value);
         if (budget.known)
             out << "budget   " << budget.summary << '\n';
+        if (outlook.known)
+            out << "now      " << outlook.summary << '\n';
     }
     out << Qt::flush;
     return reached ? Ok : Failure;

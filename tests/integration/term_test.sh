@@ -62,6 +62,11 @@ case_cancel() { # a long job is cancelled; the run says so; cancelling again is 
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name long --json)
     run=$(json_field run <<<"$out")
     for _ in $(seq 100); do [[ "$(td status "$run" --json | json_field state)" == running ]] && break; sleep 0.2; done
+    # Once steps are logged, status says when the running job's next checkpoint is due against its signal.
+    for _ in $(seq 100); do grep -q '^now ' <<<"$(td status "$run")" && break; sleep 0.2; done
+    grep -qE '^now +next checkpoint \(step [0-9]+\) in ~[0-9]+s, the warning signal in ~[0-9]m[0-9]{2}s: it fits$' \
+        <<<"$(td status "$run")" || fail "no outlook: $(td status "$run")"
+    expect_eq "$(td status "$run" --json | json_field next_checkpoint.fits)" True "next_checkpoint.fits"
     out=$(td cancel "$run")
     grep -q "cancelled run ${run:0:8}" <<<"$out" || fail "cancel said: $out"
     for _ in $(seq 50); do [[ "$(td status "$run" --json | json_field state)" == cancelled ]] && break; sleep 0.2; done

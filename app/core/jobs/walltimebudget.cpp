@@ -2,13 +2,24 @@
 
 #include "core/jobs/walltime.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace torchdeck {
 
 namespace {
 constexpr int minimumLeadSeconds = 60; // the scheduler's own signal timing is coarse (Slurm: up to 60 s late)
+
+QString approximately(double seconds)
+{
+    const qint64 whole = qint64(std::llround(std::max(seconds, 0.0)));
+    if (whole < 60)
+        return QStringLiteral("~%1s").arg(whole);
+    if (whole < 3600)
+        return QStringLiteral("~%1m%2s").arg(whole / 60).arg(whole % 60, 2, 10, QChar(u'0'));
+    return QStringLiteral("~%1h%2m").arg(whole / 3600).arg((whole % 3600) / 60, 2, 10, QChar(u'0'));
 }
+} // namespace
 
 WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, double secondsPerEpoch,
                               double secondsPerStep, double secondsPerCheckpoint)
@@ -42,6 +53,35 @@ WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, dou
     if (signalLeadSeconds < budget.suggestedLeadSeconds)
         budget.summary += QStringLiteral("; the signal's lead should be at least %1 s").arg(budget.suggestedLeadSeconds);
     return budget;
+}
+
+CheckpointOutlook checkpointOutlook(const CheckpointOutlookInput &in)
+{
+    CheckpointOutlook outlook;
+    if (in.wallTimeSeconds <= 0 || !(in.secondsPerStep > 0) || in.stepsToCheckpoint < 0 || !(in.jobStart > 0))
+        return outlook;
+    outlook.known = true;
+    const double due = in.lastStepTime + double(in.stepsToCheckpoint) * in.secondsPerStep
+                       + std::max(in.secondsPerCheckpoint, 0.0);
+    const double end = in.jobStart + double(in.wallTimeSeconds) - double(std::max(in.signalLeadSeconds, 0));
+    outlook.nextCheckpointIn = std::max(due - in.now, 0.0);
+    outlook.signalIn = end - in.now;
+    outlook.fits = due <= end;
+    const QString what = in.signalLeadSeconds > 0 ? QStringLiteral("the warning signal") : QStringLiteral("the wall time");
+    const QString next = QStringLiteral("next checkpoint (step %1) in %2")
+                             .arg(in.nextCheckpointStep)
+                             .arg(approximately(outlook.nextCheckpointIn));
+    if (outlook.fits)
+        outlook.summary = QStringLiteral("%1, %2 in %3: it fits").arg(next, what, approximately(outlook.signalIn));
+    else if (in.signalLeadSeconds > 0)
+        outlook.summary = QStringLiteral("%1, but the warning signal comes first, in %2: the trainer checkpoints on "
+                                         "it and the run goes on in the next job")
+                              .arg(next, approximately(outlook.signalIn));
+    else
+        outlook.summary = QStringLiteral("%1, but the wall time ends first, in %2, with no signal asked: the work "
+                                         "since the last checkpoint will be lost")
+                              .arg(next, approximately(outlook.signalIn));
+    return outlook;
 }
 
 } // namespace torchdeck

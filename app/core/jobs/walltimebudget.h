@@ -18,4 +18,29 @@ struct WallTimeBudget {
 WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, double secondsPerEpoch,
                               double secondsPerStep, double secondsPerCheckpoint);
 
+// While a job runs: does its next checkpoint land before the scheduler's warning signal? Times are Unix
+// seconds; the job's start is its trainer's start event (a little after the scheduler's start, so the signal
+// may come a few seconds sooner than said).
+struct CheckpointOutlookInput {
+    qint64 wallTimeSeconds = 0;
+    int signalLeadSeconds = 0; // 0: no signal asked, the wall time itself is the end
+    double jobStart = 0;
+    double now = 0;
+    double lastStepTime = 0;   // when the latest step event was written
+    qint64 stepsToCheckpoint = -1; // after that step; 0: the checkpoint at that step is being written
+    qint64 nextCheckpointStep = 0;
+    double secondsPerStep = 0; // training and validation, per step
+    double secondsPerCheckpoint = 0;
+};
+
+struct CheckpointOutlook {
+    bool known = false;
+    double nextCheckpointIn = 0; // seconds from now
+    double signalIn = 0;         // seconds from now until the signal (or the wall time's end)
+    bool fits = false;
+    QString summary;
+};
+
+CheckpointOutlook checkpointOutlook(const CheckpointOutlookInput &in);
+
 } // namespace torchdeck

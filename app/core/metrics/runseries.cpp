@@ -96,6 +96,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
         m_info.dataset = e.dataset;
         m_info.resumedFrom = e.resumed ? e.resumePath : QString();
         m_info.resumeSkipped = e.resumed ? e.resumeSkipped : 0;
+        m_info.startTime = e.time;
+        m_info.startStep = e.resumed ? std::max<qint64>(e.resumeStep, 0) : 0;
         m_info.stopped = false;
         changes.info = true;
         break;
@@ -104,6 +106,9 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
         add(SeriesKind::TrainLoss, x, e.loss, attempt, &changes);
         add(SeriesKind::LearningRate, x, e.lr, attempt, &changes);
         add(SeriesKind::Throughput, x, e.samplesPerSecond, attempt, &changes);
+        m_info.lastStepTime = e.time;
+        m_info.lastEpochStep = e.epochStep;
+        m_info.lastStep = e.step;
         if (e.stepsPerEpoch > 0 && m_info.stepsPerEpoch != e.stepsPerEpoch) {
             m_info.stepsPerEpoch = e.stepsPerEpoch;
             changes.info = true;

@@ -31,6 +31,11 @@ struct RunInfo {
     int starts = 0; // start events: 1 + resumes and restarts
     double firstTime = kNoValue;
     double lastTime = kNoValue;
+    double startTime = kNoValue;     // the latest start event's: when the current attempt began
+    double lastStepTime = kNoValue;  // the latest step event's
+    qint64 lastEpochStep = kNoCount; // its step inside the epoch
+    qint64 lastStep = kNoCount;      // its global step
+    qint64 startStep = kNoCount;     // the global step the current attempt began at (0, or resumed)
     QString resumedFrom;      // the checkpoint the latest start resumed from; empty: a fresh start
     qint64 resumeSkipped = 0; // newer checkpoints that start rejected as torn or corrupt
     bool stopped = false; // the latest attempt wrote its stop event

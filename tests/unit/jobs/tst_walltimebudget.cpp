@@ -48,6 +48,60 @@ private slots:
         QCOMPARE(budget.epochsPerJob, 0);
         QVERIFY(!budget.reachesCheckpoint);
     }
+
+    // A 1 h job that started at t=1000 with its signal 300 s before the end (t=4300).
+    static CheckpointOutlookInput runningJob()
+    {
+        CheckpointOutlookInput in;
+        in.wallTimeSeconds = 3600;
+        in.signalLeadSeconds = 300;
+        in.jobStart = 1000;
+        in.lastStepTime = 2000;
+        in.now = 2010;
+        in.secondsPerStep = 2.0;
+        in.secondsPerCheckpoint = 20;
+        in.stepsToCheckpoint = 100;
+        in.nextCheckpointStep = 500;
+        return in;
+    }
+
+    void theNextCheckpointFitsBeforeTheSignal()
+    {
+        // Due at 2000 + 100 x 2 + 20 = 2220, the signal at 4300.
+        const CheckpointOutlook outlook = checkpointOutlook(runningJob());
+        QVERIFY(outlook.known);
+        QVERIFY(outlook.fits);
+        QCOMPARE(outlook.nextCheckpointIn, 210.0);
+        QCOMPARE(outlook.signalIn, 2290.0);
+        QCOMPARE(outlook.summary,
+                 QStringLiteral("next checkpoint (step 500) in ~3m30s, the warning signal in ~38m10s: it fits"));
+    }
+
+    void theSignalComesFirst()
+    {
+        CheckpointOutlookInput in = runningJob();
+        in.stepsToCheckpoint = 1200; // due at 4420, after the signal
+        const CheckpointOutlook outlook = checkpointOutlook(in);
+        QVERIFY(outlook.known);
+        QVERIFY(!outlook.fits);
+        QVERIFY2(outlook.summary.contains(QStringLiteral("the warning signal comes first, in ~38m10s")),
+                 qPrintable(outlook.summary));
+        in.signalLeadSeconds = 0; // no signal: the end is the wall time, at 4600, and the work is lost
+        in.stepsToCheckpoint = 1400;
+        const CheckpointOutlook lost = checkpointOutlook(in);
+        QVERIFY(!lost.fits);
+        QVERIFY2(lost.summary.contains(QStringLiteral("will be lost")), qPrintable(lost.summary));
+    }
+
+    void unknownWithoutPaceOrWallTime()
+    {
+        CheckpointOutlookInput in = runningJob();
+        in.secondsPerStep = 0;
+        QVERIFY(!checkpointOutlook(in).known);
+        in = runningJob();
+        in.wallTimeSeconds = 0;
+        QVERIFY(!checkpointOutlook(in).known);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestWallTimeBudget)

@@ -3,6 +3,7 @@
 #include "core/sshconfigparser.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterpane.h"
+#include "gui/colorscheme.h"
 #include "gui/clustersessions.h"
 #include "gui/newjobdialog.h"
 #include "gui/runactions.h"
@@ -14,12 +15,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTreeView>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace torchdeck {
@@ -122,6 +125,14 @@ void MainWindow::buildActions()
     refresh->setShortcut(QKeySequence::Refresh);
     QAction *connectAction = bar->addAction(tr("&Connect"), this, [this] { connectCluster(selectedCluster()); });
     connectAction->setToolTip(tr("Connect to the selected cluster and follow its runs"));
+    bar->addSeparator();
+    QMenu *colours = colorSchemeMenu(this);
+    colours->setObjectName(QStringLiteral("colourMenu"));
+    auto *coloursButton = new QToolButton;
+    coloursButton->setText(colours->title());
+    coloursButton->setMenu(colours);
+    coloursButton->setPopupMode(QToolButton::InstantPopup);
+    bar->addWidget(coloursButton);
     QAction *find = new QAction(tr("&Filter runs"), this);
     find->setShortcut(QKeySequence::Find);
     connect(find, &QAction::triggered, this, [this] {

@@ -237,7 +237,7 @@ void RunCharts::redraw()
 void RunCharts::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange)
         applyTheme();
 }
 

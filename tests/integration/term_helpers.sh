@@ -1,0 +1,33 @@
+# Helpers of the terminal tests (term_test.sh, requeue_test.sh), sourced by them: the sandbox's env, a run
+# store and profiles of the case's own ($home), the torchdeck binary as `td`, checks.
+# shellcheck shell=bash
+export LC_ALL=C.UTF-8 # the screen checks match braille and box characters
+sandbox="$TORCHDECK_SOURCE_DIR/scripts/sandbox"
+eval "$("$sandbox" env)"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+expect_eq() { [[ "$1" == "$2" ]] || fail "$3: expected '$2', got '$1'"; }
+json_field() { /usr/bin/python3 -c 'import json,sys; v=json.load(sys.stdin)
+for k in sys.argv[1].split("."): v=v[int(k)] if isinstance(v,list) else v[k]
+print(v)' "$1"; }
+
+home=$(mktemp -d "$TORCHDECK_SANDBOX_DIR/term-test.XXXXXX")
+export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data
+td() { setsid -w "$TORCHDECK_BIN" "$@"; } # no controlling terminal: nothing may wait for an answer
+use_prebuilt_trainer() {
+    td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
+}
+
+final_checkpoint() { # RUN: the newest checkpoint file of a run
+    ls "$home/work/runs/$1/checkpoints"/checkpoint-*.pt | sort | tail -n1
+}
+
+same_parameters() { # FILE FILE: the models agree to 1e-6
+    /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, torch
+a, b = (torch.load(p)["model"] for p in sys.argv[1:3])
+diff = max((a[k].float() - b[k].float()).abs().max().item() for k in a)
+print(f"max |difference| of the final parameters: {diff:.3g}")
+sys.exit(0 if diff <= 1e-6 else 1)
+PY
+}

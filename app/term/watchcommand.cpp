@@ -1,5 +1,6 @@
 #include "term/watchcommand.h"
 
+#include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
 #include "remote/runtracker.h"
 #include "remote/schedulerclient.h"
@@ -8,12 +9,16 @@
 #include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
 #include "term/runactions.h"
+#include "term/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QEventLoop>
 #include <QMap>
 #include <QTimer>
@@ -209,6 +214,17 @@ void Watch::redraw()
                               run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)});
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
+    if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
+        const JobSpec::FromJson spec =
+            JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
+        const CheckpointOutlook outlook =
+            spec.ok() ? outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                      : CheckpointOutlook{};
+        if (outlook.known) {
+            snapshot.runs[m_selected].nextCheckpointIn = outlook.nextCheckpointIn;
+            snapshot.runs[m_selected].signalIn = outlook.signalIn;
+        }
+    }
     snapshot.logLines = m_logLines;
     snapshot.helpLine = helpText;
     snapshot.message = m_message;

@@ -138,6 +138,14 @@ QString throughputLine(const WatchSnapshot &s, int cols) {
         line.add(epochText(r));
         line.add(u"  eta ", key);
         line.add(formatDuration(r.etaSeconds));
+        if (MetricEvent::has(r.nextCheckpointIn) && MetricEvent::has(r.signalIn)) {
+            line.add(u"  next ckpt ", key);
+            line.add(formatDuration(r.nextCheckpointIn));
+            if (r.nextCheckpointIn <= r.signalIn)
+                line.add(u" before the signal", key);
+            else // the signal's own checkpoint saves the run, but an epoch's end will not be reached
+                line.add(u" after the signal", TextStyle{ansi::kNoColor, true, false});
+        }
         if (!r.jobIds.isEmpty()) {
             line.add(u"  jobs ", key);
             line.add(terminalSafe(r.jobIds.join(u", ")));

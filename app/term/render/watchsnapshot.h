@@ -20,6 +20,9 @@ struct WatchRunRow {
     double lastLoss = kNoValue;
     double etaSeconds = kNoValue;
     QStringList jobIds; // one per attempt, oldest first
+    // While its job runs: seconds to the next checkpoint and to the warning signal (or wall time's end).
+    double nextCheckpointIn = kNoValue;
+    double signalIn = kNoValue;
 };
 
 // Everything one frame of `torchdeck watch` shows; the event loop fills it, the renderer only reads it.

@@ -100,6 +100,7 @@ private slots:
     void noSeriesYet();
     void tooSmall();
     void hostileLogLinesAreNeutralised();
+    void nextCheckpointAgainstTheSignal();
 };
 
 void TestWatchScreen::frameKeepsItsShape_data() {
@@ -238,6 +239,17 @@ void TestWatchScreen::hostileLogLinesAreNeutralised() {
     QVERIFY(!frame.contains(u"title"));
     QCOMPARE(frame.count(QStringLiteral("\x1b[H")), 1);
     QVERIFY(stripAnsi(frame).contains(u"red end"));
+}
+
+void TestWatchScreen::nextCheckpointAgainstTheSignal() {
+    const RunSeries run = trainingRun();
+    WatchSnapshot s = snapshot(&run);
+    QVERIFY(!screenText(s, 120, 24).contains(u"next ckpt")); // unknown: nothing said
+    s.runs[0].nextCheckpointIn = 90;
+    s.runs[0].signalIn = 600;
+    QVERIFY2(screenText(s, 120, 24).contains(u"next ckpt 1m30s before the signal"), qPrintable(screenText(s, 120, 24)));
+    s.runs[0].signalIn = 60;
+    QVERIFY(screenText(s, 120, 24).contains(u"next ckpt 1m30s after the signal"));
 }
 
 QTEST_GUILESS_MAIN(TestWatchScreen)

@@ -6,7 +6,7 @@
 #include "remote/runlauncher.h"
 #include "term/joboptions.h"
 #include "term/progressprinter.h"
-#include "term/runbudget.h"
+#include "remote/runbudget.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 
@@ -142,7 +142,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
                           && trainerOption(options.spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
                        ? QStringLiteral("auto") // so a requeued attempt continues from its checkpoint
                        : QString();
-    const WallTimeBudget budget = budgetFromEarlierRun(context.store(), options.cluster, request.spec);
+    const WallTimeBudget budget = remote::budgetFromEarlierRun(context.store(), options.cluster, request.spec);
     if (budget.known && !previewOnly)
         context.err() << "torchdeck submit: " << (budget.reachesCheckpoint ? "" : "warning: ") << budget.summary
                       << " (measured on an earlier run)\n"

@@ -9,7 +9,7 @@
 #include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
 #include "term/runactions.h"
-#include "term/runbudget.h"
+#include "remote/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
@@ -218,7 +218,7 @@ void Watch::redraw()
         const JobSpec::FromJson spec =
             JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
         const CheckpointOutlook outlook =
-            spec.ok() ? outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+            spec.ok() ? remote::outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
                       : CheckpointOutlook{};
         if (outlook.known) {
             snapshot.runs[m_selected].nextCheckpointIn = outlook.nextCheckpointIn;

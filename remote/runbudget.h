@@ -8,9 +8,9 @@ namespace torchdeck {
 class RunStore;
 }
 
-namespace torchdeck::term {
+namespace torchdeck::remote {
 
-// The wall-time budget of a spec from a run's measured epochs, steps and checkpoint saves.
+// Shared by the fronts (pure: core types only). The wall-time budget of a spec from a run's measured epochs, steps and checkpoint saves.
 WallTimeBudget budgetFromSeries(const JobSpec &spec, const RunSeries &series);
 
 // While the run's job runs: when its next checkpoint is due against the job's warning signal, at `now`.
@@ -20,4 +20,4 @@ CheckpointOutlook outlookFromSeries(const JobSpec &spec, const RunSeries &series
 // same model on the same data with the same batch size and ranks; unknown when there is none.
 WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, const JobSpec &spec);
 
-} // namespace torchdeck::term
+} // namespace torchdeck::remote

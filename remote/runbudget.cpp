@@ -1,4 +1,4 @@
-#include "term/runbudget.h"
+#include "remote/runbudget.h"
 
 #include "core/jobs/runlayout.h"
 #include "core/store/runstore.h"
@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-namespace torchdeck::term {
+namespace torchdeck::remote {
 
 namespace {
 // What makes two trainer runs take the same time per epoch.
@@ -96,4 +96,4 @@ WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, con
     return {};
 }
 
-} // namespace torchdeck::term
+} // namespace torchdeck::remote

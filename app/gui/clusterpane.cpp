@@ -48,10 +48,14 @@ ClusterPane::ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, 
     m_view->addActions({connectAction, editAction, checkAction, addAction});
 
     auto *buttons = new QHBoxLayout;
-    for (QAction *action : {addAction, editAction, checkAction}) {
+    // Short labels: the pane is narrow; the context menu has the full names.
+    const std::pair<QAction *, QString> shortNames[] = {
+        {addAction, tr("Add\u2026")}, {editAction, tr("Edit\u2026")}, {checkAction, tr("Check\u2026")}};
+    for (const auto &[action, text] : shortNames) {
         auto *button = new QToolButton;
-        button->setDefaultAction(action);
-        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setText(text);
+        button->setToolTip(action->toolTip().isEmpty() ? action->text().remove(u'&') : action->toolTip());
+        connect(button, &QToolButton::clicked, action, &QAction::trigger);
         buttons->addWidget(button);
     }
     buttons->addStretch();

@@ -95,6 +95,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     layout->addStretch();
     layout->addWidget(buttons);
 
+    resize(560, sizeHint().height());
     setProfile(m_isNew ? defaultProfile(QString()) : store->profile(name));
     for (QLineEdit *edit : {m_name, m_account, m_partition, m_workDirectory, m_modules, m_libtorch, m_trainerBinary})
         connect(edit, &QLineEdit::textChanged, this, &ClusterProfileDialog::update);

@@ -14,6 +14,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -95,8 +97,15 @@ JobForm::JobForm(QWidget *parent)
     previewLayout->addWidget(m_preview);
     connect(m_preview, &ScriptPreview::editedChanged, this, &JobForm::specChanged);
 
+    // The fields scroll rather than push the dialog past a 768-pixel screen.
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(fields);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(fields->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width());
     auto *splitter = new QSplitter;
-    splitter->addWidget(fields);
+    splitter->addWidget(scroll);
     splitter->addWidget(previewBox);
     splitter->setStretchFactor(1, 1);
     auto *layout = new QHBoxLayout(this);

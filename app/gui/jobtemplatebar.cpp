@@ -29,6 +29,7 @@ JobTemplateBar::JobTemplateBar(JobForm *form, QWidget *parent)
     layout->addWidget(m_save);
     layout->addWidget(m_delete);
     layout->addWidget(m_problem, 1);
+    layout->addStretch(); // the buttons keep their size while no problem is shown
     connect(m_box, &QComboBox::activated, this, [this](int index) {
         if (index > 0)
             apply(m_box->itemText(index));

@@ -284,7 +284,11 @@ void MainWindow::restoreState()
         m_runSplitter->setSizes({170, 590}); // the run view gets the room on a 768-pixel screen
     if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
         m_mainSplitter->setSizes({220, 1060});
-    m_runTree->header()->restoreState(settings.value(QStringLiteral("window/runColumns")).toByteArray());
+    if (!m_runTree->header()->restoreState(settings.value(QStringLiteral("window/runTreeColumns")).toByteArray())) {
+        const int widths[] = {200, 90, 90, 60, 70, 90, 130}; // the run's name first; Updated stretches
+        for (int column = 0; column < int(std::size(widths)); ++column)
+            m_runTree->header()->resizeSection(column, widths[column]);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
@@ -294,7 +298,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
     settings.setValue(QStringLiteral("window/runSplitter"), m_runSplitter->saveState());
-    settings.setValue(QStringLiteral("window/runColumns"), m_runTree->header()->saveState());
+    settings.setValue(QStringLiteral("window/runTreeColumns"), m_runTree->header()->saveState());
     QMainWindow::closeEvent(event);
 }
 

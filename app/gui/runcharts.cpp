@@ -52,6 +52,7 @@ RunCharts::RunCharts(QWidget *parent)
     m_epochVal = addLine(m_epochChart, seriesName(SeriesKind::ValLoss));
     m_epochTrain->setPointsVisible(true);
     m_epochVal->setPointsVisible(true);
+    m_stepChart->legend()->hide(); // shown when other runs are compared
     m_throughputChart->legend()->hide();
 
     m_bars = new QBarSeries;
@@ -80,6 +81,7 @@ RunCharts::RunCharts(QWidget *parent)
     replaceYAxis(m_stepChart, m_logScale, tr("loss"));
     replaceYAxis(m_epochChart, m_logScale, tr("loss"));
     replaceYAxis(m_throughputChart, false, tr("samples/s"));
+    static_cast<QValueAxis *>(axisOf(m_throughputChart, Qt::Vertical))->setLabelFormat(QStringLiteral("%.0f"));
     axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
     // No axis title on the epoch chart: its title says it, and a short chart elides the tick labels for it.
     static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal))->setLabelFormat(QStringLiteral("%.0f"));

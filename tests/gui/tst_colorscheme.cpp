@@ -1,6 +1,7 @@
 #include "gui/colorscheme.h"
 #include "gui/logpanel.h"
 #include "gui/mainwindow.h"
+#include "gui/newjobdialog.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
 
@@ -45,7 +46,8 @@ void choose(MainWindow &window, const QString &scheme)
 } // namespace
 
 // Light and dark palettes from the window's Colours menu: the charts' theme and colours and the log follow,
-// the log stays readable, the choice is remembered, and the window fits a 1366x768 screen.
+// the log stays readable, the choice is remembered, and the window and the new-job dialog fit a 1366x768
+// screen.
 class TestColorScheme : public QObject {
     Q_OBJECT
 private slots:
@@ -106,6 +108,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QCOMPARE(window.size(), QSize(1366, 728));
         QVERIFY(window.runView()->charts()->stepChartView()->height() >= 140);
+        NewJobDialog *dialog = window.openNewJob(); // the form scrolls rather than outgrow the screen
+        QVERIFY2(dialog->minimumSizeHint().height() <= 728, qPrintable(QString::number(dialog->minimumSizeHint().height())));
+        QVERIFY(dialog->height() <= 728);
+        dialog->close();
         choose(window, QStringLiteral("system"));
         QCOMPARE(QSettings().value(QStringLiteral("view/colorScheme")).toString(), QStringLiteral("system"));
     }

@@ -1,9 +1,15 @@
 #include "guisandbox.h"
 
+#include "gui/clustercheckdialog.h"
+#include "gui/clusterpane.h"
+#include "gui/clusterprofiledialog.h"
+#include "gui/colorscheme.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
 
+#include <QChart>
 #include <QDir>
+#include <QSettings>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -12,7 +18,8 @@
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
-// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox, and the new-job form,
+// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox (light and dark), its
+// log, the cluster profile dialog, the Check cluster checklist and the new-job form,
 // saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to update
 // the README's pictures).
 class TestGuiScreenshots : public QObject {
@@ -21,6 +28,7 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear(); // window and dialog sizes as a first start has them
         QVERIFY2(sandboxRunning(), "the sandbox fixture is not running");
         QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
         m_out = qEnvironmentVariable("TORCHDECK_SCREENSHOT_DIR");
@@ -49,6 +57,30 @@ private slots:
         window.runView()->tabs()->setCurrentIndex(1); // the log
         QTest::qWait(2500);
         save(window.grab(), QStringLiteral("run-log.png"));
+
+        window.runView()->tabs()->setCurrentIndex(0);
+        applyColorScheme(ColorScheme::Dark);
+        QTRY_COMPARE(window.runView()->charts()->charts().constFirst()->theme(), QChart::ChartThemeDark);
+        QTest::qWait(300);
+        save(window.grab(), QStringLiteral("run-view-dark.png"));
+        applyColorScheme(ColorScheme::System);
+        QTest::qWait(300);
+
+        ClusterPane *pane = window.clusterPane();
+        pane->selectCluster(kSandboxHost);
+        ClusterProfileDialog *profile = pane->editProfile(kSandboxHost);
+        QVERIFY(QTest::qWaitForWindowExposed(profile));
+        QTest::qWait(200);
+        save(profile->grab(), QStringLiteral("cluster-profile.png"));
+        profile->reject();
+
+        ClusterCheckDialog *check = pane->checkCluster(kSandboxHost);
+        QSignalSpy checked(check, &ClusterCheckDialog::checked);
+        QVERIFY(checked.wait(90000));
+        QVERIFY(QTest::qWaitForWindowExposed(check));
+        QTest::qWait(200);
+        save(check->grab(), QStringLiteral("check-cluster.png"));
+        check->close();
 
         NewJobDialog *dialog = window.openNewJob();
         dialog->setCluster(kSandboxHost);

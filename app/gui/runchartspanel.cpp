@@ -36,7 +36,8 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     auto *reset = new QPushButton(tr("Reset &zoom"));
     auto *png = new QPushButton(tr("Export &PNG\u2026"));
     auto *csv = new QPushButton(tr("Export CS&V\u2026"));
-    reset->setToolTip(tr("Fit every chart to its data again (also: double-click a chart)"));
+    reset->setToolTip(tr("Fit every chart to its data again. In a chart: wheel zooms, a dragged box zooms to it, "
+                         "middle button or Shift+drag pans, double-click fits all, hover shows the nearest value."));
     connect(compare, &QPushButton::clicked, this, &RunChartsPanel::chooseComparison);
     connect(reset, &QPushButton::clicked, m_charts, &RunCharts::resetZoom);
     connect(png, &QPushButton::clicked, this, &RunChartsPanel::exportPngAs);

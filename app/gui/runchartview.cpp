@@ -19,7 +19,7 @@ RunChartView::RunChartView(QChart *chart, QWidget *parent)
     setRubberBand(QChartView::RectangleRubberBand);
     setMouseTracking(true);
     setFocusPolicy(Qt::ClickFocus);
-    setToolTip(tr("Wheel: zoom, drag: zoom to a box, middle or Shift+drag: pan, double-click: fit all"));
+    // No static tooltip: hovering shows the nearest point's values instead.
 }
 
 void RunChartView::setZoomed(bool zoomed)

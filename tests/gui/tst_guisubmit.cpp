@@ -7,6 +7,7 @@
 #include "gui/scriptpreview.h"
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -109,6 +110,18 @@ private slots:
         window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("edited-by-hand")), 20000);
         QVERIFY(window.runView()->logPanel()->text().contains(QStringLiteral("from-the-form")));
+
+        // Search: Enter finds the match and stops following so the view stays on it.
+        LogPanel *log = window.runView()->logPanel();
+        QVERIFY(log->isFollowing());
+        auto *search = log->findChild<QLineEdit *>();
+        QVERIFY(search);
+        search->setText(QStringLiteral("edited-by-hand"));
+        QTest::keyClick(search, Qt::Key_Return);
+        QVERIFY(!log->isFollowing());
+        QCOMPARE(log->findChild<QPlainTextEdit *>()->textCursor().selectedText(), QStringLiteral("edited-by-hand"));
+        log->setFollowing(true);
+        QVERIFY(log->isFollowing());
     }
 
 private:

@@ -84,7 +84,8 @@ ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
     auto *dialog = new ClusterProfileDialog(m_sessions->profiles(), name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterProfileDialog::saved, this, [this](const ClusterProfile &profile) {
-        // A session made before keeps connecting the same host; its scheduler settings follow the profile.
+        // A session made before submits and acts with the new profile from now on; its run tracker keeps the
+        // profile it was made with (remote::RunTracker takes it once) until the window is reopened.
         if (ClusterSession *session = m_sessions->existing(profile.name))
             session->setProfile(profile);
         emit profileSaved(profile.name);

@@ -3,6 +3,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
+#include "remote/checkpointinventory.h"
 #include "remote/schedulerclient.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace torchdeck::term {
@@ -87,64 +89,82 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
 }
 
 namespace {
-// The present checkpoint written at the end of the epoch with the lowest validation loss.
-QString bestCheckpoint(TermContext &context, const QString &runId, const QList<CheckpointRecord> &checkpoints,
-                       const QStringList &present)
+int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<remote::CheckpointEntry> &entries,
+                      const QStringList &wanted)
 {
-    const auto series = context.store().runSeries(runId);
-    if (!series.ok())
-        return {};
-    QHash<qint64, double> valLoss;
-    for (const QPointF &point : series.value.series(SeriesKind::ValLoss).visiblePoints())
-        valLoss.insert(qint64(point.x()), point.y());
-    QString best;
-    double lowest = std::numeric_limits<double>::infinity();
-    for (const CheckpointRecord &c : checkpoints) {
-        const auto it = valLoss.constFind(c.epoch);
-        if (present.contains(c.path) && it != valLoss.cend() && (c.reason == u"epoch" || c.reason == u"final")
-            && *it < lowest) {
-            lowest = *it;
-            best = c.path;
-        }
-    }
-    return best;
-}
-
-int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<CheckpointRecord> &checkpoints,
-                      const QStringList &present, const QString &latest, const QStringList &wanted)
-{
-    QStringList paths;
-    for (const QString &what : wanted) {
-        const QString found = checkpointNamed(checkpoints, what);
-        if (found.isEmpty()) {
-            context.error(QStringLiteral("run %1 has no checkpoint '%2'").arg(shortRunId(run.id), what));
-            return Failure;
-        }
-        if (found == latest) {
-            context.error(QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
-                              .arg(found.section(u'/', -1)));
-            return Failure;
-        }
-        paths.append(found);
+    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(entries, wanted);
+    if (!plan.error.isEmpty()) {
+        context.error(QStringLiteral("run %1: %2").arg(shortRunId(run.id), plan.error));
+        return Failure;
     }
     const auto connection = context.connect(run.cluster);
     if (!connection)
         return Failure;
-    QString command = QStringLiteral("rm -f --");
-    for (const QString &path : std::as_const(paths))
-        command += u' ' + shellQuote(path) + u' ' + shellQuote(path + QStringLiteral(".json"));
-    const remote::ExecResult removed = connection->runAndWait(command, actionTimeoutMs);
+    const remote::ExecResult removed = connection->runAndWait(remote::deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
     if (!removed.ok()) {
         context.error(QStringLiteral("deleting on %1 failed: %2")
                           .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
         return Failure;
     }
-    for (const QString &path : std::as_const(paths)) {
+    for (const QString &path : plan.paths) {
         context.store().removeCheckpoint(run.id, path);
-        context.out() << "deleted " << path << (present.contains(path) ? "" : " (was already gone)") << '\n';
+        const bool wasPresent = std::any_of(entries.cbegin(), entries.cend(), [&](const remote::CheckpointEntry &e) {
+            return e.record.path == path && e.present;
+        });
+        context.out() << "deleted " << path << (wasPresent ? "" : " (was already gone)") << '\n';
     }
     context.out() << Qt::flush;
     return Ok;
+}
+
+QJsonArray checkpointsJson(const QList<remote::CheckpointEntry> &entries)
+{
+    QJsonArray array;
+    for (const remote::CheckpointEntry &entry : entries) {
+        const CheckpointRecord &c = entry.record;
+        array.append(QJsonObject{{QStringLiteral("path"), c.path},
+                                 {QStringLiteral("attempt"), c.attempt},
+                                 {QStringLiteral("epoch"), c.epoch},
+                                 {QStringLiteral("step"), c.step},
+                                 {QStringLiteral("bytes"), c.bytes},
+                                 {QStringLiteral("time"), std::isfinite(c.time) ? QJsonValue(c.time) : QJsonValue()},
+                                 {QStringLiteral("reason"), c.reason},
+                                 {QStringLiteral("present"), entry.present},
+                                 {QStringLiteral("latest"), entry.latest},
+                                 {QStringLiteral("superseded"), entry.setAside},
+                                 {QStringLiteral("best"), entry.best}});
+    }
+    return array;
+}
+
+void printCheckpoints(QTextStream &out, const QList<remote::CheckpointEntry> &entries)
+{
+    out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
+    for (const remote::CheckpointEntry &entry : entries) {
+        const CheckpointRecord &c = entry.record;
+        const QString when = std::isfinite(c.time)
+                               ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                               : QStringLiteral("-");
+        const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
+                                          : QStringLiteral("-");
+        QStringList marks;
+        if (entry.latest)
+            marks.append(QStringLiteral("latest"));
+        if (entry.best)
+            marks.append(QStringLiteral("best val loss"));
+        if (!entry.present)
+            marks.append(QStringLiteral("deleted"));
+        else if (entry.setAside)
+            marks.append(QStringLiteral("set aside by a resume from an older one: ") + c.path.section(u'/', -2, -2));
+        const QString mark = marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
+        out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
+                   .arg(c.step, -7)
+                   .arg(c.epoch, 5)
+                   .arg(size, -9)
+                   .arg(when, -19)
+                   .arg(c.reason, -6)
+                   .arg(c.path.section(u'/', -1), mark);
+    }
 }
 } // namespace
 
@@ -179,77 +199,33 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         context.error(checkpoints.error);
         return Failure;
     }
-    // Which files are still there: the trainer keeps only the last K.
     QStringList present;
     if (!checkpoints.value.isEmpty()) {
         const auto connection = context.connect(run->cluster);
         if (!connection)
             return Failure;
-        QString command = QStringLiteral("for f in");
-        for (const CheckpointRecord &checkpoint : checkpoints.value)
-            command += u' ' + shellQuote(checkpoint.path);
-        command += QStringLiteral("; do if test -f \"$f\"; then printf '%s\\n' \"$f\"; fi; done");
-        const remote::ExecResult listed = connection->runAndWait(command, actionTimeoutMs);
+        const remote::ExecResult listed =
+            connection->runAndWait(remote::presentCheckpointsCommand(checkpoints.value), actionTimeoutMs);
         if (!listed.ok()) {
             context.error(QStringLiteral("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
             return Failure;
         }
-        present = QString::fromUtf8(listed.out).split(u'\n', Qt::SkipEmptyParts);
+        present = remote::parsePresentCheckpoints(listed.out);
     }
-    QString latest;
-    for (const CheckpointRecord &checkpoint : checkpoints.value) {
-        if (present.contains(checkpoint.path) && !isSupersededCheckpoint(checkpoint.path))
-            latest = checkpoint.path;
-    }
+    const auto series = context.store().runSeries(run->id);
+    const QList<remote::CheckpointEntry> entries =
+        remote::markCheckpoints(checkpoints.value, present, series.ok() ? series.value : RunSeries{});
     if (!toDelete.isEmpty())
-        return deleteCheckpoints(context, *run, checkpoints.value, present, latest, toDelete);
-    const QString best = bestCheckpoint(context, run->id, checkpoints.value, present);
+        return deleteCheckpoints(context, *run, entries, toDelete);
     if (json) {
-        QJsonArray array;
-        for (const CheckpointRecord &c : checkpoints.value)
-            array.append(QJsonObject{{QStringLiteral("path"), c.path},
-                                     {QStringLiteral("attempt"), c.attempt},
-                                     {QStringLiteral("epoch"), c.epoch},
-                                     {QStringLiteral("step"), c.step},
-                                     {QStringLiteral("bytes"), c.bytes},
-                                     {QStringLiteral("time"), std::isfinite(c.time) ? QJsonValue(c.time) : QJsonValue()},
-                                     {QStringLiteral("reason"), c.reason},
-                                     {QStringLiteral("present"), present.contains(c.path)},
-                                     {QStringLiteral("latest"), c.path == latest},
-                                     {QStringLiteral("superseded"), isSupersededCheckpoint(c.path)},
-                                     {QStringLiteral("best"), c.path == best}});
-        out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
+        out << QJsonDocument(checkpointsJson(entries)).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
     }
-    if (checkpoints.value.isEmpty()) {
+    if (entries.isEmpty()) {
         out << "run " << shortRunId(run->id) << " has no checkpoints yet\n" << Qt::flush;
         return Ok;
     }
-    out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
-    for (const CheckpointRecord &c : checkpoints.value) {
-        const QString when = std::isfinite(c.time)
-                               ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                               : QStringLiteral("-");
-        const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
-                                          : QStringLiteral("-");
-        QStringList marks;
-        if (c.path == latest)
-            marks.append(QStringLiteral("latest"));
-        if (c.path == best)
-            marks.append(QStringLiteral("best val loss"));
-        if (!present.contains(c.path))
-            marks.append(QStringLiteral("deleted"));
-        else if (isSupersededCheckpoint(c.path))
-            marks.append(QStringLiteral("set aside by a resume from an older one: ") + c.path.section(u'/', -2, -2));
-        const QString mark = marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
-        out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
-                   .arg(c.step, -7)
-                   .arg(c.epoch, 5)
-                   .arg(size, -9)
-                   .arg(when, -19)
-                   .arg(c.reason, -6)
-                   .arg(c.path.section(u'/', -1), mark);
-    }
+    printCheckpoints(out, entries);
     out << "resume with: torchdeck resume " << shortRunId(run->id) << " [--from STEP|FILE] [--epochs N]\n" << Qt::flush;
     return Ok;
 }

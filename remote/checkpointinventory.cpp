@@ -1,0 +1,89 @@
+#include "remote/checkpointinventory.h"
+
+#include "core/shellquote.h"
+
+#include <QHash>
+
+#include <limits>
+
+namespace torchdeck::remote {
+
+QString presentCheckpointsCommand(const QList<CheckpointRecord> &checkpoints)
+{
+    QString command = QStringLiteral("for f in");
+    for (const CheckpointRecord &checkpoint : checkpoints)
+        command += u' ' + shellQuote(checkpoint.path);
+    return command + QStringLiteral("; do if test -f \"$f\"; then printf '%s\\n' \"$f\"; fi; done");
+}
+
+QStringList parsePresentCheckpoints(const QByteArray &commandOutput)
+{
+    return QString::fromUtf8(commandOutput).split(u'\n', Qt::SkipEmptyParts);
+}
+
+QList<CheckpointEntry> markCheckpoints(const QList<CheckpointRecord> &checkpoints, const QStringList &present,
+                                       const RunSeries &series)
+{
+    QHash<qint64, double> valLoss;
+    for (const QPointF &point : series.series(SeriesKind::ValLoss).visiblePoints())
+        valLoss.insert(qint64(point.x()), point.y());
+    QList<CheckpointEntry> entries;
+    qsizetype latest = -1;
+    qsizetype best = -1;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const CheckpointRecord &record : checkpoints) { // by step
+        CheckpointEntry entry;
+        entry.record = record;
+        entry.present = present.contains(record.path);
+        entry.setAside = isSupersededCheckpoint(record.path);
+        if (entry.present && !entry.setAside)
+            latest = entries.size();
+        // A checkpoint's epoch counts the epochs done: the validation of that epoch is keyed by it too.
+        const auto loss = valLoss.constFind(record.epoch);
+        if (entry.present && loss != valLoss.cend() && (record.reason == u"epoch" || record.reason == u"final")
+            && *loss < lowest) {
+            lowest = *loss;
+            best = entries.size();
+        }
+        entries.append(entry);
+    }
+    if (latest >= 0)
+        entries[latest].latest = true;
+    if (best >= 0)
+        entries[best].best = true;
+    return entries;
+}
+
+CheckpointDeletion planCheckpointDeletion(const QList<CheckpointEntry> &entries, const QStringList &wanted)
+{
+    QList<CheckpointRecord> records;
+    for (const CheckpointEntry &entry : entries)
+        records.append(entry.record);
+    CheckpointDeletion plan;
+    for (const QString &what : wanted) {
+        const QString path = checkpointNamed(records, what);
+        if (path.isEmpty()) {
+            plan.error = QStringLiteral("no checkpoint '%1'").arg(what);
+            return plan;
+        }
+        for (const CheckpointEntry &entry : entries) {
+            if (entry.record.path == path && entry.latest) {
+                plan.error = QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
+                                 .arg(path.section(u'/', -1));
+                return plan;
+            }
+        }
+        plan.paths.append(path);
+    }
+    return plan;
+}
+
+QString deleteCheckpointsCommand(const QStringList &paths)
+{
+    QString command = QStringLiteral("rm -f --");
+    for (const QString &path : paths)
+        command += u' ' + shellQuote(path) + u' ' + shellQuote(path + QStringLiteral(".json"));
+    return command;
+}
+
+} // namespace torchdeck::remote

@@ -36,7 +36,7 @@ QList<CheckpointEntry> markCheckpoints(const QList<CheckpointRecord> &checkpoint
         entry.record = record;
         entry.present = present.contains(record.path);
         entry.setAside = isSupersededCheckpoint(record.path);
-        if (entry.present && !entry.setAside)
+        if (entry.present && !entry.setAside && record.valid) // a resume skips torn ones
             latest = entries.size();
         // A checkpoint's epoch counts the epochs done: the validation of that epoch is keyed by it too.
         const auto loss = valLoss.constFind(record.epoch);

@@ -14,14 +14,22 @@ CheckpointListModel::CheckpointListModel(QObject *parent)
 
 void CheckpointListModel::setCheckpoints(const QList<CheckpointRecord> &checkpoints)
 {
+    QStringList all;
+    for (const CheckpointRecord &c : checkpoints)
+        all.append(c.path);
+    setEntries(remote::markCheckpoints(checkpoints, all, RunSeries{}));
+}
+
+void CheckpointListModel::setEntries(const QList<remote::CheckpointEntry> &entries)
+{
     beginResetModel();
-    m_checkpoints = checkpoints;
+    m_entries = entries;
     endResetModel();
 }
 
 int CheckpointListModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_checkpoints.size());
+    return parent.isValid() ? 0 : int(m_entries.size());
 }
 
 int CheckpointListModel::columnCount(const QModelIndex &parent) const
@@ -33,11 +41,16 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const CheckpointRecord &checkpoint = m_checkpoints.at(index.row());
+    const remote::CheckpointEntry &entry = m_entries.at(index.row());
+    const CheckpointRecord &checkpoint = entry.record;
     if (role == PathRole)
         return checkpoint.path;
     if (role == ValidRole)
         return checkpoint.valid;
+    if (role == LatestRole)
+        return entry.latest;
+    if (role == PresentRole)
+        return entry.present;
     if (role == Qt::ToolTipRole)
         return checkpoint.valid ? checkpoint.path : QString(checkpoint.path + tr("\n(torn or failed its check)"));
     if (role != Qt::DisplayRole)
@@ -53,6 +66,18 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
                    : QString();
     case ReasonColumn: return checkpoint.valid ? checkpoint.reason : QString(checkpoint.reason + tr(" (invalid)"));
     case FileColumn: return checkpoint.path.section(u'/', -1);
+    case MarkColumn: {
+        QStringList marks;
+        if (entry.latest)
+            marks.append(tr("latest"));
+        if (entry.best)
+            marks.append(tr("best val loss"));
+        if (!entry.present)
+            marks.append(tr("deleted"));
+        else if (entry.setAside)
+            marks.append(tr("set aside by a branch"));
+        return marks.join(QStringLiteral(", "));
+    }
     default: return {};
     }
 }
@@ -61,7 +86,7 @@ QVariant CheckpointListModel::headerData(int section, Qt::Orientation orientatio
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char *const names[] = {"Step", "Epoch", "Size", "Written", "Reason", "File"};
+    static const char *const names[] = {"Step", "Epoch", "Size", "Written", "Reason", "File", ""};
     return tr(names[section]);
 }
 

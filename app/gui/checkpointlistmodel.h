@@ -1,22 +1,26 @@
 #pragma once
 
 #include "core/store/runrecord.h"
+#include "remote/checkpointinventory.h"
 
 #include <QAbstractTableModel>
 
 namespace torchdeck {
 
-// A run's checkpoints by step, as the store lists them; the last valid one is the "latest".
+// A run's checkpoints by step with their marks (latest, best by validation loss, set aside by a branch,
+// deleted), as remote/checkpointinventory.h computes them.
 class CheckpointListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { StepColumn, EpochColumn, SizeColumn, WrittenColumn, ReasonColumn, FileColumn, ColumnCount };
-    enum Role { PathRole = Qt::UserRole + 1, ValidRole };
+    enum Column { StepColumn, EpochColumn, SizeColumn, WrittenColumn, ReasonColumn, FileColumn, MarkColumn, ColumnCount };
+    enum Role { PathRole = Qt::UserRole + 1, ValidRole, LatestRole, PresentRole };
 
     explicit CheckpointListModel(QObject *parent = nullptr);
 
+    // Without knowing what is still on the cluster: every record counts as present.
     void setCheckpoints(const QList<CheckpointRecord> &checkpoints);
-    const QList<CheckpointRecord> &checkpoints() const { return m_checkpoints; }
+    void setEntries(const QList<remote::CheckpointEntry> &entries);
+    const QList<remote::CheckpointEntry> &entries() const { return m_entries; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -24,7 +28,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<CheckpointRecord> m_checkpoints;
+    QList<remote::CheckpointEntry> m_entries;
 };
 
 } // namespace torchdeck

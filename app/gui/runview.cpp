@@ -3,7 +3,7 @@
 #include "core/metrics/runmetrics.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
-#include "gui/checkpointlistmodel.h"
+#include "gui/checkpointpanel.h"
 #include "gui/clustersessions.h"
 #include "gui/logpanel.h"
 #include "gui/resumerequest.h"
@@ -17,13 +17,11 @@
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTabWidget>
-#include <QTableView>
 #include <QVBoxLayout>
 
 namespace torchdeck {
@@ -33,42 +31,27 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     , m_sessions(sessions)
     , m_actions(new RunActions(sessions, this))
     , m_metrics(new RunMetrics(this))
-    , m_checkpoints(new CheckpointListModel(this))
+    , m_checkpoints(new CheckpointPanel(sessions))
     , m_header(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
     , m_requeue(new QPushButton(tr("Re&queue")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
-    , m_resumeHere(new QPushButton(tr("Resume from &here")))
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(sessions->store()))
     , m_charts(m_chartsPanel->charts())
     , m_log(new LogPanel)
-    , m_checkpointView(new QTableView)
     , m_script(new QPlainTextEdit)
 {
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setWordWrap(true);
     m_charts->setRun(m_metrics);
-    m_checkpointView->setModel(m_checkpoints);
-    m_checkpointView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_checkpointView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_checkpointView->horizontalHeader()->setStretchLastSection(true);
-    m_checkpointView->verticalHeader()->hide();
     m_script->setReadOnly(true);
     m_script->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
 
-    auto *checkpointTab = new QWidget;
-    auto *checkpointLayout = new QVBoxLayout(checkpointTab);
-    checkpointLayout->addWidget(m_checkpointView, 1);
-    auto *checkpointButtons = new QHBoxLayout;
-    checkpointButtons->addStretch();
-    checkpointButtons->addWidget(m_resumeHere);
-    checkpointLayout->addLayout(checkpointButtons);
-
     m_tabs->addTab(m_chartsPanel, tr("Charts"));
     m_tabs->addTab(m_log, tr("Log"));
-    m_tabs->addTab(checkpointTab, tr("Checkpoints"));
+    m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
     m_tabs->addTab(m_script, tr("Script"));
 
     auto *bar = new QHBoxLayout;
@@ -93,11 +76,8 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     });
     m_requeue->setToolTip(tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
     connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(QStringLiteral("auto")); });
-    connect(m_resumeHere, &QPushButton::clicked, this, [this] {
-        const QModelIndex current = m_checkpointView->currentIndex();
-        if (current.isValid())
-            resumeFrom(current.data(CheckpointListModel::PathRole).toString());
-    });
+    connect(m_checkpoints, &CheckpointPanel::resumeRequested, this, &RunView::resumeFrom);
+    connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
     connect(m_tabs, &QTabWidget::currentChanged, this,
             [this] { m_log->follower()->setActive(m_tabs->currentWidget() == m_log && m_log->isFollowing()); });
     showRun({});
@@ -142,11 +122,11 @@ void RunView::reloadDetails()
     RunStore *store = m_sessions->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_resumeHere, m_tabs})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs})
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
-        m_checkpoints->setCheckpoints({});
+        m_checkpoints->showRun(nullptr, {}, m_metrics->series());
         m_script->clear();
         m_log->follow(nullptr, {});
         return;
@@ -165,8 +145,7 @@ void RunView::reloadDetails()
     const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
     m_cancel->setEnabled(running);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
-    m_resumeHere->setEnabled(!running && !jobs.isEmpty());
-    m_checkpoints->setCheckpoints(store->checkpoints(m_runId).value);
+    m_checkpoints->showRun(&record, jobs, m_metrics->series());
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);
     ClusterSession *session = m_sessions->existing(record.cluster);

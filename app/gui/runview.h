@@ -11,11 +11,10 @@ class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTabWidget;
-class QTableView;
 
 namespace torchdeck {
 
-class CheckpointListModel;
+class CheckpointPanel;
 class ClusterSessions;
 class LogPanel;
 class RunCharts;
@@ -42,6 +41,7 @@ public:
     LogPanel *logPanel() const { return m_log; }
     QTabWidget *tabs() const { return m_tabs; }
     RunActions *actions() const { return m_actions; }
+    CheckpointPanel *checkpointPanel() const { return m_checkpoints; }
     void cancelRun();
     void requeueRun();
     void resumeFrom(const QString &checkpoint); // "auto": the latest
@@ -57,18 +57,16 @@ private:
     RunActions *m_actions;
     QString m_runId;
     RunMetrics *m_metrics;
-    CheckpointListModel *m_checkpoints;
+    CheckpointPanel *m_checkpoints;
     QLabel *m_header;
     QCheckBox *m_logScale;
     QPushButton *m_cancel;
     QPushButton *m_requeue;
     QPushButton *m_resumeLatest;
-    QPushButton *m_resumeHere;
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;
     LogPanel *m_log;
-    QTableView *m_checkpointView;
     QPlainTextEdit *m_script;
 };
 

@@ -1,0 +1,170 @@
+#include "gui/checkpointpanel.h"
+
+#include "core/jobs/jobspec.h"
+#include "core/metrics/runseries.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+#include "gui/checkpointlistmodel.h"
+#include "gui/clustersession.h"
+#include "gui/clustersessions.h"
+#include "remote/checkpointinventory.h"
+#include "remote/connection.h"
+#include "remote/runbudget.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+CheckpointPanel::CheckpointPanel(ClusterSessions *sessions, QWidget *parent)
+    : QWidget(parent)
+    , m_sessions(sessions)
+    , m_model(new CheckpointListModel(this))
+    , m_view(new QTableView)
+    , m_resumeHere(new QPushButton(tr("Resume from &here")))
+    , m_delete(new QPushButton(tr("&Delete")))
+    , m_budget(new QLabel)
+{
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->verticalHeader()->hide();
+    m_budget->setWordWrap(true);
+    m_budget->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_resumeHere->setToolTip(tr("Resume the run from the selected checkpoint: a branch (newer checkpoints are set "
+                                "aside, kept and listed)"));
+    m_delete->setToolTip(tr("Delete the selected checkpoints on the cluster (never the latest)"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_budget, 1);
+    buttons->addWidget(m_delete);
+    buttons->addWidget(m_resumeHere);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(buttons);
+    connect(m_resumeHere, &QPushButton::clicked, this, [this] {
+        const QModelIndex current = m_view->currentIndex();
+        if (current.isValid())
+            emit resumeRequested(current.siblingAtColumn(0).data(CheckpointListModel::PathRole).toString());
+    });
+    connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CheckpointPanel::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &CheckpointPanel::updateButtons);
+    updateButtons();
+}
+
+void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunSeries &series)
+{
+    const bool sameRun = run && run->id == m_runId;
+    m_runId = run ? run->id : QString();
+    m_cluster = run ? run->cluster : QString();
+    m_series = &series;
+    m_jobRunning = !jobs.isEmpty() && jobStateFromName(jobs.constLast().state) == JobState::Running;
+    const QList<CheckpointRecord> records = run ? m_sessions->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
+    const bool changed = !sameRun || records.size() != m_records.size();
+    m_records = records;
+    QStringList budget;
+    if (run) {
+        const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
+        if (spec.ok()) {
+            const WallTimeBudget wall = remote::budgetFromSeries(spec.spec, series);
+            if (wall.known)
+                budget.append(wall.summary);
+            const CheckpointOutlook outlook =
+                m_jobRunning ? remote::outlookFromSeries(spec.spec, series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                             : CheckpointOutlook{};
+            if (outlook.known)
+                budget.append(outlook.summary);
+        }
+    }
+    m_budget->setText(budget.join(u'\n'));
+    if (changed) { // what is on the cluster changes only with the list (or a deletion, which reloads)
+        QStringList all;
+        for (const CheckpointRecord &c : std::as_const(m_records))
+            all.append(c.path);
+        showEntries(all);
+        checkPresence();
+    }
+}
+
+void CheckpointPanel::showEntries(const QStringList &present)
+{
+    static const RunSeries none;
+    m_model->setEntries(remote::markCheckpoints(m_records, present, m_series ? *m_series : none));
+}
+
+void CheckpointPanel::checkPresence()
+{
+    const quint64 generation = ++m_generation;
+    ClusterSession *session = m_cluster.isEmpty() ? nullptr : m_sessions->existing(m_cluster);
+    if (m_records.isEmpty() || !session || session->state() != remote::ConnectionState::Connected)
+        return;
+    remote::RemoteCommand *listing = session->connection()->run(remote::presentCheckpointsCommand(m_records));
+    connect(listing, &remote::RemoteCommand::finished, this, [this, generation](const remote::ExecResult &result) {
+        if (generation != m_generation || !result.ok())
+            return;
+        showEntries(remote::parsePresentCheckpoints(result.out));
+        emit presenceChecked();
+    });
+}
+
+void CheckpointPanel::deleteSelected(bool confirm)
+{
+    QStringList wanted;
+    for (const QModelIndex &row : m_view->selectionModel()->selectedRows())
+        wanted.append(row.data(CheckpointListModel::PathRole).toString().section(u'/', -1));
+    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(m_model->entries(), wanted);
+    if (wanted.isEmpty())
+        return;
+    if (!plan.error.isEmpty())
+        return emit message(tr("Not deleted: %1").arg(plan.error));
+    if (confirm
+        && QMessageBox::question(this, tr("Delete checkpoints"),
+                                 tr("Delete %n checkpoint(s) of this run on %1? They cannot be brought back.", nullptr,
+                                    int(plan.paths.size()))
+                                     .arg(m_cluster))
+               != QMessageBox::Yes)
+        return;
+    ClusterSession *session = m_sessions->existing(m_cluster);
+    if (!session || session->state() != remote::ConnectionState::Connected)
+        return emit message(tr("Not connected to %1: nothing deleted").arg(m_cluster));
+    const QString runId = m_runId;
+    remote::RemoteCommand *removal = session->connection()->run(remote::deleteCheckpointsCommand(plan.paths));
+    connect(removal, &remote::RemoteCommand::failed, this,
+            [this](const QString &error) { emit message(tr("Deleting the checkpoints failed: %1").arg(error)); });
+    connect(removal, &remote::RemoteCommand::finished, this, [this, runId, plan](const remote::ExecResult &result) {
+        if (result.exitCode != 0)
+            return emit message(tr("Deleting the checkpoints failed: %1").arg(QString::fromUtf8(result.err.trimmed())));
+        for (const QString &path : plan.paths)
+            m_sessions->store()->removeCheckpoint(runId, path);
+        emit message(tr("Deleted %n checkpoint(s)", nullptr, int(plan.paths.size())));
+        if (runId == m_runId) {
+            m_records = m_sessions->store()->checkpoints(runId).value;
+            checkPresence();
+            QStringList all;
+            for (const CheckpointRecord &c : std::as_const(m_records))
+                all.append(c.path);
+            showEntries(all);
+        }
+    });
+}
+
+void CheckpointPanel::updateButtons()
+{
+    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    const bool latestSelected = std::any_of(rows.cbegin(), rows.cend(), [](const QModelIndex &row) {
+        return row.data(CheckpointListModel::LatestRole).toBool();
+    });
+    m_resumeHere->setEnabled(rows.size() == 1 && !m_jobRunning);
+    m_delete->setEnabled(!rows.isEmpty() && !latestSelected);
+}
+
+} // namespace torchdeck

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "core/store/runrecord.h"
+
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+class QTableView;
+
+namespace torchdeck {
+
+class CheckpointListModel;
+class ClusterSessions;
+class RunSeries;
+
+// The Checkpoints tab of a run: its checkpoints with their marks (what is still on the cluster is asked in
+// the background), "Resume from here", "Delete" (never the latest), and the wall-time budget: epochs per job
+// and, while a job runs, whether its next checkpoint comes before the warning signal.
+class CheckpointPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit CheckpointPanel(ClusterSessions *sessions, QWidget *parent = nullptr);
+
+    // A run (null: none), its jobs and its series as the charts hold it.
+    void showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunSeries &series);
+    CheckpointListModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    QPushButton *deleteButton() const { return m_delete; }
+    QLabel *budgetLabel() const { return m_budget; }
+    // Deletes the selected checkpoints after one confirmation (`confirm` false: without asking, for tests).
+    void deleteSelected(bool confirm = true);
+
+signals:
+    void resumeRequested(const QString &checkpoint);
+    void message(const QString &text);
+    void presenceChecked(); // the marks now reflect the cluster's files
+
+private:
+    void showEntries(const QStringList &present);
+    void checkPresence();
+    void updateButtons();
+
+    ClusterSessions *m_sessions;
+    CheckpointListModel *m_model;
+    QTableView *m_view;
+    QPushButton *m_resumeHere;
+    QPushButton *m_delete;
+    QLabel *m_budget;
+    QString m_runId;
+    QString m_cluster;
+    QList<CheckpointRecord> m_records;
+    const RunSeries *m_series = nullptr;
+    bool m_jobRunning = false;
+    quint64 m_generation = 0; // a presence answer for an older listing is dropped
+};
+
+} // namespace torchdeck

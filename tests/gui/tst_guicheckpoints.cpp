@@ -1,0 +1,86 @@
+#include "guisandbox.h"
+
+#include "core/store/runstore.h"
+#include "gui/checkpointlistmodel.h"
+#include "gui/checkpointpanel.h"
+#include "gui/runview.h"
+
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+// The run view's Checkpoints tab against the real sandbox: the marks reflect the files on the cluster, an
+// old checkpoint is deleted there (never the latest), and the wall-time budget is shown.
+class TestGuiCheckpoints : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_home;
+
+    static void selectRow(CheckpointPanel *panel, int row)
+    {
+        panel->view()->selectionModel()->select(panel->model()->index(row, 0),
+                                                QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+    static QString mark(CheckpointPanel *panel, int row)
+    {
+        return panel->model()->index(row, CheckpointListModel::MarkColumn).data().toString();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
+        QVERIFY(m_home.isValid());
+        const QString problem = prepareSandboxHome(m_home.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void marksDeletesAndShowsTheBudget()
+    {
+        MainWindow window;
+        window.show();
+        const Submission submission = submitThroughForm(window, smallTrainerJob(3));
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        window.selectRun(runId);
+        CheckpointPanel *panel = window.runView()->checkpointPanel();
+        QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 3, 10000); // steps 32, 64, 96
+        QTRY_VERIFY_WITH_TIMEOUT(mark(panel, 2).contains(QStringLiteral("latest")), 10000);
+        QVERIFY2(panel->budgetLabel()->text().contains(QStringLiteral("wall time 00:10:00 holds")),
+                 qPrintable(panel->budgetLabel()->text()));
+
+        // The latest cannot be deleted: the button says so, and so does a forced attempt.
+        selectRow(panel, 2);
+        QVERIFY(!panel->deleteButton()->isEnabled());
+        QSignalSpy messages(panel, &CheckpointPanel::message);
+        panel->deleteSelected(false);
+        QCOMPARE(messages.size(), 1);
+        QVERIFY(messages.takeFirst().constFirst().toString().contains(QStringLiteral("the one a resume starts from")));
+
+        // The oldest goes, on the cluster and in the store.
+        const QString oldest = panel->model()->index(0, 0).data(CheckpointListModel::PathRole).toString();
+        QVERIFY(QFile::exists(oldest));
+        selectRow(panel, 0);
+        QVERIFY(panel->deleteButton()->isEnabled());
+        panel->deleteSelected(false);
+        QTRY_VERIFY_WITH_TIMEOUT(!messages.isEmpty(), 20000);
+        QCOMPARE(messages.takeFirst().constFirst().toString(), QStringLiteral("Deleted 1 checkpoint(s)"));
+        QVERIFY(!QFile::exists(oldest));
+        QVERIFY(!QFile::exists(oldest + QStringLiteral(".json")));
+        QCOMPARE(window.sessions()->store()->checkpoints(runId).value.size(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, 5000);
+    }
+};
+
+QTEST_MAIN(TestGuiCheckpoints)
+#include "tst_guicheckpoints.moc"

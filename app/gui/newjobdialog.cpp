@@ -75,6 +75,9 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
     connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
     connect(m_panel, &SubmissionPanel::submitted, this, [this](const remote::LaunchResult &result) {
+        // The edited script names this run's directory: another submission starts from the fields again.
+        m_form->scriptPreview()->revert();
+        m_editedRunId.clear();
         updateButtons();
         emit submitted(result);
     });

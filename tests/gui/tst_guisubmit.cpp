@@ -102,6 +102,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
         const auto result = submitted.constFirst().constFirst().value<remote::LaunchResult>();
         QCOMPARE(result.script, script);
+        QVERIFY(!preview->isEdited()); // it named this run's directory: the next job starts from the fields
         QCOMPARE(window.sessions()->store()->run(result.runId).value->script, script);
         QVERIFY(result.runDirectory.endsWith(result.runId));
         QVERIFY(script.contains(result.runDirectory)); // rendered for this very run

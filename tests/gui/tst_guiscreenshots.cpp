@@ -5,6 +5,7 @@
 #include "gui/clusterprofiledialog.h"
 #include "gui/colorscheme.h"
 #include "gui/runcharts.h"
+#include "gui/runchartspanel.h"
 #include "gui/runview.h"
 
 #include <QChart>
@@ -50,7 +51,16 @@ private slots:
         const Submission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
+        // A second run with another learning rate, drawn over the first ("Compare with...").
+        JobSpec other = smallTrainerJob(6);
+        other.name = QStringLiteral("fashion-ae-lr3e-4");
+        other.trainerArgs[other.trainerArgs.indexOf(QStringLiteral("--lr")) + 1] = QStringLiteral("0.0003");
+        const Submission second = submitThroughForm(window, other);
+        QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
+        QCOMPARE(waitForRunEnd(window, second.result.runId), QStringLiteral("completed"));
         window.selectRun(submission.result.runId);
+        window.runView()->chartsPanel()->compareWith({second.result.runId});
+        QCOMPARE(window.runView()->charts()->comparedRuns(), 1);
         window.runView()->charts()->redraw();
         QTest::qWait(300);
         save(window.grab(), QStringLiteral("run-view.png"));

@@ -32,6 +32,9 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     , m_charts(new RunCharts)
     , m_comparedLabel(new QLabel)
 {
+    m_reloadCompared.setSingleShot(true);
+    m_reloadCompared.setInterval(1000);
+    connect(&m_reloadCompared, &QTimer::timeout, this, [this] { compareWith(m_compared); });
     auto *compare = new QPushButton(tr("Co&mpare with\u2026"));
     auto *reset = new QPushButton(tr("Reset &zoom"));
     auto *png = new QPushButton(tr("Export &PNG\u2026"));
@@ -64,10 +67,11 @@ void RunChartsPanel::setRunId(const QString &runId)
 
 void RunChartsPanel::compareWith(const QStringList &runIds)
 {
+    const QStringList wanted = runIds; // runIds may be m_compared itself
     QList<ComparedRun> runs;
     QStringList names;
     m_compared.clear();
-    for (const QString &id : runIds) {
+    for (const QString &id : wanted) {
         if (id == m_runId)
             continue;
         const auto run = m_store->run(id);
@@ -83,6 +87,12 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
     }
     m_charts->setComparison(runs);
     m_comparedLabel->setText(names.isEmpty() ? QString() : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
+}
+
+void RunChartsPanel::runMetricsArrived(const QString &runId)
+{
+    if (m_compared.contains(runId) && !m_reloadCompared.isActive())
+        m_reloadCompared.start();
 }
 
 CompareRunsDialog *RunChartsPanel::chooseComparison()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 
 class QLabel;
@@ -23,6 +24,9 @@ public:
     QStringList comparedRuns() const { return m_compared; }
     void compareWith(const QStringList &runIds); // loaded from the store; the shown run is left out
     CompareRunsDialog *chooseComparison();       // opened; applied when accepted
+    // New metrics of a run (from its tracker, already in the store): a compared run is redrawn, at most
+    // once a second.
+    void runMetricsArrived(const QString &runId);
     bool exportCsv(const QString &path, QString *error) const;
 
 signals:
@@ -35,6 +39,7 @@ private:
     RunStore *m_store;
     QString m_runId;
     QStringList m_compared;
+    QTimer m_reloadCompared;
     RunCharts *m_charts;
     QLabel *m_comparedLabel;
 };

@@ -109,6 +109,8 @@ void RunView::ingest(const QString &runId, int attempt, const QList<MetricEvent>
 {
     if (runId == m_runId && !runId.isEmpty())
         m_metrics->ingest(events, attempt);
+    else
+        m_chartsPanel->runMetricsArrived(runId); // a compared run that is still running
 }
 
 void RunView::runChanged(const QString &runId)

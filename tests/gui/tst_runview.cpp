@@ -84,8 +84,19 @@ private slots:
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 2.5)});
 
-        view.showRun(m_ids.at(2)); // showing the compared run: not compared with itself
-        QCOMPARE(view.charts()->comparedRuns(), 0);
+        // The compared run is still running: its new metrics reach the overlay (coalesced).
+        const QList<MetricEvent> more{step(70, 0.05), step(80, 0.04)};
+        QVERIFY(m_store.appendMetrics(m_ids.at(2), 0, more).ok());
+        view.ingest(m_ids.at(2), 0, more);
+        QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
+        QTRY_COMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 8);
+        QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4); // the shown run is unchanged
+
+        view.chartsPanel()->compareWith({m_ids.at(1), m_ids.at(2)});
+        QCOMPARE(view.charts()->comparedRuns(), 2);
+        view.showRun(m_ids.at(2)); // showing a compared run: not compared with itself, the other stays
+        QCOMPARE(view.chartsPanel()->comparedRuns(), QStringList{m_ids.at(1)});
+        QCOMPARE(view.charts()->comparedRuns(), 1);
     }
 
     void exportsTheRunsMetricsAsCsv()

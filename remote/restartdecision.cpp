@@ -4,7 +4,19 @@
 
 namespace torchdeck::remote {
 
-RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info)
+namespace {
+constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent up to 60 seconds earlier"
+} // namespace
+
+bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)
+{
+    if (!spec.checkpointSignalEnabled || spec.signalLeadSeconds <= 0 || job.timeLimitSeconds <= 0 || job.elapsedSeconds < 0)
+        return false;
+    return job.elapsedSeconds >= job.timeLimitSeconds - spec.signalLeadSeconds - kWarningEarlySeconds;
+}
+
+RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
+                              const JobInfo &latestInfo)
 {
     if (attempts.isEmpty())
         return {};
@@ -32,8 +44,11 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
     const int restarts = int(attempts.size()) - 1;
     if (restarts >= spec.maxRestarts)
         return {false, QStringLiteral("not restarted: %1 restarts done (the limit)").arg(restarts)};
-    const QString cause = schedulerStopped ? QStringLiteral("job %1 ended by %2").arg(latest.jobId, latest.state)
-                                           : QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
+    QString cause = QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
+    if (schedulerStopped)
+        cause = QStringLiteral("job %1 ended by %2").arg(latest.jobId, latest.state);
+    else if (stoppedAtWallTimeWarning(spec, latestInfo))
+        cause = QStringLiteral("job %1 stopped at its wall time's warning signal and checkpointed").arg(latest.jobId);
     return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint").arg(cause).arg(restarts + 1).arg(spec.maxRestarts)};
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/jobs/jobspec.h"
 #include "core/metrics/runseries.h"
+#include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 
 namespace torchdeck::remote {
@@ -16,7 +17,13 @@ struct RestartDecision {
 // a signal, read from its stop event since PBS wrappers report no exit status, or the job's), or when the
 // scheduler ended it by wall time or preemption; never after a real error, never past spec.maxRestarts
 // restarts, never for a custom command or a spec that requeues itself in-job.
-// `attempts`: the run's jobs so far, latest last; `info`: what the run's metrics said.
-RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info);
+// `attempts`: the run's jobs so far, latest last; `info`: what the run's metrics said; `latest`: what the
+// scheduler said of the latest job when it ended (its run time tells a wall-time warning from another signal).
+RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
+                              const JobInfo &latest = {});
+
+// Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it
+// ran into the window where that warning comes (Slurm sends it up to 60 s before the lead asked for).
+bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job);
 
 } // namespace torchdeck::remote

@@ -63,6 +63,7 @@ void RunTracker::refresh(const QStringList &runIds)
             m_runs.append(run.id);
     }
     m_jobs.clear();
+    m_polled.clear();
     for (const QString &runId : std::as_const(m_runs)) {
         const auto jobs = m_store->jobs(runId);
         if (!jobs.ok())
@@ -112,6 +113,8 @@ void RunTracker::jobsPolled(const JobListResult &result)
         note(QStringLiteral("the scheduler's answer was partly unreadable: ") + result.errorString());
     for (JobRecord &job : m_jobs) {
         const JobInfo *info = result.find(job.jobId);
+        if (info)
+            m_polled.insert(job.jobId, *info);
         if (info && info->state != JobState::Unknown) {
             const QString state = jobStateName(info->state);
             if (state != job.state || info->exitCode != job.exitCode) {
@@ -227,7 +230,8 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
     const RunSeries *runSeries = series(run.id);
     if (!spec.ok() || !runSeries)
         return;
-    const RestartDecision decision = decideRestart(spec.spec, jobs, runSeries->info());
+    const RestartDecision decision =
+        decideRestart(spec.spec, jobs, runSeries->info(), m_polled.value(jobs.constLast().jobId));
     if (!decision.restart) {
         if (!decision.reason.isEmpty() && run.message.isEmpty()) {
             RunRecord updated = run;

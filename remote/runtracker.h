@@ -2,6 +2,7 @@
 
 #include "core/metrics/runseries.h"
 #include "core/profiles/clusterprofile.h"
+#include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 
 #include <QHash>
@@ -59,6 +60,7 @@ private:
     QHash<QString, RunSeries> m_series;
     QStringList m_runs;       // of this pass
     QList<JobRecord> m_jobs;  // unfinished jobs of this pass, as stored before it
+    QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
     int m_outstanding = 0;
     QStringList m_problems;
     bool m_autoRestart = false;

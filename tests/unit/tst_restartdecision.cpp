@@ -6,6 +6,7 @@
 
 using namespace torchdeck;
 using torchdeck::remote::decideRestart;
+using torchdeck::remote::stoppedAtWallTimeWarning;
 
 class TestRestartDecision : public QObject {
     Q_OBJECT
@@ -19,6 +20,13 @@ private:
         record.state = jobStateName(state);
         record.exitCode = exitCode;
         return record;
+    }
+    static JobInfo ran(qint64 timeLimitSeconds, qint64 elapsedSeconds)
+    {
+        JobInfo info;
+        info.timeLimitSeconds = timeLimitSeconds;
+        info.elapsedSeconds = elapsedSeconds;
+        return info;
     }
     static RunInfo stoppedWith(int exitCode, const QString &message = {})
     {
@@ -67,6 +75,28 @@ private slots:
         QVERIFY(!decision.restart);
         QVERIFY2(decision.reason.contains(QStringLiteral("2 restarts")), qPrintable(decision.reason));
         QVERIFY(decideRestart(spec, three.mid(0, 2), RunInfo{}).restart);
+    }
+
+    void saysWhenTheSignalWasTheWallTimesWarning()
+    {
+        JobSpec spec;
+        spec.signalLeadSeconds = 60;
+        // Slurm checks every 30 s: the warning of a 120 s job with lead 60 came at 30-60 s.
+        const auto atWallTime = decideRestart(spec, {job(0, JobState::Failed, 75)}, stoppedWith(75), ran(120, 41));
+        QVERIFY(atWallTime.restart);
+        QVERIFY2(atWallTime.reason.startsWith(QStringLiteral("job 100 stopped at its wall time's warning signal")),
+                 qPrintable(atWallTime.reason));
+        // scancel --signal after 41 s of 10 minutes
+        const auto early = decideRestart(spec, {job(0, JobState::Failed, 75)}, stoppedWith(75), ran(600, 41));
+        QVERIFY(early.restart);
+        QVERIFY2(early.reason.startsWith(QStringLiteral("job 100 checkpointed and asked to be requeued")),
+                 qPrintable(early.reason));
+        QVERIFY(stoppedAtWallTimeWarning(spec, ran(600, 480)));
+        QVERIFY(!stoppedAtWallTimeWarning(spec, ran(600, 479)));
+        QVERIFY(!stoppedAtWallTimeWarning(spec, JobInfo{})); // not polled: no time limit known
+        QVERIFY(!stoppedAtWallTimeWarning(spec, ran(0, 590))); // no time limit
+        spec.checkpointSignalEnabled = false;                   // no warning asked for
+        QVERIFY(!stoppedAtWallTimeWarning(spec, ran(600, 590)));
     }
 
     void leavesAloneWhatIsNotItsBusiness()

@@ -50,6 +50,16 @@ QStringList ClusterListModel::names() const
     return names;
 }
 
+QStringList ClusterListModel::sshAliases() const
+{
+    QStringList aliases;
+    for (const Entry &entry : m_entries) {
+        if (entry.inSshConfig)
+            aliases.append(entry.name);
+    }
+    return aliases;
+}
+
 int ClusterListModel::rowOf(const QString &name) const
 {
     for (int row = 0; row < m_entries.size(); ++row) {

@@ -19,6 +19,7 @@ public:
     void setClusters(const QStringList &sshAliases, const QStringList &profileNames);
     void setState(const QString &name, remote::ConnectionState state, const QString &detail);
     QStringList names() const;
+    QStringList sshAliases() const; // the clusters the ssh config names
     int rowOf(const QString &name) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;

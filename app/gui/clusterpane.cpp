@@ -82,6 +82,7 @@ void ClusterPane::selectCluster(const QString &name)
 ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
 {
     auto *dialog = new ClusterProfileDialog(m_sessions->profiles(), name, this);
+    dialog->setSshAliases(m_clusters->sshAliases());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterProfileDialog::saved, this, [this](const ClusterProfile &profile) {
         // A session made before submits and acts with the new profile from now on; its run tracker keeps the

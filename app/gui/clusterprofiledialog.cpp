@@ -43,6 +43,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     , m_trainerBinary(new QLineEdit)
     , m_buildInJob(new QCheckBox(tr("Build the trainer in a short job (Slurm)")))
     , m_buildCpus(new QSpinBox)
+    , m_note(new QLabel)
     , m_errors(new QLabel)
 {
     setObjectName(QStringLiteral("clusterProfileDialog"));
@@ -61,6 +62,8 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     m_libtorch->setToolTip(tr("CMAKE_PREFIX_PATH of LibTorch on the cluster, or \"auto\" to look for one"));
     m_trainerBinary->setPlaceholderText(tr("empty: upload and build the bundled trainer"));
     m_buildCpus->setRange(1, 1024);
+    m_note->setWordWrap(true);
+    m_note->hide();
     m_errors->setWordWrap(true);
     m_errors->setStyleSheet(QStringLiteral("color: #d04040;"));
 
@@ -91,6 +94,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     });
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_note);
     layout->addWidget(m_errors);
     layout->addStretch();
     layout->addWidget(buttons);
@@ -141,6 +145,17 @@ void ClusterProfileDialog::setProfile(const ClusterProfile &profile)
     update();
 }
 
+void ClusterProfileDialog::setSshAliases(const QStringList &aliases)
+{
+    m_sshAliases = aliases;
+    update();
+}
+
+QString ClusterProfileDialog::noteText() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
+}
+
 QStringList ClusterProfileDialog::errorFields() const
 {
     return m_errorFields;
@@ -157,6 +172,10 @@ void ClusterProfileDialog::update()
     QList<ProfileError> errors = validateClusterProfile(current);
     if (m_isNew && !current.name.isEmpty() && m_store->contains(current.name))
         errors.append({QStringLiteral("name"), tr("A profile named %1 exists already.").arg(current.name)});
+    const bool unknownHost = !current.name.isEmpty() && !m_sshAliases.isEmpty() && !m_sshAliases.contains(current.name);
+    m_note->setText(tr("%1 is not a Host of your ssh config: torchdeck connects to it as a host name with your "
+                       "default user and keys. Add a Host entry to set those.").arg(current.name));
+    m_note->setVisible(unknownHost);
     m_pbsDialect->setEnabled(current.scheduler == SchedulerKind::Pbs);
     m_slurmHistory->setEnabled(current.scheduler == SchedulerKind::Slurm);
     m_buildCpus->setEnabled(current.buildInJob);

@@ -29,6 +29,9 @@ public:
     void setProfile(const ClusterProfile &profile);
     QStringList errorFields() const;
     QString errorText() const;
+    // The ssh config's Host aliases: a name outside them gets a note (it is then used as the host name).
+    void setSshAliases(const QStringList &aliases);
+    QString noteText() const;
     QWidget *field(const QString &key) const { return m_fields.value(key); }
     bool save(); // validates, puts and writes the store; false with the reason shown
 
@@ -55,6 +58,8 @@ private:
     QLineEdit *m_trainerBinary;
     QCheckBox *m_buildInJob;
     QSpinBox *m_buildCpus;
+    QStringList m_sshAliases;
+    QLabel *m_note;
     QLabel *m_errors;
     QPushButton *m_save;
 };

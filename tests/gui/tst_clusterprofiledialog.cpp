@@ -119,6 +119,19 @@ private slots:
         QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("name")});
         QVERIFY(dialog.errorText().contains(QStringLiteral("not a host alias")));
     }
+
+    void aNameOutsideTheSshConfigIsNoted()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        ClusterProfileDialog dialog(&store, {});
+        dialog.setSshAliases({QStringLiteral("alpha"), QStringLiteral("beta")});
+        type(dialog.field(QStringLiteral("name")), QStringLiteral("alpha"));
+        QCOMPARE(dialog.noteText(), QString());
+        type(dialog.field(QStringLiteral("name")), QStringLiteral("gamma.example.org"));
+        QVERIFY(dialog.noteText().startsWith(QStringLiteral("gamma.example.org is not a Host of your ssh config")));
+        QVERIFY(dialog.errorFields().isEmpty()); // a note, not an error: it can be saved
+    }
 };
 
 QTEST_MAIN(TestClusterProfileDialog)

@@ -2,6 +2,8 @@
 
 #include "core/scheduler/jobstate.h"
 
+#include <algorithm>
+
 namespace torchdeck::remote {
 
 namespace {
@@ -24,7 +26,7 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
     const JobState state = jobStateFromName(latest.state);
     if (!isFinal(state) || state == JobState::Cancelled)
         return {};
-    if (spec.commandKind != CommandKind::Trainer || spec.requeue)
+    if (spec.commandKind != CommandKind::Trainer)
         return {};
     // A start event clears `stopped`, so the stop event read here is the latest attempt's.
     const bool trainerAskedRequeue = info.stopped && info.exitCode == spec.requeueExitCode;
@@ -41,12 +43,15 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
                                                                                         : QString());
         return {false, QStringLiteral("not restarted: %1").arg(why)};
     }
-    const int restarts = int(attempts.size()) - 1;
+    // A job that requeued itself ran again under the same id: those runs count as restarts too.
+    const int restarts = int(attempts.size()) - 1 + std::max(latestInfo.restarts, 0);
     if (restarts >= spec.maxRestarts)
         return {false, QStringLiteral("not restarted: %1 restarts done (the limit)").arg(restarts)};
     QString cause = QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
     if (schedulerStopped)
         cause = QStringLiteral("job %1 ended by %2").arg(latest.jobId, latest.state);
+    else if (spec.requeue)
+        cause = QStringLiteral("job %1 checkpointed but did not requeue itself").arg(latest.jobId);
     else if (stoppedAtWallTimeWarning(spec, latestInfo))
         cause = QStringLiteral("job %1 stopped at its wall time's warning signal and checkpointed").arg(latest.jobId);
     return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint").arg(cause).arg(restarts + 1).arg(spec.maxRestarts)};

@@ -99,14 +99,42 @@ private slots:
         QVERIFY(!stoppedAtWallTimeWarning(spec, ran(600, 590)));
     }
 
+    void aJobThatRequeuesItselfIsLeftToItWhileItDoes()
+    {
+        JobSpec inJob;
+        inJob.requeue = true;
+        JobInfo again; // pending again under the same id, its first run's stop event read
+        again.restarts = 1;
+        QVERIFY(!decideRestart(inJob, {job(0, JobState::Requeued)}, stoppedWith(75), again).restart);
+        QVERIFY(!decideRestart(inJob, {job(0, JobState::Running)}, stoppedWith(75), again).restart);
+        QVERIFY(!decideRestart(inJob, {job(0, JobState::Completed, 0)}, stoppedWith(0), again).restart);
+    }
+
+    void aJobThatFailedToRequeueItselfIsRestartedFromHere()
+    {
+        JobSpec inJob;
+        inJob.requeue = true;
+        JobInfo ended; // scontrol requeue failed in the job's first run
+        ended.restarts = 0;
+        const auto decision = decideRestart(inJob, {job(0, JobState::Failed, 75)}, stoppedWith(75), ended);
+        QVERIFY(decision.restart);
+        QVERIFY2(decision.reason.startsWith(QStringLiteral("job 100 checkpointed but did not requeue itself: restart 1 of 3")),
+                 qPrintable(decision.reason));
+        QVERIFY(decideRestart(inJob, {job(0, JobState::Timeout)}, RunInfo{}, ended).restart); // killed first
+        ended.restarts = 2; // requeued itself twice before
+        const auto third = decideRestart(inJob, {job(0, JobState::Failed, 75)}, stoppedWith(75), ended);
+        QVERIFY2(third.reason.contains(QStringLiteral("restart 3 of 3")), qPrintable(third.reason));
+        ended.restarts = 3; // the script's own limit: "not requeueing"
+        const auto limit = decideRestart(inJob, {job(0, JobState::Failed, 75)}, stoppedWith(75), ended);
+        QVERIFY(!limit.restart);
+        QVERIFY2(limit.reason.contains(QStringLiteral("3 restarts done")), qPrintable(limit.reason));
+    }
+
     void leavesAloneWhatIsNotItsBusiness()
     {
         QVERIFY(!decideRestart(JobSpec{}, {}, RunInfo{}).restart);
         QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Running)}, RunInfo{}).restart);
         QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Cancelled)}, stoppedWith(75)).restart);
-        JobSpec inJob;
-        inJob.requeue = true; // the script requeues itself
-        QVERIFY(!decideRestart(inJob, {job(0, JobState::Timeout)}, RunInfo{}).restart);
         JobSpec custom;
         custom.commandKind = CommandKind::Custom;
         QVERIFY(!decideRestart(custom, {job(0, JobState::Timeout)}, RunInfo{}).restart);

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Issue 7's restarts against the real sandbox: Slurm's own warning signal at a real wall-time end, and the
+# in-job requeue (scontrol requeue by the script, one job id throughout). Usage: requeue_test.sh CASE
+# Needs what term_helpers.sh needs, and TORCHDECK_TRAIN_BINARY (set by ctest).
+set -euo pipefail
+# shellcheck source=term_helpers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
+
+steps_kept() { # RUN: the logged steps of the visible curve (discarded=0), in file order
+    td metrics "$1" --csv | awk -F, '$2 == "step" && $12 == 0 { print $5 }' | tr '\n' ' '
+}
+
+case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoint, restart, one run
+    use_prebuilt_trainer
+    # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. 12 epochs of 7500 steps take
+    # 70-100 s here: more than the 60 s a 2-minute job trains before its signal (lead 60 s, and Slurm
+    # checks every 30 s, so it comes 30-60 s after the start), so every job but the last one is cut short.
+    local common=(--tasks-per-node 1 --model ae --data fashion-mnist --batch-size 8 --threads 1 --log-every 1500
+                  --epochs 12 --seed 3) ref run out first ids
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --time 00:10:00 --name reference --json | json_field run)
+    run=$(td submit torchdeck-sandbox "${common[@]}" --time 00:02:00 --signal-lead 60 --max-restarts 6 \
+          --name walltime --json | json_field run)
+    first=$(td status "$run" --offline --json | json_field jobs.0.job)
+    timeout 420 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field epochs_done <<<"$out")" 12 "epochs"
+    # The first job stopped on Slurm's signal, not on the wall time's kill: its trainer said "requeue me".
+    expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
+    grep -q "restarted as job .*(job $first stopped at its wall time's warning signal" "$home/watch.txt" ||
+        fail "the first job's end is not shown as its wall time: $(grep restarted "$home/watch.txt")"
+    grep -q 'signal' <<<"$(td logs "$run" --attempt 0)" || fail "no signal in the first job's log"
+    ids=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")
+    (( ids >= 2 )) || fail "only $ids job(s)"
+    expect_eq "$(steps_kept "$run")" "$(seq 1500 1500 90000 | tr '\n' ' ')" "the visible curve's steps"
+    same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the restarted run ended elsewhere"
+    # With the reference measured, a spec whose wall time ends before one epoch's checkpoint is warned.
+    out=$(td submit torchdeck-sandbox "${common[@]}" --time 00:01:00 --signal-lead 59 --name too-short --json \
+          2>"$home/submit.txt") || fail "submit: $(cat "$home/submit.txt")"
+    td cancel "$(json_field run <<<"$out")" >/dev/null
+    grep -q "warning: wall time 00:01:00 cannot reach one epoch's checkpoint" "$home/submit.txt" ||
+        fail "no warning: $(cat "$home/submit.txt")"
+}
+
+case_requeue() { # in-job requeue: the script runs scontrol requeue itself; the run keeps one job throughout
+    use_prebuilt_trainer
+    # One rank each (the reference runs beside it); 3 epochs of 938 steps, ~10 s, so each run of the job is seen.
+    local common=(--tasks-per-node 1 --time 00:10:00 --model ae --data fashion-mnist --batch-size 64 --threads 1
+                  --log-every 100 --epochs 3 --seed 7) ref run id out states="" state log
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
+    run=$(td submit torchdeck-sandbox "${common[@]}" --requeue --name requeued --trainer-arg --signal-at-step \
+          --trainer-arg 1000 --json | json_field run)
+    id=$(td status "$run" --offline --json | json_field jobs.0.job)
+    # Every `status` refreshes the run (and would restart it from outside, were that wrong): record its states.
+    for _ in $(seq 300); do
+        out=$(td status "$run" --json)
+        state=$(json_field state <<<"$out")
+        [[ "${states##* }" == "$state" || "$state" == completing ]] || states="$states $state"
+        expect_eq "$(json_field jobs.0.job <<<"$out")" "$id" "the job"
+        expect_eq "$(json_field jobs.1.job <<<"$out" 2>/dev/null || echo none)" none "a second job"
+        [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && break
+        sleep 0.5
+    done
+    echo "the run's states:$states"
+    # Slurm shows the job pending again with a restart count: torchdeck calls that requeued.
+    [[ "$states" =~ running\ requeued\ running\ completed$ ]] || fail "the run's states: $states"
+    grep -qE "^${run:0:8} +requeued +torchdeck-sandbox +completed +3/3 " <<<"$(td runs)" || fail "runs: $(td runs)"
+    expect_eq "$(scontrol show job "$id" | grep -o 'Restarts=[0-9]*')" Restarts=1 "Slurm's restart count"
+    log=$(td logs "$run")
+    grep -q "torchdeck: requeueing job $id (restart 1 of 3)" <<<"$log" || fail "no requeue in the log: $log"
+    grep -q 'resumed from .*checkpoint-0000001001.pt' <<<"$log" || fail "the second run did not resume: $log"
+    grep -q 'stop: done at step 2814, exit code 0' <<<"$log" || fail "the log lacks the end: $log"
+    expect_eq "$(json_field message <<<"$(td status "$run" --json)")" "" "the run's message"
+    timeout 120 setsid -w "$TORCHDECK_BIN" watch "$ref" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch the reference"
+    expect_eq "$(steps_kept "$run")" "$(steps_kept "$ref")" "the visible curve's steps"
+    same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the requeued run ended elsewhere"
+}
+
+case_requeue_fails() { # a job whose own requeue fails (no scheduler commands in it) is restarted from outside
+    use_prebuilt_trainer
+    # scontrol finds no configuration in this SLURM_CONF; the trainer runs without srun, which would
+    # need it too. As in a container without Slurm's commands.
+    local run out first
+    run=$(td submit torchdeck-sandbox --tasks-per-node 1 --time 00:10:00 --model ae --data fashion-mnist \
+          --batch-size 64 --threads 1 --log-every 100 --epochs 2 --seed 7 --requeue --launch local \
+          --env SLURM_CONF=/dev/null --name self-requeue-fails --trainer-arg --signal-at-step \
+          --trainer-arg 500 --json | json_field run)
+    first=$(td status "$run" --offline --json | json_field jobs.0.job)
+    timeout 180 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(cat "$home/watch.txt")"
+    grep -q 'torchdeck: requeue failed; the dashboard can resubmit' <<<"$(td logs "$run" --attempt 0)" ||
+        fail "the job's requeue did not fail: $(td logs "$run" --attempt 0)"
+    grep -q "restarted as job .*(job $first checkpointed but did not requeue itself: restart 1 of 3" "$home/watch.txt" ||
+        fail "no restart from outside: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the job restarted from outside"
+    expect_eq "$(json_field jobs.2.job <<<"$out" 2>/dev/null || echo none)" none "a third job"
+    expect_eq "$(steps_kept "$run")" "$(seq 100 100 1800 | tr '\n' ' ')" "the visible curve's steps"
+}
+
+"case_$1"
+rm -rf "$home"

@@ -7,6 +7,7 @@
 #include "core/store/runstore.h"
 #include "remote/checkpointbranch.h"
 #include "remote/connection.h"
+#include "remote/pbsbuildjob.h"
 #include "remote/remotepath.h"
 #include "remote/schedulerclient.h"
 #include "remote/trainerdeployment.h"
@@ -103,9 +104,15 @@ void RunLauncher::deploy()
     settings.libtorchPrefix = profile.libtorchPrefix();
     for (const QString &module : profile.modules)
         settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
-    if (profile.buildInJob) {
+    if (profile.buildInJob && profile.scheduler == SchedulerKind::Pbs) {
+        QString error;
+        settings.buildJobScript = pbsBuildJobScript(profile, QStringLiteral("%1/trainer/%2").arg(m_workDirectory, TrainerBundle::embedded().hash),
+                                                    profile.buildCpus, &error);
+        if (settings.buildJobScript.isEmpty())
+            return fail(error);
+    } else if (profile.buildInJob) {
         if (profile.scheduler != SchedulerKind::Slurm)
-            return fail(QStringLiteral("building the trainer in a job needs Slurm (srun); set build_on to login for %1")
+            return fail(QStringLiteral("building the trainer in a job needs Slurm or PBS; set build_on to login for %1")
                             .arg(profile.name));
         // A job step that blocks and streams its output, like the login-node build.
         settings.buildLauncher = {QStringLiteral("srun"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),

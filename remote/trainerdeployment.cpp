@@ -2,6 +2,7 @@
 
 #include "core/shellquote.h"
 #include "remote/connection.h"
+#include "remote/pbsbuildjob.h"
 #include "remote/remotepath.h"
 
 #include <QFileInfo>
@@ -157,8 +158,10 @@ void TrainerDeployment::publishSources()
 
 void TrainerDeployment::build()
 {
-    emit progress(m_settings.buildLauncher.isEmpty() ? QStringLiteral("Building the trainer on the cluster")
-                                                     : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
+    const bool inPbsJob = !m_settings.buildJobScript.isEmpty();
+    emit progress(inPbsJob                                ? QStringLiteral("Building the trainer in a job (qsub)")
+                  : m_settings.buildLauncher.isEmpty() ? QStringLiteral("Building the trainer on the cluster")
+                                                       : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
                   0, 0);
     const QString dir = shellQuote(m_trainerDir);
     QStringList lines = m_settings.moduleLines;
@@ -172,8 +175,10 @@ void TrainerDeployment::build()
     // flock: two deployments of the same hash build once, the second waits and then finds it built.
     const QString script = QStringLiteral("set -e\n") + lines.join(u'\n');
     const QString launcher = m_settings.buildLauncher.isEmpty() ? QString() : shellJoin(m_settings.buildLauncher) + u' ';
+    const QString run = inPbsJob ? pbsBuildAndWaitCommand(script, m_settings.buildJobScript)
+                                 : launcher + QStringLiteral("bash -c ") + shellQuote(script);
     runCommand(QStringLiteral("building the trainer"),
-               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %3bash -c %2").arg(dir, shellQuote(script), launcher),
+               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
                [this](const QByteArray &) { next(); }, true);
 }
 

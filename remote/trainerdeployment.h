@@ -18,6 +18,9 @@ struct DeploySettings {
     QStringList moduleLines;                                 // shell lines run before cmake (module load ...)
     int buildJobs = 0;                                       // 0: the login node's nproc
     QStringList buildLauncher; // runs the build elsewhere, e.g. {"srun", "--ntasks=1", ...}; empty: here
+    // PBS has no blocking launcher: this job script (remote/pbsbuildjob.h) runs the build; it is submitted
+    // with qsub and its log followed until qstat says it ended. Non-empty: used instead of buildLauncher.
+    QString buildJobScript;
 };
 
 struct DeployResult {

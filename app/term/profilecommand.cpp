@@ -1,5 +1,6 @@
 #include "term/profilecommand.h"
 
+#include "core/profiles/profilevalidation.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 
@@ -97,6 +98,14 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
         const ClusterProfile profile = ClusterProfile::fromJson(cluster, merged, &problem);
         if (!problem.isEmpty()) {
             context.error(problem);
+            return UsageError;
+        }
+        const QList<ProfileError> errors = validateClusterProfile(profile);
+        if (!errors.isEmpty()) {
+            QStringList lines;
+            for (const ProfileError &e : errors)
+                lines.append(QStringLiteral("%1: %2").arg(e.field, e.message));
+            context.error(QStringLiteral("profile %1 not saved: %2").arg(cluster, lines.join(QStringLiteral("; "))));
             return UsageError;
         }
         if (!reset || !changes.isEmpty() || modulesGiven)

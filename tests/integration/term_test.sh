@@ -134,7 +134,7 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     expect_eq "$(cat "$TORCHDECK_CONFIG_DIR/clusters.json")" '{ broken' "the broken file is left as it was"
 }
 
-case_deployed() { # submit uploads the bundled trainer and builds it in a short job (srun), then runs it
+case_deployed() { # submit uploads the bundled trainer and builds it in a short job (srun, then qsub), then runs it
     td profile torchdeck-sandbox --work-dir "$home/work" --build-on job --build-cpus 1 >/dev/null
     local out run
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name deployed --json 2>"$home/progress.txt") ||
@@ -146,9 +146,19 @@ case_deployed() { # submit uploads the bundled trainer and builds it in a short 
     grep -q 'stop: done at step 32, exit code 0' "$home/deployed.log" || fail "log: $(cat "$home/deployed.log")"
     grep -q "$home/work/trainer/[0-9a-f]*/build/torchdeck-train" <<<"$(td script torchdeck-sandbox --epochs 1)" ||
         fail "the script does not run the deployed trainer"
-    td profile torchdeck-sandbox --scheduler pbs >/dev/null
-    out=$(td submit torchdeck-sandbox "${job[@]}" --launch mpirun --epochs 1 2>&1) && fail "a build job through PBS: $out"
-    grep -q 'building the trainer in a job needs Slurm' <<<"$out" || fail "message: $out"
+    # PBS has no blocking launcher: the build is a qsub job, followed until it ends (a fresh work directory,
+    # so the same bundle is built again rather than reused).
+    td profile torchdeck-sandbox --scheduler pbs --pbs-dialect torque --work-dir "$home/work-pbs" >/dev/null
+    out=$(td submit torchdeck-sandbox "${job[@]}" --launch mpirun --mpi-allow-run-as-root --epochs 1 --name pbs-built \
+          --json 2>"$home/progress.txt") || fail "submit through PBS: $(tail -n 30 "$home/progress.txt")"
+    grep -q 'Building the trainer in a job (qsub)' "$home/progress.txt" || fail "progress: $(head -n 20 "$home/progress.txt")"
+    grep -qE 'build job [0-9]+.* submitted; its output follows' "$home/progress.txt" || fail "no job: $(head -n 20 "$home/progress.txt")"
+    grep -q 'Built target torchdeck-train' "$home/progress.txt" || fail "no build output: $(tail -n 20 "$home/progress.txt")"
+    run=$(json_field run <<<"$out")
+    td logs "$run" -f >"$home/deployed.log" || fail "the PBS job failed: $(cat "$home/deployed.log")"
+    grep -q 'stop: done at step 32, exit code 0' "$home/deployed.log" || fail "log: $(cat "$home/deployed.log")"
+    out=$(td profile torchdeck-sandbox --scheduler local 2>&1) && fail "a build job without a scheduler was accepted"
+    grep -q 'build_on: Building the trainer in a job needs a scheduler' <<<"$out" || fail "message: $out"
 }
 
 case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with confirmation, quit

@@ -30,8 +30,9 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
     if (!profile.trainerBinary.isEmpty() && !isRemoteAbsolute(profile.trainerBinary))
         errors.append({QStringLiteral("trainer_binary"),
                        QStringLiteral("The trainer binary is an absolute path on the cluster, or empty to build it.")});
-    if (profile.buildInJob && profile.scheduler != SchedulerKind::Slurm)
-        errors.append({QStringLiteral("build_on"), QStringLiteral("Building the trainer in a job needs Slurm (srun).")});
+    if (profile.buildInJob && profile.scheduler == SchedulerKind::Local)
+        errors.append({QStringLiteral("build_on"),
+                       QStringLiteral("Building the trainer in a job needs a scheduler: Slurm (srun) or PBS (qsub).")});
     if (profile.buildCpus < 1 || profile.buildCpus > 1024)
         errors.append({QStringLiteral("build_cpus"), QStringLiteral("The build job's CPUs are 1 to 1024.")});
     for (const QString &module : profile.modules) {

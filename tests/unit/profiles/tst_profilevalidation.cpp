@@ -25,7 +25,7 @@ private slots:
         QTest::addRow("empty work directory") << "work_directory" << "  " << "work_directory";
         QTest::addRow("relative libtorch") << "libtorch" << "opt/libtorch" << "libtorch";
         QTest::addRow("relative trainer") << "trainer_binary" << "bin/torchdeck-train" << "trainer_binary";
-        QTest::addRow("build job on pbs") << "build_on" << "pbs" << "build_on";
+        QTest::addRow("build job without a scheduler") << "build_on" << "local" << "build_on";
         QTest::addRow("no build cpus") << "build_cpus" << "0" << "build_cpus";
         QTest::addRow("empty module") << "modules" << "" << "modules";
     }
@@ -46,7 +46,7 @@ private slots:
             profile.trainerBinary = value;
         else if (key == u"build_on") {
             profile.buildInJob = true;
-            profile.scheduler = SchedulerKind::Pbs;
+            profile.scheduler = SchedulerKind::Local;
         } else if (key == u"build_cpus")
             profile.buildCpus = value.toInt();
         else if (key == u"modules")

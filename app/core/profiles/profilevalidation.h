@@ -13,7 +13,7 @@ struct ProfileError {
 };
 
 // What makes a profile unusable before anything is sent to the cluster: a missing or unusable alias, an
-// empty work directory, a relative LibTorch or trainer path, a build job without Slurm.
+// empty work directory, a relative LibTorch or trainer path, a build job without a scheduler.
 QList<ProfileError> validateClusterProfile(const ClusterProfile &profile);
 
 } // namespace torchdeck

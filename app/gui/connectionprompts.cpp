@@ -66,12 +66,19 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent, Keychain
                                           [connection](int result) { connection->answerHostKey(result == QMessageBox::Yes); });
                          box->open();
                      });
-    // The keys answered from the keychain in this connection attempt: asked again means it was wrong.
+    // The keys answered from the keychain in this connection attempt: asked again, or the attempt failed (a
+    // refused password is not asked again: the attempt fails), means it was wrong. A wrong one is removed, or
+    // every later attempt would fail with it without asking.
     auto triedStored = std::make_shared<QSet<QString>>();
     QObject::connect(connection, &remote::Connection::stateChanged, connection,
-                     [triedStored](remote::ConnectionState state, const QString &) {
-                         if (state != remote::ConnectionState::Connecting && state != remote::ConnectionState::Reconnecting)
-                             triedStored->clear();
+                     [triedStored, secrets](remote::ConnectionState state, const QString &) {
+                         if (state == remote::ConnectionState::Connecting || state == remote::ConnectionState::Reconnecting)
+                             return;
+                         if (state == remote::ConnectionState::Failed && secrets) {
+                             for (const QString &key : std::as_const(*triedStored))
+                                 secrets->remove(key);
+                         }
+                         triedStored->clear();
                      });
     QObject::connect(connection, &remote::Connection::credentialNeeded, connection,
                      [connection, owner, secrets, triedStored](const remote::CredentialPrompt &prompt) {
@@ -79,6 +86,8 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent, Keychain
                          if (!secrets || key.isEmpty())
                              return askUser(connection, owner, secrets, prompt, {});
                          if (triedStored->contains(key)) {
+                             secrets->remove(key);
+                             triedStored->remove(key);
                              return askUser(connection, owner, secrets, prompt,
                                             QObject::tr("The one in the system keychain was refused."));
                          }

@@ -28,6 +28,7 @@ CredentialDialog::CredentialDialog(const remote::CredentialPrompt &prompt, QWidg
     setWindowTitle(credentialPromptTitle(prompt));
     auto *label = new QLabel(prompt.instruction.isEmpty() ? prompt.text : QString(prompt.instruction + u'\n' + prompt.text));
     label->setWordWrap(true);
+    m_note->setObjectName(QStringLiteral("credentialNote"));
     m_note->setWordWrap(true);
     m_note->hide();
     m_answer->setEchoMode(prompt.echo ? QLineEdit::Normal : QLineEdit::Password);

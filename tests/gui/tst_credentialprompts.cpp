@@ -38,7 +38,8 @@ T *waitForDialog(const QString &name)
 
 // Secrets are stored only when the user ticks "remember": the dialog offers it off, a 2FA code never, and
 // an answer given without the tick asks the keychain for nothing. This machine has no Secret Service
-// (no gnome-keyring, no session bus): a ticked answer shows the keychain's refusal instead of storing.
+// (no session bus in this test): a ticked answer shows the keychain's refusal instead of storing.
+// tst_keychainprompts.cpp tests storing, using and removing with a real gnome-keyring.
 class TestCredentialPrompts : public QObject {
     Q_OBJECT
 private slots:

@@ -4,6 +4,7 @@
 #include "core/jobs/walltime.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "gui/scriptpreview.h"
+#include "gui/walltimebudgetlabel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -185,6 +186,9 @@ QWidget *JobForm::buildResourceGroup()
     for (const QString &signal : supportedCheckpointSignals())
         m_signal->addItem(signal, signal);
     m_signal->addItem(tr("none"), QStringLiteral("-"));
+    m_signalLead = spin(0, 65535, kDefaultSignalLeadSeconds);
+    m_signalLead->setSuffix(tr(" s before the end"));
+    m_budget = new WallTimeBudgetLabel;
     form->addRow(tr("&Name"), m_name);
     form->addRow(tr("No&des"), m_nodes);
     form->addRow(tr("&Tasks per node"), m_tasks);
@@ -192,21 +196,23 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("CP&Us per task"), m_cpus);
     form->addRow(tr("Memor&y"), m_memory);
     form->addRow(tr("&Wall time"), m_wallTime);
+    form->addRow(QString(), m_budget);
     form->addRow(tr("&Partition / queue"), m_partition);
     form->addRow(tr("&Account"), m_account);
     form->addRow(tr("Mod&ules"), m_modules);
     form->addRow(tr("&Launch method"), m_launch);
     form->addRow(tr("Checkpoint &signal"), m_signal);
+    form->addRow(tr("Signal l&ead"), m_signalLead);
     const std::pair<const char16_t *, QWidget *> tracked[] = {
         {u"name", m_name}, {u"nodes", m_nodes}, {u"tasksPerNode", m_tasks}, {u"gpusPerNode", m_gpus},
         {u"cpusPerTask", m_cpus}, {u"memory", m_memory}, {u"wallTimeSeconds", m_wallTime},
         {u"partition", m_partition}, {u"account", m_account}, {u"modules", m_modules}, {u"launch", m_launch},
-        {u"checkpointSignal", m_signal}};
+        {u"checkpointSignal", m_signal}, {u"signalLeadSeconds", m_signalLead}};
     for (const auto &[name, widget] : tracked)
         track(QString::fromUtf16(name), widget);
     for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
-    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus})
+    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus, m_signalLead})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
     for (QComboBox *combo : {m_launch, m_signal})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
@@ -241,6 +247,7 @@ JobSpec JobForm::spec() const
     const QString signal = m_signal->currentData().toString();
     spec.checkpointSignalEnabled = signal != u"-";
     spec.checkpointSignal = signal == u"-" ? QString() : signal;
+    spec.signalLeadSeconds = m_signalLead->value();
     if (m_custom->isChecked()) {
         spec.commandKind = CommandKind::Custom;
         spec.customCommand = m_command->text();
@@ -271,6 +278,7 @@ void JobForm::setSpec(const JobSpec &spec)
     m_launch->setCurrentIndex(std::max(0, m_launch->findData(int(spec.launch))));
     const QString signal = spec.checkpointSignalEnabled ? spec.checkpointSignal : QStringLiteral("-");
     m_signal->setCurrentIndex(std::max(0, m_signal->findData(signal)));
+    m_signalLead->setValue(spec.signalLeadSeconds);
     m_custom->setChecked(spec.commandKind == CommandKind::Custom);
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
     m_command->setText(spec.customCommand);
@@ -297,6 +305,7 @@ void JobForm::update()
     for (QWidget *w : std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
         w->setEnabled(trainer);
     m_command->setEnabled(!trainer);
+    m_signalLead->setEnabled(m_signal->currentData().toString() != u"-");
 
     const JobSpec current = spec();
     QList<JobSpecError> errors;

@@ -17,6 +17,7 @@ class QSpinBox;
 namespace torchdeck {
 
 class ScriptPreview;
+class WallTimeBudgetLabel;
 
 // The fields of a job: what to run (the bundled trainer's model, data, epochs, batch, lr, optimizer, or a
 // custom command) and on what (nodes, tasks, GPUs, CPUs, memory, wall time, partition, account, modules,
@@ -36,6 +37,8 @@ public:
     QString previewScript() const; // core's script for the fields
     ScriptPreview *scriptPreview() const { return m_preview; }
     QWidget *field(const QString &name) const { return m_fields.value(name); }
+    // Under the wall time; the dialog fills it (it knows the cluster and its earlier runs).
+    WallTimeBudgetLabel *budgetLabel() const { return m_budget; }
 
 signals:
     void specChanged();
@@ -75,6 +78,8 @@ private:
     QLineEdit *m_modules;
     QComboBox *m_launch;
     QComboBox *m_signal;
+    QSpinBox *m_signalLead;
+    WallTimeBudgetLabel *m_budget;
 
     QLabel *m_errorLabel;
     ScriptPreview *m_preview;

@@ -6,6 +6,8 @@
 #include "gui/resumerequest.h"
 #include "gui/scriptpreview.h"
 #include "gui/submissionpanel.h"
+#include "gui/walltimebudgetlabel.h"
+#include "remote/runbudget.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -72,6 +74,10 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
 
     connect(m_cluster, &QComboBox::currentTextChanged, this, &NewJobDialog::clusterChanged);
     connect(m_form, &JobForm::specChanged, this, &NewJobDialog::updateButtons);
+    m_budgetTimer.setSingleShot(true);
+    m_budgetTimer.setInterval(200);
+    connect(&m_budgetTimer, &QTimer::timeout, this, &NewJobDialog::updateBudget);
+    connect(m_form, &JobForm::specChanged, &m_budgetTimer, qOverload<>(&QTimer::start));
     connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
     connect(m_panel, &SubmissionPanel::submitted, this, [this](const remote::LaunchResult &result) {
@@ -108,6 +114,16 @@ void NewJobDialog::clusterChanged()
     caps.pbsDialect = profile.pbsDialect;
     m_form->setCaps(caps);
     updateButtons();
+    updateBudget();
+}
+
+void NewJobDialog::updateBudget()
+{
+    m_budgetTimer.stop();
+    RunStore *store = m_sessions->store();
+    if (!store || cluster().isEmpty())
+        return m_form->budgetLabel()->setBudget({});
+    m_form->budgetLabel()->setBudget(remote::budgetFromEarlierRun(*store, cluster(), m_form->spec()));
 }
 
 void NewJobDialog::updateButtons()

@@ -3,6 +3,7 @@
 #include "remote/runlauncher.h"
 
 #include <QDialog>
+#include <QTimer>
 
 class QComboBox;
 class QPushButton;
@@ -37,6 +38,7 @@ signals:
 private:
     void clusterChanged();
     void updateButtons();
+    void updateBudget();
 
     ClusterSessions *m_sessions;
     QComboBox *m_cluster;
@@ -45,6 +47,7 @@ private:
     QPushButton *m_submit;
     JobTemplateBar *m_templates;
     QString m_editedRunId; // the run id the edited script was rendered for
+    QTimer m_budgetTimer;  // reads the store once typing pauses, not per keystroke
 };
 
 } // namespace torchdeck

@@ -57,4 +57,43 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
     return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint").arg(cause).arg(restarts + 1).arg(spec.maxRestarts)};
 }
 
+qsizetype speakingJob(const QList<JobRecord> &jobs)
+{
+    for (qsizetype i = 0; i < jobs.size(); ++i) {
+        if (!isFinal(jobStateFromName(jobs.at(i).state)))
+            return i;
+    }
+    for (qsizetype i = jobs.size() - 1; i > 0; --i) {
+        const JobRecord &job = jobs.at(i);
+        const bool neverRan = jobStateFromName(job.state) == JobState::Cancelled && job.offsets.metricsOffset == 0
+                              && job.offsets.stdoutOffset == 0;
+        if (!neverRan)
+            return i;
+    }
+    return jobs.isEmpty() ? -1 : 0;
+}
+
+bool waitsInVain(const JobInfo &job, const QList<JobRecord> &earlier)
+{
+    if (job.state != JobState::Pending || job.reason != u"DependencyNeverSatisfied")
+        return false;
+    return std::any_of(earlier.cbegin(), earlier.cend(), [](const JobRecord &before) {
+        return jobStateFromName(before.state) == JobState::Completed;
+    });
+}
+
+QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, JobInfo> &polled)
+{
+    qsizetype first = 1;
+    while (first < jobs.size()
+           && !waitsInVain(polled.value(jobs.at(first).jobId, JobInfo{}), jobs.mid(0, first)))
+        ++first;
+    QStringList ids;
+    for (qsizetype i = jobs.size() - 1; i >= first; --i) {
+        if (!isFinal(jobStateFromName(jobs.at(i).state)))
+            ids.append(jobs.at(i).jobId);
+    }
+    return ids;
+}
+
 } // namespace torchdeck::remote

@@ -5,6 +5,8 @@
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 
+#include <QHash>
+
 namespace torchdeck::remote {
 
 // What to do about a run whose latest job has ended (issue 7's requeue from outside).
@@ -27,5 +29,20 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
 // Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it
 // ran into the window where that warning comes (Slurm sends it up to 60 s before the lead asked for).
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job);
+
+// The job that speaks for a run (its state, whether it ended): the first not ended, as attempts submitted up
+// front (submit --chain) wait behind it; when all have, the last one, passing over attempts of a chain that
+// were cancelled without ever running (the one before them completed).
+qsizetype speakingJob(const QList<JobRecord> &jobs);
+
+// A waiting attempt of a chain whose dependency can never be met, as an attempt before it completed: Slurm
+// keeps it pending for ever, so the tracker cancels it. `earlier`: the run's attempts before it. A job that
+// waits on a dependency the user gave, with no completed attempt before it, is left alone.
+bool waitsInVain(const JobInfo &job, const QList<JobRecord> &earlier);
+
+// The attempts of a run's chain to cancel, the last first: from the first that waits in vain to the end.
+// Last first, since a cancelled attempt counts as failed to the afternotok of the one after it, which would
+// then start. `polled`: what the scheduler said, by job id.
+QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, JobInfo> &polled);
 
 } // namespace torchdeck::remote

@@ -127,7 +127,53 @@ void RunTracker::jobsPolled(const JobListResult &result)
         }
         readMetrics(job);
     }
+    cancelWaitingInVain();
     finishStep();
+}
+
+void RunTracker::cancelWaitingInVain()
+{
+    QStringList runs;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        if (!runs.contains(job.runId))
+            runs.append(job.runId);
+    }
+    QStringList ids;
+    for (const QString &runId : std::as_const(runs)) {
+        const auto jobs = m_store->jobs(runId);
+        if (jobs.ok())
+            ids += chainLeftovers(jobs.value, m_polled);
+    }
+    if (ids.isEmpty() || !m_connection)
+        return;
+    ++m_outstanding;
+    cancelNext(ids);
+}
+
+void RunTracker::cancelNext(QStringList ids)
+{
+    if (ids.isEmpty() || !m_connection)
+        return finishStep();
+    const QString id = ids.takeFirst();
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(), this);
+    connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {
+        client->deleteLater();
+        note(QStringLiteral("cancelling attempts that can no longer start: ") + error);
+        finishStep();
+    });
+    connect(client, &SchedulerClient::actionDone, this, [this, client, id, ids] {
+        client->deleteLater();
+        for (JobRecord &job : m_jobs) {
+            if (job.jobId != id)
+                continue;
+            job.state = jobStateName(JobState::Cancelled);
+            const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, job.state, -1);
+            if (!saved.ok())
+                note(saved.error);
+        }
+        cancelNext(ids); // one at a time, each after the one that waits on it
+    });
+    client->act(SchedulerAction::Cancel, {id});
 }
 
 void RunTracker::readMetrics(const JobRecord &job)
@@ -185,7 +231,8 @@ void RunTracker::settleRun(const QString &runId)
     const auto run = m_store->run(runId);
     if (!jobs.ok() || !run.ok() || !run.value || jobs.value.isEmpty())
         return;
-    const JobRecord &latest = jobs.value.constLast();
+    // Not simply the newest job: attempts submitted up front wait behind the one that runs.
+    const JobRecord &latest = jobs.value.at(speakingJob(jobs.value));
     const RunSeries *runSeries = series(runId);
     RunProgress progress = runSeries ? runSeries->progress() : RunProgress{};
     // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old total.

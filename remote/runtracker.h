@@ -47,6 +47,8 @@ signals:
 private:
     void pollJobs();
     void jobsPolled(const torchdeck::JobListResult &result);
+    void cancelWaitingInVain(); // attempts of a chain (submit --chain) whose turn can no longer come
+    void cancelNext(QStringList ids);
     void readMetrics(const JobRecord &job);
     void metricsRead(const JobRecord &job, const QByteArray &bytes);
     void settleRun(const QString &runId);

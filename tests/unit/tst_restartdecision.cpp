@@ -130,6 +130,63 @@ private slots:
         QVERIFY2(limit.reason.contains(QStringLiteral("3 restarts done")), qPrintable(limit.reason));
     }
 
+    void theJobThatSpeaksForAChain()
+    {
+        using torchdeck::remote::speakingJob;
+        // submit --chain 3: attempts 1 and 2 wait behind attempt 0.
+        QList<JobRecord> chain{job(0, JobState::Running), job(1, JobState::Pending), job(2, JobState::Pending)};
+        QCOMPARE(speakingJob(chain), 0);
+        chain[0] = job(0, JobState::Failed, 75); // asked to be requeued: attempt 1's turn
+        QCOMPARE(speakingJob(chain), 1);
+        chain[1] = job(1, JobState::Completed, 0);
+        chain[2] = job(2, JobState::Cancelled); // never ran: cancelled by the tracker
+        QCOMPARE(speakingJob(chain), 1);
+        chain[2].offsets.metricsOffset = 120; // it ran, then the user cancelled it
+        QCOMPARE(speakingJob(chain), 2);
+        QCOMPARE(speakingJob({job(0, JobState::Cancelled)}), 0);
+        QCOMPARE(speakingJob({}), -1);
+        // Without a chain the newest job speaks, as always.
+        QCOMPARE(speakingJob({job(0, JobState::Failed, 75), job(1, JobState::Running)}), 1);
+        QCOMPARE(speakingJob({job(0, JobState::Failed, 75), job(1, JobState::Timeout)}), 1);
+    }
+
+    void aChainedAttemptWhoseTurnCannotComeIsCancelled()
+    {
+        using torchdeck::remote::waitsInVain;
+        const QList<JobRecord> done{job(0, JobState::Failed, 75), job(1, JobState::Completed, 0)};
+        JobInfo waiting;
+        waiting.state = JobState::Pending;
+        waiting.reason = QStringLiteral("Dependency");
+        QVERIFY(!waitsInVain(waiting, done));
+        waiting.reason = QStringLiteral("DependencyNeverSatisfied");
+        QVERIFY(waitsInVain(waiting, done));
+        QVERIFY(!waitsInVain(waiting, {}));                                // the user's own dependency
+        QVERIFY(!waitsInVain(waiting, {job(0, JobState::Failed, 1)}));     // no attempt completed
+        waiting.state = JobState::Running;
+        QVERIFY(!waitsInVain(waiting, done));
+    }
+
+    void theLeftoversOfAChainAreCancelledLastFirst()
+    {
+        using torchdeck::remote::chainLeftovers;
+        // submit --chain 4, attempt 0 completed: 1 waits in vain, 2 and 3 wait on the one before them.
+        QList<JobRecord> chain{job(0, JobState::Completed, 0), job(1, JobState::Pending), job(2, JobState::Pending),
+                               job(3, JobState::Pending)};
+        QHash<QString, JobInfo> polled;
+        for (const JobRecord &attempt : chain) {
+            JobInfo info;
+            info.id = attempt.jobId;
+            info.state = attempt.attempt == 0 ? JobState::Completed : JobState::Pending;
+            info.reason = attempt.attempt == 1 ? QStringLiteral("DependencyNeverSatisfied") : QStringLiteral("Dependency");
+            polled.insert(info.id, info);
+        }
+        QCOMPARE(chainLeftovers(chain, polled), (QStringList{QStringLiteral("103"), QStringLiteral("102"), QStringLiteral("101")}));
+        polled[QStringLiteral("101")].reason = QStringLiteral("Dependency"); // attempt 0 still runs
+        chain[0] = job(0, JobState::Running);
+        QVERIFY(chainLeftovers(chain, polled).isEmpty());
+        QVERIFY(chainLeftovers({job(0, JobState::Completed, 0)}, {}).isEmpty());
+    }
+
     void leavesAloneWhatIsNotItsBusiness()
     {
         QVERIFY(!decideRestart(JobSpec{}, {}, RunInfo{}).restart);

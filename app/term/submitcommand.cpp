@@ -124,9 +124,17 @@ bool editScript(TermContext &context, const QString &script, QString *edited)
 int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err, bool previewOnly)
 {
     TermContext context(previewOnly ? QStringLiteral("script") : QStringLiteral("submit"), out, err);
-    const JobOptions options = parseJobOptions(args, {QStringLiteral("--json"), QStringLiteral("--edit")});
+    const JobOptions options =
+        parseJobOptions(args, {QStringLiteral("--json"), QStringLiteral("--edit")}, {QStringLiteral("--chain")});
     if (!options.error.isEmpty()) {
         context.error(options.error);
+        return UsageError;
+    }
+    bool chainOk = true;
+    const int chain = options.values.value(QStringLiteral("--chain"), QStringLiteral("1")).toInt(&chainOk);
+    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts
+        || (chain > 1 && options.spec.commandKind != CommandKind::Trainer)) {
+        context.error(QStringLiteral("--chain wants the number of jobs, 1 to 1 + --max-restarts, for the trainer"));
         return UsageError;
     }
     if (options.cluster.isEmpty()) {
@@ -160,10 +168,28 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     const auto result = launch(context, *connection, request, previewOnly);
     if (!result)
         return Failure;
-    if (previewOnly)
+    if (previewOnly) {
         out << result->script << Qt::flush;
-    else
-        printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
+        return Ok;
+    }
+    printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
+    // The rest of the chain now: each attempt starts only if the one before it fails (exit 75 included).
+    QString before = result->jobId;
+    for (int attempt = 1; attempt < chain; ++attempt) {
+        remote::LaunchRequest next = request;
+        next.runId = result->runId;
+        next.attempt = attempt;
+        next.resume = QStringLiteral("auto");
+        next.script.clear();
+        next.after = {SubmitDependency::AfterNotOk, {before}};
+        const auto queued = launch(context, *connection, next, false);
+        if (!queued)
+            return Failure;
+        context.err() << "torchdeck submit: attempt " << attempt << " queued as job " << queued->jobId
+                      << ", after job " << before << " if it fails\n"
+                      << Qt::flush;
+        before = queued->jobId;
+    }
     return Ok;
 }
 } // namespace

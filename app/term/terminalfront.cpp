@@ -38,6 +38,7 @@ void printUsage(QTextStream &out)
            "  script CLUSTER [JOB]    print the job script a submission would send\n"
            "  submit CLUSTER [JOB]    deploy and build the trainer, submit the job, print the run and job id [--json]\n"
            "                          [--edit: change the script in $VISUAL/$EDITOR before it is submitted]\n"
+           "                          [--chain N: submit N jobs up front, each after the one before fails]\n"
            "  runs                    the runs, newest first [--cluster C] [--json] [--offline]\n"
            "  status RUN              one run with all its jobs [--json] [--offline]\n"
            "  logs RUN                the job logs of a run [-f: follow until the job ends] [--attempt N]\n"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 7's restarts against the real sandbox: Slurm's own warning signal at a real wall-time end, and the
-# in-job requeue (scontrol requeue by the script, one job id throughout). Usage: requeue_test.sh CASE
+# Issue 7's restarts against the real sandbox: Slurm's own warning signal at a real wall-time end, the
+# in-job requeue (scontrol requeue by the script, one job id throughout), and a chain of jobs submitted up
+# front (afternotok). Usage: requeue_test.sh CASE
 # Needs what term_helpers.sh needs, and TORCHDECK_TRAIN_BINARY (set by ctest).
 set -euo pipefail
 # shellcheck source=term_helpers.sh
@@ -30,7 +31,8 @@ case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoi
     expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
     grep -q "restarted as job .*(job $first stopped at its wall time's warning signal" "$home/watch.txt" ||
         fail "the first job's end is not shown as its wall time: $(grep restarted "$home/watch.txt")"
-    grep -q 'signal' <<<"$(td logs "$run" --attempt 0)" || fail "no signal in the first job's log"
+    grep -qE 'stop: signal at step [0-9]+, exit code 75' <<<"$(td logs "$run" --attempt 0)" ||
+        fail "no signal in the first job's log: $(td logs "$run" --attempt 0)"
     ids=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")
     (( ids >= 2 )) || fail "only $ids job(s)"
     expect_eq "$(steps_kept "$run")" "$(seq 1500 1500 90000 | tr '\n' ' ')" "the visible curve's steps"
@@ -99,6 +101,31 @@ case_requeue_fails() { # a job whose own requeue fails (no scheduler commands in
     expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the job restarted from outside"
     expect_eq "$(json_field jobs.2.job <<<"$out" 2>/dev/null || echo none)" none "a third job"
     expect_eq "$(steps_kept "$run")" "$(seq 100 100 1800 | tr '\n' ' ')" "the visible curve's steps"
+}
+
+case_chain() { # submit --chain 3: the attempts wait up front (afternotok); the one left over is cancelled
+    use_prebuilt_trainer
+    local common=(--tasks-per-node 1 --time 00:10:00 --model ae --data fashion-mnist --batch-size 64 --threads 1
+                  --log-every 100 --epochs 3 --seed 7) ref run out ids
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
+    run=$(td submit torchdeck-sandbox "${common[@]}" --chain 3 --name chained --trainer-arg --signal-at-step \
+          --trainer-arg 1000 --json 2>"$home/submit.txt" | json_field run) || fail "submit: $(cat "$home/submit.txt")"
+    out=$(td status "$run" --offline --json)
+    ids=("$(json_field jobs.0.job <<<"$out")" "$(json_field jobs.1.job <<<"$out")" "$(json_field jobs.2.job <<<"$out")")
+    grep -q "Dependency=afternotok:${ids[1]}" <<<"$(scontrol show job "${ids[2]}")" ||
+        fail "the last attempt does not wait: $(scontrol show job "${ids[2]}")"
+    timeout 180 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(cat "$home/watch.txt")"
+    grep -q 'restarted as job' "$home/watch.txt" && fail "restarted from outside as well: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the second attempt, started by Slurm"
+    expect_eq "$(json_field jobs.2.state <<<"$out")" cancelled "the attempt left over"
+    expect_eq "$(json_field jobs.3.job <<<"$out" 2>/dev/null || echo none)" none "a fourth job"
+    expect_eq "$(squeue -h -t all -j "${ids[2]}" -o %T)" CANCELLED "the left-over job in Slurm"
+    expect_eq "$(steps_kept "$run")" "$(steps_kept "$ref")" "the visible curve's steps"
+    same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the chained run ended elsewhere"
 }
 
 "case_$1"

@@ -85,8 +85,7 @@ ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
     dialog->setSshAliases(m_clusters->sshAliases());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterProfileDialog::saved, this, [this](const ClusterProfile &profile) {
-        // A session made before submits and acts with the new profile from now on; its run tracker keeps the
-        // profile it was made with (remote::RunTracker takes it once) until the window is reopened.
+        // A session made before submits, acts and polls with the new profile from now on.
         if (ClusterSession *session = m_sessions->existing(profile.name))
             session->setProfile(profile);
         emit profileSaved(profile.name);

@@ -13,12 +13,40 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const remote::Conn
     : QObject(parent)
     , m_profile(profile)
     , m_connection(settings)
-    , m_tracker(&m_connection, profile, store)
+    , m_store(store)
+    , m_tracker(new remote::RunTracker(&m_connection, profile, store, this))
 {
     m_connection.setInteractive(true);
     m_timer.setInterval(defaultRefreshMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
     connect(&m_connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
+}
+
+ClusterSession::~ClusterSession()
+{
+    delete m_tracker; // before the connection it uses (children go after the members)
+}
+
+void ClusterSession::setProfile(const ClusterProfile &profile)
+{
+    if (profile == m_profile)
+        return;
+    m_profile = profile;
+    m_trackerStale = true;
+    replaceTrackerIfIdle();
+}
+
+void ClusterSession::replaceTrackerIfIdle()
+{
+    // A pass or a restart in flight finishes with the old one: its callbacks need it alive.
+    if (!m_trackerStale || m_tracker->isRefreshing() || m_tracker->isRestarting())
+        return;
+    m_trackerStale = false;
+    remote::RunTracker *old = m_tracker;
+    m_tracker = new remote::RunTracker(&m_connection, m_profile, m_store, this);
+    old->disconnect();
+    old->deleteLater(); // we may be inside one of its signals
+    emit trackerReplaced(m_tracker);
 }
 
 void ClusterSession::open()
@@ -52,8 +80,9 @@ void ClusterSession::whenConnected(QObject *context, const std::function<void()>
 
 void ClusterSession::refresh(const QStringList &runIds)
 {
+    replaceTrackerIfIdle();
     if (state() == remote::ConnectionState::Connected)
-        m_tracker.refresh(runIds);
+        m_tracker->refresh(runIds);
 }
 
 void ClusterSession::onStateChanged(remote::ConnectionState state, const QString &detail)

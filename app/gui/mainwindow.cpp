@@ -216,7 +216,13 @@ void MainWindow::sessionAdded(ClusterSession *session)
                 if (state == remote::ConnectionState::Connected)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
-    remote::RunTracker *tracker = session->tracker();
+    connectTracker(session, session->tracker());
+    connect(session, &ClusterSession::trackerReplaced, this,
+            [this, session](remote::RunTracker *tracker) { connectTracker(session, tracker); });
+}
+
+void MainWindow::connectTracker(ClusterSession *session, remote::RunTracker *tracker)
+{
     connect(tracker, &remote::RunTracker::metricsArrived, m_runView, &RunView::ingest);
     connect(tracker, &remote::RunTracker::runUpdated, this, &MainWindow::updateRunRow);
     connect(tracker, &remote::RunTracker::refreshed, this, [this, session](const QString &problem) {

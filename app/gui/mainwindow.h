@@ -12,6 +12,9 @@ class QTreeView;
 
 namespace torchdeck {
 
+namespace remote {
+class RunTracker;
+}
 class ClusterListModel;
 class ClusterPane;
 class ClusterSession;
@@ -51,6 +54,7 @@ protected:
 private:
     void buildActions();
     void sessionAdded(ClusterSession *session);
+    void connectTracker(ClusterSession *session, remote::RunTracker *tracker);
     void updateRunRow(const QString &runId);
     QString selectedCluster() const;
     void restoreState();

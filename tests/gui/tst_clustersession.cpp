@@ -1,0 +1,138 @@
+// An edited profile reaches the session's run tracker: the tracker is replaced by one made with the new
+// profile (remote::RunTracker takes its profile once), at once when idle, after its pass when busy.
+#include "core/store/runstore.h"
+#include "gui/clustersession.h"
+#include "guisandbox.h"
+
+#include <QPointer>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+const QString kCluster = QStringLiteral("alpha");
+
+ClusterProfile profileWith(SchedulerKind scheduler)
+{
+    ClusterProfile profile = defaultProfile(kCluster);
+    profile.scheduler = scheduler;
+    return profile;
+}
+
+remote::ConnectionSettings settings()
+{
+    remote::ConnectionSettings settings;
+    settings.host = kCluster;
+    return settings;
+}
+
+// One pass of the tracker, what it said.
+QString pass(remote::RunTracker *tracker)
+{
+    QSignalSpy refreshed(tracker, &remote::RunTracker::refreshed);
+    tracker->refresh();
+    if (!refreshed.wait(5000) && refreshed.isEmpty())
+        return QStringLiteral("no pass");
+    return refreshed.first().first().toString();
+}
+} // namespace
+
+class TestClusterSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void anEditedProfileReplacesTheTracker();
+    void pollsWithTheEditedProfile();
+
+private:
+    QTemporaryDir m_dir;
+    RunStore m_store;
+};
+
+void TestClusterSession::initTestCase()
+{
+    QVERIFY(m_store.open(m_dir.filePath(QStringLiteral("runs.sqlite"))).ok());
+    RunRecord run; // an unfinished run: a pass polls the scheduler for its job
+    run.id = QStringLiteral("00000001-aaaa-bbbb-cccc-000000000000");
+    run.name = QStringLiteral("running");
+    run.cluster = kCluster;
+    run.state = QStringLiteral("running");
+    QVERIFY(m_store.addRun(run).ok());
+    JobRecord job;
+    job.runId = run.id;
+    job.jobId = QStringLiteral("101");
+    job.state = QStringLiteral("running");
+    QVERIFY(m_store.saveJob(job).ok());
+}
+
+void TestClusterSession::anEditedProfileReplacesTheTracker()
+{
+    ClusterSession session(profileWith(SchedulerKind::Slurm), settings(), &m_store);
+    QSignalSpy replaced(&session, &ClusterSession::trackerReplaced);
+    QPointer<remote::RunTracker> first = session.tracker();
+    QCOMPARE(pass(first), QStringLiteral("polling 1 job(s): not connected to alpha (disconnected)"));
+
+    session.setProfile(profileWith(SchedulerKind::Slurm)); // unchanged: kept
+    QCOMPARE(replaced.size(), 0);
+
+    session.setProfile(profileWith(SchedulerKind::Pbs));
+    QCOMPARE(replaced.size(), 1);
+    QVERIFY(session.tracker() != first);
+    QCOMPARE(replaced.first().first().value<remote::RunTracker *>(), session.tracker());
+    QTRY_VERIFY(first.isNull()); // deleted later
+
+    // Busy: the pass ends with the old tracker, the next one starts with a new tracker.
+    QPointer<remote::RunTracker> busy = session.tracker();
+    QSignalSpy refreshed(busy.data(), &remote::RunTracker::refreshed);
+    busy->refresh();
+    QVERIFY(busy->isRefreshing());
+    session.setProfile(profileWith(SchedulerKind::Slurm));
+    QCOMPARE(replaced.size(), 1);
+    QVERIFY(refreshed.wait(5000));
+    QCOMPARE(session.tracker(), busy.data());
+    session.refresh();
+    QCOMPARE(replaced.size(), 2);
+    QTRY_VERIFY(busy.isNull());
+}
+
+// Against the sandbox's Slurm (no accounting, so a job that left the queue is found through the controller,
+// slurm_history "controller"): a profile that asks sacct gets sacct's refusal in every pass until it is edited.
+void TestClusterSession::pollsWithTheEditedProfile()
+{
+    if (!testing::sandboxRunning())
+        QSKIP("the sandbox is not running (ctest gui.clustersession_sandbox starts it)");
+    ClusterProfile good = defaultProfile(testing::kSandboxHost);
+    ClusterProfile accounting = good;
+    accounting.slurmHistory = SlurmHistory::Accounting;
+    QVERIFY(good.slurmHistory != SlurmHistory::Accounting);
+    remote::ConnectionSettings sandbox;
+    sandbox.host = testing::kSandboxHost;
+    sandbox.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
+    RunStore store;
+    QVERIFY(store.open(m_dir.filePath(QStringLiteral("sandbox.sqlite"))).ok());
+    RunRecord run;
+    run.id = QStringLiteral("00000002-aaaa-bbbb-cccc-000000000000");
+    run.cluster = testing::kSandboxHost;
+    run.state = QStringLiteral("running");
+    QVERIFY(store.addRun(run).ok());
+    JobRecord job; // long gone from the queue
+    job.runId = run.id;
+    job.jobId = QStringLiteral("999999");
+    job.state = QStringLiteral("running");
+    QVERIFY(store.saveJob(job).ok());
+
+    ClusterSession session(accounting, sandbox, &store);
+    session.connection()->open();
+    QString error;
+    QVERIFY2(session.connection()->waitConnected(20000, &error), qPrintable(error));
+    const QString withSacct = pass(session.tracker());
+    QVERIFY2(withSacct.endsWith(QStringLiteral("Slurm accounting storage is disabled")), qPrintable(withSacct));
+    QCOMPARE(pass(session.tracker()), withSacct); // not a one-off
+    session.setProfile(good);
+    QCOMPARE(pass(session.tracker()), QString());
+}
+
+QTEST_MAIN(TestClusterSession)
+#include "tst_clustersession.moc"

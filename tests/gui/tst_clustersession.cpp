@@ -1,8 +1,15 @@
 // An edited profile reaches the session's run tracker: the tracker is replaced by one made with the new
 // profile (remote::RunTracker takes its profile once), at once when idle, after its pass when busy.
 #include "core/store/runstore.h"
+#include "gui/clusterpane.h"
+#include "gui/clusterprofiledialog.h"
 #include "gui/clustersession.h"
+#include "gui/clustersessions.h"
+#include "gui/mainwindow.h"
 #include "guisandbox.h"
+
+#include <QComboBox>
+#include <QStatusBar>
 
 #include <QPointer>
 #include <QSignalSpy>
@@ -97,41 +104,47 @@ void TestClusterSession::anEditedProfileReplacesTheTracker()
     QTRY_VERIFY(busy.isNull());
 }
 
-// Against the sandbox's Slurm (no accounting, so a job that left the queue is found through the controller,
-// slurm_history "controller"): a profile that asks sacct gets sacct's refusal in every pass until it is edited.
+// Against the sandbox's Slurm, through the window: no accounting there, so a job that left the queue is
+// found through the sandbox profile's slurm_history (completion-file); edited to "accounting" in the profile dialog,
+// the next pass asks sacct and the window shows its refusal (the window listens to the new tracker).
 void TestClusterSession::pollsWithTheEditedProfile()
 {
     if (!testing::sandboxRunning())
         QSKIP("the sandbox is not running (ctest gui.clustersession_sandbox starts it)");
-    ClusterProfile good = defaultProfile(testing::kSandboxHost);
-    ClusterProfile accounting = good;
-    accounting.slurmHistory = SlurmHistory::Accounting;
-    QVERIFY(good.slurmHistory != SlurmHistory::Accounting);
-    remote::ConnectionSettings sandbox;
-    sandbox.host = testing::kSandboxHost;
-    sandbox.sshConfigFile = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
-    RunStore store;
-    QVERIFY(store.open(m_dir.filePath(QStringLiteral("sandbox.sqlite"))).ok());
-    RunRecord run;
-    run.id = QStringLiteral("00000002-aaaa-bbbb-cccc-000000000000");
-    run.cluster = testing::kSandboxHost;
-    run.state = QStringLiteral("running");
-    QVERIFY(store.addRun(run).ok());
-    JobRecord job; // long gone from the queue
-    job.runId = run.id;
-    job.jobId = QStringLiteral("999999");
-    job.state = QStringLiteral("running");
-    QVERIFY(store.saveJob(job).ok());
-
-    ClusterSession session(accounting, sandbox, &store);
-    session.connection()->open();
+    const QString home = m_dir.filePath(QStringLiteral("home"));
+    const QString problem = testing::prepareSandboxHome(home);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    {
+        RunStore store;
+        QVERIFY(store.open(home + QStringLiteral("/data/runs.sqlite")).ok());
+        RunRecord run;
+        run.id = QStringLiteral("00000002-aaaa-bbbb-cccc-000000000000");
+        run.cluster = testing::kSandboxHost;
+        run.state = QStringLiteral("running");
+        QVERIFY(store.addRun(run).ok());
+        JobRecord job; // long gone from the queue
+        job.runId = run.id;
+        job.jobId = QStringLiteral("999999");
+        job.state = QStringLiteral("running");
+        QVERIFY(store.saveJob(job).ok());
+    }
+    MainWindow window;
+    ClusterSession *session = window.sessions()->session(testing::kSandboxHost);
+    QVERIFY(session->profile().slurmHistory != SlurmHistory::Accounting);
+    session->open();
     QString error;
-    QVERIFY2(session.connection()->waitConnected(20000, &error), qPrintable(error));
-    const QString withSacct = pass(session.tracker());
+    QVERIFY2(session->connection()->waitConnected(20000, &error), qPrintable(error));
+    QCOMPARE(pass(session->tracker()), QString());
+
+    ClusterProfileDialog *dialog = window.clusterPane()->editProfile(testing::kSandboxHost);
+    auto *history = qobject_cast<QComboBox *>(dialog->field(QStringLiteral("slurm_history")));
+    QVERIFY(history);
+    history->setCurrentIndex(history->findData(int(SlurmHistory::Accounting)));
+    QVERIFY2(dialog->save(), qPrintable(dialog->errorText()));
+    dialog->accept();
+    const QString withSacct = pass(session->tracker());
     QVERIFY2(withSacct.endsWith(QStringLiteral("Slurm accounting storage is disabled")), qPrintable(withSacct));
-    QCOMPARE(pass(session.tracker()), withSacct); // not a one-off
-    session.setProfile(good);
-    QCOMPARE(pass(session.tracker()), QString());
+    QCOMPARE(window.statusBar()->currentMessage(), testing::kSandboxHost + QStringLiteral(": ") + withSacct);
 }
 
 QTEST_MAIN(TestClusterSession)

@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 namespace torchdeck::term {
@@ -116,11 +117,14 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const auto connection = context.connect(run->cluster);
     if (!connection)
         return Failure;
-    const JobRecord &latest = jobs.value.constLast();
+    // The job that speaks for the run: the first that has not ended (attempts of a chain wait behind it).
+    auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
+                                [](const JobRecord &job) { return !isFinal(jobStateFromName(job.state)); });
+    const JobRecord &latest = current != jobs.value.cend() ? *current : jobs.value.constLast();
     const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt)
                          && !isFinal(jobStateFromName(latest.state));
     for (const JobRecord &job : jobs.value) {
-        if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt == latest.attempt))
+        if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         if (jobs.value.size() > 1)
             out << "== attempt " << job.attempt << ", job " << job.jobId << " (" << job.state << ") ==\n";

@@ -29,7 +29,7 @@ UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run)
     QString localState;
     for (const JobRecord &job : context.store().jobs(run.id).value) {
         if (!isFinal(jobStateFromName(job.state)))
-            ids.append(job.jobId);
+            ids.prepend(job.jobId); // the last attempt first: a cancelled one would start the next of a chain
         localState = localStateDirectoryOf(job.stdoutPath);
     }
     return {ids, context.profiles().profile(run.cluster).commands(localState)};

@@ -13,7 +13,7 @@ class TermContext;
 // The jobs of a run that can still be cancelled, and the scheduler commands that reach them (a local run
 // keeps its state beside the run): what cancel needs, from the command line and from watch.
 struct UnfinishedJobs {
-    QStringList ids;
+    QStringList ids; // newest attempt first
     SchedulerCommands commands;
 };
 UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run);

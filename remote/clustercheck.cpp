@@ -153,4 +153,14 @@ void ClusterCheck::checkWorkDirectory()
              });
 }
 
+ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile)
+{
+    ClusterCheckSettings settings;
+    settings.scheduler = profile.scheduler;
+    settings.workDirectory = profile.workDirectory;
+    settings.libtorchPrefix = profile.libtorchPrefix();
+    settings.moduleLines = profile.moduleLoadLines();
+    return settings;
+}
+
 } // namespace torchdeck::remote

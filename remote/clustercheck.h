@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/profiles/clusterprofile.h"
 #include "core/schedulerkind.h"
 
 #include <QList>
@@ -26,6 +27,9 @@ struct ClusterCheckSettings {
     QString libtorchPrefix; // configured CMAKE_PREFIX_PATH; empty: look for one
     QStringList moduleLines;
 };
+
+// The settings a cluster's profile gives a check.
+ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile);
 
 // "Check cluster": on an open connection, one line per check, in order, each independent of the others'
 // failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++ compiler, LibTorch, work

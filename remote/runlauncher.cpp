@@ -102,8 +102,7 @@ void RunLauncher::deploy()
     DeploySettings settings;
     settings.workDirectory = profile.workDirectory;
     settings.libtorchPrefix = profile.libtorchPrefix();
-    for (const QString &module : profile.modules)
-        settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
+    settings.moduleLines = profile.moduleLoadLines();
     if (profile.buildInJob && profile.scheduler == SchedulerKind::Pbs) {
         QString error;
         settings.buildJobScript = pbsBuildJobScript(profile, QStringLiteral("%1/trainer/%2").arg(m_workDirectory, TrainerBundle::embedded().hash),

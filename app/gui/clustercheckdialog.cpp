@@ -1,6 +1,5 @@
 #include "gui/clustercheckdialog.h"
 
-#include "core/shellquote.h"
 #include "gui/clustersession.h"
 
 #include <QDialogButtonBox>
@@ -12,19 +11,6 @@
 #include <QVBoxLayout>
 
 namespace torchdeck {
-
-namespace {
-remote::ClusterCheckSettings checkSettings(const ClusterProfile &profile)
-{
-    remote::ClusterCheckSettings settings;
-    settings.scheduler = profile.scheduler;
-    settings.workDirectory = profile.workDirectory;
-    settings.libtorchPrefix = profile.libtorchPrefix();
-    for (const QString &module : profile.modules)
-        settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
-    return settings;
-}
-} // namespace
 
 ClusterCheckDialog::ClusterCheckDialog(ClusterSession *session, QWidget *parent)
     : QDialog(parent)
@@ -81,7 +67,7 @@ void ClusterCheckDialog::run()
     if (!m_session)
         return done(tr("The cluster's session is gone."));
     m_status->setText(tr("Checking %1\u2026").arg(m_session->name()));
-    auto *check = new remote::ClusterCheck(m_session->connection(), checkSettings(m_session->profile()), this);
+    auto *check = new remote::ClusterCheck(m_session->connection(), remote::checkSettingsOf(m_session->profile()), this);
     connect(check, &remote::ClusterCheck::itemChecked, this, &ClusterCheckDialog::addItem);
     connect(check, &remote::ClusterCheck::finished, this, [this, check](const QList<remote::CheckItem> &items) {
         check->deleteLater();

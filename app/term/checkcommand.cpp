@@ -1,7 +1,6 @@
 #include "term/checkcommand.h"
 
 #include "core/profiles/profilestore.h"
-#include "core/shellquote.h"
 #include "core/sshconfigparser.h"
 #include "remote/clustercheck.h"
 #include "remote/connection.h"
@@ -47,12 +46,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     }
     const ClusterProfile profile = profiles.profile(cluster);
-    remote::ClusterCheckSettings settings;
-    settings.scheduler = profile.scheduler;
-    settings.workDirectory = profile.workDirectory;
-    settings.libtorchPrefix = profile.libtorchPrefix();
-    for (const QString &module : profile.modules)
-        settings.moduleLines.append(QStringLiteral("module load ") + shellQuote(module));
+    remote::ClusterCheckSettings settings = remote::checkSettingsOf(profile);
     cluster.clear();
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);

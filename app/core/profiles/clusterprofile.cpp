@@ -1,5 +1,7 @@
 #include "core/profiles/clusterprofile.h"
 
+#include "core/shellquote.h"
+
 #include <QJsonArray>
 
 #include <cmath>
@@ -170,6 +172,14 @@ ClusterProfile defaultProfile(const QString &name)
         profile.workDirectory = QStringLiteral("~/.torchdeck/sandbox");
     }
     return profile;
+}
+
+QStringList ClusterProfile::moduleLoadLines() const
+{
+    QStringList lines;
+    for (const QString &module : modules)
+        lines.append(QStringLiteral("module load ") + shellQuote(module));
+    return lines;
 }
 
 } // namespace torchdeck

@@ -30,6 +30,8 @@ struct ClusterProfile {
 
     SchedulerCommands commands(const QString &localStateDir = {}) const;
     QString libtorchPrefix() const { return libtorch == u"auto" ? QString() : libtorch; }
+    // `module load <module>` for each module, quoted, for the shell lines run before a build or a check.
+    QStringList moduleLoadLines() const;
 };
 bool operator==(const ClusterProfile &a, const ClusterProfile &b);
 

@@ -40,6 +40,7 @@ class TestClusterProfile : public QObject {
     Q_OBJECT
 private slots:
     void defaults();
+    void moduleLoadLinesAreQuoted();
     void roundTrips_data();
     void roundTrips();
     void writesDocumentedKeys();
@@ -354,6 +355,14 @@ void TestClusterProfile::commandRowsAreDistinguishable()
             QVERIFY2(all.at(i) != all.at(j),
                      qPrintable(QStringLiteral("rows %1 and %2 alike").arg(i).arg(j)));
     }
+}
+
+void TestClusterProfile::moduleLoadLinesAreQuoted()
+{
+    ClusterProfile profile = defaultProfile(QStringLiteral("hpc"));
+    profile.modules = {QStringLiteral("gcc/12"), QStringLiteral("cuda 12; rm -rf ~")};
+    QCOMPARE(profile.moduleLoadLines(),
+             (QStringList{QStringLiteral("module load gcc/12"), QStringLiteral("module load 'cuda 12; rm -rf ~'")}));
 }
 
 QTEST_GUILESS_MAIN(TestClusterProfile)

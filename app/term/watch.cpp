@@ -1,0 +1,234 @@
+#include "term/watch.h"
+
+#include "core/scheduler/jobstate.h"
+#include "remote/remotepath.h"
+#include "remote/runtracker.h"
+#include "remote/schedulerclient.h"
+#include "term/render/plainupdate.h"
+#include "term/render/terminalinput.h"
+#include "term/render/terminalsession.h"
+#include "term/render/watchscreen.h"
+#include "term/runactions.h"
+#include "remote/runbudget.h"
+#include "term/runrefresh.h"
+#include "term/submitcommand.h"
+#include "term/termcontext.h"
+#include "term/terminalfront.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QEventLoop>
+#include <QMap>
+#include <QTimer>
+
+#include <unistd.h>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int logLinesShown = 12;
+const QString helpText = QStringLiteral("\u2191\u2193 select  c cancel  r resume  l log scale  q quit");
+} // namespace
+
+const RunRecord *Watch::selectedRun() const
+{
+    return m_selected >= 0 && m_selected < m_runs.size() ? &m_runs.at(m_selected) : nullptr;
+}
+
+bool Watch::allFinished() const
+{
+    return std::none_of(m_runs.cbegin(), m_runs.cend(), isUnfinishedRun);
+}
+
+void Watch::quitWhenDone()
+{
+    if (!m_untilDone)
+        return;
+    // Not while a tracker is submitting a restart: the run only looks finished until its next job is recorded.
+    const bool restarting = std::any_of(m_trackers.cbegin(), m_trackers.cend(),
+                                        [](const remote::RunTracker *tracker) { return tracker->isRestarting(); });
+    if (allFinished() && !restarting)
+        QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
+}
+
+void Watch::loadRuns()
+{
+    const QString selectedId = selectedRun() ? selectedRun()->id : QString();
+    const auto runs = m_context.store().runs();
+    m_runs.clear();
+    for (const RunRecord &run : runs.value) {
+        if (m_runIds.isEmpty() || m_runIds.contains(run.id))
+            m_runs.append(run);
+    }
+    for (const RunRecord &run : std::as_const(m_runs)) {
+        QStringList ids;
+        const auto jobs = m_context.store().jobs(run.id);
+        for (const JobRecord &job : jobs.value)
+            ids.append(job.jobId);
+        m_jobIds[run.id] = ids;
+        if (!jobs.value.isEmpty())
+            m_logPaths[run.id] = jobs.value.constLast().stdoutPath;
+    }
+    m_selected = 0;
+    for (qsizetype i = 0; i < m_runs.size(); ++i) {
+        if (m_runs.at(i).id == selectedId)
+            m_selected = int(i);
+    }
+}
+
+void Watch::connectClusters()
+{
+    QStringList clusters;
+    for (const RunRecord &run : std::as_const(m_runs)) {
+        if (!clusters.contains(run.cluster))
+            clusters.append(run.cluster);
+    }
+    for (const QString &cluster : std::as_const(clusters)) {
+        std::shared_ptr<remote::Connection> connection = m_context.connect(cluster);
+        if (!connection) {
+            m_exitCode = Failure;
+            continue;
+        }
+        auto *tracker = new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
+        tracker->setAutoRestart(true);
+        connect(tracker, &remote::RunTracker::restarted, this,
+                [this](const QString &runId, const QString &jobId, const QString &reason) {
+                    m_series.remove(runId);
+                    loadRuns();
+                    setMessage(QStringLiteral("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
+                });
+        connect(tracker, &remote::RunTracker::metricsArrived, this,
+                [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
+                    if (auto it = m_series.find(runId); it != m_series.end())
+                        it->apply(events, attempt);
+                });
+        connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
+            loadRuns();
+            if (!problem.isEmpty())
+                m_message = problem, m_messageIsError = true;
+            redraw();
+            quitWhenDone();
+        });
+        m_connections.insert(cluster, connection);
+        m_trackers.insert(cluster, tracker);
+    }
+}
+
+const RunSeries *Watch::seriesOf(const QString &runId)
+{
+    auto it = m_series.find(runId);
+    if (it == m_series.end()) {
+        const auto stored = m_context.store().runSeries(runId);
+        it = m_series.insert(runId, stored.ok() ? stored.value : RunSeries{});
+    }
+    return &it.value();
+}
+
+void Watch::tick()
+{
+    for (auto it = m_trackers.cbegin(); it != m_trackers.cend(); ++it)
+        it.value()->refresh();
+    fetchLog();
+}
+
+void Watch::fetchLog()
+{
+    const RunRecord *run = selectedRun();
+    if (m_plain || !run || !m_connections.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
+        return;
+    const QString runId = run->id;
+    const QString command = QStringLiteral("tail -n %1 -- %2 2>/dev/null || true")
+                                .arg(logLinesShown)
+                                .arg(remote::remotePathExpression(m_logPaths.value(runId)));
+    remote::RemoteCommand *tail = m_connections.value(run->cluster)->run(command);
+    connect(tail, &remote::RemoteCommand::finished, this, [this, runId](const remote::ExecResult &result) {
+        if (!selectedRun() || selectedRun()->id != runId)
+            return;
+        m_logLines = QString::fromUtf8(result.out).split(u'\n', Qt::SkipEmptyParts);
+        redraw();
+    });
+}
+
+void Watch::redraw()
+{
+    WatchSnapshot snapshot;
+    for (const RunRecord &run : std::as_const(m_runs))
+        snapshot.runs.append({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
+                              run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)});
+    snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
+    snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
+    if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
+        const JobSpec::FromJson spec =
+            JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
+        const CheckpointOutlook outlook =
+            spec.ok() ? remote::outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                      : CheckpointOutlook{};
+        if (outlook.known) {
+            snapshot.runs[m_selected].nextCheckpointIn = outlook.nextCheckpointIn;
+            snapshot.runs[m_selected].signalIn = outlook.signalIn;
+        }
+    }
+    snapshot.logLines = m_logLines;
+    snapshot.helpLine = helpText;
+    snapshot.message = m_message;
+    snapshot.messageIsError = m_messageIsError;
+    snapshot.logScale = m_logScale;
+    snapshot.useColor = qEnvironmentVariableIsEmpty("NO_COLOR");
+    if (m_plain) {
+        QByteArray text;
+        for (const QString &line : renderPlainUpdate(m_previous, snapshot))
+            text += line.toUtf8() + '\n';
+        writeAll(STDOUT_FILENO, text);
+    } else {
+        const TerminalSize size = terminalSize();
+        writeAll(STDOUT_FILENO, renderWatchScreen(snapshot, size.cols, size.rows).toUtf8());
+    }
+    m_previous = snapshot;
+    m_previous.series = nullptr;
+}
+
+int Watch::run(int intervalMs)
+{
+    loadRuns();
+    if (m_runs.isEmpty()) {
+        m_context.error(QStringLiteral("no runs to watch (torchdeck submit starts one)"));
+        return Failure;
+    }
+    connectClusters(); // before the full screen: connecting may ask on the terminal
+    std::unique_ptr<TerminalSession> session;
+    std::unique_ptr<TerminalInput> input;
+    if (!m_plain) {
+        session = std::make_unique<TerminalSession>();
+        if (session->hasRawInput()) {
+            input = std::make_unique<TerminalInput>();
+            connect(input.get(), &TerminalInput::key, this, &Watch::onKey);
+            connect(input.get(), &TerminalInput::resized, this, &Watch::redraw);
+            connect(input.get(), &TerminalInput::closed, &m_loop, &QEventLoop::quit);
+        }
+    }
+    QTimer timer;
+    connect(&timer, &QTimer::timeout, this, &Watch::tick);
+    timer.start(intervalMs);
+    redraw();
+    tick();
+    quitWhenDone();
+    m_loop.exec();
+    timer.stop();
+    input.reset();
+    session.reset();
+    if (!m_plain && m_untilDone) {
+        // What the screen showed, left in the scrollback.
+        QByteArray text;
+        for (const RunRecord &run : std::as_const(m_runs))
+            text += plainRunLine({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
+                                  run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)})
+                        .toUtf8()
+                  + '\n';
+        writeAll(STDOUT_FILENO, text);
+    }
+    return m_exitCode;
+}
+
+} // namespace torchdeck::term

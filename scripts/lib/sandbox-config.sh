@@ -1,10 +1,14 @@
 # Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
 # dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, munge_socket.
 
-free_port() { # a random free TCP port on 127.0.0.1 in 20000-59999, not in the excluded list "$@"
-    local port tries=0
+free_port() { # a random free TCP port on 127.0.0.1 from 20000 up to the ephemeral range, not in "$@"
+    # Below the kernel's ephemeral ports: an outgoing connection may take one of those at any moment (and
+    # `ss -l` does not show it), so a daemon could fail to bind a port found free a second before.
+    local port tries=0 low=32768 span
+    read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+    span=$(( low > 21000 ? low - 20000 : 10000 ))
     while (( tries++ < 200 )); do
-        port=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+        port=$(( 20000 + (RANDOM * 32768 + RANDOM) % span ))
         [[ " $* " == *" $port "* ]] && continue
         [[ -z "$(ss -Htln "sport = :$port" 2>/dev/null)" ]] && { echo "$port"; return 0; }
     done

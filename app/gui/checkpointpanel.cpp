@@ -86,13 +86,17 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
         }
     }
     m_budget->setText(budget.join(u'\n'));
-    if (changed) { // what is on the cluster changes only with the list (or a deletion, which reloads)
-        QStringList all;
-        for (const CheckpointRecord &c : std::as_const(m_records))
-            all.append(c.path);
-        showEntries(all);
-        checkPresence();
-    }
+    if (changed) // what is on the cluster changes only with the list (or a deletion, which reloads)
+        showRecords();
+}
+
+void CheckpointPanel::showRecords()
+{
+    QStringList all; // present until the cluster says otherwise
+    for (const CheckpointRecord &c : std::as_const(m_records))
+        all.append(c.path);
+    showEntries(all);
+    checkPresence();
 }
 
 void CheckpointPanel::showEntries(const QStringList &present)
@@ -121,9 +125,9 @@ void CheckpointPanel::deleteSelected(bool confirm)
     QStringList wanted;
     for (const QModelIndex &row : m_view->selectionModel()->selectedRows())
         wanted.append(row.data(CheckpointListModel::PathRole).toString().section(u'/', -1));
-    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(m_model->entries(), wanted);
     if (wanted.isEmpty())
         return;
+    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(m_model->entries(), wanted);
     if (!plan.error.isEmpty())
         return emit message(tr("Not deleted: %1").arg(plan.error));
     if (confirm
@@ -148,11 +152,7 @@ void CheckpointPanel::deleteSelected(bool confirm)
         emit message(tr("Deleted %n checkpoint(s)", nullptr, int(plan.paths.size())));
         if (runId == m_runId) {
             m_records = m_sessions->store()->checkpoints(runId).value;
-            checkPresence();
-            QStringList all;
-            for (const CheckpointRecord &c : std::as_const(m_records))
-                all.append(c.path);
-            showEntries(all);
+            showRecords();
         }
     });
 }

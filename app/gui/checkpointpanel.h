@@ -37,6 +37,7 @@ signals:
     void presenceChecked(); // the marks now reflect the cluster's files
 
 private:
+    void showRecords(); // m_records, marked as if all were present, then asks the cluster
     void showEntries(const QStringList &present);
     void checkPresence();
     void updateButtons();

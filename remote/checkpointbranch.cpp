@@ -36,14 +36,14 @@ QString CheckpointBranch::command() const
     // checkpoint the branch writes becomes the newest.
     const qint64 step = chosenStep();
     const bool inLive = parentOf(chosen) == liveDirectory;
-    QString script = QStringLiteral("live=%1; aside=%2; chosen=%3; step=%4; if ! test -f \"$chosen\"; then "
-                                    "printf '%s is no longer on the cluster\\n' \"$chosen\" >&2; exit 1; fi; "
-                                    "mkdir -p \"$live\" && cd \"$live\" || exit 1; "
-                                    "for f in checkpoint-*.pt; do test -f \"$f\" || continue; "
-                                    "n=${f#checkpoint-}; n=${n%.pt}; case $n in ''|*[!0-9]*) continue ;; esac; "
-                                    "n=$(expr \"$n\" + 0); ")
-                         .arg(shellQuote(liveDirectory), shellQuote(asideDirectory()), shellQuote(chosen),
-                              QString::number(step));
+    QString script =
+        QStringLiteral("live=%1; aside=%2; chosen=%3; step=%4; if ! test -f \"$chosen\"; then "
+                       "printf '%s is no longer on the cluster\\n' \"$chosen\" >&2; exit 1; fi; "
+                       "mkdir -p \"$live\" && cd \"$live\" || exit 1; "
+                       "for f in checkpoint-*.pt; do test -f \"$f\" || continue; "
+                       "n=${f#checkpoint-}; n=${n%.pt}; case $n in ''|*[!0-9]*) continue ;; esac; "
+                       "n=$(expr \"$n\" + 0); ")
+            .arg(shellQuote(liveDirectory), shellQuote(asideDirectory()), shellQuote(chosen), QString::number(step));
     // The chosen file itself stays; another of the same step is replaced by the copy of the choice.
     script += inLive ? QStringLiteral("if test \"$step\" -ge 0 && test \"$n\" -le \"$step\"; then continue; fi; ")
                      : QStringLiteral("if test \"$step\" -ge 0 && test \"$n\" -lt \"$step\"; then continue; fi; ");
@@ -52,9 +52,10 @@ QString CheckpointBranch::command() const
                              "printf 'moved %s\\n' \"$f\"; done");
     if (!inLive && step >= 0) {
         // Sidecar last, as the trainer writes them: a .pt without its sidecar reads as torn.
-        script += QStringLiteral("; name=${chosen##*/}; cp -p -- \"$chosen\" \".tmp-$name\" && mv -f -- \".tmp-$name\" \"$name\" "
-                                 "|| exit 1; if test -f \"$chosen.json\"; then cp -p -- \"$chosen.json\" \".tmp-$name.json\" && "
-                                 "mv -f -- \".tmp-$name.json\" \"$name.json\" || exit 1; fi; printf 'copied %s\\n' \"$name\"");
+        script += QStringLiteral(
+            "; name=${chosen##*/}; cp -p -- \"$chosen\" \".tmp-$name\" && mv -f -- \".tmp-$name\" \"$name\" "
+            "|| exit 1; if test -f \"$chosen.json\"; then cp -p -- \"$chosen.json\" \".tmp-$name.json\" && "
+            "mv -f -- \".tmp-$name.json\" \"$name.json\" || exit 1; fi; printf 'copied %s\\n' \"$name\"");
     }
     return script;
 }

@@ -3,7 +3,6 @@
 #include "core/shellquote.h"
 
 #include <QHash>
-
 #include <limits>
 
 namespace torchdeck::remote {
@@ -40,8 +39,8 @@ QList<CheckpointEntry> markCheckpoints(const QList<CheckpointRecord> &checkpoint
             latest = entries.size();
         // A checkpoint's epoch counts the epochs done: the validation of that epoch is keyed by it too.
         const auto loss = valLoss.constFind(record.epoch);
-        if (entry.present && loss != valLoss.cend() && (record.reason == u"epoch" || record.reason == u"final")
-            && *loss < lowest) {
+        if (entry.present && loss != valLoss.cend() && (record.reason == u"epoch" || record.reason == u"final") &&
+            *loss < lowest) {
             lowest = *loss;
             best = entries.size();
         }
@@ -68,8 +67,9 @@ CheckpointDeletion planCheckpointDeletion(const QList<CheckpointEntry> &entries,
         }
         for (const CheckpointEntry &entry : entries) {
             if (entry.record.path == path && entry.latest) {
-                plan.error = QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
-                                 .arg(path.section(u'/', -1));
+                plan.error =
+                    QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
+                        .arg(path.section(u'/', -1));
                 return plan;
             }
         }

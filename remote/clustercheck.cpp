@@ -9,7 +9,7 @@ namespace torchdeck::remote {
 namespace {
 // Every character a shell could misread, and a newline: what comes back must be identical.
 const QString quotingProbe = QStringLiteral("a b 'c' \"d\" $(e) `f` $g \\h *?[i] ;&|<>\nj λ");
-}
+} // namespace
 
 ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings, QObject *parent)
     : QObject(parent)
@@ -22,7 +22,7 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
 void ClusterCheck::start()
 {
     m_items.clear();
-    m_steps = {[this] { checkQuoting(); }, [this] { checkSftp(); },      [this] { checkScheduler(); },
+    m_steps = {[this] { checkQuoting(); },   [this] { checkSftp(); },     [this] { checkScheduler(); },
                [this] { checkToolchain(); }, [this] { checkLibTorch(); }, [this] { checkWorkDirectory(); }};
     next();
 }
@@ -47,7 +47,9 @@ void ClusterCheck::runShell(const QString &name, const QString &script,
     if (!m_connection)
         return report({name, false, QStringLiteral("the connection is gone")});
     RemoteCommand *command = m_connection->run(QStringLiteral("bash -c ") + shellQuote(script));
-    connect(command, &RemoteCommand::failed, this, [this, name](const QString &error) { report({name, false, error}); });
+    connect(command, &RemoteCommand::failed, this, [this, name](const QString &error) {
+        report({name, false, error});
+    });
     connect(command, &RemoteCommand::finished, this, [this, judge](const ExecResult &result) {
         report(judge(result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err).trimmed()));
     });
@@ -87,35 +89,40 @@ void ClusterCheck::checkSftp()
 
 void ClusterCheck::checkScheduler()
 {
-    const QStringList commands = m_settings.scheduler == SchedulerKind::Slurm
-                                   ? QStringList{QStringLiteral("sbatch"), QStringLiteral("squeue"), QStringLiteral("scancel")}
-                               : m_settings.scheduler == SchedulerKind::Pbs
-                                   ? QStringList{QStringLiteral("qsub"), QStringLiteral("qstat"), QStringLiteral("qdel")}
-                                   : QStringList{QStringLiteral("setsid"), QStringLiteral("bash")};
+    const QStringList commands =
+        m_settings.scheduler == SchedulerKind::Slurm
+            ? QStringList{QStringLiteral("sbatch"), QStringLiteral("squeue"), QStringLiteral("scancel")}
+        : m_settings.scheduler == SchedulerKind::Pbs
+            ? QStringList{QStringLiteral("qsub"), QStringLiteral("qstat"), QStringLiteral("qdel")}
+            : QStringList{QStringLiteral("setsid"), QStringLiteral("bash")};
     QString script = m_settings.moduleLines.join(u'\n') + u'\n';
     for (const QString &command : commands)
         script += QStringLiteral("command -v %1 >/dev/null || missing=\"$missing %1\"\n").arg(command);
     script += QStringLiteral("[ -z \"$missing\" ] || { echo \"missing:$missing\"; exit 1; }\n");
     runShell(QStringLiteral("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
-        return CheckItem{QStringLiteral("Scheduler"), exitCode == 0,
-                         exitCode == 0 ? QString(commands.join(QStringLiteral(", ")) + QStringLiteral(" found"))
-                                       : QString(out.trimmed() + QStringLiteral(" (load a module, or pick the right scheduler)"))};
+        return CheckItem{
+            QStringLiteral("Scheduler"), exitCode == 0,
+            exitCode == 0 ? QString(commands.join(QStringLiteral(", ")) + QStringLiteral(" found"))
+                          : QString(out.trimmed() + QStringLiteral(" (load a module, or pick the right scheduler)"))};
     });
 }
 
 void ClusterCheck::checkToolchain()
 {
-    const QString script = m_settings.moduleLines.join(u'\n')
-                         + QStringLiteral("\ncmake --version | head -n1 || exit 1\n"
+    const QString script = m_settings.moduleLines.join(u'\n') +
+                           QStringLiteral("\ncmake --version | head -n1 || exit 1\n"
                                           "for cxx in \"${CXX:-}\" c++ g++ clang++; do\n"
-                                          "  [ -n \"$cxx\" ] && command -v \"$cxx\" >/dev/null && { \"$cxx\" --version | head -n1; exit 0; }\n"
+                                          "  [ -n \"$cxx\" ] && command -v \"$cxx\" >/dev/null && { \"$cxx\" "
+                                          "--version | head -n1; exit 0; }\n"
                                           "done\necho 'no C++ compiler'; exit 1\n");
-    runShell(QStringLiteral("cmake and C++ compiler"), script, [](int exitCode, const QString &out, const QString &err) {
-        const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
-        return CheckItem{QStringLiteral("cmake and C++ compiler"), exitCode == 0,
-                         exitCode == 0 ? found
-                                       : QString(found + u' ' + err).trimmed() + QStringLiteral(": the trainer is built on the cluster")};
-    });
+    runShell(QStringLiteral("cmake and C++ compiler"), script,
+             [](int exitCode, const QString &out, const QString &err) {
+                 const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
+                 return CheckItem{QStringLiteral("cmake and C++ compiler"), exitCode == 0,
+                                  exitCode == 0 ? found
+                                                : QString(found + u' ' + err).trimmed() +
+                                                      QStringLiteral(": the trainer is built on the cluster")};
+             });
 }
 
 void ClusterCheck::checkLibTorch()
@@ -124,33 +131,40 @@ void ClusterCheck::checkLibTorch()
     // environments setting CMAKE_PREFIX_PATH), then a Python torch's bundled LibTorch.
     QString script = m_settings.moduleLines.join(u'\n') + u'\n';
     if (!m_settings.libtorchPrefix.isEmpty())
-        script += QStringLiteral("p=%1; ls \"$p\"/Torch/TorchConfig.cmake \"$p\"/TorchConfig.cmake \"$p\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n")
-                      .arg(shellQuote(m_settings.libtorchPrefix));
+        script +=
+            QStringLiteral("p=%1; ls \"$p\"/Torch/TorchConfig.cmake \"$p\"/TorchConfig.cmake "
+                           "\"$p\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n")
+                .arg(shellQuote(m_settings.libtorchPrefix));
     script += QStringLiteral(
         "for d in ${CMAKE_PREFIX_PATH//:/ } /usr/lib/*/cmake /usr/share/cmake /usr/local/share/cmake; do\n"
-        "  ls \"$d\"/Torch/TorchConfig.cmake \"$d\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n"
+        "  ls \"$d\"/Torch/TorchConfig.cmake \"$d\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head "
+        "-n1 | grep . && exit 0\n"
         "done\n"
-        "python3 -c 'import torch, sys; sys.stdout.write(torch.utils.cmake_prefix_path + \" (Python torch \" + torch.__version__ + \")\")' 2>/dev/null && exit 0\n"
+        "python3 -c 'import torch, sys; sys.stdout.write(torch.utils.cmake_prefix_path + \" (Python torch \" "
+        "+ torch.__version__ + \")\")' 2>/dev/null && exit 0\n"
         "exit 1\n");
     runShell(QStringLiteral("LibTorch"), script, [](int exitCode, const QString &out, const QString &) {
         return CheckItem{QStringLiteral("LibTorch"), exitCode == 0,
-                         exitCode == 0 ? out.trimmed()
-                                       : QStringLiteral("not found: set the LibTorch location of this cluster, or a "
-                                                        "module line that provides it (or install PyTorch for python3)")};
+                         exitCode == 0
+                             ? out.trimmed()
+                             : QStringLiteral("not found: set the LibTorch location of this cluster, or a "
+                                              "module line that provides it (or install PyTorch for python3)")};
     });
 }
 
 void ClusterCheck::checkWorkDirectory()
 {
     const QString dir = remotePathExpression(m_settings.workDirectory);
-    runShell(QStringLiteral("Work directory"),
-             QStringLiteral("mkdir -p %1 && t=%1/.torchdeck-write-check && : > \"$t\" && rm -f \"$t\" && cd %1 && pwd -P")
-                 .arg(dir),
-             [this](int exitCode, const QString &out, const QString &err) {
-                 return CheckItem{QStringLiteral("Work directory"), exitCode == 0,
-                                  exitCode == 0 ? QString(out.trimmed() + QStringLiteral(" is writable"))
-                                                : QString(m_settings.workDirectory + QStringLiteral(" is not writable: ") + err)};
-             });
+    runShell(
+        QStringLiteral("Work directory"),
+        QStringLiteral("mkdir -p %1 && t=%1/.torchdeck-write-check && : > \"$t\" && rm -f \"$t\" && cd %1 && pwd -P")
+            .arg(dir),
+        [this](int exitCode, const QString &out, const QString &err) {
+            return CheckItem{QStringLiteral("Work directory"), exitCode == 0,
+                             exitCode == 0
+                                 ? QString(out.trimmed() + QStringLiteral(" is writable"))
+                                 : QString(m_settings.workDirectory + QStringLiteral(" is not writable: ") + err)};
+        });
 }
 
 ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile)

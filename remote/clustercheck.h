@@ -8,7 +8,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
-
 #include <functional>
 
 namespace torchdeck::remote {
@@ -16,7 +15,7 @@ namespace torchdeck::remote {
 class Connection;
 
 struct CheckItem {
-    QString name;   // "Shell quoting", "LibTorch", ...
+    QString name; // "Shell quoting", "LibTorch", ...
     bool ok = false;
     QString detail; // what was found, or what is wrong and what to do
 };

@@ -28,13 +28,23 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
     auto askHostKey = [self, interactive = m_interactive, answer = m_hostKeyAnswer](const HostKeyCheck &key) {
         if (!*interactive)
             return false;
-        QMetaObject::invokeMethod(self, [self, key] { if (self) emit self->hostKeyConfirmationNeeded(key); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, key] {
+                if (self)
+                    emit self->hostKeyConfirmationNeeded(key);
+            },
+            Qt::QueuedConnection);
         return answer->wait() == hostKeyAccepted;
     };
     auto askCredential = [self, answer = m_credentialAnswer](const CredentialPrompt &prompt) -> std::optional<QString> {
-        QMetaObject::invokeMethod(self, [self, prompt] { if (self) emit self->credentialNeeded(prompt); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, prompt] {
+                if (self)
+                    emit self->credentialNeeded(prompt);
+            },
+            Qt::QueuedConnection);
         return answer->wait();
     };
     m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential, m_interactive);
@@ -114,8 +124,8 @@ RemoteCommand *Connection::run(const QString &command)
     const quint64 id = m_nextId++;
     auto *operation = new RemoteCommand(this, id);
     m_commands.insert(id, operation);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, command] { worker->startCommand(id, command); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, id, command] { worker->startCommand(id, command); }, Qt::QueuedConnection);
     return operation;
 }
 
@@ -124,8 +134,8 @@ RemoteTail *Connection::tail(const QString &path, qint64 offset)
     const quint64 id = m_nextId++;
     auto *operation = new RemoteTail(this, id);
     m_tails.insert(id, operation);
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); },
-                              Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); }, Qt::QueuedConnection);
     return operation;
 }
 
@@ -149,11 +159,15 @@ RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remo
     if (!local->open() || local->write(data) != data.size() || !local->flush()) {
         // Fail through the same signal as any other upload, after the caller has connected to it.
         auto *operation = new RemoteUpload(this);
-        const QString error = QStringLiteral("cannot write a temporary file for %1: %2").arg(remotePath, local->errorString());
-        QMetaObject::invokeMethod(operation, [operation, error] {
-            emit operation->failed(error);
-            operation->deleteLater();
-        }, Qt::QueuedConnection);
+        const QString error =
+            QStringLiteral("cannot write a temporary file for %1: %2").arg(remotePath, local->errorString());
+        QMetaObject::invokeMethod(
+            operation,
+            [operation, error] {
+                emit operation->failed(error);
+                operation->deleteLater();
+            },
+            Qt::QueuedConnection);
         local->deleteLater();
         return operation;
     }
@@ -164,14 +178,16 @@ RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remo
 
 void Connection::stopCommand(quint64 id)
 {
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id] { worker->stopCommand(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, id] { worker->stopCommand(id); }, Qt::QueuedConnection);
 }
 
 void Connection::stopTail(quint64 id)
 {
     if (RemoteTail *tail = m_tails.take(id))
         tail->deleteLater();
-    QMetaObject::invokeMethod(m_worker, [worker = m_worker, id] { worker->stopTail(id); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, id] { worker->stopTail(id); }, Qt::QueuedConnection);
 }
 
 void Connection::answerHostKey(bool trust)
@@ -197,8 +213,8 @@ bool Connection::waitConnected(int timeoutMs, QString *error)
     }
     if (error)
         *error = m_state == ConnectionState::Connected ? QString()
-               : m_lastDetail.isEmpty()                 ? QStringLiteral("timed out connecting to %1").arg(host())
-                                                        : m_lastDetail;
+                 : m_lastDetail.isEmpty()              ? QStringLiteral("timed out connecting to %1").arg(host())
+                                                       : m_lastDetail;
     return m_state == ConnectionState::Connected;
 }
 

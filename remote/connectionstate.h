@@ -10,11 +10,16 @@ enum class ConnectionState { Disconnected, Connecting, Connected, Reconnecting, 
 inline QString connectionStateName(ConnectionState state)
 {
     switch (state) {
-    case ConnectionState::Disconnected: return QStringLiteral("disconnected");
-    case ConnectionState::Connecting: return QStringLiteral("connecting");
-    case ConnectionState::Connected: return QStringLiteral("connected");
-    case ConnectionState::Reconnecting: return QStringLiteral("reconnecting");
-    case ConnectionState::Failed: return QStringLiteral("failed");
+    case ConnectionState::Disconnected:
+        return QStringLiteral("disconnected");
+    case ConnectionState::Connecting:
+        return QStringLiteral("connecting");
+    case ConnectionState::Connected:
+        return QStringLiteral("connected");
+    case ConnectionState::Reconnecting:
+        return QStringLiteral("reconnecting");
+    case ConnectionState::Failed:
+        return QStringLiteral("failed");
     }
     return {};
 }

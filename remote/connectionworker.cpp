@@ -4,7 +4,6 @@
 #include "remote/sftpupload.h"
 
 #include <QDateTime>
-
 #include <array>
 
 namespace torchdeck::remote {
@@ -130,7 +129,8 @@ void ConnectionWorker::scheduleReconnect()
 {
     if (m_reconnectAttempt >= m_settings.reconnectAttempts) {
         setState(ConnectionState::Failed, QStringLiteral("gave up reconnecting to %1 after %2 attempts")
-                                              .arg(m_settings.host).arg(m_reconnectAttempt));
+                                              .arg(m_settings.host)
+                                              .arg(m_reconnectAttempt));
         return;
     }
     const int delay = std::min(m_settings.reconnectMaxDelayMs, m_settings.reconnectFirstDelayMs << m_reconnectAttempt);
@@ -142,7 +142,8 @@ void ConnectionWorker::startCommand(quint64 id, const QString &command)
 {
     Command running;
     if (m_state != ConnectionState::Connected) {
-        running.result.error = QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
+        running.result.error =
+            QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
         emit commandFinished(id, running.result);
         return;
     }
@@ -250,8 +251,8 @@ void ConnectionWorker::pollTails()
         }
         TailPoll poll = tail.tail.poll(session, tailChunkBytes);
         const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
-        tail.nextPollMs = now + (quiet || poll.kind == TailPoll::Kind::Missing ? m_settings.tailIdlePollMs
-                                                                               : m_settings.tailPollMs);
+        tail.nextPollMs =
+            now + (quiet || poll.kind == TailPoll::Kind::Missing ? m_settings.tailIdlePollMs : m_settings.tailPollMs);
         switch (poll.kind) {
         case TailPoll::Kind::Data:
             tail.lastDataMs = now;
@@ -289,7 +290,8 @@ void ConnectionWorker::startUpload(quint64 id, const QString &localPath, const Q
     QString error;
     const sftp_session session = m_state == ConnectionState::Connected ? sftp(error) : nullptr;
     if (!session) {
-        emit uploadFinished(id, 0, error.isEmpty() ? QStringLiteral("not connected to %1").arg(m_settings.host) : error);
+        emit uploadFinished(id, 0,
+                            error.isEmpty() ? QStringLiteral("not connected to %1").arg(m_settings.host) : error);
         return;
     }
     constexpr qint64 progressEveryBytes = 1024 * 1024;

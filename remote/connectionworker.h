@@ -8,11 +8,10 @@
 
 #include <QObject>
 #include <QTimer>
-
 #include <atomic>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 
 namespace torchdeck::remote {
 

@@ -2,7 +2,6 @@
 
 #include <QMetaType>
 #include <QString>
-
 #include <functional>
 #include <optional>
 

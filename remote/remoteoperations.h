@@ -3,7 +3,6 @@
 #include "remote/sshsession.h"
 
 #include <QObject>
-
 #include <atomic>
 #include <memory>
 
@@ -20,7 +19,7 @@ public:
 signals:
     void output(const QByteArray &data, bool isStderr);
     void finished(const torchdeck::remote::ExecResult &result); // ran to the end (any exit code)
-    void failed(const QString &error);                           // could not run, or the connection broke
+    void failed(const QString &error);                          // could not run, or the connection broke
 
 private:
     friend class Connection;
@@ -61,7 +60,10 @@ signals:
 
 private:
     friend class Connection;
-    explicit RemoteUpload(QObject *connection) : QObject(connection) {}
+    explicit RemoteUpload(QObject *connection)
+        : QObject(connection)
+    {
+    }
     std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
 };
 

@@ -12,7 +12,8 @@ constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent 
 
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)
 {
-    if (!spec.checkpointSignalEnabled || spec.signalLeadSeconds <= 0 || job.timeLimitSeconds <= 0 || job.elapsedSeconds < 0)
+    if (!spec.checkpointSignalEnabled || spec.signalLeadSeconds <= 0 || job.timeLimitSeconds <= 0 ||
+        job.elapsedSeconds < 0)
         return false;
     return job.elapsedSeconds >= job.timeLimitSeconds - spec.signalLeadSeconds - kWarningEarlySeconds;
 }
@@ -36,11 +37,13 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
     const bool schedulerStopped = state == JobState::Timeout || state == JobState::Preempted;
     const bool jobSaidRequeue = latest.exitCode == spec.requeueExitCode;
     if (!trainerAskedRequeue && !schedulerStopped && !jobSaidRequeue) {
-        const QString why = info.stopped && !info.stopMessage.isEmpty()
-                              ? info.stopMessage
-                              : QStringLiteral("job %1 %2%3").arg(latest.jobId, latest.state,
-                                                                   latest.exitCode >= 0 ? QStringLiteral(" with exit code %1").arg(latest.exitCode)
-                                                                                        : QString());
+        const QString why =
+            info.stopped && !info.stopMessage.isEmpty()
+                ? info.stopMessage
+                : QStringLiteral("job %1 %2%3")
+                      .arg(latest.jobId, latest.state,
+                           latest.exitCode >= 0 ? QStringLiteral(" with exit code %1").arg(latest.exitCode)
+                                                : QString());
         return {false, QStringLiteral("not restarted: %1").arg(why)};
     }
     // A job that requeued itself ran again under the same id: those runs count as restarts too.
@@ -54,7 +57,10 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
         cause = QStringLiteral("job %1 checkpointed but did not requeue itself").arg(latest.jobId);
     else if (stoppedAtWallTimeWarning(spec, latestInfo))
         cause = QStringLiteral("job %1 stopped at its wall time's warning signal and checkpointed").arg(latest.jobId);
-    return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint").arg(cause).arg(restarts + 1).arg(spec.maxRestarts)};
+    return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint")
+                      .arg(cause)
+                      .arg(restarts + 1)
+                      .arg(spec.maxRestarts)};
 }
 
 qsizetype speakingJob(const QList<JobRecord> &jobs)
@@ -65,8 +71,8 @@ qsizetype speakingJob(const QList<JobRecord> &jobs)
     }
     for (qsizetype i = jobs.size() - 1; i > 0; --i) {
         const JobRecord &job = jobs.at(i);
-        const bool neverRan = jobStateFromName(job.state) == JobState::Cancelled && job.offsets.metricsOffset == 0
-                              && job.offsets.stdoutOffset == 0;
+        const bool neverRan = jobStateFromName(job.state) == JobState::Cancelled && job.offsets.metricsOffset == 0 &&
+                              job.offsets.stdoutOffset == 0;
         if (!neverRan)
             return i;
     }
@@ -77,16 +83,14 @@ bool waitsInVain(const JobInfo &job, const QList<JobRecord> &earlier)
 {
     if (job.state != JobState::Pending || job.reason != u"DependencyNeverSatisfied")
         return false;
-    return std::any_of(earlier.cbegin(), earlier.cend(), [](const JobRecord &before) {
-        return jobStateFromName(before.state) == JobState::Completed;
-    });
+    return std::any_of(earlier.cbegin(), earlier.cend(),
+                       [](const JobRecord &before) { return jobStateFromName(before.state) == JobState::Completed; });
 }
 
 QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, JobInfo> &polled)
 {
     qsizetype first = 1;
-    while (first < jobs.size()
-           && !waitsInVain(polled.value(jobs.at(first).jobId, JobInfo{}), jobs.mid(0, first)))
+    while (first < jobs.size() && !waitsInVain(polled.value(jobs.at(first).jobId, JobInfo{}), jobs.mid(0, first)))
         ++first;
     QStringList ids;
     for (qsizetype i = jobs.size() - 1; i >= first; --i) {

@@ -22,7 +22,8 @@ struct RestartDecision {
 // in-job is restarted from here only when its job ended all the same (the script's `scontrol requeue`
 // failed, as where a container has no scheduler commands, or the wall time killed it first).
 // `attempts`: the run's jobs so far, latest last; `info`: what the run's metrics said; `latest`: what the
-// scheduler said of the latest job when it ended (its run time tells a wall-time warning from another signal).
+// scheduler said of the latest job when it ended (its run time tells a wall-time warning from another
+// signal).
 RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
                               const JobInfo &latest = {});
 

@@ -20,13 +20,13 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     const JobRecord &latest = jobs.value.constLast();
     if (!isFinal(jobStateFromName(latest.state))) {
         *error = QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
-                          .arg(run.id.left(8), latest.state, latest.jobId);
+                     .arg(run.id.left(8), latest.state, latest.jobId);
         return std::nullopt;
     }
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
     if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer) {
         *error = spec.ok() ? QStringLiteral("only runs of the bundled trainer can resume from a checkpoint")
-                                : QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
+                           : QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
         return std::nullopt;
     }
     if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
@@ -34,7 +34,7 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
         const QString found = checkpointNamed(store.checkpoints(run.id).value, from);
         if (found.isEmpty()) {
             *error = QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
-                              .arg(run.id.left(8), from);
+                         .arg(run.id.left(8), from);
             return std::nullopt;
         }
         from = found;

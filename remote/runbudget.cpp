@@ -5,7 +5,6 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <cmath>
 
 namespace torchdeck::remote {
@@ -47,8 +46,8 @@ WallTimeBudget budgetFromSeries(const JobSpec &spec, const RunSeries &series)
 CheckpointOutlook outlookFromSeries(const JobSpec &spec, const RunSeries &series, double now)
 {
     const RunInfo &info = series.info();
-    if (!MetricEvent::has(info.startTime) || !MetricEvent::has(info.lastStepTime) || info.lastStep < 0
-        || info.lastStepTime < info.startTime)
+    if (!MetricEvent::has(info.startTime) || !MetricEvent::has(info.lastStepTime) || info.lastStep < 0 ||
+        info.lastStepTime < info.startTime)
         return {};
     CheckpointOutlookInput in;
     in.wallTimeSeconds = spec.wallTimeSeconds;

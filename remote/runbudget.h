@@ -10,7 +10,8 @@ class RunStore;
 
 namespace torchdeck::remote {
 
-// Shared by the fronts (pure: core types only). The wall-time budget of a spec from a run's measured epochs, steps and checkpoint saves.
+// Shared by the fronts (pure: core types only). The wall-time budget of a spec from a run's measured epochs,
+// steps and checkpoint saves.
 WallTimeBudget budgetFromSeries(const JobSpec &spec, const RunSeries &series);
 
 // While the run's job runs: when its next checkpoint is due against the job's warning signal, at `now`.

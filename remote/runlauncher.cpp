@@ -72,10 +72,10 @@ void RunLauncher::resolveDirectory()
     emit progress(QStringLiteral("Preparing the run directory"), 0, 0);
     const QString workExpression = remotePathExpression(m_request.profile.workDirectory);
     // A preview creates nothing on the cluster: it only needs the absolute path.
-    const QString command = m_previewOnly
-                              ? QStringLiteral("case %1 in /*) echo %1 ;; *) echo \"$PWD\"/%1 ;; esac").arg(workExpression)
-                              : QStringLiteral("mkdir -p %1/runs/%2 %1/local && cd %1 && pwd -P")
-                                    .arg(workExpression, shellQuote(m_request.runId));
+    const QString command =
+        m_previewOnly ? QStringLiteral("case %1 in /*) echo %1 ;; *) echo \"$PWD\"/%1 ;; esac").arg(workExpression)
+                      : QStringLiteral("mkdir -p %1/runs/%2 %1/local && cd %1 && pwd -P")
+                            .arg(workExpression, shellQuote(m_request.runId));
     RemoteCommand *run = m_connection->run(command);
     connect(run, &RemoteCommand::failed, this,
             [this](const QString &error) { fail(QStringLiteral("preparing the run directory: ") + error); });
@@ -98,15 +98,17 @@ void RunLauncher::deploy()
     if (m_request.spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
         return render(profile.trainerBinary);
     if (m_previewOnly) // where the deployment will put it
-        return render(QStringLiteral("%1/trainer/%2/build/torchdeck-train").arg(m_workDirectory, TrainerBundle::embedded().hash));
+        return render(
+            QStringLiteral("%1/trainer/%2/build/torchdeck-train").arg(m_workDirectory, TrainerBundle::embedded().hash));
     DeploySettings settings;
     settings.workDirectory = profile.workDirectory;
     settings.libtorchPrefix = profile.libtorchPrefix();
     settings.moduleLines = profile.moduleLoadLines();
     if (profile.buildInJob && profile.scheduler == SchedulerKind::Pbs) {
         QString error;
-        settings.buildJobScript = pbsBuildJobScript(profile, QStringLiteral("%1/trainer/%2").arg(m_workDirectory, TrainerBundle::embedded().hash),
-                                                    profile.buildCpus, &error);
+        settings.buildJobScript = pbsBuildJobScript(
+            profile, QStringLiteral("%1/trainer/%2").arg(m_workDirectory, TrainerBundle::embedded().hash),
+            profile.buildCpus, &error);
         if (settings.buildJobScript.isEmpty())
             return fail(error);
     } else if (profile.buildInJob) {
@@ -114,9 +116,12 @@ void RunLauncher::deploy()
             return fail(QStringLiteral("building the trainer in a job needs Slurm or PBS; set build_on to login for %1")
                             .arg(profile.name));
         // A job step that blocks and streams its output, like the login-node build.
-        settings.buildLauncher = {QStringLiteral("srun"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1"),
+        settings.buildLauncher = {QStringLiteral("srun"),
+                                  QStringLiteral("--nodes=1"),
+                                  QStringLiteral("--ntasks=1"),
                                   QStringLiteral("--cpus-per-task=%1").arg(profile.buildCpus),
-                                  QStringLiteral("--time=00:30:00"), QStringLiteral("--job-name=torchdeck-build")};
+                                  QStringLiteral("--time=00:30:00"),
+                                  QStringLiteral("--job-name=torchdeck-build")};
         if (!profile.partition.isEmpty())
             settings.buildLauncher << QStringLiteral("--partition=") + profile.partition;
         if (!profile.account.isEmpty())
@@ -163,8 +168,8 @@ void RunLauncher::render(const QString &trainerBinary)
 void RunLauncher::branchCheckpoints()
 {
     const QString checkpointDirectory = trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--checkpoint-dir"));
-    if (m_attemptSpec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/')
-        || checkpointDirectory.isEmpty())
+    if (m_attemptSpec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/') ||
+        checkpointDirectory.isEmpty())
         return submit();
     emit progress(QStringLiteral("Branching the run's checkpoints"), 0, 0);
     const CheckpointBranch branch{checkpointDirectory, m_request.resume, m_request.attempt};
@@ -226,8 +231,8 @@ void RunLauncher::record(const QString &jobId)
     const QString errorPath = effectiveErrorPath(m_attemptSpec);
     job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, jobId, m_attemptSpec.name);
     job.metricsPath = m_attemptSpec.commandKind == CommandKind::Trainer
-                        ? trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--metrics"))
-                        : QString();
+                          ? trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--metrics"))
+                          : QString();
     const StoreStatus jobSaved = saved.ok() ? m_store->saveJob(job) : saved;
     if (!jobSaved.ok())
         return fail(QStringLiteral("job %1 was submitted, but the run store failed: %2").arg(jobId, jobSaved.error));

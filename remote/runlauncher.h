@@ -20,11 +20,11 @@ class SchedulerClient;
 // One submission: a new run (attempt 0) or a further attempt of a stored run (resume, requeue).
 struct LaunchRequest {
     ClusterProfile profile;
-    JobSpec spec;       // as the user wrote it; the run layout is applied here (core/jobs/runlayout.h)
-    QString runId;      // empty: a new run with a new id
-    int attempt = 0;    // the attempt to submit; a resume is the next attempt of runId
-    QString resume;     // trainer --resume for this attempt: "auto", "none", a checkpoint path; empty: keep
-    QString script;     // non-empty: submit this text (the user edited the rendered script)
+    JobSpec spec;    // as the user wrote it; the run layout is applied here (core/jobs/runlayout.h)
+    QString runId;   // empty: a new run with a new id
+    int attempt = 0; // the attempt to submit; a resume is the next attempt of runId
+    QString resume;  // trainer --resume for this attempt: "auto", "none", a checkpoint path; empty: keep
+    QString script;  // non-empty: submit this text (the user edited the rendered script)
     SubmitDependency after;
 };
 

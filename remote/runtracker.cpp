@@ -182,7 +182,8 @@ void RunTracker::readMetrics(const JobRecord &job)
         return;
     ++m_outstanding;
     const QString path = remotePathExpression(job.metricsPath);
-    const QString command = QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
+    const QString command =
+        QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
     RemoteCommand *run = m_connection->run(command);
     connect(run, &RemoteCommand::failed, this, [this, job](const QString &error) {
         note(QStringLiteral("reading %1: %2").arg(job.metricsPath, error));
@@ -203,7 +204,8 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
     QList<MetricEvent> events = reader.feed(bytes);
     if (reader.offset() == job.offsets.metricsOffset)
         return;
-    // Cached before the append: a series first read from the store afterwards would hold these events already.
+    // Cached before the append: a series first read from the store afterwards would hold these events
+    // already.
     series(job.runId);
     const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
     if (!saved.ok())
@@ -213,8 +215,8 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
     for (const MetricEvent &event : std::as_const(events)) {
         if (event.kind != MetricEventKind::Checkpoint)
             continue;
-        CheckpointRecord checkpoint{job.runId, event.path, job.attempt, event.epoch, event.step, event.bytes,
-                                    event.time, true, false, event.reason};
+        CheckpointRecord checkpoint{job.runId,   event.path, job.attempt, event.epoch, event.step,
+                                    event.bytes, event.time, true,        false,       event.reason};
         const StoreStatus stored = m_store->saveCheckpoint(checkpoint);
         if (!stored.ok())
             note(stored.error);
@@ -235,16 +237,17 @@ void RunTracker::settleRun(const QString &runId)
     const JobRecord &latest = jobs.value.at(speakingJob(jobs.value));
     const RunSeries *runSeries = series(runId);
     RunProgress progress = runSeries ? runSeries->progress() : RunProgress{};
-    // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old total.
+    // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old
+    // total.
     const qint64 total = run.value->epochsTotal >= 0 ? run.value->epochsTotal : progress.epochsTotal;
     const bool ended = isFinal(jobStateFromName(latest.state));
     // PBS wrappers call every ended job completed; the trainer's stop event knows better.
     const bool trainerFailed = runSeries && runSeries->info().stopped && runSeries->info().exitCode != 0;
     const QString state = ended && trainerFailed && latest.state == jobStateName(JobState::Completed)
-                            ? jobStateName(JobState::Failed)
-                            : latest.state;
-    const StoreStatus saved = m_store->updateProgress(runId, state, progress.epochsDone, total,
-                                                      progress.lastLoss, ended ? kNoValue : progress.etaSeconds);
+                              ? jobStateName(JobState::Failed)
+                              : latest.state;
+    const StoreStatus saved = m_store->updateProgress(runId, state, progress.epochsDone, total, progress.lastLoss,
+                                                      ended ? kNoValue : progress.etaSeconds);
     if (!saved.ok())
         note(saved.error);
     // updateProgress changed the stored record: read it once more, then write the messages in one go.
@@ -255,7 +258,8 @@ void RunTracker::settleRun(const QString &runId)
     if (runSeries && runSeries->info().stopped && runSeries->info().stopReason == u"error")
         updated.message = runSeries->info().stopMessage;
     if (runSeries && runSeries->info().resumeSkipped > 0) {
-        // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a bug.
+        // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a
+        // bug.
         const QString warning = QStringLiteral("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
                                     .arg(runSeries->info().resumedFrom.section(u'/', -1))
                                     .arg(runSeries->info().resumeSkipped);

@@ -42,7 +42,7 @@ signals:
     void refreshed(const QString &problem); // empty: all went well
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
-    void failed(const QString &error);      // the store broke
+    void failed(const QString &error); // the store broke
 
 private:
     void pollJobs();
@@ -60,8 +60,8 @@ private:
     ClusterProfile m_profile;
     RunStore *m_store;
     QHash<QString, RunSeries> m_series;
-    QStringList m_runs;       // of this pass
-    QList<JobRecord> m_jobs;  // unfinished jobs of this pass, as stored before it
+    QStringList m_runs;               // of this pass
+    QList<JobRecord> m_jobs;          // unfinished jobs of this pass, as stored before it
     QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
     int m_outstanding = 0;
     QStringList m_problems;

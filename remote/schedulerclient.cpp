@@ -23,10 +23,12 @@ void SchedulerClient::run(const QString &what, const QStringList &argv, const QS
     if (!m_connection)
         return emit failed(what + QStringLiteral(": the connection is gone"));
     ++m_commandsRun;
-    const QString command = (dir.isEmpty() ? QString() : QStringLiteral("cd ") + shellQuote(dir) + QStringLiteral(" && "))
-                          + shellJoin(argv);
+    const QString command =
+        (dir.isEmpty() ? QString() : QStringLiteral("cd ") + shellQuote(dir) + QStringLiteral(" && ")) +
+        shellJoin(argv);
     RemoteCommand *remote = m_connection->run(command);
-    connect(remote, &RemoteCommand::failed, this, [this, what](const QString &error) { emit failed(what + u": " + error); });
+    connect(remote, &RemoteCommand::failed, this,
+            [this, what](const QString &error) { emit failed(what + u": " + error); });
     connect(remote, &RemoteCommand::finished, this,
             [then](const ExecResult &result) { then(result.out, result.err, result.exitCode); });
 }
@@ -37,7 +39,8 @@ void SchedulerClient::submit(const QString &script, const QString &remoteDir, co
     run(QStringLiteral("creating %1").arg(remoteDir), {QStringLiteral("mkdir"), QStringLiteral("-p"), remoteDir}, {},
         [=](const QByteArray &, const QByteArray &err, int exitCode) {
             if (exitCode != 0)
-                return emit failed(QStringLiteral("cannot create %1: %2").arg(remoteDir, QString::fromUtf8(err.trimmed())));
+                return emit failed(
+                    QStringLiteral("cannot create %1: %2").arg(remoteDir, QString::fromUtf8(err.trimmed())));
             uploadScript(script, remoteDir, remoteDir + u'/' + fileName, after);
         });
 }

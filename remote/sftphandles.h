@@ -1,7 +1,6 @@
 #pragma once
 
 #include <libssh/sftp.h>
-
 #include <memory>
 
 namespace torchdeck::remote {

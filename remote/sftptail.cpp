@@ -30,7 +30,9 @@ TailPoll failure(sftp_session sftp, qint64 offset, const QString &what)
 {
     const int code = sftp_get_error(sftp);
     const bool lost = code == SSH_FX_CONNECTION_LOST || code == SSH_FX_NO_CONNECTION || code == SSH_FX_OK;
-    return {lost ? TailPoll::Kind::ConnectionLost : TailPoll::Kind::Error, offset, {},
+    return {lost ? TailPoll::Kind::ConnectionLost : TailPoll::Kind::Error,
+            offset,
+            {},
             QStringLiteral("%1 (SFTP error %2)").arg(what).arg(code)};
 }
 
@@ -55,7 +57,9 @@ TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
     const auto size = qint64(attributes->size);
     if (size < m_offset)
         return restart(QStringLiteral("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
-                           .arg(m_path).arg(m_offset).arg(size));
+                           .arg(m_path)
+                           .arg(m_offset)
+                           .arg(size));
     const qint64 headSize = std::min(size, headBytes);
     if (size == m_offset && m_head.size() == headSize)
         return {};

@@ -22,7 +22,11 @@ struct TailPoll {
 // the tail reports a Reset and starts over at 0.
 class SftpTail {
 public:
-    SftpTail(QString path, qint64 offset) : m_path(std::move(path)), m_offset(offset) {}
+    SftpTail(QString path, qint64 offset)
+        : m_path(std::move(path))
+        , m_offset(offset)
+    {
+    }
 
     TailPoll poll(sftp_session sftp, qint64 maxBytes);
     qint64 offset() const { return m_offset; }

@@ -4,7 +4,6 @@
 
 #include <QFile>
 #include <QRandomGenerator>
-
 #include <fcntl.h>
 
 namespace torchdeck::remote {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <functional>
 
 typedef struct sftp_session_struct *sftp_session;

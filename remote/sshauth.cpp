@@ -3,9 +3,8 @@
 #include "remote/sshsession.h"
 
 #include <QStringList>
-#include <libssh/callbacks.h>
-
 #include <cstring>
+#include <libssh/callbacks.h>
 
 namespace torchdeck::remote {
 

@@ -2,7 +2,6 @@
 
 // Owning handles for libssh objects: each is freed exactly once, in the right order, on every path.
 #include <libssh/libssh.h>
-
 #include <memory>
 
 namespace torchdeck::remote {

@@ -4,7 +4,6 @@
 
 #include <QFile>
 #include <QStringList>
-
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -87,8 +86,7 @@ QString SshSession::connect(const QString &host, const QString &configFile)
     if (ssh_options_set(m_session.get(), SSH_OPTIONS_HOST, hostBytes.constData()) != SSH_OK)
         return QStringLiteral("invalid host '%1': %2").arg(host, sshError());
     const QByteArray configBytes = configFile.toUtf8();
-    if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData())
-        != SSH_OK)
+    if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData()) != SSH_OK)
         return QStringLiteral("cannot read ssh config %1: %2").arg(configFile, sshError());
     if (QString error = proxyJumpThroughOurConfig(configFile); !error.isEmpty())
         return error;
@@ -162,8 +160,8 @@ ExecResult SshSession::startExec(const QString &command, ChannelHandle &channel)
     }
     channel.reset(ssh_channel_new(m_session.get()));
     const QByteArray commandBytes = command.toUtf8();
-    if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK
-        || ssh_channel_request_exec(channel.get(), commandBytes.constData()) != SSH_OK) {
+    if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK ||
+        ssh_channel_request_exec(channel.get(), commandBytes.constData()) != SSH_OK) {
         result.error = QStringLiteral("cannot run a command on %1: %2").arg(m_host, sshError());
         channel.reset();
     }
@@ -187,8 +185,8 @@ sftp_session SshSession::newSftp(QString &error)
 bool SshSession::probe()
 {
     constexpr int flushTimeoutMs = 2000;
-    return isConnected() && ssh_send_ignore(m_session.get(), "") == SSH_OK
-        && ssh_blocking_flush(m_session.get(), flushTimeoutMs) == SSH_OK && isConnected();
+    return isConnected() && ssh_send_ignore(m_session.get(), "") == SSH_OK &&
+           ssh_blocking_flush(m_session.get(), flushTimeoutMs) == SSH_OK && isConnected();
 }
 
 ExecResult SshSession::exec(const QString &command)
@@ -209,8 +207,7 @@ ExecResult SshSession::exec(const QString &command)
         if (n > 0)
             result.out.append(buffer.data(), n);
         if (n == SSH_ERROR || drain(1, result.err) == SSH_ERROR) {
-            result.error = QStringLiteral("connection to %1 lost while running a command: %2")
-                               .arg(m_host, sshError());
+            result.error = QStringLiteral("connection to %1 lost while running a command: %2").arg(m_host, sshError());
             return result;
         }
     }

@@ -8,7 +8,6 @@
 #include <QMetaType>
 #include <QString>
 #include <QTemporaryFile>
-
 #include <memory>
 #include <optional>
 
@@ -41,14 +40,14 @@ public:
     HostKeyCheck checkHostKey();
     QString acceptHostKey(); // records the server's key in the known_hosts file
     // Tries, as the server allows: none, ssh-agent, key files (asking for passphrases), keyboard-interactive
-    // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys work.
-    // A question the user cancels ends the attempt at once: nothing more is asked.
+    // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys
+    // work. A question the user cancels ends the attempt at once: nothing more is asked.
     QString authenticate(const PromptFunction &ask = {});
     ExecResult exec(const QString &command); // runs to the end, blocking this thread
     // Opens a channel running `command` and leaves the reading to the caller (result.error on failure).
     ExecResult startExec(const QString &command, ChannelHandle &channel);
     sftp_session newSftp(QString &error); // an initialised SFTP session on this connection, caller owns it
-    bool probe();                           // a round trip: false when the connection is dead
+    bool probe();                         // a round trip: false when the connection is dead
     QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;

@@ -35,7 +35,8 @@ TrainerBundle TrainerBundle::embedded()
     for (const File &file : std::as_const(bundle.files)) {
         // Length-prefixed, so moving bytes between a path and a file cannot give the same hash.
         const QByteArray path = file.relativePath.toUtf8();
-        const QByteArray header = QByteArray::number(path.size()) + ':' + path + QByteArray::number(file.content.size()) + ':';
+        const QByteArray header =
+            QByteArray::number(path.size()) + ':' + path + QByteArray::number(file.content.size()) + ':';
         hash.addData(header);
         hash.addData(file.content);
     }

@@ -115,8 +115,8 @@ void TrainerDeployment::checkExistingBuild()
 
 void TrainerDeployment::uploadSources()
 {
-    m_stagingDir = m_trainerDir + QStringLiteral(".upload-%1").arg(QRandomGenerator::global()->generate(), 8, 16,
-                                                                  QLatin1Char('0'));
+    m_stagingDir = m_trainerDir +
+                   QStringLiteral(".upload-%1").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     QSet<QString> dirs{m_stagingDir};
     for (const TrainerBundle::File &file : std::as_const(m_bundle.files))
         dirs.insert(QFileInfo(m_stagingDir + u'/' + file.relativePath).path());
@@ -149,37 +149,42 @@ void TrainerDeployment::uploadFile(int index)
 
 void TrainerDeployment::publishSources()
 {
-    // A rename makes the directory appear complete or not at all; if another torchdeck won the race, keep theirs.
+    // A rename makes the directory appear complete or not at all; if another torchdeck won the race, keep
+    // theirs.
     const QString staging = shellQuote(m_stagingDir);
-    runCommand(QStringLiteral("publishing %1").arg(m_trainerDir),
-               QStringLiteral("mv -T %1 %2 2>/dev/null || { [ -d %2 ] && rm -rf %1; }").arg(staging, shellQuote(m_trainerDir)),
-               [this](const QByteArray &) { next(); });
+    runCommand(
+        QStringLiteral("publishing %1").arg(m_trainerDir),
+        QStringLiteral("mv -T %1 %2 2>/dev/null || { [ -d %2 ] && rm -rf %1; }").arg(staging, shellQuote(m_trainerDir)),
+        [this](const QByteArray &) { next(); });
 }
 
 void TrainerDeployment::build()
 {
     const bool inPbsJob = !m_settings.buildJobScript.isEmpty();
-    emit progress(inPbsJob                                ? QStringLiteral("Building the trainer in a job (qsub)")
-                  : m_settings.buildLauncher.isEmpty() ? QStringLiteral("Building the trainer on the cluster")
-                                                       : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
+    emit progress(inPbsJob ? QStringLiteral("Building the trainer in a job (qsub)")
+                  : m_settings.buildLauncher.isEmpty()
+                      ? QStringLiteral("Building the trainer on the cluster")
+                      : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
                   0, 0);
     const QString dir = shellQuote(m_trainerDir);
     QStringList lines = m_settings.moduleLines;
     QString configure = QStringLiteral("cmake -S %1 -B %1/build -DCMAKE_BUILD_TYPE=Release").arg(dir);
     if (!m_settings.libtorchPrefix.isEmpty())
         configure += QStringLiteral(" -DCMAKE_PREFIX_PATH=") + shellQuote(m_settings.libtorchPrefix);
-    const QString jobs = m_settings.buildJobs > 0 ? QString::number(m_settings.buildJobs) : QStringLiteral("\"$(nproc)\"");
-    lines << configure
-          << QStringLiteral("cmake --build %1/build --target torchdeck-train -j %2").arg(dir, jobs)
+    const QString jobs =
+        m_settings.buildJobs > 0 ? QString::number(m_settings.buildJobs) : QStringLiteral("\"$(nproc)\"");
+    lines << configure << QStringLiteral("cmake --build %1/build --target torchdeck-train -j %2").arg(dir, jobs)
           << QStringLiteral("touch %1/build/%2").arg(dir, readyMarker);
     // flock: two deployments of the same hash build once, the second waits and then finds it built.
     const QString script = QStringLiteral("set -e\n") + lines.join(u'\n');
-    const QString launcher = m_settings.buildLauncher.isEmpty() ? QString() : shellJoin(m_settings.buildLauncher) + u' ';
+    const QString launcher =
+        m_settings.buildLauncher.isEmpty() ? QString() : shellJoin(m_settings.buildLauncher) + u' ';
     const QString run = inPbsJob ? pbsBuildAndWaitCommand(script, m_settings.buildJobScript)
                                  : launcher + QStringLiteral("bash -c ") + shellQuote(script);
-    runCommand(QStringLiteral("building the trainer"),
-               QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
-               [this](const QByteArray &) { next(); }, true);
+    runCommand(
+        QStringLiteral("building the trainer"),
+        QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
+        [this](const QByteArray &) { next(); }, true);
 }
 
 void TrainerDeployment::verify()

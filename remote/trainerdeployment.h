@@ -5,7 +5,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QStringList>
-
 #include <functional>
 
 namespace torchdeck::remote {
@@ -14,9 +13,9 @@ class Connection;
 
 struct DeploySettings {
     QString workDirectory = QStringLiteral("~/.torchdeck"); // remote; "~/" is the remote home
-    QString libtorchPrefix;                                  // CMAKE_PREFIX_PATH on the cluster; empty: cmake finds it
-    QStringList moduleLines;                                 // shell lines run before cmake (module load ...)
-    int buildJobs = 0;                                       // 0: the login node's nproc
+    QString libtorchPrefix;                                 // CMAKE_PREFIX_PATH on the cluster; empty: cmake finds it
+    QStringList moduleLines;                                // shell lines run before cmake (module load ...)
+    int buildJobs = 0;                                      // 0: the login node's nproc
     QStringList buildLauncher; // runs the build elsewhere, e.g. {"srun", "--ntasks=1", ...}; empty: here
     // PBS has no blocking launcher: this job script (remote/pbsbuildjob.h) runs the build; it is submitted
     // with qsub and its log followed until qstat says it ended. Non-empty: used instead of buildLauncher.
@@ -31,7 +30,8 @@ struct DeployResult {
 
 // Puts the bundled trainer on a cluster and builds it there:
 //   resolve the work directory -> reuse a finished build of this bundle's hash, or
-//   upload the sources into a staging directory -> rename it to <work>/trainer/<hash> -> cmake build -> verify.
+//   upload the sources into a staging directory -> rename it to <work>/trainer/<hash> -> cmake build ->
+//   verify.
 // Each step says what failed; the build's output streams through output(); stop() ends it between steps.
 class TrainerDeployment : public QObject {
     Q_OBJECT

@@ -5,8 +5,8 @@ namespace torchdeck {
 namespace {
 bool isSafeChar(QChar c)
 {
-    return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9')
-        || QStringView(u"@%+=:,./_-").contains(c);
+    return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') ||
+           QStringView(u"@%+=:,./_-").contains(c);
 }
 } // namespace
 

@@ -37,7 +37,10 @@ QStringList includedFiles(const QString &arg, const QString &sshDir)
 
 class Reader {
 public:
-    explicit Reader(QString sshDir) : m_sshDir(std::move(sshDir)) {}
+    explicit Reader(QString sshDir)
+        : m_sshDir(std::move(sshDir))
+    {
+    }
 
     SshConfig take() { return std::move(m_config); }
 

@@ -2,7 +2,6 @@
 
 #include <QDateTime>
 #include <QLocale>
-
 #include <cmath>
 
 namespace torchdeck {
@@ -56,16 +55,21 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole)
         return {};
     switch (index.column()) {
-    case StepColumn: return checkpoint.step >= 0 ? QVariant(checkpoint.step) : QVariant();
-    case EpochColumn: return checkpoint.epoch >= 0 ? QVariant(checkpoint.epoch) : QVariant();
-    case SizeColumn: return checkpoint.bytes >= 0 ? QLocale().formattedDataSize(checkpoint.bytes) : QString();
+    case StepColumn:
+        return checkpoint.step >= 0 ? QVariant(checkpoint.step) : QVariant();
+    case EpochColumn:
+        return checkpoint.epoch >= 0 ? QVariant(checkpoint.epoch) : QVariant();
+    case SizeColumn:
+        return checkpoint.bytes >= 0 ? QLocale().formattedDataSize(checkpoint.bytes) : QString();
     case WrittenColumn:
         return std::isfinite(checkpoint.time)
                    ? QLocale().toString(QDateTime::fromMSecsSinceEpoch(qint64(checkpoint.time * 1000)),
                                         QLocale::ShortFormat)
                    : QString();
-    case ReasonColumn: return checkpoint.valid ? checkpoint.reason : QString(checkpoint.reason + tr(" (invalid)"));
-    case FileColumn: return checkpoint.path.section(u'/', -1);
+    case ReasonColumn:
+        return checkpoint.valid ? checkpoint.reason : QString(checkpoint.reason + tr(" (invalid)"));
+    case FileColumn:
+        return checkpoint.path.section(u'/', -1);
     case MarkColumn: {
         QStringList marks;
         if (entry.latest)
@@ -78,7 +82,8 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
             marks.append(tr("set aside by a branch"));
         return marks.join(QStringLiteral(", "));
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 

@@ -12,7 +12,16 @@ namespace torchdeck {
 class CheckpointListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { StepColumn, EpochColumn, SizeColumn, WrittenColumn, ReasonColumn, FileColumn, MarkColumn, ColumnCount };
+    enum Column {
+        StepColumn,
+        EpochColumn,
+        SizeColumn,
+        WrittenColumn,
+        ReasonColumn,
+        FileColumn,
+        MarkColumn,
+        ColumnCount
+    };
     enum Role { PathRole = Qt::UserRole + 1, ValidRole, LatestRole, PresentRole };
 
     explicit CheckpointListModel(QObject *parent = nullptr);

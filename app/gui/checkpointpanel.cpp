@@ -68,7 +68,8 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
     m_cluster = run ? run->cluster : QString();
     m_series = &series;
     m_jobRunning = !jobs.isEmpty() && jobStateFromName(jobs.constLast().state) == JobState::Running;
-    const QList<CheckpointRecord> records = run ? m_sessions->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
+    const QList<CheckpointRecord> records =
+        run ? m_sessions->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
     const bool changed = !sameRun || records.size() != m_records.size();
     m_records = records;
     QStringList budget;
@@ -79,8 +80,9 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
             if (wall.known)
                 budget.append(wall.summary);
             const CheckpointOutlook outlook =
-                m_jobRunning ? remote::outlookFromSeries(spec.spec, series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
-                             : CheckpointOutlook{};
+                m_jobRunning
+                    ? remote::outlookFromSeries(spec.spec, series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                    : CheckpointOutlook{};
             if (outlook.known)
                 budget.append(outlook.summary);
         }
@@ -130,12 +132,10 @@ void CheckpointPanel::deleteSelected(bool confirm)
     const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(m_model->entries(), wanted);
     if (!plan.error.isEmpty())
         return emit message(tr("Not deleted: %1").arg(plan.error));
-    if (confirm
-        && QMessageBox::question(this, tr("Delete checkpoints"),
-                                 tr("Delete %n checkpoint(s) of this run on %1? They cannot be brought back.", nullptr,
-                                    int(plan.paths.size()))
-                                     .arg(m_cluster))
-               != QMessageBox::Yes)
+    if (confirm && QMessageBox::question(this, tr("Delete checkpoints"),
+                                         tr("Delete %n checkpoint(s) of this run on %1? They cannot be brought back.",
+                                            nullptr, int(plan.paths.size()))
+                                             .arg(m_cluster)) != QMessageBox::Yes)
         return;
     ClusterSession *session = m_sessions->existing(m_cluster);
     if (!session || session->state() != remote::ConnectionState::Connected)

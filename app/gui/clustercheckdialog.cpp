@@ -67,11 +67,13 @@ void ClusterCheckDialog::run()
     if (!m_session)
         return done(tr("The cluster's session is gone."));
     m_status->setText(tr("Checking %1\u2026").arg(m_session->name()));
-    auto *check = new remote::ClusterCheck(m_session->connection(), remote::checkSettingsOf(m_session->profile()), this);
+    auto *check =
+        new remote::ClusterCheck(m_session->connection(), remote::checkSettingsOf(m_session->profile()), this);
     connect(check, &remote::ClusterCheck::itemChecked, this, &ClusterCheckDialog::addItem);
     connect(check, &remote::ClusterCheck::finished, this, [this, check](const QList<remote::CheckItem> &items) {
         check->deleteLater();
-        const auto failures = std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return !i.ok; });
+        const auto failures =
+            std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return !i.ok; });
         done(failures == 0 ? tr("All %n check(s) passed.", nullptr, int(items.size()))
                            : tr("%n check(s) failed: see what the cluster said.", nullptr, int(failures)));
         emit checked(items);

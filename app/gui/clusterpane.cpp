@@ -25,8 +25,9 @@ ClusterPane::ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, 
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setToolTip(tr("Double-click a cluster to connect"));
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(m_view, &QListView::activated, this,
-            [this](const QModelIndex &index) { emit connectRequested(index.data(ClusterListModel::NameRole).toString()); });
+    connect(m_view, &QListView::activated, this, [this](const QModelIndex &index) {
+        emit connectRequested(index.data(ClusterListModel::NameRole).toString());
+    });
 
     const auto needsSelection = [this](const std::function<void(const QString &)> &act) {
         return [this, act] {
@@ -37,14 +38,16 @@ ClusterPane::ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, 
         };
     };
     auto *connectAction = new QAction(tr("&Connect"), this);
-    connect(connectAction, &QAction::triggered, this, needsSelection([this](const QString &name) { emit connectRequested(name); }));
+    connect(connectAction, &QAction::triggered, this,
+            needsSelection([this](const QString &name) { emit connectRequested(name); }));
     auto *addAction = new QAction(tr("&Add cluster\u2026"), this);
     connect(addAction, &QAction::triggered, this, [this] { editProfile({}); });
     auto *editAction = new QAction(tr("&Edit profile\u2026"), this);
     connect(editAction, &QAction::triggered, this, needsSelection([this](const QString &name) { editProfile(name); }));
     auto *checkAction = new QAction(tr("C&heck cluster\u2026"), this);
     checkAction->setToolTip(tr("Check quoting, SFTP, the scheduler, the compiler, LibTorch and the work directory"));
-    connect(checkAction, &QAction::triggered, this, needsSelection([this](const QString &name) { checkCluster(name); }));
+    connect(checkAction, &QAction::triggered, this,
+            needsSelection([this](const QString &name) { checkCluster(name); }));
     m_view->addActions({connectAction, editAction, checkAction, addAction});
 
     auto *buttons = new QHBoxLayout;

@@ -174,7 +174,8 @@ void ClusterProfileDialog::update()
         errors.append({QStringLiteral("name"), tr("A profile named %1 exists already.").arg(current.name)});
     const bool unknownHost = !current.name.isEmpty() && !m_sshAliases.isEmpty() && !m_sshAliases.contains(current.name);
     m_note->setText(tr("%1 is not a Host of your ssh config: torchdeck connects to it as a host name with your "
-                       "default user and keys. Add a Host entry to set those.").arg(current.name));
+                       "default user and keys. Add a Host entry to set those.")
+                        .arg(current.name));
     m_note->setVisible(unknownHost);
     m_pbsDialect->setEnabled(current.scheduler == SchedulerKind::Pbs);
     m_slurmHistory->setEnabled(current.scheduler == SchedulerKind::Slurm);

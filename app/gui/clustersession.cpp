@@ -51,8 +51,8 @@ void ClusterSession::replaceTrackerIfIdle()
 
 void ClusterSession::open()
 {
-    if (state() == remote::ConnectionState::Connected || state() == remote::ConnectionState::Connecting
-        || state() == remote::ConnectionState::Reconnecting)
+    if (state() == remote::ConnectionState::Connected || state() == remote::ConnectionState::Connecting ||
+        state() == remote::ConnectionState::Reconnecting)
         return;
     m_connection.open();
 }
@@ -69,8 +69,8 @@ void ClusterSession::whenConnected(QObject *context, const std::function<void()>
                         if (state == remote::ConnectionState::Connected) {
                             disconnect(*link);
                             then();
-                        } else if (state == remote::ConnectionState::Failed
-                                   || state == remote::ConnectionState::Disconnected) {
+                        } else if (state == remote::ConnectionState::Failed ||
+                                   state == remote::ConnectionState::Disconnected) {
                             disconnect(*link);
                             failed(detail);
                         }

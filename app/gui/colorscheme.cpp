@@ -6,7 +6,6 @@
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
-
 #include <memory>
 
 namespace torchdeck {
@@ -107,9 +106,12 @@ ColorScheme colorSchemeFromName(const QString &name)
 QString colorSchemeName(ColorScheme scheme)
 {
     switch (scheme) {
-    case ColorScheme::Light: return QStringLiteral("light");
-    case ColorScheme::Dark: return QStringLiteral("dark");
-    case ColorScheme::System: break;
+    case ColorScheme::Light:
+        return QStringLiteral("light");
+    case ColorScheme::Dark:
+        return QStringLiteral("dark");
+    case ColorScheme::System:
+        break;
     }
     return QStringLiteral("system");
 }

@@ -25,11 +25,11 @@ CompareRunsDialog::CompareRunsDialog(const QList<RunRecord> &runs, const QString
     for (const RunRecord &run : runs) {
         if (run.id == shownRunId)
             continue;
-        auto *item = new QListWidgetItem(
-            QStringLiteral("%1  \u2014 %2, %3, %4")
-                .arg(run.name.isEmpty() ? run.id.left(8) : run.name, run.cluster, run.state,
-                     QLocale().toString(run.created.toLocalTime(), QLocale::ShortFormat)),
-            m_list);
+        auto *item =
+            new QListWidgetItem(QStringLiteral("%1  \u2014 %2, %3, %4")
+                                    .arg(run.name.isEmpty() ? run.id.left(8) : run.name, run.cluster, run.state,
+                                         QLocale().toString(run.created.toLocalTime(), QLocale::ShortFormat)),
+                                m_list);
         item->setData(RunIdRole, run.id);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(checked.contains(run.id) ? Qt::Checked : Qt::Unchecked);

@@ -7,7 +7,6 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QSet>
-
 #include <memory>
 
 namespace torchdeck {
@@ -57,13 +56,14 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent, Keychain
     QPointer<QWidget> owner = parent;
     QObject::connect(connection, &remote::Connection::hostKeyConfirmationNeeded, connection,
                      [connection, owner](const remote::HostKeyCheck &key) {
-                         auto *box = new QMessageBox(QMessageBox::Question, QObject::tr("Unknown host key"),
-                                                     hostKeyText(*connection, key),
-                                                     QMessageBox::Yes | QMessageBox::No, owner);
+                         auto *box =
+                             new QMessageBox(QMessageBox::Question, QObject::tr("Unknown host key"),
+                                             hostKeyText(*connection, key), QMessageBox::Yes | QMessageBox::No, owner);
                          box->setDefaultButton(QMessageBox::No);
                          box->setAttribute(Qt::WA_DeleteOnClose);
-                         QObject::connect(box, &QMessageBox::finished, connection,
-                                          [connection](int result) { connection->answerHostKey(result == QMessageBox::Yes); });
+                         QObject::connect(box, &QMessageBox::finished, connection, [connection](int result) {
+                             connection->answerHostKey(result == QMessageBox::Yes);
+                         });
                          box->open();
                      });
     // The keys answered from the keychain in this connection attempt: asked again, or the attempt failed (a
@@ -72,7 +72,8 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent, Keychain
     auto triedStored = std::make_shared<QSet<QString>>();
     QObject::connect(connection, &remote::Connection::stateChanged, connection,
                      [triedStored, secrets](remote::ConnectionState state, const QString &) {
-                         if (state == remote::ConnectionState::Connecting || state == remote::ConnectionState::Reconnecting)
+                         if (state == remote::ConnectionState::Connecting ||
+                             state == remote::ConnectionState::Reconnecting)
                              return;
                          if (state == remote::ConnectionState::Failed && secrets) {
                              for (const QString &key : std::as_const(*triedStored))
@@ -92,8 +93,8 @@ void answerWithDialogs(remote::Connection *connection, QWidget *parent, Keychain
                                             QObject::tr("The one in the system keychain was refused."));
                          }
                          secrets->read(key, connection,
-                                       [connection, owner, secrets, triedStored, prompt, key](std::optional<QString> secret,
-                                                                                              const QString &) {
+                                       [connection, owner, secrets, triedStored, prompt,
+                                        key](std::optional<QString> secret, const QString &) {
                                            if (!secret)
                                                return askUser(connection, owner, secrets, prompt, {});
                                            triedStored->insert(key);

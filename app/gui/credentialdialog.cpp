@@ -11,9 +11,12 @@ namespace torchdeck {
 QString credentialPromptTitle(const remote::CredentialPrompt &prompt)
 {
     switch (prompt.kind) {
-    case remote::CredentialPrompt::Kind::Passphrase: return QObject::tr("Key passphrase for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::Password: return QObject::tr("Password for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::KeyboardInteractive: return QObject::tr("Sign in to %1").arg(prompt.host);
+    case remote::CredentialPrompt::Kind::Passphrase:
+        return QObject::tr("Key passphrase for %1").arg(prompt.host);
+    case remote::CredentialPrompt::Kind::Password:
+        return QObject::tr("Password for %1").arg(prompt.host);
+    case remote::CredentialPrompt::Kind::KeyboardInteractive:
+        return QObject::tr("Sign in to %1").arg(prompt.host);
     }
     return {};
 }
@@ -26,14 +29,16 @@ CredentialDialog::CredentialDialog(const remote::CredentialPrompt &prompt, QWidg
 {
     setObjectName(QStringLiteral("credentialDialog"));
     setWindowTitle(credentialPromptTitle(prompt));
-    auto *label = new QLabel(prompt.instruction.isEmpty() ? prompt.text : QString(prompt.instruction + u'\n' + prompt.text));
+    auto *label =
+        new QLabel(prompt.instruction.isEmpty() ? prompt.text : QString(prompt.instruction + u'\n' + prompt.text));
     label->setWordWrap(true);
     m_note->setObjectName(QStringLiteral("credentialNote"));
     m_note->setWordWrap(true);
     m_note->hide();
     m_answer->setEchoMode(prompt.echo ? QLineEdit::Normal : QLineEdit::Password);
     m_remember->setChecked(false);
-    m_remember->setToolTip(tr("Stored by the desktop's keychain (Secret Service, KWallet...), never in torchdeck's files"));
+    m_remember->setToolTip(
+        tr("Stored by the desktop's keychain (Secret Service, KWallet...), never in torchdeck's files"));
     // A keyboard-interactive answer is usually a one-time code: nothing to remember.
     m_remember->setVisible(prompt.kind != remote::CredentialPrompt::Kind::KeyboardInteractive);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);

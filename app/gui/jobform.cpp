@@ -1,8 +1,8 @@
 #include "gui/jobform.h"
 
+#include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/jobs/walltime.h"
-#include "core/jobs/jobspecvalidation.h"
 #include "gui/scriptpreview.h"
 #include "gui/walltimebudgetlabel.h"
 
@@ -13,8 +13,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QRadioButton>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSpinBox>
@@ -25,7 +25,8 @@ namespace torchdeck {
 
 namespace {
 // The trainer flags the form has a field for; other flags stay in "more arguments".
-const char16_t *const formTrainerFlags[] = {u"--model", u"--data", u"--epochs", u"--batch-size", u"--lr", u"--optimizer"};
+const char16_t *const formTrainerFlags[] = {u"--model",      u"--data", u"--epochs",
+                                            u"--batch-size", u"--lr",   u"--optimizer"};
 const char *const errorStyle = "border: 1px solid #d04040;";
 
 QSpinBox *spin(int min, int max, int value)
@@ -178,8 +179,8 @@ QWidget *JobForm::buildResourceGroup()
     m_modules = new QLineEdit;
     m_modules->setPlaceholderText(QStringLiteral("cmake pytorch"));
     m_launch = new QComboBox;
-    for (LaunchMethod method : {LaunchMethod::Srun, LaunchMethod::SrunPerNodeLauncher, LaunchMethod::Mpirun,
-                                LaunchMethod::Local})
+    for (LaunchMethod method :
+         {LaunchMethod::Srun, LaunchMethod::SrunPerNodeLauncher, LaunchMethod::Mpirun, LaunchMethod::Local})
         m_launch->addItem(launchMethodName(method), int(method));
     m_signal = new QComboBox;
     m_signal->addItem(tr("default"), QString());
@@ -203,11 +204,19 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("&Launch method"), m_launch);
     form->addRow(tr("Checkpoint &signal"), m_signal);
     form->addRow(tr("Signal l&ead"), m_signalLead);
-    const std::pair<const char16_t *, QWidget *> tracked[] = {
-        {u"name", m_name}, {u"nodes", m_nodes}, {u"tasksPerNode", m_tasks}, {u"gpusPerNode", m_gpus},
-        {u"cpusPerTask", m_cpus}, {u"memory", m_memory}, {u"wallTimeSeconds", m_wallTime},
-        {u"partition", m_partition}, {u"account", m_account}, {u"modules", m_modules}, {u"launch", m_launch},
-        {u"checkpointSignal", m_signal}, {u"signalLeadSeconds", m_signalLead}};
+    const std::pair<const char16_t *, QWidget *> tracked[] = {{u"name", m_name},
+                                                              {u"nodes", m_nodes},
+                                                              {u"tasksPerNode", m_tasks},
+                                                              {u"gpusPerNode", m_gpus},
+                                                              {u"cpusPerTask", m_cpus},
+                                                              {u"memory", m_memory},
+                                                              {u"wallTimeSeconds", m_wallTime},
+                                                              {u"partition", m_partition},
+                                                              {u"account", m_account},
+                                                              {u"modules", m_modules},
+                                                              {u"launch", m_launch},
+                                                              {u"checkpointSignal", m_signal},
+                                                              {u"signalLeadSeconds", m_signalLead}};
     for (const auto &[name, widget] : tracked)
         track(QString::fromUtf16(name), widget);
     for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
@@ -239,7 +248,8 @@ JobSpec JobForm::spec() const
     spec.gpusPerNode = m_gpus->value();
     spec.cpusPerTask = m_cpus->value();
     spec.memory = m_memory->text().trimmed();
-    spec.wallTimeSeconds = m_wallTime->text().trimmed().isEmpty() ? 0 : parseWallTime(m_wallTime->text().trimmed()).value_or(0);
+    spec.wallTimeSeconds =
+        m_wallTime->text().trimmed().isEmpty() ? 0 : parseWallTime(m_wallTime->text().trimmed()).value_or(0);
     spec.partition = m_partition->text().trimmed();
     spec.account = m_account->text().trimmed();
     spec.modules = m_modules->text().split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
@@ -254,10 +264,12 @@ JobSpec JobForm::spec() const
         return spec;
     }
     spec.commandKind = CommandKind::Trainer;
-    spec.trainerArgs = {QStringLiteral("--model"), m_model->currentText(), QStringLiteral("--data"),
-                        m_data->text().trimmed(), QStringLiteral("--epochs"), QString::number(m_epochs->value()),
-                        QStringLiteral("--batch-size"), QString::number(m_batch->value()), QStringLiteral("--lr"),
-                        m_lr->text().trimmed(), QStringLiteral("--optimizer"), m_optimizer->currentText()};
+    spec.trainerArgs = {QStringLiteral("--model"),      m_model->currentText(),
+                        QStringLiteral("--data"),       m_data->text().trimmed(),
+                        QStringLiteral("--epochs"),     QString::number(m_epochs->value()),
+                        QStringLiteral("--batch-size"), QString::number(m_batch->value()),
+                        QStringLiteral("--lr"),         m_lr->text().trimmed(),
+                        QStringLiteral("--optimizer"),  m_optimizer->currentText()};
     spec.trainerArgs += words(m_extraArgs->text());
     return spec;
 }
@@ -283,7 +295,9 @@ void JobForm::setSpec(const JobSpec &spec)
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
     m_command->setText(spec.customCommand);
     const QStringList rest = withoutFormFlags(spec.trainerArgs);
-    const auto value = [&spec](const char16_t *flag) { return trainerOption(spec.trainerArgs, QString::fromUtf16(flag)); };
+    const auto value = [&spec](const char16_t *flag) {
+        return trainerOption(spec.trainerArgs, QString::fromUtf16(flag));
+    };
     if (!value(u"--model").isEmpty())
         m_model->setCurrentText(value(u"--model"));
     m_data->setText(value(u"--data").isEmpty() ? QStringLiteral("fashion-mnist") : value(u"--data"));
@@ -302,7 +316,8 @@ void JobForm::update()
     if (m_updating)
         return;
     const bool trainer = m_trainer->isChecked();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
         w->setEnabled(trainer);
     m_command->setEnabled(!trainer);
     m_signalLead->setEnabled(m_signal->currentData().toString() != u"-");
@@ -311,7 +326,8 @@ void JobForm::update()
     QList<JobSpecError> errors;
     const QString wall = m_wallTime->text().trimmed();
     if (!wall.isEmpty() && !parseWallTime(wall))
-        errors.append({QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
+        errors.append(
+            {QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
     const ScriptResult rendered = renderJobScript(current, m_caps);
     errors += rendered.errors;
     if (errors.isEmpty())

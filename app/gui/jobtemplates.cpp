@@ -32,8 +32,8 @@ bool JobTemplates::load(QString *error)
     if (!file.exists())
         return true;
     QJsonParseError parseError;
-    const QJsonDocument document = file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll(), &parseError)
-                                                                  : QJsonDocument();
+    const QJsonDocument document =
+        file.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(file.readAll(), &parseError) : QJsonDocument();
     if (!document.isObject() || !document.object().value(u"templates").isObject()) {
         m_broken = true;
         *error = QStringLiteral("%1 is not a torchdeck job template file; fix or remove it").arg(m_path);
@@ -49,7 +49,8 @@ bool JobTemplates::load(QString *error)
             unreadable.append(it.key());
     }
     if (!unreadable.isEmpty())
-        *error = QStringLiteral("job templates left out (written by another torchdeck?): %1").arg(unreadable.join(QStringLiteral(", ")));
+        *error = QStringLiteral("job templates left out (written by another torchdeck?): %1")
+                     .arg(unreadable.join(QStringLiteral(", ")));
     return true;
 }
 

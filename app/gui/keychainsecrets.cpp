@@ -1,7 +1,6 @@
 #include "gui/keychainsecrets.h"
 
 #include <QPointer>
-
 #include <qt6keychain/keychain.h>
 
 namespace torchdeck {
@@ -18,9 +17,12 @@ KeychainSecrets::KeychainSecrets(QObject *parent)
 QString KeychainSecrets::keyFor(const remote::CredentialPrompt &prompt)
 {
     switch (prompt.kind) {
-    case remote::CredentialPrompt::Kind::Password: return QStringLiteral("password:%1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::Passphrase: return QStringLiteral("passphrase:%1:%2").arg(prompt.host, prompt.text);
-    case remote::CredentialPrompt::Kind::KeyboardInteractive: return {};
+    case remote::CredentialPrompt::Kind::Password:
+        return QStringLiteral("password:%1").arg(prompt.host);
+    case remote::CredentialPrompt::Kind::Passphrase:
+        return QStringLiteral("passphrase:%1:%2").arg(prompt.host, prompt.text);
+    case remote::CredentialPrompt::Kind::KeyboardInteractive:
+        return {};
     }
     return {};
 }

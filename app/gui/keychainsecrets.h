@@ -3,7 +3,6 @@
 #include "remote/credentialprompt.h"
 
 #include <QObject>
-
 #include <functional>
 #include <optional>
 

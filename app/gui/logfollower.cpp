@@ -48,13 +48,12 @@ void LogFollower::setActive(bool active)
 
 void LogFollower::readNow()
 {
-    if (m_reading || !m_connection || m_path.isEmpty()
-        || m_connection->state() != remote::ConnectionState::Connected)
+    if (m_reading || !m_connection || m_path.isEmpty() || m_connection->state() != remote::ConnectionState::Connected)
         return;
     m_reading = true;
     const quint64 generation = m_generation;
-    remote::RemoteCommand *command = m_connection->run(
-        QStringLiteral("tail -n %1 -- %2 2>&1 || true").arg(m_lines).arg(quotedPath(m_path)));
+    remote::RemoteCommand *command =
+        m_connection->run(QStringLiteral("tail -n %1 -- %2 2>&1 || true").arg(m_lines).arg(quotedPath(m_path)));
     connect(command, &remote::RemoteCommand::finished, this, [this, generation](const remote::ExecResult &result) {
         if (generation != m_generation)
             return;

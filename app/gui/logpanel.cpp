@@ -36,8 +36,9 @@ LogPanel::LogPanel(QWidget *parent)
     layout->addWidget(m_text, 1);
 
     connect(&m_follower, &LogFollower::text, this, &LogPanel::show);
-    connect(&m_follower, &LogFollower::failed, this,
-            [this](const QString &error) { m_path->setText(tr("%1 (cannot read: %2)").arg(m_follower.path(), error)); });
+    connect(&m_follower, &LogFollower::failed, this, [this](const QString &error) {
+        m_path->setText(tr("%1 (cannot read: %2)").arg(m_follower.path(), error));
+    });
     connect(m_followBox, &QCheckBox::toggled, this, [this](bool on) {
         m_follower.setActive(on);
         if (on)

@@ -3,8 +3,8 @@
 #include "core/sshconfigparser.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterpane.h"
-#include "gui/colorscheme.h"
 #include "gui/clustersessions.h"
+#include "gui/colorscheme.h"
 #include "gui/newjobdialog.h"
 #include "gui/runactions.h"
 #include "gui/runtreemodel.h"
@@ -20,9 +20,9 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTreeView>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace torchdeck {
@@ -62,7 +62,8 @@ MainWindow::MainWindow(QWidget *parent)
         reloadClusters();
         m_clusterPane->selectCluster(name);
     });
-    connect(m_clusterPane, &ClusterPane::message, this, [this](const QString &text) { statusBar()->showMessage(text, 8000); });
+    connect(m_clusterPane, &ClusterPane::message, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 8000); });
 
     m_filtered->setSourceModel(m_runs);
     m_filtered->setFilterKeyColumn(-1);
@@ -80,11 +81,12 @@ MainWindow::MainWindow(QWidget *parent)
     m_runTree->setUniformRowHeights(true);
     m_runTree->header()->setStretchLastSection(true);
     m_runTree->setContextMenuPolicy(Qt::ActionsContextMenu);
-    connect(m_runTree->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-        const QString runId = current.data(RunTreeModel::RunIdRole).toString();
-        if (!runId.isEmpty()) // a cluster row keeps the run shown
-            m_runView->showRun(runId);
-    });
+    connect(m_runTree->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                const QString runId = current.data(RunTreeModel::RunIdRole).toString();
+                if (!runId.isEmpty()) // a cluster row keeps the run shown
+                    m_runView->showRun(runId);
+            });
     connect(m_filtered, &QAbstractItemModel::rowsInserted, m_runTree, [this](const QModelIndex &under) {
         if (!under.isValid()) // a new cluster: its runs in view
             m_runTree->expandAll();
@@ -105,7 +107,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_mainSplitter->setStretchFactor(1, 4);
     setCentralWidget(m_mainSplitter);
     connect(m_runView, &RunView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
-    connect(m_runView, &RunView::resumed, this, [this](const remote::LaunchResult &result) { updateRunRow(result.runId); });
+    connect(m_runView, &RunView::resumed, this,
+            [this](const remote::LaunchResult &result) { updateRunRow(result.runId); });
 
     buildActions();
     reloadClusters();
@@ -158,7 +161,8 @@ void MainWindow::reloadClusters()
 {
     const SshConfig config = readUserSshConfig();
     m_clusters->setClusters(config.hostAliases(), m_profiles.names());
-    statusBar()->showMessage(tr("%n cluster(s) from %1", nullptr, int(m_clusters->rowCount())).arg(userSshConfigPath()), 5000);
+    statusBar()->showMessage(tr("%n cluster(s) from %1", nullptr, int(m_clusters->rowCount())).arg(userSshConfigPath()),
+                             5000);
 }
 
 void MainWindow::reloadRuns()
@@ -212,7 +216,8 @@ void MainWindow::sessionAdded(ClusterSession *session)
     connect(session, &ClusterSession::stateChanged, this,
             [this](const QString &cluster, remote::ConnectionState state, const QString &detail) {
                 m_clusters->setState(cluster, state, detail);
-                statusBar()->showMessage(QStringLiteral("%1: %2 %3").arg(cluster, remote::connectionStateName(state), detail), 8000);
+                statusBar()->showMessage(
+                    QStringLiteral("%1: %2 %3").arg(cluster, remote::connectionStateName(state), detail), 8000);
                 if (state == remote::ConnectionState::Connected)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
@@ -244,7 +249,8 @@ void MainWindow::selectRun(const QString &runId)
 {
     const QModelIndex index = m_filtered->mapFromSource(m_runs->indexOf(runId));
     if (index.isValid())
-        m_runTree->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_runTree->selectionModel()->setCurrentIndex(index,
+                                                     QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 QStringList MainWindow::selectedRuns() const
@@ -273,7 +279,8 @@ NewJobDialog *MainWindow::openNewJob()
     connect(dialog, &NewJobDialog::submitted, this, [this](const remote::LaunchResult &result) {
         updateRunRow(result.runId);
         selectRun(result.runId);
-        if (ClusterSession *session = m_sessions->existing(m_runs->run(result.runId) ? m_runs->run(result.runId)->cluster : QString()))
+        if (ClusterSession *session =
+                m_sessions->existing(m_runs->run(result.runId) ? m_runs->run(result.runId)->cluster : QString()))
             session->refresh();
     });
     dialog->show();

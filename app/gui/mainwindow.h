@@ -24,7 +24,8 @@ class RunTreeModel;
 class RunView;
 
 // The desktop dashboard: clusters with their connection state, the runs of the store by cluster (filterable,
-// live, several can be cancelled at once), and the selected run's view. Connections and refreshes run in the background; nothing here waits on I/O.
+// live, several can be cancelled at once), and the selected run's view. Connections and refreshes run in the
+// background; nothing here waits on I/O.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:

@@ -61,7 +61,8 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
     layout->addWidget(buttons);
 
     const QSettings settings;
-    const QJsonObject last = QJsonDocument::fromJson(settings.value(QString::fromLatin1(lastSpecKey)).toByteArray()).object();
+    const QJsonObject last =
+        QJsonDocument::fromJson(settings.value(QString::fromLatin1(lastSpecKey)).toByteArray()).object();
     if (!last.isEmpty()) {
         const JobSpec::FromJson restored = JobSpec::fromJson(last);
         if (restored.ok())
@@ -87,9 +88,8 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
         updateButtons();
         emit submitted(result);
     });
-    connect(this, &QDialog::finished, this, [this] {
-        QSettings().setValue(QString::fromLatin1(geometryKey), saveGeometry());
-    });
+    connect(this, &QDialog::finished, this,
+            [this] { QSettings().setValue(QString::fromLatin1(geometryKey), saveGeometry()); });
     clusterChanged();
 }
 
@@ -141,7 +141,8 @@ void NewJobDialog::submit()
     settings.setValue(QString::fromLatin1(lastClusterKey), cluster());
     ClusterSession *session = m_sessions->session(cluster());
     ScriptPreview *preview = m_form->scriptPreview();
-    remote::LaunchRequest request = newRunRequest(session->profile(), spec, preview->isEdited() ? preview->text() : QString());
+    remote::LaunchRequest request =
+        newRunRequest(session->profile(), spec, preview->isEdited() ? preview->text() : QString());
     if (preview->isEdited())
         request.runId = m_editedRunId; // the directories the script names
     m_panel->start(session, m_sessions->store(), request);
@@ -164,11 +165,12 @@ void NewJobDialog::editScript()
             if (!guarded)
                 return;
             auto *launcher = new remote::RunLauncher(guarded->connection(), m_sessions->store(), this);
-            connect(launcher, &remote::RunLauncher::rendered, this, [this, launcher, request, preview](const QString &script) {
-                launcher->deleteLater();
-                m_editedRunId = request.runId;
-                preview->beginEditing(script);
-            });
+            connect(launcher, &remote::RunLauncher::rendered, this,
+                    [this, launcher, request, preview](const QString &script) {
+                        launcher->deleteLater();
+                        m_editedRunId = request.runId;
+                        preview->beginEditing(script);
+                    });
             connect(launcher, &remote::RunLauncher::failed, this, [launcher, preview](const QString &error) {
                 launcher->deleteLater();
                 preview->setBusy({});
@@ -178,7 +180,8 @@ void NewJobDialog::editScript()
         },
         [this, preview](const QString &error) {
             preview->setBusy({});
-            QMessageBox::warning(preview, tr("Cannot edit the script"), tr("Cannot connect to %1: %2").arg(cluster(), error));
+            QMessageBox::warning(preview, tr("Cannot edit the script"),
+                                 tr("Cannot connect to %1: %2").arg(cluster(), error));
         });
 }
 

@@ -8,11 +8,11 @@
 namespace torchdeck {
 
 std::optional<remote::LaunchRequest> resumeRequest(const RunStore &store, const ProfileStore &profiles,
-                                                   const RunRecord &run, const QString &from,
-                                                   const QString &epochs, QString *error)
+                                                   const RunRecord &run, const QString &from, const QString &epochs,
+                                                   QString *error)
 {
-    return remote::resumeRequest(store, profiles.profile(run.cluster), run, from.isEmpty() ? QStringLiteral("auto") : from,
-                                 epochs, error);
+    return remote::resumeRequest(store, profiles.profile(run.cluster), run,
+                                 from.isEmpty() ? QStringLiteral("auto") : from, epochs, error);
 }
 
 remote::LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, const QString &script)
@@ -21,8 +21,8 @@ remote::LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec
     request.profile = profile;
     request.spec = spec;
     request.script = script;
-    request.resume = spec.commandKind == CommandKind::Trainer
-                             && trainerOption(spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
+    request.resume = spec.commandKind == CommandKind::Trainer &&
+                             trainerOption(spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
                          ? QStringLiteral("auto")
                          : QString();
     return request;

@@ -52,7 +52,8 @@ void RunActions::cancel(const QStringList &runIds)
         return emit message(tr("No selected run has an unfinished job."));
     QString text = tr("Cancel %n run(s)?", nullptr, int(lines.size())) + QStringLiteral("\n\n") + lines.join(u'\n');
     if (skipped > 0)
-        text += QStringLiteral("\n\n") + tr("%n selected run(s) have ended and are left as they are.", nullptr, skipped);
+        text +=
+            QStringLiteral("\n\n") + tr("%n selected run(s) have ended and are left as they are.", nullptr, skipped);
     auto *box = new QMessageBox(QMessageBox::Question, tr("Cancel runs"), text, QMessageBox::Yes | QMessageBox::No,
                                 m_dialogParent);
     box->setObjectName(QStringLiteral("confirmCancel"));
@@ -75,7 +76,8 @@ void RunActions::requeue(const QString &runId)
     const QStringList jobs = unfinishedJobs(runId);
     const bool ended = jobs.isEmpty();
     const QString text = ended ? tr("Run %1 has ended, so its job cannot be requeued.\n\nResume it from its latest "
-                                    "checkpoint as a new job instead?").arg(run.value->name)
+                                    "checkpoint as a new job instead?")
+                                     .arg(run.value->name)
                                : tr("Requeue job %1 of run %2 on %3? The scheduler stops it and queues it again; "
                                     "the trainer resumes from its latest checkpoint.")
                                      .arg(jobs.constLast(), run.value->name, run.value->cluster);
@@ -96,7 +98,8 @@ void RunActions::requeue(const QString &runId)
     box->open();
 }
 
-void RunActions::send(SchedulerAction action, const QString &cluster, const QStringList &jobIds, const QStringList &runIds)
+void RunActions::send(SchedulerAction action, const QString &cluster, const QStringList &jobIds,
+                      const QStringList &runIds)
 {
     ClusterSession *session = m_sessions->session(cluster);
     const QString what = action == SchedulerAction::Cancel ? tr("Cancelling") : tr("Requeueing");
@@ -107,18 +110,21 @@ void RunActions::send(SchedulerAction action, const QString &cluster, const QStr
             if (!guarded)
                 return;
             auto *client = new remote::SchedulerClient(guarded->connection(), guarded->profile().commands(), this);
-            connect(client, &remote::SchedulerClient::actionDone, this, [this, client, guarded, action, cluster, runIds] {
-                client->deleteLater();
-                emit message(action == SchedulerAction::Cancel ? tr("Cancelled %n run(s) on %1.", nullptr, int(runIds.size())).arg(cluster)
-                                                               : tr("Requeued the job on %1.").arg(cluster));
-                emit actionDone(action, cluster, runIds);
-                if (guarded)
-                    guarded->refresh();
-            });
-            connect(client, &remote::SchedulerClient::failed, this, [this, client, what, cluster](const QString &error) {
-                client->deleteLater();
-                emit message(tr("%1 on %2 failed: %3").arg(what, cluster, error));
-            });
+            connect(client, &remote::SchedulerClient::actionDone, this,
+                    [this, client, guarded, action, cluster, runIds] {
+                        client->deleteLater();
+                        emit message(action == SchedulerAction::Cancel
+                                         ? tr("Cancelled %n run(s) on %1.", nullptr, int(runIds.size())).arg(cluster)
+                                         : tr("Requeued the job on %1.").arg(cluster));
+                        emit actionDone(action, cluster, runIds);
+                        if (guarded)
+                            guarded->refresh();
+                    });
+            connect(client, &remote::SchedulerClient::failed, this,
+                    [this, client, what, cluster](const QString &error) {
+                        client->deleteLater();
+                        emit message(tr("%1 on %2 failed: %3").arg(what, cluster, error));
+                    });
             client->act(action, jobIds);
         },
         [this, cluster](const QString &error) { emit message(tr("Cannot connect to %1: %2").arg(cluster, error)); });

@@ -4,7 +4,6 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <cmath>
 

@@ -2,8 +2,8 @@
 
 #include "core/metrics/runmetrics.h"
 #include "gui/runchartaxes.h"
-#include "gui/runchartview.h"
 #include "gui/runcharttheme.h"
+#include "gui/runchartview.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSeries>
@@ -13,9 +13,8 @@
 #include <QLineSeries>
 #include <QPixmap>
 #include <QToolTip>
-#include <QValueAxis>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -226,7 +225,8 @@ void RunCharts::redraw()
         epochSeries.append(&m_compared.at(i).series.series(SeriesKind::ValLoss));
     }
     drawDecimated(m_stepChart, steps, stepSeries, m_stepView->isZoomed(), minimumColumns);
-    drawDecimated(m_throughputChart, {m_throughput}, {own(SeriesKind::Throughput)}, m_throughputView->isZoomed(), minimumColumns);
+    drawDecimated(m_throughputChart, {m_throughput}, {own(SeriesKind::Throughput)}, m_throughputView->isZoomed(),
+                  minimumColumns);
     drawDecimated(m_epochChart, epochs, epochSeries, m_epochView->isZoomed(), minimumColumns);
     if (!m_epochView->isZoomed()) { // whole epochs: one tick each while they fit
         auto *x = static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal));
@@ -262,11 +262,16 @@ bool RunCharts::exportPng(const QString &path)
 QList<QPointF> RunCharts::drawnPoints(SeriesKind kind) const
 {
     switch (kind) {
-    case SeriesKind::TrainLoss: return m_stepLoss->points();
-    case SeriesKind::Throughput: return m_throughput->points();
-    case SeriesKind::EpochTrainLoss: return m_epochTrain->points();
-    case SeriesKind::ValLoss: return m_epochVal->points();
-    default: return {};
+    case SeriesKind::TrainLoss:
+        return m_stepLoss->points();
+    case SeriesKind::Throughput:
+        return m_throughput->points();
+    case SeriesKind::EpochTrainLoss:
+        return m_epochTrain->points();
+    case SeriesKind::ValLoss:
+        return m_epochVal->points();
+    default:
+        return {};
     }
 }
 
@@ -275,7 +280,8 @@ QList<QPointF> RunCharts::drawnComparison(int index, SeriesKind kind) const
     if (index < 0 || index >= m_overlays.size())
         return {};
     return kind == SeriesKind::TrainLoss ? m_overlays.at(index).steps->points()
-                                         : kind == SeriesKind::ValLoss ? m_overlays.at(index).epochs->points() : QList<QPointF>();
+           : kind == SeriesKind::ValLoss ? m_overlays.at(index).epochs->points()
+                                         : QList<QPointF>();
 }
 
 int RunCharts::drawnBars() const
@@ -292,10 +298,14 @@ RunChartView *RunCharts::view(SeriesKind kind) const
 {
     switch (kind) {
     case SeriesKind::TrainLoss:
-    case SeriesKind::LearningRate: return m_stepView;
-    case SeriesKind::Throughput: return m_throughputView;
-    case SeriesKind::EpochSeconds: return m_timeView;
-    default: return m_epochView;
+    case SeriesKind::LearningRate:
+        return m_stepView;
+    case SeriesKind::Throughput:
+        return m_throughputView;
+    case SeriesKind::EpochSeconds:
+        return m_timeView;
+    default:
+        return m_epochView;
     }
 }
 

@@ -21,8 +21,9 @@ const char *const exportDirKey = "runView/exportDirectory";
 
 QString exportDirectory()
 {
-    return QSettings().value(QString::fromLatin1(exportDirKey),
-                             QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+    return QSettings()
+        .value(QString::fromLatin1(exportDirKey), QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        .toString();
 }
 } // namespace
 
@@ -77,7 +78,8 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
         const auto run = m_store->run(id);
         const auto series = m_store->runSeries(id);
         if (!run.ok() || !run.value || !series.ok()) {
-            emit message(tr("Cannot read run %1 to compare: %2").arg(id.left(8), series.ok() ? run.error : series.error));
+            emit message(
+                tr("Cannot read run %1 to compare: %2").arg(id.left(8), series.ok() ? run.error : series.error));
             continue;
         }
         const QString name = run.value->name.isEmpty() ? id.left(8) : run.value->name;
@@ -86,7 +88,8 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
         m_compared.append(id);
     }
     m_charts->setComparison(runs);
-    m_comparedLabel->setText(names.isEmpty() ? QString() : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
+    m_comparedLabel->setText(names.isEmpty() ? QString()
+                                             : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
 }
 
 void RunChartsPanel::runMetricsArrived(const QString &runId)
@@ -131,9 +134,9 @@ bool RunChartsPanel::exportCsv(const QString &path, QString *error) const
 
 void RunChartsPanel::exportPngAs()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the charts"),
-                                                      exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-charts.png"),
-                                                      tr("PNG images (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the charts"), exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-charts.png"),
+        tr("PNG images (*.png)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(QString::fromLatin1(exportDirKey), QFileInfo(path).absolutePath());
@@ -144,14 +147,15 @@ void RunChartsPanel::exportCsvAs()
 {
     if (m_runId.isEmpty())
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the metrics"),
-                                                      exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-metrics.csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the metrics"), exportDirectory() + u'/' + m_runId.left(8) + QStringLiteral("-metrics.csv"),
+        tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QSettings().setValue(QString::fromLatin1(exportDirKey), QFileInfo(path).absolutePath());
     QString error;
-    emit message(exportCsv(path, &error) ? tr("Saved the metrics to %1").arg(path) : tr("Cannot write %1: %2").arg(path, error));
+    emit message(exportCsv(path, &error) ? tr("Saved the metrics to %1").arg(path)
+                                         : tr("Cannot write %1: %2").arg(path, error));
 }
 
 } // namespace torchdeck

@@ -4,7 +4,6 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QWheelEvent>
-
 #include <cmath>
 
 namespace torchdeck {
@@ -85,8 +84,8 @@ void RunChartView::wheelEvent(QWheelEvent *event)
 
 void RunChartView::mousePressEvent(QMouseEvent *event)
 {
-    if (event->button() == Qt::MiddleButton
-        || (event->button() == Qt::LeftButton && event->modifiers().testFlag(Qt::ShiftModifier))) {
+    if (event->button() == Qt::MiddleButton ||
+        (event->button() == Qt::LeftButton && event->modifiers().testFlag(Qt::ShiftModifier))) {
         m_panning = true;
         m_lastPan = event->position().toPoint();
         setCursor(Qt::ClosedHandCursor);

@@ -3,7 +3,6 @@
 #include "core/scheduler/jobstate.h"
 
 #include <QLocale>
-
 #include <cmath>
 
 namespace torchdeck {
@@ -51,7 +50,8 @@ void RunTreeModel::setRuns(const QList<RunRecord> &runs, const QHash<QString, QS
     beginResetModel();
     m_groups.clear();
     QList<RunRecord> sorted = runs;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const RunRecord &a, const RunRecord &b) { return a.created > b.created; });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const RunRecord &a, const RunRecord &b) { return a.created > b.created; });
     for (const RunRecord &run : std::as_const(sorted)) {
         int row = groupRow(run.cluster);
         if (row < 0) {
@@ -144,7 +144,8 @@ QModelIndex RunTreeModel::index(int row, int column, const QModelIndex &parent) 
 {
     if (!hasIndex(row, column, parent))
         return {};
-    return parent.isValid() ? createIndex(row, column, quintptr(parent.row()) + 1) : createIndex(row, column, kTopLevel);
+    return parent.isValid() ? createIndex(row, column, quintptr(parent.row()) + 1)
+                            : createIndex(row, column, kTopLevel);
 }
 
 QModelIndex RunTreeModel::parent(const QModelIndex &child) const
@@ -186,8 +187,8 @@ QVariant RunTreeModel::groupData(const Group &group, int column, int role) const
     if (column == NameColumn)
         return group.cluster;
     if (column == StateColumn) {
-        const auto active = std::count_if(group.entries.cbegin(), group.entries.cend(),
-                                          [](const Entry &e) { return isActive(e.run); });
+        const auto active =
+            std::count_if(group.entries.cbegin(), group.entries.cend(), [](const Entry &e) { return isActive(e.run); });
         return tr("%1 run(s), %2 active").arg(group.entries.size()).arg(active);
     }
     return {};
@@ -199,22 +200,36 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case NameColumn: return run.name.isEmpty() ? run.id.left(8) : run.name;
-        case StateColumn: return run.state;
-        case ProgressColumn: return formatProgress(run);
-        case EtaColumn: return isActive(run) ? formatDuration(run.etaSeconds) : QString();
-        case LossColumn: return std::isfinite(run.lastLoss) ? QString::number(run.lastLoss, 'g', 4) : QString();
-        case JobsColumn: return entry.jobIds.join(QStringLiteral(", "));
-        case CreatedColumn: return shortTime(run.created);
-        case UpdatedColumn: return shortTime(run.updated);
-        default: return {};
+        case NameColumn:
+            return run.name.isEmpty() ? run.id.left(8) : run.name;
+        case StateColumn:
+            return run.state;
+        case ProgressColumn:
+            return formatProgress(run);
+        case EtaColumn:
+            return isActive(run) ? formatDuration(run.etaSeconds) : QString();
+        case LossColumn:
+            return std::isfinite(run.lastLoss) ? QString::number(run.lastLoss, 'g', 4) : QString();
+        case JobsColumn:
+            return entry.jobIds.join(QStringLiteral(", "));
+        case CreatedColumn:
+            return shortTime(run.created);
+        case UpdatedColumn:
+            return shortTime(run.updated);
+        default:
+            return {};
         }
-    case Qt::ToolTipRole: return run.message.isEmpty() ? QVariant(run.id) : QVariant(QString(run.id + u'\n' + run.message));
+    case Qt::ToolTipRole:
+        return run.message.isEmpty() ? QVariant(run.id) : QVariant(QString(run.id + u'\n' + run.message));
     case Qt::TextAlignmentRole:
-        return column == LossColumn || column == EtaColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
-    case RunIdRole: return run.id;
-    case ClusterRole: return run.cluster;
-    default: return {};
+        return column == LossColumn || column == EtaColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                                           : QVariant();
+    case RunIdRole:
+        return run.id;
+    case ClusterRole:
+        return run.cluster;
+    default:
+        return {};
     }
 }
 

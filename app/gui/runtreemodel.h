@@ -12,15 +12,25 @@ namespace torchdeck {
 class RunTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, StateColumn, ProgressColumn, EtaColumn, LossColumn, JobsColumn, CreatedColumn,
-                  UpdatedColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        StateColumn,
+        ProgressColumn,
+        EtaColumn,
+        LossColumn,
+        JobsColumn,
+        CreatedColumn,
+        UpdatedColumn,
+        ColumnCount
+    };
     enum Role { RunIdRole = Qt::UserRole + 1, ClusterRole };
 
     explicit RunTreeModel(QObject *parent = nullptr);
 
     // Clusters in name order.
     void setRuns(const QList<RunRecord> &runs, const QHash<QString, QStringList> &jobIds);
-    // Replaces the run's row, or inserts it in created order (newest first), under a new cluster row if needed.
+    // Replaces the run's row, or inserts it in created order (newest first), under a new cluster row if
+    // needed.
     void updateRun(const RunRecord &run, const QStringList &jobIds);
     const RunRecord *run(const QString &runId) const;
     QStringList jobIds(const QString &runId) const;

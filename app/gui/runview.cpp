@@ -74,7 +74,8 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
         if (runId == m_runId)
             resumeFrom(QStringLiteral("auto"));
     });
-    m_requeue->setToolTip(tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
+    m_requeue->setToolTip(
+        tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
     connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(QStringLiteral("auto")); });
     connect(m_checkpoints, &CheckpointPanel::resumeRequested, this, &RunView::resumeFrom);
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
@@ -143,7 +144,9 @@ void RunView::reloadDetails()
                           .arg(record.epochsDone)
                           .arg(record.epochsTotal > 0 ? QString::number(record.epochsTotal) : QStringLiteral("?"))
                           .arg(ids.join(QStringLiteral(", ")),
-                               record.message.isEmpty() ? QString() : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
+                               record.message.isEmpty()
+                                   ? QString()
+                                   : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
     const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
     m_cancel->setEnabled(running);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
@@ -172,7 +175,8 @@ void RunView::resumeFrom(const QString &checkpoint)
     if (!run.ok() || !run.value)
         return;
     QString problem;
-    const auto request = resumeRequest(*m_sessions->store(), *m_sessions->profiles(), *run.value, checkpoint, {}, &problem);
+    const auto request =
+        resumeRequest(*m_sessions->store(), *m_sessions->profiles(), *run.value, checkpoint, {}, &problem);
     if (!request) {
         QMessageBox::warning(this, tr("Cannot resume"), problem);
         return;

@@ -22,7 +22,8 @@ ScriptPreview::ScriptPreview(QWidget *parent)
     m_text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_text->setToolTip(tr("The script core renders for these fields; at submission the run directory, "
                           "log and metrics paths and the trainer binary are filled in."));
-    m_edit->setToolTip(tr("Edit the exact script that will be submitted (connects to the cluster to fill in the run directory)"));
+    m_edit->setToolTip(tr("Edit the exact script that will be submitted (connects to the cluster to fill in "
+                          "the run directory)"));
     m_banner->setWordWrap(true);
     m_edit->setObjectName(QStringLiteral("editScript"));
     m_revert->setObjectName(QStringLiteral("revertScript"));

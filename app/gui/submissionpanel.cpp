@@ -54,7 +54,8 @@ void SubmissionPanel::start(ClusterSession *session, RunStore *store, const remo
     emit started();
     QPointer<ClusterSession> guarded = session;
     session->whenConnected(
-        this, [this, guarded, store, request] {
+        this,
+        [this, guarded, store, request] {
             if (guarded)
                 launch(guarded, store, request);
         },
@@ -88,7 +89,8 @@ void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const rem
             bar->setValue(bar->maximum());
     });
     connect(launcher, &remote::RunLauncher::submitted, this, [this, launcher](const remote::LaunchResult &result) {
-        finish(tr("Submitted: job %1, run %2 (attempt %3)").arg(result.jobId, result.runId.left(8)).arg(result.attempt), true);
+        finish(tr("Submitted: job %1, run %2 (attempt %3)").arg(result.jobId, result.runId.left(8)).arg(result.attempt),
+               true);
         launcher->deleteLater();
         emit submitted(result);
     });

@@ -21,8 +21,8 @@ void WallTimeBudgetLabel::setBudget(const WallTimeBudget &budget)
     }
     // The same colour as the form's errors: a job that cannot checkpoint loses all its work at the wall time.
     setStyleSheet(isWarning() ? QStringLiteral("color: #d04040; font-weight: bold;") : QString());
-    const QString text = (isWarning() ? tr("Warning: ") : QString()) + budget.summary
-                         + tr(" (measured on an earlier run)");
+    const QString text =
+        (isWarning() ? tr("Warning: ") : QString()) + budget.summary + tr(" (measured on an earlier run)");
     setText(text);
     setToolTip(budget.reachesCheckpoint
                    ? QString()

@@ -85,7 +85,8 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!connection.waitConnected(connectTimeoutMs, &error)) {
         out << "  \u2717 Connection: " << error << '\n';
         if (!hasTerminal())
-            out << "    (no terminal to ask on: run `ssh " << cluster << " true` once, or torchdeck check in a terminal)\n";
+            out << "    (no terminal to ask on: run `ssh " << cluster
+                << " true` once, or torchdeck check in a terminal)\n";
         return Failure;
     }
     out << "  \u2713 Connection: reachable, host key known, authenticated\n" << Qt::flush;

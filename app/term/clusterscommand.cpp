@@ -42,8 +42,7 @@ int runClustersCommand(const QStringList &args, QTextStream &out, QTextStream &e
     if (json)
         out << QJsonDocument(rows).toJson(QJsonDocument::Compact) << '\n';
     else if (rows.isEmpty() && config.hostAliases().isEmpty())
-        err << "torchdeck: no hosts in " << userSshConfigPath()
-            << " (scripts/sandbox start adds torchdeck-sandbox)\n";
+        err << "torchdeck: no hosts in " << userSshConfigPath() << " (scripts/sandbox start adds torchdeck-sandbox)\n";
     return Ok;
 }
 

@@ -44,9 +44,10 @@ const std::pair<const char16_t *, const char16_t *> listOptions[] = {
 };
 // The trainer's flags that take a value (docs/trainer.md); they go to the trainer's command line.
 const char16_t *const trainerOptions[] = {
-    u"--model", u"--data", u"--epochs", u"--batch-size", u"--lr", u"--optimizer", u"--seed",
-    u"--checkpoint-every", u"--keep", u"--threads", u"--limit", u"--log-every", u"--backend",
-    u"--amp", u"--bucket-mb", u"--device", u"--nproc-per-node", u"--weight-decay", u"--momentum",
+    u"--model",     u"--data",           u"--epochs",           u"--batch-size", u"--lr",
+    u"--optimizer", u"--seed",           u"--checkpoint-every", u"--keep",       u"--threads",
+    u"--limit",     u"--log-every",      u"--backend",          u"--amp",        u"--bucket-mb",
+    u"--device",    u"--nproc-per-node", u"--weight-decay",     u"--momentum",
 };
 
 bool readJobFile(const QString &path, QJsonObject *object, QString *error)
@@ -59,8 +60,8 @@ bool readJobFile(const QString &path, QJsonObject *object, QString *error)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (!document.isObject()) {
-        const QString why = parseError.error == QJsonParseError::NoError ? QStringLiteral("a list or value")
-                                                                         : parseError.errorString();
+        const QString why =
+            parseError.error == QJsonParseError::NoError ? QStringLiteral("a list or value") : parseError.errorString();
         *error = QStringLiteral("the job file %1 is not a JSON object: %2").arg(path, why);
         return false;
     }
@@ -99,16 +100,17 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
         }
         if (!arg.startsWith(u'-')) {
             if (!result.cluster.isEmpty())
-                return fail(QStringLiteral("unexpected argument '%1' (one cluster only; options start with --)").arg(arg));
+                return fail(
+                    QStringLiteral("unexpected argument '%1' (one cluster only; options start with --)").arg(arg));
             result.cluster = arg;
             continue;
         }
-        if (arg == u"--requeue" || arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal"
-            || arg == u"--mpi-allow-run-as-root") {
-            const QString key = arg == u"--requeue"        ? QStringLiteral("requeue")
-                              : arg == u"--oversubscribe" ? QStringLiteral("oversubscribe")
-                              : arg == u"--mpi-allow-run-as-root" ? QStringLiteral("mpiAllowRunAsRoot")
-                                                                  : QStringLiteral("checkpointSignalEnabled");
+        if (arg == u"--requeue" || arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal" ||
+            arg == u"--mpi-allow-run-as-root") {
+            const QString key = arg == u"--requeue"                 ? QStringLiteral("requeue")
+                                : arg == u"--oversubscribe"         ? QStringLiteral("oversubscribe")
+                                : arg == u"--mpi-allow-run-as-root" ? QStringLiteral("mpiAllowRunAsRoot")
+                                                                    : QStringLiteral("checkpointSignalEnabled");
             overrides[key] = arg != u"--no-checkpoint-signal";
             continue;
         }
@@ -135,15 +137,19 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             if (equals <= 0)
                 return fail(QStringLiteral("--env wants NAME=VALUE, got '%1'").arg(value));
             QJsonArray env = overrides.value(u"environment").toArray();
-            env.append(QJsonObject{{QStringLiteral("name"), value.left(equals)}, {QStringLiteral("value"), value.mid(equals + 1)}});
+            env.append(QJsonObject{{QStringLiteral("name"), value.left(equals)},
+                                   {QStringLiteral("value"), value.mid(equals + 1)}});
             overrides[u"environment"] = env;
             continue;
         }
         if (arg == u"--container") {
             const qsizetype colon = value.indexOf(u':');
             if (colon <= 0)
-                return fail(QStringLiteral("--container wants RUNTIME:IMAGE (apptainer, singularity or shifter), got '%1'").arg(value));
-            overrides[u"container"] = QJsonObject{{QStringLiteral("runtime"), value.left(colon)}, {QStringLiteral("image"), value.mid(colon + 1)}};
+                return fail(
+                    QStringLiteral("--container wants RUNTIME:IMAGE (apptainer, singularity or shifter), got '%1'")
+                        .arg(value));
+            overrides[u"container"] = QJsonObject{{QStringLiteral("runtime"), value.left(colon)},
+                                                  {QStringLiteral("image"), value.mid(colon + 1)}};
             continue;
         }
         if (arg == u"--trainer-arg") {
@@ -168,7 +174,8 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             } else {
                 const auto seconds = parseWallTime(value);
                 if (!seconds)
-                    return fail(QStringLiteral("--time wants a wall time like 30, 01:30:00 or 1-12:00:00, got '%1'").arg(value));
+                    return fail(QStringLiteral("--time wants a wall time like 30, 01:30:00 or 1-12:00:00, got '%1'")
+                                    .arg(value));
                 overrides[key] = *seconds;
             }
         }
@@ -199,8 +206,8 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             merged.append(word.toString());
         for (qsizetype i = 0; i < trainerArgs.size(); ++i) {
             const QString &word = trainerArgs.at(i);
-            const bool valued = word.startsWith(QStringLiteral("--")) && i + 1 < trainerArgs.size()
-                             && !trainerArgs.at(i + 1).startsWith(QStringLiteral("--"));
+            const bool valued = word.startsWith(QStringLiteral("--")) && i + 1 < trainerArgs.size() &&
+                                !trainerArgs.at(i + 1).startsWith(QStringLiteral("--"));
             if (valued)
                 merged = withTrainerOption(merged, word, trainerArgs.at(++i));
             else
@@ -228,17 +235,20 @@ QString jobOptionsHelp()
     return QStringLiteral(
         "Job options (script, submit; a --job FILE holds the same as JSON, options override it):\n"
         "  --name NAME  --nodes N  --tasks-per-node N  --gpus-per-node N  --cpus-per-task N  --mem 16G\n"
-        "  --time 01:30:00  --partition P (--queue Q)  --account A  --module M (repeat)  --env NAME=VALUE (repeat)\n"
+        "  --time 01:30:00  --partition P (--queue Q)  --account A  --module M (repeat)  --env NAME=VALUE "
+        "(repeat)\n"
         "  --launch srun|srun-per-node|mpirun|local  --launcher-option X (repeat)  --oversubscribe\n"
         "  --mpi-allow-run-as-root (containers and test machines that run as root)\n"
         "  --container apptainer:IMAGE|singularity:IMAGE|shifter:IMAGE  --workdir DIR\n"
-        "  --signal USR1|USR2|TERM  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts N\n"
+        "  --signal USR1|USR2|TERM  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts "
+        "N\n"
         "  --command 'CMD'   run your own command on every rank instead of the bundled trainer\n"
         "Trainer options (passed to torchdeck-train, see docs/trainer.md):\n"
         "  --model ae|toy|toy-split|resnet18|resnet50  --data fashion-mnist[:DIR]|mnist:DIR|synthetic[:N]\n"
         "  --epochs N  --batch-size N  --lr X  --optimizer adam|sgd  --seed N  --checkpoint-every epoch|N\n"
         "  --keep K  --threads N  --limit N  --log-every N  --backend auto|gloo|nccl  --amp bf16\n"
-        "  --channels-last  --device cpu|cuda  --nproc-per-node N  --trainer-arg ARG (repeat: any other flag)\n");
+        "  --channels-last  --device cpu|cuda  --nproc-per-node N  --trainer-arg ARG (repeat: any other "
+        "flag)\n");
 }
 
 } // namespace torchdeck::term

@@ -11,9 +11,9 @@ namespace torchdeck::term {
 struct JobOptions {
     QString cluster;
     JobSpec spec;
-    QSet<QString> flags; // the command's own flags that were given (from `commandFlags`)
+    QSet<QString> flags;            // the command's own flags that were given (from `commandFlags`)
     QHash<QString, QString> values; // the command's own valued options (from `commandOptions`)
-    QString error;       // non-empty: what is wrong, in one line
+    QString error;                  // non-empty: what is wrong, in one line
 };
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},

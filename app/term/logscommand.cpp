@@ -12,7 +12,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTimer>
-
 #include <algorithm>
 #include <cmath>
 
@@ -102,7 +101,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         } else if (!arg.startsWith(u'-') && parsed.run.isEmpty()) {
             parsed.run = arg;
         } else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
+            context.error(
+                QStringLiteral("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
             return UsageError;
         }
     }
@@ -121,8 +121,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
                                 [](const JobRecord &job) { return !isFinal(jobStateFromName(job.state)); });
     const JobRecord &latest = current != jobs.value.cend() ? *current : jobs.value.constLast();
-    const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt)
-                         && !isFinal(jobStateFromName(latest.state));
+    const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
+                           !isFinal(jobStateFromName(latest.state));
     for (const JobRecord &job : jobs.value) {
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
@@ -163,7 +163,9 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         else if (!arg.startsWith(u'-') && runText.isEmpty())
             runText = arg;
         else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck metrics RUN [--csv|--json] [--offline])").arg(arg));
+            context.error(
+                QStringLiteral("unexpected argument '%1' (usage: torchdeck metrics RUN [--csv|--json] [--offline])")
+                    .arg(arg));
             return UsageError;
         }
     }
@@ -211,7 +213,9 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
                        .arg(formatLoss(e.valLoss), 8)
                        .arg(formatLoss(e.valAccuracy), 7)
                        .arg(std::isfinite(e.seconds) ? QString::number(e.seconds, 'f', 1) : QStringLiteral("-"), 7)
-                       .arg(std::isfinite(e.samplesPerSecond) ? QString::number(e.samplesPerSecond, 'f', 0) : QStringLiteral("-"), 9)
+                       .arg(std::isfinite(e.samplesPerSecond) ? QString::number(e.samplesPerSecond, 'f', 0)
+                                                              : QStringLiteral("-"),
+                            9)
                        .arg(stored.attempt, 7);
         }
     }

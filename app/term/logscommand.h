@@ -5,7 +5,9 @@
 
 namespace torchdeck::term {
 
-int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err);    // logs RUN [-f] [--attempt N]
-int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &err); // metrics RUN [--csv|--json]
+int runLogsCommand(const QStringList &args, QTextStream &out,
+                   QTextStream &err); // logs RUN [-f] [--attempt N]
+int runMetricsCommand(const QStringList &args, QTextStream &out,
+                      QTextStream &err); // metrics RUN [--csv|--json]
 
 } // namespace torchdeck::term

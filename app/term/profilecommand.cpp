@@ -12,11 +12,10 @@ namespace torchdeck::term {
 namespace {
 // Options that set one string key of the profile's JSON.
 const std::pair<const char16_t *, const char16_t *> textOptions[] = {
-    {u"--scheduler", u"scheduler"},         {u"--pbs-dialect", u"pbs_dialect"},
-    {u"--slurm-history", u"slurm_history"}, {u"--account", u"account"},
-    {u"--partition", u"partition"},         {u"--queue", u"partition"},
-    {u"--work-dir", u"work_directory"},     {u"--libtorch", u"libtorch"},
-    {u"--trainer-binary", u"trainer_binary"}, {u"--build-on", u"build_on"},
+    {u"--scheduler", u"scheduler"},     {u"--pbs-dialect", u"pbs_dialect"}, {u"--slurm-history", u"slurm_history"},
+    {u"--account", u"account"},         {u"--partition", u"partition"},     {u"--queue", u"partition"},
+    {u"--work-dir", u"work_directory"}, {u"--libtorch", u"libtorch"},       {u"--trainer-binary", u"trainer_binary"},
+    {u"--build-on", u"build_on"},
 };
 
 void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
@@ -24,10 +23,10 @@ void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
     out << profile.name << (saved ? "" : " (built-in defaults; nothing saved)") << '\n';
     const QJsonObject json = profile.toJson();
     for (auto it = json.begin(); it != json.end(); ++it) {
-        const QString value = it.value().isArray()
-                                ? QString::fromUtf8(QJsonDocument(it.value().toArray()).toJson(QJsonDocument::Compact))
-                                : it.value().isDouble() ? QString::number(it.value().toInt())
-                                                        : it.value().toString();
+        const QString value =
+            it.value().isArray() ? QString::fromUtf8(QJsonDocument(it.value().toArray()).toJson(QJsonDocument::Compact))
+            : it.value().isDouble() ? QString::number(it.value().toInt())
+                                    : it.value().toString();
         out << "  " << it.key() << ": " << value << '\n';
     }
 }

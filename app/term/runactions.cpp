@@ -13,7 +13,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 #include <cmath>
 
@@ -38,7 +37,8 @@ UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run)
 int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("cancel"), out, err);
-    if (args.isEmpty() || std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(u'-'); })) {
+    if (args.isEmpty() ||
+        std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(u'-'); })) {
         context.error(QStringLiteral("usage: torchdeck cancel RUN [RUN...]"));
         return UsageError;
     }
@@ -55,8 +55,8 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         refreshRuns(context, {*run});
         const UnfinishedJobs jobs = unfinishedJobs(context, *run);
         if (jobs.ids.isEmpty()) {
-            out << "run " << shortRunId(run->id) << " has no unfinished job (" << context.store().run(run->id).value->state
-                << ")\n";
+            out << "run " << shortRunId(run->id) << " has no unfinished job ("
+                << context.store().run(run->id).value->state << ")\n";
             continue;
         }
         const auto connection = context.connect(run->cluster);
@@ -82,7 +82,8 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        out << "cancelled run " << shortRunId(run->id) << " (job " << jobs.ids.join(QStringLiteral(", ")) << ")\n" << Qt::flush;
+        out << "cancelled run " << shortRunId(run->id) << " (job " << jobs.ids.join(QStringLiteral(", ")) << ")\n"
+            << Qt::flush;
         refreshRuns(context, {*run});
     }
     return result;
@@ -100,10 +101,12 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<re
     const auto connection = context.connect(run.cluster);
     if (!connection)
         return Failure;
-    const remote::ExecResult removed = connection->runAndWait(remote::deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
+    const remote::ExecResult removed =
+        connection->runAndWait(remote::deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
     if (!removed.ok()) {
-        context.error(QStringLiteral("deleting on %1 failed: %2")
-                          .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
+        context.error(
+            QStringLiteral("deleting on %1 failed: %2")
+                .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
         return Failure;
     }
     for (const QString &path : plan.paths) {
@@ -142,9 +145,10 @@ void printCheckpoints(QTextStream &out, const QList<remote::CheckpointEntry> &en
     out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
     for (const remote::CheckpointEntry &entry : entries) {
         const CheckpointRecord &c = entry.record;
-        const QString when = std::isfinite(c.time)
-                               ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
-                               : QStringLiteral("-");
+        const QString when =
+            std::isfinite(c.time)
+                ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                : QStringLiteral("-");
         const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
                                           : QStringLiteral("-");
         QStringList marks;
@@ -156,7 +160,8 @@ void printCheckpoints(QTextStream &out, const QList<remote::CheckpointEntry> &en
             marks.append(QStringLiteral("deleted"));
         else if (entry.setAside)
             marks.append(QStringLiteral("set aside by a resume from an older one: ") + c.path.section(u'/', -2, -2));
-        const QString mark = marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
+        const QString mark =
+            marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
         out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
                    .arg(c.step, -7)
                    .arg(c.epoch, 5)

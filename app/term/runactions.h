@@ -18,7 +18,8 @@ struct UnfinishedJobs {
 };
 UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run);
 
-int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err);      // cancel RUN...
-int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream &err); // checkpoints RUN [--json]
+int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err); // cancel RUN...
+int runCheckpointsCommand(const QStringList &args, QTextStream &out,
+                          QTextStream &err); // checkpoints RUN [--json]
 
 } // namespace torchdeck::term

@@ -34,8 +34,8 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
         tracker.setAutoRestart(true);
         QObject::connect(&tracker, &remote::RunTracker::restarted, &tracker,
                          [&context](const QString &runId, const QString &jobId, const QString &reason) {
-                             context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId << " ("
-                                           << reason << ")\n"
+                             context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId
+                                           << " (" << reason << ")\n"
                                            << Qt::flush;
                          });
         QString problem;

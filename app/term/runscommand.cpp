@@ -92,7 +92,8 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const auto jobs = context.store().jobs(run->id);
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
     const auto series = context.store().runSeries(run->id);
-    const WallTimeBudget budget = spec.ok() && series.ok() ? remote::budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
+    const WallTimeBudget budget =
+        spec.ok() && series.ok() ? remote::budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
     const bool running = !jobs.value.isEmpty() && jobStateFromName(jobs.value.constLast().state) == JobState::Running;
     const CheckpointOutlook outlook =
         running && spec.ok() && series.ok()

@@ -4,7 +4,6 @@
 #include "term/termcontext.h"
 
 #include <QJsonArray>
-
 #include <cmath>
 
 namespace torchdeck::term {
@@ -35,14 +34,15 @@ QString formatLoss(double loss)
 
 QString formatRunTable(const QList<RunRecord> &runs)
 {
-    const QStringList headers{QStringLiteral("RUN"),   QStringLiteral("NAME"), QStringLiteral("CLUSTER"),
-                              QStringLiteral("STATE"), QStringLiteral("EPOCH"), QStringLiteral("LOSS"),
+    const QStringList headers{QStringLiteral("RUN"),   QStringLiteral("NAME"),   QStringLiteral("CLUSTER"),
+                              QStringLiteral("STATE"), QStringLiteral("EPOCH"),  QStringLiteral("LOSS"),
                               QStringLiteral("ETA"),   QStringLiteral("CREATED")};
     QList<QStringList> rows;
     rows.reserve(runs.size());
     for (const RunRecord &run : runs)
-        rows.append({shortRunId(run.id), run.name, run.cluster, run.state, formatEpochs(run.epochsDone, run.epochsTotal),
-                     formatLoss(run.lastLoss), formatDuration(run.etaSeconds),
+        rows.append({shortRunId(run.id), run.name, run.cluster, run.state,
+                     formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss),
+                     formatDuration(run.etaSeconds),
                      run.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))});
     QList<qsizetype> widths;
     for (const QString &header : headers)
@@ -70,7 +70,8 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
     text += QStringLiteral("name     %1 on %2\n").arg(run.name, run.cluster);
     text += QStringLiteral("state    %1\n").arg(run.state);
     text += QStringLiteral("epochs   %1   loss %2   eta %3\n")
-                .arg(formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss), formatDuration(run.etaSeconds));
+                .arg(formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss),
+                     formatDuration(run.etaSeconds));
     if (!run.message.isEmpty())
         text += QStringLiteral("message  %1\n").arg(run.message);
     text += QStringLiteral("jobs\n");
@@ -88,16 +89,17 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
 
 QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
 {
-    QJsonObject object{{QStringLiteral("run"), run.id},
-                       {QStringLiteral("name"), run.name},
-                       {QStringLiteral("cluster"), run.cluster},
-                       {QStringLiteral("state"), run.state},
-                       {QStringLiteral("created"), run.created.toString(Qt::ISODate)},
-                       {QStringLiteral("epochs_done"), run.epochsDone},
-                       {QStringLiteral("epochs_total"), run.epochsTotal >= 0 ? QJsonValue(run.epochsTotal) : QJsonValue()},
-                       {QStringLiteral("last_loss"), number(run.lastLoss)},
-                       {QStringLiteral("eta_seconds"), number(run.etaSeconds)},
-                       {QStringLiteral("message"), run.message}};
+    QJsonObject object{
+        {QStringLiteral("run"), run.id},
+        {QStringLiteral("name"), run.name},
+        {QStringLiteral("cluster"), run.cluster},
+        {QStringLiteral("state"), run.state},
+        {QStringLiteral("created"), run.created.toString(Qt::ISODate)},
+        {QStringLiteral("epochs_done"), run.epochsDone},
+        {QStringLiteral("epochs_total"), run.epochsTotal >= 0 ? QJsonValue(run.epochsTotal) : QJsonValue()},
+        {QStringLiteral("last_loss"), number(run.lastLoss)},
+        {QStringLiteral("eta_seconds"), number(run.etaSeconds)},
+        {QStringLiteral("message"), run.message}};
     if (jobs.isEmpty())
         return object;
     QJsonArray array;

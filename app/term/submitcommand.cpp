@@ -3,10 +3,10 @@
 #include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "remote/resumerequest.h"
+#include "remote/runbudget.h"
 #include "remote/runlauncher.h"
 #include "term/joboptions.h"
 #include "term/progressprinter.h"
-#include "remote/runbudget.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 
@@ -102,8 +102,8 @@ bool editScript(TermContext &context, const QString &script, QString *edited)
     process.setProcessChannelMode(QProcess::ForwardedChannels);
     process.setInputChannelMode(QProcess::ForwardedInputChannel);
     // Through the shell, as git does: EDITOR may hold options ("code --wait").
-    process.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), editor + QStringLiteral(" \"$1\""),
-                                              QStringLiteral("sh"), file.fileName()});
+    process.start(QStringLiteral("/bin/sh"),
+                  {QStringLiteral("-c"), editor + QStringLiteral(" \"$1\""), QStringLiteral("sh"), file.fileName()});
     if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
         context.error(QStringLiteral("the editor (%1) failed; nothing was submitted").arg(editor));
         return false;
@@ -132,8 +132,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     }
     bool chainOk = true;
     const int chain = options.values.value(QStringLiteral("--chain"), QStringLiteral("1")).toInt(&chainOk);
-    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts
-        || (chain > 1 && options.spec.commandKind != CommandKind::Trainer)) {
+    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts ||
+        (chain > 1 && options.spec.commandKind != CommandKind::Trainer)) {
         context.error(QStringLiteral("--chain wants the number of jobs, 1 to 1 + --max-restarts, for the trainer"));
         return UsageError;
     }
@@ -146,10 +146,10 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     remote::LaunchRequest request;
     request.profile = context.profiles().profile(options.cluster);
     request.spec = options.spec;
-    request.resume = options.spec.commandKind == CommandKind::Trainer
-                          && trainerOption(options.spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
-                       ? QStringLiteral("auto") // so a requeued attempt continues from its checkpoint
-                       : QString();
+    request.resume = options.spec.commandKind == CommandKind::Trainer &&
+                             trainerOption(options.spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
+                         ? QStringLiteral("auto") // so a requeued attempt continues from its checkpoint
+                         : QString();
     const WallTimeBudget budget = remote::budgetFromEarlierRun(context.store(), options.cluster, request.spec);
     if (budget.known && !previewOnly)
         context.err() << "torchdeck submit: " << (budget.reachesCheckpoint ? "" : "warning: ") << budget.summary
@@ -185,8 +185,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         const auto queued = launch(context, *connection, next, false);
         if (!queued)
             return Failure;
-        context.err() << "torchdeck submit: attempt " << attempt << " queued as job " << queued->jobId
-                      << ", after job " << before << " if it fails\n"
+        context.err() << "torchdeck submit: attempt " << attempt << " queued as job " << queued->jobId << ", after job "
+                      << before << " if it fails\n"
                       << Qt::flush;
         before = queued->jobId;
     }

@@ -29,7 +29,8 @@ void TermContext::error(const QString &message)
 bool TermContext::openStore()
 {
     const QString dir = qEnvironmentVariable("TORCHDECK_DATA_DIR");
-    const StoreStatus opened = m_store.open(dir.isEmpty() ? RunStore::defaultPath() : dir + QStringLiteral("/runs.sqlite"));
+    const StoreStatus opened =
+        m_store.open(dir.isEmpty() ? RunStore::defaultPath() : dir + QStringLiteral("/runs.sqlite"));
     if (!opened.ok())
         error(QStringLiteral("cannot open the run store: ") + opened.error);
     return opened.ok();
@@ -81,12 +82,14 @@ std::unique_ptr<remote::Connection> TermContext::connect(const QString &cluster)
     QString problem;
     if (!connection->waitConnected(connectTimeoutMs, &problem)) {
         // The worker's message names the host already; a question nobody could answer gets a hint.
-        const bool unanswered = !hasTerminal()
-                             && (problem.contains(QStringLiteral("not known")) || problem.contains(QStringLiteral("uthentic"))
-                                 || problem.contains(QStringLiteral("passphrase")) || problem.contains(QStringLiteral("password")));
+        const bool unanswered =
+            !hasTerminal() &&
+            (problem.contains(QStringLiteral("not known")) || problem.contains(QStringLiteral("uthentic")) ||
+             problem.contains(QStringLiteral("passphrase")) || problem.contains(QStringLiteral("password")));
         error(problem.contains(cluster) ? problem : QStringLiteral("cannot connect to %1: %2").arg(cluster, problem));
         if (unanswered)
-            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the key into ssh-agent")
+            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the "
+                                 "key into ssh-agent")
                       .arg(cluster));
         return nullptr;
     }

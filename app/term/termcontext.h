@@ -5,7 +5,6 @@
 #include "remote/connection.h"
 
 #include <QTextStream>
-
 #include <functional>
 #include <memory>
 

@@ -23,20 +23,25 @@ void printUsage(QTextStream &out)
            "Without a command, torchdeck opens the desktop dashboard.\n"
            "\n"
            "Clusters:\n"
-           "  clusters [--json]       list the clusters of your ssh config (~/.ssh/config, or $TORCHDECK_SSH_CONFIG)\n"
-           "  check CLUSTER           connect and check everything a job needs (with the cluster's profile): quoting,\n"
-           "                          SFTP, scheduler commands, cmake and a compiler, LibTorch, the work directory\n"
+           "  clusters [--json]       list the clusters of your ssh config (~/.ssh/config, or "
+           "$TORCHDECK_SSH_CONFIG)\n"
+           "  check CLUSTER           connect and check everything a job needs (with the cluster's profile): "
+           "quoting,\n"
+           "                          SFTP, scheduler commands, cmake and a compiler, LibTorch, the work "
+           "directory\n"
            "                          [--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX]\n"
            "  profile CLUSTER         show torchdeck's settings of a cluster, or change them:\n"
            "                          [--scheduler slurm|pbs|local] [--pbs-dialect pbspro|torque]\n"
            "                          [--slurm-history accounting|completion-file|controller] [--account A]\n"
            "                          [--partition P] [--work-dir DIR] [--module M]... [--no-modules]\n"
-           "                          [--libtorch PREFIX|auto] [--trainer-binary PATH] [--build-on login|job]\n"
+           "                          [--libtorch PREFIX|auto] [--trainer-binary PATH] [--build-on "
+           "login|job]\n"
            "                          [--build-cpus N] [--reset] [--json]\n"
            "\n"
            "Jobs and runs (RUN: a run id, its first characters, or its name):\n"
            "  script CLUSTER [JOB]    print the job script a submission would send\n"
-           "  submit CLUSTER [JOB]    deploy and build the trainer, submit the job, print the run and job id [--json]\n"
+           "  submit CLUSTER [JOB]    deploy and build the trainer, submit the job, print the run and job id "
+           "[--json]\n"
            "                          [--edit: change the script in $VISUAL/$EDITOR before it is submitted]\n"
            "                          [--chain N: submit N jobs up front, each after the one before fails]\n"
            "  runs                    the runs, newest first [--cluster C] [--json] [--offline]\n"
@@ -48,9 +53,11 @@ void printUsage(QTextStream &out)
            "                          [--delete STEP|FILE]... (never the latest)\n"
            "  resume RUN              a new job continuing the run from its latest checkpoint\n"
            "                          [--from STEP|FILE] [--epochs N] [--json]\n"
-           "  watch [RUN...]          live dashboard: runs, loss curve, epoch times, log; keys to select, cancel,\n"
+           "  watch [RUN...]          live dashboard: runs, loss curve, epoch times, log; keys to select, "
+           "cancel,\n"
            "                          resume, quit; plain lines when not on a terminal\n"
-           "                          [--interval SECONDS] [--plain] [--until-done: quit when the runs have ended]\n"
+           "                          [--interval SECONDS] [--plain] [--until-done: quit when the runs have "
+           "ended]\n"
            "\n"
         << jobOptionsHelp()
         << "\n"
@@ -86,12 +93,18 @@ int runTerminal(const QStringList &args)
     }
     using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
     static const std::pair<const char16_t *, Command> commands[] = {
-        {u"clusters", runClustersCommand}, {u"check", runCheckCommand},
-        {u"profile", runProfileCommand},   {u"script", runScriptCommand},
-        {u"submit", runSubmitCommand},     {u"runs", runRunsCommand},
-        {u"status", runStatusCommand},     {u"logs", runLogsCommand},
-        {u"metrics", runMetricsCommand},   {u"cancel", runCancelCommand},
-        {u"checkpoints", runCheckpointsCommand}, {u"resume", runResumeCommand},
+        {u"clusters", runClustersCommand},
+        {u"check", runCheckCommand},
+        {u"profile", runProfileCommand},
+        {u"script", runScriptCommand},
+        {u"submit", runSubmitCommand},
+        {u"runs", runRunsCommand},
+        {u"status", runStatusCommand},
+        {u"logs", runLogsCommand},
+        {u"metrics", runMetricsCommand},
+        {u"cancel", runCancelCommand},
+        {u"checkpoints", runCheckpointsCommand},
+        {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},
     };
     for (const auto &[name, run] : commands) {

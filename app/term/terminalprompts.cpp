@@ -13,7 +13,10 @@ namespace {
 // Owns the /dev/tty descriptor, and restores the echo flag even when reading fails.
 class Tty {
 public:
-    Tty() : m_fd(::open("/dev/tty", O_RDWR | O_CLOEXEC)) {}
+    Tty()
+        : m_fd(::open("/dev/tty", O_RDWR | O_CLOEXEC))
+    {
+    }
     ~Tty()
     {
         if (m_echoOff)
@@ -87,21 +90,22 @@ void answerOnTerminal(remote::Connection &connection)
     if (!hasTerminal())
         return;
     connection.setInteractive(true);
-    QObject::connect(&connection, &remote::Connection::hostKeyConfirmationNeeded, &connection,
-                     [&connection](const remote::HostKeyCheck &key) {
-                         const std::optional<QString> answer = readLineFromTerminal(
-                             QStringLiteral("The host key of %1 is not known.\n  %2 %3\nTrust it and remember it? [y/N] ")
-                                 .arg(connection.host(), key.keyType, key.fingerprintSha256),
-                             true);
-                         connection.answerHostKey(answer && answer->trimmed().toLower().startsWith(u'y'));
-                     });
+    QObject::connect(
+        &connection, &remote::Connection::hostKeyConfirmationNeeded, &connection,
+        [&connection](const remote::HostKeyCheck &key) {
+            const std::optional<QString> answer = readLineFromTerminal(
+                QStringLiteral("The host key of %1 is not known.\n  %2 %3\nTrust it and remember it? [y/N] ")
+                    .arg(connection.host(), key.keyType, key.fingerprintSha256),
+                true);
+            connection.answerHostKey(answer && answer->trimmed().toLower().startsWith(u'y'));
+        });
     QObject::connect(&connection, &remote::Connection::credentialNeeded, &connection,
                      [&connection](const remote::CredentialPrompt &prompt) {
                          QString text = prompt.text.trimmed();
                          if (!prompt.instruction.isEmpty())
                              text = prompt.instruction.trimmed() + u'\n' + text;
-                         connection.answerCredential(readLineFromTerminal(
-                             QStringLiteral("%1 %2 ").arg(prompt.host + u':', text), prompt.echo));
+                         connection.answerCredential(
+                             readLineFromTerminal(QStringLiteral("%1 %2 ").arg(prompt.host + u':', text), prompt.echo));
                      });
 }
 

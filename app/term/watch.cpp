@@ -2,6 +2,7 @@
 
 #include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
+#include "remote/runbudget.h"
 #include "remote/runtracker.h"
 #include "remote/schedulerclient.h"
 #include "term/render/plainupdate.h"
@@ -9,7 +10,6 @@
 #include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
 #include "term/runactions.h"
-#include "remote/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
@@ -17,12 +17,11 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QEventLoop>
 #include <QMap>
 #include <QTimer>
-
 #include <unistd.h>
 
 namespace torchdeck::term {
@@ -46,7 +45,8 @@ void Watch::quitWhenDone()
 {
     if (!m_untilDone)
         return;
-    // Not while a tracker is submitting a restart: the run only looks finished until its next job is recorded.
+    // Not while a tracker is submitting a restart: the run only looks finished until its next job is
+    // recorded.
     const bool restarting = std::any_of(m_trackers.cbegin(), m_trackers.cend(),
                                         [](const remote::RunTracker *tracker) { return tracker->isRestarting(); });
     if (allFinished() && !restarting)
@@ -91,7 +91,8 @@ void Watch::connectClusters()
             m_exitCode = Failure;
             continue;
         }
-        auto *tracker = new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
+        auto *tracker =
+            new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
         tracker->setAutoRestart(true);
         connect(tracker, &remote::RunTracker::restarted, this,
                 [this](const QString &runId, const QString &jobId, const QString &reason) {
@@ -163,7 +164,8 @@ void Watch::redraw()
         const JobSpec::FromJson spec =
             JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
         const CheckpointOutlook outlook =
-            spec.ok() ? remote::outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+            spec.ok() ? remote::outlookFromSeries(spec.spec, *snapshot.series,
+                                                  double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
                       : CheckpointOutlook{};
         if (outlook.known) {
             snapshot.runs[m_selected].nextCheckpointIn = outlook.nextCheckpointIn;
@@ -224,8 +226,8 @@ int Watch::run(int intervalMs)
         for (const RunRecord &run : std::as_const(m_runs))
             text += plainRunLine({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
                                   run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)})
-                        .toUtf8()
-                  + '\n';
+                        .toUtf8() +
+                    '\n';
         writeAll(STDOUT_FILENO, text);
     }
     return m_exitCode;

@@ -11,7 +11,6 @@
 #include <QHash>
 #include <QMap>
 #include <QObject>
-
 #include <memory>
 
 namespace torchdeck::remote {

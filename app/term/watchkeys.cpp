@@ -1,7 +1,6 @@
-#include "term/watch.h"
-
 #include "core/scheduler/jobstate.h"
 #include "remote/remotepath.h"
+#include "remote/runbudget.h"
 #include "remote/runtracker.h"
 #include "remote/schedulerclient.h"
 #include "term/render/plainupdate.h"
@@ -9,20 +8,19 @@
 #include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
 #include "term/runactions.h"
-#include "remote/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/watch.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QEventLoop>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QEventLoop>
 #include <QMap>
 #include <QTimer>
-
 #include <unistd.h>
 
 namespace torchdeck::term {
@@ -93,10 +91,15 @@ void Watch::onKey(Key key)
     }
     const RunRecord *run = selectedRun();
     switch (key.code) {
-    case Key::Up: m_selected = std::max(0, m_selected - 1); break;
-    case Key::Down: m_selected = std::min(int(m_runs.size()) - 1, m_selected + 1); break;
+    case Key::Up:
+        m_selected = std::max(0, m_selected - 1);
+        break;
+    case Key::Down:
+        m_selected = std::min(int(m_runs.size()) - 1, m_selected + 1);
+        break;
     case Key::Escape:
-    case Key::CtrlC: return m_loop.quit();
+    case Key::CtrlC:
+        return m_loop.quit();
     case Key::Char:
         if (key.ch == u'q')
             return m_loop.quit();
@@ -113,7 +116,8 @@ void Watch::onKey(Key key)
                                        shortRunId(run->id), run->name));
         }
         break;
-    default: break;
+    default:
+        break;
     }
     m_logLines.clear();
     redraw();

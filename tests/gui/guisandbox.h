@@ -43,12 +43,15 @@ inline JobSpec smallTrainerJob(int epochs)
     spec.name = QStringLiteral("gui-test");
     spec.tasksPerNode = 2;
     spec.wallTimeSeconds = 600;
-    spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--data"),
-                        QStringLiteral("fashion-mnist"), QStringLiteral("--epochs"), QString::number(epochs),
-                        QStringLiteral("--batch-size"), QStringLiteral("64"), QStringLiteral("--lr"),
-                        QStringLiteral("0.001"), QStringLiteral("--optimizer"), QStringLiteral("adam"),
-                        QStringLiteral("--limit"), QStringLiteral("4096"), QStringLiteral("--threads"),
-                        QStringLiteral("1"), QStringLiteral("--log-every"), QStringLiteral("16")};
+    spec.trainerArgs = {QStringLiteral("--model"),      QStringLiteral("ae"),
+                        QStringLiteral("--data"),       QStringLiteral("fashion-mnist"),
+                        QStringLiteral("--epochs"),     QString::number(epochs),
+                        QStringLiteral("--batch-size"), QStringLiteral("64"),
+                        QStringLiteral("--lr"),         QStringLiteral("0.001"),
+                        QStringLiteral("--optimizer"),  QStringLiteral("adam"),
+                        QStringLiteral("--limit"),      QStringLiteral("4096"),
+                        QStringLiteral("--threads"),    QStringLiteral("1"),
+                        QStringLiteral("--log-every"),  QStringLiteral("16")};
     return spec;
 }
 
@@ -57,9 +60,9 @@ inline JobSpec smallTrainerJob(int epochs)
 // Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
 #include "gui/clusterlistmodel.h"
 #include "gui/clustersessions.h"
+#include "gui/jobform.h"
 #include "gui/mainwindow.h"
 #include "gui/newjobdialog.h"
-#include "gui/jobform.h"
 #include "gui/runtreemodel.h"
 #include "gui/submissionpanel.h"
 
@@ -86,8 +89,9 @@ inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int
     if (!QTest::qWaitFor([&] { return !submitted.isEmpty() || !failed.isEmpty(); }, timeoutMs))
         return {{}, QString(QStringLiteral("no answer; output: ") + dialog->panel()->outputText())};
     if (submitted.isEmpty())
-        return {{}, QString(failed.constFirst().constFirst().toString() + QStringLiteral("; output: ")
-                            + dialog->panel()->outputText())};
+        return {{},
+                QString(failed.constFirst().constFirst().toString() + QStringLiteral("; output: ") +
+                        dialog->panel()->outputText())};
     Submission done{submitted.constFirst().constFirst().value<remote::LaunchResult>(), {}};
     dialog->close();
     return done;

@@ -26,10 +26,12 @@ private slots:
         model.setCheckpoints({first, torn});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, CheckpointListModel::StepColumn).data().toLongLong(), 64);
-        QCOMPARE(model.index(0, CheckpointListModel::FileColumn).data().toString(), QStringLiteral("checkpoint-0000000064.pt"));
+        QCOMPARE(model.index(0, CheckpointListModel::FileColumn).data().toString(),
+                 QStringLiteral("checkpoint-0000000064.pt"));
         QCOMPARE(model.index(0, 0).data(CheckpointListModel::PathRole).toString(), first.path);
         QVERIFY(!model.index(0, CheckpointListModel::SizeColumn).data().toString().isEmpty());
-        QVERIFY(model.index(1, CheckpointListModel::ReasonColumn).data().toString().contains(QStringLiteral("invalid")));
+        QVERIFY(
+            model.index(1, CheckpointListModel::ReasonColumn).data().toString().contains(QStringLiteral("invalid")));
         model.setCheckpoints({});
         QCOMPARE(model.rowCount(), 0);
     }

@@ -13,8 +13,10 @@ private slots:
     {
         ClusterListModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setClusters({QStringLiteral("alpha"), QStringLiteral("beta")}, {QStringLiteral("beta"), QStringLiteral("gamma")});
-        QCOMPARE(model.names(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")}));
+        model.setClusters({QStringLiteral("alpha"), QStringLiteral("beta")},
+                          {QStringLiteral("beta"), QStringLiteral("gamma")});
+        QCOMPARE(model.names(),
+                 (QStringList{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("gamma")}));
         QCOMPARE(model.sshAliases(), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta")}));
         QVERIFY(!model.index(0).data(ClusterListModel::HasProfileRole).toBool());
         QVERIFY(model.index(1).data(ClusterListModel::HasProfileRole).toBool());

@@ -68,7 +68,8 @@ private slots:
         QCOMPARE(profile.partition, QStringLiteral("gpu"));
         QCOMPARE(profile.account, QStringLiteral("proj42"));
         QCOMPARE(profile.workDirectory, QStringLiteral("/scratch/me/td"));
-        QCOMPARE(profile.modules, (QStringList{QStringLiteral("gcc/12"), QStringLiteral("cmake"), QStringLiteral("cuda/12.2")}));
+        QCOMPARE(profile.modules,
+                 (QStringList{QStringLiteral("gcc/12"), QStringLiteral("cmake"), QStringLiteral("cuda/12.2")}));
         QCOMPARE(profile.libtorch, QStringLiteral("~/libtorch"));
         QCOMPARE(profile.trainerBinary, QStringLiteral("/opt/td/torchdeck-train"));
         QCOMPARE(profile, saved.constFirst().constFirst().value<ClusterProfile>());

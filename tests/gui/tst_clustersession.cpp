@@ -9,10 +9,9 @@
 #include "guisandbox.h"
 
 #include <QComboBox>
-#include <QStatusBar>
-
 #include <QPointer>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -105,8 +104,8 @@ void TestClusterSession::anEditedProfileReplacesTheTracker()
 }
 
 // Against the sandbox's Slurm, through the window: no accounting there, so a job that left the queue is
-// found through the sandbox profile's slurm_history (completion-file); edited to "accounting" in the profile dialog,
-// the next pass asks sacct and the window shows its refusal (the window listens to the new tracker).
+// found through the sandbox profile's slurm_history (completion-file); edited to "accounting" in the profile
+// dialog, the next pass asks sacct and the window shows its refusal (the window listens to the new tracker).
 void TestClusterSession::pollsWithTheEditedProfile()
 {
     if (!testing::sandboxRunning())

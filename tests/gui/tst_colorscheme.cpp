@@ -14,7 +14,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <cmath>
 
 using namespace torchdeck;
@@ -73,7 +72,8 @@ private slots:
         choose(window, QStringLiteral("dark"));
         QCOMPARE(QApplication::palette().color(QPalette::Window), darkPalette().color(QPalette::Window));
         const QPalette dark = darkPalette();
-        QTRY_COMPARE(charts->charts().constFirst()->theme(), QChart::ChartThemeDark); // palette events are posted
+        QTRY_COMPARE(charts->charts().constFirst()->theme(),
+                     QChart::ChartThemeDark); // palette events are posted
         for (QChart *chart : charts->charts()) {
             QCOMPARE(chart->theme(), QChart::ChartThemeDark);
             QCOMPARE(chart->backgroundBrush().color(), dark.color(QPalette::Base));
@@ -81,16 +81,20 @@ private slots:
         }
         auto *log = window.runView()->logPanel()->findChild<QPlainTextEdit *>();
         QVERIFY(log);
-        QCOMPARE(log->palette().color(QPalette::Active, QPalette::Base), dark.color(QPalette::Base)); // enabled once a run is shown
-        QVERIFY(contrast(log->palette().color(QPalette::Active, QPalette::Text), log->palette().color(QPalette::Active, QPalette::Base)) >= 4.5);
+        QCOMPARE(log->palette().color(QPalette::Active, QPalette::Base),
+                 dark.color(QPalette::Base)); // enabled once a run is shown
+        QVERIFY(contrast(log->palette().color(QPalette::Active, QPalette::Text),
+                         log->palette().color(QPalette::Active, QPalette::Base)) >= 4.5);
         QCOMPARE(QSettings().value(QStringLiteral("view/colorScheme")).toString(), QStringLiteral("dark"));
 
         choose(window, QStringLiteral("light"));
         QTRY_COMPARE(charts->charts().constFirst()->theme(), QChart::ChartThemeLight);
-        QTRY_COMPARE(log->palette().color(QPalette::Active, QPalette::Base), lightPalette().color(QPalette::Active, QPalette::Base));
+        QTRY_COMPARE(log->palette().color(QPalette::Active, QPalette::Base),
+                     lightPalette().color(QPalette::Active, QPalette::Base));
         for (QChart *chart : charts->charts())
             QCOMPARE(chart->theme(), QChart::ChartThemeLight);
-        QVERIFY(contrast(log->palette().color(QPalette::Active, QPalette::Text), log->palette().color(QPalette::Active, QPalette::Base)) >= 4.5);
+        QVERIFY(contrast(log->palette().color(QPalette::Active, QPalette::Text),
+                         log->palette().color(QPalette::Active, QPalette::Base)) >= 4.5);
         choose(window, QStringLiteral("dark"));
     }
 
@@ -109,7 +113,8 @@ private slots:
         QCOMPARE(window.size(), QSize(1366, 728));
         QVERIFY(window.runView()->charts()->stepChartView()->height() >= 140);
         NewJobDialog *dialog = window.openNewJob(); // the form scrolls rather than outgrow the screen
-        QVERIFY2(dialog->minimumSizeHint().height() <= 728, qPrintable(QString::number(dialog->minimumSizeHint().height())));
+        QVERIFY2(dialog->minimumSizeHint().height() <= 728,
+                 qPrintable(QString::number(dialog->minimumSizeHint().height())));
         QVERIFY(dialog->height() <= 728);
         dialog->close();
         choose(window, QStringLiteral("system"));

@@ -21,17 +21,18 @@ remote::CredentialPrompt passwordPrompt()
     return prompt;
 }
 
-template <typename T>
-T *waitForDialog(const QString &name)
+template <typename T> T *waitForDialog(const QString &name)
 {
     T *found = nullptr;
-    (void)QTest::qWaitFor([&] {
-        for (QWidget *w : QApplication::topLevelWidgets()) {
-            if (w->objectName() == name && w->isVisible())
-                found = qobject_cast<T *>(w);
-        }
-        return found != nullptr;
-    }, 10000);
+    (void)QTest::qWaitFor(
+        [&] {
+            for (QWidget *w : QApplication::topLevelWidgets()) {
+                if (w->objectName() == name && w->isVisible())
+                    found = qobject_cast<T *>(w);
+            }
+            return found != nullptr;
+        },
+        10000);
     return found;
 }
 } // namespace

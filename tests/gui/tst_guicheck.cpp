@@ -1,8 +1,7 @@
-#include "guisandbox.h"
-
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterpane.h"
 #include "gui/clusterprofiledialog.h"
+#include "guisandbox.h"
 
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -47,7 +46,8 @@ private slots:
         QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6}));
         QTreeWidgetItem *last = dialog->list()->topLevelItem(5);
         QCOMPARE(last->text(1), QStringLiteral("FAIL"));
-        QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")), qPrintable(last->text(2)));
+        QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
+                 qPrintable(last->text(2)));
         for (int row = 0; row < 5; ++row)
             QCOMPARE(dialog->list()->topLevelItem(row)->text(1), QStringLiteral("pass"));
         QVERIFY2(dialog->statusText().contains(QStringLiteral("1 check(s) failed")), qPrintable(dialog->statusText()));

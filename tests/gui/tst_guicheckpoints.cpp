@@ -1,9 +1,8 @@
-#include "guisandbox.h"
-
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
 #include "gui/checkpointpanel.h"
 #include "gui/runview.h"
+#include "guisandbox.h"
 
 #include <QItemSelectionModel>
 #include <QLabel>

@@ -1,7 +1,6 @@
-#include "guisandbox.h"
-
 #include "gui/runactions.h"
 #include "gui/runview.h"
+#include "guisandbox.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -32,7 +31,8 @@ private:
     static QString answer(QMessageBox::StandardButton button)
     {
         QMessageBox *box = nullptr;
-        if (!QTest::qWaitFor([&] { return (box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())); }, 5000))
+        if (!QTest::qWaitFor([&] { return (box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())); },
+                             5000))
             return {};
         const QString name = box->objectName();
         box->button(button)->click();
@@ -78,8 +78,8 @@ private slots:
         QTreeView *tree = window.runTree();
         tree->selectionModel()->clearSelection();
         for (const QString &runId : {first.result.runId, second.result.runId}) {
-            const QModelIndex index = tree->model()->index(window.runModel()->indexOf(runId).row(), 0,
-                                                           tree->model()->index(0, 0));
+            const QModelIndex index =
+                tree->model()->index(window.runModel()->indexOf(runId).row(), 0, tree->model()->index(0, 0));
             QCOMPARE(index.data(RunTreeModel::RunIdRole).toString(), runId);
             tree->selectionModel()->select(index, QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }

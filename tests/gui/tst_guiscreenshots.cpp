@@ -1,5 +1,3 @@
-#include "guisandbox.h"
-
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterpane.h"
 #include "gui/clusterprofiledialog.h"
@@ -7,6 +5,7 @@
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runview.h"
+#include "guisandbox.h"
 
 #include <QChart>
 #include <QDir>
@@ -21,8 +20,8 @@ using namespace torchdeck::testing;
 
 // Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox (light and dark), its
 // log, the cluster profile dialog, the Check cluster checklist and the new-job form,
-// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to update
-// the README's pictures).
+// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to
+// update the README's pictures).
 class TestGuiScreenshots : public QObject {
     Q_OBJECT
 private slots:

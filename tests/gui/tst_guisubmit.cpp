@@ -1,10 +1,9 @@
-#include "guisandbox.h"
-
 #include "core/store/runstore.h"
 #include "gui/logpanel.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
 #include "gui/scriptpreview.h"
+#include "guisandbox.h"
 
 #include <QApplication>
 #include <QLineEdit>
@@ -40,8 +39,10 @@ private slots:
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;
         QVERIFY(!submission.result.jobId.isEmpty());
-        QCOMPARE(window.clusterModel()->index(window.clusterModel()->rowOf(kSandboxHost))
-                     .data(ClusterListModel::StateRole).toInt(),
+        QCOMPARE(window.clusterModel()
+                     ->index(window.clusterModel()->rowOf(kSandboxHost))
+                     .data(ClusterListModel::StateRole)
+                     .toInt(),
                  int(remote::ConnectionState::Connected));
         QVERIFY(window.runModel()->run(runId));
         QCOMPARE(window.runView()->runId(), runId); // the new run is selected
@@ -50,7 +51,10 @@ private slots:
         const RunRecord *run = window.runModel()->run(runId);
         QCOMPARE(run->epochsDone, 2);
         QCOMPARE(run->epochsTotal, 2);
-        QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString()
+        QVERIFY(window.runModel()
+                    ->indexOf(runId, RunTreeModel::JobsColumn)
+                    .data()
+                    .toString()
                     .contains(submission.result.jobId));
 
         // Steps every 16 of 64: the live charts got them through metricsArrived, or the store on selection.
@@ -70,8 +74,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.constLast().state,
                                   QStringLiteral("completed"), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
-        QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString()
-                    .contains(again.jobId));
+        QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString().contains(again.jobId));
     }
 
     void submitsTheEditedScript()
@@ -92,7 +95,8 @@ private slots:
         dialog->editScript();
         QTRY_VERIFY_WITH_TIMEOUT(preview->isEdited(), 60000);
         QVERIFY(preview->text().contains(QStringLiteral("/runs/"))); // the run directory is filled in
-        // The user types over the command (the script's end is the trainer's exit status: nothing runs after it).
+        // The user types over the command (the script's end is the trainer's exit status: nothing runs after
+        // it).
         QVERIFY(preview->editor()->find(QStringLiteral("echo from-the-form")));
         QTest::keyClicks(preview->editor(), QStringLiteral("echo edited-by-hand; echo from-the-form"));
         const QString script = preview->text();
@@ -109,7 +113,8 @@ private slots:
         QCOMPARE(waitForRunEnd(window, result.runId), QStringLiteral("completed"));
         window.selectRun(result.runId);
         window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
-        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("edited-by-hand")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("edited-by-hand")),
+                                 20000);
         QVERIFY(window.runView()->logPanel()->text().contains(QStringLiteral("from-the-form")));
 
         // Search: Enter finds the match and stops following so the view stays on it.

@@ -1,11 +1,10 @@
-#include "gui/jobform.h"
-
 #include "core/jobs/jobscript.h"
+#include "gui/jobform.h"
 #include "gui/scriptpreview.h"
 
 #include <QLineEdit>
-#include <QPushButton>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
@@ -36,12 +35,14 @@ JobSpec trainerSpec()
     spec.modules = {QStringLiteral("cmake"), QStringLiteral("pytorch/2.1")};
     spec.launch = LaunchMethod::SrunPerNodeLauncher;
     spec.checkpointSignal = QStringLiteral("USR2");
-    spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("resnet50"), QStringLiteral("--data"),
-                        QStringLiteral("synthetic:512"), QStringLiteral("--epochs"), QStringLiteral("90"),
-                        QStringLiteral("--batch-size"), QStringLiteral("256"), QStringLiteral("--lr"),
-                        QStringLiteral("0.1"), QStringLiteral("--optimizer"), QStringLiteral("sgd"),
-                        QStringLiteral("--threads"), QStringLiteral("2"), QStringLiteral("--log-every"),
-                        QStringLiteral("16")};
+    spec.trainerArgs = {QStringLiteral("--model"),      QStringLiteral("resnet50"),
+                        QStringLiteral("--data"),       QStringLiteral("synthetic:512"),
+                        QStringLiteral("--epochs"),     QStringLiteral("90"),
+                        QStringLiteral("--batch-size"), QStringLiteral("256"),
+                        QStringLiteral("--lr"),         QStringLiteral("0.1"),
+                        QStringLiteral("--optimizer"),  QStringLiteral("sgd"),
+                        QStringLiteral("--threads"),    QStringLiteral("2"),
+                        QStringLiteral("--log-every"),  QStringLiteral("16")};
     return spec;
 }
 } // namespace

@@ -180,8 +180,9 @@ void TestKeychainPrompts::aFailedAttemptRemovesTheStoredOneAndOthersDoNot()
     emit connection.credentialNeeded(passwordPrompt(host));
     QTest::qWait(1000);
     QVERIFY(!visibleDialog());
-    emit connection.stateChanged(remote::ConnectionState::Failed,
-                                 QStringLiteral("authentication to %1 failed: the server refused the password").arg(host));
+    emit connection.stateChanged(
+        remote::ConnectionState::Failed,
+        QStringLiteral("authentication to %1 failed: the server refused the password").arg(host));
     QTRY_VERIFY_WITH_TIMEOUT(!readBack(m_secrets, key), 10000);
 }
 

@@ -33,10 +33,10 @@ JobSpec capturedSpec()
     spec.tasksPerNode = 2;
     spec.wallTimeSeconds = 3600;
     spec.commandKind = CommandKind::Trainer;
-    spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--data"),
-                        QStringLiteral("fashion-mnist"), QStringLiteral("--epochs"), QStringLiteral("3"),
-                        QStringLiteral("--batch-size"), QStringLiteral("16"), QStringLiteral("--lr"),
-                        QStringLiteral("0.001"), QStringLiteral("--optimizer"), QStringLiteral("adam")};
+    spec.trainerArgs = {QStringLiteral("--model"),       QStringLiteral("ae"),          QStringLiteral("--data"),
+                        QStringLiteral("fashion-mnist"), QStringLiteral("--epochs"),    QStringLiteral("3"),
+                        QStringLiteral("--batch-size"),  QStringLiteral("16"),          QStringLiteral("--lr"),
+                        QStringLiteral("0.001"),         QStringLiteral("--optimizer"), QStringLiteral("adam")};
     return spec;
 }
 
@@ -60,7 +60,10 @@ private slots:
 
 private:
     WallTimeBudgetLabel *label() const { return m_dialog->form()->budgetLabel(); }
-    WallTimeBudget expected() { return remote::budgetFromEarlierRun(m_store, m_dialog->cluster(), m_dialog->form()->spec()); }
+    WallTimeBudget expected()
+    {
+        return remote::budgetFromEarlierRun(m_store, m_dialog->cluster(), m_dialog->form()->spec());
+    }
 
     QTemporaryDir m_dir;
     RunStore m_store;
@@ -93,7 +96,8 @@ void TestNewJobBudget::initTestCase()
 
     m_profiles = std::make_unique<ProfileStore>(m_dir.filePath(QStringLiteral("profiles.json")));
     m_sessions = std::make_unique<ClusterSessions>(&m_store, m_profiles.get());
-    m_dialog = std::make_unique<NewJobDialog>(m_sessions.get(), QStringList{kCluster, QStringLiteral("beta")}, kCluster);
+    m_dialog =
+        std::make_unique<NewJobDialog>(m_sessions.get(), QStringList{kCluster, QStringLiteral("beta")}, kCluster);
     m_dialog->form()->setSpec(capturedSpec());
     m_dialog->show();
 }
@@ -122,9 +126,11 @@ void TestNewJobBudget::warnsWhenNoCheckpointFits()
     setText(m_dialog->form()->field(QStringLiteral("wallTimeSeconds")), QStringLiteral("00:05:05"));
     QTRY_VERIFY(label()->isWarning());
     QVERIFY(label()->isVisible());
-    QVERIFY2(label()->text().startsWith(QStringLiteral("Warning: wall time 00:05:05 cannot reach one epoch's checkpoint")),
-             qPrintable(label()->text()));
-    QCOMPARE(label()->text(), QStringLiteral("Warning: ") + expected().summary + QStringLiteral(" (measured on an earlier run)"));
+    QVERIFY2(
+        label()->text().startsWith(QStringLiteral("Warning: wall time 00:05:05 cannot reach one epoch's checkpoint")),
+        qPrintable(label()->text()));
+    QCOMPARE(label()->text(),
+             QStringLiteral("Warning: ") + expected().summary + QStringLiteral(" (measured on an earlier run)"));
     setText(m_dialog->form()->field(QStringLiteral("wallTimeSeconds")), QStringLiteral("01:00:00"));
     QTRY_VERIFY(!label()->isWarning());
 }
@@ -136,7 +142,8 @@ void TestNewJobBudget::suggestsALongerLead()
     QCOMPARE(lead->value(), 300);
     lead->setValue(10);
     QCOMPARE(m_dialog->form()->spec().signalLeadSeconds, 10);
-    const QString suggestion = QStringLiteral("; the signal's lead should be at least %1 s").arg(expected().suggestedLeadSeconds);
+    const QString suggestion =
+        QStringLiteral("; the signal's lead should be at least %1 s").arg(expected().suggestedLeadSeconds);
     QTRY_VERIFY2(label()->text().contains(suggestion), qPrintable(label()->text()));
     QVERIFY(expected().suggestedLeadSeconds > 10);
     lead->setValue(expected().suggestedLeadSeconds);

@@ -1,8 +1,7 @@
-#include "gui/runchartview.h"
+#include "core/metrics/runmetrics.h"
 #include "gui/runcharts.h"
 #include "gui/runcharttheme.h"
-
-#include "core/metrics/runmetrics.h"
+#include "gui/runchartview.h"
 
 #include <QAbstractAxis>
 #include <QChart>

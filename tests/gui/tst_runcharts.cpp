@@ -1,6 +1,5 @@
-#include "gui/runcharts.h"
-
 #include "core/metrics/runmetrics.h"
+#include "gui/runcharts.h"
 
 #include <QSignalSpy>
 #include <QTest>

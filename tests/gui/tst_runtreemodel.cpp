@@ -10,7 +10,8 @@ using namespace torchdeck;
 class TestRunTreeModel : public QObject {
     Q_OBJECT
 private:
-    static RunRecord run(const QString &id, const QString &name, int minutesAgo, const QString &cluster = QStringLiteral("hpc"))
+    static RunRecord run(const QString &id, const QString &name, int minutesAgo,
+                         const QString &cluster = QStringLiteral("hpc"))
     {
         RunRecord r;
         r.id = id;
@@ -31,8 +32,9 @@ private slots:
     {
         RunTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRuns({run(QStringLiteral("b"), QStringLiteral("new"), 1), run(QStringLiteral("a"), QStringLiteral("old"), 9)},
-                      {{QStringLiteral("b"), {QStringLiteral("17"), QStringLiteral("18")}}});
+        model.setRuns(
+            {run(QStringLiteral("b"), QStringLiteral("new"), 1), run(QStringLiteral("a"), QStringLiteral("old"), 9)},
+            {{QStringLiteral("b"), {QStringLiteral("17"), QStringLiteral("18")}}});
         QCOMPARE(model.rowCount(), 1);
         const QModelIndex hpc = model.clusterIndex(QStringLiteral("hpc"));
         QCOMPARE(hpc.data().toString(), QStringLiteral("hpc"));
@@ -58,7 +60,8 @@ private slots:
         done.epochsDone = 10;
         model.setRuns({done}, {});
         QCOMPARE(model.indexOf(QStringLiteral("a"), RunTreeModel::EtaColumn).data().toString(), QString());
-        QCOMPARE(model.indexOf(QStringLiteral("a"), RunTreeModel::ProgressColumn).data().toString(), QStringLiteral("epoch 10/10"));
+        QCOMPARE(model.indexOf(QStringLiteral("a"), RunTreeModel::ProgressColumn).data().toString(),
+                 QStringLiteral("epoch 10/10"));
         QCOMPARE(model.index(0, RunTreeModel::StateColumn).data().toString(), QStringLiteral("1 run(s), 0 active"));
     }
 
@@ -73,7 +76,8 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("alpha"));
         QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("zeta"));
-        QCOMPARE(model.index(0, 0, model.index(1, 0)).data().toString(), QStringLiteral("z2")); // newest first
+        QCOMPARE(model.index(0, 0, model.index(1, 0)).data().toString(),
+                 QStringLiteral("z2")); // newest first
         QCOMPARE(model.indexOf(QStringLiteral("a")).parent(), model.index(1, 0));
         QCOMPARE(model.runCount(), 3);
     }
@@ -82,7 +86,9 @@ private slots:
     {
         RunTreeModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRuns({run(QStringLiteral("b"), QStringLiteral("mid"), 5), run(QStringLiteral("a"), QStringLiteral("old"), 9)}, {});
+        model.setRuns(
+            {run(QStringLiteral("b"), QStringLiteral("mid"), 5), run(QStringLiteral("a"), QStringLiteral("old"), 9)},
+            {});
         RunRecord changed = *model.run(QStringLiteral("a"));
         changed.state = QStringLiteral("completed");
         model.updateRun(changed, {QStringLiteral("3")});
@@ -109,8 +115,9 @@ private slots:
         proxy.setFilterKeyColumn(-1);
         proxy.setRecursiveFilteringEnabled(true);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRuns({run(QStringLiteral("b"), QStringLiteral("mid"), 5), run(QStringLiteral("a"), QStringLiteral("old"), 9)},
-                      {{QStringLiteral("a"), {QStringLiteral("4711")}}});
+        model.setRuns(
+            {run(QStringLiteral("b"), QStringLiteral("mid"), 5), run(QStringLiteral("a"), QStringLiteral("old"), 9)},
+            {{QStringLiteral("a"), {QStringLiteral("4711")}}});
         proxy.setFilterFixedString(QStringLiteral("4711"));
         QCOMPARE(proxy.rowCount(), 1);
         QCOMPARE(proxy.rowCount(proxy.index(0, 0)), 1);

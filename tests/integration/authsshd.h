@@ -7,9 +7,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QString>
-
 #include <algorithm>
-
 #include <unistd.h>
 
 namespace torchdeck::testing {
@@ -49,9 +47,8 @@ inline remote::ConnectionSettings authSshdSettings(const QString &host)
 inline QString totpCode(qint64 step)
 {
     QProcess oathtool;
-    oathtool.start(QStringLiteral("oathtool"),
-                   {QStringLiteral("--totp"), QStringLiteral("--now=@%1").arg(step * 30),
-                    QString::fromLatin1(authSshdFile(QStringLiteral("otp.key")))});
+    oathtool.start(QStringLiteral("oathtool"), {QStringLiteral("--totp"), QStringLiteral("--now=@%1").arg(step * 30),
+                                                QString::fromLatin1(authSshdFile(QStringLiteral("otp.key")))});
     oathtool.waitForFinished();
     return QString::fromLatin1(oathtool.readAllStandardOutput().trimmed());
 }

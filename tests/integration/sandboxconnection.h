@@ -6,7 +6,6 @@
 
 #include <QFile>
 #include <QString>
-
 #include <memory>
 
 namespace torchdeck::testing {

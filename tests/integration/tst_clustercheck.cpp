@@ -1,4 +1,5 @@
-// "Check cluster" against the sandbox: every check passes there, and a broken setting fails its own line only.
+// "Check cluster" against the sandbox: every check passes there, and a broken setting fails its own line
+// only.
 #include "remote/clustercheck.h"
 #include "remote/connection.h"
 #include "sandboxconnection.h"
@@ -79,7 +80,8 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
     const QList<CheckItem> items = check(settings);
     QCOMPARE(items.size(), 6);
     QVERIFY(!items.last().ok);
-    QVERIFY2(items.last().detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")), qPrintable(items.last().detail));
+    QVERIFY2(items.last().detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
+             qPrintable(items.last().detail));
     for (int i = 0; i < 5; ++i)
         QVERIFY(items.at(i).ok);
 }

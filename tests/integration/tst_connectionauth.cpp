@@ -8,7 +8,6 @@
 #include <QMutex>
 #include <QSignalSpy>
 #include <QTest>
-
 #include <functional>
 
 using namespace torchdeck::remote;
@@ -125,9 +124,9 @@ void TestConnectionAuth::passwordIsAskedThroughTheFront()
 {
     bool connected = false;
     QString error;
-    const QList<CredentialPrompt> asked = login(QStringLiteral("torchdeck-auth-password"),
-                                                [&](const CredentialPrompt &) { return m_password; }, &connected,
-                                                &error);
+    const QList<CredentialPrompt> asked = login(
+        QStringLiteral("torchdeck-auth-password"), [&](const CredentialPrompt &) { return m_password; }, &connected,
+        &error);
     QVERIFY2(connected, qPrintable(error));
     QCOMPARE(asked.size(), 1);
     QCOMPARE(asked.first().kind, CredentialPrompt::Kind::Password);
@@ -141,11 +140,12 @@ void TestConnectionAuth::wrongPasswordFailsClearly()
     bool connected = true;
     QString error;
     qint64 elapsedMs = 0;
-    const QList<CredentialPrompt> asked = login(QStringLiteral("torchdeck-auth-password"),
-                                                [](const CredentialPrompt &) { return QStringLiteral("not-it"); },
-                                                &connected, &error, &elapsedMs);
+    const QList<CredentialPrompt> asked = login(
+        QStringLiteral("torchdeck-auth-password"), [](const CredentialPrompt &) { return QStringLiteral("not-it"); },
+        &connected, &error, &elapsedMs);
     QVERIFY(!connected);
-    QCOMPARE(error, QStringLiteral("authentication to torchdeck-auth-password failed: the server refused the password"));
+    QCOMPARE(error,
+             QStringLiteral("authentication to torchdeck-auth-password failed: the server refused the password"));
     QCOMPARE(asked.size(), 1);
     QVERIFY2(elapsedMs < promptFailureMs, qPrintable(QString::number(elapsedMs)));
 }
@@ -167,8 +167,9 @@ void TestConnectionAuth::keyboardInteractiveAsksPasswordThenCode()
         QCOMPARE(prompt.host, QStringLiteral("torchdeck-auth-otp"));
         QCOMPARE(prompt.echo, false);
     }
-    QCOMPARE(asked.at(0).text, QStringLiteral("Password: "));          // pam_exec's question
-    QVERIFY2(asked.at(1).text.startsWith(u"One-time password (OATH) for"), qPrintable(asked.at(1).text)); // pam_oath's
+    QCOMPARE(asked.at(0).text, QStringLiteral("Password: ")); // pam_exec's question
+    QVERIFY2(asked.at(1).text.startsWith(u"One-time password (OATH) for"),
+             qPrintable(asked.at(1).text)); // pam_oath's
 }
 
 void TestConnectionAuth::wrongCodeFailsClearly()

@@ -1,8 +1,8 @@
 // Trainer deployment against the sandbox: the real embedded trainer is uploaded, built by the sandbox's
 // cmake against its LibTorch, and reused on the second deployment; a broken bundle shows the compiler error.
 #include "remote/connection.h"
-#include "sandboxconnection.h"
 #include "remote/trainerdeployment.h"
+#include "sandboxconnection.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -82,8 +82,10 @@ void TestDeployment::deploysBuildsAndReuses()
     const auto result = first.finished.first().value<DeployResult>();
     QVERIFY(!result.reused);
     QCOMPARE(result.hash, bundle.hash);
-    QCOMPARE(result.binary, m_work.path() + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/build/torchdeck-train"));
-    QVERIFY2(first.output.contains(QStringLiteral("Built target torchdeck-train")), qPrintable(first.output.right(2000)));
+    QCOMPARE(result.binary,
+             m_work.path() + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/build/torchdeck-train"));
+    QVERIFY2(first.output.contains(QStringLiteral("Built target torchdeck-train")),
+             qPrintable(first.output.right(2000)));
     QVERIFY(first.output.contains(QStringLiteral("torchdeck-train ")));
     QVERIFY(first.progressSignals > bundle.files.size() / 2);
     const QFile uploaded(m_work.path() + QStringLiteral("/trainer/") + bundle.hash + QStringLiteral("/main.cpp"));
@@ -99,8 +101,8 @@ void TestDeployment::failedBuildShowsTheCompilerError()
 {
     TrainerBundle broken;
     broken.hash = QStringLiteral("brokenbundle0001");
-    broken.files = {{QStringLiteral("CMakeLists.txt"),
-                     "cmake_minimum_required(VERSION 3.18)\nproject(broken CXX)\nadd_executable(torchdeck-train main.cpp)\n"},
+    broken.files = {{QStringLiteral("CMakeLists.txt"), "cmake_minimum_required(VERSION 3.18)\nproject(broken "
+                                                       "CXX)\nadd_executable(torchdeck-train main.cpp)\n"},
                     {QStringLiteral("main.cpp"), "int main() { return undeclared_name; }\n"}};
     const Outcome outcome = deploy(broken, 120000);
     QVERIFY(outcome.finished.isEmpty());

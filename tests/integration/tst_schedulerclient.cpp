@@ -2,8 +2,8 @@
 // and a 2-rank trainer job rendered by core/jobs, polled to completion while its metrics are tailed.
 #include "core/jobs/jobscript.h"
 #include "remote/connection.h"
-#include "sandboxconnection.h"
 #include "remote/schedulerclient.h"
+#include "sandboxconnection.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -80,8 +80,8 @@ JobInfo TestSchedulerClient::pollUntilFinal(SchedulerClient &client, const QStri
 void TestSchedulerClient::slurmJobRunsToCompletion()
 {
     SchedulerClient client(m_connection.get(), SchedulerCommands::slurm(SlurmHistory::CompletionFile));
-    const QString id = submit(client, QStringLiteral("#!/bin/bash\n#SBATCH --job-name=td-ok\necho done\n"),
-                              QStringLiteral("ok.sh"));
+    const QString id =
+        submit(client, QStringLiteral("#!/bin/bash\n#SBATCH --job-name=td-ok\necho done\n"), QStringLiteral("ok.sh"));
     QVERIFY(!id.isEmpty());
     const JobInfo job = pollUntilFinal(client, id, 60000);
     QCOMPARE(job.state, JobState::Completed);
@@ -127,10 +127,10 @@ void TestSchedulerClient::twoRankTrainerJobWithLiveMetrics()
     spec.signalLeadSeconds = 60;
     spec.workingDirectory = m_work.path() + QStringLiteral("/trainer");
     spec.trainerPath = trainer;
-    spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--epochs"), QStringLiteral("1"),
-                        QStringLiteral("--limit"), QStringLiteral("2048"), QStringLiteral("--threads"),
-                        QStringLiteral("1"), QStringLiteral("--log-every"), QStringLiteral("4"),
-                        QStringLiteral("--metrics"), metrics};
+    spec.trainerArgs = {QStringLiteral("--model"),   QStringLiteral("ae"),        QStringLiteral("--epochs"),
+                        QStringLiteral("1"),         QStringLiteral("--limit"),   QStringLiteral("2048"),
+                        QStringLiteral("--threads"), QStringLiteral("1"),         QStringLiteral("--log-every"),
+                        QStringLiteral("4"),         QStringLiteral("--metrics"), metrics};
     ClusterCaps caps;
     caps.cpusPerNode = 2;
     const ScriptResult script = renderSlurmScript(spec, caps);

@@ -11,14 +11,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<char> payload(char fill, std::size_t n = 1000) {
+std::vector<char> payload(char fill, std::size_t n = 1000)
+{
     return std::vector<char>(n, fill);
 }
 
 // A stand-in restore: accepts payloads whose first byte is not 'X' and records what it saw.
 struct Recorder {
     std::vector<char> restored;
-    std::string operator()(const std::vector<char> &bytes) {
+    std::string operator()(const std::vector<char> &bytes)
+    {
         if (!bytes.empty() && bytes[0] == 'X')
             return "unpicklable";
         restored = bytes;
@@ -28,7 +30,8 @@ struct Recorder {
 
 } // namespace
 
-TEST(CheckpointFiles, WriteVerifyList) {
+TEST(CheckpointFiles, WriteVerifyList)
+{
     const std::string dir = freshDir("ckpt_write");
     const std::string path = writeCheckpointFiles(dir, 42, 1, payload('a'));
     EXPECT_EQ(fs::path(path).filename(), "checkpoint-0000000042.pt");
@@ -45,7 +48,8 @@ TEST(CheckpointFiles, WriteVerifyList) {
     EXPECT_TRUE(listCheckpoints(dir + "/does-not-exist").empty());
 }
 
-TEST(CheckpointFiles, DetectsTornAndCorruptFiles) {
+TEST(CheckpointFiles, DetectsTornAndCorruptFiles)
+{
     const std::string dir = freshDir("ckpt_corrupt");
     const std::string flipped = writeCheckpointFiles(dir, 1, 0, payload('a'));
     auto bytes = readBytes(flipped);
@@ -64,7 +68,8 @@ TEST(CheckpointFiles, DetectsTornAndCorruptFiles) {
     EXPECT_EQ(verifyCheckpoint(noSidecar).check, CheckpointCheck::NoSidecar);
 }
 
-TEST(CheckpointFiles, KeepsTheNewestK) {
+TEST(CheckpointFiles, KeepsTheNewestK)
+{
     const std::string dir = freshDir("ckpt_keep");
     for (int step = 1; step <= 5; ++step)
         saveCheckpoint(dir, 2, step * 10, 0, payload('a'));
@@ -78,7 +83,8 @@ TEST(CheckpointFiles, KeepsTheNewestK) {
     EXPECT_EQ(entries, 4u); // two .pt and two sidecars, no temporaries
 }
 
-TEST(CheckpointFiles, KeepsTheBestApartFromTheNewestK) {
+TEST(CheckpointFiles, KeepsTheBestApartFromTheNewestK)
+{
     const std::string dir = freshDir("ckpt_best");
     const double valLoss[] = {0.50, 0.20, 0.40, 0.30, 0.35};
     for (int i = 0; i < 5; ++i)
@@ -100,7 +106,8 @@ TEST(CheckpointFiles, KeepsTheBestApartFromTheNewestK) {
     EXPECT_EQ(bestCheckpoint(dir), after[0].path);
 }
 
-TEST(CheckpointStore, FallsBackToThePreviousCheckpoint) {
+TEST(CheckpointStore, FallsBackToThePreviousCheckpoint)
+{
     const std::string dir = freshDir("ckpt_fallback");
     saveCheckpoint(dir, 5, 10, 0, payload('a'));
     saveCheckpoint(dir, 5, 20, 0, payload('b'));
@@ -122,7 +129,8 @@ TEST(CheckpointStore, FallsBackToThePreviousCheckpoint) {
     EXPECT_EQ(choice->skipped, 2);
 }
 
-TEST(CheckpointStore, ResumeModes) {
+TEST(CheckpointStore, ResumeModes)
+{
     const std::string dir = freshDir("ckpt_modes");
     Recorder recorder;
     EXPECT_FALSE(chooseResume("auto", dir, std::ref(recorder))) << "empty dir: a fresh start";
@@ -134,7 +142,6 @@ TEST(CheckpointStore, ResumeModes) {
     EXPECT_THROW(chooseResume(dir + "/missing.pt", "", std::ref(recorder)), std::runtime_error);
 
     fs::resize_file(path, 5);
-    EXPECT_THROW(chooseResume("auto", dir, std::ref(recorder)), std::runtime_error)
-        << "all unusable is an error";
+    EXPECT_THROW(chooseResume("auto", dir, std::ref(recorder)), std::runtime_error) << "all unusable is an error";
     EXPECT_THROW(chooseResume(path, "", std::ref(recorder)), std::runtime_error);
 }

@@ -17,27 +17,28 @@ struct TrainRun {
     std::unique_ptr<FlatParameters> params;
     std::unique_ptr<FlatOptimizer> optimizer;
 
-    TrainRun(const std::string &name, std::uint64_t seed) {
+    TrainRun(const std::string &name, std::uint64_t seed)
+    {
         torch::manual_seed(seed);
         model = makeModel(
-            name, name == "resnet18" ? std::vector<std::int64_t>{1, 28, 28} : std::vector<std::int64_t>{32},
-            10);
+            name, name == "resnet18" ? std::vector<std::int64_t>{1, 28, 28} : std::vector<std::int64_t>{32}, 10);
         params = std::make_unique<FlatParameters>(*model);
         optimizer = makeAdam(*params, AdamConfig{});
     }
     TrainStateRefs refs() { return {*model, *params, *optimizer}; }
-    void steps(int n) {
+    void steps(int n)
+    {
         for (int i = 0; i < n; ++i) {
             params->zeroGrads();
-            const auto x =
-                model->parameters()[0].size(1) == 32 ? torch::randn({8, 32}) : torch::randn({8, 1, 28, 28});
+            const auto x = model->parameters()[0].size(1) == 32 ? torch::randn({8, 32}) : torch::randn({8, 1, 28, 28});
             torch::cross_entropy_loss(model->forward(x), torch::randint(0, 10, {8})).backward();
             optimizer->step();
         }
     }
 };
 
-bool sameTensors(torch::nn::Module &a, torch::nn::Module &b) {
+bool sameTensors(torch::nn::Module &a, torch::nn::Module &b)
+{
     const auto pa = a.named_parameters();
     const auto pb = b.named_parameters();
     for (const auto &item : pa) {
@@ -55,7 +56,8 @@ bool sameTensors(torch::nn::Module &a, torch::nn::Module &b) {
 
 } // namespace
 
-TEST(TrainState, RoundTripRestoresModelOptimizerAndProgress) {
+TEST(TrainState, RoundTripRestoresModelOptimizerAndProgress)
+{
     TrainRun a("resnet18", 1);
     a.steps(2);
     Progress p;
@@ -91,7 +93,8 @@ TEST(TrainState, RoundTripRestoresModelOptimizerAndProgress) {
     EXPECT_TRUE(sameTensors(*a.model, *b.model));
 }
 
-TEST(TrainState, IsADictOfTensorsWithTorchvisionNames) {
+TEST(TrainState, IsADictOfTensorsWithTorchvisionNames)
+{
     TrainRun a("resnet18", 1);
     const auto bytes = serializeTrainState(a.refs(), Progress{}, "{}");
     const auto top = torch::pickle_load(bytes).toGenericDict();
@@ -103,7 +106,8 @@ TEST(TrainState, IsADictOfTensorsWithTorchvisionNames) {
     EXPECT_EQ(tensors.size(), 122u);
 }
 
-TEST(TrainState, RejectsAMismatchWithoutTouchingTheModel) {
+TEST(TrainState, RejectsAMismatchWithoutTouchingTheModel)
+{
     TrainRun toy("toy", 1);
     const auto bytes = serializeTrainState(toy.refs(), Progress{}, "{}");
     TrainRun other("resnet18", 2);

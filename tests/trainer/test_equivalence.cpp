@@ -13,31 +13,32 @@ namespace {
 
 constexpr double kTolerance = 1e-5;
 
-void expectClose(const ModelTensors &a, const ModelTensors &b) {
+void expectClose(const ModelTensors &a, const ModelTensors &b)
+{
     const double diff = maxDifference(a, b);
     std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
     EXPECT_LT(diff, kTolerance);
 }
 
-Args common(const std::string &model) {
+Args common(const std::string &model)
+{
     return {"--device", "cpu",      "--model", model,         "--data", "fashion-mnist", "--limit",
             "1024",     "--epochs", "2",       "--log-every", "8",      "--threads",     "1",
             "--resume", "none",     "--seed",  "3",           "--lr",   "0.002"};
 }
 
-void expectSameParameters(const std::string &model, const std::string &backend, const Args &extra = {}) {
+void expectSameParameters(const std::string &model, const std::string &backend, const Args &extra = {})
+{
     if (backend == "gloo" && !torchdeck::trainer::glooAvailable())
         GTEST_SKIP() << "this build has no Gloo backend (LibTorch without gloo headers)";
     const std::string dir = freshDir("equivalence_" + model + "_" + backend);
-    const Args single = concat(concat(common(model), extra), {"--batch-size", "64", "--checkpoint-dir",
-                                                              dir + "/one", "--metrics", dir + "/one.jsonl"});
+    const Args single = concat(concat(common(model), extra), {"--batch-size", "64", "--checkpoint-dir", dir + "/one",
+                                                              "--metrics", dir + "/one.jsonl"});
     ASSERT_EQ(runTrainer(single, {}, dir + "/one.log"), 0) << readText(dir + "/one.log");
-    const Args two =
-        concat(concat(common(model), concat(extra, {"--backend", backend})),
-               {"--batch-size", "32", "--checkpoint-dir", dir + "/two", "--metrics", dir + "/two.jsonl"});
+    const Args two = concat(concat(common(model), concat(extra, {"--backend", backend})),
+                            {"--batch-size", "32", "--checkpoint-dir", dir + "/two", "--metrics", dir + "/two.jsonl"});
     const auto codes = runRanks(2, two, dir + "/two");
-    ASSERT_EQ(codes, (std::vector<int>{0, 0}))
-        << readText(dir + "/two.rank0.log") << readText(dir + "/two.rank1.log");
+    ASSERT_EQ(codes, (std::vector<int>{0, 0})) << readText(dir + "/two.rank0.log") << readText(dir + "/two.rank1.log");
 
     const ModelTensors one = newestModel(dir + "/one");
     const ModelTensors both = newestModel(dir + "/two");
@@ -57,29 +58,32 @@ void expectSameParameters(const std::string &model, const std::string &backend, 
 
 } // namespace
 
-TEST(Equivalence, AutoEncoderTwoRanksEqualOneProcessWithTwiceTheBatch) {
+TEST(Equivalence, AutoEncoderTwoRanksEqualOneProcessWithTwiceTheBatch)
+{
     expectSameParameters("ae", "shm");
     // The comparison is sensitive: two ranks with the SAME per-rank batch as the single process (a twice
     // larger global batch) end somewhere else.
     const std::string dir = freshDir("equivalence_control");
     const Args two = concat(common("ae"), {"--batch-size", "64", "--checkpoint-dir", dir + "/two"});
     ASSERT_EQ(runRanks(2, two, dir + "/two"), (std::vector<int>{0, 0}));
-    const double diff =
-        maxDifference(newestModel(std::string(TORCHDECK_TEST_WORK_DIR) + "/equivalence_ae_shm/one"),
-                      newestModel(dir + "/two"));
+    const double diff = maxDifference(newestModel(std::string(TORCHDECK_TEST_WORK_DIR) + "/equivalence_ae_shm/one"),
+                                      newestModel(dir + "/two"));
     std::printf("    control (global batch 128 vs 64): max |difference| %.3g\n", diff);
     EXPECT_GT(diff, 1e-3);
 }
 
-TEST(Equivalence, AutoEncoderOverGloo) {
+TEST(Equivalence, AutoEncoderOverGloo)
+{
     expectSameParameters("ae", "gloo");
 }
 
-TEST(Equivalence, ToyModelTwoRanksEqualOneProcessWithTwiceTheBatch) {
+TEST(Equivalence, ToyModelTwoRanksEqualOneProcessWithTwiceTheBatch)
+{
     expectSameParameters("toy", "shm");
 }
 
-TEST(Equivalence, ToySplitWithSgdAndSmallBuckets) {
+TEST(Equivalence, ToySplitWithSgdAndSmallBuckets)
+{
     // Model parallel halves (both on the CPU here), SGD with momentum, one bucket per parameter, Gloo.
     expectSameParameters("toy-split", "gloo",
                          {"--optimizer", "sgd", "--momentum", "0.9", "--lr", "0.05", "--bucket-mb", "0.001"});

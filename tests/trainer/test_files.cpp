@@ -8,7 +8,8 @@
 
 namespace torchdeck::trainer::test {
 
-std::string freshDir(const std::string &name) {
+std::string freshDir(const std::string &name)
+{
     namespace fs = std::filesystem;
     const fs::path dir = fs::path(TORCHDECK_TEST_WORK_DIR) / name;
     fs::remove_all(dir);
@@ -16,14 +17,16 @@ std::string freshDir(const std::string &name) {
     return dir.string();
 }
 
-void writeBytes(const std::string &path, const std::vector<std::uint8_t> &bytes) {
+void writeBytes(const std::string &path, const std::vector<std::uint8_t> &bytes)
+{
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     if (!out)
         throw std::runtime_error("cannot write " + path);
 }
 
-void writeGzip(const std::string &path, const std::vector<std::uint8_t> &bytes) {
+void writeGzip(const std::string &path, const std::vector<std::uint8_t> &bytes)
+{
     gzFile f = gzopen(path.c_str(), "wb");
     if (f == nullptr)
         throw std::runtime_error("cannot gzopen " + path);
@@ -32,13 +35,14 @@ void writeGzip(const std::string &path, const std::vector<std::uint8_t> &bytes) 
     gzclose(f);
 }
 
-std::vector<std::uint8_t> readBytes(const std::string &path) {
+std::vector<std::uint8_t> readBytes(const std::string &path)
+{
     std::ifstream in(path, std::ios::binary);
     return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-std::vector<std::uint8_t> idxBytes(const std::vector<std::uint32_t> &dims,
-                                   const std::vector<std::uint8_t> &payload) {
+std::vector<std::uint8_t> idxBytes(const std::vector<std::uint32_t> &dims, const std::vector<std::uint8_t> &payload)
+{
     std::vector<std::uint8_t> out = {0, 0, 0x08, static_cast<std::uint8_t>(dims.size())};
     for (const std::uint32_t d : dims) {
         out.push_back(static_cast<std::uint8_t>(d >> 24));

@@ -15,7 +15,6 @@ void writeGzip(const std::string &path, const std::vector<std::uint8_t> &bytes);
 std::vector<std::uint8_t> readBytes(const std::string &path);
 
 // An IDX file of unsigned bytes: header for `dims`, then `payload` (which may disagree on purpose).
-std::vector<std::uint8_t> idxBytes(const std::vector<std::uint32_t> &dims,
-                                   const std::vector<std::uint8_t> &payload);
+std::vector<std::uint8_t> idxBytes(const std::vector<std::uint32_t> &dims, const std::vector<std::uint8_t> &payload);
 
 } // namespace torchdeck::trainer::test

@@ -23,7 +23,8 @@ struct RankResult {
     std::string error;
 };
 
-at::Tensor localGradients(const at::Tensor &input) {
+at::Tensor localGradients(const at::Tensor &input)
+{
     torch::manual_seed(1);
     auto model = makeModel("ae", {784}, 10);
     FlatParameters params(*model);
@@ -35,7 +36,8 @@ at::Tensor localGradients(const at::Tensor &input) {
 
 class GradientReducerOver : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(GradientReducerOver, AveragesBucketsLaunchedDuringBackward) {
+TEST_P(GradientReducerOver, AveragesBucketsLaunchedDuringBackward)
+{
     if (GetParam() == "gloo" && !glooAvailable())
         GTEST_SKIP() << "this build has no Gloo backend (LibTorch without gloo headers)";
     const int port = findFreePort();

@@ -12,7 +12,8 @@ namespace {
 
 const std::string kRealDir = kDefaultFashionMnistDir;
 
-std::vector<std::uint8_t> images(std::uint32_t n) {
+std::vector<std::uint8_t> images(std::uint32_t n)
+{
     std::vector<std::uint8_t> payload(n * 2 * 3);
     for (std::size_t i = 0; i < payload.size(); ++i)
         payload[i] = static_cast<std::uint8_t>(i);
@@ -21,9 +22,9 @@ std::vector<std::uint8_t> images(std::uint32_t n) {
 
 class IdxFile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        dir_ =
-            freshDir("idx_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    void SetUp() override
+    {
+        dir_ = freshDir("idx_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     }
     std::string path(const std::string &name) const { return dir_ + "/" + name; }
     std::string dir_;
@@ -31,7 +32,8 @@ protected:
 
 } // namespace
 
-TEST_F(IdxFile, ReadsRawAndGzip) {
+TEST_F(IdxFile, ReadsRawAndGzip)
+{
     const auto bytes = idxBytes({4, 2, 3}, images(4));
     writeBytes(path("raw"), bytes);
     writeGzip(path("gz"), bytes);
@@ -43,7 +45,8 @@ TEST_F(IdxFile, ReadsRawAndGzip) {
     }
 }
 
-TEST_F(IdxFile, LimitReadsAPrefix) {
+TEST_F(IdxFile, LimitReadsAPrefix)
+{
     writeGzip(path("gz"), idxBytes({4, 2, 3}, images(4)));
     const IdxResult r = readIdxFile(path("gz"), 3, 2);
     ASSERT_EQ(r.error, "");
@@ -56,7 +59,8 @@ struct Expectation {
     const char *message;
 };
 
-TEST_F(IdxFile, ClearErrorsForBadFiles) {
+TEST_F(IdxFile, ClearErrorsForBadFiles)
+{
     const auto good = idxBytes({4, 2, 3}, images(4));
     writeBytes(path("empty"), {});
     writeBytes(path("short-header"), {0, 0, 8});
@@ -73,8 +77,7 @@ TEST_F(IdxFile, ClearErrorsForBadFiles) {
     // A gzip stream cut in the middle: valid magic, then the stream just stops.
     writeGzip(path("whole.gz"), idxBytes({400, 2, 3}, images(400)));
     auto gz = readBytes(path("whole.gz"));
-    writeBytes(path("gz-cut"),
-               std::vector<std::uint8_t>(gz.begin(), gz.begin() + static_cast<long>(gz.size() / 2)));
+    writeBytes(path("gz-cut"), std::vector<std::uint8_t>(gz.begin(), gz.begin() + static_cast<long>(gz.size() / 2)));
     // A corrupt deflate stream: flip bytes after the gzip header.
     auto corrupt = gz;
     for (std::size_t i = 12; i < 40 && i < corrupt.size(); ++i)
@@ -103,7 +106,8 @@ TEST_F(IdxFile, ClearErrorsForBadFiles) {
     }
 }
 
-TEST(IdxReal, FashionMnistFirstLabels) {
+TEST(IdxReal, FashionMnistFirstLabels)
+{
     const std::string labels = kRealDir + "/train-labels-idx1-ubyte.gz";
     if (!std::filesystem::exists(labels))
         GTEST_SKIP() << "dataset-fashion-mnist not installed";
@@ -117,7 +121,8 @@ TEST(IdxReal, FashionMnistFirstLabels) {
     EXPECT_EQ(img.array.dims, (std::vector<std::uint32_t>{7, 28, 28}));
 }
 
-TEST(DatasetSpec, Parses) {
+TEST(DatasetSpec, Parses)
+{
     EXPECT_EQ(parseDatasetSpec("fashion-mnist").spec.dir, kRealDir);
     EXPECT_EQ(parseDatasetSpec("fashion-mnist:/d").spec.dir, "/d");
     EXPECT_EQ(parseDatasetSpec("mnist:/m").spec.kind, DatasetSpec::Kind::Mnist);

@@ -7,7 +7,8 @@ using namespace torchdeck::trainer;
 
 namespace {
 
-std::optional<std::string> fakeFiles(const std::string &path) {
+std::optional<std::string> fakeFiles(const std::string &path)
+{
     if (path == "/pbs/nodes")
         return std::string("cn1\ncn1\ncn2\ncn2\n");
     if (path == "/pbs/empty")
@@ -24,13 +25,15 @@ struct EnvCase {
     int port;
 };
 
-void PrintTo(const EnvCase &c, std::ostream *os) {
+void PrintTo(const EnvCase &c, std::ostream *os)
+{
     *os << c.name;
 }
 
 class LaunchEnvTable : public ::testing::TestWithParam<EnvCase> {};
 
-TEST_P(LaunchEnvTable, Detects) {
+TEST_P(LaunchEnvTable, Detects)
+{
     const EnvCase &c = GetParam();
     const LaunchEnvResult r = detectLaunchEnv(c.env, fakeFiles);
     ASSERT_EQ(r.error, "") << c.name;
@@ -56,7 +59,8 @@ const EnvMap kSlurmStep = {{"SLURM_JOB_ID", "1234"},
                            {"SLURM_STEP_NODELIST", "node[01-04,07]"},
                            {"SLURM_NTASKS", "8"}};
 
-EnvMap with(EnvMap env, const EnvMap &extra) {
+EnvMap with(EnvMap env, const EnvMap &extra)
+{
     for (const auto &[k, v] : extra)
         env[k] = v;
     return env;
@@ -97,9 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
         EnvCase{"torchrun wins over slurm", with(kSlurmStep, {{"RANK", "0"}, {"WORLD_SIZE", "1"}}),
                 LaunchKind::Torchrun, 0, 1, 0, 1, 0, 1, "127.0.0.1", 29500},
         EnvCase{"slurm step", kSlurmStep, LaunchKind::Slurm, 5, 8, 1, 2, 2, 4, "node01", 15000 + 1234},
-        EnvCase{"slurm with MASTER_ADDR/PORT",
-                with(kSlurmStep, {{"MASTER_ADDR", "head"}, {"MASTER_PORT", "5555"}}), LaunchKind::Slurm, 5, 8,
-                1, 2, 2, 4, "head", 5555},
+        EnvCase{"slurm with MASTER_ADDR/PORT", with(kSlurmStep, {{"MASTER_ADDR", "head"}, {"MASTER_PORT", "5555"}}),
+                LaunchKind::Slurm, 5, 8, 1, 2, 2, 4, "head", 5555},
         EnvCase{"slurm job nodelist fallback",
                 {{"SLURM_STEP_ID", "1"},
                  {"SLURM_PROCID", "0"},
@@ -115,18 +118,17 @@ INSTANTIATE_TEST_SUITE_P(
                 2,
                 "gpu7",
                 29500},
-        EnvCase{
-            "slurm batch shell is not a task launch",
-            {{"SLURM_JOB_ID", "9"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"SLURM_NODELIST", "n1"}},
-            LaunchKind::Single,
-            0,
-            1,
-            0,
-            1,
-            0,
-            1,
-            "127.0.0.1",
-            29500},
+        EnvCase{"slurm batch shell is not a task launch",
+                {{"SLURM_JOB_ID", "9"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}, {"SLURM_NODELIST", "n1"}},
+                LaunchKind::Single,
+                0,
+                1,
+                0,
+                1,
+                0,
+                1,
+                "127.0.0.1",
+                29500},
         EnvCase{"open mpi one node",
                 {{"OMPI_COMM_WORLD_RANK", "1"},
                  {"OMPI_COMM_WORLD_SIZE", "2"},
@@ -182,17 +184,8 @@ INSTANTIATE_TEST_SUITE_P(
                 2,
                 "cn1",
                 29500},
-        EnvCase{"pbs job script",
-                {{"PBS_NODEFILE", "/pbs/nodes"}},
-                LaunchKind::Pbs,
-                0,
-                1,
-                0,
-                1,
-                0,
-                2,
-                "127.0.0.1",
-                29500},
+        EnvCase{
+            "pbs job script", {{"PBS_NODEFILE", "/pbs/nodes"}}, LaunchKind::Pbs, 0, 1, 0, 1, 0, 2, "127.0.0.1", 29500},
         EnvCase{"pbsdsh task",
                 {{"PBS_NODEFILE", "/pbs/nodes"}, {"PBS_VNODENUM", "3"}},
                 LaunchKind::Pbs,
@@ -211,13 +204,15 @@ struct BadEnv {
     std::string expected;
 };
 
-void PrintTo(const BadEnv &c, std::ostream *os) {
+void PrintTo(const BadEnv &c, std::ostream *os)
+{
     *os << c.name;
 }
 
 class MalformedEnv : public ::testing::TestWithParam<BadEnv> {};
 
-TEST_P(MalformedEnv, IsAnError) {
+TEST_P(MalformedEnv, IsAnError)
+{
     const LaunchEnvResult r = detectLaunchEnv(GetParam().env, fakeFiles);
     EXPECT_NE(r.error.find(GetParam().expected), std::string::npos) << "got: '" << r.error << "'";
 }
@@ -225,12 +220,9 @@ TEST_P(MalformedEnv, IsAnError) {
 INSTANTIATE_TEST_SUITE_P(
     Table, MalformedEnv,
     ::testing::Values(
-        BadEnv{
-            "rank not a number", {{"RANK", "one"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}, "RANK: 'one'"},
+        BadEnv{"rank not a number", {{"RANK", "one"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}, "RANK: 'one'"},
         BadEnv{"negative rank", {{"RANK", "-1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}, "RANK: '-1'"},
-        BadEnv{"rank too large",
-               {{"RANK", "2"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}},
-               "not below the world"},
+        BadEnv{"rank too large", {{"RANK", "2"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}, "not below the world"},
         BadEnv{"zero world", {{"RANK", "0"}, {"WORLD_SIZE", "0"}}, "WORLD_SIZE: '0'"},
         BadEnv{"rank without world", {{"RANK", "0"}}, "must be set together"},
         BadEnv{"no master for a world", {{"RANK", "0"}, {"WORLD_SIZE", "2"}}, "MASTER_ADDR"},
@@ -238,30 +230,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadEnv{"port garbage", {{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_PORT", "80a"}}, "MASTER_PORT"},
         BadEnv{"slurm bad nodelist", with(kSlurmStep, {{"SLURM_STEP_NODELIST", "node[01-"}}),
                "SLURM_STEP_NODELIST: unbalanced"},
-        BadEnv{"slurm reversed range", with(kSlurmStep, {{"SLURM_STEP_NODELIST", "node[09-02]"}}),
-               "reversed"},
+        BadEnv{"slurm reversed range", with(kSlurmStep, {{"SLURM_STEP_NODELIST", "node[09-02]"}}), "reversed"},
         BadEnv{"slurm procid", with(kSlurmStep, {{"SLURM_PROCID", "x"}}), "SLURM_PROCID: 'x'"},
-        BadEnv{"slurm procid beyond tasks", with(kSlurmStep, {{"SLURM_PROCID", "8"}}),
-               "not below the world size"},
-        BadEnv{"slurm tasks per node", with(kSlurmStep, {{"SLURM_STEP_TASKS_PER_NODE", "2(x"}}),
-               "tasks-per-node"},
-        BadEnv{"open mpi size",
-               {{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "two"}},
-               "OMPI_COMM_WORLD_SIZE"},
+        BadEnv{"slurm procid beyond tasks", with(kSlurmStep, {{"SLURM_PROCID", "8"}}), "not below the world size"},
+        BadEnv{"slurm tasks per node", with(kSlurmStep, {{"SLURM_STEP_TASKS_PER_NODE", "2(x"}}), "tasks-per-node"},
+        BadEnv{
+            "open mpi size", {{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "two"}}, "OMPI_COMM_WORLD_SIZE"},
         BadEnv{"open mpi multi-node without master",
-               {{"OMPI_COMM_WORLD_RANK", "0"},
-                {"OMPI_COMM_WORLD_SIZE", "4"},
-                {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}},
+               {{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "4"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"}},
                "MASTER_ADDR"},
         BadEnv{"pbs unreadable nodefile", {{"PBS_NODEFILE", "/nope"}}, "cannot be read"},
         BadEnv{"pbs empty nodefile", {{"PBS_NODEFILE", "/pbs/empty"}}, "lists no hosts"},
-        BadEnv{"pbs vnodenum beyond",
-               {{"PBS_NODEFILE", "/pbs/nodes"}, {"PBS_VNODENUM", "4"}},
-               "PBS_VNODENUM=4"}));
+        BadEnv{"pbs vnodenum beyond", {{"PBS_NODEFILE", "/pbs/nodes"}, {"PBS_VNODENUM", "4"}}, "PBS_VNODENUM=4"}));
 
 } // namespace
 
-TEST(WorkerPlan, SingleNodeUsesAFreeLoopbackPort) {
+TEST(WorkerPlan, SingleNodeUsesAFreeLoopbackPort)
+{
     LaunchEnv node;
     const WorkerPlan plan = planWorkers(node, 2, /*masterPortSet=*/false, 45678);
     EXPECT_EQ(plan.masterAddr, "127.0.0.1");
@@ -274,7 +259,8 @@ TEST(WorkerPlan, SingleNodeUsesAFreeLoopbackPort) {
     EXPECT_EQ(env.at("TORCHDECK_WORKER"), "1");
 }
 
-TEST(WorkerPlan, SlurmNodeLauncher) {
+TEST(WorkerPlan, SlurmNodeLauncher)
+{
     // srun --ntasks-per-node=1 on 3 nodes, this is the second: ranks 4..7 of 12 with 4 per node.
     const LaunchEnvResult node = detectLaunchEnv({{"SLURM_STEP_ID", "0"},
                                                   {"SLURM_PROCID", "1"},

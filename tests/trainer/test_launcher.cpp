@@ -17,24 +17,28 @@ namespace {
 
 constexpr double kTolerance = 1e-6;
 
-void expectClose(const ModelTensors &a, const ModelTensors &b) {
+void expectClose(const ModelTensors &a, const ModelTensors &b)
+{
     const double diff = maxDifference(a, b);
     std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
     EXPECT_LT(diff, kTolerance);
 }
 
-Args aeRun() {
+Args aeRun()
+{
     return {"--device",     "cpu", "--model",     "ae", "--limit",   "1024", "--epochs", "2",
             "--batch-size", "32",  "--log-every", "4",  "--threads", "1",    "--seed",   "5"};
 }
 
 // Slow enough steps (ResNet-18) to signal or kill while training.
-Args resnetRun() {
+Args resnetRun()
+{
     return {"--device",     "cpu", "--model",     "resnet18", "--limit",   "512", "--epochs", "1",
             "--batch-size", "16",  "--log-every", "1",        "--threads", "1",   "--seed",   "2"};
 }
 
-bool waitForEvent(const std::string &metrics, const std::string &event, int seconds) {
+bool waitForEvent(const std::string &metrics, const std::string &event, int seconds)
+{
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
     while (std::chrono::steady_clock::now() < deadline) {
         if (!events(metrics, event).empty())
@@ -44,10 +48,10 @@ bool waitForEvent(const std::string &metrics, const std::string &event, int seco
     return false;
 }
 
-std::vector<pid_t> childrenOf(pid_t pid) {
+std::vector<pid_t> childrenOf(pid_t pid)
+{
     std::vector<pid_t> children;
-    std::istringstream in(
-        readText("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+    std::istringstream in(readText("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
     pid_t child;
     while (in >> child)
         children.push_back(child);
@@ -56,11 +60,12 @@ std::vector<pid_t> childrenOf(pid_t pid) {
 
 } // namespace
 
-TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks) {
+TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks)
+{
     const ModelTensors reference = uninterruptedRun("ae2", 2, concat(aeRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_two");
-    const Args run = concat(
-        aeRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
+    const Args run =
+        concat(aeRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
     const auto start = events(dir + "/m.jsonl", "start");
     ASSERT_EQ(start.size(), 1u) << "one start event: only rank 0 reports";
@@ -69,11 +74,12 @@ TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks) {
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes) {
+TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes)
+{
     const ModelTensors reference = uninterruptedRun("r18", 2, concat(resnetRun(), {"--resume", "none"}));
     const std::string dir = freshDir("launcher_signal");
-    const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt",
-                                          "--metrics", dir + "/m.jsonl"});
+    const Args run = concat(
+        resnetRun(), {"--nproc-per-node", "2", "--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
     const pid_t launcher = startTrainer(run, {}, dir + "/a.log");
     ASSERT_TRUE(waitForEvent(dir + "/m.jsonl", "step", 120)) << readText(dir + "/a.log");
     kill(launcher, SIGUSR1); // like `scancel --signal=USR1`: to the launcher, which forwards it
@@ -87,10 +93,10 @@ TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes) {
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Launcher, OneWorkerDyingStopsTheOthers) {
+TEST(Launcher, OneWorkerDyingStopsTheOthers)
+{
     const std::string dir = freshDir("launcher_failure");
-    const Args run =
-        concat(resnetRun(), {"--nproc-per-node", "2", "--metrics", dir + "/m.jsonl", "--epochs", "5"});
+    const Args run = concat(resnetRun(), {"--nproc-per-node", "2", "--metrics", dir + "/m.jsonl", "--epochs", "5"});
     const pid_t launcher = startTrainer(run, {}, dir + "/run.log");
     ASSERT_TRUE(waitForEvent(dir + "/m.jsonl", "step", 120)) << readText(dir + "/run.log");
     const std::vector<pid_t> workers = childrenOf(launcher);
@@ -102,7 +108,8 @@ TEST(Launcher, OneWorkerDyingStopsTheOthers) {
     EXPECT_NE(readText(dir + "/run.log").find("a worker failed"), std::string::npos);
 }
 
-TEST(Errors, ExitCodes) {
+TEST(Errors, ExitCodes)
+{
     const std::string dir = freshDir("errors");
     EXPECT_EQ(runTrainer({"--epochs", "zero"}, {}, dir + "/usage.log"), 2);
     EXPECT_NE(readText(dir + "/usage.log").find("--epochs: 'zero' is not an integer"), std::string::npos);
@@ -119,16 +126,12 @@ TEST(Errors, ExitCodes) {
     EXPECT_NE(stop[0].find("\"reason\":\"error\",\"exit_code\":1"), std::string::npos) << stop[0];
 }
 
-TEST(Metrics, EveryLineCarriesSchemaEventAndTime) {
+TEST(Metrics, EveryLineCarriesSchemaEventAndTime)
+{
     const std::string dir = freshDir("metrics");
-    const Args run = {"--device",         "cpu",
-                      "--model",          "toy",
-                      "--data",           "synthetic:256",
-                      "--epochs",         "2",
-                      "--batch-size",     "32",
-                      "--log-every",      "2",
-                      "--metrics",        dir + "/m.jsonl",
-                      "--checkpoint-dir", dir + "/ckpt"};
+    const Args run = {
+        "--device",     "cpu", "--model",     "toy", "--data",    "synthetic:256",  "--epochs",         "2",
+        "--batch-size", "32",  "--log-every", "2",   "--metrics", dir + "/m.jsonl", "--checkpoint-dir", dir + "/ckpt"};
     ASSERT_EQ(runTrainer(run, {}, dir + "/run.log"), 0) << readText(dir + "/run.log");
     const auto lines = readLines(dir + "/m.jsonl");
     ASSERT_GE(lines.size(), 1u + 8u + 2u + 2u + 1u);
@@ -144,11 +147,11 @@ TEST(Metrics, EveryLineCarriesSchemaEventAndTime) {
     EXPECT_EQ(events(dir + "/m.jsonl", "epoch").size(), 2u);
     EXPECT_EQ(events(dir + "/m.jsonl", "checkpoint").size(), 2u);
     EXPECT_NE(events(dir + "/m.jsonl", "epoch")[1].find("\"val_accuracy\":0."), std::string::npos);
-    EXPECT_NE(readText(dir + "/run.log").find("epoch: 2/2, loss = "), std::string::npos)
-        << "the tutorials' line";
+    EXPECT_NE(readText(dir + "/run.log").find("epoch: 2/2, loss = "), std::string::npos) << "the tutorials' line";
 }
 
-TEST(Data, MnistDirectoryOfRawAndGzippedIdxFiles) {
+TEST(Data, MnistDirectoryOfRawAndGzippedIdxFiles)
+{
     // mnist:DIR with a mix of raw and gzipped IDX files (as some mirrors ship them).
     const std::string dir = freshDir("mnist_dir");
     const auto images = [](std::uint32_t n) {
@@ -177,6 +180,5 @@ TEST(Data, MnistDirectoryOfRawAndGzippedIdxFiles) {
     // A labels file that disagrees with the images is refused with both names.
     writeBytes(dir + "/train-labels-idx1-ubyte", labels(95));
     EXPECT_EQ(runTrainer(run, {}, dir + "/bad.log"), 1);
-    EXPECT_NE(readText(dir + "/bad.log").find("holds 96 images but"), std::string::npos)
-        << readText(dir + "/bad.log");
+    EXPECT_NE(readText(dir + "/bad.log").find("holds 96 images but"), std::string::npos) << readText(dir + "/bad.log");
 }

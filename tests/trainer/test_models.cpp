@@ -9,7 +9,8 @@ using namespace torchdeck::trainer;
 
 namespace {
 
-std::map<std::string, std::vector<std::int64_t>> stateShapes(torch::nn::Module &m) {
+std::map<std::string, std::vector<std::int64_t>> stateShapes(torch::nn::Module &m)
+{
     std::map<std::string, std::vector<std::int64_t>> out;
     for (const auto &p : m.named_parameters())
         out[p.key()] = p.value().sizes().vec();
@@ -18,7 +19,8 @@ std::map<std::string, std::vector<std::int64_t>> stateShapes(torch::nn::Module &
     return out;
 }
 
-std::int64_t parameterCount(torch::nn::Module &m) {
+std::int64_t parameterCount(torch::nn::Module &m)
+{
     std::int64_t n = 0;
     for (const auto &p : m.parameters())
         n += p.numel();
@@ -29,13 +31,13 @@ using Shape = std::vector<std::int64_t>;
 
 } // namespace
 
-TEST(Models, AutoEncoderMatchesTheTutorial) {
+TEST(Models, AutoEncoderMatchesTheTutorial)
+{
     auto ae = makeModel("ae", {1, 28, 28}, 10);
     const auto shapes = stateShapes(*ae);
-    const std::map<std::string, Shape> expected = {{"net.0.weight", {128, 784}}, {"net.0.bias", {128}},
-                                                   {"net.2.weight", {128, 128}}, {"net.2.bias", {128}},
-                                                   {"net.4.weight", {128, 128}}, {"net.4.bias", {128}},
-                                                   {"net.6.weight", {784, 128}}, {"net.6.bias", {784}}};
+    const std::map<std::string, Shape> expected = {
+        {"net.0.weight", {128, 784}}, {"net.0.bias", {128}}, {"net.2.weight", {128, 128}}, {"net.2.bias", {128}},
+        {"net.4.weight", {128, 128}}, {"net.4.bias", {128}}, {"net.6.weight", {784, 128}}, {"net.6.bias", {784}}};
     EXPECT_EQ(shapes, expected);
     const auto out = ae->forward(torch::rand({3, 1, 28, 28}));
     EXPECT_EQ(out.sizes().vec(), (Shape{3, 784}));
@@ -43,7 +45,8 @@ TEST(Models, AutoEncoderMatchesTheTutorial) {
     EXPECT_EQ(ae->lossKind(), LossKind::Reconstruction);
 }
 
-TEST(Models, ToyModelHeadAndTail) {
+TEST(Models, ToyModelHeadAndTail)
+{
     auto toy = makeModel("toy-split", naturalInputShape("toy-split"), 10);
     const std::map<std::string, Shape> expected = {
         {"head.weight", {32, 32}}, {"head.bias", {32}}, {"tail.weight", {10, 32}}, {"tail.bias", {10}}};
@@ -56,7 +59,8 @@ TEST(Models, ToyModelHeadAndTail) {
     EXPECT_EQ(stateShapes(*onImages).at("head.weight"), (Shape{32, 784}));
 }
 
-TEST(Models, ResNetsHaveTorchvisionsParametersAndNames) {
+TEST(Models, ResNetsHaveTorchvisionsParametersAndNames)
+{
     // torchvision.models.resnet18() / resnet50(): 11,689,512 and 25,557,032 parameters.
     auto r18 = makeModel("resnet18", {3, 64, 64}, 1000);
     EXPECT_EQ(parameterCount(*r18), 11689512);
@@ -83,7 +87,8 @@ TEST(Models, ResNetsHaveTorchvisionsParametersAndNames) {
     EXPECT_EQ(s50.at("fc.weight"), (Shape{1000, 2048}));
 }
 
-TEST(Models, ResNetFirstConvTakesTheInputChannels) {
+TEST(Models, ResNetFirstConvTakesTheInputChannels)
+{
     auto r18 = makeModel("resnet18", {1, 28, 28}, 10);
     EXPECT_EQ(stateShapes(*r18).at("conv1.weight"), (Shape{64, 1, 7, 7}));
     EXPECT_EQ(r18->forward(torch::rand({2, 1, 28, 28})).sizes().vec(), (Shape{2, 10}));
@@ -91,7 +96,8 @@ TEST(Models, ResNetFirstConvTakesTheInputChannels) {
     EXPECT_THROW(makeModel("vgg", {784}, 10), std::invalid_argument);
 }
 
-TEST(Models, InitialisationFollowsTheSeed) {
+TEST(Models, InitialisationFollowsTheSeed)
+{
     torch::manual_seed(3);
     auto a = makeModel("ae", {784}, 10);
     torch::manual_seed(3);

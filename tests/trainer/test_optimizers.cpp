@@ -12,12 +12,14 @@ namespace {
 
 constexpr double kTolerance = 1e-6;
 
-std::shared_ptr<TrainableModel> toyModel() {
+std::shared_ptr<TrainableModel> toyModel()
+{
     torch::manual_seed(11);
     return makeModel("toy", {32}, 10);
 }
 
-double maxDifference(torch::nn::Module &a, torch::nn::Module &b) {
+double maxDifference(torch::nn::Module &a, torch::nn::Module &b)
+{
     double worst = 0;
     const auto pa = a.parameters();
     const auto pb = b.parameters();
@@ -29,7 +31,8 @@ double maxDifference(torch::nn::Module &a, torch::nn::Module &b) {
 // Trains two copies of the toy model for a few steps: one with our flat optimizer, one with LibTorch's.
 template <typename Reference, typename ReferenceOptions>
 double compare(const std::function<std::unique_ptr<FlatOptimizer>(FlatParameters &)> &makeFlat,
-               const ReferenceOptions &referenceOptions) {
+               const ReferenceOptions &referenceOptions)
+{
     auto flatModel = toyModel();
     auto refModel = toyModel();
     FlatParameters flat(*flatModel);
@@ -52,7 +55,8 @@ double compare(const std::function<std::unique_ptr<FlatOptimizer>(FlatParameters
 
 } // namespace
 
-TEST(FlatParameters, ParametersAndGradientsAreViewsOfFlatBuffers) {
+TEST(FlatParameters, ParametersAndGradientsAreViewsOfFlatBuffers)
+{
     auto model = toyModel();
     const auto before = model->parameters()[0].clone();
     FlatParameters flat(*model);
@@ -71,13 +75,15 @@ TEST(FlatParameters, ParametersAndGradientsAreViewsOfFlatBuffers) {
     EXPECT_GT(g.grads.abs().sum().item<double>(), 0.0) << "autograd accumulated into the flat gradients";
 }
 
-TEST(FlatOptimizers, AdamMatchesLibTorchsAdam) {
-    const double diff = compare<torch::optim::Adam>(
-        [](FlatParameters &p) { return makeAdam(p, AdamConfig{}); }, torch::optim::AdamOptions(1e-3));
+TEST(FlatOptimizers, AdamMatchesLibTorchsAdam)
+{
+    const double diff = compare<torch::optim::Adam>([](FlatParameters &p) { return makeAdam(p, AdamConfig{}); },
+                                                    torch::optim::AdamOptions(1e-3));
     EXPECT_LT(diff, kTolerance);
 }
 
-TEST(FlatOptimizers, AdamWithWeightDecayMatches) {
+TEST(FlatOptimizers, AdamWithWeightDecayMatches)
+{
     AdamConfig config;
     config.lr = 3e-3;
     config.weightDecay = 0.1;
@@ -86,7 +92,8 @@ TEST(FlatOptimizers, AdamWithWeightDecayMatches) {
     EXPECT_LT(diff, kTolerance);
 }
 
-TEST(FlatOptimizers, SgdWithMomentumMatchesLibTorchsSgd) {
+TEST(FlatOptimizers, SgdWithMomentumMatchesLibTorchsSgd)
+{
     const double diff = compare<torch::optim::SGD>(
         [](FlatParameters &p) {
             return makeSgd(p, SgdConfig{0.05, 0.9, 1e-4});
@@ -95,7 +102,8 @@ TEST(FlatOptimizers, SgdWithMomentumMatchesLibTorchsSgd) {
     EXPECT_LT(diff, kTolerance);
 }
 
-TEST(FlatOptimizers, PlainSgdMatches) {
+TEST(FlatOptimizers, PlainSgdMatches)
+{
     const double diff = compare<torch::optim::SGD>(
         [](FlatParameters &p) {
             return makeSgd(p, SgdConfig{0.1, 0, 0});

@@ -5,7 +5,8 @@
 
 using namespace torchdeck::trainer;
 
-TEST(Options, Defaults) {
+TEST(Options, Defaults)
+{
     const ParseResult r = parseOptions({});
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(r.options.model, "ae");
@@ -15,7 +16,8 @@ TEST(Options, Defaults) {
     EXPECT_EQ(r.options.stopSignals, (std::vector<int>{SIGUSR1, SIGUSR2, SIGTERM}));
 }
 
-TEST(Options, EveryFlagOfTheIssue) {
+TEST(Options, EveryFlagOfTheIssue)
+{
     const ParseResult r = parseOptions({"--model",
                                         "resnet18",
                                         "--data=mnist:/x",
@@ -70,13 +72,15 @@ TEST(Options, EveryFlagOfTheIssue) {
     EXPECT_EQ(o.logEvery, 10);
 }
 
-TEST(Options, CheckpointEveryEpoch) {
+TEST(Options, CheckpointEveryEpoch)
+{
     const ParseResult r = parseOptions({"--checkpoint-every", "100", "--checkpoint-every", "epoch"});
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(r.options.checkpointEverySteps, 0);
 }
 
-TEST(Options, StopSignals) {
+TEST(Options, StopSignals)
+{
     ParseResult r = parseOptions({"--stop-signals", "SIGUSR2,TERM"});
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(r.options.stopSignals, (std::vector<int>{SIGUSR2, SIGTERM}));
@@ -85,14 +89,14 @@ TEST(Options, StopSignals) {
     EXPECT_TRUE(r.options.stopSignals.empty());
 }
 
-TEST(Options, HelpListsEveryFlag) {
+TEST(Options, HelpListsEveryFlag)
+{
     EXPECT_TRUE(parseOptions({"--help"}).options.help);
     EXPECT_TRUE(parseOptions({"-h"}).options.help);
     const std::string usage = usageText();
-    for (const char *flag :
-         {"--model", "--data", "--epochs", "--batch-size", "--lr", "--optimizer", "--seed", "--metrics",
-          "--checkpoint-dir", "--checkpoint-every", "--keep", "--resume", "--backend", "--threads",
-          "--nproc-per-node", "--limit", "--log-every", "--stop-signals", "75"})
+    for (const char *flag : {"--model", "--data", "--epochs", "--batch-size", "--lr", "--optimizer", "--seed",
+                             "--metrics", "--checkpoint-dir", "--checkpoint-every", "--keep", "--resume", "--backend",
+                             "--threads", "--nproc-per-node", "--limit", "--log-every", "--stop-signals", "75"})
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
 }
 
@@ -103,25 +107,27 @@ struct BadCase {
 
 class BadOptions : public ::testing::TestWithParam<BadCase> {};
 
-TEST_P(BadOptions, ClearError) {
+TEST_P(BadOptions, ClearError)
+{
     const ParseResult r = parseOptions(GetParam().args);
     EXPECT_NE(r.error.find(GetParam().expected), std::string::npos) << "got: " << r.error;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Table, BadOptions,
-    ::testing::Values(
-        BadCase{{"--epochs", "0"}, "--epochs: '0' is out of range"},
-        BadCase{{"--epochs", "two"}, "--epochs: 'two' is not an integer"},
-        BadCase{{"--epochs", "3x"}, "not an integer"}, BadCase{{"--batch-size", "-4"}, "out of range"},
-        BadCase{{"--batch-size", "99999999999999999999"}, "out of range"},
-        BadCase{{"--lr", "0"}, "must be greater than 0"}, BadCase{{"--lr", "fast"}, "'fast' is not a number"},
-        BadCase{{"--lr", "nan"}, "not a number"}, BadCase{{"--model", "vgg"}, "'vgg' is not one of: ae, toy"},
-        BadCase{{"--optimizer", "lamb"}, "not one of: adam, sgd"},
-        BadCase{{"--backend", "mpi"}, "not one of: auto, gloo, nccl, shm"},
-        BadCase{{"--checkpoint-every", "often"}, "expected 'epoch' or a number"},
-        BadCase{{"--keep", "0"}, "out of range"}, BadCase{{"--nproc-per-node", "0"}, "out of range"},
-        BadCase{{"--stop-signals", "USR1,BOGUS"}, "unknown signal 'BOGUS'"},
-        BadCase{{"--epochs"}, "--epochs needs a value"}, BadCase{{"--channels-last=1"}, "takes no value"},
-        BadCase{{"--metrics", ""}, "empty value"}, BadCase{{"--frobnicate"}, "unknown option '--frobnicate'"},
-        BadCase{{"extra"}, "unknown option 'extra'"}));
+    ::testing::Values(BadCase{{"--epochs", "0"}, "--epochs: '0' is out of range"},
+                      BadCase{{"--epochs", "two"}, "--epochs: 'two' is not an integer"},
+                      BadCase{{"--epochs", "3x"}, "not an integer"}, BadCase{{"--batch-size", "-4"}, "out of range"},
+                      BadCase{{"--batch-size", "99999999999999999999"}, "out of range"},
+                      BadCase{{"--lr", "0"}, "must be greater than 0"},
+                      BadCase{{"--lr", "fast"}, "'fast' is not a number"}, BadCase{{"--lr", "nan"}, "not a number"},
+                      BadCase{{"--model", "vgg"}, "'vgg' is not one of: ae, toy"},
+                      BadCase{{"--optimizer", "lamb"}, "not one of: adam, sgd"},
+                      BadCase{{"--backend", "mpi"}, "not one of: auto, gloo, nccl, shm"},
+                      BadCase{{"--checkpoint-every", "often"}, "expected 'epoch' or a number"},
+                      BadCase{{"--keep", "0"}, "out of range"}, BadCase{{"--nproc-per-node", "0"}, "out of range"},
+                      BadCase{{"--stop-signals", "USR1,BOGUS"}, "unknown signal 'BOGUS'"},
+                      BadCase{{"--epochs"}, "--epochs needs a value"}, BadCase{{"--channels-last=1"}, "takes no value"},
+                      BadCase{{"--metrics", ""}, "empty value"},
+                      BadCase{{"--frobnicate"}, "unknown option '--frobnicate'"},
+                      BadCase{{"extra"}, "unknown option 'extra'"}));

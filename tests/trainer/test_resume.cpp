@@ -15,7 +15,8 @@ namespace {
 
 constexpr double kTolerance = 1e-6;
 
-void expectClose(const ModelTensors &a, const ModelTensors &b) {
+void expectClose(const ModelTensors &a, const ModelTensors &b)
+{
     const double diff = maxDifference(a, b);
     std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
     EXPECT_LT(diff, kTolerance);
@@ -23,18 +24,21 @@ void expectClose(const ModelTensors &a, const ModelTensors &b) {
 constexpr int kRequeue = 75;
 
 // 1024 samples, batch 64 per process: 16 steps per epoch (8 per rank with 2 ranks of 32).
-Args aeRun(const std::string &batch) {
+Args aeRun(const std::string &batch)
+{
     return {"--device",     "cpu", "--model",     "ae", "--limit",   "1024", "--epochs", "2",
             "--batch-size", batch, "--log-every", "4",  "--threads", "1",    "--seed",   "5"};
 }
 
-bool contains(const std::string &text, const std::string &piece) {
+bool contains(const std::string &text, const std::string &piece)
+{
     return text.find(piece) != std::string::npos;
 }
 
 } // namespace
 
-TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted) {
+TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted)
+{
     const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_single");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
@@ -46,8 +50,7 @@ TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted) {
     EXPECT_EQ(files[0].step, 6);
     const auto stop = events(dir + "/m.jsonl", "stop");
     ASSERT_EQ(stop.size(), 1u);
-    EXPECT_TRUE(contains(stop[0], "\"reason\":\"signal\"") && contains(stop[0], "\"exit_code\":75"))
-        << stop[0];
+    EXPECT_TRUE(contains(stop[0], "\"reason\":\"signal\"") && contains(stop[0], "\"exit_code\":75")) << stop[0];
     EXPECT_TRUE(contains(stop[0], "\"signal\":\"SIGUSR1\"")) << stop[0];
 
     ASSERT_EQ(runTrainer(run, {}, dir + "/b.log"), 0) << readText(dir + "/b.log");
@@ -60,7 +63,8 @@ TEST(Resume, SignalMidEpochThenResumeEqualsUninterrupted) {
     EXPECT_EQ(events(dir + "/m.jsonl", "epoch").size(), 2u);
 }
 
-TEST(Resume, TwoRanksAgreeOnTheStopStepAndResume) {
+TEST(Resume, TwoRanksAgreeOnTheStopStepAndResume)
+{
     const ModelTensors reference = uninterruptedRun("ae2", 2, concat(aeRun("32"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_two_ranks");
     const Args run = concat(aeRun("32"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
@@ -74,7 +78,8 @@ TEST(Resume, TwoRanksAgreeOnTheStopStepAndResume) {
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Resume, StopAtTheLastStepOfAnEpoch) {
+TEST(Resume, StopAtTheLastStepOfAnEpoch)
+{
     const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_epoch_end");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl"});
@@ -85,7 +90,8 @@ TEST(Resume, StopAtTheLastStepOfAnEpoch) {
     EXPECT_EQ(events(dir + "/m.jsonl", "epoch").size(), 2u);
 }
 
-TEST(Resume, TornNewestCheckpointFallsBackToThePrevious) {
+TEST(Resume, TornNewestCheckpointFallsBackToThePrevious)
+{
     const ModelTensors reference = uninterruptedRun("ae1", 1, concat(aeRun("64"), {"--resume", "none"}));
     const std::string dir = freshDir("resume_fallback");
     const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--metrics", dir + "/m.jsonl",
@@ -106,10 +112,10 @@ TEST(Resume, TornNewestCheckpointFallsBackToThePrevious) {
     expectClose(newestModel(dir + "/ckpt"), reference);
 }
 
-TEST(Resume, AllCheckpointsUnusableIsAnError) {
+TEST(Resume, AllCheckpointsUnusableIsAnError)
+{
     const std::string dir = freshDir("resume_unusable");
-    const Args run =
-        concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--epochs", "1", "--limit", "128"});
+    const Args run = concat(aeRun("64"), {"--checkpoint-dir", dir + "/ckpt", "--epochs", "1", "--limit", "128"});
     ASSERT_EQ(runTrainer(run, {}, dir + "/a.log"), 0) << readText(dir + "/a.log");
     for (const auto &f : listCheckpoints(dir + "/ckpt"))
         std::filesystem::resize_file(f.path, 100);
@@ -117,7 +123,8 @@ TEST(Resume, AllCheckpointsUnusableIsAnError) {
     EXPECT_TRUE(contains(readText(dir + "/b.log"), "none of the 1 checkpoints")) << readText(dir + "/b.log");
 }
 
-TEST(Resume, RequeueExitWaitsUntilTheCheckpointIsDurable) {
+TEST(Resume, RequeueExitWaitsUntilTheCheckpointIsDurable)
+{
     // mpirun kills every rank as soon as one exits with a non-zero code, 75 included. No rank may exit
     // before rank 0's checkpoint is written, fsync'ed and renamed. ResNet-18: its checkpoint (weights and
     // Adam state, ~140 MB) takes long enough to write that a rank leaving early gets rank 0 killed

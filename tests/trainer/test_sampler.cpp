@@ -8,7 +8,8 @@ using namespace torchdeck::trainer;
 
 using Indices = std::vector<std::int64_t>;
 
-TEST(DistributedSampler, EqualsPyTorchsDistributedSampler) {
+TEST(DistributedSampler, EqualsPyTorchsDistributedSampler)
+{
     // Python 1.13: DistributedSampler(range(10), num_replicas=3, rank=r, shuffle=True, seed=5), set_epoch(1)
     const Indices expected[] = {{0, 1, 9, 6}, {7, 8, 2, 0}, {5, 3, 4, 7}};
     for (int rank = 0; rank < 3; ++rank) {
@@ -18,7 +19,8 @@ TEST(DistributedSampler, EqualsPyTorchsDistributedSampler) {
     }
 }
 
-TEST(DistributedSampler, ShardsCoverTheDataOnce) {
+TEST(DistributedSampler, ShardsCoverTheDataOnce)
+{
     const DistributedSampler r0(1000, 2, 0, true, 1);
     const DistributedSampler r1(1000, 2, 1, true, 1);
     for (std::int64_t epoch = 0; epoch < 3; ++epoch) {
@@ -34,7 +36,8 @@ TEST(DistributedSampler, ShardsCoverTheDataOnce) {
     EXPECT_EQ(r0.epochIndices(2), DistributedSampler(1000, 2, 0, true, 1).epochIndices(2)) << "deterministic";
 }
 
-TEST(DistributedSampler, InterleavesTheGlobalOrder) {
+TEST(DistributedSampler, InterleavesTheGlobalOrder)
+{
     // Rank r takes positions r, r+W, ...: batch k of every rank together is batch k of one process with
     // W times the batch size. The distributed equivalence tests rely on this.
     const Indices whole = DistributedSampler(12, 1, 0, true, 3).epochIndices(0);
@@ -46,7 +49,8 @@ TEST(DistributedSampler, InterleavesTheGlobalOrder) {
     }
 }
 
-TEST(DistributedSampler, PadsByWrappingAround) {
+TEST(DistributedSampler, PadsByWrappingAround)
+{
     const Indices whole = DistributedSampler(5, 1, 0, false, 0).epochIndices(0);
     EXPECT_EQ(whole, (Indices{0, 1, 2, 3, 4}));
     EXPECT_EQ(DistributedSampler(5, 4, 3, false, 0).epochIndices(0), (Indices{3, 2}));

@@ -21,18 +21,11 @@ namespace torchdeck::trainer::test {
 
 namespace {
 
-bool isLauncherVariable(const std::string &name) {
-    static const char *exact[] = {"RANK",
-                                  "WORLD_SIZE",
-                                  "LOCAL_RANK",
-                                  "LOCAL_WORLD_SIZE",
-                                  "GROUP_RANK",
-                                  "GROUP_WORLD_SIZE",
-                                  "MASTER_ADDR",
-                                  "MASTER_PORT",
-                                  "TORCHDECK_WORKER",
-                                  "PBS_NODEFILE",
-                                  "PBS_VNODENUM"};
+bool isLauncherVariable(const std::string &name)
+{
+    static const char *exact[] = {
+        "RANK",        "WORLD_SIZE",  "LOCAL_RANK",       "LOCAL_WORLD_SIZE", "GROUP_RANK",  "GROUP_WORLD_SIZE",
+        "MASTER_ADDR", "MASTER_PORT", "TORCHDECK_WORKER", "PBS_NODEFILE",     "PBS_VNODENUM"};
     for (const char *e : exact)
         if (name == e)
             return true;
@@ -41,12 +34,14 @@ bool isLauncherVariable(const std::string &name) {
 
 } // namespace
 
-Args concat(Args a, const Args &b) {
+Args concat(Args a, const Args &b)
+{
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
 
-pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath) {
+pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath)
+{
     std::vector<std::string> argv = {TORCHDECK_TRAIN_BINARY};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> envs;
@@ -78,7 +73,8 @@ pid_t startTrainer(const Args &args, const Env &env, const std::string &logPath)
     return pid;
 }
 
-int waitTrainer(pid_t pid, int timeoutSeconds) {
+int waitTrainer(pid_t pid, int timeoutSeconds)
+{
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
     while (true) {
         int status = 0;
@@ -96,19 +92,20 @@ int waitTrainer(pid_t pid, int timeoutSeconds) {
     }
 }
 
-int runTrainer(const Args &args, const Env &env, const std::string &logPath, int timeoutSeconds) {
+int runTrainer(const Args &args, const Env &env, const std::string &logPath, int timeoutSeconds)
+{
     return waitTrainer(startTrainer(args, env, logPath), timeoutSeconds);
 }
 
 namespace {
 
 std::vector<pid_t> startRanks(int world, const Args &args, const std::string &logPrefix,
-                              const std::vector<Args> &extraArgs) {
+                              const std::vector<Args> &extraArgs)
+{
     const std::string port = std::to_string(findFreePort());
     std::vector<pid_t> pids;
     for (int rank = 0; rank < world; ++rank) {
-        const Args rankArgs =
-            static_cast<std::size_t>(rank) < extraArgs.size() ? concat(args, extraArgs[rank]) : args;
+        const Args rankArgs = static_cast<std::size_t>(rank) < extraArgs.size() ? concat(args, extraArgs[rank]) : args;
         const Env env = {{"RANK", std::to_string(rank)},       {"WORLD_SIZE", std::to_string(world)},
                          {"LOCAL_RANK", std::to_string(rank)}, {"LOCAL_WORLD_SIZE", std::to_string(world)},
                          {"MASTER_ADDR", "127.0.0.1"},         {"MASTER_PORT", port}};
@@ -117,14 +114,16 @@ std::vector<pid_t> startRanks(int world, const Args &args, const std::string &lo
     return pids;
 }
 
-int exitCodeOfStatus(int status) {
+int exitCodeOfStatus(int status)
+{
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 } // namespace
 
 std::vector<int> runRanksLikeMpirun(int world, const Args &args, const std::string &logPrefix,
-                                    const std::vector<Args> &extraArgs, int timeoutSeconds) {
+                                    const std::vector<Args> &extraArgs, int timeoutSeconds)
+{
     const std::vector<pid_t> pids = startRanks(world, args, logPrefix, extraArgs);
     std::vector<int> codes(pids.size(), -1);
     std::vector<bool> done(pids.size(), false);
@@ -157,8 +156,9 @@ std::vector<int> runRanksLikeMpirun(int world, const Args &args, const std::stri
     return codes;
 }
 
-std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix,
-                          const std::vector<Args> &extraArgs, int timeoutSeconds) {
+std::vector<int> runRanks(int world, const Args &args, const std::string &logPrefix, const std::vector<Args> &extraArgs,
+                          int timeoutSeconds)
+{
     const std::vector<pid_t> pids = startRanks(world, args, logPrefix, extraArgs);
     std::vector<int> codes;
     for (const pid_t pid : pids)
@@ -166,7 +166,8 @@ std::vector<int> runRanks(int world, const Args &args, const std::string &logPre
     return codes;
 }
 
-std::vector<std::string> readLines(const std::string &path) {
+std::vector<std::string> readLines(const std::string &path)
+{
     std::vector<std::string> lines;
     std::ifstream in(path);
     std::string line;
@@ -175,14 +176,16 @@ std::vector<std::string> readLines(const std::string &path) {
     return lines;
 }
 
-std::string readText(const std::string &path) {
+std::string readText(const std::string &path)
+{
     std::ifstream in(path);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
 }
 
-std::vector<std::string> events(const std::string &metricsPath, const std::string &event) {
+std::vector<std::string> events(const std::string &metricsPath, const std::string &event)
+{
     std::vector<std::string> out;
     for (const std::string &line : readLines(metricsPath))
         if (line.find("\"event\":\"" + event + "\"") != std::string::npos)
@@ -190,7 +193,8 @@ std::vector<std::string> events(const std::string &metricsPath, const std::strin
     return out;
 }
 
-ModelTensors newestModel(const std::string &dir) {
+ModelTensors newestModel(const std::string &dir)
+{
     const auto files = listCheckpoints(dir);
     if (files.empty())
         throw std::runtime_error("no checkpoint in " + dir);
@@ -200,7 +204,8 @@ ModelTensors newestModel(const std::string &dir) {
     return checkpointModelTensors(v.bytes);
 }
 
-double maxDifference(const ModelTensors &a, const ModelTensors &b) {
+double maxDifference(const ModelTensors &a, const ModelTensors &b)
+{
     if (a.size() != b.size())
         return 1e30;
     double worst = 0;
@@ -219,7 +224,8 @@ double maxDifference(const ModelTensors &a, const ModelTensors &b) {
 
 namespace torchdeck::trainer::test {
 
-const ModelTensors &uninterruptedRun(const std::string &key, int world, const Args &args) {
+const ModelTensors &uninterruptedRun(const std::string &key, int world, const Args &args)
+{
     static std::map<std::string, ModelTensors> cache;
     if (const auto it = cache.find(key); it != cache.end())
         return it->second;
@@ -232,8 +238,7 @@ const ModelTensors &uninterruptedRun(const std::string &key, int world, const Ar
     } else {
         for (const int code : runRanks(world, full, dir + "/run"))
             if (code != 0)
-                throw std::runtime_error("reference run " + key +
-                                         " failed: " + readText(dir + "/run.rank0.log"));
+                throw std::runtime_error("reference run " + key + " failed: " + readText(dir + "/run.rank0.log"));
     }
     return cache[key] = newestModel(dir + "/ckpt");
 }

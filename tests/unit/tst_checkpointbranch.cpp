@@ -130,13 +130,15 @@ private slots:
     void aMissingFileFailsTheCommand()
     {
         // Pruned by the trainer (it keeps the newest K), or never there: nothing moves.
-        for (const QString &chosen : QStringList{path(5), m_dir.path() + QStringLiteral("/elsewhere/checkpoint-0000000015.pt")}) {
+        for (const QString &chosen :
+             QStringList{path(5), m_dir.path() + QStringLiteral("/elsewhere/checkpoint-0000000015.pt")}) {
             const CheckpointBranch branch{m_live, chosen, 5};
             QProcess shell;
             shell.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), branch.command()});
             QVERIFY(shell.waitForFinished(10000));
             QVERIFY(shell.exitCode() != 0);
-            QCOMPARE(shell.readAllStandardError(), (chosen + QStringLiteral(" is no longer on the cluster\n")).toUtf8());
+            QCOMPARE(shell.readAllStandardError(),
+                     (chosen + QStringLiteral(" is no longer on the cluster\n")).toUtf8());
             QVERIFY(!QDir(branch.asideDirectory()).exists());
             QVERIFY(QFile::exists(path(30)));
         }

@@ -74,7 +74,8 @@ private slots:
         QVERIFY(entries[3].best); // epoch 3's 0.1, though set aside
         QVERIFY(!entries[4].present);
         // The signal checkpoint of epoch 2 is mid-epoch 3: not an end-of-epoch one, never the best.
-        const QList<CheckpointEntry> withoutThree = markCheckpoints(all, {all[0].path, all[1].path, all[2].path}, valLosses());
+        const QList<CheckpointEntry> withoutThree =
+            markCheckpoints(all, {all[0].path, all[1].path, all[2].path}, valLosses());
         QVERIFY(withoutThree[1].best);
         QVERIFY(!withoutThree[2].best);
     }
@@ -82,12 +83,14 @@ private slots:
     void deletionRefusesTheLatestAndUnknownNames()
     {
         const QList<CheckpointRecord> all = records();
-        const QList<CheckpointEntry> entries = markCheckpoints(all, {all[0].path, all[1].path, all[2].path}, valLosses());
-        const CheckpointDeletion plan = planCheckpointDeletion(entries, {QStringLiteral("10"),
-                                                                         QStringLiteral("checkpoint-0000000020.pt")});
+        const QList<CheckpointEntry> entries =
+            markCheckpoints(all, {all[0].path, all[1].path, all[2].path}, valLosses());
+        const CheckpointDeletion plan =
+            planCheckpointDeletion(entries, {QStringLiteral("10"), QStringLiteral("checkpoint-0000000020.pt")});
         QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
         QCOMPARE(plan.paths, (QStringList{all[0].path, all[1].path}));
-        QVERIFY(planCheckpointDeletion(entries, {QStringLiteral("25")}).error.contains(u"the one a resume starts from"));
+        QVERIFY(
+            planCheckpointDeletion(entries, {QStringLiteral("25")}).error.contains(u"the one a resume starts from"));
         QVERIFY(planCheckpointDeletion(entries, {QStringLiteral("99")}).error.contains(u"no checkpoint '99'"));
     }
 
@@ -105,7 +108,8 @@ private slots:
                 QVERIFY(file.open(QIODevice::WriteOnly));
             }
         }
-        QCOMPARE(parsePresentCheckpoints(runUnderSh(presentCheckpointsCommand(all))), (QStringList{all[0].path, all[2].path}));
+        QCOMPARE(parsePresentCheckpoints(runUnderSh(presentCheckpointsCommand(all))),
+                 (QStringList{all[0].path, all[2].path}));
         runUnderSh(deleteCheckpointsCommand({all[0].path}));
         QVERIFY(!QFile::exists(all[0].path));
         QVERIFY(!QFile::exists(all[0].path + QStringLiteral(".json")));

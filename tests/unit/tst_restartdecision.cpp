@@ -33,7 +33,9 @@ private:
         RunInfo info;
         info.stopped = true;
         info.exitCode = exitCode;
-        info.stopReason = exitCode == 0 ? QStringLiteral("done") : exitCode == 75 ? QStringLiteral("signal") : QStringLiteral("error");
+        info.stopReason = exitCode == 0    ? QStringLiteral("done")
+                          : exitCode == 75 ? QStringLiteral("signal")
+                                           : QStringLiteral("error");
         info.stopMessage = message;
         return info;
     }
@@ -93,9 +95,9 @@ private slots:
                  qPrintable(early.reason));
         QVERIFY(stoppedAtWallTimeWarning(spec, ran(600, 480)));
         QVERIFY(!stoppedAtWallTimeWarning(spec, ran(600, 479)));
-        QVERIFY(!stoppedAtWallTimeWarning(spec, JobInfo{})); // not polled: no time limit known
+        QVERIFY(!stoppedAtWallTimeWarning(spec, JobInfo{}));   // not polled: no time limit known
         QVERIFY(!stoppedAtWallTimeWarning(spec, ran(0, 590))); // no time limit
-        spec.checkpointSignalEnabled = false;                   // no warning asked for
+        spec.checkpointSignalEnabled = false;                  // no warning asked for
         QVERIFY(!stoppedAtWallTimeWarning(spec, ran(600, 590)));
     }
 
@@ -118,7 +120,8 @@ private slots:
         ended.restarts = 0;
         const auto decision = decideRestart(inJob, {job(0, JobState::Failed, 75)}, stoppedWith(75), ended);
         QVERIFY(decision.restart);
-        QVERIFY2(decision.reason.startsWith(QStringLiteral("job 100 checkpointed but did not requeue itself: restart 1 of 3")),
+        QVERIFY2(decision.reason.startsWith(
+                     QStringLiteral("job 100 checkpointed but did not requeue itself: restart 1 of 3")),
                  qPrintable(decision.reason));
         QVERIFY(decideRestart(inJob, {job(0, JobState::Timeout)}, RunInfo{}, ended).restart); // killed first
         ended.restarts = 2; // requeued itself twice before
@@ -160,8 +163,8 @@ private slots:
         QVERIFY(!waitsInVain(waiting, done));
         waiting.reason = QStringLiteral("DependencyNeverSatisfied");
         QVERIFY(waitsInVain(waiting, done));
-        QVERIFY(!waitsInVain(waiting, {}));                                // the user's own dependency
-        QVERIFY(!waitsInVain(waiting, {job(0, JobState::Failed, 1)}));     // no attempt completed
+        QVERIFY(!waitsInVain(waiting, {}));                            // the user's own dependency
+        QVERIFY(!waitsInVain(waiting, {job(0, JobState::Failed, 1)})); // no attempt completed
         waiting.state = JobState::Running;
         QVERIFY(!waitsInVain(waiting, done));
     }
@@ -177,10 +180,12 @@ private slots:
             JobInfo info;
             info.id = attempt.jobId;
             info.state = attempt.attempt == 0 ? JobState::Completed : JobState::Pending;
-            info.reason = attempt.attempt == 1 ? QStringLiteral("DependencyNeverSatisfied") : QStringLiteral("Dependency");
+            info.reason =
+                attempt.attempt == 1 ? QStringLiteral("DependencyNeverSatisfied") : QStringLiteral("Dependency");
             polled.insert(info.id, info);
         }
-        QCOMPARE(chainLeftovers(chain, polled), (QStringList{QStringLiteral("103"), QStringLiteral("102"), QStringLiteral("101")}));
+        QCOMPARE(chainLeftovers(chain, polled),
+                 (QStringList{QStringLiteral("103"), QStringLiteral("102"), QStringLiteral("101")}));
         polled[QStringLiteral("101")].reason = QStringLiteral("Dependency"); // attempt 0 still runs
         chain[0] = job(0, JobState::Running);
         QVERIFY(chainLeftovers(chain, polled).isEmpty());

@@ -37,8 +37,7 @@ void TestShellQuote::roundTripThroughBash()
 {
     QFETCH(QString, word);
     QProcess bash;
-    bash.start(QStringLiteral("bash"),
-               {QStringLiteral("-c"), QStringLiteral("printf '%s' ") + shellQuote(word)});
+    bash.start(QStringLiteral("bash"), {QStringLiteral("-c"), QStringLiteral("printf '%s' ") + shellQuote(word)});
     QVERIFY(bash.waitForFinished(10000));
     QCOMPARE(bash.exitCode(), 0);
     QCOMPARE(QString::fromUtf8(bash.readAllStandardOutput()), word);
@@ -55,8 +54,7 @@ void TestShellQuote::joinQuotesEachWord()
 {
     QProcess bash;
     const QStringList argv{QStringLiteral("a b"), QStringLiteral("$(x)"), QString()};
-    bash.start(QStringLiteral("bash"),
-               {QStringLiteral("-c"), QStringLiteral("printf '[%s]' ") + shellJoin(argv)});
+    bash.start(QStringLiteral("bash"), {QStringLiteral("-c"), QStringLiteral("printf '[%s]' ") + shellJoin(argv)});
     QVERIFY(bash.waitForFinished(10000));
     QCOMPARE(bash.readAllStandardOutput(), QByteArray("[a b][$(x)][]"));
 }

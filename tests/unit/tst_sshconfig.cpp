@@ -33,9 +33,9 @@ void TestSshConfig::initTestCase()
 
 void TestSshConfig::listsConcreteAliasesInFileOrder()
 {
-    QCOMPARE(m_config.hostAliases(), QStringList({QStringLiteral("torchdeck-sandbox"), QStringLiteral("narvi"),
-                                                  QStringLiteral("sockeye"), QStringLiteral("bastion"),
-                                                  QStringLiteral("broken")}));
+    QCOMPARE(m_config.hostAliases(),
+             QStringList({QStringLiteral("torchdeck-sandbox"), QStringLiteral("narvi"), QStringLiteral("sockeye"),
+                          QStringLiteral("bastion"), QStringLiteral("broken")}));
 }
 
 void TestSshConfig::firstValueWins()

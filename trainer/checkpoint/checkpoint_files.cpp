@@ -28,11 +28,13 @@ constexpr const char *kSidecarSuffix = ".json";
 constexpr const char *kTempPrefix = ".tmp-";
 constexpr int kStepDigits = 10;
 
-void throwErrno(const std::string &what, const std::string &path) {
+void throwErrno(const std::string &what, const std::string &path)
+{
     throw std::runtime_error(what + " '" + path + "': " + std::strerror(errno));
 }
 
-void fsyncPath(const std::string &path, int flags) {
+void fsyncPath(const std::string &path, int flags)
+{
     const int fd = ::open(path.c_str(), flags);
     if (fd < 0)
         throwErrno("cannot open for fsync", path);
@@ -43,7 +45,8 @@ void fsyncPath(const std::string &path, int flags) {
 }
 
 // temp file in the same directory + write + fsync + rename
-void writeAtomically(const std::string &dir, const std::string &name, const char *data, std::size_t size) {
+void writeAtomically(const std::string &dir, const std::string &name, const char *data, std::size_t size)
+{
     const std::string finalPath = (fs::path(dir) / name).string();
     const std::string tempPath = (fs::path(dir) / (kTempPrefix + name)).string();
     const int fd = ::open(tempPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -70,7 +73,8 @@ void writeAtomically(const std::string &dir, const std::string &name, const char
         throwErrno("cannot rename into", finalPath);
 }
 
-bool parseStep(const std::string &name, std::int64_t &step) {
+bool parseStep(const std::string &name, std::int64_t &step)
+{
     const std::string prefix = kPrefix;
     const std::string suffix = kSuffix;
     if (name.size() <= prefix.size() + suffix.size() || name.rfind(prefix, 0) != 0 ||
@@ -84,7 +88,8 @@ bool parseStep(const std::string &name, std::int64_t &step) {
 }
 
 // The value after "key": in our own sidecar JSON (numbers and plain strings only).
-std::string sidecarField(const std::string &json, const std::string &key) {
+std::string sidecarField(const std::string &json, const std::string &key)
+{
     const std::string needle = "\"" + key + "\":";
     const auto pos = json.find(needle);
     if (pos == std::string::npos)
@@ -97,7 +102,8 @@ std::string sidecarField(const std::string &json, const std::string &key) {
     return value;
 }
 
-bool readFile(const std::string &path, std::vector<char> &out) {
+bool readFile(const std::string &path, std::vector<char> &out)
+{
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return false;
@@ -107,17 +113,20 @@ bool readFile(const std::string &path, std::vector<char> &out) {
 
 } // namespace
 
-std::string checkpointFileName(std::int64_t step) {
+std::string checkpointFileName(std::int64_t step)
+{
     char digits[32];
     std::snprintf(digits, sizeof digits, "%0*lld", kStepDigits, static_cast<long long>(step));
     return std::string(kPrefix) + digits + kSuffix;
 }
 
-std::string sidecarPath(const std::string &checkpointPath) {
+std::string sidecarPath(const std::string &checkpointPath)
+{
     return checkpointPath + kSidecarSuffix;
 }
 
-std::uint32_t crc32Of(const std::vector<char> &bytes) {
+std::uint32_t crc32Of(const std::vector<char> &bytes)
+{
     uLong crc = crc32(0L, Z_NULL, 0);
     const auto *data = reinterpret_cast<const Bytef *>(bytes.data());
     std::size_t left = bytes.size();
@@ -130,7 +139,8 @@ std::uint32_t crc32Of(const std::vector<char> &bytes) {
     return static_cast<std::uint32_t>(crc);
 }
 
-std::vector<CheckpointFile> listCheckpoints(const std::string &dir) {
+std::vector<CheckpointFile> listCheckpoints(const std::string &dir)
+{
     std::vector<CheckpointFile> files;
     std::error_code ec;
     for (const auto &entry : fs::directory_iterator(dir, ec)) {
@@ -143,7 +153,8 @@ std::vector<CheckpointFile> listCheckpoints(const std::string &dir) {
 }
 
 std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std::int64_t epoch,
-                                 const std::vector<char> &bytes, std::optional<double> valLoss) {
+                                 const std::vector<char> &bytes, std::optional<double> valLoss)
+{
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec)
@@ -168,7 +179,8 @@ std::string writeCheckpointFiles(const std::string &dir, std::int64_t step, std:
     return (fs::path(dir) / name).string();
 }
 
-CheckpointVerdict verifyCheckpoint(const std::string &path) {
+CheckpointVerdict verifyCheckpoint(const std::string &path)
+{
     CheckpointVerdict v;
     if (!readFile(path, v.bytes)) {
         v.problem = "cannot read " + path;
@@ -195,7 +207,8 @@ CheckpointVerdict verifyCheckpoint(const std::string &path) {
     return v;
 }
 
-std::string bestCheckpoint(const std::string &dir) {
+std::string bestCheckpoint(const std::string &dir)
+{
     std::string best;
     double lowest = std::numeric_limits<double>::infinity();
     for (const CheckpointFile &file : listCheckpoints(dir)) {
@@ -214,7 +227,8 @@ std::string bestCheckpoint(const std::string &dir) {
     return best;
 }
 
-void pruneCheckpoints(const std::string &dir, int keep) {
+void pruneCheckpoints(const std::string &dir, int keep)
+{
     const auto files = listCheckpoints(dir);
     const std::string best = bestCheckpoint(dir);
     std::error_code ec;

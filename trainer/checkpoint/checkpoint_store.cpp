@@ -9,7 +9,8 @@
 namespace torchdeck::trainer {
 
 SavedCheckpoint saveCheckpoint(const std::string &dir, int keep, std::int64_t step, std::int64_t epoch,
-                               const std::vector<char> &bytes, std::optional<double> valLoss) {
+                               const std::vector<char> &bytes, std::optional<double> valLoss)
+{
     const auto start = std::chrono::steady_clock::now();
     SavedCheckpoint saved;
     saved.path = writeCheckpointFiles(dir, step, epoch, bytes, valLoss);
@@ -21,14 +22,16 @@ SavedCheckpoint saveCheckpoint(const std::string &dir, int keep, std::int64_t st
 
 namespace {
 
-std::string joined(const std::vector<std::string> &lines) {
+std::string joined(const std::vector<std::string> &lines)
+{
     std::string text;
     for (const std::string &line : lines)
         text += "\n  " + line;
     return text;
 }
 
-std::optional<ResumeChoice> newestUsable(const std::string &dir, const RestoreFn &restore) {
+std::optional<ResumeChoice> newestUsable(const std::string &dir, const RestoreFn &restore)
+{
     const auto files = listCheckpoints(dir);
     if (files.empty())
         return std::nullopt;
@@ -54,8 +57,8 @@ std::optional<ResumeChoice> newestUsable(const std::string &dir, const RestoreFn
 
 } // namespace
 
-std::optional<ResumeChoice> chooseResume(const std::string &resume, const std::string &dir,
-                                         const RestoreFn &restore) {
+std::optional<ResumeChoice> chooseResume(const std::string &resume, const std::string &dir, const RestoreFn &restore)
+{
     if (resume == "none")
         return std::nullopt;
     if (resume == "auto")

@@ -32,7 +32,6 @@ using RestoreFn = std::function<std::string(const std::vector<char> &bytes)>;
 // and restores, falling back to older ones (nothing if `dir` has none; an error if it has some but none is
 // usable); a PATH (file, or directory searched like auto) -> that checkpoint or an error. Throws
 // std::runtime_error with the reasons.
-std::optional<ResumeChoice> chooseResume(const std::string &resume, const std::string &dir,
-                                         const RestoreFn &restore);
+std::optional<ResumeChoice> chooseResume(const std::string &resume, const std::string &dir, const RestoreFn &restore);
 
 } // namespace torchdeck::trainer

@@ -6,7 +6,8 @@
 
 namespace torchdeck::trainer {
 
-std::vector<char> pickleForTorchLoad(const c10::IValue &value) {
+std::vector<char> pickleForTorchLoad(const c10::IValue &value)
+{
     std::vector<char> pickle;
     torch::jit::Pickler pickler(
         [&](const char *bytes, std::size_t size) { pickle.insert(pickle.end(), bytes, bytes + size); },

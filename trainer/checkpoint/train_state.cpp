@@ -18,15 +18,18 @@ constexpr const char *kFormat = "torchdeck-checkpoint/1";
 
 using GenericDict = c10::impl::GenericDict;
 
-GenericDict newDict() {
+GenericDict newDict()
+{
     return GenericDict(c10::StringType::get(), c10::AnyType::get());
 }
 
-at::Tensor cpuCopy(const at::Tensor &t) {
+at::Tensor cpuCopy(const at::Tensor &t)
+{
     return t.detach().to(torch::kCPU).clone();
 }
 
-std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model) {
+std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model)
+{
     std::map<std::string, at::Tensor> named;
     for (const auto &p : model.named_parameters())
         named[p.key()] = p.value();
@@ -35,7 +38,8 @@ std::map<std::string, at::Tensor> modelTensors(torch::nn::Module &model) {
     return named;
 }
 
-at::Tensor &defaultGeneratorState(at::Tensor &out, bool set) {
+at::Tensor &defaultGeneratorState(at::Tensor &out, bool set)
+{
     auto gen = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
     if (set)
@@ -45,7 +49,8 @@ at::Tensor &defaultGeneratorState(at::Tensor &out, bool set) {
     return out;
 }
 
-const c10::IValue *find(const GenericDict &dict, const std::string &key) {
+const c10::IValue *find(const GenericDict &dict, const std::string &key)
+{
     const auto it = dict.find(key);
     return it == dict.end() ? nullptr : &it->value();
 }
@@ -53,7 +58,8 @@ const c10::IValue *find(const GenericDict &dict, const std::string &key) {
 } // namespace
 
 std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progress &progress,
-                                      const std::string &configJson) {
+                                      const std::string &configJson)
+{
     torch::NoGradGuard noGrad;
     GenericDict model = newDict();
     for (const auto &[name, tensor] : modelTensors(state.model))
@@ -67,8 +73,7 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
         GenericDict perParam = newDict();
         for (const ParamSlot &slot : state.params.slots()) {
             const at::Tensor flat = buffer.perGroup[slot.group];
-            perParam.insert(slot.name,
-                            cpuCopy(flat.narrow(0, slot.offset, slot.numel).view(slot.param.sizes())));
+            perParam.insert(slot.name, cpuCopy(flat.narrow(0, slot.offset, slot.numel).view(slot.param.sizes())));
         }
         optimizer.insert(buffer.name, perParam);
     }
@@ -95,8 +100,8 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
     return pickleForTorchLoad(c10::IValue(top));
 }
 
-std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state,
-                              Progress &progress) {
+std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state, Progress &progress)
+{
     GenericDict top = newDict();
     try {
         const c10::IValue loaded = torch::pickle_load(bytes);
@@ -116,8 +121,7 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
         // Validate everything before touching the model.
         auto targets = modelTensors(state.model);
         if (model.size() != targets.size())
-            return "model has " + std::to_string(model.size()) + " tensors, expected " +
-                   std::to_string(targets.size());
+            return "model has " + std::to_string(model.size()) + " tensors, expected " + std::to_string(targets.size());
         for (const auto &[name, tensor] : targets) {
             const c10::IValue *saved = find(model, name);
             if (saved == nullptr || !saved->isTensor())
@@ -135,8 +139,7 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
             for (const ParamSlot &slot : state.params.slots()) {
                 const c10::IValue *t = find(perParam->toGenericDict(), slot.name);
                 if (t == nullptr || !t->isTensor() || t->toTensor().numel() != slot.numel)
-                    return "optimizer state '" + buffer.name + "' of '" + slot.name +
-                           "' missing or misshapen";
+                    return "optimizer state '" + buffer.name + "' of '" + slot.name + "' missing or misshapen";
             }
         }
         // Restore.
@@ -168,8 +171,8 @@ std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRe
     return {};
 }
 
-std::vector<std::pair<std::string, std::vector<float>>>
-checkpointModelTensors(const std::vector<char> &bytes) {
+std::vector<std::pair<std::string, std::vector<float>>> checkpointModelTensors(const std::vector<char> &bytes)
+{
     std::vector<std::pair<std::string, std::vector<float>>> out;
     const GenericDict model = torch::pickle_load(bytes).toGenericDict().at("model").toGenericDict();
     for (const auto &entry : model) {

@@ -38,11 +38,9 @@ std::vector<char> serializeTrainState(const TrainStateRefs &state, const Progres
 
 // Checks everything first (names, shapes, optimizer kind), then restores. Returns why it cannot (nothing
 // changed), or an empty string with `progress` filled.
-std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state,
-                              Progress &progress);
+std::string restoreTrainState(const std::vector<char> &bytes, const TrainStateRefs &state, Progress &progress);
 
 // The model tensors of a checkpoint (for tests and tools).
-std::vector<std::pair<std::string, std::vector<float>>>
-checkpointModelTensors(const std::vector<char> &bytes);
+std::vector<std::pair<std::string, std::vector<float>>> checkpointModelTensors(const std::vector<char> &bytes);
 
 } // namespace torchdeck::trainer

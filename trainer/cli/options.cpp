@@ -18,8 +18,8 @@ struct Flag {
     bool takesValue = true;
 };
 
-std::string oneOf(std::string &target, const std::string &value,
-                  std::initializer_list<const char *> allowed) {
+std::string oneOf(std::string &target, const std::string &value, std::initializer_list<const char *> allowed)
+{
     std::string list;
     for (const char *candidate : allowed) {
         if (value == candidate) {
@@ -32,7 +32,8 @@ std::string oneOf(std::string &target, const std::string &value,
     return "'" + value + "' is not one of: " + list;
 }
 
-const std::map<std::string, Flag> &flags() {
+const std::map<std::string, Flag> &flags()
+{
     static const std::map<std::string, Flag> table = {
         {"--model", {[](Options &o, const std::string &v) {
              return oneOf(o.model, v, {"ae", "toy", "toy-split", "resnet18", "resnet50"});
@@ -44,14 +45,12 @@ const std::map<std::string, Flag> &flags() {
              return std::string();
          }}},
         {"--epochs", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1000000, o.epochs); }}},
-        {"--batch-size",
-         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.batchSize); }}},
+        {"--batch-size", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.batchSize); }}},
         {"--lr", {[](Options &o, const std::string &v) { return parsePositiveDouble(v, o.lr); }}},
         {"--optimizer", {[](Options &o, const std::string &v) {
              return oneOf(o.optimizer, v, {"adam", "sgd"});
          }}},
-        {"--momentum",
-         {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1.0, o.momentum); }}},
+        {"--momentum", {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1.0, o.momentum); }}},
         {"--weight-decay",
          {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 0.0, 1e3, o.weightDecay); }}},
         {"--seed", {[](Options &o, const std::string &v) { return parseUInt64(v, o.seed); }}},
@@ -89,17 +88,13 @@ const std::map<std::string, Flag> &flags() {
           },
           false}},
         {"--threads", {[](Options &o, const std::string &v) { return parseInt(v, 0, 4096, o.threads); }}},
-        {"--nproc-per-node",
-         {[](Options &o, const std::string &v) { return parseInt(v, 1, 4096, o.nprocPerNode); }}},
+        {"--nproc-per-node", {[](Options &o, const std::string &v) { return parseInt(v, 1, 4096, o.nprocPerNode); }}},
         {"--limit", {[](Options &o, const std::string &v) { return parseInt64(v, 0, INT64_MAX, o.limit); }}},
-        {"--log-every",
-         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 30, o.logEvery); }}},
+        {"--log-every", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 30, o.logEvery); }}},
         {"--bucket-mb",
          {[](Options &o, const std::string &v) { return parseDoubleInRange(v, 1e-6, 1e6, o.bucketMb); }}},
-        {"--timeout",
-         {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.timeoutSeconds); }}},
-        {"--stop-signals",
-         {[](Options &o, const std::string &v) { return parseSignalList(v, o.stopSignals); }}},
+        {"--timeout", {[](Options &o, const std::string &v) { return parseInt(v, 1, 1 << 24, o.timeoutSeconds); }}},
+        {"--stop-signals", {[](Options &o, const std::string &v) { return parseSignalList(v, o.stopSignals); }}},
         {"--signal-at-step",
          {[](Options &o, const std::string &v) { return parseInt64(v, 0, INT64_MAX, o.signalAtStep); }}},
         {"--help",
@@ -120,7 +115,8 @@ const std::map<std::string, Flag> &flags() {
 
 } // namespace
 
-ParseResult parseOptions(const std::vector<std::string> &args) {
+ParseResult parseOptions(const std::vector<std::string> &args)
+{
     ParseResult result;
     result.options.stopSignals = {SIGUSR1, SIGUSR2, SIGTERM};
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -159,7 +155,8 @@ ParseResult parseOptions(const std::vector<std::string> &args) {
     return result;
 }
 
-std::string optionsToJson(const Options &o) {
+std::string optionsToJson(const Options &o)
+{
     std::vector<std::string> signals;
     for (const int s : o.stopSignals)
         signals.push_back(jsonQuote(signalName(s)));

@@ -30,9 +30,9 @@ struct Options {
     std::string amp = "none";     // none | bf16
     bool channelsLast = false;
     bool deterministic = false; // CUDA: deterministic cuDNN algorithms, no cudnn.benchmark autotuning
-    int threads = 0;        // 0: LibTorch's default
-    int nprocPerNode = 0;   // 0: no built-in launcher
-    std::int64_t limit = 0; // 0: all samples
+    int threads = 0;            // 0: LibTorch's default
+    int nprocPerNode = 0;       // 0: no built-in launcher
+    std::int64_t limit = 0;     // 0: all samples
     int logEvery = 50;
     double bucketMb = 25.0;
     int timeoutSeconds = 300;

@@ -3,7 +3,8 @@
 
 namespace torchdeck::trainer {
 
-std::string usageText() {
+std::string usageText()
+{
     return R"(Usage: torchdeck-train [OPTIONS]
 
 Trains a model with LibTorch, data parallel over all ranks of the launch environment

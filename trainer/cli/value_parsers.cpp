@@ -23,7 +23,8 @@ constexpr SignalEntry kSignals[] = {
     {"QUIT", SIGQUIT}, {"XCPU", SIGXCPU}, {"CONT", SIGCONT}, {"ALRM", SIGALRM},
 };
 
-template <typename T> std::string parseIntegral(const std::string &text, T min, T max, T &out) {
+template <typename T> std::string parseIntegral(const std::string &text, T min, T max, T &out)
+{
     T value{};
     const char *first = text.data();
     const char *last = first + text.size();
@@ -38,19 +39,23 @@ template <typename T> std::string parseIntegral(const std::string &text, T min, 
 
 } // namespace
 
-std::string parseInt(const std::string &text, int min, int max, int &out) {
+std::string parseInt(const std::string &text, int min, int max, int &out)
+{
     return parseIntegral<int>(text, min, max, out);
 }
 
-std::string parseInt64(const std::string &text, std::int64_t min, std::int64_t max, std::int64_t &out) {
+std::string parseInt64(const std::string &text, std::int64_t min, std::int64_t max, std::int64_t &out)
+{
     return parseIntegral<std::int64_t>(text, min, max, out);
 }
 
-std::string parseUInt64(const std::string &text, std::uint64_t &out) {
+std::string parseUInt64(const std::string &text, std::uint64_t &out)
+{
     return parseIntegral<std::uint64_t>(text, 0, UINT64_MAX, out);
 }
 
-std::string parseDoubleInRange(const std::string &text, double min, double max, double &out) {
+std::string parseDoubleInRange(const std::string &text, double min, double max, double &out)
+{
     if (text.empty())
         return "empty number";
     char *end = nullptr;
@@ -64,7 +69,8 @@ std::string parseDoubleInRange(const std::string &text, double min, double max, 
     return {};
 }
 
-std::string parsePositiveDouble(const std::string &text, double &out) {
+std::string parsePositiveDouble(const std::string &text, double &out)
+{
     double value = 0;
     if (std::string err = parseDoubleInRange(text, 0.0, 1e9, value); !err.empty())
         return err;
@@ -74,14 +80,16 @@ std::string parsePositiveDouble(const std::string &text, double &out) {
     return {};
 }
 
-std::string nonEmpty(const std::string &text, std::string &out) {
+std::string nonEmpty(const std::string &text, std::string &out)
+{
     if (text.empty())
         return "empty value";
     out = text;
     return {};
 }
 
-std::string parseSignalList(const std::string &text, std::vector<int> &out) {
+std::string parseSignalList(const std::string &text, std::vector<int> &out)
+{
     std::vector<int> signals;
     if (text == "none") {
         out = signals;
@@ -101,15 +109,15 @@ std::string parseSignalList(const std::string &text, std::vector<int> &out) {
             }
         }
         if (!found)
-            return "unknown signal '" + text.substr(start, comma - start) +
-                   "' (use USR1, USR2, TERM, INT, ...)";
+            return "unknown signal '" + text.substr(start, comma - start) + "' (use USR1, USR2, TERM, INT, ...)";
         start = comma + 1;
     }
     out = signals;
     return {};
 }
 
-std::string signalName(int signal) {
+std::string signalName(int signal)
+{
     for (const SignalEntry &entry : kSignals) {
         if (entry.number == signal)
             return std::string("SIG") + entry.name;

@@ -15,14 +15,16 @@ constexpr int kGzipAutoDetectWindow = 15 + 32;
 struct CompressedFile::Inflater {
     z_stream stream{};
     bool initialised = false;
-    ~Inflater() {
+    ~Inflater()
+    {
         if (initialised)
             inflateEnd(&stream);
     }
 };
 
 CompressedFile::CompressedFile(const std::string &path)
-    : path_(path) {
+    : path_(path)
+{
     file_ = std::fopen(path.c_str(), "rb");
     if (file_ == nullptr) {
         error_ = "cannot open '" + path + "': " + std::strerror(errno);
@@ -43,33 +45,37 @@ CompressedFile::CompressedFile(const std::string &path)
     input_.resize(kInputChunk);
 }
 
-CompressedFile::~CompressedFile() {
+CompressedFile::~CompressedFile()
+{
     if (file_ != nullptr)
         std::fclose(file_);
 }
 
-std::size_t CompressedFile::read(std::uint8_t *out, std::size_t size) {
+std::size_t CompressedFile::read(std::uint8_t *out, std::size_t size)
+{
     if (!ok() || size == 0)
         return 0;
     return gzipped_ ? readGzip(out, size) : readRaw(out, size);
 }
 
-std::size_t CompressedFile::readRaw(std::uint8_t *out, std::size_t size) {
+std::size_t CompressedFile::readRaw(std::uint8_t *out, std::size_t size)
+{
     const std::size_t n = std::fread(out, 1, size, file_);
     if (n < size && std::ferror(file_))
         error_ = "read error in '" + path_ + "': " + std::strerror(errno);
     return n;
 }
 
-std::size_t CompressedFile::readGzip(std::uint8_t *out, std::size_t size) {
+std::size_t CompressedFile::readGzip(std::uint8_t *out, std::size_t size)
+{
     z_stream &zs = inflater_->stream;
     std::size_t produced = 0;
     while (produced < size && !streamEnded_) {
         if (zs.avail_in == 0) {
             const std::size_t n = std::fread(input_.data(), 1, input_.size(), file_);
             if (n == 0) {
-                error_ = std::ferror(file_) ? "read error in '" + path_ + "'"
-                                            : "truncated gzip stream in '" + path_ + "'";
+                error_ =
+                    std::ferror(file_) ? "read error in '" + path_ + "'" : "truncated gzip stream in '" + path_ + "'";
                 return produced;
             }
             zs.next_in = input_.data();
@@ -83,8 +89,7 @@ std::size_t CompressedFile::readGzip(std::uint8_t *out, std::size_t size) {
         if (rc == Z_STREAM_END) {
             streamEnded_ = true;
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            error_ = "corrupt gzip data in '" + path_ + "'" +
-                     (zs.msg != nullptr ? std::string(": ") + zs.msg : "");
+            error_ = "corrupt gzip data in '" + path_ + "'" + (zs.msg != nullptr ? std::string(": ") + zs.msg : "");
             return produced;
         }
     }

@@ -4,7 +4,8 @@
 
 namespace torchdeck::trainer {
 
-std::string DatasetSpec::describe() const {
+std::string DatasetSpec::describe() const
+{
     switch (kind) {
     case Kind::FashionMnist:
         return "fashion-mnist:" + dir;
@@ -16,7 +17,8 @@ std::string DatasetSpec::describe() const {
     return {};
 }
 
-DatasetSpecResult parseDatasetSpec(const std::string &text) {
+DatasetSpecResult parseDatasetSpec(const std::string &text)
+{
     DatasetSpecResult r;
     const auto colon = text.find(':');
     const std::string name = text.substr(0, colon);
@@ -38,8 +40,7 @@ DatasetSpecResult parseDatasetSpec(const std::string &text) {
         r.spec.kind = DatasetSpec::Kind::Synthetic;
         r.spec.syntheticSize = kDefaultSyntheticSize;
         if (hasArg) {
-            if (const std::string err = parseInt64(arg, 1, std::int64_t{1} << 32, r.spec.syntheticSize);
-                !err.empty())
+            if (const std::string err = parseInt64(arg, 1, std::int64_t{1} << 32, r.spec.syntheticSize); !err.empty())
                 r.error = "synthetic:N: " + err;
         }
     } else {

@@ -12,13 +12,15 @@ DistributedSampler::DistributedSampler(std::int64_t datasetSize, int worldSize, 
     , rank_(rank)
     , shuffle_(shuffle)
     , seed_(seed)
-    , shardSize_((datasetSize + worldSize - 1) / worldSize) {}
+    , shardSize_((datasetSize + worldSize - 1) / worldSize)
+{
+}
 
-std::vector<std::int64_t> DistributedSampler::epochIndices(std::int64_t epoch) const {
+std::vector<std::int64_t> DistributedSampler::epochIndices(std::int64_t epoch) const
+{
     std::vector<std::int64_t> all(static_cast<std::size_t>(datasetSize_));
     if (shuffle_) {
-        at::Generator gen =
-            at::make_generator<at::CPUGeneratorImpl>(seed_ + static_cast<std::uint64_t>(epoch));
+        at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed_ + static_cast<std::uint64_t>(epoch));
         const at::Tensor perm = torch::randperm(datasetSize_, gen, torch::kInt64);
         const std::int64_t *p = perm.data_ptr<std::int64_t>();
         all.assign(p, p + datasetSize_);
@@ -34,7 +36,8 @@ std::vector<std::int64_t> DistributedSampler::epochIndices(std::int64_t epoch) c
     return shard;
 }
 
-std::vector<std::int64_t> strideShard(std::int64_t datasetSize, int worldSize, int rank) {
+std::vector<std::int64_t> strideShard(std::int64_t datasetSize, int worldSize, int rank)
+{
     std::vector<std::int64_t> shard;
     for (std::int64_t i = rank; i < datasetSize; i += worldSize)
         shard.push_back(i);

@@ -9,11 +9,13 @@ namespace {
 constexpr std::uint8_t kTypeUnsignedByte = 0x08;
 constexpr std::uint64_t kMaxPayload = std::uint64_t{1} << 36; // 64 GiB: anything larger is a broken header
 
-std::uint32_t bigEndian32(const std::uint8_t *p) {
+std::uint32_t bigEndian32(const std::uint8_t *p)
+{
     return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
 }
 
-IdxResult fail(const std::string &path, const std::string &what) {
+IdxResult fail(const std::string &path, const std::string &what)
+{
     IdxResult r;
     r.error = path + ": " + what;
     return r;
@@ -21,7 +23,8 @@ IdxResult fail(const std::string &path, const std::string &what) {
 
 } // namespace
 
-IdxResult readIdxFile(const std::string &path, std::size_t expectedRank, std::uint64_t maxItems) {
+IdxResult readIdxFile(const std::string &path, std::size_t expectedRank, std::uint64_t maxItems)
+{
     CompressedFile file(path);
     if (!file.ok())
         return fail(path, file.error());
@@ -31,11 +34,9 @@ IdxResult readIdxFile(const std::string &path, std::size_t expectedRank, std::ui
     if (magic[0] != 0 || magic[1] != 0)
         return fail(path, "wrong magic number: not an IDX file");
     if (magic[2] != kTypeUnsignedByte)
-        return fail(path,
-                    "unsupported IDX element type " + std::to_string(magic[2]) + " (expected unsigned byte)");
+        return fail(path, "unsupported IDX element type " + std::to_string(magic[2]) + " (expected unsigned byte)");
     if (magic[3] != expectedRank)
-        return fail(path, "has " + std::to_string(magic[3]) + " dimensions, expected " +
-                              std::to_string(expectedRank));
+        return fail(path, "has " + std::to_string(magic[3]) + " dimensions, expected " + std::to_string(expectedRank));
 
     IdxResult result;
     std::vector<std::uint8_t> header(4 * expectedRank);
@@ -58,8 +59,7 @@ IdxResult readIdxFile(const std::string &path, std::size_t expectedRank, std::ui
         if (!file.ok() && file.error().find("truncated") == std::string::npos)
             return fail(path, file.error());
         return fail(path, "truncated: header promises " + std::to_string(items) + " items, data ends after " +
-                              std::to_string(got / itemBytes) +
-                              (file.gzipped() ? " (gzip stream cut short)" : ""));
+                              std::to_string(got / itemBytes) + (file.gzipped() ? " (gzip stream cut short)" : ""));
     }
     if (wanted == items) {
         std::uint8_t extra = 0;

@@ -13,7 +13,8 @@ constexpr std::int64_t kClasses = 10;
 constexpr std::int64_t kValFraction = 5; // val split: a fifth of the training size
 
 Dataset generate(std::int64_t n, const std::vector<std::int64_t> &shape, const at::Tensor &projection,
-                 at::Generator &gen) {
+                 at::Generator &gen)
+{
     std::vector<std::int64_t> full = {n};
     full.insert(full.end(), shape.begin(), shape.end());
     Dataset d;
@@ -27,7 +28,8 @@ Dataset generate(std::int64_t n, const std::vector<std::int64_t> &shape, const a
 } // namespace
 
 DatasetSplits makeSyntheticDatasets(std::int64_t trainSize, const std::vector<std::int64_t> &sampleShape,
-                                    std::int64_t limit) {
+                                    std::int64_t limit)
+{
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(kSyntheticDataSeed);
     std::int64_t features = 1;
     for (const std::int64_t d : sampleShape)

@@ -16,7 +16,9 @@ class C10dPending final : public PendingCollective {
 public:
     C10dPending(c10::intrusive_ptr<c10d::Work> work, std::vector<at::Tensor> tensors)
         : work_(std::move(work))
-        , tensors_(std::move(tensors)) {}
+        , tensors_(std::move(tensors))
+    {
+    }
     void wait() override { work_->wait(); }
 
 private:
@@ -31,14 +33,17 @@ public:
         : store_(std::move(store))
         , group_(std::move(group))
         , backend_(std::move(backendName))
-        , device_(device) {}
+        , device_(device)
+    {
+    }
 
     int rank() const override { return group_->getRank(); }
     int size() const override { return group_->getSize(); }
     std::string backend() const override { return backend_; }
     c10::Device device() const override { return device_; }
 
-    std::unique_ptr<PendingCollective> allreduceSum(const at::Tensor &tensor) override {
+    std::unique_ptr<PendingCollective> allreduceSum(const at::Tensor &tensor) override
+    {
         std::vector<at::Tensor> tensors = {tensor};
         c10d::AllreduceOptions options;
         options.reduceOp = c10d::ReduceOp::SUM;
@@ -46,7 +51,8 @@ public:
         return std::make_unique<C10dPending>(std::move(work), std::move(tensors));
     }
 
-    void broadcast(const at::Tensor &tensor, int root) override {
+    void broadcast(const at::Tensor &tensor, int root) override
+    {
         std::vector<at::Tensor> tensors = {tensor};
         c10d::BroadcastOptions options;
         options.rootRank = root;

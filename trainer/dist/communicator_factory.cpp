@@ -13,7 +13,8 @@
 
 namespace torchdeck::trainer {
 
-bool glooAvailable() {
+bool glooAvailable()
+{
 #ifdef TORCHDECK_WITH_GLOO
     return true;
 #else
@@ -21,7 +22,8 @@ bool glooAvailable() {
 #endif
 }
 
-bool ncclAvailable() {
+bool ncclAvailable()
+{
 #ifdef TORCHDECK_WITH_NCCL
     return true;
 #else
@@ -29,7 +31,8 @@ bool ncclAvailable() {
 #endif
 }
 
-std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const CommunicatorConfig &config) {
+std::unique_ptr<Communicator> connectCommunicator(const LaunchEnv &env, const CommunicatorConfig &config)
+{
     auto store = rendezvous(env, config.timeout);
     std::string backend = config.backend;
     if (backend == "auto" || backend == "shm") { // CPU tensors: shared memory when all ranks share a host

@@ -6,8 +6,7 @@
 
 namespace torchdeck::trainer {
 
-std::unique_ptr<Communicator> makeGlooCommunicator(const LaunchEnv &env,
-                                                   c10::intrusive_ptr<c10d::Store> store,
+std::unique_ptr<Communicator> makeGlooCommunicator(const LaunchEnv &env, c10::intrusive_ptr<c10d::Store> store,
                                                    std::chrono::milliseconds timeout);
 
 } // namespace torchdeck::trainer

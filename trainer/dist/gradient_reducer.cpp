@@ -13,7 +13,8 @@ namespace torchdeck::trainer {
 
 GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std::int64_t bucketBytes)
     : params_(params)
-    , comm_(comm) {
+    , comm_(comm)
+{
     const auto &slots = params_.slots();
     bucketOfSlot_.assign(slots.size(), 0);
     // Buckets: consecutive slots of one group (layout order = reverse registration order) up to the cap.
@@ -62,8 +63,7 @@ GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std
         if (!accumulator)
             throw std::runtime_error("parameter " + slots[slot].name + " has no gradient accumulator");
         accumulator->add_post_hook(std::make_unique<torch::autograd::utils::LambdaPostHook>(
-            [this, slot](const torch::autograd::variable_list &outputs,
-                         const torch::autograd::variable_list &) {
+            [this, slot](const torch::autograd::variable_list &outputs, const torch::autograd::variable_list &) {
                 markReady(slot);
                 return outputs;
             }));
@@ -72,12 +72,14 @@ GradientReducer::GradientReducer(FlatParameters &params, Communicator &comm, std
     prepare();
 }
 
-GradientReducer::~GradientReducer() {
+GradientReducer::~GradientReducer()
+{
     for (auto &accumulator : accumulators_)
         accumulator->post_hooks().clear();
 }
 
-void GradientReducer::prepare(float control) {
+void GradientReducer::prepare(float control)
+{
     std::lock_guard<std::mutex> lock(mutex_);
     FlatGroup &first = params_.groups().front();
     first.gradsWithControl.narrow(0, first.grads.numel(), 1).fill_(control);
@@ -90,7 +92,8 @@ void GradientReducer::prepare(float control) {
     inFlight_.clear();
 }
 
-void GradientReducer::markReady(std::size_t slot) {
+void GradientReducer::markReady(std::size_t slot)
+{
     std::lock_guard<std::mutex> lock(mutex_);
     Bucket &b = buckets_[bucketOfSlot_[slot]];
     if (b.pending > 0)
@@ -98,7 +101,8 @@ void GradientReducer::markReady(std::size_t slot) {
     launchReadyInOrder(true);
 }
 
-void GradientReducer::launchReadyInOrder(bool inBackward) {
+void GradientReducer::launchReadyInOrder(bool inBackward)
+{
     const double scale = 1.0 / static_cast<double>(comm_.size());
     while (nextToLaunch_ < buckets_.size() && (buckets_[nextToLaunch_].pending == 0 || !inBackward)) {
         Bucket &b = buckets_[nextToLaunch_++];
@@ -111,12 +115,14 @@ void GradientReducer::launchReadyInOrder(bool inBackward) {
     }
 }
 
-float GradientReducer::control() const {
+float GradientReducer::control() const
+{
     const FlatGroup &first = params_.groups().front();
     return first.gradsWithControl[first.grads.numel()].item<float>();
 }
 
-void GradientReducer::finish() {
+void GradientReducer::finish()
+{
     {
         std::lock_guard<std::mutex> lock(mutex_);
         launchReadyInOrder(false);

@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::size_t kMaxHosts = 1 << 20;
 
-bool allDigits(const std::string &text) {
+bool allDigits(const std::string &text)
+{
     if (text.empty())
         return false;
     for (const char c : text) {
@@ -20,7 +21,8 @@ bool allDigits(const std::string &text) {
     return true;
 }
 
-std::string pad(std::uint64_t value, std::size_t width) {
+std::string pad(std::uint64_t value, std::size_t width)
+{
     std::string digits = std::to_string(value);
     if (digits.size() < width)
         digits.insert(0, width - digits.size(), '0');
@@ -28,7 +30,8 @@ std::string pad(std::uint64_t value, std::size_t width) {
 }
 
 // "01-04,07" -> {"01","02","03","04","07"}
-std::string expandRangeList(const std::string &ranges, std::vector<std::string> &out) {
+std::string expandRangeList(const std::string &ranges, std::vector<std::string> &out)
+{
     std::size_t start = 0;
     while (start <= ranges.size()) {
         const std::size_t comma = std::min(ranges.find(',', start), ranges.size());
@@ -52,13 +55,13 @@ std::string expandRangeList(const std::string &ranges, std::vector<std::string> 
 }
 
 // One host pattern without top-level commas, e.g. "rack[1-2]-n[01-03]".
-std::string expandPattern(const std::string &pattern, std::vector<std::string> &out) {
+std::string expandPattern(const std::string &pattern, std::vector<std::string> &out)
+{
     std::vector<std::string> partial = {""};
     std::size_t pos = 0;
     while (pos < pattern.size()) {
         const std::size_t open = pattern.find('[', pos);
-        const std::string literal =
-            pattern.substr(pos, open == std::string::npos ? std::string::npos : open - pos);
+        const std::string literal = pattern.substr(pos, open == std::string::npos ? std::string::npos : open - pos);
         if (literal.find(']') != std::string::npos)
             return "unbalanced ']' in '" + pattern + "'";
         for (std::string &p : partial)
@@ -91,7 +94,8 @@ std::string expandPattern(const std::string &pattern, std::vector<std::string> &
 
 } // namespace
 
-HostlistResult expandHostlist(const std::string &list) {
+HostlistResult expandHostlist(const std::string &list)
+{
     HostlistResult result;
     if (list.empty()) {
         result.error = "empty hostlist";

@@ -25,7 +25,8 @@ struct Reader {
     bool has(const std::string &name) const { return env.count(name) != 0; }
 
     // Reads an integer variable; missing gives `fallback`, malformed records an error.
-    int integer(const std::string &name, int min, int max, int fallback) {
+    int integer(const std::string &name, int min, int max, int fallback)
+    {
         const auto it = env.find(name);
         if (it == env.end())
             return fallback;
@@ -35,13 +36,15 @@ struct Reader {
         return value;
     }
 
-    std::string text(const std::string &name) const {
+    std::string text(const std::string &name) const
+    {
         const auto it = env.find(name);
         return it == env.end() ? std::string() : it->second;
     }
 };
 
-std::string firstOf(const Reader &r, std::initializer_list<const char *> names) {
+std::string firstOf(const Reader &r, std::initializer_list<const char *> names)
+{
     for (const char *name : names) {
         if (r.has(name) && !r.text(name).empty())
             return name;
@@ -49,7 +52,8 @@ std::string firstOf(const Reader &r, std::initializer_list<const char *> names) 
     return {};
 }
 
-void checkRank(Reader &r, const LaunchEnv &e, const char *rankName) {
+void checkRank(Reader &r, const LaunchEnv &e, const char *rankName)
+{
     if (r.error.empty() && e.rank >= e.worldSize)
         r.error = std::string(rankName) + "=" + std::to_string(e.rank) + " is not below the world size " +
                   std::to_string(e.worldSize);
@@ -58,7 +62,8 @@ void checkRank(Reader &r, const LaunchEnv &e, const char *rankName) {
                   std::to_string(e.localWorldSize);
 }
 
-std::string firstHostOfSlurm(Reader &r) {
+std::string firstHostOfSlurm(Reader &r)
+{
     const std::string var = firstOf(r, {"SLURM_STEP_NODELIST", "SLURM_JOB_NODELIST", "SLURM_NODELIST"});
     if (var.empty())
         return {};
@@ -71,7 +76,8 @@ std::string firstHostOfSlurm(Reader &r) {
     return hosts.hosts.front();
 }
 
-std::vector<std::string> nodefileLines(const std::string &contents) {
+std::vector<std::string> nodefileLines(const std::string &contents)
+{
     std::vector<std::string> lines;
     std::istringstream in(contents);
     std::string line;
@@ -84,21 +90,24 @@ std::vector<std::string> nodefileLines(const std::string &contents) {
     return lines;
 }
 
-int slurmDefaultPort(Reader &r) {
+int slurmDefaultPort(Reader &r)
+{
     if (!r.has("SLURM_JOB_ID"))
         return kDefaultMasterPort;
     const int jobId = r.integer("SLURM_JOB_ID", 0, INT32_MAX, 0);
     return kSlurmPortBase + jobId % 10000; // the Lightning convention: distinct per job on shared nodes
 }
 
-void readMaster(Reader &r, LaunchEnv &e, const std::string &fallbackAddr, int fallbackPort) {
+void readMaster(Reader &r, LaunchEnv &e, const std::string &fallbackAddr, int fallbackPort)
+{
     e.masterAddr = r.has("MASTER_ADDR") ? r.text("MASTER_ADDR") : fallbackAddr;
     e.masterPort = r.integer("MASTER_PORT", 1, 65535, fallbackPort);
     if (r.error.empty() && e.masterAddr.empty())
         r.error = "no master address: set MASTER_ADDR";
 }
 
-LaunchEnv torchrun(Reader &r) {
+LaunchEnv torchrun(Reader &r)
+{
     LaunchEnv e;
     e.kind = LaunchKind::Torchrun;
     if (!r.has("RANK") || !r.has("WORLD_SIZE"))
@@ -114,11 +123,11 @@ LaunchEnv torchrun(Reader &r) {
     return e;
 }
 
-LaunchEnv slurm(Reader &r) {
+LaunchEnv slurm(Reader &r)
+{
     LaunchEnv e;
     e.kind = LaunchKind::Slurm;
-    e.worldSize =
-        r.integer(r.has("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS", 1, kMaxWorld, 1);
+    e.worldSize = r.integer(r.has("SLURM_STEP_NUM_TASKS") ? "SLURM_STEP_NUM_TASKS" : "SLURM_NTASKS", 1, kMaxWorld, 1);
     e.rank = r.integer("SLURM_PROCID", 0, kMaxWorld, 0);
     e.localRank = r.integer("SLURM_LOCALID", 0, kMaxWorld, 0);
     e.nodeRank = r.integer("SLURM_NODEID", 0, kMaxWorld, 0);
@@ -138,13 +147,14 @@ LaunchEnv slurm(Reader &r) {
     const std::string host = firstHostOfSlurm(r);
     readMaster(r, e, host.empty() && e.worldSize == 1 ? "127.0.0.1" : host, slurmDefaultPort(r));
     if (r.error.empty() && e.nodeRank >= e.numNodes)
-        r.error = "SLURM_NODEID=" + std::to_string(e.nodeRank) + " is not below the node count " +
-                  std::to_string(e.numNodes);
+        r.error =
+            "SLURM_NODEID=" + std::to_string(e.nodeRank) + " is not below the node count " + std::to_string(e.numNodes);
     checkRank(r, e, "SLURM_PROCID");
     return e;
 }
 
-LaunchEnv openMpi(Reader &r, const FileReader &readFile) {
+LaunchEnv openMpi(Reader &r, const FileReader &readFile)
+{
     LaunchEnv e;
     e.kind = LaunchKind::OpenMpi;
     e.worldSize = r.integer("OMPI_COMM_WORLD_SIZE", 1, kMaxWorld, 1);
@@ -168,13 +178,13 @@ LaunchEnv openMpi(Reader &r, const FileReader &readFile) {
     int port = r.has("SLURM_JOB_ID") ? slurmDefaultPort(r) : kDefaultMasterPort;
     readMaster(r, e, host, port);
     if (r.error.empty() && e.masterAddr.empty())
-        r.error =
-            "multi-node Open MPI launch without MASTER_ADDR: pass it with mpirun -x MASTER_ADDR=<first host>";
+        r.error = "multi-node Open MPI launch without MASTER_ADDR: pass it with mpirun -x MASTER_ADDR=<first host>";
     checkRank(r, e, "OMPI_COMM_WORLD_RANK");
     return e;
 }
 
-LaunchEnv pbs(Reader &r, const FileReader &readFile) {
+LaunchEnv pbs(Reader &r, const FileReader &readFile)
+{
     LaunchEnv e;
     e.kind = LaunchKind::Pbs;
     const std::string path = r.text("PBS_NODEFILE");
@@ -200,8 +210,8 @@ LaunchEnv pbs(Reader &r, const FileReader &readFile) {
         const std::string &myHost = slots[static_cast<std::size_t>(std::min<int>(e.rank, e.worldSize - 1))];
         e.nodeRank = static_cast<int>(std::find(nodes.begin(), nodes.end(), myHost) - nodes.begin());
         e.localWorldSize = static_cast<int>(std::count(slots.begin(), slots.end(), myHost));
-        e.localRank = static_cast<int>(
-            std::count(slots.begin(), slots.begin() + std::min<int>(e.rank, e.worldSize - 1), myHost));
+        e.localRank =
+            static_cast<int>(std::count(slots.begin(), slots.begin() + std::min<int>(e.rank, e.worldSize - 1), myHost));
     } else { // the job script itself: one process on the first node
         e.numNodes = static_cast<int>(nodes.size());
     }
@@ -212,7 +222,8 @@ LaunchEnv pbs(Reader &r, const FileReader &readFile) {
 
 } // namespace
 
-LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile) {
+LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile)
+{
     Reader r{env, {}};
     LaunchEnvResult result;
     if (r.has("RANK") || r.has("WORLD_SIZE"))
@@ -232,7 +243,8 @@ LaunchEnvResult detectLaunchEnv(const EnvMap &env, const FileReader &readFile) {
     return result;
 }
 
-EnvMap processEnvironment() {
+EnvMap processEnvironment()
+{
     EnvMap env;
     for (char **entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
         const std::string item(*entry);
@@ -243,7 +255,8 @@ EnvMap processEnvironment() {
     return env;
 }
 
-std::optional<std::string> readWholeFile(const std::string &path) {
+std::optional<std::string> readWholeFile(const std::string &path)
+{
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return std::nullopt;
@@ -252,7 +265,8 @@ std::optional<std::string> readWholeFile(const std::string &path) {
     return buffer.str();
 }
 
-const char *launchKindName(LaunchKind kind) {
+const char *launchKindName(LaunchKind kind)
+{
     switch (kind) {
     case LaunchKind::Single:
         return "single";

@@ -7,8 +7,7 @@
 namespace torchdeck::trainer {
 
 // Only compiled in CUDA builds of LibTorch (TORCHDECK_WITH_NCCL).
-std::unique_ptr<Communicator> makeNcclCommunicator(const LaunchEnv &env,
-                                                   c10::intrusive_ptr<c10d::Store> store,
+std::unique_ptr<Communicator> makeNcclCommunicator(const LaunchEnv &env, c10::intrusive_ptr<c10d::Store> store,
                                                    std::chrono::milliseconds timeout, c10::Device device);
 
 } // namespace torchdeck::trainer

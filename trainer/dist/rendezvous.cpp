@@ -7,7 +7,8 @@
 
 namespace torchdeck::trainer {
 
-c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::milliseconds timeout) {
+c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::milliseconds timeout)
+{
     c10d::TCPStoreOptions options;
     // A world of one waits for nobody: any free port (no clash with another job's MASTER_PORT).
     options.port = env.worldSize == 1 ? 0 : static_cast<std::uint16_t>(env.masterPort);
@@ -19,8 +20,8 @@ c10::intrusive_ptr<c10d::Store> rendezvous(const LaunchEnv &env, std::chrono::mi
         return c10::make_intrusive<c10d::TCPStore>(env.masterAddr, options);
     } catch (const std::exception &e) {
         throw std::runtime_error("rendezvous at " + env.masterAddr + ":" + std::to_string(env.masterPort) +
-                                 " failed (rank " + std::to_string(env.rank) + " of " +
-                                 std::to_string(env.worldSize) + "): " + e.what());
+                                 " failed (rank " + std::to_string(env.rank) + " of " + std::to_string(env.worldSize) +
+                                 "): " + e.what());
     }
 }
 

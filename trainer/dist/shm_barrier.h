@@ -18,7 +18,6 @@ static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "process-shared a
 
 // Blocks until all `parties` processes arrived; throws std::runtime_error when `deadline` passes first
 // (a rank died or hangs).
-void shmBarrierWait(ShmBarrierState &state, std::uint32_t parties,
-                    std::chrono::steady_clock::time_point deadline);
+void shmBarrierWait(ShmBarrierState &state, std::uint32_t parties, std::chrono::steady_clock::time_point deadline);
 
 } // namespace torchdeck::trainer

@@ -21,14 +21,17 @@ namespace {
 constexpr std::size_t kSlotBytes = std::size_t{4} << 20;
 constexpr std::size_t kHeaderBytes = 4096;
 
-std::vector<std::uint8_t> bytesOf(const std::string &s) {
+std::vector<std::uint8_t> bytesOf(const std::string &s)
+{
     return {s.begin(), s.end()};
 }
-std::string stringOf(const std::vector<std::uint8_t> &v) {
+std::string stringOf(const std::vector<std::uint8_t> &v)
+{
     return {v.begin(), v.end()};
 }
 
-std::string hostIdentity() {
+std::string hostIdentity()
+{
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     std::string boot;
@@ -42,8 +45,8 @@ public:
 };
 
 template <typename T>
-void sumSlice(char *out, const char *slots, std::size_t stride, int world, std::size_t begin,
-              std::size_t end) {
+void sumSlice(char *out, const char *slots, std::size_t stride, int world, std::size_t begin, std::size_t end)
+{
     auto *result = reinterpret_cast<T *>(out);
     for (std::size_t i = begin; i < end; ++i) {
         T sum = reinterpret_cast<const T *>(slots)[i];
@@ -58,7 +61,8 @@ public:
     ShmCommunicator(const LaunchEnv &env, c10d::Store &store, std::chrono::milliseconds timeout)
         : rank_(env.rank)
         , world_(env.worldSize)
-        , timeout_(timeout) {
+        , timeout_(timeout)
+    {
         bytes_ = kHeaderBytes + (static_cast<std::size_t>(world_) + 1) * kSlotBytes;
         std::string name;
         int fd = -1;
@@ -85,7 +89,8 @@ public:
             shm_unlink(name.c_str()); // ...so the name can go: nothing is left behind, even after a crash
     }
 
-    ~ShmCommunicator() override {
+    ~ShmCommunicator() override
+    {
         if (base_ != nullptr)
             munmap(base_, bytes_);
     }
@@ -95,7 +100,8 @@ public:
     std::string backend() const override { return "shm"; }
     c10::Device device() const override { return c10::Device(c10::kCPU); }
 
-    std::unique_ptr<PendingCollective> allreduceSum(const at::Tensor &tensor) override {
+    std::unique_ptr<PendingCollective> allreduceSum(const at::Tensor &tensor) override
+    {
         TORCH_CHECK(tensor.is_cpu() && tensor.is_contiguous(), "shm allreduce needs a contiguous CPU tensor");
         const auto type = tensor.scalar_type();
         TORCH_CHECK(type == at::kFloat || type == at::kDouble, "shm allreduce supports float and double");
@@ -107,10 +113,8 @@ public:
             std::memcpy(slot(rank_), data + offset, length);
             barrier();
             const std::size_t count = length / element;
-            const std::size_t begin =
-                count * static_cast<std::size_t>(rank_) / static_cast<std::size_t>(world_);
-            const std::size_t end =
-                count * static_cast<std::size_t>(rank_ + 1) / static_cast<std::size_t>(world_);
+            const std::size_t begin = count * static_cast<std::size_t>(rank_) / static_cast<std::size_t>(world_);
+            const std::size_t end = count * static_cast<std::size_t>(rank_ + 1) / static_cast<std::size_t>(world_);
             if (type == at::kFloat)
                 sumSlice<float>(slot(world_), slot(0), kSlotBytes, world_, begin, end);
             else
@@ -121,7 +125,8 @@ public:
         return std::make_unique<PendingDone>();
     }
 
-    void broadcast(const at::Tensor &tensor, int root) override {
+    void broadcast(const at::Tensor &tensor, int root) override
+    {
         TORCH_CHECK(tensor.is_cpu() && tensor.is_contiguous(), "shm broadcast needs a contiguous CPU tensor");
         auto *data = static_cast<char *>(tensor.data_ptr());
         const std::size_t total = tensor.numel() * tensor.element_size();
@@ -136,7 +141,8 @@ public:
         }
     }
 
-    void barrier() override {
+    void barrier() override
+    {
         shmBarrierWait(*reinterpret_cast<ShmBarrierState *>(base_), static_cast<std::uint32_t>(world_),
                        std::chrono::steady_clock::now() + timeout_);
     }
@@ -144,7 +150,8 @@ public:
 private:
     char *slot(int index) const { return static_cast<char *>(base_) + kHeaderBytes + index * kSlotBytes; }
 
-    void map(int fd, const std::string &name) {
+    void map(int fd, const std::string &name)
+    {
         base_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         close(fd);
         if (base_ == MAP_FAILED) {
@@ -153,7 +160,8 @@ private:
         }
     }
 
-    [[noreturn]] void fail(const std::string &what) const {
+    [[noreturn]] void fail(const std::string &what) const
+    {
         throw std::runtime_error(what + " (" + std::to_string(bytes_) + " bytes): " + std::strerror(errno) +
                                  "; use --backend gloo");
     }
@@ -167,7 +175,8 @@ private:
 
 } // namespace
 
-bool allRanksOnThisHost(c10d::Store &store, const LaunchEnv &env) {
+bool allRanksOnThisHost(c10d::Store &store, const LaunchEnv &env)
+{
     const std::string mine = hostIdentity();
     store.set("torchdeck/host/" + std::to_string(env.rank), bytesOf(mine));
     bool local = true;
@@ -177,7 +186,8 @@ bool allRanksOnThisHost(c10d::Store &store, const LaunchEnv &env) {
 }
 
 std::unique_ptr<Communicator> makeShmCommunicator(const LaunchEnv &env, c10d::Store &store,
-                                                  std::chrono::milliseconds timeout) {
+                                                  std::chrono::milliseconds timeout)
+{
     return std::make_unique<ShmCommunicator>(env, store, timeout);
 }
 

@@ -6,7 +6,8 @@
 
 namespace torchdeck::trainer {
 
-TasksPerNodeResult expandTasksPerNode(const std::string &text) {
+TasksPerNodeResult expandTasksPerNode(const std::string &text)
+{
     constexpr int kMaxNodes = 1 << 20;
     TasksPerNodeResult result;
     std::size_t start = 0;

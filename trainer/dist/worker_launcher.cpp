@@ -19,7 +19,8 @@ namespace {
 
 constexpr int kForwardedSignals[] = {SIGUSR1, SIGUSR2, SIGTERM, SIGINT, SIGHUP};
 
-int exitCodeOf(int status) {
+int exitCodeOf(int status)
+{
     if (WIFEXITED(status))
         return WEXITSTATUS(status);
     if (WIFSIGNALED(status))
@@ -27,7 +28,8 @@ int exitCodeOf(int status) {
     return 1;
 }
 
-std::vector<std::string> mergedEnvironment(const EnvMap &extra) {
+std::vector<std::string> mergedEnvironment(const EnvMap &extra)
+{
     EnvMap env = processEnvironment();
     for (const auto &[key, value] : extra)
         env[key] = value;
@@ -37,8 +39,8 @@ std::vector<std::string> mergedEnvironment(const EnvMap &extra) {
     return out;
 }
 
-pid_t spawn(const std::vector<std::string> &args, const std::vector<std::string> &env,
-            const sigset_t &childMask) {
+pid_t spawn(const std::vector<std::string> &args, const std::vector<std::string> &env, const sigset_t &childMask)
+{
     std::vector<char *> argv;
     for (const std::string &a : args)
         argv.push_back(const_cast<char *>(a.c_str()));
@@ -59,7 +61,8 @@ pid_t spawn(const std::vector<std::string> &args, const std::vector<std::string>
 
 } // namespace
 
-EnvMap workerEnvironment(const WorkerPlan &plan, int localRank) {
+EnvMap workerEnvironment(const WorkerPlan &plan, int localRank)
+{
     const int world = plan.numNodes * plan.nprocPerNode;
     return {
         {"RANK", std::to_string(plan.nodeRank * plan.nprocPerNode + localRank)},
@@ -74,7 +77,8 @@ EnvMap workerEnvironment(const WorkerPlan &plan, int localRank) {
     };
 }
 
-WorkerPlan planWorkers(const LaunchEnv &nodeEnv, int nprocPerNode, bool masterPortSet, int freePort) {
+WorkerPlan planWorkers(const LaunchEnv &nodeEnv, int nprocPerNode, bool masterPortSet, int freePort)
+{
     WorkerPlan plan;
     plan.nprocPerNode = nprocPerNode;
     plan.nodeRank = nodeEnv.rank;
@@ -88,7 +92,8 @@ WorkerPlan planWorkers(const LaunchEnv &nodeEnv, int nprocPerNode, bool masterPo
     return plan;
 }
 
-int findFreePort() {
+int findFreePort()
+{
     const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
         throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
@@ -106,7 +111,8 @@ int findFreePort() {
     return ntohs(addr.sin_port);
 }
 
-int launchWorkers(const WorkerPlan &plan, const std::vector<std::string> &args, int requeueExitCode) {
+int launchWorkers(const WorkerPlan &plan, const std::vector<std::string> &args, int requeueExitCode)
+{
     // Block the signals we wait for; the workers get the original mask back before exec.
     sigset_t waitSet;
     sigemptyset(&waitSet);
@@ -127,8 +133,8 @@ int launchWorkers(const WorkerPlan &plan, const std::vector<std::string> &args, 
         }
         workers.push_back(pid);
     }
-    std::printf("torchdeck-train: node %d of %d launched %d workers (ranks %d-%d, master %s:%d)\n",
-                plan.nodeRank, plan.numNodes, plan.nprocPerNode, plan.nodeRank * plan.nprocPerNode,
+    std::printf("torchdeck-train: node %d of %d launched %d workers (ranks %d-%d, master %s:%d)\n", plan.nodeRank,
+                plan.numNodes, plan.nprocPerNode, plan.nodeRank * plan.nprocPerNode,
                 (plan.nodeRank + 1) * plan.nprocPerNode - 1, plan.masterAddr.c_str(), plan.masterPort);
     std::fflush(stdout);
 
@@ -164,8 +170,7 @@ int launchWorkers(const WorkerPlan &plan, const std::vector<std::string> &args, 
                 }
                 failed = true;
                 result = code;
-                std::fprintf(stderr, "torchdeck-train: a worker failed (exit code %d); stopping the others\n",
-                             code);
+                std::fprintf(stderr, "torchdeck-train: a worker failed (exit code %d); stopping the others\n", code);
                 for (const pid_t other : workers)
                     if (other > 0)
                         kill(other, SIGKILL);

@@ -5,7 +5,8 @@
 
 namespace torchdeck::trainer {
 
-std::string jsonQuote(std::string_view text) {
+std::string jsonQuote(std::string_view text)
+{
     std::string out;
     out.reserve(text.size() + 2);
     out += '"';
@@ -29,8 +30,7 @@ std::string jsonQuote(std::string_view text) {
         default:
             if (static_cast<unsigned char>(c) < 0x20) {
                 char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x",
-                              static_cast<unsigned>(static_cast<unsigned char>(c)));
+                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
                 out += buf;
             } else {
                 out += c;
@@ -41,7 +41,8 @@ std::string jsonQuote(std::string_view text) {
     return out;
 }
 
-std::string jsonNumber(double value) {
+std::string jsonNumber(double value)
+{
     if (!std::isfinite(value))
         return "null";
     char buf[32];
@@ -49,7 +50,8 @@ std::string jsonNumber(double value) {
     return buf;
 }
 
-std::string jsonArray(const std::vector<std::string> &jsonValues) {
+std::string jsonArray(const std::vector<std::string> &jsonValues)
+{
     std::string out = "[";
     for (std::size_t i = 0; i < jsonValues.size(); ++i) {
         if (i > 0)
@@ -59,44 +61,51 @@ std::string jsonArray(const std::vector<std::string> &jsonValues) {
     return out + "]";
 }
 
-void JsonObject::key(std::string_view name) {
+void JsonObject::key(std::string_view name)
+{
     if (!body_.empty())
         body_ += ',';
     body_ += jsonQuote(name);
     body_ += ':';
 }
 
-JsonObject &JsonObject::add(std::string_view name, std::string_view value) {
+JsonObject &JsonObject::add(std::string_view name, std::string_view value)
+{
     key(name);
     body_ += jsonQuote(value);
     return *this;
 }
 
-JsonObject &JsonObject::add(std::string_view name, double value) {
+JsonObject &JsonObject::add(std::string_view name, double value)
+{
     key(name);
     body_ += jsonNumber(value);
     return *this;
 }
 
-JsonObject &JsonObject::add(std::string_view name, std::int64_t value) {
+JsonObject &JsonObject::add(std::string_view name, std::int64_t value)
+{
     key(name);
     body_ += std::to_string(value);
     return *this;
 }
 
-JsonObject &JsonObject::add(std::string_view name, std::uint64_t value) {
+JsonObject &JsonObject::add(std::string_view name, std::uint64_t value)
+{
     key(name);
     body_ += std::to_string(value);
     return *this;
 }
 
-JsonObject &JsonObject::add(std::string_view name, bool value) {
+JsonObject &JsonObject::add(std::string_view name, bool value)
+{
     key(name);
     body_ += value ? "true" : "false";
     return *this;
 }
 
-JsonObject &JsonObject::addFixed(std::string_view name, double value, int decimals) {
+JsonObject &JsonObject::addFixed(std::string_view name, double value, int decimals)
+{
     key(name);
     if (!std::isfinite(value)) {
         body_ += "null";
@@ -108,13 +117,15 @@ JsonObject &JsonObject::addFixed(std::string_view name, double value, int decima
     return *this;
 }
 
-JsonObject &JsonObject::addNull(std::string_view name) {
+JsonObject &JsonObject::addNull(std::string_view name)
+{
     key(name);
     body_ += "null";
     return *this;
 }
 
-JsonObject &JsonObject::addRaw(std::string_view name, std::string_view json) {
+JsonObject &JsonObject::addRaw(std::string_view name, std::string_view json)
+{
     key(name);
     body_ += json;
     return *this;

@@ -13,9 +13,7 @@ class JsonObject {
 public:
     JsonObject &add(std::string_view key, std::string_view value);
     JsonObject &add(std::string_view key, const char *value) { return add(key, std::string_view(value)); }
-    JsonObject &add(std::string_view key, const std::string &value) {
-        return add(key, std::string_view(value));
-    }
+    JsonObject &add(std::string_view key, const std::string &value) { return add(key, std::string_view(value)); }
     JsonObject &add(std::string_view key, double value);
     JsonObject &add(std::string_view key, std::int64_t value);
     JsonObject &add(std::string_view key, int value) { return add(key, static_cast<std::int64_t>(value)); }

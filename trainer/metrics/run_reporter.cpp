@@ -13,7 +13,8 @@ namespace {
 
 constexpr int kSchemaVersion = 1;
 
-double unixSeconds() {
+double unixSeconds()
+{
     using namespace std::chrono;
     return duration<double>(system_clock::now().time_since_epoch()).count();
 }
@@ -21,7 +22,8 @@ double unixSeconds() {
 } // namespace
 
 RunReporter::RunReporter(const std::string &metricsPath, bool active)
-    : active_(active) {
+    : active_(active)
+{
     if (!active_ || metricsPath.empty())
         return;
     metrics_ = std::fopen(metricsPath.c_str(), "a");
@@ -29,12 +31,14 @@ RunReporter::RunReporter(const std::string &metricsPath, bool active)
         throw std::runtime_error("cannot open metrics file '" + metricsPath + "': " + std::strerror(errno));
 }
 
-RunReporter::~RunReporter() {
+RunReporter::~RunReporter()
+{
     if (metrics_ != nullptr)
         std::fclose(metrics_);
 }
 
-void RunReporter::writeEvent(const std::string &event, const std::string &fieldsJson) {
+void RunReporter::writeEvent(const std::string &event, const std::string &fieldsJson)
+{
     if (metrics_ == nullptr)
         return;
     JsonObject head;
@@ -50,7 +54,8 @@ void RunReporter::writeEvent(const std::string &event, const std::string &fields
     std::fflush(metrics_);
 }
 
-void RunReporter::start(const StartRecord &r) {
+void RunReporter::start(const StartRecord &r)
+{
     if (!active_)
         return;
     JsonObject j;
@@ -97,7 +102,8 @@ void RunReporter::start(const StartRecord &r) {
     std::fflush(stdout);
 }
 
-void RunReporter::step(const StepRecord &r) {
+void RunReporter::step(const StepRecord &r)
+{
     if (!active_)
         return;
     JsonObject j;
@@ -116,7 +122,8 @@ void RunReporter::step(const StepRecord &r) {
     std::fflush(stdout);
 }
 
-void RunReporter::epoch(const EpochRecord &r) {
+void RunReporter::epoch(const EpochRecord &r)
+{
     if (!active_)
         return;
     JsonObject j;
@@ -132,15 +139,16 @@ void RunReporter::epoch(const EpochRecord &r) {
     j.add("seconds", r.seconds).add("samples_per_s", r.samplesPerSecond);
     writeEvent("epoch", j.str());
     // The tutorials' line format, so that generic log patterns also plot this trainer.
-    std::printf("epoch: %lld/%d, loss = %.6f, val_loss = %.6f", static_cast<long long>(r.epoch), r.epochs,
-                r.trainLoss, r.valLoss);
+    std::printf("epoch: %lld/%d, loss = %.6f, val_loss = %.6f", static_cast<long long>(r.epoch), r.epochs, r.trainLoss,
+                r.valLoss);
     if (r.valAccuracy)
         std::printf(", val_accuracy = %.4f", *r.valAccuracy);
     std::printf(", time = %.2fs, %.1f samples/s\n", r.seconds, r.samplesPerSecond);
     std::fflush(stdout);
 }
 
-void RunReporter::checkpoint(const CheckpointRecord &r) {
+void RunReporter::checkpoint(const CheckpointRecord &r)
+{
     if (!active_)
         return;
     JsonObject j;
@@ -156,7 +164,8 @@ void RunReporter::checkpoint(const CheckpointRecord &r) {
     std::fflush(stdout);
 }
 
-void RunReporter::stop(const StopRecord &r) {
+void RunReporter::stop(const StopRecord &r)
+{
     if (!active_)
         return;
     JsonObject j;
@@ -171,7 +180,8 @@ void RunReporter::stop(const StopRecord &r) {
     std::fflush(stdout);
 }
 
-void RunReporter::note(const std::string &line) {
+void RunReporter::note(const std::string &line)
+{
     if (!active_)
         return;
     std::printf("%s\n", line.c_str());

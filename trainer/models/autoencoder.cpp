@@ -9,15 +9,17 @@ namespace {
 constexpr std::int64_t kHidden = 128;
 }
 
-AutoEncoder::AutoEncoder(std::int64_t features) {
+AutoEncoder::AutoEncoder(std::int64_t features)
+{
     using namespace torch::nn;
     const auto relu = ReLUOptions().inplace(true);
-    net = register_module("net", Sequential(Linear(features, kHidden), ReLU(relu), Linear(kHidden, kHidden),
-                                            ReLU(relu), Linear(kHidden, kHidden), ReLU(relu),
-                                            Linear(kHidden, features), ReLU(relu)));
+    net =
+        register_module("net", Sequential(Linear(features, kHidden), ReLU(relu), Linear(kHidden, kHidden), ReLU(relu),
+                                          Linear(kHidden, kHidden), ReLU(relu), Linear(kHidden, features), ReLU(relu)));
 }
 
-torch::Tensor AutoEncoder::forward(const torch::Tensor &input) {
+torch::Tensor AutoEncoder::forward(const torch::Tensor &input)
+{
     return net->forward(input.flatten(1));
 }
 

@@ -15,7 +15,8 @@ constexpr std::int64_t kResNetSyntheticSide = 32;
 constexpr std::int64_t kResNetSyntheticChannels = 3;
 } // namespace
 
-std::vector<std::int64_t> naturalInputShape(const std::string &model) {
+std::vector<std::int64_t> naturalInputShape(const std::string &model)
+{
     if (model == "toy" || model == "toy-split")
         return {kToyFeatures};
     if (model == "resnet18" || model == "resnet50")
@@ -23,12 +24,14 @@ std::vector<std::int64_t> naturalInputShape(const std::string &model) {
     return {1, kImageSide, kImageSide};
 }
 
-bool isModelParallel(const std::string &model) {
+bool isModelParallel(const std::string &model)
+{
     return model == "toy-split";
 }
 
-std::shared_ptr<TrainableModel>
-makeModel(const std::string &model, const std::vector<std::int64_t> &sampleShape, std::int64_t classes) {
+std::shared_ptr<TrainableModel> makeModel(const std::string &model, const std::vector<std::int64_t> &sampleShape,
+                                          std::int64_t classes)
+{
     std::int64_t features = 1;
     for (const std::int64_t d : sampleShape)
         features *= d;

@@ -14,7 +14,8 @@ constexpr std::array<std::int64_t, 4> kR50Blocks = {3, 4, 6, 3};
 } // namespace
 
 template <typename Block>
-torch::nn::Sequential ResNet::makeLayer(std::int64_t planes, std::int64_t blocks, std::int64_t stride) {
+torch::nn::Sequential ResNet::makeLayer(std::int64_t planes, std::int64_t blocks, std::int64_t stride)
+{
     constexpr std::int64_t expansion = Block::Impl::kExpansion;
     torch::nn::Sequential downsample{nullptr};
     if (stride != 1 || inPlanes_ != planes * expansion)
@@ -28,10 +29,10 @@ torch::nn::Sequential ResNet::makeLayer(std::int64_t planes, std::int64_t blocks
     return layer;
 }
 
-ResNet::ResNet(Depth depth, std::int64_t inChannels, std::int64_t classes) {
+ResNet::ResNet(Depth depth, std::int64_t inChannels, std::int64_t classes)
+{
     using namespace torch::nn;
-    conv1 = register_module(
-        "conv1", Conv2d(Conv2dOptions(inChannels, kStemWidth, 7).stride(2).padding(3).bias(false)));
+    conv1 = register_module("conv1", Conv2d(Conv2dOptions(inChannels, kStemWidth, 7).stride(2).padding(3).bias(false)));
     bn1 = register_module("bn1", BatchNorm2d(kStemWidth));
     const auto &blocks = depth == Depth::R18 ? kR18Blocks : kR50Blocks;
     const bool bottleneck = depth == Depth::R50;
@@ -55,7 +56,8 @@ ResNet::ResNet(Depth depth, std::int64_t inChannels, std::int64_t classes) {
     }
 }
 
-torch::Tensor ResNet::forward(const torch::Tensor &input) {
+torch::Tensor ResNet::forward(const torch::Tensor &input)
+{
     namespace F = torch::nn::functional;
     auto x = bn1->forward(conv1->forward(input)).relu_();
     x = F::max_pool2d(x, F::MaxPool2dFuncOptions(3).stride(2).padding(1));

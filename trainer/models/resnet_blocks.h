@@ -11,8 +11,7 @@ namespace torchdeck::trainer {
 
 struct BasicBlockImpl : torch::nn::Module {
     static constexpr std::int64_t kExpansion = 1;
-    BasicBlockImpl(std::int64_t inPlanes, std::int64_t planes, std::int64_t stride,
-                   torch::nn::Sequential downsample);
+    BasicBlockImpl(std::int64_t inPlanes, std::int64_t planes, std::int64_t stride, torch::nn::Sequential downsample);
     torch::Tensor forward(const torch::Tensor &x);
 
     torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
@@ -23,8 +22,7 @@ TORCH_MODULE(BasicBlock);
 
 struct BottleneckImpl : torch::nn::Module {
     static constexpr std::int64_t kExpansion = 4;
-    BottleneckImpl(std::int64_t inPlanes, std::int64_t planes, std::int64_t stride,
-                   torch::nn::Sequential downsample);
+    BottleneckImpl(std::int64_t inPlanes, std::int64_t planes, std::int64_t stride, torch::nn::Sequential downsample);
     torch::Tensor forward(const torch::Tensor &x);
 
     torch::nn::Conv2d conv1{nullptr}, conv2{nullptr}, conv3{nullptr};

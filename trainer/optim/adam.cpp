@@ -23,14 +23,16 @@ class FlatAdam final : public FlatOptimizer {
 public:
     FlatAdam(FlatParameters &params, const AdamConfig &config)
         : FlatOptimizer(params, config.lr, config.weightDecay)
-        , config_(config) {
+        , config_(config)
+    {
         addState("exp_avg");
         addState("exp_avg_sq");
     }
 
     const char *name() const override { return "adam"; }
 
-    void step() override {
+    void step() override
+    {
         torch::NoGradGuard noGrad;
         ++steps_;
         const double biasCorrection1 = 1.0 - std::pow(config_.beta1, static_cast<double>(steps_));
@@ -56,7 +58,8 @@ public:
 
 private:
     void tensorOps(at::Tensor &p, const at::Tensor &gradIn, at::Tensor &m, at::Tensor &v, double stepSize,
-                   double correction2Sqrt) const {
+                   double correction2Sqrt) const
+    {
         const at::Tensor grad = weightDecay_ != 0.0 ? gradIn.add(p, weightDecay_) : gradIn;
         m.mul_(config_.beta1).add_(grad, 1.0 - config_.beta1);
         v.mul_(config_.beta2).addcmul_(grad, grad, 1.0 - config_.beta2);
@@ -67,20 +70,22 @@ private:
 #ifdef TORCHDECK_HAVE_FUSED_ADAM
     // LibTorch 2.x on CUDA: torch.optim.Adam(fused=True)'s kernel, one launch over the whole flat buffer
     // (instead of ~8 whole-buffer passes). The step count lives in a device tensor, as in PyTorch.
-    void fusedCuda(std::size_t group, at::Tensor &p, at::Tensor &grad, at::Tensor &m, at::Tensor &v) {
+    void fusedCuda(std::size_t group, at::Tensor &p, at::Tensor &grad, at::Tensor &m, at::Tensor &v)
+    {
         if (deviceSteps_.size() <= group)
             deviceSteps_.resize(group + 1);
         at::Tensor &stepTensor = deviceSteps_[group];
         if (!stepTensor.defined())
             stepTensor = torch::zeros({}, p.options().dtype(at::kFloat));
         stepTensor.fill_(static_cast<double>(steps_));
-        at::_fused_adam_({p}, {grad}, {m}, {v}, {}, {stepTensor}, lr_, config_.beta1, config_.beta2,
-                         weightDecay_, config_.eps, /*amsgrad=*/false, /*maximize=*/false);
+        at::_fused_adam_({p}, {grad}, {m}, {v}, {}, {stepTensor}, lr_, config_.beta1, config_.beta2, weightDecay_,
+                         config_.eps, /*amsgrad=*/false, /*maximize=*/false);
     }
 #endif
 
     void fusedCpu(at::Tensor &p, const at::Tensor &grad, at::Tensor &m, at::Tensor &v, double stepSize,
-                  double correction2Sqrt) const {
+                  double correction2Sqrt) const
+    {
         float *pp = p.data_ptr<float>();
         const float *gp = grad.data_ptr<float>();
         float *mp = m.data_ptr<float>();
@@ -105,7 +110,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<FlatOptimizer> makeAdam(FlatParameters &params, const AdamConfig &config) {
+std::unique_ptr<FlatOptimizer> makeAdam(FlatParameters &params, const AdamConfig &config)
+{
     return std::make_unique<FlatAdam>(params, config);
 }
 

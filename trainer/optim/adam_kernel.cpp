@@ -9,7 +9,8 @@ namespace torchdeck::trainer {
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #endif
 void adamUpdate(float *__restrict params, const float *__restrict grads, float *__restrict expAvg,
-                float *__restrict expAvgSq, std::int64_t n, const AdamScalars &scalars) {
+                float *__restrict expAvgSq, std::int64_t n, const AdamScalars &scalars)
+{
     const AdamScalars s = scalars; // a local copy: no aliasing with the arrays
     for (std::int64_t i = 0; i < n; ++i) {
         const float g = grads[i] + s.weightDecay * params[i];

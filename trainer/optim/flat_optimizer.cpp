@@ -9,9 +9,12 @@ namespace torchdeck::trainer {
 FlatOptimizer::FlatOptimizer(FlatParameters &params, double lr, double weightDecay)
     : params_(params)
     , lr_(lr)
-    , weightDecay_(weightDecay) {}
+    , weightDecay_(weightDecay)
+{
+}
 
-OptimizerStateBuffer &FlatOptimizer::addState(const std::string &name) {
+OptimizerStateBuffer &FlatOptimizer::addState(const std::string &name)
+{
     OptimizerStateBuffer buffer;
     buffer.name = name;
     for (const FlatGroup &g : params_.groups())

@@ -8,7 +8,8 @@ namespace torchdeck::trainer {
 namespace {
 
 // A view of `flat` at `offset` with the sizes and strides of `like` (keeps channels_last layouts).
-at::Tensor viewLike(const at::Tensor &flat, std::int64_t offset, const at::Tensor &like) {
+at::Tensor viewLike(const at::Tensor &flat, std::int64_t offset, const at::Tensor &like)
+{
     at::Tensor range = flat.narrow(0, offset, like.numel());
     if (like.is_contiguous())
         return range.view(like.sizes());
@@ -18,7 +19,8 @@ at::Tensor viewLike(const at::Tensor &flat, std::int64_t offset, const at::Tenso
 
 } // namespace
 
-FlatParameters::FlatParameters(torch::nn::Module &module) {
+FlatParameters::FlatParameters(torch::nn::Module &module)
+{
     for (const auto &item : module.named_parameters(/*recurse=*/true)) {
         if (!item.value().requires_grad())
             continue;
@@ -64,14 +66,16 @@ FlatParameters::FlatParameters(torch::nn::Module &module) {
     }
 }
 
-std::int64_t FlatParameters::numel() const {
+std::int64_t FlatParameters::numel() const
+{
     std::int64_t n = 0;
     for (const FlatGroup &g : groups_)
         n += g.params.numel();
     return n;
 }
 
-void FlatParameters::zeroGrads() {
+void FlatParameters::zeroGrads()
+{
     for (FlatGroup &g : groups_)
         g.gradsWithControl.zero_();
 }

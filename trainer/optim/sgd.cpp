@@ -12,14 +12,16 @@ class FlatSgd final : public FlatOptimizer {
 public:
     FlatSgd(FlatParameters &params, const SgdConfig &config)
         : FlatOptimizer(params, config.lr, config.weightDecay)
-        , momentum_(config.momentum) {
+        , momentum_(config.momentum)
+    {
         if (momentum_ != 0.0)
             addState("momentum_buffer");
     }
 
     const char *name() const override { return "sgd"; }
 
-    void step() override {
+    void step() override
+    {
         torch::NoGradGuard noGrad;
         auto &groups = params_.groups();
         for (std::size_t g = 0; g < groups.size(); ++g) {
@@ -44,7 +46,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<FlatOptimizer> makeSgd(FlatParameters &params, const SgdConfig &config) {
+std::unique_ptr<FlatOptimizer> makeSgd(FlatParameters &params, const SgdConfig &config)
+{
     return std::make_unique<FlatSgd>(params, config);
 }
 

@@ -6,7 +6,8 @@
 
 namespace torchdeck::trainer {
 
-void tuneAllocator() {
+void tuneAllocator()
+{
 #ifdef __GLIBC__
     constexpr int kMmapThreshold = 64 << 20;
     constexpr int kTrimThreshold = 256 << 20;

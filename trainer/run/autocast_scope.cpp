@@ -13,7 +13,8 @@ namespace torchdeck::trainer {
 
 AutocastScope::AutocastScope(bool enabled, c10::DeviceType device)
     : enabled_(enabled)
-    , device_(device) {
+    , device_(device)
+{
     if (!enabled_)
         return;
 #ifdef TORCHDECK_AUTOCAST_PER_DEVICE
@@ -33,7 +34,8 @@ AutocastScope::AutocastScope(bool enabled, c10::DeviceType device)
 #endif
 }
 
-AutocastScope::~AutocastScope() {
+AutocastScope::~AutocastScope()
+{
     if (!enabled_)
         return;
 #ifdef TORCHDECK_AUTOCAST_PER_DEVICE

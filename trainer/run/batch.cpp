@@ -11,7 +11,8 @@ namespace {
 
 // Rows `indices` of `source`: one memcpy per row for CPU tensors (index_select's generic kernel is ~10x
 // slower for this shape), index_select on other devices.
-at::Tensor gatherRows(const at::Tensor &source, const std::int64_t *indices, std::int64_t count) {
+at::Tensor gatherRows(const at::Tensor &source, const std::int64_t *indices, std::int64_t count)
+{
     if (!source.is_cpu() || !source.is_contiguous()) {
         at::Tensor index = torch::from_blob(const_cast<std::int64_t *>(indices), {count}, torch::kInt64);
         // To a GPU through pinned memory, asynchronously: a copy from pageable memory would wait for
@@ -31,16 +32,17 @@ at::Tensor gatherRows(const at::Tensor &source, const std::int64_t *indices, std
     const std::int64_t rows = source.size(0);
     for (std::int64_t i = 0; i < count; ++i) {
         TORCH_CHECK(indices[i] >= 0 && indices[i] < rows, "sample index ", indices[i], " out of range");
-        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes,
-                    from + static_cast<std::size_t>(indices[i]) * rowBytes, rowBytes);
+        std::memcpy(to + static_cast<std::size_t>(i) * rowBytes, from + static_cast<std::size_t>(indices[i]) * rowBytes,
+                    rowBytes);
     }
     return out;
 }
 
 } // namespace
 
-Batch gatherBatch(const Dataset &data, const std::int64_t *indices, std::int64_t count,
-                  const c10::Device &device, bool channelsLast) {
+Batch gatherBatch(const Dataset &data, const std::int64_t *indices, std::int64_t count, const c10::Device &device,
+                  bool channelsLast)
+{
     Batch b;
     b.inputs = gatherRows(data.inputs, indices, count);
     b.targets = gatherRows(data.targets, indices, count);
@@ -53,7 +55,8 @@ Batch gatherBatch(const Dataset &data, const std::int64_t *indices, std::int64_t
     return b;
 }
 
-at::Tensor batchLoss(LossKind kind, const at::Tensor &output, const Batch &batch) {
+at::Tensor batchLoss(LossKind kind, const at::Tensor &output, const Batch &batch)
+{
     const at::Tensor out = output.scalar_type() == torch::kFloat32 ? output : output.to(torch::kFloat32);
     if (kind == LossKind::Reconstruction)
         return torch::mse_loss(out, batch.inputs.flatten(1));

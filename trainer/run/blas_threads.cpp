@@ -5,7 +5,8 @@
 
 namespace torchdeck::trainer {
 
-const char *setBlasThreads(int threads) {
+const char *setBlasThreads(int threads)
+{
     if (std::getenv("OPENBLAS_NUM_THREADS") != nullptr || std::getenv("BLIS_NUM_THREADS") != nullptr)
         return nullptr; // the user's explicit choice wins
     using SetThreads = void (*)(int);
@@ -13,8 +14,7 @@ const char *setBlasThreads(int threads) {
         const char *name;
         const char *symbol;
     };
-    constexpr Library kLibraries[] = {{"OpenBLAS", "openblas_set_num_threads"},
-                                      {"BLIS", "bli_thread_set_num_threads"}};
+    constexpr Library kLibraries[] = {{"OpenBLAS", "openblas_set_num_threads"}, {"BLIS", "bli_thread_set_num_threads"}};
     for (const Library &library : kLibraries) {
         if (void *symbol = dlsym(RTLD_DEFAULT, library.symbol); symbol != nullptr) {
             reinterpret_cast<SetThreads>(symbol)(threads);

@@ -9,14 +9,16 @@
 
 namespace torchdeck::trainer {
 
-std::string DevicePlan::describe() const {
+std::string DevicePlan::describe() const
+{
     std::string text;
     for (const c10::Device &d : modelDevices)
         text += (text.empty() ? "" : "+") + d.str();
     return text;
 }
 
-DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelParallel) {
+DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelParallel)
+{
     DevicePlan plan;
     const bool haveCuda = torch::cuda::is_available();
     if (options.device == "cuda" && !haveCuda)
@@ -30,8 +32,7 @@ DevicePlan planDevices(const Options &options, const LaunchEnv &env, bool modelP
         plan.dataDevice = c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>(first));
         plan.modelDevices.push_back(plan.dataDevice);
         if (modelParallel)
-            plan.modelDevices.push_back(
-                c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>((first + 1) % count)));
+            plan.modelDevices.push_back(c10::Device(c10::kCUDA, static_cast<c10::DeviceIndex>((first + 1) % count)));
     } else {
         plan.modelDevices.push_back(plan.dataDevice);
         if (modelParallel)

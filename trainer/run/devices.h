@@ -13,7 +13,7 @@ struct Options;
 struct DevicePlan {
     c10::Device dataDevice = c10::Device(c10::kCPU); // batches and the model's input
     std::vector<c10::Device> modelDevices;           // 1, or 2 for a model split over devices
-    std::string backend = "auto"; // asked of connectCommunicator; "auto" on CPU: shm or gloo
+    std::string backend = "auto";                    // asked of connectCommunicator; "auto" on CPU: shm or gloo
     bool cuda = false;
     std::string describe() const;
 };

@@ -14,7 +14,8 @@
 
 namespace torchdeck::trainer {
 
-int trainerMain(int argc, char **argv) {
+int trainerMain(int argc, char **argv)
+{
     std::vector<std::string> args(argv + 1, argv + argc);
     const ParseResult parsed = parseOptions(args);
     if (!parsed.error.empty()) {

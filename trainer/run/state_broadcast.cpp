@@ -12,7 +12,8 @@ namespace torchdeck::trainer {
 namespace {
 
 // Broadcasts through a tensor on the communicator's device when `t` lives elsewhere.
-void broadcastTensor(Communicator &comm, const at::Tensor &t) {
+void broadcastTensor(Communicator &comm, const at::Tensor &t)
+{
     if (t.device() == comm.device()) {
         comm.broadcast(t, 0);
         return;
@@ -24,8 +25,9 @@ void broadcastTensor(Communicator &comm, const at::Tensor &t) {
 
 } // namespace
 
-void broadcastTrainState(Communicator &comm, torch::nn::Module &model, FlatParameters &params,
-                         FlatOptimizer &optimizer, Progress &progress) {
+void broadcastTrainState(Communicator &comm, torch::nn::Module &model, FlatParameters &params, FlatOptimizer &optimizer,
+                         Progress &progress)
+{
     torch::NoGradGuard noGrad;
     std::vector<double> scalars = {
         static_cast<double>(progress.epoch),          static_cast<double>(progress.epochStep),

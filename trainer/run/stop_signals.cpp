@@ -12,7 +12,8 @@ namespace {
 // the handler and read by the training loop.
 volatile std::sig_atomic_t receivedSignal = 0;
 
-extern "C" void recordStopSignal(int signal) {
+extern "C" void recordStopSignal(int signal)
+{
     if (receivedSignal == 0)
         receivedSignal = signal;
 }
@@ -20,7 +21,8 @@ extern "C" void recordStopSignal(int signal) {
 } // namespace
 
 StopSignals::StopSignals(const std::vector<int> &signals)
-    : signals_(signals) {
+    : signals_(signals)
+{
     receivedSignal = 0;
     for (const int s : signals_) {
         struct sigaction action;
@@ -35,20 +37,24 @@ StopSignals::StopSignals(const std::vector<int> &signals)
     }
 }
 
-StopSignals::~StopSignals() {
+StopSignals::~StopSignals()
+{
     for (const Saved &saved : saved_)
         sigaction(saved.signal, &saved.previous, nullptr);
 }
 
-bool StopSignals::requested() const {
+bool StopSignals::requested() const
+{
     return receivedSignal != 0;
 }
 
-int StopSignals::signal() const {
+int StopSignals::signal() const
+{
     return receivedSignal;
 }
 
-void StopSignals::raiseFirst() const {
+void StopSignals::raiseFirst() const
+{
     if (!signals_.empty())
         std::raise(signals_.front());
 }

@@ -26,12 +26,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point start) {
+double secondsSince(Clock::time_point start)
+{
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 // Sums `values` over all ranks (blocking; identity with one rank).
-std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> values) {
+std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> values)
+{
     if (ctx.comm == nullptr)
         return values;
     at::Tensor t = torch::tensor(values, torch::kFloat64).to(ctx.comm->device());
@@ -41,7 +43,8 @@ std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> va
 }
 
 // Rank 0's model buffers (BatchNorm statistics) to every rank.
-void syncBuffers(const TrainContext &ctx) {
+void syncBuffers(const TrainContext &ctx)
+{
     if (ctx.comm == nullptr)
         return;
     torch::NoGradGuard noGrad;
@@ -59,14 +62,16 @@ struct LossTally {
     std::int64_t logSteps = 0;
     std::int64_t logSamples = 0;
 
-    void add(const at::Tensor &loss, std::int64_t samples) {
+    void add(const at::Tensor &loss, std::int64_t samples)
+    {
         unflushed += loss.detach().to(torch::kFloat64);
         ++unflushedSteps;
         ++logSteps;
         logSamples += samples;
     }
 
-    void flush() {
+    void flush()
+    {
         const double sum = unflushedSteps > 0 ? unflushed.item<double>() : 0.0;
         epochSum += sum;
         logSum += sum;
@@ -75,7 +80,8 @@ struct LossTally {
         unflushed.zero_();
     }
 
-    void resetLog() {
+    void resetLog()
+    {
         logSum = 0;
         logSteps = 0;
         logSamples = 0;
@@ -89,7 +95,8 @@ public:
         , o_(ctx.options)
         , progress_(progress)
         , sampler_(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, /*shuffle=*/true, o_.seed)
-        , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank)) {
+        , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank))
+    {
         tally_.unflushed =
             torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
         tally_.epochSum = progress.epochLossSum;
@@ -100,7 +107,8 @@ public:
             lastCheckpointStep_ = progress.globalStep; // resumed from a checkpoint of this step
     }
 
-    TrainOutcome run() {
+    TrainOutcome run()
+    {
         const std::int64_t steps = stepsPerEpoch(ctx_);
         for (; progress_.epoch < o_.epochs; ++progress_.epoch) {
             const auto epochStart = Clock::now();
@@ -133,17 +141,17 @@ private:
     static constexpr int kCudaStopCheckEvery = 10;
 
     // One optimizer step; returns whether all ranks agreed to stop after it.
-    bool trainStep(const std::vector<std::int64_t> &indices) {
+    bool trainStep(const std::vector<std::int64_t> &indices)
+    {
         // Every rank's stop flag, read now, travels with the last gradient bucket of this step: all
         // ranks see the same sum after the step, and it costs no collective of its own.
         const bool checkStop = progress_.globalStep % stopCheckEvery_ == 0;
         bool stop = ctx_.signals.requested();
         const std::int64_t batch = o_.batchSize;
         const std::int64_t begin = progress_.epochStep * batch;
-        const std::int64_t count =
-            std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
-        const Batch b = gatherBatch(ctx_.data.train, indices.data() + begin, count, ctx_.devices.dataDevice,
-                                    o_.channelsLast);
+        const std::int64_t count = std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
+        const Batch b =
+            gatherBatch(ctx_.data.train, indices.data() + begin, count, ctx_.devices.dataDevice, o_.channelsLast);
         ctx_.params.zeroGrads();
         if (ctx_.reducer != nullptr)
             ctx_.reducer->prepare(stop ? 1.0f : 0.0f);
@@ -170,9 +178,10 @@ private:
         return stop;
     }
 
-    void reportStep(std::int64_t steps) {
-        const auto sums = sumOverRanks(ctx_, {tally_.logSum, static_cast<double>(tally_.logSteps),
-                                              static_cast<double>(tally_.logSamples)});
+    void reportStep(std::int64_t steps)
+    {
+        const auto sums = sumOverRanks(
+            ctx_, {tally_.logSum, static_cast<double>(tally_.logSteps), static_cast<double>(tally_.logSamples)});
         StepRecord r;
         r.epoch = progress_.epoch + 1;
         r.step = progress_.globalStep;
@@ -186,7 +195,8 @@ private:
         windowStart_ = Clock::now();
     }
 
-    void finishEpoch(double trainSeconds, std::int64_t steps) {
+    void finishEpoch(double trainSeconds, std::int64_t steps)
+    {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         const auto evalStart = Clock::now();
         syncBuffers(ctx_);
@@ -223,7 +233,8 @@ private:
     // Collective: every rank takes part in the loss sum, rank 0 writes, then every rank waits until the
     // checkpoint is durable (written, fsync'ed, renamed) or has failed. A launcher such as mpirun kills
     // all ranks as soon as one exits with a non-zero code (75 too): no rank may leave before rank 0 is done.
-    void checkpoint(const std::string &reason) {
+    void checkpoint(const std::string &reason)
+    {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         lastCheckpointStep_ = progress_.globalStep;
         if (o_.checkpointDir.empty())
@@ -242,7 +253,8 @@ private:
                                                            : "rank 0 could not write the checkpoint");
     }
 
-    void writeCheckpoint(const std::string &reason, const std::vector<double> &loss) {
+    void writeCheckpoint(const std::string &reason, const std::vector<double> &loss)
+    {
         Progress p = progress_;
         p.epochLossSum = loss[0];
         p.epochLossCount = static_cast<std::int64_t>(loss[1]);
@@ -277,12 +289,14 @@ private:
 
 } // namespace
 
-std::int64_t stepsPerEpoch(const TrainContext &ctx) {
+std::int64_t stepsPerEpoch(const TrainContext &ctx)
+{
     const DistributedSampler sampler(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, true, 0);
     return (sampler.shardSize() + ctx.options.batchSize - 1) / ctx.options.batchSize;
 }
 
-TrainOutcome train(TrainContext &ctx, Progress progress) {
+TrainOutcome train(TrainContext &ctx, Progress progress)
+{
     ctx.model.train();
     Trainer trainer(ctx, progress);
     return trainer.run();

@@ -31,7 +31,8 @@ namespace {
 
 constexpr double kBytesPerMb = 1024.0 * 1024.0;
 
-std::unique_ptr<FlatOptimizer> makeOptimizer(const Options &o, FlatParameters &params) {
+std::unique_ptr<FlatOptimizer> makeOptimizer(const Options &o, FlatParameters &params)
+{
     if (o.optimizer == "sgd")
         return makeSgd(params, SgdConfig{o.lr, o.momentum, o.weightDecay});
     AdamConfig config;
@@ -40,21 +41,24 @@ std::unique_ptr<FlatOptimizer> makeOptimizer(const Options &o, FlatParameters &p
     return makeAdam(params, config);
 }
 
-void toChannelsLast(torch::nn::Module &model) {
+void toChannelsLast(torch::nn::Module &model)
+{
     for (auto &p : model.parameters()) {
         if (p.dim() == 4)
             p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
     }
 }
 
-std::vector<std::int64_t> sampleShape(const Dataset &d) {
+std::vector<std::int64_t> sampleShape(const Dataset &d)
+{
     const auto sizes = d.inputs.sizes();
     return std::vector<std::int64_t>(sizes.begin() + 1, sizes.end());
 }
 
 // --threads, else LibTorch's default, or the cores shared out when several ranks share a node; BLAS gets
 // the same count.
-void setThreads(const Options &o, const LaunchEnv &env) {
+void setThreads(const Options &o, const LaunchEnv &env)
+{
     int threads = o.threads;
     if (threads == 0 && env.localWorldSize > 1)
         threads = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / env.localWorldSize);
@@ -63,7 +67,8 @@ void setThreads(const Options &o, const LaunchEnv &env) {
     setBlasThreads(at::get_num_threads());
 }
 
-int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, StopSignals &signals) {
+int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, StopSignals &signals)
+{
     setThreads(o, env);
     torch::manual_seed(o.seed);
     const DevicePlan devices = planDevices(o, env, isModelParallel(o.model));
@@ -98,8 +103,7 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     if (data.train.size() == 0)
         throw std::runtime_error("the training split is empty");
 
-    std::shared_ptr<TrainableModel> model =
-        makeModel(o.model, sampleShape(data.train), data.train.numClasses);
+    std::shared_ptr<TrainableModel> model = makeModel(o.model, sampleShape(data.train), data.train.numClasses);
     model->place(devices.modelDevices);
     if (o.channelsLast)
         toChannelsLast(*model);
@@ -135,8 +139,7 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
         throw std::runtime_error(resumeFailure);
     if (comm)
         broadcastTrainState(*comm, *model, params, *optimizer, progress);
-    if (progress.epochStep > 0 &&
-        (progress.batchSize != o.batchSize || progress.worldSize != env.worldSize)) {
+    if (progress.epochStep > 0 && (progress.batchSize != o.batchSize || progress.worldSize != env.worldSize)) {
         reporter.note("note: batch size or world size changed since the checkpoint; epoch " +
                       std::to_string(progress.epoch + 1) + " restarts from its first batch");
         progress.epochStep = 0;
@@ -150,8 +153,7 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
 
     std::unique_ptr<GradientReducer> reducer;
     if (comm)
-        reducer = std::make_unique<GradientReducer>(params, *comm,
-                                                    static_cast<std::int64_t>(o.bucketMb * kBytesPerMb));
+        reducer = std::make_unique<GradientReducer>(params, *comm, static_cast<std::int64_t>(o.bucketMb * kBytesPerMb));
 
     TrainContext ctx{o,          env,           devices, *model,   params,  *optimizer,
                      comm.get(), reducer.get(), data,    reporter, signals, configJson};
@@ -201,7 +203,8 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
 
 } // namespace
 
-int runTraining(const Options &options, const LaunchEnv &env) {
+int runTraining(const Options &options, const LaunchEnv &env)
+{
     // Installed first: a signal during the rendezvous or data loading stops the run after its first step.
     StopSignals signals(options.stopSignals);
     std::unique_ptr<RunReporter> reporter;

@@ -7,7 +7,6 @@
 
 namespace torchdeck {
 
-
 // How Slurm is asked for GPUs: --gpus-per-node=N (Slurm >= 19.05 with cons_tres) or --gres=gpu:N
 // (older sites, or sites whose GPU gres has a type, which they then write as an extra directive).
 enum class GpuRequestStyle { GpusPerNode, Gres };

@@ -6,8 +6,8 @@ namespace {
 
 bool isDirectiveSafe(QChar c)
 {
-    return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9')
-           || QStringView(u"._,:=@%+/-").contains(c);
+    return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') ||
+           QStringView(u"._,:=@%+/-").contains(c);
 }
 
 QString describe(QChar c)
@@ -26,8 +26,7 @@ QString slurmKeywordProblem(const QString &text)
 {
     for (const QString &word : {QStringLiteral("hetjob"), QStringLiteral("packjob")}) {
         if (text.contains(word, Qt::CaseInsensitive))
-            return QStringLiteral("contains '%1', which sbatch treats as a heterogeneous-job separator.")
-                .arg(word);
+            return QStringLiteral("contains '%1', which sbatch treats as a heterogeneous-job separator.").arg(word);
     }
     return {};
 }
@@ -66,8 +65,7 @@ QString rawDirectiveProblem(const QString &line, SchedulerKind scheduler)
         return QStringLiteral("An extra directive cannot be empty.");
     for (const QChar c : line) {
         if ((c.unicode() < 0x20 && c != u'\t') || c.unicode() == 0x7f)
-            return QStringLiteral(
-                       "An extra directive is one line without control characters (it contains %1).")
+            return QStringLiteral("An extra directive is one line without control characters (it contains %1).")
                 .arg(describe(c));
     }
     return scheduler == SchedulerKind::Slurm ? slurmKeywordProblem(line) : QString();

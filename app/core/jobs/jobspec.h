@@ -56,13 +56,13 @@ struct JobSpec {
     int tasksPerNode = 1; // ranks per node
     int gpusPerNode = 0;
     int cpusPerTask = 1;
-    QString memory; // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
+    QString memory;             // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
     qint64 wallTimeSeconds = 0; // 0: the partition's default
     QString partition;          // Slurm partition or PBS queue; empty: default
     QString account;
     QStringList modules;                    // `module load` each, in order
     QList<EnvironmentVariable> environment; // exported in order
-    QString workingDirectory; // absolute; empty: where the job starts (submission dir; PBS_O_WORKDIR)
+    QString workingDirectory;               // absolute; empty: where the job starts (submission dir; PBS_O_WORKDIR)
 
     LaunchMethod launch = LaunchMethod::Srun;
     QStringList launcherOptions; // extra words for srun/mpirun, e.g. --mca btl self,tcp
@@ -75,21 +75,20 @@ struct JobSpec {
     QStringList trainerArgs;
     QString customCommand;
     QString perNodeLauncher = QStringLiteral("torchrun"); // custom command + SrunPerNodeLauncher
-    int masterPort = 0; // 0: 15000 + job id % 10000, the trainer's own default
+    int masterPort = 0;                                   // 0: 15000 + job id % 10000, the trainer's own default
 
     QString outputPath; // Slurm patterns %j (job id) and %x (name); PBS/local scripts expand those two
     QString errorPath;  // empty: joined with the output
 
     bool checkpointSignalEnabled = true;
-    QString checkpointSignal; // USR1, USR2, TERM, ...; empty: defaultCheckpointSignal()
+    QString checkpointSignal;                          // USR1, USR2, TERM, ...; empty: defaultCheckpointSignal()
     int signalLeadSeconds = kDefaultSignalLeadSeconds; // before the wall time; 0: none asked of the scheduler
-    bool requeue = false; // requeue in-job when the command exits with requeueExitCode
+    bool requeue = false;                              // requeue in-job when the command exits with requeueExitCode
     int maxRestarts = 3;
     int requeueExitCode = kTrainerRequeueExitCode;
 
     QList<JobDependency> dependencies;
-    QStringList
-        extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
+    QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
 
     int totalTasks() const { return nodes * tasksPerNode; }
 

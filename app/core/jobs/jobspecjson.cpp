@@ -175,8 +175,7 @@ QJsonObject JobSpec::toJson() const
         env.append(QJsonObject{{u"name"_s, var.name}, {u"value"_s, var.value}});
     QJsonArray deps;
     for (const JobDependency &dep : dependencies)
-        deps.append(
-            QJsonObject{{u"kind"_s, dependencyKindName(dep.kind)}, {u"jobIds"_s, toArray(dep.jobIds)}});
+        deps.append(QJsonObject{{u"kind"_s, dependencyKindName(dep.kind)}, {u"jobIds"_s, toArray(dep.jobIds)}});
     return QJsonObject{
         {u"version"_s, kSchemaVersion},
         {u"name"_s, name},

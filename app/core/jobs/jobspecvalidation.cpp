@@ -74,9 +74,8 @@ private:
             add(QStringLiteral("name"), QStringLiteral("The job needs a name."));
         else if (!nameRe.match(s.name).hasMatch())
             add(QStringLiteral("name"),
-                QStringLiteral(
-                    "The job name must start with a letter and hold only letters, digits, '.', '_' "
-                    "and '-' (at most 64): schedulers differ on anything else."));
+                QStringLiteral("The job name must start with a letter and hold only letters, digits, '.', '_' "
+                               "and '-' (at most 64): schedulers differ on anything else."));
         else if (const QString p = directiveValueProblem(s.name, c.scheduler); !p.isEmpty())
             add(QStringLiteral("name"), QStringLiteral("The job name ") + p);
         else
@@ -96,18 +95,15 @@ private:
                                "without a unit it is megabytes."));
         if (s.wallTimeSeconds < 0)
             add(QStringLiteral("wallTimeSeconds"), QStringLiteral("The wall time cannot be negative."));
-        if (const PartitionCaps *p = c.partition(s.partition);
-            p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
+        if (const PartitionCaps *p = c.partition(s.partition); p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
             if (p->gpusPerNode == 0)
                 add(QStringLiteral("gpusPerNode"),
-                    QStringLiteral("Partition '%1' has no GPUs: choose a GPU partition or ask for none.")
-                        .arg(p->name));
+                    QStringLiteral("Partition '%1' has no GPUs: choose a GPU partition or ask for none.").arg(p->name));
             else if (s.gpusPerNode > p->gpusPerNode)
-                add(QStringLiteral("gpusPerNode"),
-                    QStringLiteral("Partition '%1' has %2 GPUs per node, not %3.")
-                        .arg(p->name)
-                        .arg(p->gpusPerNode)
-                        .arg(s.gpusPerNode));
+                add(QStringLiteral("gpusPerNode"), QStringLiteral("Partition '%1' has %2 GPUs per node, not %3.")
+                                                       .arg(p->name)
+                                                       .arg(p->gpusPerNode)
+                                                       .arg(s.gpusPerNode));
         }
     }
 
@@ -116,8 +112,7 @@ private:
         static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z0-9._@-]+$"));
         if (!s.partition.isEmpty() && !local() && !nameRe.match(s.partition).hasMatch())
             add(QStringLiteral("partition"),
-                QStringLiteral(
-                    "A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
+                QStringLiteral("A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
         if (!s.account.isEmpty() && !local() && !nameRe.match(s.account).hasMatch())
             add(QStringLiteral("account"),
                 QStringLiteral("An account name holds only letters, digits, '.', '_', '@' and '-'."));
@@ -125,8 +120,7 @@ private:
             add(QStringLiteral("workingDirectory"),
                 QStringLiteral("The working directory must be an absolute path (it is resolved on the "
                                "cluster, where the dashboard's current directory means nothing)."));
-        bodyValue(QStringLiteral("workingDirectory"), s.workingDirectory,
-                  QStringLiteral("The working directory"));
+        bodyValue(QStringLiteral("workingDirectory"), s.workingDirectory, QStringLiteral("The working directory"));
         for (qsizetype i = 0; i < s.modules.size(); ++i) {
             if (s.modules[i].trimmed().isEmpty())
                 add(QStringLiteral("modules[%1]").arg(i), QStringLiteral("A module name cannot be empty."));
@@ -142,10 +136,9 @@ private:
             const EnvironmentVariable &var = s.environment[i];
             const QString field = QStringLiteral("environment[%1].name").arg(i);
             if (!identRe.match(var.name).hasMatch())
-                add(field,
-                    QStringLiteral("'%1' is not a variable name: letters, digits and '_', not starting "
-                                   "with a digit.")
-                        .arg(var.name));
+                add(field, QStringLiteral("'%1' is not a variable name: letters, digits and '_', not starting "
+                                          "with a digit.")
+                               .arg(var.name));
             else if (reservedVariables().contains(var.name) || var.name.startsWith(u"td_"))
                 add(field, QStringLiteral("%1 belongs to the shell or to the script itself.").arg(var.name));
             else if (seen.contains(var.name))
@@ -157,31 +150,25 @@ private:
 
     void command()
     {
-        const bool srunMethod =
-            s.launch == LaunchMethod::Srun || s.launch == LaunchMethod::SrunPerNodeLauncher;
+        const bool srunMethod = s.launch == LaunchMethod::Srun || s.launch == LaunchMethod::SrunPerNodeLauncher;
         if (srunMethod && !slurm())
-            add(QStringLiteral("launch"),
-                QStringLiteral("%1 needs Slurm; on PBS or locally use mpirun or local.")
-                    .arg(launchMethodName(s.launch)));
+            add(QStringLiteral("launch"), QStringLiteral("%1 needs Slurm; on PBS or locally use mpirun or local.")
+                                              .arg(launchMethodName(s.launch)));
         if (s.launch == LaunchMethod::Local && s.nodes > 1)
-            add(QStringLiteral("launch"),
-                QStringLiteral("The local method runs on one node; ask for one node."));
+            add(QStringLiteral("launch"), QStringLiteral("The local method runs on one node; ask for one node."));
         if (local() && s.nodes > 1)
             add(QStringLiteral("nodes"), QStringLiteral("A local job runs on this one machine: one node."));
         if (s.launch == LaunchMethod::Local && s.commandKind == CommandKind::Custom && s.tasksPerNode > 1)
             add(QStringLiteral("tasksPerNode"),
-                QStringLiteral(
-                    "A custom command under the local method runs once: ask for one task, or start "
-                    "the ranks in the command (torchrun, mpirun)."));
+                QStringLiteral("A custom command under the local method runs once: ask for one task, or start "
+                               "the ranks in the command (torchrun, mpirun)."));
         if (s.commandKind == CommandKind::Trainer && s.trainerPath.isEmpty())
-            add(QStringLiteral("trainerPath"),
-                QStringLiteral("The trainer's path on the cluster is not known."));
+            add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
             add(QStringLiteral("customCommand"), QStringLiteral("The custom command is empty."));
-        if (s.commandKind == CommandKind::Custom && s.launch == LaunchMethod::SrunPerNodeLauncher
-            && s.perNodeLauncher.isEmpty())
-            add(QStringLiteral("perNodeLauncher"),
-                QStringLiteral("A per-node launcher (torchrun) is needed."));
+        if (s.commandKind == CommandKind::Custom && s.launch == LaunchMethod::SrunPerNodeLauncher &&
+            s.perNodeLauncher.isEmpty())
+            add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
         bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));
         bodyValue(QStringLiteral("customCommand"), s.customCommand, QStringLiteral("The command"));
         bodyValue(QStringLiteral("perNodeLauncher"), s.perNodeLauncher, QStringLiteral("The launcher"));
@@ -237,8 +224,7 @@ private:
         }
         for (qsizetype i = 0; i < s.extraDirectives.size(); ++i) {
             const QString field = QStringLiteral("extraDirectives[%1]").arg(i);
-            if (const QString problem = rawDirectiveProblem(s.extraDirectives[i], c.scheduler);
-                !problem.isEmpty())
+            if (const QString problem = rawDirectiveProblem(s.extraDirectives[i], c.scheduler); !problem.isEmpty())
                 add(field, problem);
         }
     }

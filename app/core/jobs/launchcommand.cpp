@@ -75,16 +75,16 @@ QStringList containerWords(const JobSpec &spec)
         QStringList w{c.runtime == ContainerRuntime::Apptainer ? QStringLiteral("apptainer")
                                                                : QStringLiteral("singularity"),
                       QStringLiteral("exec")};
-        const bool gpuFlag = c.options.contains(QStringLiteral("--nv"))
-                             || c.options.contains(QStringLiteral("--nvccli"))
-                             || c.options.contains(QStringLiteral("--rocm"));
+        const bool gpuFlag = c.options.contains(QStringLiteral("--nv")) ||
+                             c.options.contains(QStringLiteral("--nvccli")) ||
+                             c.options.contains(QStringLiteral("--rocm"));
         if (spec.gpusPerNode > 0 && !gpuFlag)
             w.append(QStringLiteral("--nv"));
         return w + quoted(c.options) + QStringList{shellQuote(c.image)};
     }
     case ContainerRuntime::Shifter:
-        return QStringList{QStringLiteral("shifter"), shellQuote(QStringLiteral("--image=") + c.image)}
-               + quoted(c.options);
+        return QStringList{QStringLiteral("shifter"), shellQuote(QStringLiteral("--image=") + c.image)} +
+               quoted(c.options);
     }
     return {};
 }
@@ -106,8 +106,8 @@ QStringList commandWords(const JobSpec &spec)
                 bashC};
     }
     QStringList w{shellQuote(spec.trainerPath)};
-    if (spec.launch == LaunchMethod::SrunPerNodeLauncher
-        || (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
+    if (spec.launch == LaunchMethod::SrunPerNodeLauncher ||
+        (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
         w.append(QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode));
     return w + quoted(spec.trainerArgs);
 }

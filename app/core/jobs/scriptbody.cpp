@@ -15,9 +15,8 @@ QString methodDescription(const JobSpec &spec)
     case LaunchMethod::Srun:
         return QStringLiteral("srun, one task per rank");
     case LaunchMethod::SrunPerNodeLauncher:
-        return spec.commandKind == CommandKind::Trainer
-                   ? QStringLiteral("srun, one trainer launcher per node")
-                   : QStringLiteral("srun, one torchrun per node");
+        return spec.commandKind == CommandKind::Trainer ? QStringLiteral("srun, one trainer launcher per node")
+                                                        : QStringLiteral("srun, one torchrun per node");
     case LaunchMethod::Mpirun:
         return QStringLiteral("one mpirun for all nodes");
     case LaunchMethod::Local:
@@ -29,8 +28,7 @@ QString methodDescription(const JobSpec &spec)
 // Shell expression of the job id, set before anything uses it.
 QString jobIdExpression(SchedulerKind scheduler)
 {
-    return scheduler == SchedulerKind::Slurm ? QStringLiteral("\"$SLURM_JOB_ID\"")
-                                             : QStringLiteral("\"$td_job_id\"");
+    return scheduler == SchedulerKind::Slurm ? QStringLiteral("\"$SLURM_JOB_ID\"") : QStringLiteral("\"$td_job_id\"");
 }
 
 void setup(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
@@ -40,7 +38,8 @@ void setup(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     if (caps.scheduler == SchedulerKind::Pbs)
         out << QStringLiteral("td_job_id=${PBS_JOBID:-${SLURM_JOB_ID:-unknown}}");
     else if (caps.scheduler == SchedulerKind::Local)
-        out << QStringLiteral("td_job_id=${TORCHDECK_LOCAL_JOB_ID:-$$} # the id the dashboard knows this run by: its runner's PID");
+        out << QStringLiteral("td_job_id=${TORCHDECK_LOCAL_JOB_ID:-$$} # the id the dashboard knows this run "
+                              "by: its runner's PID");
     if (!spec.workingDirectory.isEmpty())
         out << QStringLiteral("cd -- ") + shellQuote(spec.workingDirectory);
     else if (caps.scheduler == SchedulerKind::Pbs)
@@ -49,9 +48,8 @@ void setup(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
         // Slurm writes the logs itself; here the script does, live and appended across reruns.
         const QString id = jobIdExpression(caps.scheduler);
         const QString err = effectiveErrorPath(spec);
-        out << QStringLiteral("exec >>") + logPathWord(effectiveOutputPath(spec), spec.name, id)
-                   + (err.isEmpty() ? QStringLiteral(" 2>&1")
-                                    : QStringLiteral(" 2>>") + logPathWord(err, spec.name, id));
+        out << QStringLiteral("exec >>") + logPathWord(effectiveOutputPath(spec), spec.name, id) +
+                   (err.isEmpty() ? QStringLiteral(" 2>&1") : QStringLiteral(" 2>>") + logPathWord(err, spec.name, id));
     }
     if (modules) {
         for (const QString &module : spec.modules)
@@ -71,9 +69,8 @@ void environment(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
                                   " | sed -n 's/.*NodeAddr=\\([^ ]*\\).*/\\1/p' || true)")
                 << QStringLiteral("MASTER_ADDR=${MASTER_ADDR:-$first_node}");
         } else if (caps.scheduler == SchedulerKind::Pbs) {
-            out << QStringLiteral(
-                "if [ -r \"${PBS_NODEFILE:-}\" ]; then MASTER_ADDR=$(head -n 1 \"$PBS_NODEFILE\"); "
-                "else MASTER_ADDR=$(hostname); fi");
+            out << QStringLiteral("if [ -r \"${PBS_NODEFILE:-}\" ]; then MASTER_ADDR=$(head -n 1 \"$PBS_NODEFILE\"); "
+                                  "else MASTER_ADDR=$(hostname); fi");
         } else {
             out << QStringLiteral("MASTER_ADDR=127.0.0.1"); // this machine, whatever its name resolves to
         }
@@ -91,15 +88,14 @@ void environment(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
         out << QStringLiteral("export ") + var.name + u'=' + shellQuote(var.value);
     if (caps.scheduler == SchedulerKind::Pbs && spec.launch == LaunchMethod::Mpirun) {
         out << QStringLiteral("td_hostfile=()");
-        out << QStringLiteral(
-            "if [ -r \"${PBS_NODEFILE:-}\" ]; then td_hostfile=(--hostfile \"$PBS_NODEFILE\"); fi");
+        out << QStringLiteral("if [ -r \"${PBS_NODEFILE:-}\" ]; then td_hostfile=(--hostfile \"$PBS_NODEFILE\"); fi");
     }
 }
 
 bool usesTimer(const JobSpec &spec, const ClusterCaps &caps)
 {
-    return caps.scheduler == SchedulerKind::Pbs && !effectiveCheckpointSignal(spec).isEmpty()
-           && spec.signalLeadSeconds > 0 && spec.wallTimeSeconds > spec.signalLeadSeconds;
+    return caps.scheduler == SchedulerKind::Pbs && !effectiveCheckpointSignal(spec).isEmpty() &&
+           spec.signalLeadSeconds > 0 && spec.wallTimeSeconds > spec.signalLeadSeconds;
 }
 
 bool requeues(const JobSpec &spec, const ClusterCaps &caps)
@@ -133,9 +129,8 @@ void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     if (usesTimer(spec, caps)) {
         out << QStringLiteral("# PBS sends no warning before the wall time: this timer does, %1 s before it.")
                    .arg(spec.signalLeadSeconds);
-        out << QStringLiteral(
-                   "td_timer() { sleep \"$1\" & td_sleep=$!; trap 'kill \"$td_sleep\" 2>/dev/null; exit 0' "
-                   "TERM; wait \"$td_sleep\" && kill -s %1 \"$2\"; }")
+        out << QStringLiteral("td_timer() { sleep \"$1\" & td_sleep=$!; trap 'kill \"$td_sleep\" 2>/dev/null; exit 0' "
+                              "TERM; wait \"$td_sleep\" && kill -s %1 \"$2\"; }")
                    .arg(signal);
         out << QStringLiteral("td_timer %1 \"$$\" &").arg(spec.wallTimeSeconds - spec.signalLeadSeconds);
         out << QStringLiteral("td_timer_pid=$!");
@@ -145,8 +140,7 @@ void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     out << QStringLiteral("td_status=0");
     out << QStringLiteral("while :; do");
     out << QStringLiteral("  wait \"$td_pid\" && td_status=0 || td_status=$?");
-    out << QStringLiteral(
-        "  kill -0 \"$td_pid\" 2>/dev/null || break # still running: the signal cut the wait short");
+    out << QStringLiteral("  kill -0 \"$td_pid\" 2>/dev/null || break # still running: the signal cut the wait short");
     out << QStringLiteral("done");
     if (usesTimer(spec, caps))
         out << QStringLiteral("kill \"$td_timer_pid\" 2>/dev/null || true");
@@ -155,8 +149,7 @@ void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 void requeue(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 {
     const QString max = QString::number(spec.maxRestarts);
-    out << QStringLiteral("# Exit code %1: the command checkpointed and asks to run again.")
-               .arg(spec.requeueExitCode);
+    out << QStringLiteral("# Exit code %1: the command checkpointed and asks to run again.").arg(spec.requeueExitCode);
     out << QStringLiteral("if [ \"$td_status\" -eq %1 ]; then").arg(spec.requeueExitCode);
     QString id;
     QString command;
@@ -174,11 +167,9 @@ void requeue(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
         out << QStringLiteral("  if [ \"$td_restarts\" -lt %1 ]; then").arg(max);
         out << QStringLiteral("    echo \"$((td_restarts + 1))\" >\"$td_count_file\"");
     }
-    out << QStringLiteral(
-               "    echo \"torchdeck: requeueing job %1 (restart $((td_restarts + 1)) of %2)\" >&2")
+    out << QStringLiteral("    echo \"torchdeck: requeueing job %1 (restart $((td_restarts + 1)) of %2)\" >&2")
                .arg(id, max);
-    out << QStringLiteral("    %1 || echo \"torchdeck: requeue failed; the dashboard can resubmit\" >&2")
-               .arg(command);
+    out << QStringLiteral("    %1 || echo \"torchdeck: requeue failed; the dashboard can resubmit\" >&2").arg(command);
     out << QStringLiteral("  else");
     out << QStringLiteral("    echo \"torchdeck: not requeueing job %1: %2 restarts done\" >&2").arg(id, max);
     out << QStringLiteral("  fi");
@@ -199,8 +190,7 @@ QString scriptPreamble(const JobSpec &spec)
     if (spec.container.runtime != ContainerRuntime::None)
         what += QStringLiteral(", in ") + containerRuntimeName(spec.container.runtime);
     out << what + u'.';
-    out << QStringLiteral(
-        "# Rendered from its JobSpec (docs/job-scripts.md); this text is what gets submitted.");
+    out << QStringLiteral("# Rendered from its JobSpec (docs/job-scripts.md); this text is what gets submitted.");
     return out.join(u'\n') + u'\n';
 }
 

@@ -27,9 +27,8 @@ QStringList slurmDirectives(const JobSpec &spec, const ClusterCaps &caps)
     if (shape.overcommit)
         d << QStringLiteral("--overcommit");
     if (spec.gpusPerNode > 0) {
-        d << (caps.gpuRequest == GpuRequestStyle::Gres
-                  ? QStringLiteral("--gres=gpu:%1").arg(spec.gpusPerNode)
-                  : QStringLiteral("--gpus-per-node=%1").arg(spec.gpusPerNode));
+        d << (caps.gpuRequest == GpuRequestStyle::Gres ? QStringLiteral("--gres=gpu:%1").arg(spec.gpusPerNode)
+                                                       : QStringLiteral("--gpus-per-node=%1").arg(spec.gpusPerNode));
     }
     if (!spec.memory.isEmpty())
         d << QStringLiteral("--mem=") + spec.memory.toUpper();

@@ -96,8 +96,8 @@ QString formatSlurmWallTime(qint64 seconds)
 
 QString formatPbsWallTime(qint64 seconds)
 {
-    return twoDigits(seconds / kHour) + u':' + twoDigits(seconds % kHour / kMinute) + u':'
-           + twoDigits(seconds % kMinute);
+    return twoDigits(seconds / kHour) + u':' + twoDigits(seconds % kHour / kMinute) + u':' +
+           twoDigits(seconds % kMinute);
 }
 
 } // namespace torchdeck

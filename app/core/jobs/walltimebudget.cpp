@@ -35,9 +35,8 @@ WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, dou
     const double usable = double(wallTimeSeconds - std::max(signalLeadSeconds, 0));
     budget.epochsPerJob = usable > 0 ? qint64(std::floor(usable / (secondsPerEpoch + save))) : 0;
     budget.reachesCheckpoint = budget.epochsPerJob > 0;
-    const QString measured = QStringLiteral("%1 s/epoch, %2 s/checkpoint")
-                                 .arg(secondsPerEpoch, 0, 'f', 1)
-                                 .arg(save, 0, 'f', 1);
+    const QString measured =
+        QStringLiteral("%1 s/epoch, %2 s/checkpoint").arg(secondsPerEpoch, 0, 'f', 1).arg(save, 0, 'f', 1);
     if (!budget.reachesCheckpoint) {
         budget.summary = QStringLiteral("wall time %1 cannot reach one epoch's checkpoint (%2, signal %3 s before the "
                                         "end): ask for more time or checkpoint every N steps")
@@ -51,7 +50,8 @@ WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, dou
                              .arg(signalLeadSeconds);
     }
     if (signalLeadSeconds < budget.suggestedLeadSeconds)
-        budget.summary += QStringLiteral("; the signal's lead should be at least %1 s").arg(budget.suggestedLeadSeconds);
+        budget.summary +=
+            QStringLiteral("; the signal's lead should be at least %1 s").arg(budget.suggestedLeadSeconds);
     return budget;
 }
 
@@ -61,13 +61,14 @@ CheckpointOutlook checkpointOutlook(const CheckpointOutlookInput &in)
     if (in.wallTimeSeconds <= 0 || !(in.secondsPerStep > 0) || in.stepsToCheckpoint < 0 || !(in.jobStart > 0))
         return outlook;
     outlook.known = true;
-    const double due = in.lastStepTime + double(in.stepsToCheckpoint) * in.secondsPerStep
-                       + std::max(in.secondsPerCheckpoint, 0.0);
+    const double due =
+        in.lastStepTime + double(in.stepsToCheckpoint) * in.secondsPerStep + std::max(in.secondsPerCheckpoint, 0.0);
     const double end = in.jobStart + double(in.wallTimeSeconds) - double(std::max(in.signalLeadSeconds, 0));
     outlook.nextCheckpointIn = std::max(due - in.now, 0.0);
     outlook.signalIn = end - in.now;
     outlook.fits = due <= end;
-    const QString what = in.signalLeadSeconds > 0 ? QStringLiteral("the warning signal") : QStringLiteral("the wall time");
+    const QString what =
+        in.signalLeadSeconds > 0 ? QStringLiteral("the warning signal") : QStringLiteral("the wall time");
     const QString next = QStringLiteral("next checkpoint (step %1) in %2")
                              .arg(in.nextCheckpointStep)
                              .arg(approximately(outlook.nextCheckpointIn));

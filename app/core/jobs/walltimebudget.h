@@ -8,8 +8,8 @@ namespace torchdeck {
 // Will a job's wall time hold a checkpoint? From measured seconds per epoch, per step and per checkpoint
 // save (an earlier attempt or a comparable run), the job's wall time and the lead of its checkpoint signal.
 struct WallTimeBudget {
-    bool known = false;         // false: no wall time or no measurement, nothing to say
-    qint64 epochsPerJob = 0;    // whole epochs, each with its checkpoint, before the signal arrives
+    bool known = false;      // false: no wall time or no measurement, nothing to say
+    qint64 epochsPerJob = 0; // whole epochs, each with its checkpoint, before the signal arrives
     bool reachesCheckpoint = false;
     int suggestedLeadSeconds = 0; // the signal's lead that still leaves time to finish a step and save
     QString summary;              // one line for the fronts
@@ -26,7 +26,7 @@ struct CheckpointOutlookInput {
     int signalLeadSeconds = 0; // 0: no signal asked, the wall time itself is the end
     double jobStart = 0;
     double now = 0;
-    double lastStepTime = 0;   // when the latest step event was written
+    double lastStepTime = 0;       // when the latest step event was written
     qint64 stepsToCheckpoint = -1; // after that step; 0: the checkpoint at that step is being written
     qint64 nextCheckpointStep = 0;
     double secondsPerStep = 0; // training and validation, per step

@@ -4,7 +4,8 @@
 
 namespace torchdeck {
 
-void LineAssembler::append(QByteArrayView chunk) {
+void LineAssembler::append(QByteArrayView chunk)
+{
     if (chunk.isEmpty())
         return;
     if (m_pos > 0) {
@@ -16,12 +17,12 @@ void LineAssembler::append(QByteArrayView chunk) {
     m_buffer.append(chunk.data(), chunk.size());
 }
 
-bool LineAssembler::nextLine(QByteArrayView *line) {
+bool LineAssembler::nextLine(QByteArrayView *line)
+{
     const qsizetype size = m_buffer.size();
     const char *data = m_buffer.constData();
     const qsizetype from = qMax(m_pos, m_scan);
-    const void *hit =
-        from < size ? std::memchr(data + from, '\n', static_cast<size_t>(size - from)) : nullptr;
+    const void *hit = from < size ? std::memchr(data + from, '\n', static_cast<size_t>(size - from)) : nullptr;
     if (hit == nullptr) {
         m_scan = size;
         return false;
@@ -37,7 +38,8 @@ bool LineAssembler::nextLine(QByteArrayView *line) {
     return true;
 }
 
-QList<QByteArray> LineAssembler::takeLines() {
+QList<QByteArray> LineAssembler::takeLines()
+{
     QList<QByteArray> lines;
     QByteArrayView line;
     while (nextLine(&line))
@@ -45,7 +47,8 @@ QList<QByteArray> LineAssembler::takeLines() {
     return lines;
 }
 
-QByteArray LineAssembler::takePartial() {
+QByteArray LineAssembler::takePartial()
+{
     QByteArray rest = m_buffer.mid(m_pos);
     m_offset += rest.size();
     m_buffer.clear();
@@ -55,7 +58,8 @@ QByteArray LineAssembler::takePartial() {
     return rest;
 }
 
-void LineAssembler::reset(qint64 offset) {
+void LineAssembler::reset(qint64 offset)
+{
     m_buffer.clear();
     m_pos = m_scan = 0;
     m_offset = offset;

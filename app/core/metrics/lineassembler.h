@@ -11,7 +11,9 @@ namespace torchdeck {
 class LineAssembler {
 public:
     explicit LineAssembler(qint64 offset = 0)
-        : m_offset(offset) {}
+        : m_offset(offset)
+    {
+    }
 
     void append(QByteArrayView chunk);
 

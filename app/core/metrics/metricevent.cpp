@@ -2,7 +2,8 @@
 
 namespace torchdeck {
 
-QString metricEventName(MetricEventKind kind) {
+QString metricEventName(MetricEventKind kind)
+{
     switch (kind) {
     case MetricEventKind::Start:
         return QStringLiteral("start");

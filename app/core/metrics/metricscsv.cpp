@@ -3,7 +3,6 @@
 #include "core/metrics/runseries.h"
 
 #include <QStringList>
-
 #include <cmath>
 
 namespace torchdeck {
@@ -22,17 +21,20 @@ QString csvCount(qint64 value)
 
 QString metricsCsvHeader()
 {
-    return QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded");
+    return QStringLiteral(
+        "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded");
 }
 
 QString metricsCsvRow(int attempt, const MetricEvent &e, bool discarded)
 {
     if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
         return {};
-    return QStringList{QString::number(attempt), metricEventName(e.kind), csvNumber(e.time), csvCount(e.epoch),
-                       csvCount(e.step), csvNumber(e.loss), csvNumber(e.lr), csvNumber(e.samplesPerSecond),
-                       csvNumber(e.valLoss), csvNumber(e.valAccuracy), csvNumber(e.seconds),
-                       discarded ? QStringLiteral("1") : QStringLiteral("0")}
+    return QStringList{QString::number(attempt), metricEventName(e.kind),
+                       csvNumber(e.time),        csvCount(e.epoch),
+                       csvCount(e.step),         csvNumber(e.loss),
+                       csvNumber(e.lr),          csvNumber(e.samplesPerSecond),
+                       csvNumber(e.valLoss),     csvNumber(e.valAccuracy),
+                       csvNumber(e.seconds),     discarded ? QStringLiteral("1") : QStringLiteral("0")}
         .join(u',');
 }
 

@@ -11,7 +11,8 @@ namespace torchdeck {
 // per step or epoch event in arrival order with the attempt it came from; unknown values are empty cells.
 // `discarded` is 1 for a row a later attempt superseded (it resumed from an earlier checkpoint, or started
 // afresh): the rows with 0 are the run's one continuous curve, as the charts draw it.
-QString metricsCsvHeader(); // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded
+QString
+metricsCsvHeader(); // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded
 // The row of a step or epoch event, without a line end; empty for the other events.
 QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded);
 // The whole document, lines ended by '\n'.

@@ -5,19 +5,22 @@
 
 namespace torchdeck {
 
-int MetricSeries::attempt(qsizetype row) const {
+int MetricSeries::attempt(qsizetype row) const
+{
     auto it = std::upper_bound(m_attempts.cbegin(), m_attempts.cend(), row,
                                [](qsizetype r, const AttemptStart &a) { return r < a.row; });
     return it == m_attempts.cbegin() ? 0 : std::prev(it)->attempt;
 }
 
-bool MetricSeries::isDiscarded(qsizetype row) const {
+bool MetricSeries::isDiscarded(qsizetype row) const
+{
     auto it = std::upper_bound(m_visible.cbegin(), m_visible.cend(), row,
                                [](qsizetype r, const Segment &s) { return r < s.begin; });
     return it == m_visible.cbegin() || row >= std::prev(it)->end;
 }
 
-MetricSeries::Rows MetricSeries::append(double x, double y, int attempt) {
+MetricSeries::Rows MetricSeries::append(double x, double y, int attempt)
+{
     if (!std::isfinite(x) || !std::isfinite(y))
         return {};
     Rows discarded;
@@ -43,11 +46,13 @@ MetricSeries::Rows MetricSeries::append(double x, double y, int attempt) {
     return discarded;
 }
 
-MetricSeries::Rows MetricSeries::discardAfter(double x) {
+MetricSeries::Rows MetricSeries::discardAfter(double x)
+{
     return discardFrom(x, false);
 }
 
-MetricSeries::Rows MetricSeries::discardFrom(double x, bool inclusive) {
+MetricSeries::Rows MetricSeries::discardFrom(double x, bool inclusive)
+{
     Rows rows;
     while (!m_visible.isEmpty()) {
         Segment &seg = m_visible.last();
@@ -70,7 +75,8 @@ MetricSeries::Rows MetricSeries::discardFrom(double x, bool inclusive) {
     return rows;
 }
 
-void MetricSeries::clear() {
+void MetricSeries::clear()
+{
     m_x.clear();
     m_y.clear();
     m_visible.clear();
@@ -78,19 +84,22 @@ void MetricSeries::clear() {
     m_boundsDirty = true;
 }
 
-void MetricSeries::reserve(qsizetype points) {
+void MetricSeries::reserve(qsizetype points)
+{
     m_x.reserve(points);
     m_y.reserve(points);
 }
 
-qsizetype MetricSeries::visibleCount() const {
+qsizetype MetricSeries::visibleCount() const
+{
     qsizetype n = 0;
     for (const Segment &s : m_visible)
         n += s.end - s.begin;
     return n;
 }
 
-QList<QPointF> MetricSeries::visiblePoints() const {
+QList<QPointF> MetricSeries::visiblePoints() const
+{
     QList<QPointF> points;
     points.reserve(visibleCount());
     for (const Segment &s : m_visible) {
@@ -100,7 +109,8 @@ QList<QPointF> MetricSeries::visiblePoints() const {
     return points;
 }
 
-QList<QPointF> MetricSeries::discardedPoints() const {
+QList<QPointF> MetricSeries::discardedPoints() const
+{
     QList<QPointF> points;
     qsizetype row = 0;
     for (qsizetype i = 0; i <= m_visible.size(); ++i) {
@@ -113,7 +123,8 @@ QList<QPointF> MetricSeries::discardedPoints() const {
     return points;
 }
 
-bool MetricSeries::lastVisible(QPointF *point) const {
+bool MetricSeries::lastVisible(QPointF *point) const
+{
     if (m_visible.isEmpty())
         return false;
     const qsizetype row = m_visible.last().end - 1;
@@ -121,7 +132,8 @@ bool MetricSeries::lastVisible(QPointF *point) const {
     return true;
 }
 
-SeriesBounds MetricSeries::visibleBounds() const {
+SeriesBounds MetricSeries::visibleBounds() const
+{
     if (!m_boundsDirty)
         return m_bounds;
     SeriesBounds b;
@@ -142,7 +154,8 @@ SeriesBounds MetricSeries::visibleBounds() const {
     return b;
 }
 
-std::pair<qsizetype, qsizetype> MetricSeries::lowerBound(double value) const {
+std::pair<qsizetype, qsizetype> MetricSeries::lowerBound(double value) const
+{
     // The first segment whose last x is >= value holds the answer.
     auto seg = std::lower_bound(m_visible.cbegin(), m_visible.cend(), value,
                                 [this](const Segment &s, double v) { return m_x[s.end - 1] < v; });

@@ -12,7 +12,8 @@ using simdjson::error_code;
 
 namespace {
 
-bool isBlank(QByteArrayView line) {
+bool isBlank(QByteArrayView line)
+{
     for (const char c : line) {
         if (c != ' ' && c != '\t' && c != '\r')
             return false;
@@ -20,12 +21,14 @@ bool isBlank(QByteArrayView line) {
     return true;
 }
 
-bool isNull(od::value &v) {
+bool isNull(od::value &v)
+{
     od::json_type type;
     return v.type().get(type) == simdjson::SUCCESS && type == od::json_type::null;
 }
 
-error_code readDouble(od::value v, double *out) {
+error_code readDouble(od::value v, double *out)
+{
     if (isNull(v)) {
         *out = kNoValue;
         return simdjson::SUCCESS;
@@ -33,7 +36,8 @@ error_code readDouble(od::value v, double *out) {
     return v.get_double().get(*out);
 }
 
-error_code readInt(od::value v, qint64 *out) {
+error_code readInt(od::value v, qint64 *out)
+{
     if (isNull(v)) {
         *out = kNoCount;
         return simdjson::SUCCESS;
@@ -58,7 +62,8 @@ error_code readInt(od::value v, qint64 *out) {
     }
 }
 
-error_code readString(od::value v, QString *out) {
+error_code readString(od::value v, QString *out)
+{
     if (isNull(v)) {
         out->clear();
         return simdjson::SUCCESS;
@@ -70,7 +75,8 @@ error_code readString(od::value v, QString *out) {
     return simdjson::SUCCESS;
 }
 
-error_code readResume(od::value v, MetricEvent *e) {
+error_code readResume(od::value v, MetricEvent *e)
+{
     if (isNull(v))
         return simdjson::SUCCESS;
     od::object resume;
@@ -96,7 +102,8 @@ error_code readResume(od::value v, MetricEvent *e) {
     return simdjson::SUCCESS;
 }
 
-bool eventKind(std::string_view name, MetricEventKind *kind) {
+bool eventKind(std::string_view name, MetricEventKind *kind)
+{
     if (name == "step")
         *kind = MetricEventKind::Step;
     else if (name == "epoch")
@@ -112,14 +119,16 @@ bool eventKind(std::string_view name, MetricEventKind *kind) {
     return true;
 }
 
-ParsedMetricsLine malformed(const QString &why) {
+ParsedMetricsLine malformed(const QString &why)
+{
     ParsedMetricsLine result;
     result.status = MetricsLineStatus::Malformed;
     result.error = why;
     return result;
 }
 
-ParsedMetricsLine malformed(error_code e) {
+ParsedMetricsLine malformed(error_code e)
+{
     return malformed(QString::fromLatin1(simdjson::error_message(e)));
 }
 
@@ -131,11 +140,14 @@ struct MetricsLineParser::Impl {
 };
 
 MetricsLineParser::MetricsLineParser()
-    : d(std::make_unique<Impl>()) {}
+    : d(std::make_unique<Impl>())
+{
+}
 
 MetricsLineParser::~MetricsLineParser() = default;
 
-ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line) {
+ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line)
+{
     if (isBlank(line))
         return {};
     const size_t length = static_cast<size_t>(line.size());
@@ -249,7 +261,8 @@ ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line) {
     return result;
 }
 
-ParsedMetricsLine parseMetricsLine(QByteArrayView line) {
+ParsedMetricsLine parseMetricsLine(QByteArrayView line)
+{
     thread_local MetricsLineParser parser;
     return parser.parse(line);
 }

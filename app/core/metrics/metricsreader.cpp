@@ -10,9 +10,12 @@ constexpr qsizetype kExcerptBytes = 160;
 
 MetricsReader::MetricsReader(Format format, qint64 offset)
     : m_format(format)
-    , m_lines(offset) {}
+    , m_lines(offset)
+{
+}
 
-QList<MetricEvent> MetricsReader::feed(QByteArrayView chunk) {
+QList<MetricEvent> MetricsReader::feed(QByteArrayView chunk)
+{
     QList<MetricEvent> events;
     m_lines.append(chunk);
     qint64 lineOffset = m_lines.offset();
@@ -24,7 +27,8 @@ QList<MetricEvent> MetricsReader::feed(QByteArrayView chunk) {
     return events;
 }
 
-QList<MetricEvent> MetricsReader::finish() {
+QList<MetricEvent> MetricsReader::finish()
+{
     QList<MetricEvent> events;
     const qint64 lineOffset = m_lines.offset();
     const QByteArray rest = m_lines.takePartial();
@@ -33,12 +37,14 @@ QList<MetricEvent> MetricsReader::finish() {
     return events;
 }
 
-void MetricsReader::reset(qint64 offset) {
+void MetricsReader::reset(qint64 offset)
+{
     m_lines.reset(offset);
     m_patterns.resetCounters();
 }
 
-void MetricsReader::take(QByteArrayView line, qint64 lineOffset, QList<MetricEvent> *events) {
+void MetricsReader::take(QByteArrayView line, qint64 lineOffset, QList<MetricEvent> *events)
+{
     ++m_counts.lines;
     if (m_format == Format::LogPatterns) {
         const QList<MetricEvent> found = m_patterns.parseLine(line);
@@ -68,8 +74,7 @@ void MetricsReader::take(QByteArrayView line, qint64 lineOffset, QList<MetricEve
         ++m_counts.malformed;
         if (m_malformed.size() == kKeptMalformed)
             m_malformed.removeFirst();
-        m_malformed.append(
-            {lineOffset, parsed.error, line.first(qMin(line.size(), kExcerptBytes)).toByteArray()});
+        m_malformed.append({lineOffset, parsed.error, line.first(qMin(line.size(), kExcerptBytes)).toByteArray()});
         qCDebug(lcMetrics) << "malformed metrics line at offset" << lineOffset << ':' << parsed.error;
         return;
     }

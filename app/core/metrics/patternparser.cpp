@@ -9,7 +9,8 @@ namespace {
 // A number as Python and C++ print it, including nan and inf.
 #define TD_NUM R"([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf))"
 
-const QSet<QString> &knownGroups() {
+const QSet<QString> &knownGroups()
+{
     static const QSet<QString> groups{
         QStringLiteral("epoch"),      QStringLiteral("epochs"),   QStringLiteral("step"),
         QStringLiteral("epoch_step"), QStringLiteral("steps"),    QStringLiteral("loss"),
@@ -18,7 +19,8 @@ const QSet<QString> &knownGroups() {
     return groups;
 }
 
-double capturedDouble(const QRegularExpressionMatch &m, QStringView group) {
+double capturedDouble(const QRegularExpressionMatch &m, QStringView group)
+{
     const QStringView text = m.capturedView(group);
     if (text.isEmpty())
         return kNoValue;
@@ -27,7 +29,8 @@ double capturedDouble(const QRegularExpressionMatch &m, QStringView group) {
     return ok ? value : kNoValue;
 }
 
-qint64 capturedCount(const QRegularExpressionMatch &m, QStringView group) {
+qint64 capturedCount(const QRegularExpressionMatch &m, QStringView group)
+{
     const QStringView text = m.capturedView(group);
     bool ok = false;
     const qint64 value = text.isEmpty() ? kNoCount : text.toLongLong(&ok);
@@ -36,29 +39,27 @@ qint64 capturedCount(const QRegularExpressionMatch &m, QStringView group) {
 
 } // namespace
 
-QList<LogPattern> PatternParser::defaultPatterns() {
+QList<LogPattern> PatternParser::defaultPatterns()
+{
     return {
         // torchdeck-train's own stdout: "epoch 1 step 5/100 (global 105): loss = 0.123, lr = 0.001, ..."
         {QStringLiteral("torchdeck step"),
-         QStringLiteral(
-             R"(^epoch (?<epoch>\d+) step (?<epoch_step>\d+)/(?<steps>\d+) \(global (?<step>\d+)\): )"
-             R"(loss = (?<loss>)" TD_NUM R"()(?:, lr = (?<lr>)" TD_NUM R"())?)"),
+         QStringLiteral(R"(^epoch (?<epoch>\d+) step (?<epoch_step>\d+)/(?<steps>\d+) \(global (?<step>\d+)\): )"
+                        R"(loss = (?<loss>)" TD_NUM R"()(?:, lr = (?<lr>)" TD_NUM R"())?)"),
          1},
         // Tutorials and torchdeck-train: "epoch: 3/10, loss = 0.0421[, val_loss = ..][, val_accuracy = ..]"
         {QStringLiteral("epoch x/y, loss"),
-         QStringLiteral(
-             R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)[\s,;|:\-]*(?:train[_ ]?)?)"
-             R"(loss\s*[:=]\s*(?<loss>)" TD_NUM R"())"
-             R"((?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
-             R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"
-             R"((?:.*?\btime\s*[:=]\s*(?<seconds>)" TD_NUM R"()\s*s)?)"),
+         QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)[\s,;|:\-]*(?:train[_ ]?)?)"
+                        R"(loss\s*[:=]\s*(?<loss>)" TD_NUM R"())"
+                        R"((?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
+                        R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"
+                        R"((?:.*?\btime\s*[:=]\s*(?<seconds>)" TD_NUM R"()\s*s)?)"),
          1},
         // PyTorch tutorials: "Epoch [3/10], Step [100/938], Loss: 0.0421"
         {QStringLiteral("Epoch [x/y] Step [i/n] Loss"),
-         QStringLiteral(
-             R"((?i)\bepoch\s*\[\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*\]\s*,?\s*)"
-             R"(step\s*\[\s*(?<epoch_step>\d+)\s*/\s*(?<steps>\d+)\s*\]\s*,?\s*loss\s*:\s*(?<loss>)" TD_NUM
-             R"())"),
+         QStringLiteral(R"((?i)\bepoch\s*\[\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*\]\s*,?\s*)"
+                        R"(step\s*\[\s*(?<epoch_step>\d+)\s*/\s*(?<steps>\d+)\s*\]\s*,?\s*loss\s*:\s*(?<loss>)" TD_NUM
+                        R"())"),
          1},
         // Lightning's progress bar: "Epoch 2:  45%|####   | 420/938 [00:05<00:06, 80.1it/s, loss=0.31, ...]"
         {QStringLiteral("Lightning progress bar"),
@@ -80,7 +81,8 @@ QList<LogPattern> PatternParser::defaultPatterns() {
     };
 }
 
-PatternParser::PatternParser() {
+PatternParser::PatternParser()
+{
     for (const LogPattern &pattern : defaultPatterns()) {
         QString error;
         if (auto compiled = compile(pattern, &error))
@@ -90,7 +92,8 @@ PatternParser::PatternParser() {
     }
 }
 
-std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &pattern, QString *error) {
+std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &pattern, QString *error)
+{
     QRegularExpression regex(pattern.regex);
     if (!regex.isValid()) {
         *error = QStringLiteral("pattern \"%1\": %2 at offset %3")
@@ -106,8 +109,8 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
             *error = QStringLiteral("pattern \"%1\": unknown group \"%2\"").arg(pattern.name, group);
             return std::nullopt;
         }
-        hasValue = hasValue || group == u"loss" || group == u"val_loss" || group == u"accuracy" ||
-                   group == u"val_accuracy";
+        hasValue =
+            hasValue || group == u"loss" || group == u"val_loss" || group == u"accuracy" || group == u"val_accuracy";
     }
     if (!hasValue) {
         *error = QStringLiteral("pattern \"%1\" captures no loss, val_loss or accuracy").arg(pattern.name);
@@ -117,13 +120,15 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
     return Compiled{pattern, regex};
 }
 
-QString PatternParser::validate(const LogPattern &pattern) {
+QString PatternParser::validate(const LogPattern &pattern)
+{
     QString error;
     compile(pattern, &error);
     return error;
 }
 
-QString PatternParser::setPatterns(const QList<LogPattern> &patterns) {
+QString PatternParser::setPatterns(const QList<LogPattern> &patterns)
+{
     QList<Compiled> compiled;
     for (const LogPattern &pattern : patterns) {
         QString error;
@@ -136,14 +141,16 @@ QString PatternParser::setPatterns(const QList<LogPattern> &patterns) {
     return {};
 }
 
-QList<LogPattern> PatternParser::patterns() const {
+QList<LogPattern> PatternParser::patterns() const
+{
     QList<LogPattern> result;
     for (const Compiled &c : m_compiled)
         result.append(c.pattern);
     return result;
 }
 
-std::optional<MetricEvent> PatternParser::parse(QStringView line) {
+std::optional<MetricEvent> PatternParser::parse(QStringView line)
+{
     for (const Compiled &c : m_compiled) {
         const QRegularExpressionMatch m = c.regex.match(line);
         if (!m.hasMatch())
@@ -180,7 +187,8 @@ std::optional<MetricEvent> PatternParser::parse(QStringView line) {
     return std::nullopt;
 }
 
-QList<MetricEvent> PatternParser::parseLine(QByteArrayView line) {
+QList<MetricEvent> PatternParser::parseLine(QByteArrayView line)
+{
     QList<MetricEvent> events;
     const QString text = QString::fromUtf8(line);
     for (const QStringView segment : QStringView(text).tokenize(u'\r', Qt::SkipEmptyParts)) {

@@ -3,18 +3,23 @@
 namespace torchdeck {
 
 RunMetrics::RunMetrics(QObject *parent)
-    : QObject(parent) {}
+    : QObject(parent)
+{
+}
 
-void RunMetrics::ingest(const QList<MetricEvent> &events, int attempt) {
+void RunMetrics::ingest(const QList<MetricEvent> &events, int attempt)
+{
     // One batch, one signal per series: a chart redraws once per chunk of the tail, not once per line.
     announce(m_series.apply(events, attempt));
 }
 
-void RunMetrics::ingest(const MetricEvent &event, int attempt) {
+void RunMetrics::ingest(const MetricEvent &event, int attempt)
+{
     announce(m_series.apply(event, attempt));
 }
 
-void RunMetrics::replace(const RunSeries &series) {
+void RunMetrics::replace(const RunSeries &series)
+{
     emit aboutToReplace();
     m_series = series;
     emit replaced();
@@ -22,7 +27,8 @@ void RunMetrics::replace(const RunSeries &series) {
     emit infoChanged();
 }
 
-void RunMetrics::announce(const RunSeriesChanges &changes) {
+void RunMetrics::announce(const RunSeriesChanges &changes)
+{
     for (int k = 0; k < kSeriesKindCount; ++k) {
         const auto kind = static_cast<SeriesKind>(k);
         // Discards first: a model flags the old rows before it shows the points that replace them.

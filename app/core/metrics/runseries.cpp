@@ -6,7 +6,8 @@ namespace torchdeck {
 
 namespace {
 
-void mergeRows(MetricSeries::Rows *into, const MetricSeries::Rows &rows) {
+void mergeRows(MetricSeries::Rows *into, const MetricSeries::Rows &rows)
+{
     if (rows.isEmpty())
         return;
     if (into->isEmpty()) {
@@ -21,7 +22,8 @@ constexpr int kEtaEpochs = 3; // the pace of the latest epochs predicts the next
 
 } // namespace
 
-void RunSeriesChanges::merge(const RunSeriesChanges &other) {
+void RunSeriesChanges::merge(const RunSeriesChanges &other)
+{
     for (int k = 0; k < kSeriesKindCount; ++k) {
         mergeRows(&appended[k], other.appended[k]);
         mergeRows(&discarded[k], other.discarded[k]);
@@ -30,7 +32,8 @@ void RunSeriesChanges::merge(const RunSeriesChanges &other) {
     info = info || other.info;
 }
 
-bool RunSeriesChanges::isEmpty() const {
+bool RunSeriesChanges::isEmpty() const
+{
     for (int k = 0; k < kSeriesKindCount; ++k) {
         if (!appended[k].isEmpty() || !discarded[k].isEmpty())
             return false;
@@ -38,7 +41,8 @@ bool RunSeriesChanges::isEmpty() const {
     return !checkpoints && !info;
 }
 
-void RunSeries::add(SeriesKind kind, double x, double y, int attempt, RunSeriesChanges *changes) {
+void RunSeries::add(SeriesKind kind, double x, double y, int attempt, RunSeriesChanges *changes)
+{
     if (!MetricEvent::has(y))
         return;
     MetricSeries &s = at(kind);
@@ -48,7 +52,8 @@ void RunSeries::add(SeriesKind kind, double x, double y, int attempt, RunSeriesC
         mergeRows(&changes->appended[static_cast<int>(kind)], {before, before});
 }
 
-void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes) {
+void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes)
+{
     // A start without a resume origin restarted from scratch: everything before is superseded.
     qint64 step = 0;
     qint64 epoch = 0;
@@ -62,8 +67,7 @@ void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes) {
         const bool byEpoch = isByEpoch(static_cast<SeriesKind>(k));
         if (!byEpoch && step < 0)
             continue; // resumed from somewhere unknown: leave the step curves alone
-        mergeRows(&changes->discarded[k],
-                  m_series[k].discardAfter(static_cast<double>(byEpoch ? epoch : step)));
+        mergeRows(&changes->discarded[k], m_series[k].discardAfter(static_cast<double>(byEpoch ? epoch : step)));
     }
     for (RunCheckpoint &c : m_checkpoints) {
         if (!c.discarded && step >= 0 && c.step > step) {
@@ -73,7 +77,8 @@ void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes) {
     }
 }
 
-RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
+RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
+{
     RunSeriesChanges changes;
     if (MetricEvent::has(e.time)) {
         if (!MetricEvent::has(m_info.firstTime))
@@ -83,8 +88,7 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
     switch (e.kind) {
     case MetricEventKind::Start:
         if (m_info.starts > 0 || !m_checkpoints.isEmpty() ||
-            std::any_of(m_series.cbegin(), m_series.cend(),
-                        [](const MetricSeries &s) { return !s.isEmpty(); }))
+            std::any_of(m_series.cbegin(), m_series.cend(), [](const MetricSeries &s) { return !s.isEmpty(); }))
             resume(e, &changes);
         ++m_info.starts;
         if (e.epochs >= 0)
@@ -143,21 +147,24 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt) {
     return changes;
 }
 
-RunSeriesChanges RunSeries::apply(const QList<MetricEvent> &events, int attempt) {
+RunSeriesChanges RunSeries::apply(const QList<MetricEvent> &events, int attempt)
+{
     RunSeriesChanges changes;
     for (const MetricEvent &e : events)
         changes.merge(apply(e, attempt));
     return changes;
 }
 
-void RunSeries::clear() {
+void RunSeries::clear()
+{
     for (MetricSeries &s : m_series)
         s.clear();
     m_info = {};
     m_checkpoints.clear();
 }
 
-RunProgress RunSeries::progress() const {
+RunProgress RunSeries::progress() const
+{
     RunProgress p;
     p.epochsTotal = m_info.epochs;
     QPointF last;
@@ -180,8 +187,7 @@ RunProgress RunSeries::progress() const {
             sum += pt.y();
         p.secondsPerEpoch = sum / static_cast<double>(pace.size());
         if (p.epochsTotal >= 0)
-            p.etaSeconds =
-                static_cast<double>(std::max<qint64>(0, p.epochsTotal - p.epochsDone)) * p.secondsPerEpoch;
+            p.etaSeconds = static_cast<double>(std::max<qint64>(0, p.epochsTotal - p.epochsDone)) * p.secondsPerEpoch;
     }
     return p;
 }

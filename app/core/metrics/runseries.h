@@ -36,9 +36,9 @@ struct RunInfo {
     qint64 lastEpochStep = kNoCount; // its step inside the epoch
     qint64 lastStep = kNoCount;      // its global step
     qint64 startStep = kNoCount;     // the global step the current attempt began at (0, or resumed)
-    QString resumedFrom;      // the checkpoint the latest start resumed from; empty: a fresh start
-    qint64 resumeSkipped = 0; // newer checkpoints that start rejected as torn or corrupt
-    bool stopped = false; // the latest attempt wrote its stop event
+    QString resumedFrom;             // the checkpoint the latest start resumed from; empty: a fresh start
+    qint64 resumeSkipped = 0;        // newer checkpoints that start rejected as torn or corrupt
+    bool stopped = false;            // the latest attempt wrote its stop event
     QString stopReason;
     int exitCode = 0;
     QString stopMessage;

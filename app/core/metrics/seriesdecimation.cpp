@@ -6,7 +6,8 @@
 
 namespace torchdeck {
 
-QList<SeriesBucket> MetricSeries::buckets(double x0, double x1, int columns) const {
+QList<SeriesBucket> MetricSeries::buckets(double x0, double x1, int columns) const
+{
     QList<SeriesBucket> out;
     if (columns <= 0 || !(x1 >= x0) || !std::isfinite(x0) || !std::isfinite(x1))
         return out;
@@ -50,7 +51,8 @@ QList<SeriesBucket> MetricSeries::buckets(double x0, double x1, int columns) con
     return out;
 }
 
-QList<QPointF> MetricSeries::decimated(double x0, double x1, int columns) const {
+QList<QPointF> MetricSeries::decimated(double x0, double x1, int columns) const
+{
     QList<QPointF> line;
     const QList<SeriesBucket> bs = buckets(x0, x1, columns);
     line.reserve(bs.size() * 4 + 2);

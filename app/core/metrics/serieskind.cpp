@@ -2,7 +2,8 @@
 
 namespace torchdeck {
 
-QString seriesName(SeriesKind kind) {
+QString seriesName(SeriesKind kind)
+{
     switch (kind) {
     case SeriesKind::TrainLoss:
     case SeriesKind::EpochTrainLoss:
@@ -22,7 +23,8 @@ QString seriesName(SeriesKind kind) {
     return {};
 }
 
-QString seriesXName(SeriesKind kind) {
+QString seriesXName(SeriesKind kind)
+{
     return isByEpoch(kind) ? QStringLiteral("epoch") : QStringLiteral("step");
 }
 

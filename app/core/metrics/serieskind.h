@@ -17,7 +17,8 @@ enum class SeriesKind : quint8 {
 };
 inline constexpr int kSeriesKindCount = 8;
 
-inline bool isByEpoch(SeriesKind kind) {
+inline bool isByEpoch(SeriesKind kind)
+{
     return kind >= SeriesKind::EpochTrainLoss;
 }
 

@@ -9,7 +9,8 @@ namespace torchdeck {
 SeriesModel::SeriesModel(RunMetrics *run, SeriesKind kind, QObject *parent)
     : QAbstractTableModel(parent)
     , m_run(run)
-    , m_kind(kind) {
+    , m_kind(kind)
+{
     m_rows = available();
     if (run == nullptr)
         return;
@@ -27,22 +28,26 @@ SeriesModel::SeriesModel(RunMetrics *run, SeriesKind kind, QObject *parent)
     });
 }
 
-int SeriesModel::available() const {
+int SeriesModel::available() const
+{
     if (m_run.isNull())
         return 0;
     // A table view cannot address more rows than an int.
     return static_cast<int>(qMin<qsizetype>(m_run->series(m_kind).size(), std::numeric_limits<int>::max()));
 }
 
-int SeriesModel::rowCount(const QModelIndex &parent) const {
+int SeriesModel::rowCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : m_rows;
 }
 
-int SeriesModel::columnCount(const QModelIndex &parent) const {
+int SeriesModel::columnCount(const QModelIndex &parent) const
+{
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant SeriesModel::data(const QModelIndex &index, int role) const {
+QVariant SeriesModel::data(const QModelIndex &index, int role) const
+{
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) || !m_run)
         return {};
     const MetricSeries &s = m_run->series(m_kind);
@@ -75,7 +80,8 @@ QVariant SeriesModel::data(const QModelIndex &index, int role) const {
     }
 }
 
-QVariant SeriesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+QVariant SeriesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
     if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -92,7 +98,8 @@ QVariant SeriesModel::headerData(int section, Qt::Orientation orientation, int r
     }
 }
 
-QHash<int, QByteArray> SeriesModel::roleNames() const {
+QHash<int, QByteArray> SeriesModel::roleNames() const
+{
     QHash<int, QByteArray> names = QAbstractTableModel::roleNames();
     names.insert(XRole, "x");
     names.insert(YRole, "y");
@@ -101,7 +108,8 @@ QHash<int, QByteArray> SeriesModel::roleNames() const {
     return names;
 }
 
-void SeriesModel::onAppended(SeriesKind kind, qsizetype, qsizetype) {
+void SeriesModel::onAppended(SeriesKind kind, qsizetype, qsizetype)
+{
     if (kind != m_kind)
         return;
     const int rows = available();
@@ -112,7 +120,8 @@ void SeriesModel::onAppended(SeriesKind kind, qsizetype, qsizetype) {
     endInsertRows();
 }
 
-void SeriesModel::onDiscarded(SeriesKind kind, qsizetype first, qsizetype last) {
+void SeriesModel::onDiscarded(SeriesKind kind, qsizetype first, qsizetype last)
+{
     if (kind != m_kind || first >= m_rows)
         return; // rows not announced yet carry their flag when they are
     const int to = static_cast<int>(qMin<qsizetype>(last, m_rows - 1));

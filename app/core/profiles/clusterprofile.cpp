@@ -3,10 +3,8 @@
 #include "core/shellquote.h"
 
 #include <QJsonArray>
-
-#include <cmath>
-
 #include <algorithm>
+#include <cmath>
 
 namespace torchdeck {
 
@@ -25,9 +23,12 @@ QJsonArray toArray(const QStringList &list)
 QString schedulerKindName(SchedulerKind kind)
 {
     switch (kind) {
-    case SchedulerKind::Slurm: return QStringLiteral("slurm");
-    case SchedulerKind::Pbs: return QStringLiteral("pbs");
-    case SchedulerKind::Local: return QStringLiteral("local");
+    case SchedulerKind::Slurm:
+        return QStringLiteral("slurm");
+    case SchedulerKind::Pbs:
+        return QStringLiteral("pbs");
+    case SchedulerKind::Local:
+        return QStringLiteral("local");
     }
     return {};
 }
@@ -44,9 +45,12 @@ std::optional<SchedulerKind> schedulerKindFromName(const QString &name)
 QString slurmHistoryName(SlurmHistory history)
 {
     switch (history) {
-    case SlurmHistory::Accounting: return QStringLiteral("accounting");
-    case SlurmHistory::CompletionFile: return QStringLiteral("completion-file");
-    case SlurmHistory::Controller: return QStringLiteral("controller");
+    case SlurmHistory::Accounting:
+        return QStringLiteral("accounting");
+    case SlurmHistory::CompletionFile:
+        return QStringLiteral("completion-file");
+    case SlurmHistory::Controller:
+        return QStringLiteral("controller");
     }
     return {};
 }
@@ -138,7 +142,8 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     if (const auto kind = slurmHistoryFromName(history))
         profile.slurmHistory = *kind;
     else
-        *error = QStringLiteral("%1: slurm_history \"%2\" is not accounting, completion-file or controller").arg(name, history);
+        *error = QStringLiteral("%1: slurm_history \"%2\" is not accounting, completion-file or controller")
+                     .arg(name, history);
     if (profile.workDirectory.isEmpty())
         *error = QStringLiteral("%1: work_directory is empty").arg(name);
     return profile;
@@ -147,19 +152,22 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
 SchedulerCommands ClusterProfile::commands(const QString &localStateDir) const
 {
     switch (scheduler) {
-    case SchedulerKind::Slurm: return SchedulerCommands::slurm(slurmHistory);
-    case SchedulerKind::Pbs: return SchedulerCommands::pbs(pbsDialect);
-    case SchedulerKind::Local: return SchedulerCommands::local(localStateDir);
+    case SchedulerKind::Slurm:
+        return SchedulerCommands::slurm(slurmHistory);
+    case SchedulerKind::Pbs:
+        return SchedulerCommands::pbs(pbsDialect);
+    case SchedulerKind::Local:
+        return SchedulerCommands::local(localStateDir);
     }
     return SchedulerCommands::slurm(slurmHistory);
 }
 
 bool operator==(const ClusterProfile &a, const ClusterProfile &b)
 {
-    return a.name == b.name && a.scheduler == b.scheduler && a.pbsDialect == b.pbsDialect
-        && a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition
-        && a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch
-        && a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus;
+    return a.name == b.name && a.scheduler == b.scheduler && a.pbsDialect == b.pbsDialect &&
+           a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition &&
+           a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
+           a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus;
 }
 
 ClusterProfile defaultProfile(const QString &name)

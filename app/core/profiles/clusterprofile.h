@@ -20,7 +20,7 @@ struct ClusterProfile {
     QString workDirectory = QStringLiteral("~/.torchdeck"); // remote; runs and trainer builds live under it
     QStringList modules; // `module load` each before a build and in job scripts (when the job names none)
     QString libtorch = QStringLiteral("auto"); // CMAKE_PREFIX_PATH on the cluster, or "auto"
-    QString trainerBinary; // a torchdeck-train already on the cluster: no upload, no build
+    QString trainerBinary;                     // a torchdeck-train already on the cluster: no upload, no build
     bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
     int buildCpus = 4;       // the build job's CPUs
 

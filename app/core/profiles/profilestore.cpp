@@ -39,7 +39,7 @@ bool ProfileStore::load(QString *error)
     if (!document.isObject()) {
         *error = QStringLiteral("%1 is not a torchdeck profile file (%2); fix or remove it")
                      .arg(m_path, parseError.error == QJsonParseError::NoError ? QStringLiteral("not an object")
-                                                                             : parseError.errorString());
+                                                                               : parseError.errorString());
         m_broken = true;
         return false;
     }

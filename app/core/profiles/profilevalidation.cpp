@@ -18,10 +18,12 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
     // The alias is an ssh config Host name: no blanks, no patterns.
     static const QRegularExpression alias(QStringLiteral("^[A-Za-z0-9._@-]+$"));
     if (profile.name.isEmpty())
-        errors.append({QStringLiteral("name"), QStringLiteral("The cluster needs a name (its ssh config Host alias).")});
+        errors.append(
+            {QStringLiteral("name"), QStringLiteral("The cluster needs a name (its ssh config Host alias).")});
     else if (!alias.match(profile.name).hasMatch())
         errors.append({QStringLiteral("name"),
-                       QStringLiteral("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.").arg(profile.name)});
+                       QStringLiteral("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.")
+                           .arg(profile.name)});
     if (profile.workDirectory.trimmed().isEmpty())
         errors.append({QStringLiteral("work_directory"), QStringLiteral("The work directory is empty.")});
     if (profile.libtorch != u"auto" && !isRemoteAbsolute(profile.libtorch))

@@ -2,7 +2,8 @@
 
 namespace torchdeck {
 
-const JobInfo *JobListResult::find(const QString &id) const {
+const JobInfo *JobListResult::find(const QString &id) const
+{
     for (const JobInfo &job : jobs) {
         if (job.id == id)
             return &job;

@@ -12,15 +12,15 @@ struct StateName {
 };
 
 constexpr StateName stateNames[] = {
-    {JobState::Pending, u"pending"},       {JobState::Running, u"running"},
-    {JobState::Completing, u"completing"}, {JobState::Completed, u"completed"},
-    {JobState::Failed, u"failed"},         {JobState::Cancelled, u"cancelled"},
-    {JobState::Timeout, u"timeout"},       {JobState::Preempted, u"preempted"},
-    {JobState::Requeued, u"requeued"},     {JobState::Unknown, u"unknown"},
+    {JobState::Pending, u"pending"},     {JobState::Running, u"running"},     {JobState::Completing, u"completing"},
+    {JobState::Completed, u"completed"}, {JobState::Failed, u"failed"},       {JobState::Cancelled, u"cancelled"},
+    {JobState::Timeout, u"timeout"},     {JobState::Preempted, u"preempted"}, {JobState::Requeued, u"requeued"},
+    {JobState::Unknown, u"unknown"},
 };
 
 // Slurm 22.05 squeue(1)/sacct(1) "JOB STATE CODES": code and name of each.
-QHash<QString, JobState> makeSlurmStates() {
+QHash<QString, JobState> makeSlurmStates()
+{
     struct Entry {
         const char16_t *code;
         const char16_t *name;
@@ -62,7 +62,8 @@ QHash<QString, JobState> makeSlurmStates() {
 
 } // namespace
 
-QString jobStateName(JobState state) {
+QString jobStateName(JobState state)
+{
     for (const StateName &entry : stateNames) {
         if (entry.state == state)
             return entry.name.toString();
@@ -70,7 +71,8 @@ QString jobStateName(JobState state) {
     return QStringLiteral("unknown");
 }
 
-JobState jobStateFromName(const QString &text) {
+JobState jobStateFromName(const QString &text)
+{
     for (const StateName &entry : stateNames) {
         if (entry.name == text)
             return entry.state;
@@ -78,7 +80,8 @@ JobState jobStateFromName(const QString &text) {
     return JobState::Unknown;
 }
 
-bool isFinal(JobState state) {
+bool isFinal(JobState state)
+{
     switch (state) {
     case JobState::Completed:
     case JobState::Failed:
@@ -96,7 +99,8 @@ bool isFinal(JobState state) {
     return false;
 }
 
-JobState slurmJobState(const QString &codeOrName) {
+JobState slurmJobState(const QString &codeOrName)
+{
     static const QHash<QString, JobState> states = makeSlurmStates();
     // "CANCELLED by 1000" (sacct), "CANCELLED+" (sacct's fixed width cut it): the first word is the state.
     QString word = codeOrName.trimmed().section(u' ', 0, 0);
@@ -105,7 +109,8 @@ JobState slurmJobState(const QString &codeOrName) {
     return states.value(word.toUpper(), JobState::Unknown);
 }
 
-JobState pbsJobState(const QString &letter) {
+JobState pbsJobState(const QString &letter)
+{
     const QString code = letter.trimmed();
     if (code.size() != 1)
         return JobState::Unknown;

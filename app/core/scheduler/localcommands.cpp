@@ -12,22 +12,22 @@ namespace {
 // setsid (a background child is no group leader, so setsid does not fork) keeps $$ equal to $!. The job
 // scripts are bash; they learn the id (the runner's PID) from TORCHDECK_LOCAL_JOB_ID. A TERM is passed on
 // to the script, which passes it to the ranks.
-constexpr char16_t runner[] =
-    u"export TORCHDECK_LOCAL_JOB_ID=$$; "
-    u"trap 'kill -TERM $c 2>/dev/null; echo 143 >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit 143' TERM; "
-    u"bash \"$1\" & c=$!; wait $c; s=$?; echo $s >\"$0/$$.exit.tmp\"; mv \"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit $s";
-constexpr char16_t launcher[] =
-    u"mkdir -p \"$1\" && { setsid sh -c \"$3\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 & "
-    u"pid=$!; echo $pid; }";
-constexpr char16_t status[] =
-    u"dir=$1; shift; for id; do "
-    u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
-    u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
-    u"else echo \"$id gone\"; fi; done";
+constexpr char16_t runner[] = u"export TORCHDECK_LOCAL_JOB_ID=$$; "
+                              u"trap 'kill -TERM $c 2>/dev/null; echo 143 >\"$0/$$.exit.tmp\"; mv "
+                              u"\"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit 143' TERM; "
+                              u"bash \"$1\" & c=$!; wait $c; s=$?; echo $s >\"$0/$$.exit.tmp\"; mv "
+                              u"\"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit $s";
+constexpr char16_t launcher[] = u"mkdir -p \"$1\" && { setsid sh -c \"$3\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 & "
+                                u"pid=$!; echo $pid; }";
+constexpr char16_t status[] = u"dir=$1; shift; for id; do "
+                              u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
+                              u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
+                              u"else echo \"$id gone\"; fi; done";
 
 } // namespace
 
-QStringList submitArgs(const QString &stateDir, const QString &scriptPath) {
+QStringList submitArgs(const QString &stateDir, const QString &scriptPath)
+{
     // The run's output goes to STATEDIR/PID.log: the runner redirects itself once it knows its pid.
     const QString run = QStringLiteral("exec >\"$0/$$.log\" 2>&1; ") + QString::fromUtf16(runner);
     return {QStringLiteral("sh"),
@@ -39,28 +39,30 @@ QStringList submitArgs(const QString &stateDir, const QString &scriptPath) {
             run};
 }
 
-QStringList statusArgs(const QString &stateDir, const QStringList &ids) {
+QStringList statusArgs(const QString &stateDir, const QStringList &ids)
+{
     return QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QString::fromUtf16(status),
                        QStringLiteral("torchdeck-local"), stateDir} +
            ids;
 }
 
-QStringList cancelArgs(const QStringList &ids) {
+QStringList cancelArgs(const QStringList &ids)
+{
     QStringList argv = {QStringLiteral("kill"), QStringLiteral("-TERM"), QStringLiteral("--")};
     for (const QString &id : ids)
         argv.append(u'-' + id); // the run's process group
     return argv;
 }
 
-JobListResult parseLocalStatus(const QByteArray &output) {
+JobListResult parseLocalStatus(const QByteArray &output)
+{
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         const QStringList words = line.text.split(u' ', Qt::SkipEmptyParts);
         bool idOk = false;
         bool codeOk = words.size() == 3;
         const int code = codeOk ? words.at(2).toInt(&codeOk) : -1;
-        if (words.size() < 2 || words.at(0).toLongLong(&idOk) <= 0 || !idOk ||
-            (words.at(1) == u"exited" && !codeOk)) {
+        if (words.size() < 2 || words.at(0).toLongLong(&idOk) <= 0 || !idOk || (words.at(1) == u"exited" && !codeOk)) {
             result.errors.append(QStringLiteral("line %1: not 'PID running|gone|exited CODE': '%2'")
                                      .arg(line.number)
                                      .arg(line.text.left(60)));
@@ -81,8 +83,7 @@ JobListResult parseLocalStatus(const QByteArray &output) {
             job.state = JobState::Failed;
             job.reason = QStringLiteral("ended without recording an exit code (killed)");
         } else {
-            result.errors.append(
-                QStringLiteral("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
+            result.errors.append(QStringLiteral("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
             continue;
         }
         result.jobs.append(job);

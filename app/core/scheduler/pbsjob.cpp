@@ -21,7 +21,8 @@ constexpr int substateFailed = 93;
 constexpr qint64 unlimitedSeconds = qint64(0xfffffffe) * 60;
 
 // "node1/0+node2/1*2" -> "node1,node2"
-QString hostsOf(const QString &execHost) {
+QString hostsOf(const QString &execHost)
+{
     QStringList hosts;
     for (const QString &part : execHost.split(u'+', Qt::SkipEmptyParts)) {
         const QString host = part.section(u'/', 0, 0).trimmed();
@@ -32,7 +33,8 @@ QString hostsOf(const QString &execHost) {
 }
 
 // PBS prints times as ctime(3) strings; Torque sometimes as seconds since the epoch.
-QDateTime timeOf(const QString &text) {
+QDateTime timeOf(const QString &text)
+{
     bool isNumber = false;
     const qint64 seconds = text.toLongLong(&isNumber);
     if (isNumber)
@@ -40,14 +42,16 @@ QDateTime timeOf(const QString &text) {
     return pbsTime(text);
 }
 
-qint64 walltimeOf(const QString &text) {
+qint64 walltimeOf(const QString &text)
+{
     const qint64 seconds = pbsDuration(text);
     return seconds >= unlimitedSeconds ? 0 : seconds;
 }
 
 } // namespace
 
-JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect) {
+JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect)
+{
     if (!end.hasExitStatus) {
         if (end.substate == substateTerminated)
             return JobState::Cancelled;
@@ -71,8 +75,8 @@ JobState pbsFinishedState(const PbsEnd &end, PbsDialect dialect) {
     return JobState::Failed;
 }
 
-JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes,
-                             PbsDialect dialect) {
+JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes, PbsDialect dialect)
+{
     const auto value = [&](const char16_t *key) { return attributes.value(QString::fromUtf16(key)); };
     JobInfo job;
     job.id = id;
@@ -83,10 +87,8 @@ JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &a
     job.nodes = hostsOf(value(u"exec_host"));
     job.reason = value(u"comment");
     job.submitted = timeOf(value(u"qtime"));
-    job.started =
-        timeOf(attributes.contains(QStringLiteral("stime")) ? value(u"stime") : value(u"start_time"));
-    job.ended =
-        timeOf(attributes.contains(QStringLiteral("obittime")) ? value(u"obittime") : value(u"comp_time"));
+    job.started = timeOf(attributes.contains(QStringLiteral("stime")) ? value(u"stime") : value(u"start_time"));
+    job.ended = timeOf(attributes.contains(QStringLiteral("obittime")) ? value(u"obittime") : value(u"comp_time"));
     job.timeLimitSeconds = walltimeOf(value(u"resource_list.walltime"));
     job.elapsedSeconds = pbsDuration(value(u"resources_used.walltime"));
     bool runCountOk = false;

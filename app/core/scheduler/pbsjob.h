@@ -1,20 +1,17 @@
 #pragma once
 
-#include "core/schedulerkind.h"
-
 #include "core/scheduler/jobinfo.h"
+#include "core/schedulerkind.h"
 
 #include <QHash>
 #include <QString>
 
 namespace torchdeck {
 
-
 // A job from its qstat -f attributes, keys lowercased ("job_state", "resource_list.walltime").
 // exitCode keeps PBS's Exit_status as printed: negative values are PBS's own failure codes, 256 + n
 // means killed by signal n (then also in .signal).
-JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes,
-                             PbsDialect dialect);
+JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &attributes, PbsDialect dialect);
 
 // What a finished PBS job (state F, X or C) came to, from what qstat -f shows of it:
 // Exit_status 0 -> Completed; the walltime kill codes (PBS Pro -29 JOB_EXEC_KILL_WALLTIME, Torque -11)

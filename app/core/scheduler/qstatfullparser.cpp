@@ -11,9 +11,12 @@ namespace {
 class FullReader {
 public:
     explicit FullReader(PbsDialect dialect)
-        : m_dialect(dialect) {}
+        : m_dialect(dialect)
+    {
+    }
 
-    void readLine(const Line &line) {
+    void readLine(const Line &line)
+    {
         const QString &text = line.text;
         if (text.startsWith(QStringLiteral("Job Id:"))) {
             finishJob();
@@ -23,8 +26,7 @@ public:
         if (m_skipping)
             return;
         if (m_id.isEmpty()) {
-            m_result.errors.append(
-                QStringLiteral("line %1: attribute before any 'Job Id:' line").arg(line.number));
+            m_result.errors.append(QStringLiteral("line %1: attribute before any 'Job Id:' line").arg(line.number));
             return;
         }
         const QString indent = leadingSpace(text);
@@ -44,20 +46,23 @@ public:
         }
     }
 
-    JobListResult take() {
+    JobListResult take()
+    {
         finishJob();
         return std::move(m_result);
     }
 
 private:
-    static QString leadingSpace(const QString &text) {
+    static QString leadingSpace(const QString &text)
+    {
         qsizetype i = 0;
         while (i < text.size() && (text.at(i) == u' ' || text.at(i) == u'\t'))
             ++i;
         return text.left(i);
     }
 
-    void startJob(const Line &line, const QString &id) {
+    void startJob(const Line &line, const QString &id)
+    {
         m_skipping = !isPbsJobId(id);
         if (m_skipping)
             m_result.errors.append(
@@ -69,7 +74,8 @@ private:
         m_attributes.clear();
     }
 
-    void finishJob() {
+    void finishJob()
+    {
         if (m_id.isEmpty())
             return;
         if (!m_attributes.contains(QStringLiteral("job_state")))
@@ -91,7 +97,8 @@ private:
 
 } // namespace
 
-JobListResult parseQstatFull(const QByteArray &output, PbsDialect dialect) {
+JobListResult parseQstatFull(const QByteArray &output, PbsDialect dialect)
+{
     FullReader reader(dialect);
     for (const Line &line : nonBlankLines(output))
         reader.readLine(line);

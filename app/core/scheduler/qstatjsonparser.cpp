@@ -12,7 +12,8 @@ using namespace schedulertext;
 
 namespace {
 
-QString textOf(const QJsonValue &value) {
+QString textOf(const QJsonValue &value)
+{
     switch (value.type()) {
     case QJsonValue::String:
         return value.toString();
@@ -29,7 +30,8 @@ QString textOf(const QJsonValue &value) {
     }
 }
 
-QHash<QString, QString> attributesOf(const QJsonObject &job) {
+QHash<QString, QString> attributesOf(const QJsonObject &job)
+{
     QHash<QString, QString> attributes;
     for (auto it = job.begin(); it != job.end(); ++it) {
         const QString key = it.key().toLower();
@@ -46,13 +48,13 @@ QHash<QString, QString> attributesOf(const QJsonObject &job) {
 
 } // namespace
 
-JobListResult parseQstatJson(const QByteArray &output, PbsDialect dialect) {
+JobListResult parseQstatJson(const QByteArray &output, PbsDialect dialect)
+{
     JobListResult result;
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(output, &error);
     if (error.error != QJsonParseError::NoError) {
-        result.errors.append(
-            QStringLiteral("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
+        result.errors.append(QStringLiteral("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
         return result;
     }
     if (!document.isObject()) {

@@ -10,7 +10,8 @@ namespace {
 
 enum Column { Id, Name, User, TimeUse, State, Queue, ColumnCount };
 
-bool isRule(const QString &text) {
+bool isRule(const QString &text)
+{
     const QString trimmed = text.trimmed();
     if (!trimmed.startsWith(u'-'))
         return false;
@@ -23,7 +24,8 @@ bool isRule(const QString &text) {
 
 } // namespace
 
-JobListResult parseQstatTable(const QByteArray &output) {
+JobListResult parseQstatTable(const QByteArray &output)
+{
     JobListResult result;
     const QList<Line> lines = nonBlankLines(output);
     QList<schedulertext::Column> columns;
@@ -41,8 +43,7 @@ JobListResult parseQstatTable(const QByteArray &output) {
         if (i + 1 < lines.size() && isRule(lines.at(i + 1).text))
             continue; // the header of the next table
         if (columns.size() < ColumnCount) {
-            result.errors.append(
-                QStringLiteral("line %1: a row without a table header above it").arg(line.number));
+            result.errors.append(QStringLiteral("line %1: a row without a table header above it").arg(line.number));
             continue;
         }
         const QString id = columnText(line.text, columns, Id);

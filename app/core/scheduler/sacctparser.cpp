@@ -10,33 +10,21 @@ using namespace schedulertext;
 
 namespace {
 
-enum Field {
-    Id,
-    State,
-    Exit,
-    Reason,
-    Nodes,
-    Partition,
-    Submit,
-    Start,
-    End,
-    TimeLimit,
-    Elapsed,
-    Name,
-    FieldCount
-};
+enum Field { Id, State, Exit, Reason, Nodes, Partition, Submit, Start, End, TimeLimit, Elapsed, Name, FieldCount };
 
 constexpr const char16_t *fieldNames[FieldCount] = {u"JobID",    u"State",     u"ExitCode", u"Reason",
                                                     u"NodeList", u"Partition", u"Submit",   u"Start",
                                                     u"End",      u"Timelimit", u"Elapsed",  u"JobName"};
 
-bool isStep(const QString &id) {
+bool isStep(const QString &id)
+{
     static const QRegularExpression step(QStringLiteral(R"(^\S+\.(\d+|batch|extern|interactive)$)"));
     return step.match(id).hasMatch();
 }
 
 // A later record of the same job replaces the earlier one, in place.
-void addOrReplace(JobListResult &result, const JobInfo &job) {
+void addOrReplace(JobListResult &result, const JobInfo &job)
+{
     for (JobInfo &existing : result.jobs) {
         if (existing.id == job.id) {
             existing = job;
@@ -48,14 +36,16 @@ void addOrReplace(JobListResult &result, const JobInfo &job) {
 
 } // namespace
 
-QString sacctFormat() {
+QString sacctFormat()
+{
     QStringList fields;
     for (const char16_t *name : fieldNames)
         fields.append(QString::fromUtf16(name));
     return fields.join(u',');
 }
 
-JobListResult parseSacct(const QByteArray &output) {
+JobListResult parseSacct(const QByteArray &output)
+{
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         QStringList fields = line.text.split(u'|');
@@ -69,9 +59,8 @@ JobListResult parseSacct(const QByteArray &output) {
         if (isStep(fields.at(Id)))
             continue;
         if (!isSlurmJobId(fields.at(Id))) {
-            result.errors.append(QStringLiteral("line %1: '%2' is not a Slurm job id")
-                                     .arg(line.number)
-                                     .arg(fields.at(Id).left(40)));
+            result.errors.append(
+                QStringLiteral("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
             continue;
         }
         JobInfo job;
@@ -96,7 +85,8 @@ JobListResult parseSacct(const QByteArray &output) {
     return result;
 }
 
-JobListResult parseSacctTable(const QByteArray &output) {
+JobListResult parseSacctTable(const QByteArray &output)
+{
     JobListResult result;
     const QList<Line> lines = nonBlankLines(output);
     qsizetype ruleIndex = -1;
@@ -107,8 +97,7 @@ JobListResult parseSacctTable(const QByteArray &output) {
     if (lines.isEmpty())
         return result;
     if (ruleIndex < 0) {
-        result.errors.append(
-            QStringLiteral("line %1: no header and '---' rule line").arg(lines.first().number));
+        result.errors.append(QStringLiteral("line %1: no header and '---' rule line").arg(lines.first().number));
         return result;
     }
     const QList<Column> columns = columnsFromRule(lines.at(ruleIndex).text);
@@ -116,8 +105,8 @@ JobListResult parseSacctTable(const QByteArray &output) {
     for (int i = 0; i < columns.size(); ++i)
         byName.insert(columnText(lines.at(ruleIndex - 1).text, columns, i), i);
     if (!byName.contains(QStringLiteral("JobID")) || !byName.contains(QStringLiteral("State"))) {
-        result.errors.append(QStringLiteral("line %1: the header has no JobID or State column")
-                                 .arg(lines.at(ruleIndex - 1).number));
+        result.errors.append(
+            QStringLiteral("line %1: the header has no JobID or State column").arg(lines.at(ruleIndex - 1).number));
         return result;
     }
     const auto column = [&](const QString &text, const char16_t *name) {

@@ -17,7 +17,8 @@ namespace torchdeck {
 namespace {
 
 // scontrol show job lists every job: keep the asked ones.
-JobListResult onlyThese(JobListResult result, const QStringList &ids) {
+JobListResult onlyThese(JobListResult result, const QStringList &ids)
+{
     const QSet<QString> wanted(ids.cbegin(), ids.cend());
     result.jobs.removeIf([&](const JobInfo &job) { return !wanted.contains(job.id); });
     return result;
@@ -25,28 +26,32 @@ JobListResult onlyThese(JobListResult result, const QStringList &ids) {
 
 } // namespace
 
-SchedulerCommands SchedulerCommands::slurm(SlurmHistory history) {
+SchedulerCommands SchedulerCommands::slurm(SlurmHistory history)
+{
     SchedulerCommands commands;
     commands.m_kind = SchedulerKind::Slurm;
     commands.m_history = history;
     return commands;
 }
 
-SchedulerCommands SchedulerCommands::pbs(PbsDialect dialect) {
+SchedulerCommands SchedulerCommands::pbs(PbsDialect dialect)
+{
     SchedulerCommands commands;
     commands.m_kind = SchedulerKind::Pbs;
     commands.m_dialect = dialect;
     return commands;
 }
 
-SchedulerCommands SchedulerCommands::local(const QString &stateDir) {
+SchedulerCommands SchedulerCommands::local(const QString &stateDir)
+{
     SchedulerCommands commands;
     commands.m_kind = SchedulerKind::Local;
     commands.m_stateDir = stateDir;
     return commands;
 }
 
-SubmitCommand SchedulerCommands::submit(const QString &scriptPath, const SubmitDependency &after) const {
+SubmitCommand SchedulerCommands::submit(const QString &scriptPath, const SubmitDependency &after) const
+{
     switch (m_kind) {
     case SchedulerKind::Slurm:
         return {slurm::sbatchArgs(scriptPath, after), parseSbatchReply};
@@ -58,7 +63,8 @@ SubmitCommand SchedulerCommands::submit(const QString &scriptPath, const SubmitD
     return {local::submitArgs(m_stateDir, scriptPath), parseLocalReply};
 }
 
-QueryCommand SchedulerCommands::query(const QStringList &ids) const {
+QueryCommand SchedulerCommands::query(const QStringList &ids) const
+{
     if (ids.isEmpty())
         return {{}, [](const QByteArray &) { return JobListResult(); }};
     switch (m_kind) {
@@ -77,7 +83,8 @@ QueryCommand SchedulerCommands::query(const QStringList &ids) const {
     return {local::statusArgs(m_stateDir, ids), local::parseLocalStatus};
 }
 
-QueryCommand SchedulerCommands::queryFinished(const QStringList &ids) const {
+QueryCommand SchedulerCommands::queryFinished(const QStringList &ids) const
+{
     if (ids.isEmpty() || m_kind != SchedulerKind::Slurm)
         return query(ids); // PBS's query reads history too (-x); a local run's exit file stays
     switch (m_history) {
@@ -92,7 +99,8 @@ QueryCommand SchedulerCommands::queryFinished(const QStringList &ids) const {
             [ids](const QByteArray &out) { return onlyThese(parseScontrolShowJob(out), ids); }};
 }
 
-QStringList SchedulerCommands::action(SchedulerAction action, const QStringList &ids) const {
+QStringList SchedulerCommands::action(SchedulerAction action, const QStringList &ids) const
+{
     if (ids.isEmpty() || !supports(action))
         return {};
     switch (m_kind) {
@@ -106,15 +114,18 @@ QStringList SchedulerCommands::action(SchedulerAction action, const QStringList 
     return local::cancelArgs(ids);
 }
 
-bool SchedulerCommands::supports(SchedulerAction action) const {
+bool SchedulerCommands::supports(SchedulerAction action) const
+{
     return m_kind != SchedulerKind::Local || action == SchedulerAction::Cancel;
 }
 
-bool reportsUnknownJob(const QByteArray &stderrText) {
+bool reportsUnknownJob(const QByteArray &stderrText)
+{
     return stderrText.contains("Invalid job id specified") || stderrText.contains("Unknown Job Id");
 }
 
-bool reportsAccountingDisabled(const QByteArray &stderrText) {
+bool reportsAccountingDisabled(const QByteArray &stderrText)
+{
     return stderrText.contains("accounting storage is disabled");
 }
 

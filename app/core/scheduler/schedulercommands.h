@@ -1,16 +1,14 @@
 #pragma once
 
-#include "core/schedulerkind.h"
-
 #include "core/scheduler/jobinfo.h"
 #include "core/scheduler/pbsjob.h"
+#include "core/schedulerkind.h"
 
 #include <QByteArray>
 #include <QStringList>
 #include <functional>
 
 namespace torchdeck {
-
 
 // Where Slurm keeps jobs that squeue no longer lists (they leave it MinJobAge after they end).
 enum class SlurmHistory {

@@ -4,7 +4,8 @@
 
 namespace torchdeck::schedulertext {
 
-QList<Line> nonBlankLines(const QByteArray &output) {
+QList<Line> nonBlankLines(const QByteArray &output)
+{
     QList<Line> lines;
     const QString text = QString::fromUtf8(output);
     int number = 0;
@@ -18,14 +19,16 @@ QList<Line> nonBlankLines(const QByteArray &output) {
     return lines;
 }
 
-QDateTime slurmTime(QStringView text) {
+QDateTime slurmTime(QStringView text)
+{
     const QString trimmed = text.trimmed().toString();
     if (trimmed.isEmpty() || !trimmed.at(0).isDigit())
         return {};
     return QDateTime::fromString(trimmed, Qt::ISODate);
 }
 
-QDateTime pbsTime(QStringView text) {
+QDateTime pbsTime(QStringView text)
+{
     // ctime pads a one-digit day with a space; QDateTime wants single spaces.
     const QString simple = text.toString().simplified();
     const QStringList parts = simple.split(u' ');
@@ -50,7 +53,8 @@ QDateTime pbsTime(QStringView text) {
 namespace {
 
 // Non-negative integer or -1.
-qint64 number(QStringView text) {
+qint64 number(QStringView text)
+{
     if (text.isEmpty())
         return -1;
     for (QChar c : text) {
@@ -64,7 +68,8 @@ qint64 number(QStringView text) {
 
 } // namespace
 
-qint64 slurmDuration(QStringView text) {
+qint64 slurmDuration(QStringView text)
+{
     text = text.trimmed();
     if (text == u"UNLIMITED" || text == u"INFINITE")
         return 0;
@@ -94,7 +99,8 @@ qint64 slurmDuration(QStringView text) {
     return days * 86400 + values[0] * 3600 + values[1] * 60 + values[2];
 }
 
-qint64 pbsDuration(QStringView text) {
+qint64 pbsDuration(QStringView text)
+{
     text = text.trimmed();
     const QList<QStringView> parts = text.split(u':');
     if (parts.size() == 1)
@@ -109,7 +115,8 @@ qint64 pbsDuration(QStringView text) {
     return hours * 3600 + minutes * 60 + seconds;
 }
 
-ExitStatus slurmExitCode(QStringView text) {
+ExitStatus slurmExitCode(QStringView text)
+{
     const QList<QStringView> parts = text.trimmed().split(u':');
     if (parts.size() != 2)
         return {};
@@ -120,7 +127,8 @@ ExitStatus slurmExitCode(QStringView text) {
     return {int(code), int(signal)};
 }
 
-ExitStatus waitStatus(int status) {
+ExitStatus waitStatus(int status)
+{
     if (status < 0)
         return {};
     if ((status & 0x7f) != 0) // WIFSIGNALED
@@ -128,17 +136,20 @@ ExitStatus waitStatus(int status) {
     return {(status >> 8) & 0xff, 0};
 }
 
-bool isSlurmJobId(QStringView text) {
+bool isSlurmJobId(QStringView text)
+{
     static const QRegularExpression pattern(QStringLiteral(R"(^\d+(_(\d+|\[[0-9,%:-]+\]))?(\+\d+)?$)"));
     return pattern.match(text).hasMatch();
 }
 
-bool isPbsJobId(QStringView text) {
+bool isPbsJobId(QStringView text)
+{
     static const QRegularExpression pattern(QStringLiteral(R"(^\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?$)"));
     return pattern.match(text).hasMatch();
 }
 
-QList<Column> columnsFromRule(QStringView rule) {
+QList<Column> columnsFromRule(QStringView rule)
+{
     QList<Column> columns;
     qsizetype i = 0;
     while (i < rule.size()) {
@@ -154,7 +165,8 @@ QList<Column> columnsFromRule(QStringView rule) {
     return columns;
 }
 
-QString columnText(QStringView line, const QList<Column> &columns, int index) {
+QString columnText(QStringView line, const QList<Column> &columns, int index)
+{
     if (index < 0 || index >= columns.size())
         return {};
     const Column &column = columns.at(index);
@@ -164,14 +176,16 @@ QString columnText(QStringView line, const QList<Column> &columns, int index) {
     return line.mid(column.start, last ? -1 : column.length).trimmed().toString();
 }
 
-QString slurmText(QStringView text) {
+QString slurmText(QStringView text)
+{
     text = text.trimmed();
     if (text == u"(null)" || text == u"None" || text == u"N/A")
         return {};
     return text.toString();
 }
 
-void settleJob(JobInfo &job) {
+void settleJob(JobInfo &job)
+{
     if (job.state == JobState::Pending && job.restarts > 0)
         job.state = JobState::Requeued;
     if (!isFinal(job.state) && job.state != JobState::Completing) {

@@ -12,7 +12,8 @@ using namespace schedulertext;
 namespace {
 
 // Keys whose values may hold spaces (free text or paths).
-bool isFreeText(const QString &key) {
+bool isFreeText(const QString &key)
+{
     static const QSet<QString> keys = {
         QStringLiteral("JobName"), QStringLiteral("Command"),      QStringLiteral("WorkDir"),
         QStringLiteral("StdErr"),  QStringLiteral("StdIn"),        QStringLiteral("StdOut"),
@@ -22,7 +23,8 @@ bool isFreeText(const QString &key) {
 }
 
 // Keys scontrol 22.05 prints for a job (and a few of other versions): where a free text value can end.
-bool isKnownKey(const QString &key) {
+bool isKnownKey(const QString &key)
+{
     static const QSet<QString> keys = [] {
         const QString list = QStringLiteral(
             "JobId JobName UserId GroupId MCS_label Priority Nice Account QOS JobState Reason Dependency "
@@ -51,7 +53,8 @@ bool isKnownKey(const QString &key) {
 
 } // namespace
 
-QHash<QString, QString> scontrolFields(const QString &line) {
+QHash<QString, QString> scontrolFields(const QString &line)
+{
     static const QRegularExpression keyStart(QStringLiteral(R"((?:^|\s)([A-Za-z][A-Za-z0-9_:/]*)=)"));
     struct Start {
         qsizetype keyBegin;
@@ -77,7 +80,8 @@ QHash<QString, QString> scontrolFields(const QString &line) {
     return fields;
 }
 
-JobListResult parseScontrolShowJob(const QByteArray &output) {
+JobListResult parseScontrolShowJob(const QByteArray &output)
+{
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         if (line.text.trimmed() == QStringLiteral("No jobs in the system"))

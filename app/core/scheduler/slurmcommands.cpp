@@ -7,7 +7,8 @@ namespace torchdeck::slurm {
 
 namespace {
 
-QString dependencyType(SubmitDependency::Kind kind) {
+QString dependencyType(SubmitDependency::Kind kind)
+{
     switch (kind) {
     case SubmitDependency::AfterOk:
         return QStringLiteral("afterok");
@@ -23,21 +24,23 @@ QString dependencyType(SubmitDependency::Kind kind) {
 
 } // namespace
 
-QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after) {
+QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after)
+{
     QStringList argv = {QStringLiteral("sbatch"), QStringLiteral("--parsable")};
     if (after.kind != SubmitDependency::None && !after.jobIds.isEmpty())
-        argv.append(QStringLiteral("--dependency=") + dependencyType(after.kind) + u':' +
-                    after.jobIds.join(u':'));
+        argv.append(QStringLiteral("--dependency=") + dependencyType(after.kind) + u':' + after.jobIds.join(u':'));
     argv.append(scriptPath);
     return argv;
 }
 
-QStringList squeueArgs(const QStringList &ids) {
+QStringList squeueArgs(const QStringList &ids)
+{
     return {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
             QStringLiteral("--jobs=") + ids.join(u','), QStringLiteral("--Format=") + squeueFormat()};
 }
 
-QStringList sacctArgs(const QStringList &ids, bool completionFile) {
+QStringList sacctArgs(const QStringList &ids, bool completionFile)
+{
     QStringList argv = {QStringLiteral("sacct")};
     if (completionFile)
         argv.append(QStringLiteral("-c"));
@@ -46,12 +49,13 @@ QStringList sacctArgs(const QStringList &ids, bool completionFile) {
     return argv;
 }
 
-QStringList scontrolShowJobArgs() {
-    return {QStringLiteral("scontrol"), QStringLiteral("--oneliner"), QStringLiteral("show"),
-            QStringLiteral("job")};
+QStringList scontrolShowJobArgs()
+{
+    return {QStringLiteral("scontrol"), QStringLiteral("--oneliner"), QStringLiteral("show"), QStringLiteral("job")};
 }
 
-QStringList actionArgs(SchedulerAction action, const QStringList &ids) {
+QStringList actionArgs(SchedulerAction action, const QStringList &ids)
+{
     const QString list = ids.join(u',');
     switch (action) {
     case SchedulerAction::Cancel:

@@ -31,14 +31,16 @@ constexpr const char16_t *fieldNames[FieldCount] = {
 
 } // namespace
 
-QString squeueFormat() {
+QString squeueFormat()
+{
     QStringList fields;
     for (int i = 0; i < FieldCount; ++i)
         fields.append(QString::fromUtf16(fieldNames[i]) + (i + 1 < FieldCount ? u":0|" : u":0"));
     return fields.join(u',');
 }
 
-JobListResult parseSqueue(const QByteArray &output) {
+JobListResult parseSqueue(const QByteArray &output)
+{
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         if (line.text.startsWith(QStringLiteral("JOBID|")))
@@ -55,9 +57,8 @@ JobListResult parseSqueue(const QByteArray &output) {
         const QString name = fields.mid(Name).join(u'|');
         fields = fields.mid(0, Name);
         if (!isSlurmJobId(fields.at(Id))) {
-            result.errors.append(QStringLiteral("line %1: '%2' is not a Slurm job id")
-                                     .arg(line.number)
-                                     .arg(fields.at(Id).left(40)));
+            result.errors.append(
+                QStringLiteral("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
             continue;
         }
         bool restartsOk = false;
@@ -65,10 +66,9 @@ JobListResult parseSqueue(const QByteArray &output) {
         const int restarts = fields.at(Restarts).toInt(&restartsOk);
         const int status = fields.at(Exit).toInt(&statusOk);
         if (!restartsOk || !statusOk) {
-            result.errors.append(
-                QStringLiteral("line %1: restart count '%2' or exit status '%3' is not a number")
-                    .arg(line.number)
-                    .arg(fields.at(Restarts), fields.at(Exit)));
+            result.errors.append(QStringLiteral("line %1: restart count '%2' or exit status '%3' is not a number")
+                                     .arg(line.number)
+                                     .arg(fields.at(Restarts), fields.at(Exit)));
             continue;
         }
         JobInfo job;

@@ -10,20 +10,19 @@ using namespace schedulertext;
 
 namespace {
 
-SubmitResult noId(const QByteArray &output, const char16_t *what) {
+SubmitResult noId(const QByteArray &output, const char16_t *what)
+{
     if (output.trimmed().isEmpty())
         return {{}, {}, QStringLiteral("empty reply from %1").arg(QString::fromUtf16(what))};
     const QString last = nonBlankLines(output).constLast().text.trimmed();
-    return {{},
-            {},
-            QStringLiteral("no job id in %1's reply: '%2'").arg(QString::fromUtf16(what), last.left(200))};
+    return {{}, {}, QStringLiteral("no job id in %1's reply: '%2'").arg(QString::fromUtf16(what), last.left(200))};
 }
 
 } // namespace
 
-SubmitResult parseSbatchReply(const QByteArray &output) {
-    static const QRegularExpression plain(
-        QStringLiteral(R"(^Submitted batch job (\d+)(?: on cluster (\S+))?\s*$)"));
+SubmitResult parseSbatchReply(const QByteArray &output)
+{
+    static const QRegularExpression plain(QStringLiteral(R"(^Submitted batch job (\d+)(?: on cluster (\S+))?\s*$)"));
     const QList<Line> lines = nonBlankLines(output);
     for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
         const QString text = it->text.trimmed();
@@ -37,7 +36,8 @@ SubmitResult parseSbatchReply(const QByteArray &output) {
     return noId(output, u"sbatch");
 }
 
-SubmitResult parseQsubReply(const QByteArray &output) {
+SubmitResult parseQsubReply(const QByteArray &output)
+{
     const QList<Line> lines = nonBlankLines(output);
     for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
         const QString text = it->text.trimmed();
@@ -47,7 +47,8 @@ SubmitResult parseQsubReply(const QByteArray &output) {
     return noId(output, u"qsub");
 }
 
-SubmitResult parseLocalReply(const QByteArray &output) {
+SubmitResult parseLocalReply(const QByteArray &output)
+{
     const QList<Line> lines = nonBlankLines(output);
     if (!lines.isEmpty()) {
         const QString text = lines.constLast().text.trimmed();

@@ -20,7 +20,8 @@ const QString kMemory = QStringLiteral(":memory:");
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
                              "epochs_total, last_loss, eta_seconds, message";
 
-RunRecord readRun(const QSqlQuery &q) {
+RunRecord readRun(const QSqlQuery &q)
+{
     RunRecord r;
     r.id = q.value(0).toString();
     r.name = q.value(1).toString();
@@ -38,36 +39,41 @@ RunRecord readRun(const QSqlQuery &q) {
     return r;
 }
 
-QDateTime nowUtc() {
+QDateTime nowUtc()
+{
     return QDateTime::currentDateTimeUtc();
 }
 
 } // namespace
 
-QString sql::error(const QString &what, const QSqlQuery &query) {
+QString sql::error(const QString &what, const QSqlQuery &query)
+{
     return what + QStringLiteral(": ") + query.lastError().text();
 }
 
-QString RunStore::defaultPath() {
+QString RunStore::defaultPath()
+{
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs.sqlite");
 }
 
 RunStore::RunStore() = default;
 
-RunStore::~RunStore() {
+RunStore::~RunStore()
+{
     close();
 }
 
-StoreStatus RunStore::open(const QString &path) {
+StoreStatus RunStore::open(const QString &path)
+{
     return open(path, storeMigrations());
 }
 
-StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations) {
+StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations)
+{
     close();
     const QString driver = QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver))
-        return StoreStatus::failure(
-            QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
+        return StoreStatus::failure(QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
     if (path != kMemory && !QDir().mkpath(QFileInfo(path).absolutePath()))
         return StoreStatus::failure(QStringLiteral("cannot create the folder of %1").arg(path));
 
@@ -78,8 +84,7 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open()) {
-            status =
-                StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+            status = StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery q(db);
             for (const char *pragma :
@@ -111,7 +116,8 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     return status;
 }
 
-void RunStore::close() {
+void RunStore::close()
+{
     if (m_connection.isEmpty())
         return;
     {
@@ -123,15 +129,18 @@ void RunStore::close() {
     m_version = 0;
 }
 
-QSqlDatabase RunStore::database() const {
+QSqlDatabase RunStore::database() const
+{
     return QSqlDatabase::database(m_connection, false);
 }
 
-StoreStatus RunStore::notOpen() const {
+StoreStatus RunStore::notOpen() const
+{
     return StoreStatus::failure(QStringLiteral("the run store is not open"));
 }
 
-StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const {
+StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const
+{
     QSqlQuery q(db);
     q.prepare(QStringLiteral("SELECT key FROM runs WHERE id = ?"));
     q.addBindValue(runId);
@@ -142,7 +151,8 @@ StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) con
     return {q.value(0).toLongLong(), {}};
 }
 
-StoreStatus RunStore::addRun(const RunRecord &run) {
+StoreStatus RunStore::addRun(const RunRecord &run)
+{
     if (!isOpen())
         return notOpen();
     if (run.id.isEmpty())
@@ -151,28 +161,29 @@ StoreStatus RunStore::addRun(const RunRecord &run) {
     q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                   .arg(QLatin1StringView(kRunColumns)));
     const QDateTime now = nowUtc();
-    for (const QVariant &v : {sql::text(run.id), sql::text(run.name), sql::text(run.cluster),
-                              sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now),
-                              sql::text(run.state), sql::text(run.specJson), sql::text(run.script),
-                              QVariant(run.epochsDone), sql::count(run.epochsTotal), sql::real(run.lastLoss),
-                              sql::real(run.etaSeconds), sql::text(run.message)})
+    for (const QVariant &v :
+         {sql::text(run.id), sql::text(run.name), sql::text(run.cluster),
+          sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now), sql::text(run.state),
+          sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
+          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot add run ") + run.id, q));
     return {};
 }
 
-StoreStatus RunStore::updateRun(const RunRecord &run) {
+StoreStatus RunStore::updateRun(const RunRecord &run)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
     q.prepare(QStringLiteral("UPDATE runs SET name = ?, cluster = ?, updated = ?, state = ?, spec_json = ?, "
                              "script = ?, epochs_done = ?, epochs_total = ?, last_loss = ?, eta_seconds = ?, "
                              "message = ? WHERE id = ?"));
-    for (const QVariant &v : {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()),
-                              sql::text(run.state), sql::text(run.specJson), sql::text(run.script),
-                              QVariant(run.epochsDone), sql::count(run.epochsTotal), sql::real(run.lastLoss),
-                              sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
+    for (const QVariant &v :
+         {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()), sql::text(run.state),
+          sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
+          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + run.id, q));
@@ -181,16 +192,16 @@ StoreStatus RunStore::updateRun(const RunRecord &run) {
     return {};
 }
 
-StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone,
-                                     qint64 epochsTotal, double lastLoss, double etaSeconds) {
+StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
+                                     double lastLoss, double etaSeconds)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
     q.prepare(QStringLiteral("UPDATE runs SET updated = ?, state = ?, epochs_done = ?, epochs_total = ?, "
                              "last_loss = ?, eta_seconds = ? WHERE id = ?"));
-    for (const QVariant &v :
-         {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
-          sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
+    for (const QVariant &v : {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
+                              sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
@@ -199,7 +210,8 @@ StoreStatus RunStore::updateProgress(const QString &runId, const QString &state,
     return {};
 }
 
-StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const {
+StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const
+{
     using Result = StoreResult<std::optional<RunRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -213,7 +225,8 @@ StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const {
     return {readRun(q), {}};
 }
 
-StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const {
+StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const
+{
     using Result = StoreResult<QList<RunRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -232,7 +245,8 @@ StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const {
     return result;
 }
 
-StoreStatus RunStore::removeRun(const QString &id) {
+StoreStatus RunStore::removeRun(const QString &id)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());

@@ -38,12 +38,11 @@ public:
     // Runs. addRun sets created (when null) and updated; the id must be new.
     StoreStatus addRun(const RunRecord &run);
     StoreStatus updateRun(const RunRecord &run); // every field but id and created
-    StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone,
-                               qint64 epochsTotal, double lastLoss, double etaSeconds);
+    StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
+                               double lastLoss, double etaSeconds);
     StoreResult<std::optional<RunRecord>> run(const QString &id) const;
-    StoreResult<QList<RunRecord>>
-    runs(const QString &cluster = {}) const;  // newest first; all clusters if empty
-    StoreStatus removeRun(const QString &id); // with its jobs, metrics, checkpoints
+    StoreResult<QList<RunRecord>> runs(const QString &cluster = {}) const; // newest first; all clusters if empty
+    StoreStatus removeRun(const QString &id);                              // with its jobs, metrics, checkpoints
 
     // Jobs, keyed by (run, attempt).
     StoreStatus saveJob(const JobRecord &job); // insert or replace

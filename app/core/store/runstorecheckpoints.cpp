@@ -31,23 +31,24 @@ bool isSupersededCheckpoint(const QString &path)
     return path.section(u'/', -2, -2).startsWith(supersededPrefix);
 }
 
-StoreStatus RunStore::saveCheckpoint(const CheckpointRecord &c) {
+StoreStatus RunStore::saveCheckpoint(const CheckpointRecord &c)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(
-        QStringLiteral("INSERT OR REPLACE INTO checkpoints (run_id, path, attempt, epoch, step, bytes, time, "
-                       "valid, best, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO checkpoints (run_id, path, attempt, epoch, step, bytes, time, "
+                             "valid, best, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v : {sql::text(c.runId), sql::text(c.path), QVariant(c.attempt), sql::count(c.epoch),
-                              sql::count(c.step), sql::count(c.bytes), sql::real(c.time),
-                              QVariant(c.valid ? 1 : 0), QVariant(c.best ? 1 : 0), sql::text(c.reason)})
+                              sql::count(c.step), sql::count(c.bytes), sql::real(c.time), QVariant(c.valid ? 1 : 0),
+                              QVariant(c.best ? 1 : 0), sql::text(c.reason)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot save checkpoint ") + c.path, q));
     return {};
 }
 
-StoreStatus RunStore::setBestCheckpoint(const QString &runId, const QString &path) {
+StoreStatus RunStore::setBestCheckpoint(const QString &runId, const QString &path)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
@@ -55,12 +56,12 @@ StoreStatus RunStore::setBestCheckpoint(const QString &runId, const QString &pat
     q.addBindValue(path);
     q.addBindValue(runId);
     if (!q.exec())
-        return StoreStatus::failure(
-            sql::error(QStringLiteral("cannot mark the best checkpoint of run ") + runId, q));
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot mark the best checkpoint of run ") + runId, q));
     return {};
 }
 
-StoreStatus RunStore::removeCheckpoint(const QString &runId, const QString &path) {
+StoreStatus RunStore::removeCheckpoint(const QString &runId, const QString &path)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
@@ -72,7 +73,8 @@ StoreStatus RunStore::removeCheckpoint(const QString &runId, const QString &path
     return {};
 }
 
-StoreResult<QList<CheckpointRecord>> RunStore::checkpoints(const QString &runId) const {
+StoreResult<QList<CheckpointRecord>> RunStore::checkpoints(const QString &runId) const
+{
     using Result = StoreResult<QList<CheckpointRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);

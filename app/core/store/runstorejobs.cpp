@@ -6,12 +6,12 @@ namespace torchdeck {
 
 namespace {
 
-constexpr auto kJobColumns =
-    "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
-    "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
-    "j.metrics_offset";
+constexpr auto kJobColumns = "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
+                             "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
+                             "j.metrics_offset";
 
-JobRecord readJob(const QSqlQuery &q) {
+JobRecord readJob(const QSqlQuery &q)
+{
     JobRecord j;
     j.runId = q.value(0).toString();
     j.attempt = q.value(1).toInt();
@@ -29,11 +29,13 @@ JobRecord readJob(const QSqlQuery &q) {
     return j;
 }
 
-QVariant exitCode(int code) {
+QVariant exitCode(int code)
+{
     return code < 0 ? QVariant() : QVariant(code);
 }
 
-StoreResult<QList<JobRecord>> readJobs(QSqlQuery &q, const QString &what) {
+StoreResult<QList<JobRecord>> readJobs(QSqlQuery &q, const QString &what)
+{
     StoreResult<QList<JobRecord>> result;
     if (!q.exec())
         return StoreResult<QList<JobRecord>>::failure(sql::error(what, q));
@@ -44,14 +46,14 @@ StoreResult<QList<JobRecord>> readJobs(QSqlQuery &q, const QString &what) {
 
 } // namespace
 
-StoreStatus RunStore::saveJob(const JobRecord &job) {
+StoreStatus RunStore::saveJob(const JobRecord &job)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(
-        QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
-                       "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
-                       "metrics_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    q.prepare(QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
+                             "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
+                             "metrics_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v :
          {sql::text(job.runId), QVariant(job.attempt), sql::text(job.jobId), sql::msecs(job.submitted),
           sql::text(job.state), exitCode(job.exitCode), sql::text(job.resumeFrom), sql::text(job.stdoutPath),
@@ -64,7 +66,8 @@ StoreStatus RunStore::saveJob(const JobRecord &job) {
     return {};
 }
 
-StoreStatus RunStore::updateJobState(const QString &runId, int attempt, const QString &state, int code) {
+StoreStatus RunStore::updateJobState(const QString &runId, int attempt, const QString &state, int code)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
@@ -78,7 +81,8 @@ StoreStatus RunStore::updateJobState(const QString &runId, int attempt, const QS
     return {};
 }
 
-StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailOffsets &offsets) {
+StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailOffsets &offsets)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
@@ -88,14 +92,14 @@ StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailO
                               QVariant(offsets.metricsOffset), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(
-            sql::error(QStringLiteral("cannot save tail offsets of run ") + runId, q));
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot save tail offsets of run ") + runId, q));
     if (q.numRowsAffected() == 0)
         return StoreStatus::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
     return {};
 }
 
-StoreResult<QList<JobRecord>> RunStore::jobs(const QString &runId) const {
+StoreResult<QList<JobRecord>> RunStore::jobs(const QString &runId) const
+{
     if (!isOpen())
         return StoreResult<QList<JobRecord>>::failure(notOpen().error);
     QSqlQuery q(database());
@@ -105,17 +109,16 @@ StoreResult<QList<JobRecord>> RunStore::jobs(const QString &runId) const {
     return readJobs(q, QStringLiteral("cannot read the jobs of run ") + runId);
 }
 
-StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluster,
-                                                           const QString &jobId) const {
+StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluster, const QString &jobId) const
+{
     using Result = StoreResult<std::optional<JobRecord>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlQuery q(database());
     // Job ids repeat across clusters, and within one after a scheduler reset: the newest run wins.
-    q.prepare(
-        QStringLiteral("SELECT %1 FROM jobs j JOIN runs r ON r.id = j.run_id "
-                       "WHERE j.job_id = ? AND r.cluster = ? ORDER BY r.created DESC, j.attempt DESC LIMIT 1")
-            .arg(QLatin1StringView(kJobColumns)));
+    q.prepare(QStringLiteral("SELECT %1 FROM jobs j JOIN runs r ON r.id = j.run_id "
+                             "WHERE j.job_id = ? AND r.cluster = ? ORDER BY r.created DESC, j.attempt DESC LIMIT 1")
+                  .arg(QLatin1StringView(kJobColumns)));
     q.addBindValue(jobId);
     q.addBindValue(cluster);
     const auto found = readJobs(q, QStringLiteral("cannot look up job ") + jobId);
@@ -126,7 +129,8 @@ StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluste
     return {found.value.first(), {}};
 }
 
-StoreResult<QList<JobRecord>> RunStore::jobsInStates(const QStringList &states) const {
+StoreResult<QList<JobRecord>> RunStore::jobsInStates(const QStringList &states) const
+{
     if (!isOpen())
         return StoreResult<QList<JobRecord>>::failure(notOpen().error);
     if (states.isEmpty())

@@ -12,12 +12,12 @@ namespace torchdeck {
 namespace {
 
 // metrics.event holds MetricEventKind's values: they are stored, so the enum only ever grows at its end.
-constexpr auto kMetricColumns =
-    "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
-    "samples_per_s, val_loss, val_accuracy, seconds, extra";
+constexpr auto kMetricColumns = "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
+                                "samples_per_s, val_loss, val_accuracy, seconds, extra";
 
 // The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events (the bulk).
-QVariant extraJson(const MetricEvent &e) {
+QVariant extraJson(const MetricEvent &e)
+{
     if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
         return {};
     QJsonObject o;
@@ -50,7 +50,8 @@ QVariant extraJson(const MetricEvent &e) {
     return QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
 }
 
-void readExtra(const QVariant &json, MetricEvent *e) {
+void readExtra(const QVariant &json, MetricEvent *e)
+{
     if (json.isNull())
         return;
     const QJsonObject o = QJsonDocument::fromJson(json.toString().toUtf8()).object();
@@ -70,7 +71,8 @@ void readExtra(const QVariant &json, MetricEvent *e) {
     e->resumeSkipped = o.value(u"resume_skipped").toInteger(0);
 }
 
-StoredMetricEvent readRow(const QSqlQuery &q) {
+StoredMetricEvent readRow(const QSqlQuery &q)
+{
     StoredMetricEvent s;
     s.attempt = q.value(0).toInt();
     MetricEvent &e = s.event;
@@ -94,7 +96,8 @@ StoredMetricEvent readRow(const QSqlQuery &q) {
 } // namespace
 
 StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                                    qint64 metricsOffset) {
+                                    qint64 metricsOffset)
+{
     if (!isOpen())
         return notOpen();
     QSqlDatabase db = database();
@@ -117,18 +120,16 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
     next.finish();
 
     QSqlQuery insert(db);
-    insert.prepare(
-        QStringLiteral("INSERT INTO metrics (run_key, seq, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                       "?, ?, ?, ?, ?, ?)")
-            .arg(QLatin1StringView(kMetricColumns)));
+    insert.prepare(QStringLiteral("INSERT INTO metrics (run_key, seq, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                  "?, ?, ?, ?, ?, ?)")
+                       .arg(QLatin1StringView(kMetricColumns)));
     for (const MetricEvent &e : events) {
         int i = 0;
         for (const QVariant &v :
              {QVariant(key.value), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)),
-              sql::real(e.time), sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs),
-              sql::count(e.epochStep), sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr),
-              sql::real(e.samplesPerSecond), sql::real(e.valLoss), sql::real(e.valAccuracy),
-              sql::real(e.seconds), extraJson(e)})
+              sql::real(e.time), sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs), sql::count(e.epochStep),
+              sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr), sql::real(e.samplesPerSecond),
+              sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds), extraJson(e)})
             insert.bindValue(i++, v);
         if (!insert.exec())
             return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
@@ -151,11 +152,12 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
 namespace {
 
 StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
-                        const std::function<void(const StoredMetricEvent &)> &take) {
+                        const std::function<void(const StoredMetricEvent &)> &take)
+{
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    q.prepare(QStringLiteral("SELECT %1 FROM metrics WHERE run_key = ? ORDER BY seq")
-                  .arg(QLatin1StringView(kMetricColumns)));
+    q.prepare(
+        QStringLiteral("SELECT %1 FROM metrics WHERE run_key = ? ORDER BY seq").arg(QLatin1StringView(kMetricColumns)));
     q.addBindValue(runKey);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot read metrics"), q));
@@ -168,7 +170,8 @@ StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
 
 } // namespace
 
-StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) const {
+StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) const
+{
     using Result = StoreResult<QList<StoredMetricEvent>>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -177,14 +180,14 @@ StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) co
     if (!key.ok())
         return Result::failure(key.error);
     Result result;
-    const StoreStatus status =
-        scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.append(e); });
+    const StoreStatus status = scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.append(e); });
     if (!status.ok())
         return Result::failure(status.error);
     return result;
 }
 
-StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const {
+StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const
+{
     using Result = StoreResult<RunSeries>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -194,27 +197,27 @@ StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const {
         return Result::failure(key.error);
     // Replayed row by row: a million-step run never exists as a list of events.
     Result result;
-    const StoreStatus status = scanMetrics(
-        db, key.value, [&](const StoredMetricEvent &e) { result.value.apply(e.event, e.attempt); });
+    const StoreStatus status =
+        scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.apply(e.event, e.attempt); });
     if (!status.ok())
         return Result::failure(status.error);
     return result;
 }
 
-StoreResult<qint64> RunStore::metricsCount(const QString &runId) const {
+StoreResult<qint64> RunStore::metricsCount(const QString &runId) const
+{
     if (!isOpen())
         return StoreResult<qint64>::failure(notOpen().error);
     QSqlQuery q(database());
-    q.prepare(
-        QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
+    q.prepare(QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
     q.addBindValue(runId);
     if (!q.exec() || !q.next())
-        return StoreResult<qint64>::failure(
-            sql::error(QStringLiteral("cannot count metrics of run ") + runId, q));
+        return StoreResult<qint64>::failure(sql::error(QStringLiteral("cannot count metrics of run ") + runId, q));
     return {q.value(0).toLongLong(), {}};
 }
 
-StoreStatus RunStore::clearMetrics(const QString &runId) {
+StoreStatus RunStore::clearMetrics(const QString &runId)
+{
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());

@@ -9,31 +9,38 @@
 namespace torchdeck::sql {
 
 // QSQLITE binds a null QString as NULL: text columns are NOT NULL, so null becomes "".
-inline QVariant text(const QString &s) {
+inline QVariant text(const QString &s)
+{
     return s.isNull() ? QVariant(QString(QLatin1StringView(""))) : QVariant(s);
 }
 
-inline QVariant real(double v) {
+inline QVariant real(double v)
+{
     return std::isnan(v) ? QVariant() : QVariant(v);
 }
 
-inline QVariant count(qint64 v) {
+inline QVariant count(qint64 v)
+{
     return v < 0 ? QVariant() : QVariant(v);
 }
 
-inline QVariant msecs(const QDateTime &t) {
+inline QVariant msecs(const QDateTime &t)
+{
     return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant();
 }
 
-inline double toReal(const QVariant &v) {
+inline double toReal(const QVariant &v)
+{
     return v.isNull() ? std::nan("") : v.toDouble();
 }
 
-inline qint64 toCount(const QVariant &v) {
+inline qint64 toCount(const QVariant &v)
+{
     return v.isNull() ? -1 : v.toLongLong();
 }
 
-inline QDateTime toDateTime(const QVariant &v) {
+inline QDateTime toDateTime(const QVariant &v)
+{
     return v.isNull() ? QDateTime() : QDateTime::fromMSecsSinceEpoch(v.toLongLong(), Qt::UTC);
 }
 

@@ -10,7 +10,8 @@ template <typename T> struct StoreResult {
     QString error;
 
     bool ok() const { return error.isEmpty(); }
-    static StoreResult failure(const QString &message) {
+    static StoreResult failure(const QString &message)
+    {
         StoreResult r;
         r.error = message;
         return r;

@@ -7,7 +7,8 @@
 
 namespace torchdeck {
 
-QList<StoreMigration> storeMigrations() {
+QList<StoreMigration> storeMigrations()
+{
     return {
         {1,
          {
@@ -73,23 +74,23 @@ QList<StoreMigration> storeMigrations() {
     };
 }
 
-StoreResult<int> storeSchemaVersion(QSqlDatabase &db) {
+StoreResult<int> storeSchemaVersion(QSqlDatabase &db)
+{
     const QStringList tables = db.tables(QSql::Tables);
     if (!tables.contains(QStringLiteral("schema_version"))) {
         if (!tables.isEmpty())
-            return StoreResult<int>::failure(
-                QStringLiteral("not a torchdeck run store (tables %1, no schema_version)")
-                    .arg(tables.join(QStringLiteral(", "))));
+            return StoreResult<int>::failure(QStringLiteral("not a torchdeck run store (tables %1, no schema_version)")
+                                                 .arg(tables.join(QStringLiteral(", "))));
         return {0, {}};
     }
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT version FROM schema_version")) || !q.next())
-        return StoreResult<int>::failure(QStringLiteral("cannot read the schema version: ") +
-                                         q.lastError().text());
+        return StoreResult<int>::failure(QStringLiteral("cannot read the schema version: ") + q.lastError().text());
     return {q.value(0).toInt(), {}};
 }
 
-StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &migrations) {
+StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &migrations)
+{
     StoreResult<int> current = storeSchemaVersion(db);
     if (!current.ok())
         return current;
@@ -104,9 +105,8 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
         if (m.version <= current.value)
             continue;
         if (m.version != current.value + 1)
-            return StoreResult<int>::failure(QStringLiteral("no migration from schema version %1 to %2")
-                                                 .arg(current.value)
-                                                 .arg(m.version));
+            return StoreResult<int>::failure(
+                QStringLiteral("no migration from schema version %1 to %2").arg(current.value).arg(m.version));
         if (!db.transaction())
             return StoreResult<int>::failure(
                 QStringLiteral("cannot begin migration %1: %2").arg(m.version).arg(db.lastError().text()));
@@ -118,10 +118,9 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
                 const QString error = q.lastError().text();
                 q.finish();
                 db.rollback();
-                return StoreResult<int>::failure(
-                    QStringLiteral("migration to schema version %1 failed: %2 (in: %3)")
-                        .arg(m.version)
-                        .arg(error, sql));
+                return StoreResult<int>::failure(QStringLiteral("migration to schema version %1 failed: %2 (in: %3)")
+                                                     .arg(m.version)
+                                                     .arg(error, sql));
             }
         }
         q.finish();

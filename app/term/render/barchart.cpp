@@ -14,7 +14,8 @@ namespace {
 constexpr char16_t kFullBlock = 0x2588;     // █
 constexpr char16_t kOneEighthBase = 0x2590; // U+2590 - k: the left k/8 block (▏ is 1/8, ▉ is 7/8)
 
-QString bar(double eighths) {
+QString bar(double eighths)
+{
     const auto total = static_cast<qsizetype>(std::max(0.0, eighths));
     QString out(total / 8, QChar(kFullBlock));
     if (total % 8)
@@ -24,7 +25,8 @@ QString bar(double eighths) {
 
 } // namespace
 
-QStringList renderBarChart(const MetricSeries &series, const BarChartOptions &options, int cols, int rows) {
+QStringList renderBarChart(const MetricSeries &series, const BarChartOptions &options, int cols, int rows)
+{
     cols = std::max(cols, 0);
     rows = std::max(rows, 0);
     QStringList out;

@@ -21,9 +21,12 @@ BrailleCanvas::BrailleCanvas(int cols, int rows)
     , m_rows(std::max(rows, 0))
     , m_dots(qsizetype(m_cols) * m_rows, 0)
     , m_colors(qsizetype(m_cols) * m_rows, qint16(ansi::kNoColor))
-    , m_overlay(qsizetype(m_cols) * m_rows, 0) {}
+    , m_overlay(qsizetype(m_cols) * m_rows, 0)
+{
+}
 
-void BrailleCanvas::set(int x, int y, int color) {
+void BrailleCanvas::set(int x, int y, int color)
+{
     if (x < 0 || y < 0 || x >= dotWidth() || y >= dotHeight())
         return;
     const int cell = cellIndex(x / 2, y / 4);
@@ -32,13 +35,15 @@ void BrailleCanvas::set(int x, int y, int color) {
         m_colors[cell] = qint16(color);
 }
 
-bool BrailleCanvas::isSet(int x, int y) const {
+bool BrailleCanvas::isSet(int x, int y) const
+{
     if (x < 0 || y < 0 || x >= dotWidth() || y >= dotHeight())
         return false;
     return m_dots[cellIndex(x / 2, y / 4)] & kDotBits[y % 4][x % 2];
 }
 
-void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color) {
+void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color)
+{
     // Clip far-away ends first so that a wild coordinate cannot make the walk long.
     const int limit = 4 * (dotWidth() + dotHeight()) + 8;
     if (std::abs(x0) > limit || std::abs(x1) > limit || std::abs(y0) > limit || std::abs(y1) > limit) {
@@ -66,12 +71,14 @@ void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color) {
     }
 }
 
-void BrailleCanvas::setCellColor(int col, int row, int color) {
+void BrailleCanvas::setCellColor(int col, int row, int color)
+{
     if (col >= 0 && row >= 0 && col < m_cols && row < m_rows)
         m_colors[cellIndex(col, row)] = qint16(color);
 }
 
-void BrailleCanvas::text(int col, int row, QStringView text, int color) {
+void BrailleCanvas::text(int col, int row, QStringView text, int color)
+{
     if (row < 0 || row >= m_rows)
         return;
     for (const char32_t c : text.toUcs4()) {
@@ -86,7 +93,8 @@ void BrailleCanvas::text(int col, int row, QStringView text, int color) {
     }
 }
 
-QString BrailleCanvas::row(int row, bool useColor) const {
+QString BrailleCanvas::row(int row, bool useColor) const
+{
     QString out;
     if (row < 0 || row >= m_rows)
         return out;
@@ -114,7 +122,8 @@ QString BrailleCanvas::row(int row, bool useColor) const {
     return out;
 }
 
-QStringList BrailleCanvas::lines(bool useColor) const {
+QStringList BrailleCanvas::lines(bool useColor) const
+{
     QStringList out;
     out.reserve(m_rows);
     for (int r = 0; r < m_rows; ++r)

@@ -8,7 +8,8 @@ constexpr char kEsc = 0x1b;
 constexpr qsizetype kMaxSequence = 32; // longer "sequences" are noise: the ESC is taken alone
 constexpr char32_t kReplacement = 0xfffd;
 
-bool keyForFinal(char final, Key *key) {
+bool keyForFinal(char final, Key *key)
+{
     switch (final) {
     case 'A':
         *key = {Key::Up};
@@ -34,7 +35,8 @@ bool keyForFinal(char final, Key *key) {
 }
 
 // "ESC [ 5 ~" and friends (the VT220 editing keys); modifiers after ';' are ignored.
-bool keyForTilde(QByteArrayView params, Key *key) {
+bool keyForTilde(QByteArrayView params, Key *key)
+{
     const qsizetype semicolon = params.indexOf(';');
     switch (params.first(semicolon < 0 ? params.size() : semicolon).toInt()) {
     case 1:
@@ -56,7 +58,8 @@ bool keyForTilde(QByteArrayView params, Key *key) {
     }
 }
 
-qsizetype utf8Length(uchar lead) {
+qsizetype utf8Length(uchar lead)
+{
     if (lead >= 0xc2 && lead <= 0xdf)
         return 2;
     if (lead >= 0xe0 && lead <= 0xef)
@@ -68,7 +71,8 @@ qsizetype utf8Length(uchar lead) {
 
 } // namespace
 
-qsizetype KeyDecoder::decodeOne(QList<Key> *keys, bool final) const {
+qsizetype KeyDecoder::decodeOne(QList<Key> *keys, bool final) const
+{
     const QByteArrayView b(m_pending);
     const auto c = static_cast<uchar>(b[0]);
     if (c == kEsc) {
@@ -88,8 +92,7 @@ qsizetype KeyDecoder::decodeOne(QList<Key> *keys, bool final) const {
                 return 0;
             if (j < b.size() && b[j] >= 0x40 && b[j] <= 0x7e) {
                 Key key;
-                const bool known =
-                    b[j] == '~' ? keyForTilde(b.sliced(2, j - 2), &key) : keyForFinal(b[j], &key);
+                const bool known = b[j] == '~' ? keyForTilde(b.sliced(2, j - 2), &key) : keyForFinal(b[j], &key);
                 if (known)
                     keys->append(key);
                 return j + 1; // unknown sequences (function keys, reports) are swallowed whole
@@ -144,7 +147,8 @@ qsizetype KeyDecoder::decodeOne(QList<Key> *keys, bool final) const {
     return length;
 }
 
-QList<Key> KeyDecoder::feed(QByteArrayView bytes) {
+QList<Key> KeyDecoder::feed(QByteArrayView bytes)
+{
     m_pending.append(bytes);
     QList<Key> keys;
     while (!m_pending.isEmpty()) {
@@ -156,7 +160,8 @@ QList<Key> KeyDecoder::feed(QByteArrayView bytes) {
     return keys;
 }
 
-QList<Key> KeyDecoder::flush() {
+QList<Key> KeyDecoder::flush()
+{
     QList<Key> keys;
     while (!m_pending.isEmpty())
         m_pending.remove(0, decodeOne(&keys, true));

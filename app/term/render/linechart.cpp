@@ -29,12 +29,14 @@ struct Window {
     double unscaled(double v) const { return log ? std::pow(10.0, v) : v; }
 };
 
-bool hasData(const ChartLine &line) {
+bool hasData(const ChartLine &line)
+{
     return line.series && std::isfinite(line.xScale) && line.xScale > 0 && line.series->visibleBounds().valid;
 }
 
 // The union of the visible bounds; false when no line has a point.
-bool dataWindow(const QList<ChartLine> &lines, bool wantLog, Window *w, bool *flat) {
+bool dataWindow(const QList<ChartLine> &lines, bool wantLog, Window *w, bool *flat)
+{
     bool any = false;
     double yMin = 0, yMax = 0;
     for (const ChartLine &line : lines) {
@@ -73,22 +75,28 @@ class Plot {
 public:
     Plot(const Window &w, int cols, int rows)
         : m_w(w)
-        , m_canvas(cols, rows) {}
+        , m_canvas(cols, rows)
+    {
+    }
 
-    int dotY(double y) const {
+    int dotY(double y) const
+    {
         const double v = (m_w.hi - m_w.scaled(y)) / (m_w.hi - m_w.lo) * (m_canvas.dotHeight() - 1);
         return static_cast<int>(std::lround(std::clamp(v, 0.0, double(m_canvas.dotHeight() - 1))));
     }
-    bool inWindow(double x, double y) const {
+    bool inWindow(double x, double y) const
+    {
         const double v = m_w.scaled(y);
         return x >= m_w.x0 && x <= m_w.x1 && v >= m_w.lo && v <= m_w.hi && std::isfinite(v);
     }
     // The value at the middle of a dot row, for the axis labels.
-    double valueAtDot(double dotRow) const {
+    double valueAtDot(double dotRow) const
+    {
         return m_w.unscaled(m_w.hi - dotRow / (m_canvas.dotHeight() - 1) * (m_w.hi - m_w.lo));
     }
 
-    void drawLine(const ChartLine &line) {
+    void drawLine(const ChartLine &line)
+    {
         const QList<SeriesBucket> buckets =
             line.series->buckets(m_w.x0 / line.xScale, m_w.x1 / line.xScale, m_canvas.dotWidth());
         bool havePrevious = false;
@@ -105,7 +113,8 @@ public:
     }
 
     // Sampled, so that a run resumed after a million steps costs no more than a small one.
-    void drawDiscarded(const ChartLine &line) {
+    void drawDiscarded(const ChartLine &line)
+    {
         const MetricSeries &s = *line.series;
         if (s.size() == s.visibleCount())
             return;
@@ -127,13 +136,15 @@ private:
     BrailleCanvas m_canvas;
 };
 
-QString formatX(double x) {
+QString formatX(double x)
+{
     return std::abs(x) < 1e15 && x == std::floor(x) ? formatCount(x) : formatCompact(x);
 }
 
 // Label rows of the y axis: the ends, then the middle and quarters as the height allows, and the row of a
 // flat series' value.
-QList<int> tickRows(int plotRows, bool flat, const Plot &plot, double flatValue) {
+QList<int> tickRows(int plotRows, bool flat, const Plot &plot, double flatValue)
+{
     QList<int> rows{0, plotRows - 1};
     if (flat) {
         rows.append(plot.dotY(flatValue) / 4);
@@ -150,7 +161,8 @@ QList<int> tickRows(int plotRows, bool flat, const Plot &plot, double flatValue)
 }
 
 // Labels as short as possible while still telling the ticks apart.
-QStringList tickLabels(const QList<double> &values) {
+QStringList tickLabels(const QList<double> &values)
+{
     QStringList labels;
     for (int digits = 3; digits <= kMaxLabelDigits; ++digits) {
         labels.clear();
@@ -162,7 +174,8 @@ QStringList tickLabels(const QList<double> &values) {
     return labels;
 }
 
-QString titleLine(const QList<ChartLine> &lines, const LineChartOptions &options, bool log, int cols) {
+QString titleLine(const QList<ChartLine> &lines, const LineChartOptions &options, bool log, int cols)
+{
     StyledLine out(cols, options.useColor);
     out.add(terminalSafe(options.title), {ansi::kNoColor, true});
     if (log)
@@ -177,7 +190,8 @@ QString titleLine(const QList<ChartLine> &lines, const LineChartOptions &options
     return out.finish();
 }
 
-QStringList placeholder(const LineChartOptions &options, int cols, int rows, const QString &text) {
+QStringList placeholder(const LineChartOptions &options, int cols, int rows, const QString &text)
+{
     QStringList out;
     StyledLine title(cols, options.useColor);
     title.add(terminalSafe(options.title), {ansi::kNoColor, true});
@@ -196,7 +210,8 @@ QStringList placeholder(const LineChartOptions &options, int cols, int rows, con
 }
 
 // The x range under the plot: first x on the left, last on the right, the axis name between them.
-QString xAxisLine(const Window &w, const LineChartOptions &options, int labelWidth, int cols) {
+QString xAxisLine(const Window &w, const LineChartOptions &options, int labelWidth, int cols)
+{
     const int plotCols = cols - labelWidth - 1;
     const TextStyle axis{ansi::kNoColor, false, true};
     StyledLine xAxis(cols, options.useColor);
@@ -211,8 +226,7 @@ QString xAxisLine(const Window &w, const LineChartOptions &options, int labelWid
         xAxis.add(only, axis);
     } else if (gap >= displayWidth(name) + 2) {
         const int before = (gap - displayWidth(name)) / 2;
-        xAxis.add(QString(from + QString(before, u' ') + name +
-                          QString(gap - before - displayWidth(name), u' ') + to),
+        xAxis.add(QString(from + QString(before, u' ') + name + QString(gap - before - displayWidth(name), u' ') + to),
                   axis);
     } else if (gap >= 1) {
         xAxis.add(QString(from + QString(gap, u' ') + to), axis);
@@ -224,8 +238,8 @@ QString xAxisLine(const Window &w, const LineChartOptions &options, int labelWid
 
 } // namespace
 
-QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols,
-                            int rows) {
+QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols, int rows)
+{
     cols = std::max(cols, 0);
     rows = std::max(rows, 0);
     if (rows == 0)

@@ -11,13 +11,14 @@ namespace torchdeck::term {
 
 struct ChartLine {
     ChartLine() = default;
-    ChartLine(const MetricSeries *s, QString n = {}, int c = ansi::kNoColor, double scale = 1.0,
-              bool discarded = false)
+    ChartLine(const MetricSeries *s, QString n = {}, int c = ansi::kNoColor, double scale = 1.0, bool discarded = false)
         : series(s)
         , name(std::move(n))
         , color(c)
         , xScale(scale)
-        , showDiscarded(discarded) {}
+        , showDiscarded(discarded)
+    {
+    }
 
     const MetricSeries *series = nullptr;
     QString name;
@@ -36,7 +37,6 @@ struct LineChartOptions {
 // A chart in a box of exactly `rows` lines of exactly `cols` cells: the title and legend, y labels with
 // ticks, the braille plot, the x range. Each line costs O(columns) to draw: series are decimated into one
 // min/max bucket a dot column. No visible point: a "no data yet" placeholder.
-QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols,
-                            int rows);
+QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols, int rows);
 
 } // namespace torchdeck::term

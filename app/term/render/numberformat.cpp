@@ -9,7 +9,8 @@ namespace {
 
 const QString kUnknown = QStringLiteral("-");
 
-QString stripZeros(QString text) {
+QString stripZeros(QString text)
+{
     if (!text.contains(u'.'))
         return text;
     while (text.endsWith(u'0'))
@@ -19,7 +20,8 @@ QString stripZeros(QString text) {
     return text;
 }
 
-QString scientific(double value, int significant) {
+QString scientific(double value, int significant)
+{
     int exponent = static_cast<int>(std::floor(std::log10(std::abs(value))));
     double mantissa = value / std::pow(10.0, exponent);
     QString digits = stripZeros(QString::number(mantissa, 'f', significant - 1));
@@ -33,7 +35,8 @@ QString scientific(double value, int significant) {
 
 } // namespace
 
-QString formatCompact(double value, int significant) {
+QString formatCompact(double value, int significant)
+{
     if (!std::isfinite(value))
         return kUnknown;
     if (value == 0)
@@ -48,7 +51,8 @@ QString formatCompact(double value, int significant) {
     return text == u"-0" ? QStringLiteral("0") : text;
 }
 
-QString formatCount(double value) {
+QString formatCount(double value)
+{
     if (!std::isfinite(value))
         return kUnknown;
     const QString digits = QString::number(std::llround(std::abs(value)));
@@ -60,7 +64,8 @@ QString formatCount(double value) {
     return value < 0 ? QString(u'-' + out) : out;
 }
 
-QString formatDuration(double seconds) {
+QString formatDuration(double seconds)
+{
     if (!std::isfinite(seconds) || seconds < 0)
         return kUnknown;
     const qint64 s = std::llround(seconds);

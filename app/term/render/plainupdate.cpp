@@ -7,7 +7,8 @@ namespace torchdeck::term {
 
 namespace {
 
-const WatchRunRow *findRun(const QList<WatchRunRow> &runs, const QString &id) {
+const WatchRunRow *findRun(const QList<WatchRunRow> &runs, const QString &id)
+{
     for (const WatchRunRow &r : runs) {
         if (r.id == id)
             return &r;
@@ -15,14 +16,16 @@ const WatchRunRow *findRun(const QList<WatchRunRow> &runs, const QString &id) {
     return nullptr;
 }
 
-bool changed(const WatchRunRow &before, const WatchRunRow &now) {
-    return before.state != now.state || before.epochsDone != now.epochsDone ||
-           before.epochsTotal != now.epochsTotal || before.jobIds != now.jobIds;
+bool changed(const WatchRunRow &before, const WatchRunRow &now)
+{
+    return before.state != now.state || before.epochsDone != now.epochsDone || before.epochsTotal != now.epochsTotal ||
+           before.jobIds != now.jobIds;
 }
 
 } // namespace
 
-QString plainRunLine(const WatchRunRow &run) {
+QString plainRunLine(const WatchRunRow &run)
+{
     QString line = u"run " + terminalSafe(run.id) + u' ' + terminalSafe(run.state);
     line += u" epoch " + QString::number(run.epochsDone) + u'/' +
             (run.epochsTotal >= 0 ? QString::number(run.epochsTotal) : QStringLiteral("?"));
@@ -35,7 +38,8 @@ QString plainRunLine(const WatchRunRow &run) {
     return line;
 }
 
-QStringList renderPlainUpdate(const WatchSnapshot &previous, const WatchSnapshot &current) {
+QStringList renderPlainUpdate(const WatchSnapshot &previous, const WatchSnapshot &current)
+{
     QStringList lines;
     for (const WatchRunRow &run : current.runs) {
         const WatchRunRow *before = findRun(previous.runs, run.id);
@@ -43,8 +47,8 @@ QStringList renderPlainUpdate(const WatchSnapshot &previous, const WatchSnapshot
             lines.append(plainRunLine(run));
     }
     if (!current.message.isEmpty() && current.message != previous.message)
-        lines.append(QString((current.messageIsError ? QStringLiteral("error: ") : QString()) +
-                             terminalSafe(current.message)));
+        lines.append(
+            QString((current.messageIsError ? QStringLiteral("error: ") : QString()) + terminalSafe(current.message)));
     return lines;
 }
 

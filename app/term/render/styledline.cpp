@@ -4,7 +4,8 @@
 
 namespace torchdeck::term {
 
-bool StyledLine::add(QStringView text, const TextStyle &style) {
+bool StyledLine::add(QStringView text, const TextStyle &style)
+{
     if (room() <= 0)
         return text.isEmpty();
     const QString fitted = fitToWidth(text, room());
@@ -29,19 +30,22 @@ bool StyledLine::add(QStringView text, const TextStyle &style) {
     return fitted.size() == text.size();
 }
 
-void StyledLine::addSpaces(int count, const TextStyle &style) {
+void StyledLine::addSpaces(int count, const TextStyle &style)
+{
     if (count > 0)
         add(QString(std::min(count, room()), u' '), style);
 }
 
-void StyledLine::addRendered(const QString &text, int cells) {
+void StyledLine::addRendered(const QString &text, int cells)
+{
     if (cells > room())
         return; // a pre-rendered piece cannot be cut safely: the caller sized it
     m_text += text;
     m_used += cells;
 }
 
-QString StyledLine::finish() const {
+QString StyledLine::finish() const
+{
     return room() > 0 ? QString(m_text + QString(room(), u' ')) : m_text;
 }
 

@@ -21,7 +21,9 @@ class StyledLine {
 public:
     StyledLine(int width, bool useColor)
         : m_width(std::max(width, 0))
-        , m_useColor(useColor) {}
+        , m_useColor(useColor)
+    {
+    }
 
     int width() const { return m_width; }
     int used() const { return m_used; }

@@ -10,14 +10,15 @@ namespace torchdeck::term {
 
 namespace {
 
-int totalWidth(const QList<int> &widths, int gap) {
-    return std::accumulate(widths.cbegin(), widths.cend(), 0) +
-           gap * int(std::max<qsizetype>(0, widths.size() - 1));
+int totalWidth(const QList<int> &widths, int gap)
+{
+    return std::accumulate(widths.cbegin(), widths.cend(), 0) + gap * int(std::max<qsizetype>(0, widths.size() - 1));
 }
 
 // Natural widths shrunk, widest first, to fit `cols`; columns that cannot shrink further are dropped from the
 // right. The result may be shorter than the columns.
-QList<int> fitWidths(const Table &table, const QList<QStringList> &cells, int cols, int *gap) {
+QList<int> fitWidths(const Table &table, const QList<QStringList> &cells, int cols, int *gap)
+{
     QList<int> widths;
     for (qsizetype c = 0; c < table.columns.size(); ++c) {
         int w = displayWidth(table.columns[c].header);
@@ -43,14 +44,16 @@ QList<int> fitWidths(const Table &table, const QList<QStringList> &cells, int co
 
 } // namespace
 
-int tableFirstRow(int rowCount, int selected, int visibleRows) {
+int tableFirstRow(int rowCount, int selected, int visibleRows)
+{
     if (visibleRows <= 0 || rowCount <= visibleRows)
         return 0;
     const int first = selected >= visibleRows ? selected - visibleRows + 1 : 0;
     return std::clamp(first, 0, rowCount - visibleRows);
 }
 
-QStringList renderTable(const Table &table, int cols, int rows, bool useColor) {
+QStringList renderTable(const Table &table, int cols, int rows, bool useColor)
+{
     cols = std::max(cols, 0);
     QStringList out;
     if (rows <= 0)
@@ -72,8 +75,7 @@ QStringList renderTable(const Table &table, int cols, int rows, bool useColor) {
             if (c > 0)
                 line.addSpaces(gap, style);
             const QString cell = row.value(c);
-            line.add(table.columns[c].alignRight ? padLeft(cell, widths[c]) : padRight(cell, widths[c]),
-                     style);
+            line.add(table.columns[c].alignRight ? padLeft(cell, widths[c]) : padRight(cell, widths[c]), style);
         }
         line.addSpaces(line.room(), style);
         return line.finish();

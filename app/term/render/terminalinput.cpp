@@ -16,7 +16,8 @@ constexpr std::size_t kReadSize = 256;
 int g_resizePipe[2] = {-1, -1};
 struct sigaction g_previousWinch {};
 
-void onWinch(int) {
+void onWinch(int)
+{
     const int saved = errno;
     const char byte = 1;
     if (::write(g_resizePipe[1], &byte, 1) < 0) {
@@ -25,7 +26,8 @@ void onWinch(int) {
     errno = saved;
 }
 
-bool openResizePipe() {
+bool openResizePipe()
+{
     if (g_resizePipe[0] >= 0 || pipe2(g_resizePipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return false;
     struct sigaction action {};
@@ -36,7 +38,8 @@ bool openResizePipe() {
     return true;
 }
 
-void closeResizePipe() {
+void closeResizePipe()
+{
     sigaction(SIGWINCH, &g_previousWinch, nullptr);
     ::close(g_resizePipe[0]);
     ::close(g_resizePipe[1]);
@@ -47,7 +50,8 @@ void closeResizePipe() {
 
 TerminalInput::TerminalInput(int fd, QObject *parent)
     : QObject(parent)
-    , m_fd(fd) {
+    , m_fd(fd)
+{
     m_escapeTimer.setSingleShot(true);
     m_escapeTimer.setInterval(kEscapeWaitMs);
     connect(&m_escapeTimer, &QTimer::timeout, this, [this] { emitKeys(m_decoder.flush()); });
@@ -59,14 +63,16 @@ TerminalInput::TerminalInput(int fd, QObject *parent)
     }
 }
 
-TerminalInput::~TerminalInput() {
+TerminalInput::~TerminalInput()
+{
     if (m_resize) {
         delete m_resize; // before its descriptor closes
         closeResizePipe();
     }
 }
 
-void TerminalInput::readInput() {
+void TerminalInput::readInput()
+{
     std::array<char, kReadSize> buffer{};
     const ssize_t n = ::read(m_fd, buffer.data(), buffer.size());
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -84,14 +90,16 @@ void TerminalInput::readInput() {
         m_escapeTimer.stop();
 }
 
-void TerminalInput::readResize() {
+void TerminalInput::readResize()
+{
     std::array<char, 64> drain{};
     while (::read(g_resizePipe[0], drain.data(), drain.size()) > 0) {
     }
     emit resized();
 }
 
-void TerminalInput::emitKeys(const QList<Key> &keys) {
+void TerminalInput::emitKeys(const QList<Key> &keys)
+{
     for (const Key &k : keys)
         emit key(k);
 }

@@ -17,8 +17,7 @@ namespace {
 constexpr char kEnter[] = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J";
 constexpr char kLeave[] = "\x1b[0m\x1b[?7h\x1b[?25h\x1b[?1049l";
 
-constexpr std::array<int, 9> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV,
-                                         SIGBUS, SIGFPE,  SIGILL, SIGABRT};
+constexpr std::array<int, 9> kSignals = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 // Signal handlers can reach only globals: the one active session's saved state.
 volatile sig_atomic_t g_active = 0;
@@ -30,7 +29,8 @@ std::array<struct sigaction, kSignals.size()> g_previous{};
 bool g_atExitRegistered = false;
 
 // Async-signal-safe: write(2) and tcsetattr(3) only.
-void restoreTerminal() {
+void restoreTerminal()
+{
     if (!g_active)
         return;
     g_active = 0;
@@ -41,7 +41,8 @@ void restoreTerminal() {
         tcsetattr(g_inputFd, TCSANOW, &g_savedTermios);
 }
 
-void onSignal(int signal) {
+void onSignal(int signal)
+{
     restoreTerminal();
     for (std::size_t i = 0; i < kSignals.size(); ++i) {
         if (kSignals[i] == signal)
@@ -50,7 +51,8 @@ void onSignal(int signal) {
     raise(signal); // delivered when this handler returns, to the previous handler or the default action
 }
 
-void installHandlers() {
+void installHandlers()
+{
     for (std::size_t i = 0; i < kSignals.size(); ++i) {
         struct sigaction action {};
         action.sa_handler = onSignal;
@@ -61,12 +63,14 @@ void installHandlers() {
     }
 }
 
-void removeHandlers() {
+void removeHandlers()
+{
     for (std::size_t i = 0; i < kSignals.size(); ++i)
         sigaction(kSignals[i], &g_previous[i], nullptr);
 }
 
-bool enterRawMode(int fd) {
+bool enterRawMode(int fd)
+{
     if (!isatty(fd) || tcgetattr(fd, &g_savedTermios) != 0)
         return false;
     termios raw = g_savedTermios;
@@ -79,7 +83,8 @@ bool enterRawMode(int fd) {
 
 } // namespace
 
-TerminalSize terminalSize(int fd) {
+TerminalSize terminalSize(int fd)
+{
     winsize ws{};
     if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 && ws.ws_row > 0)
         return {ws.ws_col, ws.ws_row};
@@ -94,7 +99,8 @@ TerminalSize terminalSize(int fd) {
     return size;
 }
 
-bool writeAll(int fd, QByteArrayView bytes) {
+bool writeAll(int fd, QByteArrayView bytes)
+{
     qsizetype done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + done, std::size_t(bytes.size() - done));
@@ -107,7 +113,8 @@ bool writeAll(int fd, QByteArrayView bytes) {
     return true;
 }
 
-TerminalSession::TerminalSession(int inputFd, int outputFd) {
+TerminalSession::TerminalSession(int inputFd, int outputFd)
+{
     if (g_active || !isatty(outputFd))
         return;
     g_inputFd = inputFd;
@@ -124,7 +131,8 @@ TerminalSession::TerminalSession(int inputFd, int outputFd) {
     m_rawInput = g_rawInput;
 }
 
-TerminalSession::~TerminalSession() {
+TerminalSession::~TerminalSession()
+{
     if (!m_active)
         return;
     std::fflush(stdout); // a frame still in stdio's buffer belongs to the alternate screen

@@ -32,7 +32,8 @@ constexpr std::array<std::pair<char32_t, char32_t>, 14> kWide = {{
 }};
 
 // Length of the escape sequence starting at `i` (ESC), 1 when it is a lone ESC.
-qsizetype escapeLength(QStringView text, qsizetype i) {
+qsizetype escapeLength(QStringView text, qsizetype i)
+{
     if (i + 1 >= text.size())
         return 1;
     const char16_t kind = text[i + 1].unicode();
@@ -52,17 +53,20 @@ qsizetype escapeLength(QStringView text, qsizetype i) {
     return 2; // ESC and one character
 }
 
-bool isControl(char32_t c) {
+bool isControl(char32_t c)
+{
     return c < 0x20 || (c >= 0x7f && c < 0xa0);
 }
 
 // Bidirectional overrides would reorder what follows them on the line.
-bool isBidiControl(char32_t c) {
+bool isBidiControl(char32_t c)
+{
     return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
 // The code point at `*i`, moving `*i` past it (a lone surrogate reads as itself).
-char32_t nextCodePoint(QStringView text, qsizetype *i) {
+char32_t nextCodePoint(QStringView text, qsizetype *i)
+{
     const QChar c = text[*i];
     ++*i;
     if (c.isHighSurrogate() && *i < text.size() && text[*i].isLowSurrogate())
@@ -72,7 +76,8 @@ char32_t nextCodePoint(QStringView text, qsizetype *i) {
 
 } // namespace
 
-int charWidth(char32_t c) {
+int charWidth(char32_t c)
+{
     if (c < 0x7f)
         return c >= 0x20 ? 1 : 0;
     if (isControl(c))
@@ -90,7 +95,8 @@ int charWidth(char32_t c) {
     return it != kWide.cbegin() && c <= std::prev(it)->second ? 2 : 1;
 }
 
-int displayWidth(QStringView text) {
+int displayWidth(QStringView text)
+{
     int width = 0;
     qsizetype i = 0;
     while (i < text.size()) {
@@ -107,7 +113,8 @@ int displayWidth(QStringView text) {
     return width;
 }
 
-QString terminalSafe(QStringView text) {
+QString terminalSafe(QStringView text)
+{
     QString out;
     out.reserve(text.size());
     qsizetype i = 0;
@@ -129,7 +136,8 @@ QString terminalSafe(QStringView text) {
     return out;
 }
 
-QString stripAnsi(QStringView text) {
+QString stripAnsi(QStringView text)
+{
     QString out;
     out.reserve(text.size());
     for (qsizetype i = 0; i < text.size();) {
@@ -143,7 +151,8 @@ QString stripAnsi(QStringView text) {
     return out;
 }
 
-QString fitToWidth(QStringView text, int width) {
+QString fitToWidth(QStringView text, int width)
+{
     if (width <= 0)
         return {};
     if (displayWidth(text) <= width)
@@ -164,7 +173,8 @@ QString fitToWidth(QStringView text, int width) {
     return out;
 }
 
-QString padRight(QStringView text, int width) {
+QString padRight(QStringView text, int width)
+{
     QString out = fitToWidth(text, width);
     const int w = displayWidth(out);
     if (w < width)
@@ -172,7 +182,8 @@ QString padRight(QStringView text, int width) {
     return out;
 }
 
-QString padLeft(QStringView text, int width) {
+QString padLeft(QStringView text, int width)
+{
     QString out = fitToWidth(text, width);
     const int w = displayWidth(out);
     return w < width ? QString(width - w, u' ') + out : out;

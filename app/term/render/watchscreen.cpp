@@ -32,7 +32,8 @@ struct Layout {
     int help = 1;
 };
 
-Layout layoutFor(const WatchSnapshot &s, int rows) {
+Layout layoutFor(const WatchSnapshot &s, int rows)
+{
     Layout l;
     l.message = s.message.isEmpty() ? 0 : 1;
     const int runs = std::max<int>(1, int(s.runs.size()));
@@ -49,12 +50,14 @@ Layout layoutFor(const WatchSnapshot &s, int rows) {
     return l;
 }
 
-QString epochText(const WatchRunRow &r) {
+QString epochText(const WatchRunRow &r)
+{
     return QString(QString::number(r.epochsDone) + u'/' +
                    (r.epochsTotal >= 0 ? QString::number(r.epochsTotal) : QStringLiteral("?")));
 }
 
-Table runsTable(const WatchSnapshot &s) {
+Table runsTable(const WatchSnapshot &s)
+{
     Table t;
     t.columns = {{QStringLiteral("RUN"), false, 8},     {QStringLiteral("NAME"), false, 6},
                  {QStringLiteral("CLUSTER"), false, 6}, {QStringLiteral("STATE"), false, 7},
@@ -68,7 +71,8 @@ Table runsTable(const WatchSnapshot &s) {
     return t;
 }
 
-QStringList lossChart(const WatchSnapshot &s, int cols, int rows) {
+QStringList lossChart(const WatchSnapshot &s, int cols, int rows)
+{
     LineChartOptions options;
     options.logY = s.logScale;
     options.useColor = s.useColor;
@@ -80,28 +84,28 @@ QStringList lossChart(const WatchSnapshot &s, int cols, int rows) {
         if (!steps.isEmpty()) {
             lines.append({&steps, QStringLiteral("train"), kTrainColor, 1.0, true});
             if (stepsPerEpoch > 0) // val loss comes by epoch: epoch e ends at step e * steps per epoch
-                lines.append({&run->series(SeriesKind::ValLoss), QStringLiteral("val"), kValColor,
-                              double(stepsPerEpoch), true});
+                lines.append(
+                    {&run->series(SeriesKind::ValLoss), QStringLiteral("val"), kValColor, double(stepsPerEpoch), true});
         } else { // only epoch summaries (plain logs): the chart goes by epoch
             options.xName = QStringLiteral("epoch");
-            lines.append(
-                {&run->series(SeriesKind::EpochTrainLoss), QStringLiteral("train"), kTrainColor, 1.0, true});
+            lines.append({&run->series(SeriesKind::EpochTrainLoss), QStringLiteral("train"), kTrainColor, 1.0, true});
             lines.append({&run->series(SeriesKind::ValLoss), QStringLiteral("val"), kValColor, 1.0, true});
         }
     }
     return renderLineChart(lines, options, cols, rows);
 }
 
-QStringList epochBars(const WatchSnapshot &s, int cols, int rows) {
+QStringList epochBars(const WatchSnapshot &s, int cols, int rows)
+{
     static const MetricSeries kEmpty;
     BarChartOptions options;
     options.color = kBarColor;
     options.useColor = s.useColor;
-    return renderBarChart(s.series ? s.series->series(SeriesKind::EpochSeconds) : kEmpty, options, cols,
-                          rows);
+    return renderBarChart(s.series ? s.series->series(SeriesKind::EpochSeconds) : kEmpty, options, cols, rows);
 }
 
-QStringList charts(const WatchSnapshot &s, int cols, int rows) {
+QStringList charts(const WatchSnapshot &s, int cols, int rows)
+{
     if (cols >= kSideBySideCols) {
         const int barCols = std::clamp(cols / 3, 30, 50);
         const int lossCols = cols - barCols - 1;
@@ -120,7 +124,8 @@ QStringList charts(const WatchSnapshot &s, int cols, int rows) {
     return lossChart(s, cols, rows - barRows) + epochBars(s, cols, barRows);
 }
 
-QString throughputLine(const WatchSnapshot &s, int cols) {
+QString throughputLine(const WatchSnapshot &s, int cols)
+{
     StyledLine line(cols, s.useColor);
     const TextStyle key{ansi::kNoColor, false, true};
     QPointF last;
@@ -154,7 +159,8 @@ QString throughputLine(const WatchSnapshot &s, int cols) {
     return line.finish();
 }
 
-QStringList logBlock(const WatchSnapshot &s, int cols, int rows) {
+QStringList logBlock(const WatchSnapshot &s, int cols, int rows)
+{
     QStringList out;
     const QStringList shown = s.logLines.mid(std::max<qsizetype>(0, s.logLines.size() - rows));
     for (const QString &text : shown) {
@@ -167,13 +173,15 @@ QStringList logBlock(const WatchSnapshot &s, int cols, int rows) {
     return out;
 }
 
-QString messageLine(const WatchSnapshot &s, int cols) {
+QString messageLine(const WatchSnapshot &s, int cols)
+{
     StyledLine line(cols, s.useColor);
     line.add(terminalSafe(s.message), {s.messageIsError ? kErrorColor : kAskColor, true});
     return line.finish();
 }
 
-QString helpLine(const WatchSnapshot &s, int cols) {
+QString helpLine(const WatchSnapshot &s, int cols)
+{
     StyledLine line(cols, s.useColor);
     const TextStyle bar{ansi::kNoColor, false, false, true};
     line.add(QString(u' ' + terminalSafe(s.helpLine)), bar);
@@ -183,7 +191,8 @@ QString helpLine(const WatchSnapshot &s, int cols) {
 
 } // namespace
 
-QStringList watchScreenLines(const WatchSnapshot &snapshot, int cols, int rows) {
+QStringList watchScreenLines(const WatchSnapshot &snapshot, int cols, int rows)
+{
     cols = std::max(cols, 0);
     rows = std::max(rows, 0);
     QStringList out;
@@ -205,7 +214,8 @@ QStringList watchScreenLines(const WatchSnapshot &snapshot, int cols, int rows) 
     return out;
 }
 
-QString renderWatchScreen(const WatchSnapshot &snapshot, int cols, int rows) {
+QString renderWatchScreen(const WatchSnapshot &snapshot, int cols, int rows)
+{
     // The clear comes before each line: after a full-width line the cursor sits on the last column, where a
     // trailing clear would erase the character just written.
     QString frame = ansi::kCursorHome;

@@ -16,23 +16,25 @@ using namespace torchdeck;
 namespace {
 
 // Step lines exactly as trainer/metrics/run_reporter.cpp writes them.
-QByteArray stepLines(int n) {
+QByteArray stepLines(int n)
+{
     QByteArray text;
     text.reserve(qsizetype(n) * 190);
     char buf[256];
     for (int i = 1; i <= n; ++i) {
-        const int len = std::snprintf(
-            buf, sizeof buf,
-            "{\"schema\":1,\"event\":\"step\",\"time\":%.3f,\"epoch\":%d,\"step\":%d,\"epoch_step\":%d,"
-            "\"steps_per_epoch\":938,\"loss\":%.9g,\"lr\":%.9g,\"samples_per_s\":%.9g}\n",
-            1717171717.25 + i * 0.013, (i - 1) / 938 + 1, i, (i - 1) % 938 + 1,
-            0.5 / (1 + i * 1e-4) + (i % 13) * 1e-3, 0.001 * (1.0 - i * 1e-7), 1234.5 + i % 97);
+        const int len =
+            std::snprintf(buf, sizeof buf,
+                          "{\"schema\":1,\"event\":\"step\",\"time\":%.3f,\"epoch\":%d,\"step\":%d,\"epoch_step\":%d,"
+                          "\"steps_per_epoch\":938,\"loss\":%.9g,\"lr\":%.9g,\"samples_per_s\":%.9g}\n",
+                          1717171717.25 + i * 0.013, (i - 1) / 938 + 1, i, (i - 1) % 938 + 1,
+                          0.5 / (1 + i * 1e-4) + (i % 13) * 1e-3, 0.001 * (1.0 - i * 1e-7), 1234.5 + i % 97);
         text.append(buf, len);
     }
     return text;
 }
 
-template <typename F> double bestSeconds(int repeats, F &&f) {
+template <typename F> double bestSeconds(int repeats, F &&f)
+{
     double best = 1e30;
     for (int r = 0; r < repeats; ++r) {
         QElapsedTimer t;
@@ -45,7 +47,8 @@ template <typename F> double bestSeconds(int repeats, F &&f) {
 
 double sink = 0; // keeps results alive
 
-void benchParsing(int n) {
+void benchParsing(int n)
+{
     const QByteArray text = stepLines(n);
     QList<QByteArrayView> lines;
     lines.reserve(n);
@@ -61,17 +64,15 @@ void benchParsing(int n) {
         for (const QByteArrayView line : lines)
             sink += parser.parse(line).event.loss;
     });
-    std::printf("  simdjson parseMetricsLine      %10.0f lines/s  (%.0f ns/line)\n", n / simd,
-                simd * 1e9 / n);
+    std::printf("  simdjson parseMetricsLine      %10.0f lines/s  (%.0f ns/line)\n", n / simd, simd * 1e9 / n);
 
     const double reader = bestSeconds(3, [&] {
         MetricsReader r;
         for (qsizetype pos = 0; pos < text.size(); pos += 65536)
-            sink += r.feed(QByteArrayView(text).sliced(pos, std::min<qsizetype>(65536, text.size() - pos)))
-                        .size();
+            sink += r.feed(QByteArrayView(text).sliced(pos, std::min<qsizetype>(65536, text.size() - pos))).size();
     });
-    std::printf("  MetricsReader, 64 KiB chunks   %10.0f lines/s  (%.0f MB/s, line assembly included)\n",
-                n / reader, text.size() / reader / 1e6);
+    std::printf("  MetricsReader, 64 KiB chunks   %10.0f lines/s  (%.0f MB/s, line assembly included)\n", n / reader,
+                text.size() / reader / 1e6);
 
     const double qjson = bestSeconds(1, [&] {
         for (const QByteArrayView line : lines) {
@@ -91,19 +92,19 @@ void benchParsing(int n) {
     std::printf("  RunSeries::apply               %10.0f events/s\n", n / apply);
 }
 
-void benchPatterns(int n) {
+void benchPatterns(int n)
+{
     QByteArray text;
     for (int i = 1; i <= n; ++i)
-        text += "Epoch [" + QByteArray::number(i / 600 + 1) + "/10], Step [" +
-                QByteArray::number(i % 600 + 1) + "/600], Loss: " + QByteArray::number(1.0 / i, 'f', 4) +
-                (i % 5 == 0 ? "\nsome other output\n" : "\n");
+        text += "Epoch [" + QByteArray::number(i / 600 + 1) + "/10], Step [" + QByteArray::number(i % 600 + 1) +
+                "/600], Loss: " + QByteArray::number(1.0 / i, 'f', 4) + (i % 5 == 0 ? "\nsome other output\n" : "\n");
     MetricsReader r(MetricsReader::Format::LogPatterns);
     const double s = bestSeconds(1, [&] { sink += r.feed(text).size(); });
-    std::printf("log patterns (defaults, %lld lines)  %10.0f lines/s\n", r.counts().lines,
-                r.counts().lines / s);
+    std::printf("log patterns (defaults, %lld lines)  %10.0f lines/s\n", r.counts().lines, r.counts().lines / s);
 }
 
-void benchDecimation(int n) {
+void benchDecimation(int n)
+{
     MetricSeries s;
     s.reserve(n);
     const double append = bestSeconds(1, [&] {
@@ -115,8 +116,7 @@ void benchDecimation(int n) {
     for (const int columns : {200, 1920, 3840}) {
         QList<QPointF> line;
         const double full = bestSeconds(20, [&] { line = s.decimated(1, n, columns); });
-        std::printf("  full range, %4d columns        %10.2f ms  -> %lld points\n", columns, full * 1e3,
-                    line.size());
+        std::printf("  full range, %4d columns        %10.2f ms  -> %lld points\n", columns, full * 1e3, line.size());
     }
     QList<QPointF> zoom;
     const double part = bestSeconds(20, [&] { zoom = s.decimated(n * 0.4, n * 0.5, 1920); });
@@ -131,7 +131,8 @@ void benchDecimation(int n) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     QCoreApplication app(argc, argv);
     const int n = argc > 1 ? std::max(1000, std::atoi(argv[1])) : 1000000;
     benchParsing(n);

@@ -15,18 +15,21 @@ using namespace torchdeck;
 
 namespace {
 
-double ms(const QElapsedTimer &t) {
+double ms(const QElapsedTimer &t)
+{
     return t.nsecsElapsed() / 1e6;
 }
 
-int fail(const QString &error) {
+int fail(const QString &error)
+{
     std::fprintf(stderr, "bench_runstore: %s\n", qPrintable(error));
     return 1;
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     QCoreApplication app(argc, argv);
     const int steps = argc > 1 ? std::max(1000, std::atoi(argv[1])) : 1000000;
     QTemporaryDir dir;
@@ -35,9 +38,8 @@ int main(int argc, char **argv) {
     if (const StoreStatus s = store.open(path); !s.ok())
         return fail(s.error);
 
-    const QString spec =
-        QStringLiteral("{\"nodes\":2,\"tasks_per_node\":4,\"time\":\"01:00:00\",\"model\":\"ae\","
-                       "\"epochs\":10,\"batch_size\":64,\"lr\":0.001}");
+    const QString spec = QStringLiteral("{\"nodes\":2,\"tasks_per_node\":4,\"time\":\"01:00:00\",\"model\":\"ae\","
+                                        "\"epochs\":10,\"batch_size\":64,\"lr\":0.001}");
     const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --nodes=2\n") + QString(1500, u'#') + u'\n';
     QElapsedTimer t;
     t.start();
@@ -111,8 +113,7 @@ int main(int argc, char **argv) {
     if (!series.ok())
         return fail(series.error);
     const double load = ms(t);
-    std::printf("  reload as RunSeries                    %8.0f ms  (%.0f rows/s)\n", load,
-                steps / load * 1e3);
+    std::printf("  reload as RunSeries                    %8.0f ms  (%.0f rows/s)\n", load, steps / load * 1e3);
     store.close();
     std::printf("  file size                              %8.1f MiB (%.0f bytes/step)\n",
                 QFileInfo(path).size() / 1048576.0, double(QFileInfo(path).size()) / steps);

@@ -10,7 +10,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <algorithm>
 #include <cstdio>
 
@@ -77,7 +76,9 @@ void tailLatency(Connection &connection, const QString &path)
         loop.exec();
     }
     std::sort(latenciesUs.begin(), latenciesUs.end());
-    const auto at = [&](double q) { return double(latenciesUs.at(qsizetype(q * double(latenciesUs.size() - 1)))) / 1000.0; };
+    const auto at = [&](double q) {
+        return double(latenciesUs.at(qsizetype(q * double(latenciesUs.size() - 1)))) / 1000.0;
+    };
     std::printf("tail latency, %lld lines: p50 %.1f ms, p99 %.1f ms, max %.1f ms (targets: p50 <= 100, p99 <= 500)\n",
                 static_cast<long long>(latenciesUs.size()), at(0.5), at(0.99), at(1.0));
 }

@@ -9,7 +9,6 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QUuid>
-
 #include <algorithm>
 
 namespace {
@@ -57,8 +56,17 @@ int main(int argc, char *argv[])
         run.specJson = QStringLiteral("{}");
         store.addRun(run);
         for (int attempt = 0; attempt < 2; ++attempt)
-            store.saveJob({run.id, attempt, QString::number(1000 + 2 * i + attempt), {}, QStringLiteral("completed"), 0,
-                           {}, QStringLiteral("/scratch/x.out"), {}, QStringLiteral("/scratch/m.jsonl"), {}});
+            store.saveJob({run.id,
+                           attempt,
+                           QString::number(1000 + 2 * i + attempt),
+                           {},
+                           QStringLiteral("completed"),
+                           0,
+                           {},
+                           QStringLiteral("/scratch/x.out"),
+                           {},
+                           QStringLiteral("/scratch/m.jsonl"),
+                           {}});
     }
     store.close();
     QString table;
@@ -66,7 +74,8 @@ int main(int argc, char *argv[])
     const double runs = medianMs({QStringLiteral("runs")}, dir.path(), &table);
     const double reference = medianMs({QStringLiteral("--version")}, dir.path(), &version);
     const qsizetype lines = table.count(u'\n');
-    out << "torchdeck runs, " << runCount << " stored runs (" << lines << " lines): median " << QString::number(runs, 'f', 1)
+    out << "torchdeck runs, " << runCount << " stored runs (" << lines << " lines): median "
+        << QString::number(runs, 'f', 1)
         << " ms (target <= 200 ms); torchdeck --version (start-up alone): " << QString::number(reference, 'f', 1)
         << " ms; ratio " << QString::number(runs / reference, 'f', 2) << "x\n";
     return lines == runCount + 1 ? 0 : 1;

@@ -18,7 +18,8 @@ namespace {
 constexpr int kRepeats = 31;
 constexpr qint64 kStepsPerEpoch = 938;
 
-MetricEvent startEvent(int points) {
+MetricEvent startEvent(int points)
+{
     MetricEvent start;
     start.kind = MetricEventKind::Start;
     start.epochs = points / kStepsPerEpoch + 1;
@@ -27,7 +28,8 @@ MetricEvent startEvent(int points) {
 }
 
 // Steps [from, to] as the trainer reports them: loss, samples/s, an epoch summary every kStepsPerEpoch steps.
-void addSteps(RunSeries *run, int from, int to, int attempt) {
+void addSteps(RunSeries *run, int from, int to, int attempt)
+{
     for (int i = from; i <= to; ++i) {
         MetricEvent e;
         e.kind = MetricEventKind::Step;
@@ -46,7 +48,8 @@ void addSteps(RunSeries *run, int from, int to, int attempt) {
     }
 }
 
-RunSeries makeRun(int points) {
+RunSeries makeRun(int points)
+{
     RunSeries run;
     run.apply(startEvent(points));
     addSteps(&run, 1, points, 0);
@@ -55,7 +58,8 @@ RunSeries makeRun(int points) {
 
 // The same run killed at 90 % and resumed from a checkpoint at 80 %: a tenth of the points are discarded
 // and drawn dimmed.
-RunSeries makeResumedRun(int points) {
+RunSeries makeResumedRun(int points)
+{
     RunSeries run;
     run.apply(startEvent(points));
     addSteps(&run, 1, points / 10 * 9, 0);
@@ -67,7 +71,8 @@ RunSeries makeResumedRun(int points) {
     return run;
 }
 
-WatchSnapshot makeSnapshot(const RunSeries &run) {
+WatchSnapshot makeSnapshot(const RunSeries &run)
+{
     WatchSnapshot s;
     for (int i = 0; i < 8; ++i)
         s.runs.append({QStringLiteral("1a2b3c%1d").arg(i),
@@ -88,7 +93,8 @@ WatchSnapshot makeSnapshot(const RunSeries &run) {
 }
 
 // Median milliseconds of renderWatchScreen, the UTF-8 encoding for the terminal included.
-double medianRedrawMs(const WatchSnapshot &s, int cols, int rows, qsizetype *bytes) {
+double medianRedrawMs(const WatchSnapshot &s, int cols, int rows, qsizetype *bytes)
+{
     QList<double> ms;
     for (int r = 0; r < kRepeats; ++r) {
         QElapsedTimer t;
@@ -101,7 +107,8 @@ double medianRedrawMs(const WatchSnapshot &s, int cols, int rows, qsizetype *byt
     return ms[ms.size() / 2];
 }
 
-QByteArray grouped(qint64 n) {
+QByteArray grouped(qint64 n)
+{
     QByteArray digits = QByteArray::number(n);
     for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
         digits.insert(i, ',');
@@ -110,7 +117,8 @@ QByteArray grouped(qint64 n) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     QCoreApplication app(argc, argv);
     const int points = argc > 1 ? std::max(1000, std::atoi(argv[1])) : 1000000;
     const int cols = argc > 2 ? std::atoi(argv[2]) : 200;
@@ -124,15 +132,13 @@ int main(int argc, char **argv) {
     const double smallMs = medianRedrawMs(makeSnapshot(small), cols, rows, &smallBytes);
     const double resumedMs = medianRedrawMs(makeSnapshot(resumed), cols, rows, &resumedBytes);
 
-    std::printf(
-        "watch redraw, %s points, %dx%d: median %.2f ms of %d (target <= 50 ms), %lld bytes a frame\n",
-        grouped(points).constData(), cols, rows, bigMs, kRepeats, static_cast<long long>(bigBytes));
+    std::printf("watch redraw, %s points, %dx%d: median %.2f ms of %d (target <= 50 ms), %lld bytes a frame\n",
+                grouped(points).constData(), cols, rows, bigMs, kRepeats, static_cast<long long>(bigBytes));
     std::printf("watch redraw, %s points, %dx%d: median %.2f ms -> the %sx larger run costs %.1fx\n",
-                grouped(1000).constData(), cols, rows, smallMs, grouped(points / 1000).constData(),
-                bigMs / smallMs);
+                grouped(1000).constData(), cols, rows, smallMs, grouped(points / 1000).constData(), bigMs / smallMs);
     const MetricSeries &loss = resumed.series(SeriesKind::TrainLoss);
     std::printf("watch redraw, %s points resumed at 80%% (%s discarded, dimmed), %dx%d: median %.2f ms\n",
-                grouped(loss.size()).constData(), grouped(loss.size() - loss.visibleCount()).constData(),
-                cols, rows, resumedMs);
+                grouped(loss.size()).constData(), grouped(loss.size() - loss.visibleCount()).constData(), cols, rows,
+                resumedMs);
     return 0;
 }

@@ -18,8 +18,8 @@ namespace {
 
 QString hostile(const QString &tag)
 {
-    return tag + QStringLiteral(" it's \"q\" $(touch CANARY_") + tag + QStringLiteral(") `touch CANARY_")
-           + tag + QStringLiteral("b` ${HOME}\nline2; \\ * ? [a] ~ λ\t|&;<>");
+    return tag + QStringLiteral(" it's \"q\" $(touch CANARY_") + tag + QStringLiteral(") `touch CANARY_") + tag +
+           QStringLiteral("b` ${HOME}\nline2; \\ * ? [a] ~ λ\t|&;<>");
 }
 
 // Writes its argv and a few variables, NUL-separated, to rank-<rank> in the current directory.
@@ -42,8 +42,8 @@ QString run(const QString &program, const QStringList &args, const QString &cwd,
 QString jobField(const QString &id, const QString &field)
 {
     const QString line =
-        run(QStringLiteral("scontrol"),
-            {QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-o"), id}, QDir::tempPath());
+        run(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("job"), QStringLiteral("-o"), id},
+            QDir::tempPath());
     const QRegularExpression re(QStringLiteral("\\b") + field + QStringLiteral("=(\\S*)"));
     return re.match(line).captured(1);
 }
@@ -72,8 +72,8 @@ private:
 
 void TestJobScriptSandbox::initTestCase()
 {
-    if (qEnvironmentVariable("SLURM_CONF").isEmpty()
-        || QStandardPaths::findExecutable(QStringLiteral("sbatch")).isEmpty())
+    if (qEnvironmentVariable("SLURM_CONF").isEmpty() ||
+        QStandardPaths::findExecutable(QStringLiteral("sbatch")).isEmpty())
         QSKIP("the sandbox is not running (run through ctest, which starts it)");
     m_nodes = std::clamp(qEnvironmentVariableIntValue("TORCHDECK_SANDBOX_NODES"), 1, 2);
 }
@@ -92,8 +92,8 @@ void TestJobScriptSandbox::init()
     QVERIFY(trainer.open(QIODevice::WriteOnly));
     trainer.write(kFakeTrainer);
     trainer.close();
-    trainer.setPermissions(trainer.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup
-                           | QFileDevice::ExeOther);
+    trainer.setPermissions(trainer.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup |
+                           QFileDevice::ExeOther);
 }
 
 JobSpec TestJobScriptSandbox::spec() const
@@ -105,8 +105,8 @@ JobSpec TestJobScriptSandbox::spec() const
     s.wallTimeSeconds = 10 * 60;
     s.workingDirectory = m_wd;
     s.environment = {{QStringLiteral("TEST_ONE"), hostile(QStringLiteral("env"))}};
-    s.trainerPath = m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin"))
-                    + QStringLiteral("/fake-trainer");
+    s.trainerPath =
+        m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin")) + QStringLiteral("/fake-trainer");
     s.trainerArgs = {hostile(QStringLiteral("arg")), QString(), QStringLiteral("--x=$(touch CANARY_eq)"),
                      QStringLiteral("%j %x %%")};
     s.outputPath = m_dir->path() + QStringLiteral("/%x-%j.out");
@@ -121,8 +121,7 @@ QString TestJobScriptSandbox::submit(const QString &script, const QString &comma
         return {};
     file.write(script.toUtf8());
     file.close();
-    const QStringList args =
-        command == u"sbatch" ? QStringList{QStringLiteral("--parsable"), path} : QStringList{path};
+    const QStringList args = command == u"sbatch" ? QStringList{QStringLiteral("--parsable"), path} : QStringList{path};
     int rc = -1;
     const QString out = run(command, args, m_dir->path(), &rc);
     return rc == 0 ? out.section(u'.', 0, 0).section(u';', 0, 0) : QString();
@@ -148,12 +147,11 @@ void TestJobScriptSandbox::verifyRanks(const JobSpec &s, int ranks)
         QStringList fields = QString::fromUtf8(file.readAll()).split(QChar(0));
         fields.removeLast(); // after the last NUL
         const QStringList expected =
-            s.trainerArgs
-            + QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + s.environment[0].value};
+            s.trainerArgs + QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + s.environment[0].value};
         QCOMPARE(fields.mid(0, expected.size()), expected);
     }
-    const QStringList canaries = QDir(m_wd).entryList({QStringLiteral("CANARY_*")})
-                                 + QDir(m_dir->path()).entryList({QStringLiteral("CANARY_*")});
+    const QStringList canaries = QDir(m_wd).entryList({QStringLiteral("CANARY_*")}) +
+                                 QDir(m_dir->path()).entryList({QStringLiteral("CANARY_*")});
     QVERIFY2(canaries.isEmpty(), qPrintable(canaries.join(u' ')));
 }
 
@@ -188,11 +186,9 @@ void TestJobScriptSandbox::signalForwardedAndRequeued()
     const QString id = submit(r.script, QStringLiteral("sbatch"));
     QVERIFY(!id.isEmpty());
     for (int rank = 0; rank < s.totalTasks(); ++rank)
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_wd + QStringLiteral("/ready-") + QString::number(rank)),
-                                 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(m_wd + QStringLiteral("/ready-") + QString::number(rank)), 60000);
     // What Slurm's --signal=B:USR1@lead does at the lead time, now.
-    QCOMPARE(run(QStringLiteral("scancel"), {QStringLiteral("--signal=USR1"), QStringLiteral("--batch"), id},
-                 m_wd),
+    QCOMPARE(run(QStringLiteral("scancel"), {QStringLiteral("--signal=USR1"), QStringLiteral("--batch"), id}, m_wd),
              QString());
     QTRY_COMPARE_WITH_TIMEOUT(jobField(id, QStringLiteral("Restarts")), QStringLiteral("1"), 60000);
     // Slurm delays the rerun until the old job credential expires (cred_expire, 10 s in the sandbox):
@@ -205,14 +201,13 @@ void TestJobScriptSandbox::signalForwardedAndRequeued()
         QVERIFY2(text.contains(QStringLiteral("rank %1 got USR1\n").arg(rank)), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("rank %1 resumed").arg(rank)), qPrintable(text));
     }
-    QVERIFY2(text.contains(QStringLiteral("torchdeck: requeueing job %1 (restart 1 of 1)").arg(id)),
-             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("torchdeck: requeueing job %1 (restart 1 of 1)").arg(id)), qPrintable(text));
 }
 
 void TestJobScriptSandbox::qsubTorqueWithMpirun()
 {
-    if (QStandardPaths::findExecutable(QStringLiteral("qsub")).isEmpty()
-        || QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
+    if (QStandardPaths::findExecutable(QStringLiteral("qsub")).isEmpty() ||
+        QStandardPaths::findExecutable(QStringLiteral("mpirun")).isEmpty())
         QSKIP("slurm-wlm-torque's qsub or Open MPI's mpirun is not installed");
     JobSpec s = spec();
     s.launch = LaunchMethod::Mpirun;

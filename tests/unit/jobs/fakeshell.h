@@ -18,8 +18,8 @@ namespace torchdeck::testing {
 // names directories too) and no '%' (log paths treat it as a pattern).
 inline QString hostile(const QString &tag)
 {
-    return tag + QStringLiteral(" it's \"q\" $(touch CANARY_") + tag + QStringLiteral(") `touch CANARY_")
-           + tag + QStringLiteral("b` ${HOME} $HOME\nline2; echo no >&2 \\ \\' * ? [a] ~ ! # λ\t|&;<> -n");
+    return tag + QStringLiteral(" it's \"q\" $(touch CANARY_") + tag + QStringLiteral(") `touch CANARY_") + tag +
+           QStringLiteral("b` ${HOME} $HOME\nline2; echo no >&2 \\ \\' * ? [a] ~ ! # λ\t|&;<> -n");
 }
 
 inline const char *const kPrelude = R"(
@@ -99,8 +99,7 @@ inline ShellRun runWithFakes(const QString &dir, const QString &script, const QS
 // The first CANARY_* file under `dir`: a hostile value was executed. Empty if none.
 inline QString findCanary(const QString &dir)
 {
-    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         it.next();
         if (it.fileName().startsWith(u"CANARY_"))

@@ -123,8 +123,7 @@ inline JobSpec customPerNode()
     s.workingDirectory = QStringLiteral("/p/project/ada/lightning");
     s.launch = LaunchMethod::SrunPerNodeLauncher;
     s.commandKind = CommandKind::Custom;
-    s.customCommand =
-        QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
+    s.customCommand = QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
     s.checkpointSignalEnabled = false; // torchrun does not pass USR1/USR2 on
     return s;
 }
@@ -136,8 +135,7 @@ inline JobSpec plainCustom()
     s.gpusPerNode = 1;
     s.wallTimeSeconds = 10 * 60;
     s.commandKind = CommandKind::Custom;
-    s.customCommand =
-        QStringLiteral("nvidia-smi; python -c 'import torch; print(torch.cuda.is_available())'");
+    s.customCommand = QStringLiteral("nvidia-smi; python -c 'import torch; print(torch.cuda.is_available())'");
     s.checkpointSignalEnabled = false;
     return s;
 }

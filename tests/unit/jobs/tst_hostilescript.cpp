@@ -53,8 +53,8 @@ JobSpec TestHostileScript::baseSpec() const
     s.modules = {hostile(QStringLiteral("module"))};
     s.environment = {{QStringLiteral("TEST_ONE"), hostile(QStringLiteral("env1"))},
                      {QStringLiteral("TEST_TWO"), QString()}};
-    s.trainerPath = m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin"))
-                    + QStringLiteral("/torchdeck-train");
+    s.trainerPath =
+        m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin")) + QStringLiteral("/torchdeck-train");
     s.trainerArgs = {hostile(QStringLiteral("arg")),
                      QString(),
                      QStringLiteral("--x=$(touch CANARY_eq)"),
@@ -62,8 +62,7 @@ JobSpec TestHostileScript::baseSpec() const
                      QStringLiteral("%j %x %%"),
                      QStringLiteral("'")};
     s.launcherOptions = {hostile(QStringLiteral("opt"))};
-    s.container = {
-        ContainerRuntime::Apptainer, hostile(QStringLiteral("image")), {hostile(QStringLiteral("copt"))}};
+    s.container = {ContainerRuntime::Apptainer, hostile(QStringLiteral("image")), {hostile(QStringLiteral("copt"))}};
     s.outputPath = m_dir->path() + QStringLiteral("/%x-%j.out");
     s.requeue = true;
     return s;
@@ -81,17 +80,17 @@ void TestHostileScript::slurmSrunTrainer()
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
     const ShellRun run =
-        runScript(r.script, {QStringLiteral("SLURM_JOB_ID=42"),
-                             QStringLiteral("SLURM_JOB_NODELIST=node[1-2]"), QStringLiteral("FAKE_EXIT=75")});
+        runScript(r.script, {QStringLiteral("SLURM_JOB_ID=42"), QStringLiteral("SLURM_JOB_NODELIST=node[1-2]"),
+                             QStringLiteral("FAKE_EXIT=75")});
     QVERIFY2(run.exitCode == 75, run.stderrText.constData());
     verifyNoCanary();
     QCOMPARE(run.records.size(), 3); // module, srun, scontrol requeue
     QCOMPARE(run.records[0].mid(0, 2), (QStringList{QStringLiteral("module"), QStringLiteral("load")}));
     QCOMPARE(run.records[0][2], spec.modules[0]);
     const QStringList expected =
-        QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=2")} + spec.launcherOptions
-        + QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")} + spec.container.options
-        + QStringList{spec.container.image, spec.trainerPath} + spec.trainerArgs;
+        QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=2")} + spec.launcherOptions +
+        QStringList{QStringLiteral("apptainer"), QStringLiteral("exec")} + spec.container.options +
+        QStringList{spec.container.image, spec.trainerPath} + spec.trainerArgs;
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
     QCOMPARE(run.records[1].mid(expected.size()),
              (QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value,
@@ -119,19 +118,19 @@ void TestHostileScript::slurmPerNodeCustomCommand()
     verifyNoCanary();
     QCOMPARE(run.records.size(), 2);
     const QStringList expected = QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=1"),
-                                             QStringLiteral("--cpus-per-task=2")}
-                                 + spec.launcherOptions
-                                 + QStringList{spec.perNodeLauncher,
-                                               QStringLiteral("--nnodes=1"),
-                                               QStringLiteral("--nproc-per-node=2"),
-                                               QStringLiteral("--rdzv-backend=c10d"),
-                                               QStringLiteral("--rdzv-endpoint=node1:15007"),
-                                               QStringLiteral("--rdzv-id=7"),
-                                               QStringLiteral("--no-python"),
-                                               QStringLiteral("bash"),
-                                               QStringLiteral("-c"),
-                                               spec.customCommand,
-                                               QStringLiteral("PWD=") + m_wd};
+                                             QStringLiteral("--cpus-per-task=2")} +
+                                 spec.launcherOptions +
+                                 QStringList{spec.perNodeLauncher,
+                                             QStringLiteral("--nnodes=1"),
+                                             QStringLiteral("--nproc-per-node=2"),
+                                             QStringLiteral("--rdzv-backend=c10d"),
+                                             QStringLiteral("--rdzv-endpoint=node1:15007"),
+                                             QStringLiteral("--rdzv-id=7"),
+                                             QStringLiteral("--no-python"),
+                                             QStringLiteral("bash"),
+                                             QStringLiteral("-c"),
+                                             spec.customCommand,
+                                             QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
 }
 
@@ -153,10 +152,10 @@ void TestHostileScript::pbsMpirunWithNodefileAndTimer()
     nodes.close();
     const ScriptResult r = renderPbsScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
-    const ShellRun run = runScript(
-        r.script, {QStringLiteral("PBS_JOBID=77.server"), QStringLiteral("PBS_NODEFILE=") + nodefile,
-                   QStringLiteral("FAKE_WAIT=") + m_dir->path() + QStringLiteral("/ready"),
-                   QStringLiteral("FAKE_EXIT=75")});
+    const ShellRun run =
+        runScript(r.script, {QStringLiteral("PBS_JOBID=77.server"), QStringLiteral("PBS_NODEFILE=") + nodefile,
+                             QStringLiteral("FAKE_WAIT=") + m_dir->path() + QStringLiteral("/ready"),
+                             QStringLiteral("FAKE_EXIT=75")});
     QVERIFY2(run.exitCode == 75, run.stderrText.constData());
     verifyNoCanary();
     QVERIFY(QFile::exists(expandLogPath(spec.outputPath, QStringLiteral("77.server"), spec.name)));
@@ -167,9 +166,9 @@ void TestHostileScript::pbsMpirunWithNodefileAndTimer()
                     QStringLiteral("none"),        QStringLiteral("--hostfile"),  nodefile,
                     QStringLiteral("-x"),          QStringLiteral("MASTER_ADDR"), QStringLiteral("-x"),
                     QStringLiteral("MASTER_PORT"), QStringLiteral("-x"),          QStringLiteral("TEST_ONE"),
-                    QStringLiteral("-x"),          QStringLiteral("TEST_TWO")}
-        + spec.launcherOptions + QStringList{spec.trainerPath} + spec.trainerArgs
-        + QStringList{QStringLiteral("PWD=") + m_wd};
+                    QStringLiteral("-x"),          QStringLiteral("TEST_TWO")} +
+        spec.launcherOptions + QStringList{spec.trainerPath} + spec.trainerArgs +
+        QStringList{QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
     QVERIFY(run.records[1].contains(QStringLiteral("MASTER_ADDR=nodeA")));
     QVERIFY(run.records[1].contains(QStringLiteral("MASTER_PORT=15077")));
@@ -186,8 +185,7 @@ void TestHostileScript::localTrainerAtHostilePath()
     spec.launch = LaunchMethod::Local;
     spec.container = {};
     spec.modules = {};
-    spec.outputPath =
-        QStringLiteral("out ") + hostile(QStringLiteral("out")) + QStringLiteral(".log"); // under the wd
+    spec.outputPath = QStringLiteral("out ") + hostile(QStringLiteral("out")) + QStringLiteral(".log"); // under the wd
     // A real executable at the hostile path: it records its argv, and prints to the log.
     QVERIFY(QDir().mkpath(QFileInfo(spec.trainerPath).path()));
     QFile trainer(spec.trainerPath);
@@ -204,8 +202,8 @@ void TestHostileScript::localTrainerAtHostilePath()
     verifyNoCanary();
     QCOMPARE(run.records.size(), 1);
     const QStringList expected =
-        QStringList{spec.trainerPath, QStringLiteral("--nproc-per-node=2")} + spec.trainerArgs
-        + QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value};
+        QStringList{spec.trainerPath, QStringLiteral("--nproc-per-node=2")} + spec.trainerArgs +
+        QStringList{QStringLiteral("PWD=") + m_wd, QStringLiteral("ONE=") + spec.environment[0].value};
     QCOMPARE(run.records[0], expected);
     QFile log(m_wd + u'/' + spec.outputPath);
     QVERIFY2(log.open(QIODevice::ReadOnly), qPrintable(log.fileName()));
@@ -228,13 +226,11 @@ void TestHostileScript::signalIsForwardedToTheStep()
               &bash);
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), 10000);
     // As `scancel --signal=USR2 --batch` would: to the batch shell only.
-    QCOMPARE(QProcess::execute(QStringLiteral("kill"),
-                               {QStringLiteral("-USR2"), QString::number(bash.processId())}),
+    QCOMPARE(QProcess::execute(QStringLiteral("kill"), {QStringLiteral("-USR2"), QString::number(bash.processId())}),
              0);
     QVERIFY(bash.waitForFinished(10000));
     QCOMPARE(bash.exitCode(), 75);
-    QVERIFY2(bash.readAllStandardError().contains("not requeueing job 5: 3 restarts done"),
-             "restart limit ignored");
+    QVERIFY2(bash.readAllStandardError().contains("not requeueing job 5: 3 restarts done"), "restart limit ignored");
     verifyNoCanary();
 }
 
@@ -245,8 +241,7 @@ void TestHostileScript::hostileDirectiveValuesAreRejected_data()
     for (const auto scheduler : {SchedulerKind::Slurm, SchedulerKind::Pbs}) {
         const int s = int(scheduler);
         const QByteArray prefix = scheduler == SchedulerKind::Slurm ? "slurm " : "pbs ";
-        for (const char *field :
-             {"name", "partition", "account", "extraDirectives[0]", "dependencies[0].jobIds"})
+        for (const char *field : {"name", "partition", "account", "extraDirectives[0]", "dependencies[0].jobIds"})
             QTest::addRow("%s%s", prefix.constData(), field) << QString::fromUtf8(field) << s;
     }
     QTest::addRow("slurm outputPath") << QStringLiteral("outputPath") << int(SchedulerKind::Slurm);

@@ -50,9 +50,8 @@ void TestJobScriptGolden::matchesGolden()
         qInfo("updated %s", qPrintable(golden.fileName()));
         return;
     }
-    QVERIFY2(
-        golden.open(QIODevice::ReadOnly),
-        qPrintable(golden.fileName() + QStringLiteral(" is missing: run with TORCHDECK_UPDATE_GOLDEN=1")));
+    QVERIFY2(golden.open(QIODevice::ReadOnly),
+             qPrintable(golden.fileName() + QStringLiteral(" is missing: run with TORCHDECK_UPDATE_GOLDEN=1")));
     QCOMPARE(QString::fromUtf8(rendered), QString::fromUtf8(golden.readAll()));
 }
 
@@ -74,9 +73,8 @@ void TestJobScriptGolden::passesShellcheck()
     QProcess check;
     // SC2317: shellcheck cannot see that trap handlers are called. SC2016: a custom command is single-quoted
     // on purpose, its expansions are for the `bash -c` that runs it.
-    check.start(
-        QStringLiteral("shellcheck"),
-        {QStringLiteral("--shell=bash"), QStringLiteral("--exclude=SC2317,SC2016"), QStringLiteral("-")});
+    check.start(QStringLiteral("shellcheck"),
+                {QStringLiteral("--shell=bash"), QStringLiteral("--exclude=SC2317,SC2016"), QStringLiteral("-")});
     check.write(result.script.toUtf8());
     check.closeWriteChannel();
     QVERIFY(check.waitForFinished(30000));

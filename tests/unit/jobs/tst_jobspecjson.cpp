@@ -67,8 +67,7 @@ void TestJobSpecJson::missingKeysKeepDefaults()
 
 void TestJobSpecJson::wallTimeAsText()
 {
-    const auto r =
-        JobSpec::fromJson(QJsonObject{{QStringLiteral("wallTimeSeconds"), QStringLiteral("1-00:30:00")}});
+    const auto r = JobSpec::fromJson(QJsonObject{{QStringLiteral("wallTimeSeconds"), QStringLiteral("1-00:30:00")}});
     QVERIFY(r.ok());
     QCOMPARE(r.spec.wallTimeSeconds, qint64(86400 + 1800));
 }
@@ -84,24 +83,19 @@ void TestJobSpecJson::rejectsBadInput_data()
     QTest::addRow("unknown launch") << QByteArray(R"({"launch": "qrsh"})") << QStringLiteral("launch:");
     QTest::addRow("launch as number") << QByteArray(R"({"launch": 1})") << QStringLiteral("launch:");
     QTest::addRow("modules not array") << QByteArray(R"({"modules": "cuda"})") << QStringLiteral("modules:");
-    QTest::addRow("module not string")
-        << QByteArray(R"({"modules": ["cuda", 3]})") << QStringLiteral("modules:");
-    QTest::addRow("env not objects") << QByteArray(R"({"environment": ["A=1"]})")
-                                     << QStringLiteral("environment:");
+    QTest::addRow("module not string") << QByteArray(R"({"modules": ["cuda", 3]})") << QStringLiteral("modules:");
+    QTest::addRow("env not objects") << QByteArray(R"({"environment": ["A=1"]})") << QStringLiteral("environment:");
     QTest::addRow("env value number") << QByteArray(R"({"environment": [{"name": "A", "value": 1}]})")
                                       << QStringLiteral("environment[0].value:");
-    QTest::addRow("container not object")
-        << QByteArray(R"({"container": "x.sif"})") << QStringLiteral("container:");
-    QTest::addRow("container runtime")
-        << QByteArray(R"({"container": {"runtime": "docker"}})") << QStringLiteral("container.runtime:");
-    QTest::addRow("dependency kind") << QByteArray(
-        R"({"dependencies": [{"kind": "before", "jobIds": ["1"]}]})")
+    QTest::addRow("container not object") << QByteArray(R"({"container": "x.sif"})") << QStringLiteral("container:");
+    QTest::addRow("container runtime") << QByteArray(R"({"container": {"runtime": "docker"}})")
+                                       << QStringLiteral("container.runtime:");
+    QTest::addRow("dependency kind") << QByteArray(R"({"dependencies": [{"kind": "before", "jobIds": ["1"]}]})")
                                      << QStringLiteral("dependencies[0].kind:");
-    QTest::addRow("bad wall time text")
-        << QByteArray(R"({"wallTimeSeconds": "soon"})") << QStringLiteral("wallTimeSeconds:");
+    QTest::addRow("bad wall time text") << QByteArray(R"({"wallTimeSeconds": "soon"})")
+                                        << QStringLiteral("wallTimeSeconds:");
     QTest::addRow("requeue as text") << QByteArray(R"({"requeue": "yes"})") << QStringLiteral("requeue:");
-    QTest::addRow("exit code 0") << QByteArray(R"({"requeueExitCode": 0})")
-                                 << QStringLiteral("requeueExitCode:");
+    QTest::addRow("exit code 0") << QByteArray(R"({"requeueExitCode": 0})") << QStringLiteral("requeueExitCode:");
     QTest::addRow("port too big") << QByteArray(R"({"masterPort": 70000})") << QStringLiteral("masterPort:");
     QTest::addRow("newer version") << QByteArray(R"({"version": 2})") << QStringLiteral("version:");
     QTest::addRow("null name") << QByteArray(R"({"name": null})") << QStringLiteral("name:");
@@ -145,8 +139,7 @@ void TestJobSpecJson::expandsLogPaths()
 {
     QCOMPARE(expandLogPath(QStringLiteral("/l/%x-%j.out"), QStringLiteral("123"), QStringLiteral("run")),
              QStringLiteral("/l/run-123.out"));
-    QCOMPARE(expandLogPath(QStringLiteral("100%%-%j%"), QStringLiteral("9"), QString()),
-             QStringLiteral("100%-9%"));
+    QCOMPARE(expandLogPath(QStringLiteral("100%%-%j%"), QStringLiteral("9"), QString()), QStringLiteral("100%-9%"));
     JobSpec spec;
     spec.name = QStringLiteral("n");
     QCOMPARE(effectiveOutputPath(spec), QStringLiteral("n-%j.out"));

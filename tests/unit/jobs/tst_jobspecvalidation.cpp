@@ -25,8 +25,8 @@ void TestJobSpecValidation::samplesAreValid()
 {
     for (const testing::SampleSpec &sample : testing::sampleSpecs())
         QVERIFY2(validateJobSpec(sample.spec, sample.caps).isEmpty(),
-                 qPrintable(QString::fromUtf8(sample.name) + u' '
-                            + formatJobSpecErrors(validateJobSpec(sample.spec, sample.caps))));
+                 qPrintable(QString::fromUtf8(sample.name) + u' ' +
+                            formatJobSpecErrors(validateJobSpec(sample.spec, sample.caps))));
 }
 
 void TestJobSpecValidation::rejects_data()
@@ -44,8 +44,7 @@ void TestJobSpecValidation::rejects_data()
         s.gpusPerNode = 1;
         s.partition = QStringLiteral("debug");
     });
-    row("gpus on the default cpu partition", "gpusPerNode",
-        [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = 1; });
+    row("gpus on the default cpu partition", "gpusPerNode", [](JobSpec &s, ClusterCaps &) { s.gpusPerNode = 1; });
     row("more gpus than the partition has", "gpusPerNode", [](JobSpec &s, ClusterCaps &) {
         s.gpusPerNode = 8;
         s.partition = QStringLiteral("gpu");
@@ -53,13 +52,11 @@ void TestJobSpecValidation::rejects_data()
     row("empty name", "name", [](JobSpec &s, ClusterCaps &) { s.name.clear(); });
     row("name with newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("a\nb"); });
     row("name with space", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("my job"); });
-    row("name starting with digit", "name",
-        [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
+    row("name starting with digit", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
     row("name with hetjob", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("myhetjob"); });
     row("bad memory", "memory", [](JobSpec &s, ClusterCaps &) { s.memory = QStringLiteral("16 GB"); });
     row("negative wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &) { s.wallTimeSeconds = -1; });
-    row("partition with space", "partition",
-        [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("a b"); });
+    row("partition with space", "partition", [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("a b"); });
     row("account with quote", "account", [](JobSpec &s, ClusterCaps &) { s.account = QStringLiteral("a'"); });
     row("relative working dir", "workingDirectory",
         [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("runs/x"); });
@@ -77,8 +74,7 @@ void TestJobSpecValidation::rejects_data()
         s.environment = {{QStringLiteral("td_status"), QStringLiteral("0")}};
     });
     row("env set twice", "environment[1].name", [](JobSpec &s, ClusterCaps &) {
-        s.environment = {{QStringLiteral("A"), QStringLiteral("1")},
-                         {QStringLiteral("A"), QStringLiteral("2")}};
+        s.environment = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
     });
     row("NUL in an argument", "trainerArgs",
         [](JobSpec &s, ClusterCaps &) { s.trainerArgs = {QStringLiteral("a") + QChar(0)}; });
@@ -106,8 +102,7 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.outputPath = QStringLiteral("/my logs/%j.out"); });
     row("default log path under a spaced dir", "outputPath",
         [](JobSpec &s, ClusterCaps &) { s.workingDirectory = QStringLiteral("/home/a/My Runs"); });
-    row("log path with %u", "errorPath",
-        [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
+    row("log path with %u", "errorPath", [](JobSpec &s, ClusterCaps &) { s.errorPath = QStringLiteral("/l/%u.err"); });
     row("unknown signal", "checkpointSignal",
         [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
     row("TERM through srun", "checkpointSignal",

@@ -76,11 +76,11 @@ void TestRunLayout::defaultsForTheBundledTrainer()
     expected.workingDirectory = runDir;
     expected.outputPath = runDir + QStringLiteral("/attempt-2-%j.out");
     expected.trainerPath = binary;
-    expected.trainerArgs = QStringList{QStringLiteral("--model"),          QStringLiteral("ae"),
-                                       QStringLiteral("--epochs"),         QStringLiteral("10"),
-                                       QStringLiteral("--resume"),         QStringLiteral("auto"),
-                                       QStringLiteral("--metrics"),        layout.metricsPath(2),
-                                       QStringLiteral("--checkpoint-dir"), layout.checkpointDirectory()};
+    expected.trainerArgs =
+        QStringList{QStringLiteral("--model"),   QStringLiteral("ae"),       QStringLiteral("--epochs"),
+                    QStringLiteral("10"),        QStringLiteral("--resume"), QStringLiteral("auto"),
+                    QStringLiteral("--metrics"), layout.metricsPath(2),      QStringLiteral("--checkpoint-dir"),
+                    layout.checkpointDirectory()};
     QCOMPARE(json(spec), json(expected));
     QVERIFY(spec == expected);
 }
@@ -117,8 +117,7 @@ void TestRunLayout::keepsTheUsersMetricsAndCheckpointDir_data()
                                  << QStringLiteral("/data/m.jsonl") << QStringLiteral("/data/ck");
     QTest::addRow("metrics only") << words("--epochs 3 --metrics m.jsonl") << QStringLiteral("m.jsonl")
                                   << layout.checkpointDirectory();
-    QTest::addRow("checkpoints only")
-        << words("--checkpoint-dir=ck") << layout.metricsPath(4) << QStringLiteral("ck");
+    QTest::addRow("checkpoints only") << words("--checkpoint-dir=ck") << layout.metricsPath(4) << QStringLiteral("ck");
     QTest::addRow("a longer flag is not metrics")
         << words("--metrics-every 5") << layout.metricsPath(4) << layout.checkpointDirectory();
 }
@@ -154,8 +153,7 @@ void TestRunLayout::replacesResume()
     QFETCH(QStringList, args);
     JobSpec mine = trainerSpec();
     mine.trainerArgs = args;
-    for (const QString &resume :
-         {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("/runs/r/ck 9.pt")}) {
+    for (const QString &resume : {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("/runs/r/ck 9.pt")}) {
         const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, resume);
         const RunLayout layout{runDir};
         QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 1);
@@ -166,8 +164,8 @@ void TestRunLayout::replacesResume()
         QVERIFY(!spec.trainerArgs.contains(QStringLiteral("/old/ck-1.pt")));
         // The run's own files are still passed, whatever the user's words looked like.
         QCOMPARE(spec.trainerArgs.mid(spec.trainerArgs.size() - 4),
-                 (QStringList{QStringLiteral("--metrics"), layout.metricsPath(2),
-                              QStringLiteral("--checkpoint-dir"), layout.checkpointDirectory()}));
+                 (QStringList{QStringLiteral("--metrics"), layout.metricsPath(2), QStringLiteral("--checkpoint-dir"),
+                              layout.checkpointDirectory()}));
         QCOMPARE(spec.trainerArgs.size(), 2 + 2 + 4); // --epochs 3, --resume X, the layout's two
     }
 }
@@ -178,8 +176,7 @@ void TestRunLayout::emptyResumeKeepsTheUsers()
     mine.trainerArgs = words("--resume /old/ck-1.pt --epochs 3");
     const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, QString());
     QCOMPARE(spec.trainerArgs.mid(0, 4), mine.trainerArgs);
-    QCOMPARE(torchdeck::trainerOption(spec.trainerArgs, QStringLiteral("--resume")),
-             QStringLiteral("/old/ck-1.pt"));
+    QCOMPARE(torchdeck::trainerOption(spec.trainerArgs, QStringLiteral("--resume")), QStringLiteral("/old/ck-1.pt"));
     QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 1);
 }
 
@@ -216,8 +213,8 @@ void TestRunLayout::trainerOption_data()
     QTest::addRow("a longer flag") << words("--epochs-warmup 3 --epochs-warmup=4") << QString();
     QTest::addRow("a value that is the flag's name") << words("--model --epochs") << QString();
     QTest::addRow("value holds =") << words("--epochs=a=b") << QStringLiteral("a=b");
-    QTest::addRow("value with spaces")
-        << QStringList{QStringLiteral("--epochs"), QStringLiteral("1 2 $(x)")} << QStringLiteral("1 2 $(x)");
+    QTest::addRow("value with spaces") << QStringList{QStringLiteral("--epochs"), QStringLiteral("1 2 $(x)")}
+                                       << QStringLiteral("1 2 $(x)");
     QTest::addRow("value looks like a flag")
         << QStringList{QStringLiteral("--epochs"), QStringLiteral("--lr")} << QStringLiteral("--lr");
 }
@@ -240,8 +237,7 @@ void TestRunLayout::withTrainerOption_data()
     QTest::addRow("= replaced") << words("--epochs=4 --model ae") << words("--model ae --epochs 7");
     QTest::addRow("every occurrence") << words("--epochs 1 --model ae --epochs=2 --lr 0.1 --epochs 3")
                                       << words("--model ae --lr 0.1 --epochs 7");
-    QTest::addRow("missing value at the end")
-        << words("--model ae --epochs") << words("--model ae --epochs 7");
+    QTest::addRow("missing value at the end") << words("--model ae --epochs") << words("--model ae --epochs 7");
     QTest::addRow("a longer flag kept") << words("--epochs-warmup 3 --epochs-warmup=4")
                                         << words("--epochs-warmup 3 --epochs-warmup=4 --epochs 7");
     QTest::addRow("bare flags kept") << words("--channels-last --epochs 4 --amp bf16")
@@ -259,8 +255,8 @@ void TestRunLayout::withTrainerOption()
 
     // Any value, verbatim, and setting twice is setting once.
     const QString odd = QStringLiteral("a b'c \"$(rm -rf ~)\"\n=");
-    const QStringList twice = torchdeck::withTrainerOption(
-        torchdeck::withTrainerOption(args, flag, QStringLiteral("1")), flag, odd);
+    const QStringList twice =
+        torchdeck::withTrainerOption(torchdeck::withTrainerOption(args, flag, QStringLiteral("1")), flag, odd);
     QCOMPARE(torchdeck::trainerOption(twice, flag), odd);
     QCOMPARE(occurrences(twice, flag), 1);
     QCOMPARE(twice.size(), expected.size());

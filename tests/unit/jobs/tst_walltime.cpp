@@ -74,10 +74,8 @@ void TestWallTime::formats_data()
     QTest::addRow("minute") << qint64(60) << QStringLiteral("00:01:00") << QStringLiteral("00:01:00");
     QTest::addRow("odd") << qint64(3723) << QStringLiteral("01:02:03") << QStringLiteral("01:02:03");
     QTest::addRow("day") << qint64(86400) << QStringLiteral("1-00:00:00") << QStringLiteral("24:00:00");
-    QTest::addRow("days") << qint64(2 * 86400 + 5) << QStringLiteral("2-00:00:05")
-                          << QStringLiteral("48:00:05");
-    QTest::addRow("hundred hours") << qint64(100 * 3600) << QStringLiteral("4-04:00:00")
-                                   << QStringLiteral("100:00:00");
+    QTest::addRow("days") << qint64(2 * 86400 + 5) << QStringLiteral("2-00:00:05") << QStringLiteral("48:00:05");
+    QTest::addRow("hundred hours") << qint64(100 * 3600) << QStringLiteral("4-04:00:00") << QStringLiteral("100:00:00");
 }
 
 void TestWallTime::formats()

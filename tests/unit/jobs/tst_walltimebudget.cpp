@@ -27,7 +27,7 @@ private slots:
 
     void suggestsALeadThatCoversAStepAndASave()
     {
-        QCOMPARE(wallTimeBudget(3600, 300, 600, 1.0, 30).suggestedLeadSeconds, 62); // 2 x (1 + 30)
+        QCOMPARE(wallTimeBudget(3600, 300, 600, 1.0, 30).suggestedLeadSeconds, 62);  // 2 x (1 + 30)
         QCOMPARE(wallTimeBudget(3600, 300, 600, 0.1, 0.5).suggestedLeadSeconds, 60); // never below a minute
         const WallTimeBudget shortLead = wallTimeBudget(3600, 20, 600, 10.0, 90);
         QCOMPARE(shortLead.suggestedLeadSeconds, 200);

@@ -18,7 +18,8 @@ private slots:
 
 static const QByteArray kText = QByteArrayLiteral("alpha\nbeta\r\n\ngamma delta\nlast");
 
-void TestLineAssembler::everySplitPoint() {
+void TestLineAssembler::everySplitPoint()
+{
     for (qsizetype cut = 0; cut <= kText.size(); ++cut) {
         LineAssembler a;
         a.append(QByteArrayView(kText).first(cut));
@@ -31,7 +32,8 @@ void TestLineAssembler::everySplitPoint() {
     }
 }
 
-void TestLineAssembler::tornLastLineWaits() {
+void TestLineAssembler::tornLastLineWaits()
+{
     LineAssembler a(100);
     a.append("{\"step\":1}\n{\"st");
     QCOMPARE(a.takeLines(), QList<QByteArray>{"{\"step\":1}"});
@@ -44,7 +46,8 @@ void TestLineAssembler::tornLastLineWaits() {
     QCOMPARE(a.offset(), 122);
 }
 
-void TestLineAssembler::crlfAndEmptyLines() {
+void TestLineAssembler::crlfAndEmptyLines()
+{
     LineAssembler a;
     a.append("\r\n\n\rx\r\n");
     QCOMPARE(a.takeLines(), (QList<QByteArray>{"", "", "\rx"}));
@@ -52,7 +55,8 @@ void TestLineAssembler::crlfAndEmptyLines() {
 }
 
 // A tail that dies anywhere and resumes at offset() sees every line exactly once.
-void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing() {
+void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing()
+{
     QByteArray file;
     QList<QByteArray> expected;
     for (int i = 0; i < 500; ++i) {
@@ -80,7 +84,8 @@ void TestLineAssembler::resumeAtOffsetLosesAndRepeatsNothing() {
     }
 }
 
-void TestLineAssembler::takePartialAtEndOfStream() {
+void TestLineAssembler::takePartialAtEndOfStream()
+{
     LineAssembler a;
     a.append("one\ntwo\r");
     QCOMPARE(a.takeLines(), QList<QByteArray>{"one"});
@@ -90,7 +95,8 @@ void TestLineAssembler::takePartialAtEndOfStream() {
     QCOMPARE(a.takePartial(), QByteArray());
 }
 
-void TestLineAssembler::resetAfterTruncation() {
+void TestLineAssembler::resetAfterTruncation()
+{
     LineAssembler a;
     a.append("old line\nhalf");
     a.takeLines();

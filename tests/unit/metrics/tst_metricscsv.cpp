@@ -10,8 +10,8 @@ class TestMetricsCsv : public QObject {
 private slots:
     void rowsOfStepsAndEpochs()
     {
-        QCOMPARE(metricsCsvHeader(),
-                 QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded"));
+        QCOMPARE(metricsCsvHeader(), QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_"
+                                                    "loss,val_accuracy,seconds,discarded"));
         MetricEvent step;
         step.kind = MetricEventKind::Step;
         step.time = 1700000000; // 10 significant digits, as `metrics --csv` always wrote: whole seconds

@@ -22,7 +22,8 @@ private slots:
 };
 
 namespace {
-MetricSeries ramp(int n, int attempt = 0) {
+MetricSeries ramp(int n, int attempt = 0)
+{
     MetricSeries s;
     for (int i = 1; i <= n; ++i)
         s.append(i, 1.0 / i, attempt);
@@ -30,7 +31,8 @@ MetricSeries ramp(int n, int attempt = 0) {
 }
 } // namespace
 
-void TestMetricSeries::appendKeepsArrivalOrder() {
+void TestMetricSeries::appendKeepsArrivalOrder()
+{
     const MetricSeries s = ramp(5);
     QCOMPARE(s.size(), 5);
     QCOMPARE(s.visibleCount(), 5);
@@ -41,7 +43,8 @@ void TestMetricSeries::appendKeepsArrivalOrder() {
 }
 
 // Attempt 0 ran to step 27, its checkpoint was at step 20; attempt 1 resumes from there.
-void TestMetricSeries::resumeDiscardsAndKeeps() {
+void TestMetricSeries::resumeDiscardsAndKeeps()
+{
     MetricSeries s = ramp(27, 0);
     const MetricSeries::Rows gone = s.discardAfter(20);
     QCOMPARE(gone.first, 20);
@@ -67,7 +70,8 @@ void TestMetricSeries::resumeDiscardsAndKeeps() {
     QCOMPARE(s.visibleCount(), 10);
 }
 
-void TestMetricSeries::pointAtOrBeforeTheEndSupersedes() {
+void TestMetricSeries::pointAtOrBeforeTheEndSupersedes()
+{
     MetricSeries s = ramp(10);
     const MetricSeries::Rows gone = s.append(8, 5.0, 0);
     QCOMPARE(gone.first, 7);
@@ -82,7 +86,8 @@ void TestMetricSeries::pointAtOrBeforeTheEndSupersedes() {
     QCOMPARE(last.y(), 6.0);
 }
 
-void TestMetricSeries::attemptsByRow() {
+void TestMetricSeries::attemptsByRow()
+{
     MetricSeries s = ramp(3, 0);
     s.discardAfter(1);
     s.append(2, 1, 1);
@@ -94,14 +99,16 @@ void TestMetricSeries::attemptsByRow() {
     QCOMPARE(s.attempt(5), 2);
 }
 
-void TestMetricSeries::nonFiniteIgnored() {
+void TestMetricSeries::nonFiniteIgnored()
+{
     MetricSeries s;
     s.append(1, std::nan(""), 0);
     s.append(INFINITY, 1, 0);
     QCOMPARE(s.size(), 0);
 }
 
-void TestMetricSeries::bucketsKeepSpikes() {
+void TestMetricSeries::bucketsKeepSpikes()
+{
     MetricSeries s;
     for (int i = 0; i < 100000; ++i)
         s.append(i, i == 51234 ? 100.0 : (i == 70000 ? -50.0 : 1.0), 0);
@@ -125,7 +132,8 @@ void TestMetricSeries::bucketsKeepSpikes() {
         QVERIFY(line[i].x() > line[i - 1].x());
 }
 
-void TestMetricSeries::bucketsOverSegments() {
+void TestMetricSeries::bucketsOverSegments()
+{
     MetricSeries s = ramp(100, 0);
     s.discardAfter(40);
     for (int i = 41; i <= 200; ++i)
@@ -147,7 +155,8 @@ void TestMetricSeries::bucketsOverSegments() {
     QVERIFY(s.buckets(10, 5, 10).isEmpty());
 }
 
-void TestMetricSeries::decimatedRunsToTheEdges() {
+void TestMetricSeries::decimatedRunsToTheEdges()
+{
     const MetricSeries s = ramp(1000);
     const QList<QPointF> line = s.decimated(100.5, 200.5, 10);
     QCOMPARE(line.first(), QPointF(100, 1.0 / 100));
@@ -158,13 +167,15 @@ void TestMetricSeries::decimatedRunsToTheEdges() {
     QCOMPARE(beyond, QList<QPointF>{QPointF(1000, 1.0 / 1000)});
 }
 
-void TestMetricSeries::decimatedIsSmallAndExactWhenSparse() {
+void TestMetricSeries::decimatedIsSmallAndExactWhenSparse()
+{
     const MetricSeries s = ramp(50);
     const QList<QPointF> line = s.decimated(1, 50, 800);
     QCOMPARE(line, s.visiblePoints());
 }
 
-void TestMetricSeries::bounds() {
+void TestMetricSeries::bounds()
+{
     MetricSeries s = ramp(10);
     auto b = s.visibleBounds();
     QVERIFY(b.valid);

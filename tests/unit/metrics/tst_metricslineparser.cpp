@@ -23,54 +23,45 @@ private slots:
     void reusedParserKeepsNoState();
 };
 
-void TestMetricsLineParser::status_data() {
+void TestMetricsLineParser::status_data()
+{
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<MetricsLineStatus>("status");
     using S = MetricsLineStatus;
-    QTest::addRow("step") << QByteArray(R"({"schema":1,"event":"step","time":1.5,"step":3,"loss":0.2})")
-                          << S::Event;
-    QTest::addRow("v key") << QByteArray(R"({"v":1,"event":"step","time":1.5,"step":3,"loss":0.2})")
-                           << S::Event;
+    QTest::addRow("step") << QByteArray(R"({"schema":1,"event":"step","time":1.5,"step":3,"loss":0.2})") << S::Event;
+    QTest::addRow("v key") << QByteArray(R"({"v":1,"event":"step","time":1.5,"step":3,"loss":0.2})") << S::Event;
     QTest::addRow("empty") << QByteArray() << S::Blank;
     QTest::addRow("spaces") << QByteArray(" \t ") << S::Blank;
-    QTest::addRow("unknown event") << QByteArray(R"({"schema":1,"event":"grad","time":1})")
-                                   << S::UnknownEvent;
-    QTest::addRow("future version") << QByteArray(R"({"schema":7,"event":"step","x":[{}]})")
-                                    << S::FutureVersion;
+    QTest::addRow("unknown event") << QByteArray(R"({"schema":1,"event":"grad","time":1})") << S::UnknownEvent;
+    QTest::addRow("future version") << QByteArray(R"({"schema":7,"event":"step","x":[{}]})") << S::FutureVersion;
     QTest::addRow("not json") << QByteArray("loss = 0.3") << S::Malformed;
     QTest::addRow("truncated") << QByteArray(R"({"schema":1,"event":"step","step":3,"lo)") << S::Malformed;
     QTest::addRow("array") << QByteArray("[1]") << S::Malformed;
     QTest::addRow("number") << QByteArray("42") << S::Malformed;
     QTest::addRow("no version") << QByteArray(R"({"event":"step","step":3})") << S::Malformed;
     QTest::addRow("version 0") << QByteArray(R"({"schema":0,"event":"step","step":3})") << S::Malformed;
-    QTest::addRow("version string") << QByteArray(R"({"schema":"1","event":"step","step":3})")
-                                    << S::Malformed;
+    QTest::addRow("version string") << QByteArray(R"({"schema":"1","event":"step","step":3})") << S::Malformed;
     QTest::addRow("no event") << QByteArray(R"({"schema":1,"step":3})") << S::Malformed;
     QTest::addRow("event not string") << QByteArray(R"({"schema":1,"event":5})") << S::Malformed;
-    QTest::addRow("step without step")
-        << QByteArray(R"({"schema":1,"event":"step","loss":1})") << S::Malformed;
-    QTest::addRow("epoch without epoch")
-        << QByteArray(R"({"schema":1,"event":"epoch","val_loss":1})") << S::Malformed;
-    QTest::addRow("loss is text") << QByteArray(R"({"schema":1,"event":"step","step":1,"loss":"x"})")
-                                  << S::Malformed;
-    QTest::addRow("fractional step") << QByteArray(R"({"schema":1,"event":"step","step":1.5})")
-                                     << S::Malformed;
+    QTest::addRow("step without step") << QByteArray(R"({"schema":1,"event":"step","loss":1})") << S::Malformed;
+    QTest::addRow("epoch without epoch") << QByteArray(R"({"schema":1,"event":"epoch","val_loss":1})") << S::Malformed;
+    QTest::addRow("loss is text") << QByteArray(R"({"schema":1,"event":"step","step":1,"loss":"x"})") << S::Malformed;
+    QTest::addRow("fractional step") << QByteArray(R"({"schema":1,"event":"step","step":1.5})") << S::Malformed;
     QTest::addRow("huge step") << QByteArray(R"({"schema":1,"event":"step","step":18446744073709551615})")
                                << S::Malformed;
     QTest::addRow("trailing text") << QByteArray(R"({"schema":1,"event":"step","step":1} x)") << S::Malformed;
     QTest::addRow("two objects") << QByteArray(R"({"schema":1,"event":"step","step":1}{})") << S::Malformed;
-    QTest::addRow("trailing spaces") << QByteArray("{\"schema\":1,\"event\":\"step\",\"step\":1}  \r")
-                                     << S::Event;
+    QTest::addRow("trailing spaces") << QByteArray("{\"schema\":1,\"event\":\"step\",\"step\":1}  \r") << S::Event;
     QTest::addRow("invalid utf-8") << QByteArray("{\"schema\":1,\"event\":\"stop\",\"message\":\"\xc3\x28\"}")
                                    << S::Malformed;
     static const char withNul[] = "{\"schema\":1,\0\"event\":\"stop\"}";
     QTest::addRow("nul byte") << QByteArray(withNul, sizeof withNul - 1) << S::Malformed;
     QTest::addRow("unknown fields skipped")
-        << QByteArray(R"({"schema":1,"event":"step","extra":{"a":[1,{"b":null}]},"step":9,"more":"x"})")
-        << S::Event;
+        << QByteArray(R"({"schema":1,"event":"step","extra":{"a":[1,{"b":null}]},"step":9,"more":"x"})") << S::Event;
 }
 
-void TestMetricsLineParser::status() {
+void TestMetricsLineParser::status()
+{
     QFETCH(QByteArray, line);
     QFETCH(MetricsLineStatus, status);
     const ParsedMetricsLine parsed = parseMetricsLine(line);
@@ -79,10 +70,11 @@ void TestMetricsLineParser::status() {
              status != MetricsLineStatus::Malformed && status != MetricsLineStatus::UnknownEvent);
 }
 
-void TestMetricsLineParser::stepFields() {
-    const auto p = parseMetricsLine(
-        R"({"schema":1,"event":"step","time":1717171717.125,"epoch":2,"step":42,)"
-        R"("epoch_step":22,"steps_per_epoch":20,"loss":0.0421,"lr":1e-3,"samples_per_s":812.5})");
+void TestMetricsLineParser::stepFields()
+{
+    const auto p =
+        parseMetricsLine(R"({"schema":1,"event":"step","time":1717171717.125,"epoch":2,"step":42,)"
+                         R"("epoch_step":22,"steps_per_epoch":20,"loss":0.0421,"lr":1e-3,"samples_per_s":812.5})");
     QCOMPARE(p.status, MetricsLineStatus::Event);
     const MetricEvent &e = p.event;
     QCOMPARE(e.kind, MetricEventKind::Step);
@@ -98,7 +90,8 @@ void TestMetricsLineParser::stepFields() {
     QVERIFY(std::isnan(e.valLoss));
 }
 
-void TestMetricsLineParser::startWithResume() {
+void TestMetricsLineParser::startWithResume()
+{
     QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/attempt2.jsonl"));
     QVERIFY(f.open(QIODevice::ReadOnly));
     const auto p = parseMetricsLine(f.readLine());
@@ -119,18 +112,18 @@ void TestMetricsLineParser::startWithResume() {
     QCOMPARE(fellBack.event.resumeSkipped, 2); // two newer checkpoints were torn
 }
 
-void TestMetricsLineParser::startWithoutResume() {
-    const auto p =
-        parseMetricsLine(R"({"schema":1,"event":"start","time":1,"resume":null,"config":{"a":[1]}})");
+void TestMetricsLineParser::startWithoutResume()
+{
+    const auto p = parseMetricsLine(R"({"schema":1,"event":"start","time":1,"resume":null,"config":{"a":[1]}})");
     QCOMPARE(p.status, MetricsLineStatus::Event);
     QVERIFY(!p.event.resumed);
     QCOMPARE(p.event.resumeStep, -1);
 }
 
-void TestMetricsLineParser::epochWithNullAccuracy() {
-    const auto p =
-        parseMetricsLine(R"({"schema":1,"event":"epoch","time":1,"epoch":3,"epochs":10,"step":60,)"
-                         R"("train_loss":0.05,"val_loss":0.06,"val_accuracy":null,"seconds":7.95})");
+void TestMetricsLineParser::epochWithNullAccuracy()
+{
+    const auto p = parseMetricsLine(R"({"schema":1,"event":"epoch","time":1,"epoch":3,"epochs":10,"step":60,)"
+                                    R"("train_loss":0.05,"val_loss":0.06,"val_accuracy":null,"seconds":7.95})");
     QCOMPARE(p.status, MetricsLineStatus::Event);
     QCOMPARE(p.event.kind, MetricEventKind::Epoch);
     QCOMPARE(p.event.epoch, 3);
@@ -141,7 +134,8 @@ void TestMetricsLineParser::epochWithNullAccuracy() {
     QCOMPARE(p.event.seconds, 7.95);
 }
 
-void TestMetricsLineParser::checkpointAndStop() {
+void TestMetricsLineParser::checkpointAndStop()
+{
     auto p = parseMetricsLine(R"({"schema":1,"event":"checkpoint","time":2,"path":"/s/c \"1\".pt","epoch":1,)"
                               R"("step":20,"bytes":2421771,"seconds":0.084,"reason":"signal"})");
     QCOMPARE(p.event.kind, MetricEventKind::Checkpoint);
@@ -157,7 +151,8 @@ void TestMetricsLineParser::checkpointAndStop() {
     QCOMPARE(p.event.message, QStringLiteral("wall time — requeue"));
 }
 
-void TestMetricsLineParser::integralDoublesAreCounts() {
+void TestMetricsLineParser::integralDoublesAreCounts()
+{
     const auto p = parseMetricsLine(R"({"schema":1.0,"event":"step","step":4.0,"epoch":1e0,"loss":1})");
     QCOMPARE(p.status, MetricsLineStatus::Event);
     QCOMPARE(p.event.step, 4);
@@ -166,7 +161,8 @@ void TestMetricsLineParser::integralDoublesAreCounts() {
 }
 
 // The same numbers as Qt's own JSON parser, on every line the trainer wrote.
-void TestMetricsLineParser::agreesWithQJsonOnTrainerFiles() {
+void TestMetricsLineParser::agreesWithQJsonOnTrainerFiles()
+{
     int compared = 0;
     for (const char *name : {"attempt1.jsonl", "attempt2.jsonl"}) {
         QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
@@ -195,7 +191,8 @@ void TestMetricsLineParser::agreesWithQJsonOnTrainerFiles() {
     QCOMPARE(compared, 30 + 46); // attempt1.jsonl ends with a torn line
 }
 
-void TestMetricsLineParser::reusedParserKeepsNoState() {
+void TestMetricsLineParser::reusedParserKeepsNoState()
+{
     MetricsLineParser parser;
     QCOMPARE(parser.parse("garbage").status, MetricsLineStatus::Malformed);
     const auto p = parser.parse(R"({"schema":1,"event":"stop","reason":"done","exit_code":0})");

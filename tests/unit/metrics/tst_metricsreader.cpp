@@ -7,7 +7,8 @@
 using namespace torchdeck;
 
 namespace {
-QByteArray sample(const char *name) {
+QByteArray sample(const char *name)
+{
     QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
@@ -24,7 +25,8 @@ private slots:
     void garbageNeverCrashesAndIsCounted();
 };
 
-void TestMetricsReader::countsWhatItSkips() {
+void TestMetricsReader::countsWhatItSkips()
+{
     MetricsReader reader;
     const QList<MetricEvent> events = reader.feed(sample("malformed.jsonl"));
     QCOMPARE(events.size(), 3);
@@ -41,7 +43,8 @@ void TestMetricsReader::countsWhatItSkips() {
     QCOMPARE(events[2].valAccuracy, 0.81);
 }
 
-void TestMetricsReader::keepsTheLatestMalformedLines() {
+void TestMetricsReader::keepsTheLatestMalformedLines()
+{
     const QByteArray text = sample("malformed.jsonl");
     MetricsReader reader;
     reader.feed(text);
@@ -60,7 +63,8 @@ void TestMetricsReader::keepsTheLatestMalformedLines() {
     QCOMPARE(reader.counts().malformed, 59);
 }
 
-void TestMetricsReader::tornLineWaitsThenFinishes() {
+void TestMetricsReader::tornLineWaitsThenFinishes()
+{
     const QByteArray text = sample("attempt1.jsonl");
     MetricsReader reader(MetricsReader::Format::JsonLines, 0);
     QCOMPARE(reader.feed(text).size(), 30);
@@ -72,7 +76,8 @@ void TestMetricsReader::tornLineWaitsThenFinishes() {
     QCOMPARE(reader.offset(), text.size());
 }
 
-void TestMetricsReader::smallChunksGiveTheSameEvents() {
+void TestMetricsReader::smallChunksGiveTheSameEvents()
+{
     const QByteArray text = sample("attempt2.jsonl");
     MetricsReader whole;
     const QList<MetricEvent> expected = whole.feed(text);
@@ -88,7 +93,8 @@ void TestMetricsReader::smallChunksGiveTheSameEvents() {
     QCOMPARE(pieces.offset(), text.size());
 }
 
-void TestMetricsReader::logPatternsMode() {
+void TestMetricsReader::logPatternsMode()
+{
     MetricsReader reader(MetricsReader::Format::LogPatterns);
     const QList<MetricEvent> events = reader.feed(sample("tutorial.log"));
     QCOMPARE(events.size(), 5);
@@ -97,7 +103,8 @@ void TestMetricsReader::logPatternsMode() {
 }
 
 // Mutated trainer lines and random bytes: every line lands in exactly one count, nothing crashes.
-void TestMetricsReader::garbageNeverCrashesAndIsCounted() {
+void TestMetricsReader::garbageNeverCrashesAndIsCounted()
+{
     const QByteArray text = sample("attempt2.jsonl");
     QRandomGenerator rng(20240601);
     QByteArray input;

@@ -6,7 +6,8 @@
 using namespace torchdeck;
 
 namespace {
-QList<MetricEvent> parseFile(PatternParser &parser, const char *name) {
+QList<MetricEvent> parseFile(PatternParser &parser, const char *name)
+{
     QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
     if (!f.open(QIODevice::ReadOnly))
         return {};
@@ -32,31 +33,31 @@ private slots:
     void invalidPatternsAreErrors();
 };
 
-void TestPatternParser::singleLines_data() {
+void TestPatternParser::singleLines_data()
+{
     QTest::addColumn<QString>("line");
     QTest::addColumn<MetricEventKind>("kind");
     QTest::addColumn<qint64>("epoch");
     QTest::addColumn<qint64>("step");
     QTest::addColumn<double>("loss");
     using K = MetricEventKind;
-    QTest::addRow("epoch x/y") << QStringLiteral("epoch: 3/10, loss = 0.0421") << K::Epoch << 3LL << -1LL
-                               << 0.0421;
-    QTest::addRow("Epoch x/y caps") << QStringLiteral("Epoch 3/10 - train loss: 4.2e-2") << K::Epoch << 3LL
-                                    << -1LL << 0.042;
+    QTest::addRow("epoch x/y") << QStringLiteral("epoch: 3/10, loss = 0.0421") << K::Epoch << 3LL << -1LL << 0.0421;
+    QTest::addRow("Epoch x/y caps") << QStringLiteral("Epoch 3/10 - train loss: 4.2e-2") << K::Epoch << 3LL << -1LL
+                                    << 0.042;
     QTest::addRow("bracketed") << QStringLiteral("Epoch [3/10] Step [100/938] Loss: 0.0421") << K::Step << 3LL
                                << 2 * 938LL + 100 << 0.0421;
-    QTest::addRow("lightning") << QStringLiteral(
-                                      "Epoch 0:  20%|##  | 10/50 [00:01<00:04, 42.1it/s, train_loss=0.5]")
+    QTest::addRow("lightning") << QStringLiteral("Epoch 0:  20%|##  | 10/50 [00:01<00:04, 42.1it/s, train_loss=0.5]")
                                << K::Step << 1LL << 10LL << 0.5;
-    QTest::addRow("epoch N") << QStringLiteral("[12:00:01] epoch 4 done, loss=0.25 val_loss=0.3") << K::Epoch
-                             << 4LL << -1LL << 0.25;
-    QTest::addRow("key=value") << QStringLiteral("step=50 train_loss=0.1414 lr=3e-4") << K::Step << -1LL
-                               << 50LL << 0.1414;
+    QTest::addRow("epoch N") << QStringLiteral("[12:00:01] epoch 4 done, loss=0.25 val_loss=0.3") << K::Epoch << 4LL
+                             << -1LL << 0.25;
+    QTest::addRow("key=value") << QStringLiteral("step=50 train_loss=0.1414 lr=3e-4") << K::Step << -1LL << 50LL
+                               << 0.1414;
     QTest::addRow("nan loss") << QStringLiteral("epoch: 2/10, loss = nan") << K::Epoch << 2LL << -1LL
                               << std::numeric_limits<double>::quiet_NaN();
 }
 
-void TestPatternParser::singleLines() {
+void TestPatternParser::singleLines()
+{
     QFETCH(QString, line);
     QFETCH(MetricEventKind, kind);
     QFETCH(qint64, epoch);
@@ -74,7 +75,8 @@ void TestPatternParser::singleLines() {
         QCOMPARE(e->loss, loss);
 }
 
-void TestPatternParser::tutorialLog() {
+void TestPatternParser::tutorialLog()
+{
     PatternParser parser;
     const QList<MetricEvent> events = parseFile(parser, "tutorial.log");
     QCOMPARE(events.size(), 5);
@@ -86,7 +88,8 @@ void TestPatternParser::tutorialLog() {
     QCOMPARE(events[2].valAccuracy, 0.75);
 }
 
-void TestPatternParser::pytorchTutorialLog() {
+void TestPatternParser::pytorchTutorialLog()
+{
     PatternParser parser;
     const QList<MetricEvent> events = parseFile(parser, "pytorch-tutorial.log");
     QCOMPARE(events.size(), 12);
@@ -97,7 +100,8 @@ void TestPatternParser::pytorchTutorialLog() {
     QCOMPARE(events[6].stepsPerEpoch, 600);
 }
 
-void TestPatternParser::lightningProgressBar() {
+void TestPatternParser::lightningProgressBar()
+{
     PatternParser parser;
     const QList<MetricEvent> events = parseFile(parser, "lightning.log");
     // 5 refreshes with a loss per epoch; the repeated final refresh collapses into one.
@@ -111,7 +115,8 @@ void TestPatternParser::lightningProgressBar() {
     QCOMPARE(events[0].loss, 0.762);
 }
 
-void TestPatternParser::torchdeckTrainerStdout() {
+void TestPatternParser::torchdeckTrainerStdout()
+{
     PatternParser parser;
     const QList<MetricEvent> events = parseFile(parser, "torchdeck-train.out");
     QCOMPARE(events.size(), 42);
@@ -125,7 +130,8 @@ void TestPatternParser::torchdeckTrainerStdout() {
     QCOMPARE(events[21].step, 21);
 }
 
-void TestPatternParser::keyValueLog() {
+void TestPatternParser::keyValueLog()
+{
     PatternParser parser;
     const QList<MetricEvent> events = parseFile(parser, "keyvalue.log");
     QCOMPARE(events.size(), 6);
@@ -133,11 +139,12 @@ void TestPatternParser::keyValueLog() {
     QCOMPARE(events[5].lr, 3e-4);
 }
 
-void TestPatternParser::customPatterns() {
+void TestPatternParser::customPatterns()
+{
     PatternParser parser;
-    const QString error = parser.setPatterns(
-        {{QStringLiteral("mine"), QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))"), 1},
-         {QStringLiteral("val"), QStringLiteral(R"(ep(?<epoch>\d+) acc (?<accuracy>[\d.]+)%)"), 0}});
+    const QString error =
+        parser.setPatterns({{QStringLiteral("mine"), QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))"), 1},
+                            {QStringLiteral("val"), QStringLiteral(R"(ep(?<epoch>\d+) acc (?<accuracy>[\d.]+)%)"), 0}});
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(parser.patterns().size(), 2);
     QVERIFY(!parser.parse(u"epoch: 3/10, loss = 0.0421").has_value()); // the defaults are gone
@@ -147,22 +154,22 @@ void TestPatternParser::customPatterns() {
     QCOMPARE(e->epoch, 1);
     QCOMPARE(e->valAccuracy, 93.5);
     // A loss without any step or epoch is numbered in order of appearance, after the steps seen.
-    QVERIFY(
-        parser.setPatterns({{QStringLiteral("bare"), QStringLiteral(R"(L=(?<loss>[\d.]+))"), 1}}).isEmpty());
+    QVERIFY(parser.setPatterns({{QStringLiteral("bare"), QStringLiteral(R"(L=(?<loss>[\d.]+))"), 1}}).isEmpty());
     QCOMPARE(parser.parse(u"L=0.4")->step, 8);
     QCOMPARE(parser.parse(u"L=0.3")->step, 9);
 }
 
-void TestPatternParser::invalidPatternsAreErrors_data() {
+void TestPatternParser::invalidPatternsAreErrors_data()
+{
     QTest::addColumn<QString>("regex");
     QTest::addColumn<QString>("message");
-    QTest::addRow("syntax") << QStringLiteral("loss=(?<loss>[\\d.]+")
-                            << QStringLiteral("missing closing parenthesis");
+    QTest::addRow("syntax") << QStringLiteral("loss=(?<loss>[\\d.]+") << QStringLiteral("missing closing parenthesis");
     QTest::addRow("no value") << QStringLiteral("epoch (?<epoch>\\d+)") << QStringLiteral("captures no loss");
     QTest::addRow("typo") << QStringLiteral("(?<los>\\d+)") << QStringLiteral("unknown group \"los\"");
 }
 
-void TestPatternParser::invalidPatternsAreErrors() {
+void TestPatternParser::invalidPatternsAreErrors()
+{
     QFETCH(QString, regex);
     QFETCH(QString, message);
     PatternParser parser;

@@ -7,7 +7,8 @@
 using namespace torchdeck;
 
 namespace {
-QList<MetricEvent> events(const char *name, MetricsReader::Format format = MetricsReader::Format::JsonLines) {
+QList<MetricEvent> events(const char *name, MetricsReader::Format format = MetricsReader::Format::JsonLines)
+{
     QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
     if (!f.open(QIODevice::ReadOnly))
         return {};
@@ -15,7 +16,8 @@ QList<MetricEvent> events(const char *name, MetricsReader::Format format = Metri
     return reader.feed(f.readAll());
 }
 
-MetricEvent step(qint64 s, double loss) {
+MetricEvent step(qint64 s, double loss)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Step;
     e.step = s;
@@ -35,7 +37,8 @@ private slots:
     void plainLogsRestartingWithoutStartEvents();
 };
 
-void TestRunSeries::oneRunAcrossTwoJobs() {
+void TestRunSeries::oneRunAcrossTwoJobs()
+{
     RunSeries run;
     run.apply(events("attempt1.jsonl"), 0);
     const RunSeriesChanges resumed = run.apply(events("attempt2.jsonl").first(), 1);
@@ -79,7 +82,8 @@ void TestRunSeries::oneRunAcrossTwoJobs() {
 }
 
 // Slurm's in-job requeue keeps the job id and appends to the same metrics file.
-void TestRunSeries::inJobRequeueInOneFile() {
+void TestRunSeries::inJobRequeueInOneFile()
+{
     RunSeries run;
     run.apply(events("attempt1.jsonl") + events("attempt2.jsonl"), 0);
     const MetricSeries &s = run.series(SeriesKind::TrainLoss);
@@ -87,7 +91,8 @@ void TestRunSeries::inJobRequeueInOneFile() {
     QCOMPARE(s.discardedPoints().size(), 7);
 }
 
-void TestRunSeries::restartFromScratchSupersedesAll() {
+void TestRunSeries::restartFromScratchSupersedesAll()
+{
     RunSeries run;
     MetricEvent start;
     start.kind = MetricEventKind::Start;
@@ -101,7 +106,8 @@ void TestRunSeries::restartFromScratchSupersedesAll() {
     QCOMPARE(run.series(SeriesKind::TrainLoss).size(), 11);
 }
 
-void TestRunSeries::checkpointsAfterTheResumePointAreDiscarded() {
+void TestRunSeries::checkpointsAfterTheResumePointAreDiscarded()
+{
     RunSeries run;
     MetricEvent ckpt;
     ckpt.kind = MetricEventKind::Checkpoint;
@@ -121,7 +127,8 @@ void TestRunSeries::checkpointsAfterTheResumePointAreDiscarded() {
     QVERIFY(run.checkpoints()[1].discarded);
 }
 
-void TestRunSeries::progressAndEta() {
+void TestRunSeries::progressAndEta()
+{
     RunSeries run;
     const QList<MetricEvent> first = events("attempt1.jsonl");
     run.apply(first);
@@ -141,7 +148,8 @@ void TestRunSeries::progressAndEta() {
 }
 
 // A user's script has no start events: a second job that counts steps from 1 again supersedes the first.
-void TestRunSeries::plainLogsRestartingWithoutStartEvents() {
+void TestRunSeries::plainLogsRestartingWithoutStartEvents()
+{
     RunSeries run;
     run.apply(events("pytorch-tutorial.log", MetricsReader::Format::LogPatterns), 0);
     QCOMPARE(run.series(SeriesKind::TrainLoss).visibleCount(), 12);

@@ -8,7 +8,8 @@
 using namespace torchdeck;
 
 namespace {
-MetricEvent step(qint64 s, double loss) {
+MetricEvent step(qint64 s, double loss)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Step;
     e.step = s;
@@ -17,7 +18,8 @@ MetricEvent step(qint64 s, double loss) {
     return e;
 }
 
-MetricEvent resumeAt(qint64 s) {
+MetricEvent resumeAt(qint64 s)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Start;
     e.resumed = true;
@@ -38,7 +40,8 @@ private slots:
     void runDeletedFirst();
 };
 
-void TestSeriesModel::liveAppendsAreRowsInserted() {
+void TestSeriesModel::liveAppendsAreRowsInserted()
+{
     RunMetrics run;
     SeriesModel model(&run, SeriesKind::TrainLoss);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -61,7 +64,8 @@ void TestSeriesModel::liveAppendsAreRowsInserted() {
     QCOMPARE(inserted.size(), 2);
 }
 
-void TestSeriesModel::resumeFlagsRowsThroughDataChanged() {
+void TestSeriesModel::resumeFlagsRowsThroughDataChanged()
+{
     RunMetrics run;
     SeriesModel model(&run, SeriesKind::TrainLoss);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -83,7 +87,8 @@ void TestSeriesModel::resumeFlagsRowsThroughDataChanged() {
     QCOMPARE(model.index(10, SeriesModel::DiscardedColumn).data().toBool(), false);
 }
 
-void TestSeriesModel::discardInTheSameBatchAsTheAppend() {
+void TestSeriesModel::discardInTheSameBatchAsTheAppend()
+{
     RunMetrics run;
     SeriesModel model(&run, SeriesKind::TrainLoss);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -101,7 +106,8 @@ void TestSeriesModel::discardInTheSameBatchAsTheAppend() {
     QVERIFY(!model.index(6, 0).data(SeriesModel::DiscardedRole).toBool());
 }
 
-void TestSeriesModel::replaceResetsTheModel() {
+void TestSeriesModel::replaceResetsTheModel()
+{
     RunMetrics run;
     SeriesModel model(&run, SeriesKind::LearningRate);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -118,7 +124,8 @@ void TestSeriesModel::replaceResetsTheModel() {
     QCOMPARE(model.rowCount(), 0);
 }
 
-void TestSeriesModel::headersAndRoles() {
+void TestSeriesModel::headersAndRoles()
+{
     RunMetrics run;
     SeriesModel steps(&run, SeriesKind::TrainLoss);
     SeriesModel epochs(&run, SeriesKind::ValLoss);
@@ -129,7 +136,8 @@ void TestSeriesModel::headersAndRoles() {
     QCOMPARE(steps.columnCount(), 4);
 }
 
-void TestSeriesModel::runDeletedFirst() {
+void TestSeriesModel::runDeletedFirst()
+{
     auto *run = new RunMetrics;
     SeriesModel model(run, SeriesKind::TrainLoss);
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);

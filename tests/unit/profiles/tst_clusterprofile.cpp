@@ -134,8 +134,7 @@ void TestClusterProfile::writesDocumentedKeys()
     QCOMPARE(json.value(u"partition").toString(), QStringLiteral("gpu@server"));
     QCOMPARE(json.value(u"work_directory").toString(), QStringLiteral("/scratch/ada/torch deck"));
     QCOMPARE(json.value(u"modules").toArray(),
-             QJsonArray({QStringLiteral("gcc/12.2"), QStringLiteral("cuda/12.1 cudnn"),
-                         QStringLiteral("λ 'quoted'")}));
+             QJsonArray({QStringLiteral("gcc/12.2"), QStringLiteral("cuda/12.1 cudnn"), QStringLiteral("λ 'quoted'")}));
     QCOMPARE(json.value(u"libtorch").toString(), QStringLiteral("/opt/libtorch-2.3"));
     QCOMPARE(json.value(u"trainer_binary").toString(), QStringLiteral("/home/ada/bin/torchdeck-train"));
     QCOMPARE(json.value(u"build_on").toString(), QStringLiteral("job"));
@@ -153,8 +152,7 @@ void TestClusterProfile::missingKeysKeepTheDefaultsOfTheName()
     QString error;
     QVERIFY(ClusterProfile::fromJson(sandbox, {}, &error) == defaultProfile(sandbox));
     QVERIFY(error.isEmpty());
-    QVERIFY(ClusterProfile::fromJson(QStringLiteral("hpc"), {}, &error) ==
-            defaultProfile(QStringLiteral("hpc")));
+    QVERIFY(ClusterProfile::fromJson(QStringLiteral("hpc"), {}, &error) == defaultProfile(QStringLiteral("hpc")));
     QVERIFY(error.isEmpty());
 
     const ClusterProfile box = ClusterProfile::fromJson(sandbox, parse(R"({"partition": "debug"})"), &error);
@@ -163,8 +161,7 @@ void TestClusterProfile::missingKeysKeepTheDefaultsOfTheName()
     QCOMPARE(box.slurmHistory, SlurmHistory::CompletionFile);
     QCOMPARE(box.workDirectory, QStringLiteral("~/.torchdeck/sandbox"));
 
-    const ClusterProfile other =
-        ClusterProfile::fromJson(QStringLiteral("hpc"), parse(R"({"account": "a1"})"), &error);
+    const ClusterProfile other = ClusterProfile::fromJson(QStringLiteral("hpc"), parse(R"({"account": "a1"})"), &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(other.name, QStringLiteral("hpc"));
     QCOMPARE(other.account, QStringLiteral("a1"));
@@ -201,9 +198,8 @@ void TestClusterProfile::badValueNamesItsKey_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QStringList>("mentions"); // what the error must name
 
-    const char *textKeys[] = {"scheduler", "pbs_dialect",    "slurm_history", "account",
-                              "partition", "work_directory", "libtorch",      "trainer_binary",
-                              "build_on"};
+    const char *textKeys[] = {"scheduler",      "pbs_dialect", "slurm_history",  "account", "partition",
+                              "work_directory", "libtorch",    "trainer_binary", "build_on"};
     for (const char *key : textKeys) {
         const QString name = QString::fromLatin1(key);
         QTest::addRow("%s is a number", key) << QByteArray("{\"") + key + "\": 5}" << QStringList{name};
@@ -214,35 +210,30 @@ void TestClusterProfile::badValueNamesItsKey_data()
     QTest::addRow("unknown build_on") << QByteArray(R"({"build_on": "compute"})")
                                       << QStringList{QStringLiteral("build_on"), QStringLiteral("compute")};
     for (const char *cpus : {"0", "2.5", "\"4\"", "-1", "100000"})
-        QTest::addRow("build_cpus %s", cpus) << QByteArray("{\"build_cpus\": ") + cpus + "}"
-                                             << QStringList{QStringLiteral("build_cpus")};
+        QTest::addRow("build_cpus %s", cpus)
+            << QByteArray("{\"build_cpus\": ") + cpus + "}" << QStringList{QStringLiteral("build_cpus")};
     QTest::addRow("unknown scheduler") << QByteArray(R"({"scheduler": "sge"})")
                                        << QStringList{QStringLiteral("scheduler"), QStringLiteral("sge")};
     QTest::addRow("scheduler in capitals")
-        << QByteArray(R"({"scheduler": "SLURM"})")
-        << QStringList{QStringLiteral("scheduler"), QStringLiteral("SLURM")};
-    QTest::addRow("empty scheduler") << QByteArray(R"({"scheduler": ""})")
-                                     << QStringList{QStringLiteral("scheduler")};
-    QTest::addRow("unknown pbs_dialect")
-        << QByteArray(R"({"pbs_dialect": "openpbs-22"})")
-        << QStringList{QStringLiteral("pbs_dialect"), QStringLiteral("openpbs-22")};
-    QTest::addRow("unknown slurm_history")
-        << QByteArray(R"({"slurm_history": "sacct"})")
-        << QStringList{QStringLiteral("slurm_history"), QStringLiteral("sacct")};
+        << QByteArray(R"({"scheduler": "SLURM"})") << QStringList{QStringLiteral("scheduler"), QStringLiteral("SLURM")};
+    QTest::addRow("empty scheduler") << QByteArray(R"({"scheduler": ""})") << QStringList{QStringLiteral("scheduler")};
+    QTest::addRow("unknown pbs_dialect") << QByteArray(R"({"pbs_dialect": "openpbs-22"})")
+                                         << QStringList{QStringLiteral("pbs_dialect"), QStringLiteral("openpbs-22")};
+    QTest::addRow("unknown slurm_history") << QByteArray(R"({"slurm_history": "sacct"})")
+                                           << QStringList{QStringLiteral("slurm_history"), QStringLiteral("sacct")};
     QTest::addRow("empty work_directory")
         << QByteArray(R"({"work_directory": ""})") << QStringList{QStringLiteral("work_directory")};
-    QTest::addRow("modules is a line")
-        << QByteArray(R"({"modules": "gcc cuda"})") << QStringList{QStringLiteral("modules")};
+    QTest::addRow("modules is a line") << QByteArray(R"({"modules": "gcc cuda"})")
+                                       << QStringList{QStringLiteral("modules")};
     QTest::addRow("modules is an object")
         << QByteArray(R"({"modules": {"gcc": 1}})") << QStringList{QStringLiteral("modules")};
-    QTest::addRow("modules is a number")
-        << QByteArray(R"({"modules": 3})") << QStringList{QStringLiteral("modules")};
+    QTest::addRow("modules is a number") << QByteArray(R"({"modules": 3})") << QStringList{QStringLiteral("modules")};
     QTest::addRow("modules holds a number")
         << QByteArray(R"({"modules": ["gcc", 12]})") << QStringList{QStringLiteral("modules")};
     QTest::addRow("modules holds a list")
         << QByteArray(R"({"modules": [["gcc"]]})") << QStringList{QStringLiteral("modules")};
-    QTest::addRow("modules holds null")
-        << QByteArray(R"({"modules": [null]})") << QStringList{QStringLiteral("modules")};
+    QTest::addRow("modules holds null") << QByteArray(R"({"modules": [null]})")
+                                        << QStringList{QStringLiteral("modules")};
 }
 
 void TestClusterProfile::badValueNamesItsKey()
@@ -303,13 +294,11 @@ void TestClusterProfile::commands_data()
     QTest::addColumn<SchedulerCommands>("expected");
 
     ClusterProfile p = defaultProfile(QStringLiteral("hpc"));
-    QTest::addRow("slurm, accounting")
-        << p << QString() << SchedulerCommands::slurm(SlurmHistory::Accounting);
+    QTest::addRow("slurm, accounting") << p << QString() << SchedulerCommands::slurm(SlurmHistory::Accounting);
     QTest::addRow("sandbox: completion file")
         << defaultProfile(sandbox) << QString() << SchedulerCommands::slurm(SlurmHistory::CompletionFile);
     p.slurmHistory = SlurmHistory::Controller;
-    QTest::addRow("slurm, controller")
-        << p << QString() << SchedulerCommands::slurm(SlurmHistory::Controller);
+    QTest::addRow("slurm, controller") << p << QString() << SchedulerCommands::slurm(SlurmHistory::Controller);
     p.scheduler = SchedulerKind::Pbs;
     QTest::addRow("pbs pro") << p << QString() << SchedulerCommands::pbs(PbsDialect::PbsPro);
     p.pbsDialect = PbsDialect::Torque;
@@ -327,8 +316,7 @@ void TestClusterProfile::commands()
     const SchedulerCommands actual = profile.commands(stateDir);
     const QStringList ids{QStringLiteral("17"), QStringLiteral("18")};
     QCOMPARE(actual.kind(), expected.kind());
-    QCOMPARE(actual.submit(QStringLiteral("/w/job-1.sh")).argv,
-             expected.submit(QStringLiteral("/w/job-1.sh")).argv);
+    QCOMPARE(actual.submit(QStringLiteral("/w/job-1.sh")).argv, expected.submit(QStringLiteral("/w/job-1.sh")).argv);
     QCOMPARE(actual.query(ids).argv, expected.query(ids).argv);
     QCOMPARE(actual.queryFinished(ids).argv, expected.queryFinished(ids).argv);
     QCOMPARE(actual.cancel(ids), expected.cancel(ids));
@@ -352,8 +340,7 @@ void TestClusterProfile::commandRowsAreDistinguishable()
     };
     for (qsizetype i = 0; i < all.size(); ++i) {
         for (qsizetype j = i + 1; j < all.size(); ++j)
-            QVERIFY2(all.at(i) != all.at(j),
-                     qPrintable(QStringLiteral("rows %1 and %2 alike").arg(i).arg(j)));
+            QVERIFY2(all.at(i) != all.at(j), qPrintable(QStringLiteral("rows %1 and %2 alike").arg(i).arg(j)));
     }
 }
 

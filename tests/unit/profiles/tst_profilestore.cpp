@@ -202,17 +202,14 @@ void TestProfileStore::brokenFile_data()
     QTest::addRow("truncated") << QByteArray(R"({"clusters": {"hpc": {"scheduler": "pb)") << QString();
     QTest::addRow("a list") << QByteArray(R"([{"clusters": {}}])") << QString();
     QTest::addRow("a string") << QByteArray(R"("clusters")") << QString();
-    QTest::addRow("clusters is a list")
-        << QByteArray(R"({"clusters": [{"hpc": {}}]})") << QStringLiteral("clusters");
-    QTest::addRow("clusters is a string")
-        << QByteArray(R"({"clusters": "hpc"})") << QStringLiteral("clusters");
+    QTest::addRow("clusters is a list") << QByteArray(R"({"clusters": [{"hpc": {}}]})") << QStringLiteral("clusters");
+    QTest::addRow("clusters is a string") << QByteArray(R"({"clusters": "hpc"})") << QStringLiteral("clusters");
     QTest::addRow("a cluster is not an object")
         << QByteArray(R"({"clusters": {"hpc": "slurm"}})") << QStringLiteral("hpc");
-    QTest::addRow("unknown scheduler")
-        << QByteArray(R"({"clusters": {"ok": {}, "hpc": {"scheduler": "sge"}}})")
-        << QStringLiteral("hpc: scheduler \"sge\"");
-    QTest::addRow("modules not a list")
-        << QByteArray(R"({"clusters": {"hpc": {"modules": "gcc"}}})") << QStringLiteral("modules");
+    QTest::addRow("unknown scheduler") << QByteArray(R"({"clusters": {"ok": {}, "hpc": {"scheduler": "sge"}}})")
+                                       << QStringLiteral("hpc: scheduler \"sge\"");
+    QTest::addRow("modules not a list") << QByteArray(R"({"clusters": {"hpc": {"modules": "gcc"}}})")
+                                        << QStringLiteral("modules");
     QTest::addRow("empty work directory")
         << QByteArray(R"({"clusters": {"hpc": {"work_directory": ""}}})") << QStringLiteral("work_directory");
 }
@@ -236,8 +233,7 @@ void TestProfileStore::brokenFile()
     QVERIFY(!store.save(&error));
     QVERIFY2(error.contains(path()), qPrintable(error));
     QCOMPARE(readFile(path()), bytes);
-    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden),
-             QStringList{QStringLiteral("clusters.json")});
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("clusters.json")});
 }
 
 void TestProfileStore::repairedFileLoadsAgain()
@@ -275,8 +271,7 @@ void TestProfileStore::saveReplacesTheFileAtomically()
     QVERIFY(second != first);
     QVERIFY(QJsonDocument::fromJson(second).isObject());
     // No temporary file left beside it.
-    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden),
-             QStringList{QStringLiteral("clusters.json")});
+    QCOMPARE(QDir(m_dir->path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("clusters.json")});
 }
 
 void TestProfileStore::saveFailureIsReported()
@@ -314,8 +309,8 @@ void TestProfileStore::defaultPathHonoursConfigDir()
     QVERIFY(again.profile(QStringLiteral("hpc")) == pbsProfile());
 
     // Unset or empty: the platform's configuration location.
-    const QString standard = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
-                             QStringLiteral("/clusters.json");
+    const QString standard =
+        QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/clusters.json");
     qunsetenv("TORCHDECK_CONFIG_DIR");
     QCOMPARE(ProfileStore::defaultPath(), standard);
     qputenv("TORCHDECK_CONFIG_DIR", QByteArray());

@@ -19,15 +19,33 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("field");
-        QTest::addRow("empty name") << "name" << "" << "name";
-        QTest::addRow("name with a space") << "name" << "my cluster" << "name";
-        QTest::addRow("name pattern") << "name" << "node*" << "name";
-        QTest::addRow("empty work directory") << "work_directory" << "  " << "work_directory";
-        QTest::addRow("relative libtorch") << "libtorch" << "opt/libtorch" << "libtorch";
-        QTest::addRow("relative trainer") << "trainer_binary" << "bin/torchdeck-train" << "trainer_binary";
-        QTest::addRow("build job without a scheduler") << "build_on" << "local" << "build_on";
-        QTest::addRow("no build cpus") << "build_cpus" << "0" << "build_cpus";
-        QTest::addRow("empty module") << "modules" << "" << "modules";
+        QTest::addRow("empty name") << "name"
+                                    << ""
+                                    << "name";
+        QTest::addRow("name with a space") << "name"
+                                           << "my cluster"
+                                           << "name";
+        QTest::addRow("name pattern") << "name"
+                                      << "node*"
+                                      << "name";
+        QTest::addRow("empty work directory") << "work_directory"
+                                              << "  "
+                                              << "work_directory";
+        QTest::addRow("relative libtorch") << "libtorch"
+                                           << "opt/libtorch"
+                                           << "libtorch";
+        QTest::addRow("relative trainer") << "trainer_binary"
+                                          << "bin/torchdeck-train"
+                                          << "trainer_binary";
+        QTest::addRow("build job without a scheduler") << "build_on"
+                                                       << "local"
+                                                       << "build_on";
+        QTest::addRow("no build cpus") << "build_cpus"
+                                       << "0"
+                                       << "build_cpus";
+        QTest::addRow("empty module") << "modules"
+                                      << ""
+                                      << "modules";
     }
 
     void badValues()

@@ -25,7 +25,8 @@ private slots:
     void pbsFinished();
 };
 
-void TestJobState::slurm_data() {
+void TestJobState::slurm_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<JobState>("state");
     const struct {
@@ -59,37 +60,39 @@ void TestJobState::slurm_data() {
     QTest::addRow("pbs letter is not slurm") << QStringLiteral("Q") << JobState::Unknown;
 }
 
-void TestJobState::slurm() {
+void TestJobState::slurm()
+{
     QFETCH(QString, text);
     QFETCH(JobState, state);
     QCOMPARE(slurmJobState(text), state);
 }
 
-void TestJobState::pbs_data() {
+void TestJobState::pbs_data()
+{
     QTest::addColumn<QString>("letter");
     QTest::addColumn<JobState>("state");
     const struct {
         const char *letter;
         JobState state;
     } rows[] = {
-        {"Q", JobState::Pending},    {"H", JobState::Pending},   {"W", JobState::Pending},
-        {"T", JobState::Pending},    {"M", JobState::Pending},   {"S", JobState::Pending},
-        {"U", JobState::Pending},    {"R", JobState::Running},   {"B", JobState::Running},
-        {"E", JobState::Completing}, {"F", JobState::Completed}, {"X", JobState::Completed},
-        {"C", JobState::Completed},  {"Z", JobState::Unknown},   {"", JobState::Unknown},
-        {"QR", JobState::Unknown},
+        {"Q", JobState::Pending},   {"H", JobState::Pending},    {"W", JobState::Pending},   {"T", JobState::Pending},
+        {"M", JobState::Pending},   {"S", JobState::Pending},    {"U", JobState::Pending},   {"R", JobState::Running},
+        {"B", JobState::Running},   {"E", JobState::Completing}, {"F", JobState::Completed}, {"X", JobState::Completed},
+        {"C", JobState::Completed}, {"Z", JobState::Unknown},    {"", JobState::Unknown},    {"QR", JobState::Unknown},
     };
     for (const auto &row : rows)
         QTest::addRow("'%s'", row.letter) << QString::fromLatin1(row.letter) << row.state;
 }
 
-void TestJobState::pbs() {
+void TestJobState::pbs()
+{
     QFETCH(QString, letter);
     QFETCH(JobState, state);
     QCOMPARE(pbsJobState(letter), state);
 }
 
-void TestJobState::names_data() {
+void TestJobState::names_data()
+{
     QTest::addColumn<JobState>("state");
     QTest::addColumn<QString>("name");
     QTest::addRow("pending") << JobState::Pending << QStringLiteral("pending");
@@ -104,7 +107,8 @@ void TestJobState::names_data() {
     QTest::addRow("unknown") << JobState::Unknown << QStringLiteral("unknown");
 }
 
-void TestJobState::names() {
+void TestJobState::names()
+{
     QFETCH(JobState, state);
     QFETCH(QString, name);
     QCOMPARE(jobStateName(state), name);
@@ -112,7 +116,8 @@ void TestJobState::names() {
     QCOMPARE(jobStateFromName(name.toUpper()), JobState::Unknown); // the stored form is exact
 }
 
-void TestJobState::final_data() {
+void TestJobState::final_data()
+{
     QTest::addColumn<JobState>("state");
     QTest::addColumn<bool>("final");
     QTest::addRow("pending") << JobState::Pending << false;
@@ -127,13 +132,15 @@ void TestJobState::final_data() {
     QTest::addRow("preempted") << JobState::Preempted << true;
 }
 
-void TestJobState::final() {
+void TestJobState::final()
+{
     QFETCH(JobState, state);
     QFETCH(bool, final);
     QCOMPARE(isFinal(state), final);
 }
 
-void TestJobState::pbsFinished_data() {
+void TestJobState::pbsFinished_data()
+{
     QTest::addColumn<PbsEnd>("end");
     QTest::addColumn<PbsDialect>("dialect");
     QTest::addColumn<JobState>("state");
@@ -156,14 +163,11 @@ void TestJobState::pbsFinished_data() {
     QTest::addRow("pro memory -27") << exit(-27) << PbsDialect::PbsPro << JobState::Failed;
     QTest::addRow("pro exec failed -1") << exit(-1) << PbsDialect::PbsPro << JobState::Failed;
     QTest::addRow("pro -11 is rerun, not walltime") << exit(-11) << PbsDialect::PbsPro << JobState::Failed;
-    QTest::addRow("pro SIGTERM, walltime used up")
-        << exit(271, 610, 600) << PbsDialect::PbsPro << JobState::Timeout;
-    QTest::addRow("pro SIGTERM early: qdel")
-        << exit(271, 10, 600) << PbsDialect::PbsPro << JobState::Cancelled;
+    QTest::addRow("pro SIGTERM, walltime used up") << exit(271, 610, 600) << PbsDialect::PbsPro << JobState::Timeout;
+    QTest::addRow("pro SIGTERM early: qdel") << exit(271, 10, 600) << PbsDialect::PbsPro << JobState::Cancelled;
     QTest::addRow("pro SIGKILL: qdel") << exit(265) << PbsDialect::PbsPro << JobState::Cancelled;
     QTest::addRow("pro SIGSEGV") << exit(256 + 11) << PbsDialect::PbsPro << JobState::Failed;
-    QTest::addRow("pro shell 143 after walltime")
-        << exit(143, 600, 600) << PbsDialect::PbsPro << JobState::Timeout;
+    QTest::addRow("pro shell 143 after walltime") << exit(143, 600, 600) << PbsDialect::PbsPro << JobState::Timeout;
     QTest::addRow("pro no status") << PbsEnd() << PbsDialect::PbsPro << JobState::Completed;
     QTest::addRow("pro terminated") << substate(91) << PbsDialect::PbsPro << JobState::Cancelled;
     QTest::addRow("pro failed substate") << substate(93) << PbsDialect::PbsPro << JobState::Failed;
@@ -175,7 +179,8 @@ void TestJobState::pbsFinished_data() {
     QTest::addRow("torque wrapper: no status") << PbsEnd() << PbsDialect::Torque << JobState::Completed;
 }
 
-void TestJobState::pbsFinished() {
+void TestJobState::pbsFinished()
+{
     QFETCH(PbsEnd, end);
     QFETCH(PbsDialect, dialect);
     QFETCH(JobState, state);

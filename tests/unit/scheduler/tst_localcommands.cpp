@@ -21,14 +21,16 @@ private:
     static QByteArray run(const QStringList &argv);
 };
 
-QByteArray TestLocalCommands::run(const QStringList &argv) {
+QByteArray TestLocalCommands::run(const QStringList &argv)
+{
     QProcess process;
     process.start(argv.first(), argv.mid(1));
     process.waitForFinished(10000);
     return process.readAllStandardOutput();
 }
 
-void TestLocalCommands::parsesStatusLines() {
+void TestLocalCommands::parsesStatusLines()
+{
     const JobListResult result =
         local::parseLocalStatus("10 running\n11 exited 0\n12 exited 3\n13 exited 143\n14 gone\n");
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
@@ -42,7 +44,8 @@ void TestLocalCommands::parsesStatusLines() {
     QCOMPARE(result.jobs.at(4).state, JobState::Failed);
 }
 
-void TestLocalCommands::malformed_data() {
+void TestLocalCommands::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addRow("garbage") << QByteArray("sh: 1: syntax error\n");
     QTest::addRow("non-numeric id") << QByteArray("abc running\n");
@@ -51,14 +54,16 @@ void TestLocalCommands::malformed_data() {
     QTest::addRow("unknown word") << QByteArray("12 sleeping\n");
 }
 
-void TestLocalCommands::malformed() {
+void TestLocalCommands::malformed()
+{
     QFETCH(QByteArray, output);
     const JobListResult result = local::parseLocalStatus(output);
     QVERIFY(result.jobs.isEmpty());
     QVERIFY(result.errors.constFirst().startsWith(QStringLiteral("line 1:")));
 }
 
-void TestLocalCommands::runsAndReportsRealProcesses() {
+void TestLocalCommands::runsAndReportsRealProcesses()
+{
     // The commands are shell code: run them for real with sh, as the remote side will.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -80,9 +85,7 @@ void TestLocalCommands::runsAndReportsRealProcesses() {
     QVERIFY2(first.ok() && second.ok(), qPrintable(first.error + second.error));
     const QStringList ids = {first.jobId, second.jobId};
     QTRY_VERIFY_WITH_TIMEOUT(
-        local::parseLocalStatus(run(local::statusArgs(state, ids))).jobs.constFirst().state ==
-            JobState::Failed,
-        5000);
+        local::parseLocalStatus(run(local::statusArgs(state, ids))).jobs.constFirst().state == JobState::Failed, 5000);
     JobListResult result = local::parseLocalStatus(run(local::statusArgs(state, ids)));
     QCOMPARE(result.jobs.at(0).exitCode, 4);
     QCOMPARE(result.jobs.at(1).state, JobState::Running);
@@ -91,9 +94,8 @@ void TestLocalCommands::runsAndReportsRealProcesses() {
     QCOMPARE(log.readAll(), QByteArray("it's 42\n"));
 
     run(local::cancelArgs({second.jobId}));
-    QTRY_VERIFY_WITH_TIMEOUT(local::parseLocalStatus(run(local::statusArgs(state, ids))).jobs.at(1).state ==
-                                 JobState::Cancelled,
-                             5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        local::parseLocalStatus(run(local::statusArgs(state, ids))).jobs.at(1).state == JobState::Cancelled, 5000);
     result = local::parseLocalStatus(run(local::statusArgs(state, QStringList{QStringLiteral("999999999")})));
     QCOMPARE(result.jobs.constFirst().state, JobState::Failed); // gone: no process, no exit file
 }

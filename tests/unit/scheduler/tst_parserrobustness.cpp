@@ -25,7 +25,8 @@ private slots:
     void cutAndFlipped();
 };
 
-void TestParserRobustness::cutAndFlipped_data() {
+void TestParserRobustness::cutAndFlipped_data()
+{
     QTest::addColumn<QByteArray>("output");
     const QDir dir(QStringLiteral(TORCHDECK_TEST_DATA "/scheduler"));
     const QStringList files = dir.entryList({QStringLiteral("*.txt")}, QDir::Files);
@@ -34,7 +35,8 @@ void TestParserRobustness::cutAndFlipped_data() {
         QTest::addRow("%s", qPrintable(file)) << fixture(file);
 }
 
-void TestParserRobustness::cutAndFlipped() {
+void TestParserRobustness::cutAndFlipped()
+{
     QFETCH(QByteArray, output);
     const QList<std::function<JobListResult(const QByteArray &)>> parsers = {
         parseSqueue,

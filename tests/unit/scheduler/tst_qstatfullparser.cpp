@@ -22,7 +22,8 @@ private slots:
     void malformed();
 };
 
-void TestQstatFullParser::wrapper_data() {
+void TestQstatFullParser::wrapper_data()
+{
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
@@ -32,14 +33,14 @@ void TestQstatFullParser::wrapper_data() {
     QTest::addRow("suspended") << active << QStringLiteral("td-running") << JobState::Pending;
     QTest::addRow("queued") << active << QStringLiteral("td-pbs") << JobState::Pending;
     QTest::addRow("long name whole") << active
-                                     << QStringLiteral(
-                                            "td-a-rather-long-job-name-that-is-longer-than-forty-characters")
+                                     << QStringLiteral("td-a-rather-long-job-name-that-is-longer-than-forty-characters")
                                      << JobState::Completed;
     QTest::addRow("spaces") << final << QStringLiteral("td name | with spaces") << JobState::Completed;
     QTest::addRow("timeout shows C") << final << QStringLiteral("td-timeout") << JobState::Completed;
 }
 
-void TestQstatFullParser::wrapper() {
+void TestQstatFullParser::wrapper()
+{
     QFETCH(QString, file);
     QFETCH(QString, name);
     QFETCH(JobState, state);
@@ -53,7 +54,8 @@ void TestQstatFullParser::wrapper() {
     QCOMPARE(job->exitCode, -1);
 }
 
-void TestQstatFullParser::wrapperWalltime() {
+void TestQstatFullParser::wrapperWalltime()
+{
     const JobListResult result =
         parseQstatFull(fixture(QStringLiteral("torque-wrapper-qstat-f-active.txt")), PbsDialect::Torque);
     QCOMPARE(jobNamed(result, QStringLiteral("td-timeout"))->timeLimitSeconds, qint64(60));
@@ -62,7 +64,8 @@ void TestQstatFullParser::wrapperWalltime() {
     QCOMPARE(jobNamed(result, QStringLiteral("td-timeout"))->nodes, QStringLiteral("node1"));
 }
 
-void TestQstatFullParser::pbsPro_data() {
+void TestQstatFullParser::pbsPro_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -77,13 +80,13 @@ void TestQstatFullParser::pbsPro_data() {
     QTest::addRow("qdel") << QStringLiteral("1229.pbs01") << JobState::Cancelled << 271 << 0;
 }
 
-void TestQstatFullParser::pbsPro() {
+void TestQstatFullParser::pbsPro()
+{
     QFETCH(QString, id);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
     QFETCH(int, restarts);
-    const JobListResult result =
-        parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
+    const JobListResult result = parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 8);
     const JobInfo *job = result.find(id);
@@ -94,17 +97,16 @@ void TestQstatFullParser::pbsPro() {
     QCOMPARE(job->ended.isValid(), isFinal(state));
 }
 
-void TestQstatFullParser::pbsProWrappedValues() {
-    const JobListResult result =
-        parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
+void TestQstatFullParser::pbsProWrappedValues()
+{
+    const JobListResult result = parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
     const JobInfo *job = result.find(QStringLiteral("1234.pbs01"));
     QVERIFY(job);
     QCOMPARE(job->name, QStringLiteral("train resnet"));
     QCOMPARE(job->nodes, QStringLiteral("node07,node08"));
     // The comment wraps in the middle of "ncpus": joined back without a separator.
     QCOMPARE(job->reason,
-             QStringLiteral(
-                 "Job run at Sun Nov 22 at 17:00 on (node07:ncpus=4:ngpus=1)+(node08:ncpus=4:ngpus=1)"));
+             QStringLiteral("Job run at Sun Nov 22 at 17:00 on (node07:ncpus=4:ngpus=1)+(node08:ncpus=4:ngpus=1)"));
     QCOMPARE(job->started, QDateTime(QDate(2026, 11, 22), QTime(17, 0, 4)));
     QCOMPARE(job->timeLimitSeconds, qint64(7200));
     QCOMPARE(job->elapsedSeconds, qint64(3723));
@@ -114,7 +116,8 @@ void TestQstatFullParser::pbsProWrappedValues() {
     QCOMPARE(result.find(QStringLiteral("1232.pbs01"))->signal, 15);
 }
 
-void TestQstatFullParser::torque_data() {
+void TestQstatFullParser::torque_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -124,12 +127,12 @@ void TestQstatFullParser::torque_data() {
     QTest::addRow("running") << QStringLiteral("182.host") << JobState::Running << -1;
 }
 
-void TestQstatFullParser::torque() {
+void TestQstatFullParser::torque()
+{
     QFETCH(QString, id);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
-    const JobListResult result =
-        parseQstatFull(fixture(QStringLiteral("torque-qstat-f.txt")), PbsDialect::Torque);
+    const JobListResult result = parseQstatFull(fixture(QStringLiteral("torque-qstat-f.txt")), PbsDialect::Torque);
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 4);
     const JobInfo *job = result.find(id);
@@ -140,24 +143,24 @@ void TestQstatFullParser::torque() {
     QCOMPARE(result.find(QStringLiteral("180.host"))->ended, QDateTime(QDate(2008, 8, 29), QTime(15, 10, 3)));
 }
 
-void TestQstatFullParser::continuationIndentedWithSpaces() {
+void TestQstatFullParser::continuationIndentedWithSpaces()
+{
     // Torque's guide shows wrapped lines indented by two spaces: still a continuation.
-    const JobListResult result =
-        parseQstatFull("Job Id: 9.host\n    Job_Name = a\n    comment = first ha\n  lf\n"
-                       "    job_state = Q\n",
-                       PbsDialect::Torque);
+    const JobListResult result = parseQstatFull("Job Id: 9.host\n    Job_Name = a\n    comment = first ha\n  lf\n"
+                                                "    job_state = Q\n",
+                                                PbsDialect::Torque);
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.constFirst().reason, QStringLiteral("first half"));
 }
 
-void TestQstatFullParser::malformed_data() {
+void TestQstatFullParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<int>("jobs");
     QTest::addColumn<QString>("error");
     QTest::addRow("garbage") << QByteArray("qstat: Unknown Job Id 99.pbs01\n") << 0
                              << QStringLiteral("line 1: attribute before any 'Job Id:' line");
-    QTest::addRow("non-numeric id") << QByteArray(
-                                           "Job Id: abc\n    job_state = R\nJob Id: 5.s\n    job_state = R\n")
+    QTest::addRow("non-numeric id") << QByteArray("Job Id: abc\n    job_state = R\nJob Id: 5.s\n    job_state = R\n")
                                     << 1 << QStringLiteral("line 1: 'abc' is not a PBS job id");
     QTest::addRow("no state") << QByteArray("Job Id: 5.s\n    Job_Name = x\n") << 0
                               << QStringLiteral("line 1: job 5.s has no job_state");
@@ -165,7 +168,8 @@ void TestQstatFullParser::malformed_data() {
                                << QStringLiteral("line 3: not 'name = value' in job 5.s");
 }
 
-void TestQstatFullParser::malformed() {
+void TestQstatFullParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(int, jobs);
     QFETCH(QString, error);

@@ -24,13 +24,15 @@ private:
     JobListResult m_result;
 };
 
-void TestQstatJsonParser::initTestCase() {
+void TestQstatJsonParser::initTestCase()
+{
     m_result = parseQstatJson(fixture(QStringLiteral("pbspro-qstat-f-json.txt")));
     QVERIFY2(m_result.ok(), qPrintable(m_result.errorString()));
     QCOMPARE(m_result.jobs.size(), 8);
 }
 
-void TestQstatJsonParser::states_data() {
+void TestQstatJsonParser::states_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -45,7 +47,8 @@ void TestQstatJsonParser::states_data() {
     QTest::addRow("qdel") << QStringLiteral("1229.pbs01") << JobState::Cancelled << 271 << 15;
 }
 
-void TestQstatJsonParser::states() {
+void TestQstatJsonParser::states()
+{
     QFETCH(QString, id);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
@@ -57,10 +60,10 @@ void TestQstatJsonParser::states() {
     QCOMPARE(job->signal, signal);
 }
 
-void TestQstatJsonParser::sameAsTextFormat() {
+void TestQstatJsonParser::sameAsTextFormat()
+{
     // The JSON and the text fixtures describe the same jobs: both parsers must agree.
-    const JobListResult text =
-        parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
+    const JobListResult text = parseQstatFull(fixture(QStringLiteral("pbspro-qstat-f.txt")), PbsDialect::PbsPro);
     QCOMPARE(text.jobs.size(), m_result.jobs.size());
     for (const JobInfo &job : text.jobs) {
         const JobInfo *json = m_result.find(job.id);
@@ -79,7 +82,8 @@ void TestQstatJsonParser::sameAsTextFormat() {
     }
 }
 
-void TestQstatJsonParser::nestedAttributes() {
+void TestQstatJsonParser::nestedAttributes()
+{
     const JobInfo *job = m_result.find(QStringLiteral("1234.pbs01"));
     QCOMPARE(job->timeLimitSeconds, qint64(7200)); // Resource_List.walltime
     QCOMPARE(job->elapsedSeconds, qint64(3723));   // resources_used.walltime
@@ -87,13 +91,15 @@ void TestQstatJsonParser::nestedAttributes() {
     QCOMPARE(job->restarts, 0);
 }
 
-void TestQstatJsonParser::noJobsKey() {
+void TestQstatJsonParser::noJobsKey()
+{
     const JobListResult result = parseQstatJson(fixture(QStringLiteral("pbspro-qstat-f-json-nojobs.txt")));
     QVERIFY(result.ok());
     QVERIFY(result.jobs.isEmpty());
 }
 
-void TestQstatJsonParser::malformed_data() {
+void TestQstatJsonParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<QString>("error");
     QTest::addRow("empty") << QByteArray() << QStringLiteral("not JSON");
@@ -102,11 +108,11 @@ void TestQstatJsonParser::malformed_data() {
     QTest::addRow("string") << QByteArray("\"Jobs\"") << QStringLiteral("not JSON"); // Qt wants a container
     QTest::addRow("truncated") << fixture(QStringLiteral("pbspro-qstat-f-json.txt")).left(900)
                                << QStringLiteral("not JSON");
-    QTest::addRow("Jobs is a list") << QByteArray(R"({"Jobs": []})")
-                                    << QStringLiteral("\"Jobs\" is not an object");
+    QTest::addRow("Jobs is a list") << QByteArray(R"({"Jobs": []})") << QStringLiteral("\"Jobs\" is not an object");
 }
 
-void TestQstatJsonParser::malformed() {
+void TestQstatJsonParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(QString, error);
     const JobListResult result = parseQstatJson(output);
@@ -115,7 +121,8 @@ void TestQstatJsonParser::malformed() {
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errorString()));
 }
 
-void TestQstatJsonParser::badJobKeepsTheOthers() {
+void TestQstatJsonParser::badJobKeepsTheOthers()
+{
     const JobListResult result = parseQstatJson(R"({"Jobs": {
         "1.s": {"job_state": "R", "Exit_status": "x"},
         "2.s": "not an object",

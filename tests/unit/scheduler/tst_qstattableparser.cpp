@@ -19,7 +19,8 @@ private slots:
     void malformed();
 };
 
-void TestQstatTableParser::wrapperActive_data() {
+void TestQstatTableParser::wrapperActive_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<QString>("raw");
@@ -27,15 +28,13 @@ void TestQstatTableParser::wrapperActive_data() {
     QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QStringLiteral("R");
     QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QStringLiteral("S");
     QTest::addRow("held shows Q") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("Q");
-    QTest::addRow("cut name") << QStringLiteral("td-pending-resou") << JobState::Pending
-                              << QStringLiteral("Q");
-    QTest::addRow("spaces") << QStringLiteral("td name | with s") << JobState::Completed
-                            << QStringLiteral("C");
-    QTest::addRow("failed shows C") << QStringLiteral("td-failed") << JobState::Completed
-                                    << QStringLiteral("C");
+    QTest::addRow("cut name") << QStringLiteral("td-pending-resou") << JobState::Pending << QStringLiteral("Q");
+    QTest::addRow("spaces") << QStringLiteral("td name | with s") << JobState::Completed << QStringLiteral("C");
+    QTest::addRow("failed shows C") << QStringLiteral("td-failed") << JobState::Completed << QStringLiteral("C");
 }
 
-void TestQstatTableParser::wrapperActive() {
+void TestQstatTableParser::wrapperActive()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(QString, raw);
@@ -50,7 +49,8 @@ void TestQstatTableParser::wrapperActive() {
     QCOMPARE(job->exitCode, -1); // the table never says how a job ended
 }
 
-void TestQstatTableParser::wrapperFinalIsAllCompleted() {
+void TestQstatTableParser::wrapperFinalIsAllCompleted()
+{
     const JobListResult result = parseQstatTable(fixture(QStringLiteral("torque-wrapper-qstat-final.txt")));
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 15);
@@ -60,7 +60,8 @@ void TestQstatTableParser::wrapperFinalIsAllCompleted() {
     }
 }
 
-void TestQstatTableParser::pbsPro() {
+void TestQstatTableParser::pbsPro()
+{
     const JobListResult result = parseQstatTable(fixture(QStringLiteral("pbspro-qstat.txt")));
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 6);
@@ -75,7 +76,8 @@ void TestQstatTableParser::pbsPro() {
     QCOMPARE(result.find(QStringLiteral("1239.pbs01"))->name, QStringLiteral("train-resnet50-*"));
 }
 
-void TestQstatTableParser::pbsProHistory() {
+void TestQstatTableParser::pbsProHistory()
+{
     const JobListResult result = parseQstatTable(fixture(QStringLiteral("pbspro-qstat-x.txt")));
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 6);
@@ -85,7 +87,8 @@ void TestQstatTableParser::pbsProHistory() {
     QCOMPARE(result.find(QStringLiteral("1237[3].pbs01"))->state, JobState::Completed); // X
 }
 
-void TestQstatTableParser::severalTables() {
+void TestQstatTableParser::severalTables()
+{
     QByteArray output = fixture(QStringLiteral("pbspro-qstat.txt"));
     output += "\n" + fixture(QStringLiteral("torque-wrapper-qstat-final.txt"));
     const JobListResult result = parseQstatTable(output);
@@ -93,7 +96,8 @@ void TestQstatTableParser::severalTables() {
     QCOMPARE(result.jobs.size(), 21);
 }
 
-void TestQstatTableParser::malformed_data() {
+void TestQstatTableParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<int>("jobs");
     QTest::addColumn<QString>("error");
@@ -105,17 +109,16 @@ void TestQstatTableParser::malformed_data() {
                              << QStringLiteral("line 1:");
     QTest::addRow("cut id") << header + "123456789012.pb*  name             user                     0 R q\n"
                             << 0 << QStringLiteral("line 3: '123456789012.pb*' is not a whole PBS job id");
-    QTest::addRow("bad state") << header +
-                                      "1234.pbs01        name             user                     0 ? q\n"
-                                      "1235.pbs01        name             user                     0 R q\n"
+    QTest::addRow("bad state") << header + "1234.pbs01        name             user                     0 ? q\n"
+                                           "1235.pbs01        name             user                     0 R q\n"
                                << 1 << QStringLiteral("line 3: '?' is not a PBS job state");
-    QTest::addRow("truncated row") << header + "1234.pbs01        nam" << 0
-                                   << QStringLiteral("line 3: '' is not");
+    QTest::addRow("truncated row") << header + "1234.pbs01        nam" << 0 << QStringLiteral("line 3: '' is not");
     QTest::addRow("too few columns") << QByteArray("Job id  Name\n------  ----\n1 x\n") << 0
                                      << QStringLiteral("line 2: 2 columns, expected 6");
 }
 
-void TestQstatTableParser::malformed() {
+void TestQstatTableParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(int, jobs);
     QFETCH(QString, error);

@@ -28,7 +28,8 @@ private:
     JobListResult m_table;
 };
 
-void TestSacctParser::initTestCase() {
+void TestSacctParser::initTestCase()
+{
     m_parsable = parseSacct(fixture(QStringLiteral("slurm-sacct-c-parsable.txt")));
     m_table = parseSacctTable(fixture(QStringLiteral("slurm-sacct-c.txt")));
     QVERIFY2(m_parsable.ok(), qPrintable(m_parsable.errorString()));
@@ -37,7 +38,8 @@ void TestSacctParser::initTestCase() {
     QCOMPARE(m_table.jobs.size(), 15);
 }
 
-void TestSacctParser::parsableStates_data() {
+void TestSacctParser::parsableStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -51,7 +53,8 @@ void TestSacctParser::parsableStates_data() {
     QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Cancelled << 0 << 0;
 }
 
-void TestSacctParser::parsableStates() {
+void TestSacctParser::parsableStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
@@ -65,7 +68,8 @@ void TestSacctParser::parsableStates() {
     QCOMPARE(job->restarts, -1); // sacct does not say
 }
 
-void TestSacctParser::requeuedJobIsReportedOnceAsItsLastRun() {
+void TestSacctParser::requeuedJobIsReportedOnceAsItsLastRun()
+{
     const JobInfo *job = jobNamed(m_parsable, QStringLiteral("td-requeued"));
     QVERIFY(job);
     QCOMPARE(job->state, JobState::Completed);
@@ -79,7 +83,8 @@ void TestSacctParser::requeuedJobIsReportedOnceAsItsLastRun() {
     QVERIFY(jobNamed(m_parsable, QStringLiteral("td-held"))->nodes.isEmpty()); // "(null)"
 }
 
-void TestSacctParser::brokenJobcompRecordStaysAJob() {
+void TestSacctParser::brokenJobcompRecordStaysAJob()
+{
     // Slurm writes the name unquoted into the jobcomp file; sacct -c then reads "td" and no State.
     const JobInfo *job = jobNamed(m_parsable, QStringLiteral("td"));
     QVERIFY(job);
@@ -87,17 +92,17 @@ void TestSacctParser::brokenJobcompRecordStaysAJob() {
     QVERIFY(job->rawState.isEmpty());
 }
 
-void TestSacctParser::accountingFormat() {
+void TestSacctParser::accountingFormat()
+{
     // The same format from slurmdbd carries steps (skipped without --allocations), "CANCELLED by UID" and
     // names with '|'.
-    const QByteArray output =
-        "4242|CANCELLED by 1000|0:15|None|n[01-02]|gpu|2026-01-02T03:04:05|"
-        "2026-01-02T03:04:06|2026-01-02T04:00:00|1-00:00:00|00:55:54|a|b\n"
-        "4242.batch|CANCELLED|0:15||n01||2026-01-02T03:04:06|2026-01-02T03:04:06|"
-        "2026-01-02T04:00:00||00:55:54|batch\n"
-        "4243|PREEMPTED|0:0||n03|gpu|2026-01-02T03:04:05|2026-01-02T03:05:00|"
-        "2026-01-02T03:06:00|02:00:00|00:01:00|p\n"
-        "4244|OUT_OF_MEMORY|0:125||n03|gpu|Unknown|Unknown|Unknown|UNLIMITED|00:00:00|o\n";
+    const QByteArray output = "4242|CANCELLED by 1000|0:15|None|n[01-02]|gpu|2026-01-02T03:04:05|"
+                              "2026-01-02T03:04:06|2026-01-02T04:00:00|1-00:00:00|00:55:54|a|b\n"
+                              "4242.batch|CANCELLED|0:15||n01||2026-01-02T03:04:06|2026-01-02T03:04:06|"
+                              "2026-01-02T04:00:00||00:55:54|batch\n"
+                              "4243|PREEMPTED|0:0||n03|gpu|2026-01-02T03:04:05|2026-01-02T03:05:00|"
+                              "2026-01-02T03:06:00|02:00:00|00:01:00|p\n"
+                              "4244|OUT_OF_MEMORY|0:125||n03|gpu|Unknown|Unknown|Unknown|UNLIMITED|00:00:00|o\n";
     const JobListResult result = parseSacct(output);
     QVERIFY2(result.ok(), qPrintable(result.errorString()));
     QCOMPARE(result.jobs.size(), 3);
@@ -112,7 +117,8 @@ void TestSacctParser::accountingFormat() {
     QVERIFY(!result.jobs.at(2).submitted.isValid());
 }
 
-void TestSacctParser::tableStates_data() {
+void TestSacctParser::tableStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     // The table cuts names to 10 characters with '+'.
@@ -123,7 +129,8 @@ void TestSacctParser::tableStates_data() {
     QTest::addRow("broken record") << QStringLiteral("td") << JobState::Unknown;
 }
 
-void TestSacctParser::tableStates() {
+void TestSacctParser::tableStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     const JobInfo *job = jobNamed(m_table, name);
@@ -133,20 +140,21 @@ void TestSacctParser::tableStates() {
     QCOMPARE(job->ended.isValid(), isFinal(state)); // an unknown state is not taken as ended
 }
 
-void TestSacctParser::malformed_data() {
+void TestSacctParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<QString>("error");
-    QTest::addRow("garbage") << QByteArray("\x01\x02 binary\n")
-                             << QStringLiteral("line 1: expected 12 fields");
-    QTest::addRow("wrong column count")
-        << QByteArray("1|COMPLETED|0:0\n") << QStringLiteral("line 1: expected 12 fields");
+    QTest::addRow("garbage") << QByteArray("\x01\x02 binary\n") << QStringLiteral("line 1: expected 12 fields");
+    QTest::addRow("wrong column count") << QByteArray("1|COMPLETED|0:0\n")
+                                        << QStringLiteral("line 1: expected 12 fields");
     QTest::addRow("non-numeric id") << QByteArray("x1|COMPLETED|0:0||n||||||00:00:00|n\n")
                                     << QStringLiteral("line 1: 'x1' is not a Slurm job id");
-    QTest::addRow("accounting disabled")
-        << QByteArray("Slurm accounting storage is disabled\n") << QStringLiteral("line 1:");
+    QTest::addRow("accounting disabled") << QByteArray("Slurm accounting storage is disabled\n")
+                                         << QStringLiteral("line 1:");
 }
 
-void TestSacctParser::malformed() {
+void TestSacctParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(QString, error);
     const JobListResult result = parseSacct(output);
@@ -155,7 +163,8 @@ void TestSacctParser::malformed() {
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
 }
 
-void TestSacctParser::malformedTable() {
+void TestSacctParser::malformedTable()
+{
     QVERIFY(parseSacctTable(QByteArray()).ok());
     QVERIFY(!parseSacctTable("just some text\nmore text\n").ok());
     QVERIFY(!parseSacctTable("Foo Bar\n--- ---\n1 2\n").ok()); // no JobID/State columns

@@ -30,41 +30,40 @@ private:
     static QStringList manyIds(int count, const QString &suffix = {});
 };
 
-QStringList TestSchedulerCommands::manyIds(int count, const QString &suffix) {
+QStringList TestSchedulerCommands::manyIds(int count, const QString &suffix)
+{
     QStringList ids;
     for (int i = 0; i < count; ++i)
         ids.append(QString::number(1000 + i) + suffix);
     return ids;
 }
 
-void TestSchedulerCommands::slurmCommandLines() {
+void TestSchedulerCommands::slurmCommandLines()
+{
     const SchedulerCommands slurm = SchedulerCommands::slurm();
     QCOMPARE(slurm.kind(), SchedulerKind::Slurm);
-    QCOMPARE(slurm.submit(QStringLiteral("/home/a/my job.sh")).argv,
-             QStringList({QStringLiteral("sbatch"), QStringLiteral("--parsable"),
-                          QStringLiteral("/home/a/my job.sh")}));
     QCOMPARE(
-        slurm.query({QStringLiteral("5"), QStringLiteral("6")}).argv,
-        QStringList({QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
-                     QStringLiteral("--jobs=5,6"), QStringLiteral("--Format=") + squeueFormat()}));
-    QCOMPARE(squeueFormat(),
-             QStringLiteral("JobID:0|,State:0|,Reason:0|,RestartCnt:0|,exit_code:0|,TimeLimit:0|,"
-                            "TimeUsed:0|,NodeList:0|,Partition:0|,SubmitTime:0|,StartTime:0|,"
-                            "EndTime:0|,Name:0"));
+        slurm.submit(QStringLiteral("/home/a/my job.sh")).argv,
+        QStringList({QStringLiteral("sbatch"), QStringLiteral("--parsable"), QStringLiteral("/home/a/my job.sh")}));
+    QCOMPARE(slurm.query({QStringLiteral("5"), QStringLiteral("6")}).argv,
+             QStringList({QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
+                          QStringLiteral("--jobs=5,6"), QStringLiteral("--Format=") + squeueFormat()}));
+    QCOMPARE(squeueFormat(), QStringLiteral("JobID:0|,State:0|,Reason:0|,RestartCnt:0|,exit_code:0|,TimeLimit:0|,"
+                                            "TimeUsed:0|,NodeList:0|,Partition:0|,SubmitTime:0|,StartTime:0|,"
+                                            "EndTime:0|,Name:0"));
     QCOMPARE(slurm.queryFinished({QStringLiteral("5")}).argv,
-             QStringList({QStringLiteral("sacct"), QStringLiteral("--parsable2"),
-                          QStringLiteral("--noheader"), QStringLiteral("--allocations"),
-                          QStringLiteral("--jobs=5"), QStringLiteral("--format=") + sacctFormat()}));
-    QCOMPARE(SchedulerCommands::slurm(SlurmHistory::CompletionFile)
-                 .queryFinished({QStringLiteral("5")})
-                 .argv.at(1),
+             QStringList({QStringLiteral("sacct"), QStringLiteral("--parsable2"), QStringLiteral("--noheader"),
+                          QStringLiteral("--allocations"), QStringLiteral("--jobs=5"),
+                          QStringLiteral("--format=") + sacctFormat()}));
+    QCOMPARE(SchedulerCommands::slurm(SlurmHistory::CompletionFile).queryFinished({QStringLiteral("5")}).argv.at(1),
              QStringLiteral("-c"));
     QCOMPARE(SchedulerCommands::slurm(SlurmHistory::Controller).queryFinished({QStringLiteral("5")}).argv,
              QStringList({QStringLiteral("scontrol"), QStringLiteral("--oneliner"), QStringLiteral("show"),
                           QStringLiteral("job")}));
 }
 
-void TestSchedulerCommands::captureScriptUsesTheSameFormats() {
+void TestSchedulerCommands::captureScriptUsesTheSameFormats()
+{
     // The fixtures are only worth something if they were captured with the formats torchdeck runs.
     QFile script(QStringLiteral(TORCHDECK_TEST_DATA "/../../scripts/capture-scheduler-outputs"));
     QVERIFY(script.open(QIODevice::ReadOnly));
@@ -78,7 +77,8 @@ void TestSchedulerCommands::captureScriptUsesTheSameFormats() {
     QCOMPARE(assigned(QStringLiteral("SACCT_FORMAT")), sacctFormat());
 }
 
-void TestSchedulerCommands::onePollIsOneCommand_data() {
+void TestSchedulerCommands::onePollIsOneCommand_data()
+{
     QTest::addColumn<SchedulerCommands>("commands");
     QTest::addColumn<QString>("suffix");
     QTest::addRow("slurm") << SchedulerCommands::slurm() << QString();
@@ -89,7 +89,8 @@ void TestSchedulerCommands::onePollIsOneCommand_data() {
     QTest::addRow("local") << SchedulerCommands::local(QStringLiteral("/tmp/state")) << QString();
 }
 
-void TestSchedulerCommands::onePollIsOneCommand() {
+void TestSchedulerCommands::onePollIsOneCommand()
+{
     QFETCH(SchedulerCommands, commands);
     QFETCH(QString, suffix);
     const QStringList ids = manyIds(100, suffix);
@@ -108,7 +109,8 @@ void TestSchedulerCommands::onePollIsOneCommand() {
     QVERIFY(cancel.size() > 100 && cancel.size() < 105);
 }
 
-void TestSchedulerCommands::queriesParseTheirOutput() {
+void TestSchedulerCommands::queriesParseTheirOutput()
+{
     const QStringList ids = {QStringLiteral("1")};
     JobListResult result =
         SchedulerCommands::slurm().query(ids).parse(fixture(QStringLiteral("slurm-squeue-final.txt")));
@@ -117,31 +119,28 @@ void TestSchedulerCommands::queriesParseTheirOutput() {
                  .queryFinished(ids)
                  .parse(fixture(QStringLiteral("slurm-sacct-c-parsable.txt")));
     QVERIFY(result.ok() && result.jobs.size() == 15);
-    result = SchedulerCommands::pbs(PbsDialect::PbsPro)
-                 .query(ids)
-                 .parse(fixture(QStringLiteral("pbspro-qstat-f-json.txt")));
+    result =
+        SchedulerCommands::pbs(PbsDialect::PbsPro).query(ids).parse(fixture(QStringLiteral("pbspro-qstat-f-json.txt")));
     QVERIFY(result.ok() && result.jobs.size() == 8);
     QCOMPARE(result.find(QStringLiteral("1233.pbs01"))->state, JobState::Timeout);
     result = SchedulerCommands::pbs(PbsDialect::Torque)
                  .queryFinished(ids)
                  .parse(fixture(QStringLiteral("torque-wrapper-qstat-f-final.txt")));
     QVERIFY(result.ok() && result.jobs.size() == 15);
-    result = SchedulerCommands::pbs(PbsDialect::Torque)
-                 .query(ids)
-                 .parse(fixture(QStringLiteral("torque-qstat-f.txt")));
+    result = SchedulerCommands::pbs(PbsDialect::Torque).query(ids).parse(fixture(QStringLiteral("torque-qstat-f.txt")));
     QCOMPARE(result.find(QStringLiteral("180.host"))->state, JobState::Timeout); // Torque's -11
     result = SchedulerCommands::local(QStringLiteral("s")).query(ids).parse("1 exited 0\n");
     QCOMPARE(result.jobs.constFirst().state, JobState::Completed);
 }
 
-void TestSchedulerCommands::controllerHistoryKeepsOnlyTheAskedJobs() {
+void TestSchedulerCommands::controllerHistoryKeepsOnlyTheAskedJobs()
+{
     const JobListResult all = SchedulerCommands::slurm(SlurmHistory::Controller)
                                   .queryFinished({QStringLiteral("1")})
                                   .parse(fixture(QStringLiteral("slurm-scontrol-final.txt")));
     QVERIFY(all.jobs.isEmpty());
-    const QString someId = QString::fromUtf8(fixture(QStringLiteral("slurm-scontrol-final.txt")))
-                               .section(u' ', 0, 0)
-                               .section(u'=', 1);
+    const QString someId =
+        QString::fromUtf8(fixture(QStringLiteral("slurm-scontrol-final.txt"))).section(u' ', 0, 0).section(u'=', 1);
     const JobListResult one = SchedulerCommands::slurm(SlurmHistory::Controller)
                                   .queryFinished({someId})
                                   .parse(fixture(QStringLiteral("slurm-scontrol-final.txt")));
@@ -149,10 +148,10 @@ void TestSchedulerCommands::controllerHistoryKeepsOnlyTheAskedJobs() {
     QCOMPARE(one.jobs.constFirst().id, someId);
 }
 
-void TestSchedulerCommands::noIdsNothingToRun() {
-    for (const SchedulerCommands &commands :
-         {SchedulerCommands::slurm(), SchedulerCommands::pbs(PbsDialect::Torque),
-          SchedulerCommands::local(QStringLiteral("s"))}) {
+void TestSchedulerCommands::noIdsNothingToRun()
+{
+    for (const SchedulerCommands &commands : {SchedulerCommands::slurm(), SchedulerCommands::pbs(PbsDialect::Torque),
+                                              SchedulerCommands::local(QStringLiteral("s"))}) {
         QVERIFY(commands.query({}).argv.isEmpty()); // squeue --jobs= would list every job of the cluster
         QVERIFY(commands.queryFinished({}).argv.isEmpty());
         QVERIFY(commands.query({}).parse(QByteArray()).jobs.isEmpty());
@@ -160,45 +159,39 @@ void TestSchedulerCommands::noIdsNothingToRun() {
     }
 }
 
-void TestSchedulerCommands::pbsCommandLines() {
+void TestSchedulerCommands::pbsCommandLines()
+{
     const QStringList ids = {QStringLiteral("1.s"), QStringLiteral("2.s")};
     QCOMPARE(SchedulerCommands::pbs(PbsDialect::PbsPro).query(ids).argv,
-             QStringList({QStringLiteral("qstat"), QStringLiteral("-f"), QStringLiteral("-F"),
-                          QStringLiteral("json"), QStringLiteral("-x"), QStringLiteral("1.s"),
-                          QStringLiteral("2.s")}));
-    QCOMPARE(SchedulerCommands::pbs(PbsDialect::Torque).query(ids).argv,
-             QStringList({QStringLiteral("qstat"), QStringLiteral("-f"), QStringLiteral("1.s"),
-                          QStringLiteral("2.s")}));
+             QStringList({QStringLiteral("qstat"), QStringLiteral("-f"), QStringLiteral("-F"), QStringLiteral("json"),
+                          QStringLiteral("-x"), QStringLiteral("1.s"), QStringLiteral("2.s")}));
+    QCOMPARE(
+        SchedulerCommands::pbs(PbsDialect::Torque).query(ids).argv,
+        QStringList({QStringLiteral("qstat"), QStringLiteral("-f"), QStringLiteral("1.s"), QStringLiteral("2.s")}));
     QCOMPARE(SchedulerCommands::pbs(PbsDialect::Torque).submit(QStringLiteral("job.pbs")).argv,
              QStringList({QStringLiteral("qsub"), QStringLiteral("job.pbs")}));
-    QCOMPARE(
-        SchedulerCommands::pbs(PbsDialect::PbsPro).submit(QStringLiteral("job.pbs")).parse("7.s\n").jobId,
-        QStringLiteral("7.s"));
+    QCOMPARE(SchedulerCommands::pbs(PbsDialect::PbsPro).submit(QStringLiteral("job.pbs")).parse("7.s\n").jobId,
+             QStringLiteral("7.s"));
 }
 
-void TestSchedulerCommands::actions() {
+void TestSchedulerCommands::actions()
+{
     const QStringList ids = {QStringLiteral("5"), QStringLiteral("6")};
     const SchedulerCommands slurm = SchedulerCommands::slurm();
-    QCOMPARE(slurm.cancel(ids),
-             QStringList({QStringLiteral("scancel"), QStringLiteral("5"), QStringLiteral("6")}));
+    QCOMPARE(slurm.cancel(ids), QStringList({QStringLiteral("scancel"), QStringLiteral("5"), QStringLiteral("6")}));
     QCOMPARE(slurm.requeue(ids),
              QStringList({QStringLiteral("scontrol"), QStringLiteral("requeue"), QStringLiteral("5,6")}));
-    QCOMPARE(slurm.hold(ids),
-             QStringList({QStringLiteral("scontrol"), QStringLiteral("hold"), QStringLiteral("5,6")}));
+    QCOMPARE(slurm.hold(ids), QStringList({QStringLiteral("scontrol"), QStringLiteral("hold"), QStringLiteral("5,6")}));
     QCOMPARE(slurm.release(ids),
              QStringList({QStringLiteral("scontrol"), QStringLiteral("release"), QStringLiteral("5,6")}));
     const SchedulerCommands pbs = SchedulerCommands::pbs(PbsDialect::PbsPro);
-    QCOMPARE(pbs.cancel(ids),
-             QStringList({QStringLiteral("qdel"), QStringLiteral("5"), QStringLiteral("6")}));
-    QCOMPARE(pbs.requeue(ids),
-             QStringList({QStringLiteral("qrerun"), QStringLiteral("5"), QStringLiteral("6")}));
+    QCOMPARE(pbs.cancel(ids), QStringList({QStringLiteral("qdel"), QStringLiteral("5"), QStringLiteral("6")}));
+    QCOMPARE(pbs.requeue(ids), QStringList({QStringLiteral("qrerun"), QStringLiteral("5"), QStringLiteral("6")}));
     QCOMPARE(pbs.hold(ids), QStringList({QStringLiteral("qhold"), QStringLiteral("5"), QStringLiteral("6")}));
-    QCOMPARE(pbs.release(ids),
-             QStringList({QStringLiteral("qrls"), QStringLiteral("5"), QStringLiteral("6")}));
+    QCOMPARE(pbs.release(ids), QStringList({QStringLiteral("qrls"), QStringLiteral("5"), QStringLiteral("6")}));
     const SchedulerCommands local = SchedulerCommands::local(QStringLiteral("s"));
-    QCOMPARE(local.cancel(ids),
-             QStringList({QStringLiteral("kill"), QStringLiteral("-TERM"), QStringLiteral("--"),
-                          QStringLiteral("-5"), QStringLiteral("-6")}));
+    QCOMPARE(local.cancel(ids), QStringList({QStringLiteral("kill"), QStringLiteral("-TERM"), QStringLiteral("--"),
+                                             QStringLiteral("-5"), QStringLiteral("-6")}));
     QVERIFY(local.supports(SchedulerAction::Cancel));
     QVERIFY(!local.supports(SchedulerAction::Requeue));
     QVERIFY(local.requeue(ids).isEmpty());
@@ -206,7 +199,8 @@ void TestSchedulerCommands::actions() {
     QVERIFY(slurm.supports(SchedulerAction::Hold) && pbs.supports(SchedulerAction::Release));
 }
 
-void TestSchedulerCommands::submitWithDependency() {
+void TestSchedulerCommands::submitWithDependency()
+{
     SubmitDependency after;
     after.kind = SubmitDependency::AfterNotOk;
     after.jobIds = {QStringLiteral("41"), QStringLiteral("42")};
@@ -216,11 +210,12 @@ void TestSchedulerCommands::submitWithDependency() {
     after.kind = SubmitDependency::AfterAny;
     after.jobIds = {QStringLiteral("41.s")};
     QCOMPARE(SchedulerCommands::pbs(PbsDialect::PbsPro).submit(QStringLiteral("next.pbs"), after).argv,
-             QStringList({QStringLiteral("qsub"), QStringLiteral("-W"),
-                          QStringLiteral("depend=afterany:41.s"), QStringLiteral("next.pbs")}));
+             QStringList({QStringLiteral("qsub"), QStringLiteral("-W"), QStringLiteral("depend=afterany:41.s"),
+                          QStringLiteral("next.pbs")}));
 }
 
-void TestSchedulerCommands::stderrVerdicts() {
+void TestSchedulerCommands::stderrVerdicts()
+{
     QVERIFY(reportsUnknownJob(fixture(QStringLiteral("slurm-squeue-unknown-id-stderr.txt"))));
     QVERIFY(reportsUnknownJob("qstat: Unknown Job Id 99.pbs01\n"));
     QVERIFY(!reportsUnknownJob("slurm_load_jobs error: Unable to contact slurm controller\n"));

@@ -20,7 +20,8 @@ private slots:
     void columns();
 };
 
-void TestSchedulerText::slurmDurations_data() {
+void TestSchedulerText::slurmDurations_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<qint64>("seconds");
     QTest::addRow("minutes") << QStringLiteral("1") << qint64(60);
@@ -37,13 +38,15 @@ void TestSchedulerText::slurmDurations_data() {
     QTest::addRow("letters") << QStringLiteral("1:x") << qint64(-1);
 }
 
-void TestSchedulerText::slurmDurations() {
+void TestSchedulerText::slurmDurations()
+{
     QFETCH(QString, text);
     QFETCH(qint64, seconds);
     QCOMPARE(slurmDuration(text), seconds);
 }
 
-void TestSchedulerText::pbsDurations_data() {
+void TestSchedulerText::pbsDurations_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<qint64>("seconds");
     QTest::addRow("h:m:s") << QStringLiteral("04:00:00") << qint64(14400);
@@ -53,13 +56,15 @@ void TestSchedulerText::pbsDurations_data() {
     QTest::addRow("garbage") << QStringLiteral("soon") << qint64(-1);
 }
 
-void TestSchedulerText::pbsDurations() {
+void TestSchedulerText::pbsDurations()
+{
     QFETCH(QString, text);
     QFETCH(qint64, seconds);
     QCOMPARE(pbsDuration(text), seconds);
 }
 
-void TestSchedulerText::times() {
+void TestSchedulerText::times()
+{
     QCOMPARE(slurmTime(u"2026-11-22T18:21:47"), QDateTime(QDate(2026, 11, 22), QTime(18, 21, 47)));
     QVERIFY(!slurmTime(u"Unknown").isValid());
     QVERIFY(!slurmTime(u"N/A").isValid());
@@ -72,7 +77,8 @@ void TestSchedulerText::times() {
     QVERIFY(!pbsTime(u"").isValid());
 }
 
-void TestSchedulerText::exitCodes() {
+void TestSchedulerText::exitCodes()
+{
     QCOMPARE(slurmExitCode(u"3:0").code, 3);
     QCOMPARE(slurmExitCode(u"0:9").signal, 9);
     QCOMPARE(slurmExitCode(u"0:9").code, 0);
@@ -86,7 +92,8 @@ void TestSchedulerText::exitCodes() {
     QCOMPARE(waitStatus(-1).code, -1);
 }
 
-void TestSchedulerText::jobIds_data() {
+void TestSchedulerText::jobIds_data()
+{
     QTest::addColumn<QString>("id");
     QTest::addColumn<bool>("slurm");
     QTest::addColumn<bool>("pbs");
@@ -104,7 +111,8 @@ void TestSchedulerText::jobIds_data() {
     QTest::addRow("step") << QStringLiteral("123.batch") << false << true;
 }
 
-void TestSchedulerText::jobIds() {
+void TestSchedulerText::jobIds()
+{
     QFETCH(QString, id);
     QFETCH(bool, slurm);
     QFETCH(bool, pbs);
@@ -112,7 +120,8 @@ void TestSchedulerText::jobIds() {
     QCOMPARE(isPbsJobId(id), pbs);
 }
 
-void TestSchedulerText::linesKeepTheirNumbers() {
+void TestSchedulerText::linesKeepTheirNumbers()
+{
     const QList<Line> lines = nonBlankLines("first\r\n\n  \nfourth\n");
     QCOMPARE(lines.size(), 2);
     QCOMPARE(lines.at(0).number, 1);
@@ -121,7 +130,8 @@ void TestSchedulerText::linesKeepTheirNumbers() {
     QVERIFY(nonBlankLines(QByteArray()).isEmpty());
 }
 
-void TestSchedulerText::columns() {
+void TestSchedulerText::columns()
+{
     const QList<Column> columns = columnsFromRule(u"---- -----  --");
     QCOMPARE(columns.size(), 3);
     QCOMPARE(columnText(u"ab   c d e  tail end", columns, 1), QStringLiteral("c d e"));

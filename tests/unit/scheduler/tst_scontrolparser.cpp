@@ -26,7 +26,8 @@ private:
     JobListResult m_final;
 };
 
-void TestScontrolParser::initTestCase() {
+void TestScontrolParser::initTestCase()
+{
     m_active = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-active.txt")));
     m_final = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-final.txt")));
     QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
@@ -35,24 +36,25 @@ void TestScontrolParser::initTestCase() {
     QCOMPARE(m_final.jobs.size(), 15);
 }
 
-void TestScontrolParser::activeStates_data() {
+void TestScontrolParser::activeStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<QString>("reason");
     QTest::addColumn<int>("restarts");
     QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QString() << 0;
     QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString() << 0;
-    QTest::addRow("held") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("JobHeldUser")
-                          << 0;
-    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued
-                              << QStringLiteral("BeginTime") << 1;
+    QTest::addRow("held") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("JobHeldUser") << 0;
+    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued << QStringLiteral("BeginTime")
+                              << 1;
     QTest::addRow("requeue held") << QStringLiteral("td-requeue-held") << JobState::Requeued
                                   << QStringLiteral("job_requeued_in_held_state") << 1;
     QTest::addRow("never") << QStringLiteral("td-dependency-never") << JobState::Pending
                            << QStringLiteral("DependencyNeverSatisfied") << 0;
 }
 
-void TestScontrolParser::activeStates() {
+void TestScontrolParser::activeStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(QString, reason);
@@ -65,7 +67,8 @@ void TestScontrolParser::activeStates() {
     QCOMPARE(job->exitCode, -1);
 }
 
-void TestScontrolParser::finalStates_data() {
+void TestScontrolParser::finalStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -75,11 +78,11 @@ void TestScontrolParser::finalStates_data() {
     QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
     QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 15;
     QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 15;
-    QTest::addRow("requeued, then completed")
-        << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
+    QTest::addRow("requeued, then completed") << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
 }
 
-void TestScontrolParser::finalStates() {
+void TestScontrolParser::finalStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
@@ -93,10 +96,10 @@ void TestScontrolParser::finalStates() {
     QVERIFY(job->started.isValid());
 }
 
-void TestScontrolParser::valuesWithSpaces() {
+void TestScontrolParser::valuesWithSpaces()
+{
     QVERIFY(jobNamed(m_final, QStringLiteral("td name | with spaces")));
-    const QString line =
-        QString::fromUtf8(fixture(QStringLiteral("slurm-scontrol-active.txt"))).section(u'\n', 0, 0);
+    const QString line = QString::fromUtf8(fixture(QStringLiteral("slurm-scontrol-active.txt"))).section(u'\n', 0, 0);
     const QHash<QString, QString> fields = scontrolFields(line);
     QVERIFY(fields.value(QStringLiteral("Command")).endsWith(QStringLiteral("/job scripts/ok.sh")));
     QCOMPARE(fields.value(QStringLiteral("TRES")), QStringLiteral("cpu=1,node=1,billing=1"));
@@ -108,10 +111,11 @@ void TestScontrolParser::valuesWithSpaces() {
     QCOMPARE(timeout->nodes, QStringLiteral("node1"));
 }
 
-void TestScontrolParser::freeTextOnlyEndsAtAKnownKey() {
-    const QHash<QString, QString> fields = scontrolFields(QStringLiteral(
-        "JobId=7 JobName=lr=0.1 bs=64 UserId=a(1) JobState=RUNNING Reason=launch failed requeued held "
-        "Dependency=(null) Command=/home/a/my run.sh --lr 0.1 x=y WorkDir=/home/a/my dir Power="));
+void TestScontrolParser::freeTextOnlyEndsAtAKnownKey()
+{
+    const QHash<QString, QString> fields = scontrolFields(
+        QStringLiteral("JobId=7 JobName=lr=0.1 bs=64 UserId=a(1) JobState=RUNNING Reason=launch failed requeued held "
+                       "Dependency=(null) Command=/home/a/my run.sh --lr 0.1 x=y WorkDir=/home/a/my dir Power="));
     QCOMPARE(fields.value(QStringLiteral("JobName")), QStringLiteral("lr=0.1 bs=64"));
     QCOMPARE(fields.value(QStringLiteral("Reason")), QStringLiteral("launch failed requeued held"));
     QCOMPARE(fields.value(QStringLiteral("Command")), QStringLiteral("/home/a/my run.sh --lr 0.1 x=y"));
@@ -120,7 +124,8 @@ void TestScontrolParser::freeTextOnlyEndsAtAKnownKey() {
     QVERIFY(!fields.contains(QStringLiteral("bs")));
 }
 
-void TestScontrolParser::arrayTaskIds() {
+void TestScontrolParser::arrayTaskIds()
+{
     const JobListResult result = parseScontrolShowJob(
         "JobId=101 ArrayJobId=100 ArrayTaskId=1 JobName=sweep JobState=COMPLETED Restarts=0 ExitCode=0:0\n"
         "JobId=100 ArrayJobId=100 ArrayTaskId=2-5 JobName=sweep JobState=PENDING Restarts=0 ExitCode=0:0\n");
@@ -129,11 +134,11 @@ void TestScontrolParser::arrayTaskIds() {
     QCOMPARE(result.jobs.at(1).id, QStringLiteral("100_2-5"));
 }
 
-void TestScontrolParser::malformed_data() {
+void TestScontrolParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<QString>("error");
-    QTest::addRow("garbage") << QByteArray("%%%% not scontrol\n")
-                             << QStringLiteral("line 1: no JobId=<number>");
+    QTest::addRow("garbage") << QByteArray("%%%% not scontrol\n") << QStringLiteral("line 1: no JobId=<number>");
     QTest::addRow("non-numeric id") << QByteArray("JobId=abc JobName=x JobState=RUNNING\n")
                                     << QStringLiteral("line 1: no JobId=<number>");
     QTest::addRow("truncated") << QByteArray("JobId=12 JobName=x UserId=root(0) GroupId=ro")
@@ -142,7 +147,8 @@ void TestScontrolParser::malformed_data() {
                                  << QStringLiteral("line 1:");
 }
 
-void TestScontrolParser::malformed() {
+void TestScontrolParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(QString, error);
     const JobListResult result = parseScontrolShowJob(output);
@@ -151,7 +157,8 @@ void TestScontrolParser::malformed() {
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
 }
 
-void TestScontrolParser::badLineKeepsTheOthers() {
+void TestScontrolParser::badLineKeepsTheOthers()
+{
     QByteArray output = fixture(QStringLiteral("slurm-scontrol-final.txt"));
     output.insert(0, "garbage\n");
     const JobListResult result = parseScontrolShowJob(output);

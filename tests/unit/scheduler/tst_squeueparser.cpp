@@ -30,20 +30,23 @@ private:
     JobListResult m_final;
 };
 
-void TestSqueueParser::initTestCase() {
+void TestSqueueParser::initTestCase()
+{
     m_active = parseSqueue(fixture(QStringLiteral("slurm-squeue-active.txt")));
     m_final = parseSqueue(fixture(QStringLiteral("slurm-squeue-final.txt")));
     QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
     QVERIFY2(m_final.ok(), qPrintable(m_final.errorString()));
 }
 
-void TestSqueueParser::everyCapturedJobParses_data() {
+void TestSqueueParser::everyCapturedJobParses_data()
+{
     QTest::addColumn<QString>("file");
     QTest::addRow("active") << QStringLiteral("slurm-squeue-active.txt");
     QTest::addRow("final") << QStringLiteral("slurm-squeue-final.txt");
 }
 
-void TestSqueueParser::everyCapturedJobParses() {
+void TestSqueueParser::everyCapturedJobParses()
+{
     QFETCH(QString, file);
     const QByteArray output = fixture(file);
     const JobListResult result = parseSqueue(output);
@@ -57,7 +60,8 @@ void TestSqueueParser::everyCapturedJobParses() {
     }
 }
 
-void TestSqueueParser::activeStates_data() {
+void TestSqueueParser::activeStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<QString>("reason");
@@ -65,21 +69,19 @@ void TestSqueueParser::activeStates_data() {
     QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString();
     QTest::addRow("resources") << QStringLiteral("td-pending-resources") << JobState::Pending << QString();
     QTest::addRow("held") << QStringLiteral("td-held") << JobState::Pending << QStringLiteral("JobHeldUser");
-    QTest::addRow("dependency") << QStringLiteral("td-dependency") << JobState::Pending
-                                << QStringLiteral("Dependency");
+    QTest::addRow("dependency") << QStringLiteral("td-dependency") << JobState::Pending << QStringLiteral("Dependency");
     QTest::addRow("never") << QStringLiteral("td-dependency-never") << JobState::Pending
                            << QStringLiteral("DependencyNeverSatisfied");
-    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued
-                              << QStringLiteral("BeginTime");
+    QTest::addRow("requeued") << QStringLiteral("td-requeued") << JobState::Requeued << QStringLiteral("BeginTime");
     QTest::addRow("requeue held") << QStringLiteral("td-requeue-held") << JobState::Requeued
                                   << QStringLiteral("job requeued in held state");
-    QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Pending
-                                 << QStringLiteral("Priority");
+    QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Pending << QStringLiteral("Priority");
     QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << QString();
     QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << QString();
 }
 
-void TestSqueueParser::activeStates() {
+void TestSqueueParser::activeStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(QString, reason);
@@ -89,7 +91,8 @@ void TestSqueueParser::activeStates() {
     QCOMPARE(job->reason, reason);
 }
 
-void TestSqueueParser::finalStates_data() {
+void TestSqueueParser::finalStates_data()
+{
     QTest::addColumn<QString>("name");
     QTest::addColumn<JobState>("state");
     QTest::addColumn<int>("exitCode");
@@ -104,7 +107,8 @@ void TestSqueueParser::finalStates_data() {
     QTest::addRow("held cancelled") << QStringLiteral("td-held") << JobState::Cancelled << 0 << 0;
 }
 
-void TestSqueueParser::finalStates() {
+void TestSqueueParser::finalStates()
+{
     QFETCH(QString, name);
     QFETCH(JobState, state);
     QFETCH(int, exitCode);
@@ -117,7 +121,8 @@ void TestSqueueParser::finalStates() {
     QVERIFY(job->ended.isValid());
 }
 
-void TestSqueueParser::exitStatusOnlyWhenEnded() {
+void TestSqueueParser::exitStatusOnlyWhenEnded()
+{
     const JobInfo *running = jobNamed(m_active, QStringLiteral("td-timeout"));
     QVERIFY(running);
     QCOMPARE(running->exitCode, -1);
@@ -133,13 +138,14 @@ void TestSqueueParser::exitStatusOnlyWhenEnded() {
     QCOMPARE(requeued->timeLimitSeconds, qint64(0)); // UNLIMITED
 }
 
-void TestSqueueParser::namesKeepPipesAndLength() {
+void TestSqueueParser::namesKeepPipesAndLength()
+{
     QVERIFY(jobNamed(m_final, QStringLiteral("td name | with spaces")));
-    QVERIFY(
-        jobNamed(m_final, QStringLiteral("td-a-rather-long-job-name-that-is-longer-than-forty-characters")));
+    QVERIFY(jobNamed(m_final, QStringLiteral("td-a-rather-long-job-name-that-is-longer-than-forty-characters")));
 }
 
-void TestSqueueParser::times() {
+void TestSqueueParser::times()
+{
     const JobInfo *timeout = jobNamed(m_final, QStringLiteral("td-timeout"));
     QVERIFY(timeout);
     QVERIFY(timeout->submitted <= timeout->started);
@@ -147,24 +153,26 @@ void TestSqueueParser::times() {
     QVERIFY(timeout->elapsedSeconds >= 60);
 }
 
-void TestSqueueParser::malformed_data() {
+void TestSqueueParser::malformed_data()
+{
     QTest::addColumn<QByteArray>("output");
     QTest::addColumn<QString>("error");
     QTest::addRow("garbage") << QByteArray("hello world\n") << QStringLiteral("line 1: expected 13 fields");
     QTest::addRow("truncated line")
         << QByteArray("26|CANCELLED|None|0|15|UNLIMITED|0:00|node1|debug|2026-11-22T18:21:46|2026-11-")
         << QStringLiteral("line 1: expected 13 fields separated by '|', got 11");
-    QTest::addRow("non-numeric id")
-        << QByteArray("abc|RUNNING|None|0|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
-        << QStringLiteral("line 1: 'abc' is not a Slurm job id");
+    QTest::addRow("non-numeric id") << QByteArray(
+                                           "abc|RUNNING|None|0|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
+                                    << QStringLiteral("line 1: 'abc' is not a Slurm job id");
     QTest::addRow("non-numeric restarts")
         << QByteArray("\n5|RUNNING|None|x|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
         << QStringLiteral("line 2: restart count 'x'");
-    QTest::addRow("slurm error text")
-        << QByteArray("slurm_load_jobs error: Invalid job id specified\n") << QStringLiteral("line 1:");
+    QTest::addRow("slurm error text") << QByteArray("slurm_load_jobs error: Invalid job id specified\n")
+                                      << QStringLiteral("line 1:");
 }
 
-void TestSqueueParser::malformed() {
+void TestSqueueParser::malformed()
+{
     QFETCH(QByteArray, output);
     QFETCH(QString, error);
     const JobListResult result = parseSqueue(output);
@@ -173,11 +181,11 @@ void TestSqueueParser::malformed() {
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
 }
 
-void TestSqueueParser::badLineKeepsTheOthers() {
+void TestSqueueParser::badLineKeepsTheOthers()
+{
     QByteArray output = fixture(QStringLiteral("slurm-squeue-final.txt"));
     const int jobs = int(output.count('\n'));
-    output.insert(
-        0, "JOBID|STATE|REASON|RESTART_COUNT|EXIT_CODE|TIME_LIMIT|TIME|NODELIST|PARTITION|x|y|z|NAME\n");
+    output.insert(0, "JOBID|STATE|REASON|RESTART_COUNT|EXIT_CODE|TIME_LIMIT|TIME|NODELIST|PARTITION|x|y|z|NAME\n");
     output.append("42|RUNN");
     const JobListResult result = parseSqueue(output);
     QCOMPARE(result.jobs.size(), jobs); // the header is skipped, the cut line is an error

@@ -9,7 +9,8 @@
 using namespace torchdeck;
 
 namespace {
-RunRecord sampleRun(const QString &name, const QDateTime &created = {}) {
+RunRecord sampleRun(const QString &name, const QDateTime &created = {})
+{
     RunRecord r;
     r.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     r.name = name;
@@ -47,17 +48,20 @@ private slots:
     void oneConnectionPerThread();
 };
 
-void TestRunStore::init() {
+void TestRunStore::init()
+{
     m_path = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".sqlite"));
     const StoreStatus status = m_store.open(m_path);
     QVERIFY2(status.ok(), qPrintable(status.error));
 }
 
-void TestRunStore::cleanup() {
+void TestRunStore::cleanup()
+{
     m_store.close();
 }
 
-void TestRunStore::runRoundTrip() {
+void TestRunStore::runRoundTrip()
+{
     const QDateTime created = QDateTime::fromMSecsSinceEpoch(1717171717250, Qt::UTC);
     const RunRecord run = sampleRun(QStringLiteral("ae on fashion-mnist"), created);
     QVERIFY(m_store.addRun(run).ok());
@@ -82,7 +86,8 @@ void TestRunStore::runRoundTrip() {
     QVERIFY(!m_store.run(QStringLiteral("no-such-run")).value.has_value());
 }
 
-void TestRunStore::unknownValuesStayUnknown() {
+void TestRunStore::unknownValuesStayUnknown()
+{
     RunRecord run;
     run.id = QStringLiteral("bare");
     QVERIFY(m_store.addRun(run).ok());
@@ -94,7 +99,8 @@ void TestRunStore::unknownValuesStayUnknown() {
     QVERIFY(r.created.isValid()); // set by the store
 }
 
-void TestRunStore::runsNewestFirstAndByCluster() {
+void TestRunStore::runsNewestFirstAndByCluster()
+{
     const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
     for (int i = 0; i < 5; ++i) {
         RunRecord r = sampleRun(QStringLiteral("run %1").arg(i), t0.addSecs(static_cast<qint64>(i) * 60));
@@ -112,7 +118,8 @@ void TestRunStore::runsNewestFirstAndByCluster() {
     QCOMPARE(other.value.first().name, QStringLiteral("run 3"));
 }
 
-void TestRunStore::updateAndProgress() {
+void TestRunStore::updateAndProgress()
+{
     RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     run.state = QStringLiteral("completed");
@@ -130,7 +137,8 @@ void TestRunStore::updateAndProgress() {
     QVERIFY(!m_store.updateProgress(missing.id, {}, 0, 0, 0, 0).ok());
 }
 
-void TestRunStore::jobsAcrossAttempts() {
+void TestRunStore::jobsAcrossAttempts()
+{
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     for (int attempt = 0; attempt < 3; ++attempt) {
@@ -167,7 +175,8 @@ void TestRunStore::jobsAcrossAttempts() {
     QVERIFY(!m_store.updateJobState(run.id, 9, QStringLiteral("x")).ok());
 }
 
-void TestRunStore::offsetsSurviveReopen() {
+void TestRunStore::offsetsSurviveReopen()
+{
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     JobRecord j;
@@ -184,7 +193,8 @@ void TestRunStore::offsetsSurviveReopen() {
     QVERIFY(!m_store.saveOffsets(run.id, 5, {}).ok());
 }
 
-void TestRunStore::checkpointsWithBest() {
+void TestRunStore::checkpointsWithBest()
+{
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     for (int step : {40, 20, 60}) {
@@ -213,7 +223,8 @@ void TestRunStore::checkpointsWithBest() {
     QCOMPARE(m_store.checkpoints(run.id).value.size(), 2);
 }
 
-void TestRunStore::removeRunCascades() {
+void TestRunStore::removeRunCascades()
+{
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     JobRecord j;
@@ -237,7 +248,8 @@ void TestRunStore::removeRunCascades() {
     QCOMPARE(m_store.metricsCount(run.id).value, 0);
 }
 
-void TestRunStore::duplicateIdIsAnError() {
+void TestRunStore::duplicateIdIsAnError()
+{
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
     const StoreStatus again = m_store.addRun(run);
@@ -248,7 +260,8 @@ void TestRunStore::duplicateIdIsAnError() {
 }
 
 // Each thread opens its own RunStore on the same file; WAL lets readers run while a writer commits.
-void TestRunStore::oneConnectionPerThread() {
+void TestRunStore::oneConnectionPerThread()
+{
     std::atomic<int> failures{0};
     const QString path = m_path;
     QList<QThread *> threads;

@@ -8,12 +8,14 @@
 using namespace torchdeck;
 
 namespace {
-QByteArray sample(const char *name) {
+QByteArray sample(const char *name)
+{
     QFile f(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/") + QLatin1StringView(name));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QList<MetricEvent> events(const char *name) {
+QList<MetricEvent> events(const char *name)
+{
     MetricsReader reader;
     return reader.feed(sample(name));
 }
@@ -37,17 +39,20 @@ private slots:
     void unknownRunIsAnError();
 };
 
-void TestRunStoreMetrics::init() {
+void TestRunStoreMetrics::init()
+{
     m_path = m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".sqlite"));
     const StoreStatus status = m_store.open(m_path);
     QVERIFY2(status.ok(), qPrintable(status.error));
 }
 
-void TestRunStoreMetrics::cleanup() {
+void TestRunStoreMetrics::cleanup()
+{
     m_store.close();
 }
 
-void TestRunStoreMetrics::addRunWithJobs(int attempts) {
+void TestRunStoreMetrics::addRunWithJobs(int attempts)
+{
     RunRecord run;
     run.id = m_run;
     run.name = QStringLiteral("r");
@@ -61,7 +66,8 @@ void TestRunStoreMetrics::addRunWithJobs(int attempts) {
     }
 }
 
-void TestRunStoreMetrics::eventsRoundTrip() {
+void TestRunStoreMetrics::eventsRoundTrip()
+{
     addRunWithJobs(2);
     const QList<MetricEvent> first = events("attempt1.jsonl");
     QList<MetricEvent> second = events("attempt2.jsonl");
@@ -102,7 +108,8 @@ void TestRunStoreMetrics::eventsRoundTrip() {
     }
 }
 
-void TestRunStoreMetrics::replayEqualsLiveSeries() {
+void TestRunStoreMetrics::replayEqualsLiveSeries()
+{
     addRunWithJobs(2);
     RunSeries live;
     live.apply(events("attempt1.jsonl"), 0);
@@ -123,7 +130,8 @@ void TestRunStoreMetrics::replayEqualsLiveSeries() {
     QCOMPARE(replayed.value.progress().etaSeconds, live.progress().etaSeconds);
 }
 
-void TestRunStoreMetrics::offsetCommitsWithTheEvents() {
+void TestRunStoreMetrics::offsetCommitsWithTheEvents()
+{
     addRunWithJobs(1);
     const QList<MetricEvent> evs = events("attempt2.jsonl");
     QVERIFY(m_store.appendMetrics(m_run, 0, evs.mid(0, 10), 1500).ok());
@@ -136,7 +144,8 @@ void TestRunStoreMetrics::offsetCommitsWithTheEvents() {
 }
 
 // The dashboard stops at random points (crash, restart) and resumes from what the store says.
-void TestRunStoreMetrics::tailRestartLosesAndRepeatsNothing() {
+void TestRunStoreMetrics::tailRestartLosesAndRepeatsNothing()
+{
     addRunWithJobs(1);
     const QByteArray file = sample("attempt2.jsonl");
     const qsizetype expected = events("attempt2.jsonl").size();
@@ -157,7 +166,8 @@ void TestRunStoreMetrics::tailRestartLosesAndRepeatsNothing() {
     }
 }
 
-void TestRunStoreMetrics::unknownRunIsAnError() {
+void TestRunStoreMetrics::unknownRunIsAnError()
+{
     const StoreStatus status = m_store.appendMetrics(QStringLiteral("nope"), 0, events("attempt1.jsonl"));
     QVERIFY(!status.ok());
     QVERIFY2(status.error.contains(QStringLiteral("nope")), qPrintable(status.error));

@@ -22,7 +22,8 @@ private slots:
     void unwritableFolderIsAnError();
 };
 
-void TestStoreSchema::migratesAnEmptyDatabase() {
+void TestStoreSchema::migratesAnEmptyDatabase()
+{
     const QString path = m_dir.filePath(QStringLiteral("fresh/sub/runs.sqlite"));
     RunStore store;
     const StoreStatus status = store.open(path);
@@ -37,7 +38,8 @@ void TestStoreSchema::migratesAnEmptyDatabase() {
 }
 
 // A version 2 that adds a column, applied to a store written by version 1.
-void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData() {
+void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
+{
     const QString path = m_dir.filePath(QStringLiteral("old.sqlite"));
     {
         RunStore v1;
@@ -65,11 +67,11 @@ void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData() {
     QVERIFY2(refused.error.contains(QStringLiteral("newer")), qPrintable(refused.error));
 }
 
-void TestStoreSchema::failedMigrationLeavesTheLastVersion() {
+void TestStoreSchema::failedMigrationLeavesTheLastVersion()
+{
     const QString path = m_dir.filePath(QStringLiteral("broken-migration.sqlite"));
     QList<StoreMigration> migrations = storeMigrations();
-    migrations.append(
-        {2, {QStringLiteral("CREATE TABLE extra (a INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
+    migrations.append({2, {QStringLiteral("CREATE TABLE extra (a INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
     RunStore store;
     const StoreStatus status = store.open(path, migrations);
     QVERIFY(!status.ok());
@@ -85,7 +87,8 @@ void TestStoreSchema::failedMigrationLeavesTheLastVersion() {
     QCOMPARE(store.schemaVersion(), 2);
 }
 
-void TestStoreSchema::refusesANewerStore() {
+void TestStoreSchema::refusesANewerStore()
+{
     const QString path = m_dir.filePath(QStringLiteral("future.sqlite"));
     {
         RunStore store;
@@ -105,7 +108,8 @@ void TestStoreSchema::refusesANewerStore() {
     QVERIFY2(status.error.contains(QStringLiteral("99")), qPrintable(status.error));
 }
 
-void TestStoreSchema::refusesForeignDatabases() {
+void TestStoreSchema::refusesForeignDatabases()
+{
     const QString path = m_dir.filePath(QStringLiteral("foreign.sqlite"));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("raw-foreign"));
@@ -121,7 +125,8 @@ void TestStoreSchema::refusesForeignDatabases() {
     QVERIFY2(status.error.contains(QStringLiteral("not a torchdeck run store")), qPrintable(status.error));
 }
 
-void TestStoreSchema::refusesAFileThatIsNotADatabase() {
+void TestStoreSchema::refusesAFileThatIsNotADatabase()
+{
     const QString path = m_dir.filePath(QStringLiteral("text.sqlite"));
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
@@ -134,7 +139,8 @@ void TestStoreSchema::refusesAFileThatIsNotADatabase() {
     QVERIFY(!status.error.isEmpty());
 }
 
-void TestStoreSchema::unwritableFolderIsAnError() {
+void TestStoreSchema::unwritableFolderIsAnError()
+{
     RunStore store;
     const StoreStatus status = store.open(QStringLiteral("/proc/torchdeck-cannot-be-here/runs.sqlite"));
     QVERIFY(!status.ok());

@@ -8,21 +8,24 @@ using namespace torchdeck::term;
 
 namespace {
 
-QStringList stripped(const QStringList &lines) {
+QStringList stripped(const QStringList &lines)
+{
     QStringList out;
     for (const QString &line : lines)
         out.append(stripAnsi(line));
     return out;
 }
 
-BarChartOptions plain() {
+BarChartOptions plain()
+{
     BarChartOptions o;
     o.useColor = false;
     return o;
 }
 
 // Cells of bar drawn on a line, in eighths.
-int barEighths(const QString &line) {
+int barEighths(const QString &line)
+{
     int eighths = 0;
     for (const QChar c : line) {
         if (c.unicode() == 0x2588)
@@ -33,7 +36,8 @@ int barEighths(const QString &line) {
     return eighths;
 }
 
-void checkBox(const QStringList &lines, int cols, int rows) {
+void checkBox(const QStringList &lines, int cols, int rows)
+{
     QCOMPARE(lines.size(), qsizetype(rows));
     for (const QString &line : lines)
         QCOMPARE(displayWidth(line), cols);
@@ -50,7 +54,8 @@ private slots:
     void boxIsExactAtEverySize();
 };
 
-void TestBarChart::barsAreProportionalAndLabelled() {
+void TestBarChart::barsAreProportionalAndLabelled()
+{
     MetricSeries s;
     s.append(1, 10, 0);
     s.append(2, 20, 0);
@@ -69,7 +74,8 @@ void TestBarChart::barsAreProportionalAndLabelled() {
     QCOMPARE(lines[4].trimmed(), QString());
 }
 
-void TestBarChart::latestEpochsWhenShort() {
+void TestBarChart::latestEpochsWhenShort()
+{
     MetricSeries s;
     for (int e = 1; e <= 12; ++e)
         s.append(e, 5 + e, 0);
@@ -81,14 +87,16 @@ void TestBarChart::latestEpochsWhenShort() {
     QVERIFY(lines[3].trimmed().endsWith(u"17s"));
 }
 
-void TestBarChart::emptySeries() {
+void TestBarChart::emptySeries()
+{
     MetricSeries s;
     const QStringList lines = stripped(renderBarChart(s, plain(), 30, 4));
     checkBox(lines, 30, 4);
     QVERIFY(lines[0].contains(u"none finished yet"));
 }
 
-void TestBarChart::boxIsExactAtEverySize() {
+void TestBarChart::boxIsExactAtEverySize()
+{
     MetricSeries s;
     for (int e = 1; e <= 30; ++e)
         s.append(e, 100.0 + e * 3.3, 0);

@@ -17,7 +17,8 @@ private slots:
     void emptyCanvas();
 };
 
-void TestBrailleCanvas::dotsMapToBrailleBits() {
+void TestBrailleCanvas::dotsMapToBrailleBits()
+{
     BrailleCanvas c(2, 1);
     QCOMPARE(c.dotWidth(), 4);
     QCOMPARE(c.dotHeight(), 4);
@@ -33,7 +34,8 @@ void TestBrailleCanvas::dotsMapToBrailleBits() {
     QCOMPARE(c.row(0, false).at(1), QChar(0x28ff));
 }
 
-void TestBrailleCanvas::outsideDotsAreClipped() {
+void TestBrailleCanvas::outsideDotsAreClipped()
+{
     BrailleCanvas c(3, 2);
     c.set(-1, 0);
     c.set(0, -1);
@@ -43,7 +45,8 @@ void TestBrailleCanvas::outsideDotsAreClipped() {
     QVERIFY(!c.isSet(100, 100));
 }
 
-void TestBrailleCanvas::lineJoinsItsEnds() {
+void TestBrailleCanvas::lineJoinsItsEnds()
+{
     BrailleCanvas c(4, 2); // 8 x 8 dots
     c.line(0, 0, 7, 7);
     for (int i = 0; i < 8; ++i)
@@ -54,14 +57,16 @@ void TestBrailleCanvas::lineJoinsItsEnds() {
         QVERIFY(c.isSet(7, y));
 }
 
-void TestBrailleCanvas::wildLineStaysCheap() {
+void TestBrailleCanvas::wildLineStaysCheap()
+{
     BrailleCanvas c(10, 3);
     c.line(-2000000000, 5, 2000000000, 5); // would take forever unclipped
     for (int x = 0; x < c.dotWidth(); ++x)
         QVERIFY(c.isSet(x, 5));
 }
 
-void TestBrailleCanvas::textOverlaysDots() {
+void TestBrailleCanvas::textOverlaysDots()
+{
     BrailleCanvas c(6, 1);
     c.set(0, 0);
     c.text(1, 0, u"ab\u65e5c");
@@ -70,7 +75,8 @@ void TestBrailleCanvas::textOverlaysDots() {
     QCOMPARE(displayWidth(c.row(0, false)), 6);
 }
 
-void TestBrailleCanvas::colourCodesOnlyWhereNeeded() {
+void TestBrailleCanvas::colourCodesOnlyWhereNeeded()
+{
     BrailleCanvas c(4, 1);
     c.set(0, 0, 39);
     c.set(2, 0, 39);
@@ -83,7 +89,8 @@ void TestBrailleCanvas::colourCodesOnlyWhereNeeded() {
     QVERIFY(!c.row(0, false).contains(u'\x1b'));
 }
 
-void TestBrailleCanvas::emptyCanvas() {
+void TestBrailleCanvas::emptyCanvas()
+{
     BrailleCanvas c(0, -3);
     c.set(0, 0);
     c.line(0, 0, 5, 5);

@@ -102,10 +102,9 @@ void TestJobOptions::optionSetsItsField_data()
     row("--signal-lead", words("--signal-lead 120"), [](JobSpec &j) { j.signalLeadSeconds = 120; });
     row("--max-restarts", words("--max-restarts 5"), [](JobSpec &j) { j.maxRestarts = 5; });
     row("--master-port", words("--master-port 29500"), [](JobSpec &j) { j.masterPort = 29500; });
-    row("--module, in order", {s("--module"), s("gcc/12"), s("--module"), s("cuda/12.1 cudnn/8")},
-        [&](JobSpec &j) {
-            j.modules = {s("gcc/12"), s("cuda/12.1 cudnn/8")};
-        });
+    row("--module, in order", {s("--module"), s("gcc/12"), s("--module"), s("cuda/12.1 cudnn/8")}, [&](JobSpec &j) {
+        j.modules = {s("gcc/12"), s("cuda/12.1 cudnn/8")};
+    });
     row("--launcher-option, in order", words("--launcher-option --mca --launcher-option btl"),
         [&](JobSpec &j) { j.launcherOptions = words("--mca btl"); });
     row("--requeue", words("--requeue"), [](JobSpec &j) { j.requeue = true; });
@@ -115,27 +114,23 @@ void TestJobOptions::optionSetsItsField_data()
     row("--container apptainer", words("--container apptainer:/images/torch.sif"), [&](JobSpec &j) {
         j.container = {ContainerRuntime::Apptainer, s("/images/torch.sif"), {}};
     });
-    row("--container singularity", words("--container singularity:docker://pytorch/pytorch:2.3"),
-        [&](JobSpec &j) {
-            j.container = {ContainerRuntime::Singularity, s("docker://pytorch/pytorch:2.3"), {}};
-        });
-    row("--container shifter", words("--container shifter:docker:nvcr.io/nvidia/pytorch:24.01"),
-        [&](JobSpec &j) {
-            j.container = {ContainerRuntime::Shifter, s("docker:nvcr.io/nvidia/pytorch:24.01"), {}};
-        });
+    row("--container singularity", words("--container singularity:docker://pytorch/pytorch:2.3"), [&](JobSpec &j) {
+        j.container = {ContainerRuntime::Singularity, s("docker://pytorch/pytorch:2.3"), {}};
+    });
+    row("--container shifter", words("--container shifter:docker:nvcr.io/nvidia/pytorch:24.01"), [&](JobSpec &j) {
+        j.container = {ContainerRuntime::Shifter, s("docker:nvcr.io/nvidia/pytorch:24.01"), {}};
+    });
     const QString command = s("python train.py --lr 0.1 --out 'a b' \"$HOME\" $(hostname) | tee log; exit 3");
     row("--command", {s("--command"), command}, [&](JobSpec &j) {
         j.commandKind = CommandKind::Custom;
         j.customCommand = command;
     });
-    row("--command with trainer options", {s("--command"), s("./run.sh"), s("--epochs"), s("2")},
-        [&](JobSpec &j) {
-            j.commandKind = CommandKind::Custom;
-            j.customCommand = s("./run.sh");
-            j.trainerArgs = words("--epochs 2");
-        });
-    row("many at once",
-        words("--nodes 2 --tasks-per-node 4 --gpus-per-node 4 --time 2-00:00:00 --requeue --model ae"),
+    row("--command with trainer options", {s("--command"), s("./run.sh"), s("--epochs"), s("2")}, [&](JobSpec &j) {
+        j.commandKind = CommandKind::Custom;
+        j.customCommand = s("./run.sh");
+        j.trainerArgs = words("--epochs 2");
+    });
+    row("many at once", words("--nodes 2 --tasks-per-node 4 --gpus-per-node 4 --time 2-00:00:00 --requeue --model ae"),
         [&](JobSpec &j) {
             j.name = s("train-ae");
             j.nodes = 2;
@@ -225,9 +220,8 @@ void TestJobOptions::environmentKeptVerbatim()
     QFETCH(QString, argument);
     QFETCH(QString, name);
     QFETCH(QString, value);
-    const JobOptions options =
-        parse({QStringLiteral("--env"), argument, QStringLiteral("--env"), QStringLiteral("SECOND=2"),
-               QStringLiteral("--nodes"), QStringLiteral("2")});
+    const JobOptions options = parse({QStringLiteral("--env"), argument, QStringLiteral("--env"),
+                                      QStringLiteral("SECOND=2"), QStringLiteral("--nodes"), QStringLiteral("2")});
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
     QCOMPARE(options.spec.nodes, 2); // the value took nothing after it
     QCOMPARE(options.spec.environment.size(), 2);
@@ -270,7 +264,6 @@ void TestJobOptions::badContainer()
     QVERIFY2(options.error.contains(mentions), qPrintable(options.error));
 }
 
-
 void TestJobOptions::unknownOptions_data()
 {
     QTest::addColumn<QStringList>("args");
@@ -280,8 +273,7 @@ void TestJobOptions::unknownOptions_data()
     QTest::addRow("single dash") << words("-n 2") << QStringLiteral("-n");
     QTest::addRow("= form of a job option") << words("--nodes=2") << QStringLiteral("--nodes=2");
     QTest::addRow("a command's flag not declared") << words("--json --nodes 2") << QStringLiteral("--json");
-    QTest::addRow("a trainer flag the front does not know")
-        << words("--warmup 3") << QStringLiteral("--warmup");
+    QTest::addRow("a trainer flag the front does not know") << words("--warmup 3") << QStringLiteral("--warmup");
 }
 
 void TestJobOptions::unknownOptions()
@@ -290,8 +282,7 @@ void TestJobOptions::unknownOptions()
     QFETCH(QString, option);
     const JobOptions options = parse(args);
     QVERIFY(!options.error.isEmpty());
-    QVERIFY2(options.error.startsWith(QStringLiteral("unknown option '%1'").arg(option)),
-             qPrintable(options.error));
+    QVERIFY2(options.error.startsWith(QStringLiteral("unknown option '%1'").arg(option)), qPrintable(options.error));
 }
 
 void TestJobOptions::missingValues_data()
@@ -342,15 +333,14 @@ void TestJobOptions::badValues_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("error");
-    QTest::addRow("word for a number")
-        << words("--nodes two") << QStringLiteral("--nodes wants a whole number, got 'two'");
+    QTest::addRow("word for a number") << words("--nodes two")
+                                       << QStringLiteral("--nodes wants a whole number, got 'two'");
     QTest::addRow("fraction") << words("--gpus-per-node 1.5")
                               << QStringLiteral("--gpus-per-node wants a whole number, got '1.5'");
     QTest::addRow("too big") << words("--master-port 99999999999")
                              << QStringLiteral("--master-port wants a whole number, got '99999999999'");
     QTest::addRow("an option for a number")
-        << words("--max-restarts --requeue")
-        << QStringLiteral("--max-restarts wants a whole number, got '--requeue'");
+        << words("--max-restarts --requeue") << QStringLiteral("--max-restarts wants a whole number, got '--requeue'");
 }
 
 void TestJobOptions::badValues()
@@ -368,12 +358,11 @@ void TestJobOptions::commandFlagsAndOptions()
 {
     const QSet<QString> flags{QStringLiteral("--json"), QStringLiteral("--dry-run")};
     const QSet<QString> valued{QStringLiteral("--out"), QStringLiteral("--after")};
-    const JobOptions options =
-        parseJobOptions(QStringList{QStringLiteral("--json"), cluster, QStringLiteral("--out"),
-                                    QStringLiteral("job script.sh"), QStringLiteral("--nodes"),
-                                    QStringLiteral("2"), QStringLiteral("--after"), QStringLiteral("--model"),
-                                    QStringLiteral("--epochs"), QStringLiteral("3")},
-                        flags, valued);
+    const JobOptions options = parseJobOptions(
+        QStringList{QStringLiteral("--json"), cluster, QStringLiteral("--out"), QStringLiteral("job script.sh"),
+                    QStringLiteral("--nodes"), QStringLiteral("2"), QStringLiteral("--after"),
+                    QStringLiteral("--model"), QStringLiteral("--epochs"), QStringLiteral("3")},
+        flags, valued);
     QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
     QCOMPARE(options.cluster, cluster);
     QCOMPARE(options.flags, QSet<QString>{QStringLiteral("--json")}); // only those given

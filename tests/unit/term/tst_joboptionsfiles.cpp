@@ -5,7 +5,6 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <memory>
 
 using namespace torchdeck;
@@ -48,11 +47,10 @@ QString TestJobOptions::writeJobFile(const QByteArray &bytes)
 
 void TestJobOptions::everyTrainerOptionGoesToTheTrainer()
 {
-    const char *const flags[] = {
-        "--model",     "--data",           "--epochs",           "--batch-size", "--lr",
-        "--optimizer", "--seed",           "--checkpoint-every", "--keep",       "--threads",
-        "--limit",     "--log-every",      "--backend",          "--amp",        "--bucket-mb",
-        "--device",    "--nproc-per-node", "--weight-decay",     "--momentum"};
+    const char *const flags[] = {"--model",     "--data",           "--epochs",           "--batch-size", "--lr",
+                                 "--optimizer", "--seed",           "--checkpoint-every", "--keep",       "--threads",
+                                 "--limit",     "--log-every",      "--backend",          "--amp",        "--bucket-mb",
+                                 "--device",    "--nproc-per-node", "--weight-decay",     "--momentum"};
     for (const char *flag : flags) {
         const QString name = QString::fromLatin1(flag);
         const JobOptions options = parse({name, QStringLiteral("v 1")});
@@ -71,10 +69,8 @@ void TestJobOptions::trainerOptions_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QStringList>("trainerArgs");
-    QTest::addRow("in order") << words("--model ae --epochs 4 --lr 0.01")
-                              << words("--model ae --epochs 4 --lr 0.01");
-    QTest::addRow("repeated: the last")
-        << words("--epochs 4 --lr 0.1 --epochs 6") << words("--lr 0.1 --epochs 6");
+    QTest::addRow("in order") << words("--model ae --epochs 4 --lr 0.01") << words("--model ae --epochs 4 --lr 0.01");
+    QTest::addRow("repeated: the last") << words("--epochs 4 --lr 0.1 --epochs 6") << words("--lr 0.1 --epochs 6");
     QTest::addRow("negative value") << words("--lr -0.5 --epochs 2") << words("--lr -0.5 --epochs 2");
     QTest::addRow("--channels-last is bare")
         << words("--channels-last --epochs 2 --amp bf16") << words("--channels-last --epochs 2 --amp bf16");
@@ -87,10 +83,8 @@ void TestJobOptions::trainerOptions_data()
         << words("--trainer-arg --no-shuffle --epochs 2") << words("--no-shuffle --epochs 2");
     QTest::addRow("mixed with job options")
         << words("--nodes 2 --epochs 3 --requeue --model toy --time 10") << words("--epochs 3 --model toy");
-    QTest::addRow("hostile value") << QStringList{QStringLiteral("--data"),
-                                                  QStringLiteral("mnist:/d/'x' $(id)\n")}
-                                   << QStringList{QStringLiteral("--data"),
-                                                  QStringLiteral("mnist:/d/'x' $(id)\n")};
+    QTest::addRow("hostile value") << QStringList{QStringLiteral("--data"), QStringLiteral("mnist:/d/'x' $(id)\n")}
+                                   << QStringList{QStringLiteral("--data"), QStringLiteral("mnist:/d/'x' $(id)\n")};
 }
 
 void TestJobOptions::trainerOptions()
@@ -143,19 +137,15 @@ void TestJobOptions::commandLineOverridesTheJobFileFlagByFlag()
     QVERIFY2(merged.error.isEmpty(), qPrintable(merged.error));
     QCOMPARE(merged.spec.name, QStringLiteral("from-file"));
     // Untouched flags keep their place; every earlier --epochs (either form) gives way to the one given.
-    QCOMPARE(merged.spec.trainerArgs,
-             words("--model ae --lr 0.1 --channels-last --epochs 3 --seed 7 --warmup 2"));
+    QCOMPARE(merged.spec.trainerArgs, words("--model ae --lr 0.1 --channels-last --epochs 3 --seed 7 --warmup 2"));
 
     // No trainer option on the command line: the file's words exactly, repeats and all.
-    const JobOptions kept =
-        parse({QStringLiteral("--job"), path, QStringLiteral("--nodes"), QStringLiteral("2")});
+    const JobOptions kept = parse({QStringLiteral("--job"), path, QStringLiteral("--nodes"), QStringLiteral("2")});
     QVERIFY2(kept.error.isEmpty(), qPrintable(kept.error));
-    QCOMPARE(kept.spec.trainerArgs,
-             words("--model ae --epochs=10 --lr 0.1 --channels-last --seed 1 --epochs 12"));
+    QCOMPARE(kept.spec.trainerArgs, words("--model ae --epochs=10 --lr 0.1 --channels-last --seed 1 --epochs 12"));
 
     // The command line's model replaces the file's; the file's name stays.
-    const JobOptions model =
-        parse({QStringLiteral("--job"), path, QStringLiteral("--model"), QStringLiteral("toy")});
+    const JobOptions model = parse({QStringLiteral("--job"), path, QStringLiteral("--model"), QStringLiteral("toy")});
     QVERIFY2(model.error.isEmpty(), qPrintable(model.error));
     QCOMPARE(model.spec.trainerArgs.count(QStringLiteral("--model")), 1);
     QCOMPARE(model.spec.trainerArgs.mid(model.spec.trainerArgs.size() - 2), words("--model toy"));
@@ -167,8 +157,7 @@ void TestJobOptions::badJobFile_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("mentions");
     QTest::addRow("not JSON") << QByteArray("nodes = 2") << QStringLiteral("is not a JSON object");
-    QTest::addRow("a list") << QByteArray("[1, 2]")
-                            << QStringLiteral("is not a JSON object: a list or value");
+    QTest::addRow("a list") << QByteArray("[1, 2]") << QStringLiteral("is not a JSON object: a list or value");
     QTest::addRow("a bad field") << QByteArray(R"({"nodes": "two"})") << QStringLiteral("bad job: nodes");
     QTest::addRow("trainerArgs not strings")
         << QByteArray(R"({"trainerArgs": ["--epochs", 3]})") << QStringLiteral("bad job: trainerArgs");
@@ -187,8 +176,7 @@ void TestJobOptions::badJobFile()
 
     const QString missing = m_dir->filePath(QStringLiteral("no such.json"));
     const JobOptions absent = parse({QStringLiteral("--job"), missing});
-    QVERIFY2(absent.error.startsWith(QStringLiteral("cannot read the job file ") + missing),
-             qPrintable(absent.error));
+    QVERIFY2(absent.error.startsWith(QStringLiteral("cannot read the job file ") + missing), qPrintable(absent.error));
 }
 
 void TestJobOptions::defaultName_data()
@@ -206,9 +194,8 @@ void TestJobOptions::defaultName_data()
         << words("--model ae") << QByteArray(R"({"name": "saved"})") << QStringLiteral("saved");
     QTest::addRow("--name over the file's")
         << words("--name mine") << QByteArray(R"({"name": "saved"})") << QStringLiteral("mine");
-    QTest::addRow("the file's model")
-        << words("--epochs 2") << QByteArray(R"({"trainerArgs": ["--model", "ae"]})")
-        << QStringLiteral("train-ae");
+    QTest::addRow("the file's model") << words("--epochs 2") << QByteArray(R"({"trainerArgs": ["--model", "ae"]})")
+                                      << QStringLiteral("train-ae");
     QTest::addRow("the file's model, nothing else given")
         << QStringList() << QByteArray(R"({"trainerArgs": ["--model=toy"]})") << QStringLiteral("train-toy");
     QTest::addRow("the command line's model over the file's")

@@ -7,16 +7,19 @@ using namespace torchdeck::term;
 
 namespace {
 
-Key key(Key::Code code) {
+Key key(Key::Code code)
+{
     return Key{code};
 }
 
-Key ch(char32_t c) {
+Key ch(char32_t c)
+{
     return Key::character(c);
 }
 
 // Decodes the bytes in pieces of `chunk` bytes (0: at once), then flushes.
-QList<Key> decode(const QByteArray &bytes, int chunk) {
+QList<Key> decode(const QByteArray &bytes, int chunk)
+{
     KeyDecoder d;
     QList<Key> keys;
     if (chunk == 0) {
@@ -31,7 +34,8 @@ QList<Key> decode(const QByteArray &bytes, int chunk) {
 } // namespace
 
 namespace QTest {
-template <> char *toString(const QList<Key> &keys) {
+template <> char *toString(const QList<Key> &keys)
+{
     QByteArray text;
     for (const Key &k : keys)
         text += "(" + QByteArray::number(int(k.code)) + "," + QByteArray::number(uint(k.ch)) + ")";
@@ -49,7 +53,8 @@ private slots:
     void anySplitDecodesTheSame();
 };
 
-void TestKeyDecoder::decodes_data() {
+void TestKeyDecoder::decodes_data()
+{
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QList<Key>>("keys");
     QTest::addRow("csi arrows") << QByteArray("\x1b[A\x1b[B\x1b[C\x1b[D")
@@ -67,8 +72,8 @@ void TestKeyDecoder::decodes_data() {
     QTest::addRow("tab backspace") << QByteArray("\t\x7f") << QList<Key>{key(Key::Tab), key(Key::Backspace)};
     QTest::addRow("escape then y") << QByteArray("\x1by") << QList<Key>{key(Key::Escape), ch('y')};
     QTest::addRow("two escapes") << QByteArray("\x1b\x1b") << QList<Key>{key(Key::Escape), key(Key::Escape)};
-    QTest::addRow("unknown swallowed")
-        << QByteArray("\x1b[15~a\x1bOPb\x1b[200~c") << QList<Key>{ch('a'), ch('b'), ch('c')};
+    QTest::addRow("unknown swallowed") << QByteArray("\x1b[15~a\x1bOPb\x1b[200~c")
+                                       << QList<Key>{ch('a'), ch('b'), ch('c')};
     QTest::addRow("utf-8") << QByteArray("\xc3\xa9\xe2\x86\x91\xf0\x9f\x99\x82")
                            << QList<Key>{ch(0xe9), ch(0x2191), ch(0x1f642)};
     QTest::addRow("broken utf-8") << QByteArray("\xc3x\xff") << QList<Key>{ch(0xfffd), ch('x'), ch(0xfffd)};
@@ -77,7 +82,8 @@ void TestKeyDecoder::decodes_data() {
                                         QList<Key>{ch('A')};
 }
 
-void TestKeyDecoder::decodes() {
+void TestKeyDecoder::decodes()
+{
     QFETCH(QByteArray, bytes);
     QFETCH(QList<Key>, keys);
     QCOMPARE(decode(bytes, 0), keys);
@@ -85,7 +91,8 @@ void TestKeyDecoder::decodes() {
     QCOMPARE(decode(bytes, 2), keys);
 }
 
-void TestKeyDecoder::loneEscapeWaitsForFlush() {
+void TestKeyDecoder::loneEscapeWaitsForFlush()
+{
     KeyDecoder d;
     QVERIFY(d.feed("\x1b").isEmpty());
     QVERIFY(d.hasPending());
@@ -93,7 +100,8 @@ void TestKeyDecoder::loneEscapeWaitsForFlush() {
     QVERIFY(!d.hasPending());
 }
 
-void TestKeyDecoder::splitSequenceCompletesOnTheNextRead() {
+void TestKeyDecoder::splitSequenceCompletesOnTheNextRead()
+{
     KeyDecoder d;
     QCOMPARE(d.feed("j\x1b["), QList<Key>{ch('j')});
     QVERIFY(d.hasPending());
@@ -103,7 +111,8 @@ void TestKeyDecoder::splitSequenceCompletesOnTheNextRead() {
     QVERIFY(!d.hasPending());
 }
 
-void TestKeyDecoder::anySplitDecodesTheSame() {
+void TestKeyDecoder::anySplitDecodesTheSame()
+{
     QRandomGenerator random(5); // fixed seed: a failure reproduces
     const QByteArray alphabet("\x1b[O0123456789;~ABCDHFqjk\r\x03\x7f\xc3\xa9\xe2\x86\x91\xff");
     for (int round = 0; round < 2000; ++round) {

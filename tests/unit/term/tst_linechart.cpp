@@ -12,7 +12,8 @@ using namespace torchdeck::term;
 namespace {
 
 // The plot part of a rendered chart: for each dot column, the dot rows set (0 = top).
-QList<QList<int>> plotDots(const QStringList &lines) {
+QList<QList<int>> plotDots(const QStringList &lines)
+{
     QList<QList<int>> columns;
     for (qsizetype r = 1; r + 1 < lines.size(); ++r) {
         const QString plain = stripAnsi(lines[r]);
@@ -38,21 +39,24 @@ QList<QList<int>> plotDots(const QStringList &lines) {
     return columns;
 }
 
-double mean(const QList<int> &v) {
+double mean(const QList<int> &v)
+{
     double sum = 0;
     for (int x : v)
         sum += x;
     return sum / double(v.size());
 }
 
-LineChartOptions plain(const QString &title = QStringLiteral("loss")) {
+LineChartOptions plain(const QString &title = QStringLiteral("loss"))
+{
     LineChartOptions o;
     o.title = title;
     o.useColor = false;
     return o;
 }
 
-void checkBox(const QStringList &lines, int cols, int rows) {
+void checkBox(const QStringList &lines, int cols, int rows)
+{
     QCOMPARE(lines.size(), qsizetype(rows));
     for (const QString &line : lines)
         QCOMPARE(displayWidth(line), cols);
@@ -77,7 +81,8 @@ private slots:
     void boxIsExactAtEverySize();
 };
 
-void TestLineChart::decreasingLossGoesDown() {
+void TestLineChart::decreasingLossGoesDown()
+{
     MetricSeries s;
     for (int i = 1; i <= 1000; ++i)
         s.append(i, 0.5 / (1 + i / 50.0), 0);
@@ -97,7 +102,8 @@ void TestLineChart::decreasingLossGoesDown() {
     QCOMPARE(dots.last().last(), 14 * 4 - 1); // ends at the bottom
 }
 
-void TestLineChart::axisLabelsShowMinAndMax() {
+void TestLineChart::axisLabelsShowMinAndMax()
+{
     MetricSeries s;
     s.append(1, 0.5, 0);
     s.append(2, 0.2, 0);
@@ -115,7 +121,8 @@ void TestLineChart::axisLabelsShowMinAndMax() {
     QVERIFY(stripAnsi(closeLines[8]).contains(u"0.04211"));
 }
 
-void TestLineChart::xAxisShowsTheStepRange() {
+void TestLineChart::xAxisShowsTheStepRange()
+{
     MetricSeries s;
     for (int i = 100; i <= 1000000; i += 100)
         s.append(i, 1.0 / i, 0);
@@ -126,14 +133,15 @@ void TestLineChart::xAxisShowsTheStepRange() {
     QVERIFY(axis.contains(u"step"));
 }
 
-void TestLineChart::legendNamesTheLines() {
+void TestLineChart::legendNamesTheLines()
+{
     MetricSeries train, val;
     train.append(1, 1, 0);
     train.append(2, 0.5, 0);
     LineChartOptions o = plain(QStringLiteral("loss"));
     o.useColor = true;
-    const QStringList lines = renderLineChart(
-        {{&train, QStringLiteral("train"), 39}, {&val, QStringLiteral("val"), 214}}, o, 50, 8);
+    const QStringList lines =
+        renderLineChart({{&train, QStringLiteral("train"), 39}, {&val, QStringLiteral("val"), 214}}, o, 50, 8);
     const QString title = stripAnsi(lines[0]);
     QVERIFY(title.startsWith(u"loss"));
     QVERIFY(title.contains(u"\u2501 train"));
@@ -141,7 +149,8 @@ void TestLineChart::legendNamesTheLines() {
     QVERIFY(lines[0].contains(QStringLiteral("\x1b[38;5;39m\u2501")));
 }
 
-void TestLineChart::emptySeriesShowsPlaceholder() {
+void TestLineChart::emptySeriesShowsPlaceholder()
+{
     MetricSeries empty;
     for (const QList<ChartLine> &lines :
          {QList<ChartLine>{}, QList<ChartLine>{{&empty}}, QList<ChartLine>{{nullptr}}}) {
@@ -151,7 +160,8 @@ void TestLineChart::emptySeriesShowsPlaceholder() {
     }
 }
 
-void TestLineChart::onePointAndFlatSeries() {
+void TestLineChart::onePointAndFlatSeries()
+{
     MetricSeries one;
     one.append(7, 0.25, 0);
     QStringList out = renderLineChart({{&one}}, plain(), 40, 10);
@@ -178,7 +188,8 @@ void TestLineChart::onePointAndFlatSeries() {
     QVERIFY2(labelled, "the flat value is on the axis");
 }
 
-void TestLineChart::nonFiniteValuesAreIgnored() {
+void TestLineChart::nonFiniteValuesAreIgnored()
+{
     MetricSeries clean, dirty;
     for (int i = 1; i <= 50; ++i) {
         clean.append(i, 1.0 / i, 0);
@@ -189,7 +200,8 @@ void TestLineChart::nonFiniteValuesAreIgnored() {
     QCOMPARE(renderLineChart({{&dirty}}, plain(), 50, 12), renderLineChart({{&clean}}, plain(), 50, 12));
 }
 
-void TestLineChart::logScaleAndItsFallback() {
+void TestLineChart::logScaleAndItsFallback()
+{
     MetricSeries s;
     for (int i = 1; i <= 100; ++i)
         s.append(i, std::pow(10.0, -i / 25.0), 0);
@@ -206,7 +218,8 @@ void TestLineChart::logScaleAndItsFallback() {
     QVERIFY2(!stripAnsi(out[0]).contains(u"(log)"), "zero has no logarithm: linear");
 }
 
-void TestLineChart::discardedPointsAreDimmed() {
+void TestLineChart::discardedPointsAreDimmed()
+{
     MetricSeries s;
     for (int i = 1; i <= 100; ++i)
         s.append(i, 1.0, 0);
@@ -221,7 +234,8 @@ void TestLineChart::discardedPointsAreDimmed() {
     QVERIFY(!without.contains(QStringLiteral("\x1b[38;5;240m")));
 }
 
-void TestLineChart::valLossByEpochOnTheStepAxis() {
+void TestLineChart::valLossByEpochOnTheStepAxis()
+{
     MetricSeries train, val;
     for (int i = 1; i <= 400; ++i)
         train.append(i, 1.0 - i / 500.0, 0);
@@ -232,15 +246,16 @@ void TestLineChart::valLossByEpochOnTheStepAxis() {
     checkBox(lines, 40, 10);
 }
 
-void TestLineChart::boxIsExactAtEverySize_data() {
+void TestLineChart::boxIsExactAtEverySize_data()
+{
     QTest::addColumn<int>("cols");
     QTest::addColumn<int>("rows");
-    for (const auto &[c, r] :
-         {std::pair{0, 0}, {1, 1}, {5, 2}, {10, 3}, {12, 4}, {20, 5}, {60, 15}, {200, 40}})
+    for (const auto &[c, r] : {std::pair{0, 0}, {1, 1}, {5, 2}, {10, 3}, {12, 4}, {20, 5}, {60, 15}, {200, 40}})
         QTest::addRow("%dx%d", c, r) << c << r;
 }
 
-void TestLineChart::boxIsExactAtEverySize() {
+void TestLineChart::boxIsExactAtEverySize()
+{
     QFETCH(int, cols);
     QFETCH(int, rows);
     MetricSeries s;

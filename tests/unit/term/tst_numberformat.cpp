@@ -18,7 +18,8 @@ private slots:
     void duration();
 };
 
-void TestNumberFormat::compact_data() {
+void TestNumberFormat::compact_data()
+{
     QTest::addColumn<double>("value");
     QTest::addColumn<QString>("text");
     QTest::addRow("loss") << 0.0421 << QStringLiteral("0.0421");
@@ -37,20 +38,23 @@ void TestNumberFormat::compact_data() {
     QTest::addRow("inf") << std::numeric_limits<double>::infinity() << QStringLiteral("-");
 }
 
-void TestNumberFormat::compact() {
+void TestNumberFormat::compact()
+{
     QFETCH(double, value);
     QFETCH(QString, text);
     QCOMPARE(formatCompact(value), text);
 }
 
-void TestNumberFormat::moreDigitsTellCloseValuesApart() {
+void TestNumberFormat::moreDigitsTellCloseValuesApart()
+{
     QCOMPARE(formatCompact(0.04211), formatCompact(0.04213));
     QCOMPARE(formatCompact(0.04211, 4), QStringLiteral("0.04211"));
     QCOMPARE(formatCompact(0.04213, 4), QStringLiteral("0.04213"));
     QCOMPARE(formatCompact(0.001234, 4), QStringLiteral("1.23e-3"));
 }
 
-void TestNumberFormat::count_data() {
+void TestNumberFormat::count_data()
+{
     QTest::addColumn<double>("value");
     QTest::addColumn<QString>("text");
     QTest::addRow("small") << 1000.0 << QStringLiteral("1000");
@@ -61,13 +65,15 @@ void TestNumberFormat::count_data() {
     QTest::addRow("nan") << std::nan("") << QStringLiteral("-");
 }
 
-void TestNumberFormat::count() {
+void TestNumberFormat::count()
+{
     QFETCH(double, value);
     QFETCH(QString, text);
     QCOMPARE(formatCount(value), text);
 }
 
-void TestNumberFormat::duration_data() {
+void TestNumberFormat::duration_data()
+{
     QTest::addColumn<double>("seconds");
     QTest::addColumn<QString>("text");
     QTest::addRow("seconds") << 35.4 << QStringLiteral("35s");
@@ -78,7 +84,8 @@ void TestNumberFormat::duration_data() {
     QTest::addRow("negative") << -1.0 << QStringLiteral("-");
 }
 
-void TestNumberFormat::duration() {
+void TestNumberFormat::duration()
+{
     QFETCH(double, seconds);
     QFETCH(QString, text);
     QCOMPARE(formatDuration(seconds), text);

@@ -7,7 +7,8 @@ using namespace torchdeck::term;
 
 namespace {
 
-WatchRunRow row(const QString &id) {
+WatchRunRow row(const QString &id)
+{
     WatchRunRow r;
     r.id = id;
     r.name = QStringLiteral("ae");
@@ -32,7 +33,8 @@ private slots:
     void noEscapesEver();
 };
 
-void TestPlainUpdate::runLine() {
+void TestPlainUpdate::runLine()
+{
     QCOMPARE(plainRunLine(row(QStringLiteral("1a2b3c4d"))),
              QStringLiteral("run 1a2b3c4d RUNNING epoch 2/4 loss 0.0213 eta 35s job 101"));
     WatchRunRow pending;
@@ -41,7 +43,8 @@ void TestPlainUpdate::runLine() {
     QCOMPARE(plainRunLine(pending), QStringLiteral("run 5e6f PENDING epoch 0/?"));
 }
 
-void TestPlainUpdate::firstUpdatePrintsEveryRun() {
+void TestPlainUpdate::firstUpdatePrintsEveryRun()
+{
     WatchSnapshot now;
     now.runs = {row(QStringLiteral("a")), row(QStringLiteral("b"))};
     const QStringList lines = renderPlainUpdate(WatchSnapshot(), now);
@@ -51,7 +54,8 @@ void TestPlainUpdate::firstUpdatePrintsEveryRun() {
     QVERIFY(renderPlainUpdate(now, now).isEmpty());
 }
 
-void TestPlainUpdate::onlyInterestingChangesPrint() {
+void TestPlainUpdate::onlyInterestingChangesPrint()
+{
     WatchSnapshot before;
     before.runs = {row(QStringLiteral("a")), row(QStringLiteral("b"))};
     WatchSnapshot now = before;
@@ -70,17 +74,18 @@ void TestPlainUpdate::onlyInterestingChangesPrint() {
     QVERIFY(lines[1].endsWith(u"job 102"));
 }
 
-void TestPlainUpdate::messagesPrintOnce() {
+void TestPlainUpdate::messagesPrintOnce()
+{
     WatchSnapshot before;
     WatchSnapshot now;
     now.message = QStringLiteral("lost the connection to sandbox");
     now.messageIsError = true;
-    QCOMPARE(renderPlainUpdate(before, now),
-             QStringList{QStringLiteral("error: lost the connection to sandbox")});
+    QCOMPARE(renderPlainUpdate(before, now), QStringList{QStringLiteral("error: lost the connection to sandbox")});
     QVERIFY(renderPlainUpdate(now, now).isEmpty());
 }
 
-void TestPlainUpdate::noEscapesEver() {
+void TestPlainUpdate::noEscapesEver()
+{
     WatchSnapshot now;
     now.runs = {row(QStringLiteral("a\x1b[2Jb"))};
     now.runs[0].state = QStringLiteral("RUN\x1b[31mNING");

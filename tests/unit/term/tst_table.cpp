@@ -7,19 +7,19 @@ using namespace torchdeck::term;
 
 namespace {
 
-Table runs(int count) {
+Table runs(int count)
+{
     Table t;
-    t.columns = {{QStringLiteral("RUN"), false, 4},
-                 {QStringLiteral("NAME"), false, 4},
-                 {QStringLiteral("LOSS"), true, 4}};
+    t.columns = {
+        {QStringLiteral("RUN"), false, 4}, {QStringLiteral("NAME"), false, 4}, {QStringLiteral("LOSS"), true, 4}};
     for (int i = 0; i < count; ++i)
-        t.rows.append(
-            {QStringLiteral("r%1").arg(i), QStringLiteral("name-%1").arg(i), QString::number(i * 0.5)});
+        t.rows.append({QStringLiteral("r%1").arg(i), QStringLiteral("name-%1").arg(i), QString::number(i * 0.5)});
     t.emptyText = QStringLiteral("no runs yet");
     return t;
 }
 
-void checkBox(const QStringList &lines, int cols, int rows) {
+void checkBox(const QStringList &lines, int cols, int rows)
+{
     QCOMPARE(lines.size(), qsizetype(rows));
     for (const QString &line : lines)
         QCOMPARE(displayWidth(line), cols);
@@ -39,14 +39,16 @@ private slots:
     void boxIsExactAtEverySize();
 };
 
-void TestTable::naturalWidthsWhenThereIsRoom() {
+void TestTable::naturalWidthsWhenThereIsRoom()
+{
     const QStringList lines = renderTable(runs(2), 40, 3, false);
     checkBox(lines, 40, 3);
     QCOMPARE(stripAnsi(lines[0]).trimmed(), QStringLiteral("RUN  NAME    LOSS"));
     QCOMPARE(stripAnsi(lines[2]).trimmed(), QStringLiteral("r1   name-1   0.5"));
 }
 
-void TestTable::longCellsEndWithEllipsis() {
+void TestTable::longCellsEndWithEllipsis()
+{
     Table t = runs(1);
     t.rows[0][1] = QStringLiteral("a very long run name that cannot fit");
     const QStringList lines = renderTable(t, 24, 2, false);
@@ -56,13 +58,15 @@ void TestTable::longCellsEndWithEllipsis() {
     QVERIFY(row.trimmed().endsWith(u'0'));
 }
 
-void TestTable::columnsDropWhenNarrow() {
+void TestTable::columnsDropWhenNarrow()
+{
     const QStringList lines = renderTable(runs(1), 10, 2, false);
     checkBox(lines, 10, 2);
     QCOMPARE(stripAnsi(lines[0]).trimmed(), QStringLiteral("RUN NAME"));
 }
 
-void TestTable::selectedRowIsReversedAndInView() {
+void TestTable::selectedRowIsReversedAndInView()
+{
     Table t = runs(10);
     t.selected = 7;
     const QStringList lines = renderTable(t, 30, 4, true);
@@ -77,13 +81,15 @@ void TestTable::selectedRowIsReversedAndInView() {
     QCOMPARE(tableFirstRow(10, -1, 3), 0);
 }
 
-void TestTable::emptyTableSaysSo() {
+void TestTable::emptyTableSaysSo()
+{
     const QStringList lines = renderTable(runs(0), 30, 3, false);
     checkBox(lines, 30, 3);
     QCOMPARE(stripAnsi(lines[1]).trimmed(), QStringLiteral("no runs yet"));
 }
 
-void TestTable::hostileCellsAreNeutralised() {
+void TestTable::hostileCellsAreNeutralised()
+{
     Table t = runs(1);
     t.rows[0][1] = QStringLiteral("x\x1b[2J\x1b]0;title\x07y\nz");
     const QStringList lines = renderTable(t, 40, 2, false);
@@ -92,7 +98,8 @@ void TestTable::hostileCellsAreNeutralised() {
     QVERIFY(!lines[1].contains(u"title"));
 }
 
-void TestTable::boxIsExactAtEverySize() {
+void TestTable::boxIsExactAtEverySize()
+{
     Table t = runs(20);
     t.selected = 19;
     t.rows[3][1] = QStringLiteral("\u65e5\u672c\u8a9e\u306e\u540d\u524d");

@@ -18,13 +18,15 @@ namespace {
 // A pseudo-terminal pair: the test plays the terminal emulator on the master side.
 class Pty {
 public:
-    Pty() {
+    Pty()
+    {
         winsize size{};
         size.ws_col = 132;
         size.ws_row = 43;
         m_ok = openpty(&m_master, &m_slave, nullptr, nullptr, &size) == 0;
     }
-    ~Pty() {
+    ~Pty()
+    {
         ::close(m_master);
         ::close(m_slave);
     }
@@ -32,13 +34,15 @@ public:
     int master() const { return m_master; }
     int slave() const { return m_slave; }
 
-    termios mode() const {
+    termios mode() const
+    {
         termios t{};
         tcgetattr(m_slave, &t);
         return t;
     }
     // What the program wrote so far, as the terminal received it.
-    QByteArray drain() const {
+    QByteArray drain() const
+    {
         QByteArray out;
         const int flags = fcntl(m_master, F_GETFL);
         fcntl(m_master, F_SETFL, flags | O_NONBLOCK);
@@ -60,7 +64,8 @@ private:
 constexpr char kEnterAlternate[] = "\x1b[?1049h";
 constexpr char kLeaveAlternate[] = "\x1b[?1049l";
 
-bool cooked(const termios &t) {
+bool cooked(const termios &t)
+{
     return (t.c_lflag & ECHO) && (t.c_lflag & ICANON) && (t.c_lflag & ISIG);
 }
 
@@ -80,7 +85,8 @@ private slots:
     void loneEscapeAfterAWait();
 };
 
-void TestTerminalSession::sizeFromTheTerminal() {
+void TestTerminalSession::sizeFromTheTerminal()
+{
     Pty pty;
     QVERIFY(pty.ok());
     const TerminalSize size = terminalSize(pty.slave());
@@ -88,7 +94,8 @@ void TestTerminalSession::sizeFromTheTerminal() {
     QCOMPARE(size.rows, 43);
 }
 
-void TestTerminalSession::sizeFallsBackToEnvironment() {
+void TestTerminalSession::sizeFallsBackToEnvironment()
+{
     int fds[2];
     QCOMPARE(pipe(fds), 0);
     qputenv("COLUMNS", "100");
@@ -106,7 +113,8 @@ void TestTerminalSession::sizeFallsBackToEnvironment() {
     ::close(fds[1]);
 }
 
-void TestTerminalSession::sessionEntersAndRestores() {
+void TestTerminalSession::sessionEntersAndRestores()
+{
     Pty pty;
     QVERIFY(pty.ok());
     QVERIFY(cooked(pty.mode()));
@@ -126,7 +134,8 @@ void TestTerminalSession::sessionEntersAndRestores() {
     QVERIFY(left.contains("\x1b[?25h"));
 }
 
-void TestTerminalSession::notATerminalDoesNothing() {
+void TestTerminalSession::notATerminalDoesNothing()
+{
     int fds[2];
     QCOMPARE(pipe(fds), 0);
     {
@@ -139,7 +148,8 @@ void TestTerminalSession::notATerminalDoesNothing() {
     ::close(fds[0]);
 }
 
-void TestTerminalSession::oneSessionAtATime() {
+void TestTerminalSession::oneSessionAtATime()
+{
     Pty pty;
     TerminalSession first(pty.slave(), pty.slave());
     TerminalSession second(pty.slave(), pty.slave());
@@ -147,7 +157,8 @@ void TestTerminalSession::oneSessionAtATime() {
     QVERIFY(!second.isActive());
 }
 
-void TestTerminalSession::signalsRestoreThenKill_data() {
+void TestTerminalSession::signalsRestoreThenKill_data()
+{
     QTest::addColumn<int>("signal");
     QTest::addRow("SIGINT") << SIGINT;
     QTest::addRow("SIGTERM") << SIGTERM;
@@ -156,7 +167,8 @@ void TestTerminalSession::signalsRestoreThenKill_data() {
     QTest::addRow("SIGABRT") << SIGABRT;
 }
 
-void TestTerminalSession::signalsRestoreThenKill() {
+void TestTerminalSession::signalsRestoreThenKill()
+{
     QFETCH(int, signal);
     Pty pty;
     QVERIFY(pty.ok());
@@ -180,7 +192,8 @@ void TestTerminalSession::signalsRestoreThenKill() {
     QVERIFY(written.indexOf(kLeaveAlternate) > written.indexOf(kEnterAlternate));
 }
 
-void TestTerminalSession::keysAndResizesArrive() {
+void TestTerminalSession::keysAndResizesArrive()
+{
     Pty pty;
     TerminalSession session(pty.slave(), pty.slave());
     TerminalInput input(pty.slave());
@@ -201,7 +214,8 @@ void TestTerminalSession::keysAndResizesArrive() {
     QCOMPARE(terminalSize(pty.slave()).cols, 90);
 }
 
-void TestTerminalSession::loneEscapeAfterAWait() {
+void TestTerminalSession::loneEscapeAfterAWait()
+{
     Pty pty;
     TerminalSession session(pty.slave(), pty.slave());
     TerminalInput input(pty.slave());

@@ -17,7 +17,8 @@ private slots:
     void stripAnsiKeepsTheText();
 };
 
-void TestTextWidth::displayWidthCountsCells_data() {
+void TestTextWidth::displayWidthCountsCells_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("width");
     QTest::addRow("ascii") << QStringLiteral("abc") << 3;
@@ -31,13 +32,15 @@ void TestTextWidth::displayWidthCountsCells_data() {
     QTest::addRow("empty") << QString() << 0;
 }
 
-void TestTextWidth::displayWidthCountsCells() {
+void TestTextWidth::displayWidthCountsCells()
+{
     QFETCH(QString, text);
     QFETCH(int, width);
     QCOMPARE(displayWidth(text), width);
 }
 
-void TestTextWidth::fitCutsWithEllipsis_data() {
+void TestTextWidth::fitCutsWithEllipsis_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<int>("width");
     QTest::addColumn<QString>("fitted");
@@ -45,13 +48,13 @@ void TestTextWidth::fitCutsWithEllipsis_data() {
     QTest::addRow("cut") << QStringLiteral("abcdef") << 4 << QStringLiteral("abc\u2026");
     QTest::addRow("one cell") << QStringLiteral("abcdef") << 1 << QStringLiteral("\u2026");
     QTest::addRow("no room") << QStringLiteral("abc") << 0 << QString();
-    QTest::addRow("wide not split") << QStringLiteral("\u65e5\u672c\u8a9e") << 4
-                                    << QStringLiteral("\u65e5\u2026");
+    QTest::addRow("wide not split") << QStringLiteral("\u65e5\u672c\u8a9e") << 4 << QStringLiteral("\u65e5\u2026");
     QTest::addRow("emoji kept whole") << QString::fromUtf8("a\xf0\x9f\x99\x82xyz") << 4
                                       << QString::fromUtf8("a\xf0\x9f\x99\x82\xe2\x80\xa6");
 }
 
-void TestTextWidth::fitCutsWithEllipsis() {
+void TestTextWidth::fitCutsWithEllipsis()
+{
     QFETCH(QString, text);
     QFETCH(int, width);
     QFETCH(QString, fitted);
@@ -59,7 +62,8 @@ void TestTextWidth::fitCutsWithEllipsis() {
     QVERIFY(displayWidth(fitToWidth(text, width)) <= width);
 }
 
-void TestTextWidth::padGivesExactWidth() {
+void TestTextWidth::padGivesExactWidth()
+{
     QCOMPARE(padRight(u"ab", 4), QStringLiteral("ab  "));
     QCOMPARE(padLeft(u"ab", 4), QStringLiteral("  ab"));
     QCOMPARE(padRight(u"abcdef", 4), QStringLiteral("abc\u2026"));
@@ -67,7 +71,8 @@ void TestTextWidth::padGivesExactWidth() {
     QCOMPARE(displayWidth(padLeft(u"\u65e5\u672c\u8a9e", 4)), 4);
 }
 
-void TestTextWidth::terminalSafeNeutralisesHostileText_data() {
+void TestTextWidth::terminalSafeNeutralisesHostileText_data()
+{
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("safe");
     QTest::addRow("clear screen") << QStringLiteral("a\x1b[2Jb") << QStringLiteral("ab");
@@ -77,17 +82,18 @@ void TestTextWidth::terminalSafeNeutralisesHostileText_data() {
     QTest::addRow("bell and del") << QStringLiteral("a\x07\x7f") << QStringLiteral("a??");
     QTest::addRow("c1 csi") << QStringLiteral("a\u009b2J") << QStringLiteral("a?2J");
     QTest::addRow("bidi override") << QStringLiteral("ab\u202ecd") << QStringLiteral("abcd");
-    QTest::addRow("unicode kept") << QStringLiteral("loss \u2193 \u65e5")
-                                  << QStringLiteral("loss \u2193 \u65e5");
+    QTest::addRow("unicode kept") << QStringLiteral("loss \u2193 \u65e5") << QStringLiteral("loss \u2193 \u65e5");
 }
 
-void TestTextWidth::terminalSafeNeutralisesHostileText() {
+void TestTextWidth::terminalSafeNeutralisesHostileText()
+{
     QFETCH(QString, text);
     QFETCH(QString, safe);
     QCOMPARE(terminalSafe(text), safe);
 }
 
-void TestTextWidth::stripAnsiKeepsTheText() {
+void TestTextWidth::stripAnsiKeepsTheText()
+{
     QCOMPARE(stripAnsi(u"\x1b[1mbold\x1b[22m \x1b[38;5;240m\u28ff\x1b[39m"), QStringLiteral("bold \u28ff"));
 }
 

@@ -8,7 +8,8 @@ using namespace torchdeck::term;
 
 namespace {
 
-MetricEvent start(qint64 epochs, qint64 stepsPerEpoch) {
+MetricEvent start(qint64 epochs, qint64 stepsPerEpoch)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Start;
     e.epochs = epochs;
@@ -16,7 +17,8 @@ MetricEvent start(qint64 epochs, qint64 stepsPerEpoch) {
     return e;
 }
 
-MetricEvent step(qint64 s, double loss, double samplesPerSecond) {
+MetricEvent step(qint64 s, double loss, double samplesPerSecond)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Step;
     e.step = s;
@@ -25,7 +27,8 @@ MetricEvent step(qint64 s, double loss, double samplesPerSecond) {
     return e;
 }
 
-MetricEvent epoch(qint64 n, double valLoss, double seconds) {
+MetricEvent epoch(qint64 n, double valLoss, double seconds)
+{
     MetricEvent e;
     e.kind = MetricEventKind::Epoch;
     e.epoch = n;
@@ -34,7 +37,8 @@ MetricEvent epoch(qint64 n, double valLoss, double seconds) {
     return e;
 }
 
-RunSeries trainingRun() {
+RunSeries trainingRun()
+{
     RunSeries run;
     run.apply(start(4, 100));
     for (int i = 1; i <= 250; ++i)
@@ -44,7 +48,8 @@ RunSeries trainingRun() {
     return run;
 }
 
-WatchSnapshot snapshot(const RunSeries *run, int runCount = 3) {
+WatchSnapshot snapshot(const RunSeries *run, int runCount = 3)
+{
     WatchSnapshot s;
     for (int i = 0; i < runCount; ++i)
         s.runs.append({QStringLiteral("run%1abcd").arg(i, 2, 10, QLatin1Char('0')),
@@ -64,7 +69,8 @@ WatchSnapshot snapshot(const RunSeries *run, int runCount = 3) {
 }
 
 // The frame's lines: home first, each line cleared before it, CR LF between them, none after the last.
-QStringList frameLines(const QString &frame) {
+QStringList frameLines(const QString &frame)
+{
     if (!frame.startsWith(QStringLiteral("\x1b[H")))
         return {};
     QStringList lines = frame.mid(3).split(QStringLiteral("\r\n"));
@@ -76,11 +82,13 @@ QStringList frameLines(const QString &frame) {
     return lines;
 }
 
-QString screenText(const WatchSnapshot &s, int cols, int rows) {
+QString screenText(const WatchSnapshot &s, int cols, int rows)
+{
     return stripAnsi(watchScreenLines(s, cols, rows).join(u'\n'));
 }
 
-bool hasBraille(const QString &text) {
+bool hasBraille(const QString &text)
+{
     return std::any_of(text.cbegin(), text.cend(),
                        [](QChar c) { return c.unicode() > 0x2800 && c.unicode() <= 0x28ff; });
 }
@@ -103,7 +111,8 @@ private slots:
     void nextCheckpointAgainstTheSignal();
 };
 
-void TestWatchScreen::frameKeepsItsShape_data() {
+void TestWatchScreen::frameKeepsItsShape_data()
+{
     QTest::addColumn<int>("cols");
     QTest::addColumn<int>("rows");
     QTest::addColumn<int>("runs");
@@ -126,7 +135,8 @@ void TestWatchScreen::frameKeepsItsShape_data() {
     }
 }
 
-void TestWatchScreen::frameKeepsItsShape() {
+void TestWatchScreen::frameKeepsItsShape()
+{
     QFETCH(int, cols);
     QFETCH(int, rows);
     QFETCH(int, runs);
@@ -141,7 +151,8 @@ void TestWatchScreen::frameKeepsItsShape() {
         QCOMPARE(displayWidth(line), cols);
 }
 
-void TestWatchScreen::everySizeKeepsTheShape() {
+void TestWatchScreen::everySizeKeepsTheShape()
+{
     const RunSeries run = trainingRun();
     WatchSnapshot s = snapshot(&run, 12);
     s.selected = 7;
@@ -156,7 +167,8 @@ void TestWatchScreen::everySizeKeepsTheShape() {
     }
 }
 
-void TestWatchScreen::showsEveryPart() {
+void TestWatchScreen::showsEveryPart()
+{
     const RunSeries run = trainingRun();
     const QString text = screenText(snapshot(&run), 80, 24);
     QVERIFY(text.contains(u"RUN"));
@@ -173,7 +185,8 @@ void TestWatchScreen::showsEveryPart() {
     QVERIFY(lines.last().startsWith(QStringLiteral("\x1b[7m"))); // the help line is a reversed bar
 }
 
-void TestWatchScreen::chartsSideBySideWhenWide() {
+void TestWatchScreen::chartsSideBySideWhenWide()
+{
     const RunSeries run = trainingRun();
     const QStringList wide = watchScreenLines(snapshot(&run), 120, 30);
     bool together = false;
@@ -186,7 +199,8 @@ void TestWatchScreen::chartsSideBySideWhenWide() {
         QVERIFY(!(stripAnsi(line).startsWith(u"loss") && stripAnsi(line).contains(u"epoch time")));
 }
 
-void TestWatchScreen::selectionStaysInView() {
+void TestWatchScreen::selectionStaysInView()
+{
     WatchSnapshot s = snapshot(nullptr, 25);
     s.selected = 20;
     const QStringList lines = watchScreenLines(s, 80, 24);
@@ -201,7 +215,8 @@ void TestWatchScreen::selectionStaysInView() {
     QVERIFY(!screenText(s, 80, 24).contains(u"run00abcd"));
 }
 
-void TestWatchScreen::messageLineShows() {
+void TestWatchScreen::messageLineShows()
+{
     WatchSnapshot s = snapshot(nullptr);
     s.message = QStringLiteral("Cancel run run00abcd? y/n");
     QVERIFY(screenText(s, 80, 24).contains(u"Cancel run run00abcd? y/n"));
@@ -213,7 +228,8 @@ void TestWatchScreen::messageLineShows() {
     QVERIFY(!watchScreenLines(s, 80, 24).join(u'\n').contains(QStringLiteral("\x1b[38;5")));
 }
 
-void TestWatchScreen::noSeriesYet() {
+void TestWatchScreen::noSeriesYet()
+{
     WatchSnapshot s = snapshot(nullptr, 0);
     const QString text = screenText(s, 80, 24);
     QVERIFY(text.contains(u"no runs yet"));
@@ -221,7 +237,8 @@ void TestWatchScreen::noSeriesYet() {
     QVERIFY(text.contains(u"no samples yet"));
 }
 
-void TestWatchScreen::tooSmall() {
+void TestWatchScreen::tooSmall()
+{
     const RunSeries run = trainingRun();
     const QStringList lines = watchScreenLines(snapshot(&run), 19, 5);
     QCOMPARE(lines.first(), QStringLiteral("terminal too small "));
@@ -229,7 +246,8 @@ void TestWatchScreen::tooSmall() {
     QVERIFY(!screenText(snapshot(&run), 20, 5).contains(u"too small"));
 }
 
-void TestWatchScreen::hostileLogLinesAreNeutralised() {
+void TestWatchScreen::hostileLogLinesAreNeutralised()
+{
     WatchSnapshot s = snapshot(nullptr);
     s.logLines = {QStringLiteral("\x1b[2J\x1b[31mred\x1b]0;title\x07\tend")};
     s.runs[0].name = QStringLiteral("evil\x1b[H\rname");
@@ -241,7 +259,8 @@ void TestWatchScreen::hostileLogLinesAreNeutralised() {
     QVERIFY(stripAnsi(frame).contains(u"red end"));
 }
 
-void TestWatchScreen::nextCheckpointAgainstTheSignal() {
+void TestWatchScreen::nextCheckpointAgainstTheSignal()
+{
     const RunSeries run = trainingRun();
     WatchSnapshot s = snapshot(&run);
     QVERIFY(!screenText(s, 120, 24).contains(u"next ckpt")); // unknown: nothing said

@@ -32,6 +32,9 @@ struct ConnectionSettings {
     int reconnectMaxDelayMs = 30000;
     int tailPollMs = 50;      // while a followed file is growing
     int tailIdlePollMs = 500; // after it has been quiet for a while, or does not exist yet
+    // Commands running at once; more wait for a channel. sshd refuses channels past its MaxSessions (10 by
+    // default) and SFTP holds one: a front that asked for more at once saw its commands fail.
+    int maxRunningCommands = 6;
 };
 
 } // namespace torchdeck::remote

@@ -4,6 +4,7 @@
 #include "remote/sftpupload.h"
 
 #include <QDateTime>
+#include <algorithm>
 #include <array>
 
 namespace torchdeck::remote {
@@ -95,11 +96,7 @@ void ConnectionWorker::close()
 {
     m_reconnect.stop();
     m_pump.stop();
-    for (auto &[id, command] : m_commands) {
-        command.result.error = QStringLiteral("connection closed");
-        emit commandFinished(id, command.result);
-    }
-    m_commands.clear();
+    failCommands(QStringLiteral("connection closed"));
     m_tails.clear();
     m_sftp.reset();
     m_ssh.disconnect();
@@ -111,13 +108,8 @@ void ConnectionWorker::connectionLost(const QString &why)
     if (m_state != ConnectionState::Connected)
         return;
     qCInfo(lcRemote) << "connection to" << m_settings.host << "lost:" << why;
-    for (auto &[id, command] : m_commands) {
-        command.result.error = QStringLiteral("connection to %1 lost while the command ran (%2); it may or may "
-                                              "not have completed")
-                                   .arg(m_settings.host, why);
-        emit commandFinished(id, command.result);
-    }
-    m_commands.clear();
+    failCommands(QStringLiteral("connection to %1 lost while the command ran (%2); it may or may not have completed")
+                     .arg(m_settings.host, why));
     m_sftp.reset();
     m_ssh.disconnect();
     m_pump.stop();
@@ -140,13 +132,29 @@ void ConnectionWorker::scheduleReconnect()
 
 void ConnectionWorker::startCommand(quint64 id, const QString &command)
 {
-    Command running;
     if (m_state != ConnectionState::Connected) {
-        running.result.error =
-            QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
-        emit commandFinished(id, running.result);
+        ExecResult refused;
+        refused.error = QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
+        emit commandFinished(id, refused);
         return;
     }
+    m_waitingCommands.emplace_back(id, command);
+    launchWaitingCommands();
+}
+
+void ConnectionWorker::launchWaitingCommands()
+{
+    const auto limit = size_t(std::max(1, m_settings.maxRunningCommands));
+    while (!m_waitingCommands.empty() && m_commands.size() < limit && m_state == ConnectionState::Connected) {
+        auto [id, command] = std::move(m_waitingCommands.front());
+        m_waitingCommands.pop_front();
+        launchCommand(id, command);
+    }
+}
+
+void ConnectionWorker::launchCommand(quint64 id, const QString &command)
+{
+    Command running;
     // The channel opens blocking; reads are then polled so commands and tails share the session.
     running.result = m_ssh.startExec(command, running.channel);
     if (!running.result.error.isEmpty()) {
@@ -159,8 +167,31 @@ void ConnectionWorker::startCommand(quint64 id, const QString &command)
     m_pump.start();
 }
 
+void ConnectionWorker::failCommands(const QString &error)
+{
+    for (auto &[id, command] : m_commands) {
+        command.result.error = error;
+        emit commandFinished(id, command.result);
+    }
+    m_commands.clear();
+    // Never started: nothing happened on the cluster.
+    ExecResult notRun;
+    notRun.error = QStringLiteral("not run: %1").arg(error.section(QStringLiteral(" while"), 0, 0));
+    for (const auto &[id, command] : std::exchange(m_waitingCommands, {}))
+        emit commandFinished(id, notRun);
+}
+
 void ConnectionWorker::stopCommand(quint64 id)
 {
+    const auto waiting = std::find_if(m_waitingCommands.begin(), m_waitingCommands.end(),
+                                      [id](const auto &entry) { return entry.first == id; });
+    if (waiting != m_waitingCommands.end()) {
+        m_waitingCommands.erase(waiting);
+        ExecResult stopped;
+        stopped.error = QStringLiteral("stopped");
+        emit commandFinished(id, stopped);
+        return;
+    }
     const auto it = m_commands.find(id);
     if (it == m_commands.end())
         return;
@@ -169,6 +200,7 @@ void ConnectionWorker::stopCommand(quint64 id)
     it->second.result.error = QStringLiteral("stopped");
     emit commandFinished(id, it->second.result);
     m_commands.erase(it);
+    launchWaitingCommands();
 }
 
 bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
@@ -196,12 +228,17 @@ bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
 
 void ConnectionWorker::pumpCommands()
 {
+    bool finished = false;
     for (auto it = m_commands.begin(); it != m_commands.end() && m_state == ConnectionState::Connected;) {
-        if (pumpCommand(it->first, it->second))
+        if (pumpCommand(it->first, it->second)) {
             it = m_commands.erase(it);
-        else
+            finished = true;
+        } else {
             ++it;
+        }
     }
+    if (finished)
+        launchWaitingCommands();
     if (m_commands.empty() && m_tails.empty())
         m_pump.stop();
 }

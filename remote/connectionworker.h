@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QTimer>
 #include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,8 +18,9 @@ namespace torchdeck::remote {
 
 // Owns one SSH connection and lives in its own thread: libssh is never touched from another thread.
 // Commands and tails are multiplexed over the one session; the Connection facade talks to it through
-// queued calls and signals only. On a lost connection it fails the running commands (they may have had
-// effects: never re-run them blindly), reconnects with backoff, and resumes every tail at its offset.
+// queued calls and signals only. Commands beyond maxRunningCommands wait for a channel. On a lost connection
+// it fails the running commands (they may have had effects: never re-run them blindly), reconnects with
+// backoff, and resumes every tail at its offset.
 class ConnectionWorker : public QObject {
     Q_OBJECT
 public:
@@ -64,6 +66,9 @@ private:
     void setState(ConnectionState state, const QString &detail = {});
     void connectionLost(const QString &why);
     void scheduleReconnect();
+    void launchCommand(quint64 id, const QString &command);
+    void launchWaitingCommands();
+    void failCommands(const QString &error); // the running ones and the waiting ones
     void pumpCommands();
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
@@ -76,7 +81,8 @@ private:
     ConnectionState m_state = ConnectionState::Disconnected;
     SshSession m_ssh;
     SftpSessionHandle m_sftp;
-    std::map<quint64, Command> m_commands;
+    std::map<quint64, Command> m_commands;                     // running: at most maxRunningCommands
+    std::deque<std::pair<quint64, QString>> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
     QTimer m_pump;
     QTimer m_reconnect;

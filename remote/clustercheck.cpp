@@ -1,8 +1,8 @@
 #include "remote/clustercheck.h"
 
+#include "core/remotepath.h"
 #include "core/shellquote.h"
 #include "remote/connection.h"
-#include "remote/remotepath.h"
 
 namespace torchdeck::remote {
 

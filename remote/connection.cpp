@@ -3,9 +3,7 @@
 #include "remote/connectionworker.h"
 #include "remote/pendinganswer.h"
 
-#include <QEventLoop>
 #include <QTemporaryFile>
-#include <QTimer>
 
 namespace torchdeck::remote {
 
@@ -198,43 +196,6 @@ void Connection::answerHostKey(bool trust)
 void Connection::answerCredential(std::optional<QString> answer)
 {
     m_credentialAnswer->answer(std::move(answer));
-}
-
-bool Connection::waitConnected(int timeoutMs, QString *error)
-{
-    if (m_state != ConnectionState::Connected && m_state != ConnectionState::Failed) {
-        QEventLoop loop;
-        connect(this, &Connection::stateChanged, &loop, [&loop](ConnectionState state) {
-            if (state == ConnectionState::Connected || state == ConnectionState::Failed)
-                loop.quit();
-        });
-        QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    if (error)
-        *error = m_state == ConnectionState::Connected ? QString()
-                 : m_lastDetail.isEmpty()              ? QStringLiteral("timed out connecting to %1").arg(host())
-                                                       : m_lastDetail;
-    return m_state == ConnectionState::Connected;
-}
-
-ExecResult Connection::runAndWait(const QString &command, int timeoutMs)
-{
-    ExecResult result;
-    result.error = QStringLiteral("timed out after %1 ms: %2").arg(timeoutMs).arg(command);
-    QEventLoop loop;
-    RemoteCommand *operation = run(command);
-    connect(operation, &RemoteCommand::finished, &loop, [&](const ExecResult &done) {
-        result = done;
-        loop.quit();
-    });
-    connect(operation, &RemoteCommand::failed, &loop, [&](const QString &error) {
-        result.error = error;
-        loop.quit();
-    });
-    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-    loop.exec();
-    return result;
 }
 
 RemoteCommand::RemoteCommand(Connection *connection, quint64 id)

@@ -43,10 +43,8 @@ public:
     void answerHostKey(bool trust);
     void answerCredential(std::optional<QString> answer);
 
-    // For the terminal front and tests: wait (running an event loop) until connected or failed.
-    bool waitConnected(int timeoutMs, QString *error = nullptr);
-    // Runs a command and waits for it; the event loop keeps turning meanwhile.
-    ExecResult runAndWait(const QString &command, int timeoutMs);
+    // What the last state change said: why it failed, or what it is trying.
+    QString lastDetail() const { return m_lastDetail; }
 
 signals:
     void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);

@@ -1,14 +1,14 @@
 #include "remote/runlauncher.h"
 
-#include "core/jobs/jobscript.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
+#include "core/remotepath.h"
+#include "core/runs/checkpointbranch.h"
+#include "core/runs/pbsbuildjob.h"
+#include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
-#include "remote/checkpointbranch.h"
 #include "remote/connection.h"
-#include "remote/pbsbuildjob.h"
-#include "remote/remotepath.h"
 #include "remote/schedulerclient.h"
 #include "remote/trainerdeployment.h"
 
@@ -17,104 +17,86 @@
 
 namespace torchdeck::remote {
 
-namespace {
-ClusterCaps capsOf(const ClusterProfile &profile)
-{
-    ClusterCaps caps;
-    caps.scheduler = profile.scheduler;
-    caps.pbsDialect = profile.pbsDialect;
-    return caps;
-}
-} // namespace
-
 RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *parent)
     : QObject(parent)
     , m_connection(connection)
     , m_store(store)
 {
     qRegisterMetaType<LaunchResult>();
+    connect(&m_steps, &StepSequence::progress, this, &RunLauncher::progress);
+    connect(&m_steps, &StepSequence::failed, this, &RunLauncher::failed);
+    connect(&m_steps, &StepSequence::finished, this, [this] {
+        emit submitted({m_request.runId, m_request.attempt, m_jobId, m_rendered.runDirectory, m_rendered.script});
+    });
+    // A spec that cannot render fails before anything is uploaded or built.
+    m_steps.add({{}, {}, [this](const StepHandle &step) {
+                     const QList<JobSpecError> errors = m_request.script.isEmpty()
+                                                            ? validateJobSpec(m_request.spec, m_request.profile.caps())
+                                                            : QList<JobSpecError>{};
+                     if (errors.isEmpty())
+                         return step.done();
+                     step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
+                 }});
+    m_steps.add({tr("Preparing the run directory"), tr("preparing the run directory"),
+                 [this](const StepHandle &step) { prepareDirectory(step); }});
+    m_steps.add({{}, tr("deploying the trainer"), [this](const StepHandle &step) { deploy(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { render(step); }});
+    m_steps.add(
+        {tr("Branching the run's checkpoints"), {}, [this](const StepHandle &step) { branchCheckpoints(step); }});
+    m_steps.add({tr("Submitting"), {}, [this](const StepHandle &step) { submit(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { record(step); }});
 }
 
 void RunLauncher::start(const LaunchRequest &request)
 {
-    begin(request, false);
-}
-
-void RunLauncher::preview(const LaunchRequest &request)
-{
-    begin(request, true);
-}
-
-void RunLauncher::begin(const LaunchRequest &request, bool previewOnly)
-{
     m_request = request;
-    m_previewOnly = previewOnly;
     if (m_request.runId.isEmpty())
         m_request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    // A spec that cannot render fails before anything is uploaded or built.
-    if (m_request.script.isEmpty()) {
-        const QList<JobSpecError> errors = validateJobSpec(m_request.spec, capsOf(m_request.profile));
-        if (!errors.isEmpty())
-            return fail(QStringLiteral("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
-    }
-    resolveDirectory();
+    m_steps.start();
 }
 
-void RunLauncher::fail(const QString &error)
-{
-    emit failed(error);
-}
-
-void RunLauncher::resolveDirectory()
+void RunLauncher::prepareDirectory(const StepHandle &step)
 {
     if (!m_connection)
-        return fail(QStringLiteral("no connection"));
-    emit progress(QStringLiteral("Preparing the run directory"), 0, 0);
-    const QString workExpression = remotePathExpression(m_request.profile.workDirectory);
-    // A preview creates nothing on the cluster: it only needs the absolute path.
-    const QString command =
-        m_previewOnly ? QStringLiteral("case %1 in /*) echo %1 ;; *) echo \"$PWD\"/%1 ;; esac").arg(workExpression)
-                      : QStringLiteral("mkdir -p %1/runs/%2 %1/local && cd %1 && pwd -P")
-                            .arg(workExpression, shellQuote(m_request.runId));
+        return step.fail(tr("no connection"));
+    // The same resolution as a preview's (core/jobs/runlayout.h), so the paths in the script agree.
+    const ClusterProfile &profile = m_request.profile;
+    const QString command = QStringLiteral("mkdir -p %1/runs/%2 && %3")
+                                .arg(remotePathExpression(profile.workDirectory), shellQuote(m_request.runId),
+                                     workDirectoryCommand(profile.workDirectory));
     RemoteCommand *run = m_connection->run(command);
-    connect(run, &RemoteCommand::failed, this,
-            [this](const QString &error) { fail(QStringLiteral("preparing the run directory: ") + error); });
-    connect(run, &RemoteCommand::finished, this, [this](const ExecResult &result) {
+    connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
+    connect(run, &RemoteCommand::finished, step.context(), [this, step](const ExecResult &result) {
         const QString work = QString::fromUtf8(result.out.trimmed());
         if (result.exitCode != 0 || !work.startsWith(u'/'))
-            return fail(QStringLiteral("cannot use the work directory %1 on %2: %3")
-                            .arg(m_request.profile.workDirectory, m_request.profile.name,
-                                 QString::fromUtf8(result.err.trimmed())));
+            return step.fail(tr("cannot use the work directory %1 on %2: %3")
+                                 .arg(m_request.profile.workDirectory, m_request.profile.name,
+                                      QString::fromUtf8(result.err.trimmed())));
         m_workDirectory = work;
-        m_runDirectory = work + QStringLiteral("/runs/") + m_request.runId;
-        m_localStateDirectory = work + QStringLiteral("/local");
-        deploy();
+        step.done();
     });
 }
 
-void RunLauncher::deploy()
+void RunLauncher::deploy(const StepHandle &step)
 {
     const ClusterProfile &profile = m_request.profile;
+    m_trainerBinary = profile.trainerBinary;
     if (m_request.spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
-        return render(profile.trainerBinary);
-    if (m_previewOnly) // where the deployment will put it
-        return render(
-            QStringLiteral("%1/trainer/%2/build/torchdeck-train").arg(m_workDirectory, TrainerBundle::embedded().hash));
+        return step.done();
+    const QString trainerDirectory = m_workDirectory + QStringLiteral("/trainer/") + TrainerBundle::embedded().hash;
     DeploySettings settings;
     settings.workDirectory = profile.workDirectory;
     settings.libtorchPrefix = profile.libtorchPrefix();
     settings.moduleLines = profile.moduleLoadLines();
     if (profile.buildInJob && profile.scheduler == SchedulerKind::Pbs) {
         QString error;
-        settings.buildJobScript = pbsBuildJobScript(
-            profile, QStringLiteral("%1/trainer/%2").arg(m_workDirectory, TrainerBundle::embedded().hash),
-            profile.buildCpus, &error);
+        settings.buildJobScript = pbsBuildJobScript(profile, trainerDirectory, profile.buildCpus, &error);
         if (settings.buildJobScript.isEmpty())
-            return fail(error);
+            return step.fail(error);
     } else if (profile.buildInJob) {
         if (profile.scheduler != SchedulerKind::Slurm)
-            return fail(QStringLiteral("building the trainer in a job needs Slurm or PBS; set build_on to login for %1")
-                            .arg(profile.name));
+            return step.fail(
+                tr("building the trainer in a job needs Slurm or PBS; set build_on to login for %1").arg(profile.name));
         // A job step that blocks and streams its output, like the login-node build.
         settings.buildLauncher = {QStringLiteral("srun"),
                                   QStringLiteral("--nodes=1"),
@@ -127,116 +109,104 @@ void RunLauncher::deploy()
         if (!profile.account.isEmpty())
             settings.buildLauncher << QStringLiteral("--account=") + profile.account;
     }
-    auto *deployment = new TrainerDeployment(m_connection, TrainerBundle::embedded(), settings, this);
+    auto *deployment = new TrainerDeployment(m_connection, TrainerBundle::embedded(), settings, step.context());
     connect(deployment, &TrainerDeployment::progress, this, &RunLauncher::progress);
     connect(deployment, &TrainerDeployment::output, this, &RunLauncher::output);
-    connect(deployment, &TrainerDeployment::failed, this, [this, deployment](const QString &error) {
+    connect(deployment, &TrainerDeployment::failed, step.context(), [deployment, step](const QString &error) {
         deployment->deleteLater();
-        fail(QStringLiteral("deploying the trainer: ") + error);
+        step.fail(error);
     });
-    connect(deployment, &TrainerDeployment::finished, this, [this, deployment](const DeployResult &result) {
-        deployment->deleteLater();
-        render(result.binary);
-    });
+    connect(deployment, &TrainerDeployment::finished, step.context(),
+            [this, deployment, step](const DeployResult &result) {
+                deployment->deleteLater();
+                m_trainerBinary = result.binary;
+                step.done();
+            });
     deployment->start();
 }
 
-void RunLauncher::render(const QString &trainerBinary)
+void RunLauncher::render(const StepHandle &step)
 {
-    const ClusterProfile &profile = m_request.profile;
-    JobSpec spec = m_request.spec;
-    if (spec.partition.isEmpty())
-        spec.partition = profile.partition;
-    if (spec.account.isEmpty())
-        spec.account = profile.account;
-    if (spec.modules.isEmpty())
-        spec.modules = profile.modules;
-    m_attemptSpec = attemptSpec(spec, RunLayout{m_runDirectory}, m_request.attempt, trainerBinary, m_request.resume);
-    if (!m_request.script.isEmpty()) {
-        m_script = m_request.script;
-    } else {
-        const ScriptResult script = renderJobScript(m_attemptSpec, capsOf(profile));
-        if (!script.ok())
-            return fail(QStringLiteral("the job cannot be submitted:\n") + formatJobSpecErrors(script.errors));
-        m_script = script.script;
-    }
-    emit rendered(m_script);
-    if (!m_previewOnly)
-        branchCheckpoints();
+    m_rendered = renderSubmission(m_request, m_workDirectory, m_trainerBinary);
+    if (!m_rendered.ok())
+        return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(m_rendered.errors));
+    emit rendered(m_rendered.script);
+    step.done();
 }
 
-void RunLauncher::branchCheckpoints()
+void RunLauncher::branchCheckpoints(const StepHandle &step)
 {
-    const QString checkpointDirectory = trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--checkpoint-dir"));
-    if (m_attemptSpec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/') ||
-        checkpointDirectory.isEmpty())
-        return submit();
-    emit progress(QStringLiteral("Branching the run's checkpoints"), 0, 0);
+    const JobSpec &spec = m_rendered.attemptSpec;
+    const QString checkpointDirectory = trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir"));
+    if (spec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/') || checkpointDirectory.isEmpty())
+        return step.done();
     const CheckpointBranch branch{checkpointDirectory, m_request.resume, m_request.attempt};
     RemoteCommand *run = m_connection->run(branch.command());
-    connect(run, &RemoteCommand::failed, this,
-            [this](const QString &error) { fail(QStringLiteral("branching the checkpoints: ") + error); });
-    connect(run, &RemoteCommand::finished, this, [this, branch](const ExecResult &result) {
-        branch.apply(*m_store, m_request.runId, result.out);
+    const QString cannot = tr("cannot resume from %1: ").arg(m_request.resume);
+    connect(run, &RemoteCommand::failed, step.context(),
+            [step, cannot](const QString &error) { step.fail(cannot + error); });
+    connect(run, &RemoteCommand::finished, step.context(), [this, branch, step, cannot](const ExecResult &result) {
+        const StoreStatus recorded = branch.apply(*m_store, m_request.runId, result.out);
         if (result.exitCode != 0)
-            return fail(QStringLiteral("cannot resume from %1: %2")
-                            .arg(m_request.resume, QString::fromUtf8(result.err.trimmed())));
-        submit();
+            return step.fail(cannot + QString::fromUtf8(result.err.trimmed()));
+        if (!recorded.ok())
+            return step.fail(cannot + recorded.error);
+        step.done();
     });
 }
 
-void RunLauncher::submit()
+void RunLauncher::submit(const StepHandle &step)
 {
-    emit progress(QStringLiteral("Submitting"), 0, 0);
-    auto *client = new SchedulerClient(m_connection, m_request.profile.commands(m_localStateDirectory), this);
-    connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {
+    const QString localState = m_workDirectory + QStringLiteral("/local");
+    auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+    connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
         client->deleteLater();
-        fail(error);
+        step.fail(error);
     });
-    connect(client, &SchedulerClient::submitted, this, [this, client](const QString &jobId) {
+    connect(client, &SchedulerClient::submitted, step.context(), [this, client, step](const QString &jobId) {
         client->deleteLater();
-        record(jobId);
+        m_jobId = jobId;
+        step.done();
     });
-    client->submit(m_script, m_runDirectory, RunLayout{m_runDirectory}.scriptName(m_request.attempt), m_request.after);
+    client->submit(m_rendered.script, m_rendered.runDirectory,
+                   RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt), m_request.after);
 }
 
-void RunLauncher::record(const QString &jobId)
+void RunLauncher::record(const StepHandle &step)
 {
-    const RunLayout layout{m_runDirectory};
-    const int attempt = m_request.attempt;
-    LaunchResult result{m_request.runId, attempt, jobId, m_runDirectory, m_script};
+    const JobSpec &spec = m_rendered.attemptSpec;
     const auto existing = m_store->run(m_request.runId);
     if (!existing.ok())
-        return fail(QStringLiteral("job %1 was submitted, but the run store failed: %2").arg(jobId, existing.error));
+        return step.fail(tr("job %1 was submitted, but the run store failed: %2").arg(m_jobId, existing.error));
     RunRecord run = existing.value.value_or(RunRecord{});
     run.id = m_request.runId;
     run.name = m_request.spec.name;
     run.cluster = m_request.profile.name;
     run.state = jobStateName(JobState::Pending);
     run.specJson = QString::fromUtf8(QJsonDocument(m_request.spec.toJson()).toJson(QJsonDocument::Compact));
-    run.script = m_script;
+    run.script = m_rendered.script;
     const QString epochs = trainerOption(m_request.spec.trainerArgs, QStringLiteral("--epochs"));
     if (!epochs.isEmpty())
         run.epochsTotal = epochs.toLongLong();
     run.message.clear();
-    const StoreStatus saved = existing.value ? m_store->updateRun(run) : m_store->addRun(run);
     JobRecord job;
     job.runId = run.id;
-    job.attempt = attempt;
-    job.jobId = jobId;
+    job.attempt = m_request.attempt;
+    job.jobId = m_jobId;
     job.submitted = QDateTime::currentDateTimeUtc();
     job.state = jobStateName(JobState::Pending);
     job.resumeFrom = m_request.resume == u"auto" || m_request.resume == u"none" ? QString() : m_request.resume;
-    job.stdoutPath = expandLogPath(effectiveOutputPath(m_attemptSpec), jobId, m_attemptSpec.name);
-    const QString errorPath = effectiveErrorPath(m_attemptSpec);
-    job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, jobId, m_attemptSpec.name);
-    job.metricsPath = m_attemptSpec.commandKind == CommandKind::Trainer
-                          ? trainerOption(m_attemptSpec.trainerArgs, QStringLiteral("--metrics"))
+    job.stdoutPath = expandLogPath(effectiveOutputPath(spec), m_jobId, spec.name);
+    const QString errorPath = effectiveErrorPath(spec);
+    job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, m_jobId, spec.name);
+    job.metricsPath = spec.commandKind == CommandKind::Trainer
+                          ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
                           : QString();
-    const StoreStatus jobSaved = saved.ok() ? m_store->saveJob(job) : saved;
-    if (!jobSaved.ok())
-        return fail(QStringLiteral("job %1 was submitted, but the run store failed: %2").arg(jobId, jobSaved.error));
-    emit submitted(result);
+    // The run and its job in one transaction: a reader never sees a run without the job it waits on.
+    const StoreStatus saved = m_store->recordSubmission(run, job);
+    if (!saved.ok())
+        return step.fail(tr("job %1 was submitted, but the run store failed: %2").arg(m_jobId, saved.error));
+    step.done();
 }
 
 } // namespace torchdeck::remote

@@ -2,13 +2,14 @@
 
 #include "core/jobs/runlayout.h"
 #include "core/metrics/metricsreader.h"
+#include "core/remotepath.h"
+#include "core/runs/launchrequest.h"
+#include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
-#include "core/shellquote.h"
 #include "core/store/runstore.h"
+#include "core/store/seriescache.h"
 #include "remote/connection.h"
-#include "remote/remotepath.h"
-#include "remote/restartdecision.h"
-#include "remote/resumerequest.h"
+#include "remote/runlauncher.h"
 #include "remote/schedulerclient.h"
 
 #include <QJsonDocument>
@@ -23,25 +24,24 @@ bool isUnfinished(const JobRecord &job)
 }
 } // namespace
 
-RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, QObject *parent)
+RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, RunSeriesCache *series,
+                       QObject *parent)
     : QObject(parent)
     , m_connection(connection)
     , m_profile(std::move(profile))
     , m_store(store)
+    , m_series(series)
 {
     qRegisterMetaType<QList<MetricEvent>>();
-}
-
-const RunSeries *RunTracker::series(const QString &runId)
-{
-    auto it = m_series.find(runId);
-    if (it == m_series.end()) {
-        const StoreResult<RunSeries> stored = m_store->runSeries(runId);
-        if (!stored.ok())
-            return nullptr;
-        it = m_series.insert(runId, stored.value);
-    }
-    return &it.value();
+    // A pass goes on past a problem of one run or job (noted, reported with refreshed); only the store
+    // failing ends it.
+    m_pass.add({{}, {}, [this](const StepHandle &step) { collect(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { pollJobs(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
+    connect(&m_pass, &StepSequence::finished, this, [this] { emit refreshed(m_problems.join(QStringLiteral("; "))); });
+    connect(&m_pass, &StepSequence::failed, this, &RunTracker::failed);
 }
 
 void RunTracker::note(const QString &problem)
@@ -51,55 +51,59 @@ void RunTracker::note(const QString &problem)
 
 void RunTracker::refresh(const QStringList &runIds)
 {
-    if (m_outstanding > 0)
+    if (m_pass.isRunning())
         return;
     m_problems.clear();
     m_runs = runIds;
+    m_jobs.clear();
+    m_polled.clear();
+    m_pass.start();
+}
+
+void RunTracker::collect(const StepHandle &step)
+{
     if (m_runs.isEmpty()) {
         const auto runs = m_store->runs(m_profile.name);
         if (!runs.ok())
-            return emit failed(runs.error);
+            return step.fail(runs.error);
         for (const RunRecord &run : runs.value)
             m_runs.append(run.id);
     }
-    m_jobs.clear();
-    m_polled.clear();
     for (const QString &runId : std::as_const(m_runs)) {
         const auto jobs = m_store->jobs(runId);
         if (!jobs.ok())
-            return emit failed(jobs.error);
+            return step.fail(jobs.error);
         for (const JobRecord &job : jobs.value) {
             if (isUnfinished(job))
                 m_jobs.append(job);
         }
     }
     if (m_jobs.isEmpty())
-        return emit refreshed({});
-    pollJobs();
+        return step.doneAll();
+    if (!m_connection) {
+        note(tr("no connection"));
+        return step.doneAll();
+    }
+    step.done();
 }
 
-void RunTracker::pollJobs()
+void RunTracker::pollJobs(const StepHandle &step)
 {
-    if (!m_connection)
-        return emit refreshed(QStringLiteral("no connection"));
-    ++m_outstanding;
     QString localState;
     if (m_profile.scheduler == SchedulerKind::Local) {
         // Local jobs keep their state under <work>/local: the launcher made it absolute in the run's paths.
         localState = localStateDirectoryOf(m_jobs.constFirst().stdoutPath);
     }
-    auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), this);
-    connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), step.context());
+    connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
-        note(error);
-        // Without states, still read what the jobs wrote.
-        for (const JobRecord &job : std::as_const(m_jobs))
-            readMetrics(job);
-        finishStep();
+        note(error); // without states, still read what the jobs wrote
+        step.done();
     });
-    connect(client, &SchedulerClient::polled, this, [this, client](const JobListResult &result) {
+    connect(client, &SchedulerClient::polled, step.context(), [this, client, step](const JobListResult &result) {
         client->deleteLater();
         jobsPolled(result);
+        step.done();
     });
     QStringList ids;
     for (const JobRecord &job : std::as_const(m_jobs))
@@ -110,28 +114,80 @@ void RunTracker::pollJobs()
 void RunTracker::jobsPolled(const JobListResult &result)
 {
     if (!result.ok())
-        note(QStringLiteral("the scheduler's answer was partly unreadable: ") + result.errorString());
+        note(tr("the scheduler's answer was partly unreadable: ") + result.errorString());
     for (JobRecord &job : m_jobs) {
         const JobInfo *info = result.find(job.jobId);
         if (info)
             m_polled.insert(job.jobId, *info);
-        if (info && info->state != JobState::Unknown) {
-            const QString state = jobStateName(info->state);
-            if (state != job.state || info->exitCode != job.exitCode) {
-                const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, state, info->exitCode);
-                if (!saved.ok())
-                    note(saved.error);
-            }
-            job.state = state;
-            job.exitCode = info->exitCode;
+        if (!info || info->state == JobState::Unknown)
+            continue;
+        const QString state = jobStateName(info->state);
+        if (state != job.state || info->exitCode != job.exitCode) {
+            const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, state, info->exitCode);
+            if (!saved.ok())
+                note(saved.error);
         }
-        readMetrics(job);
+        job.state = state;
+        job.exitCode = info->exitCode;
     }
-    cancelWaitingInVain();
-    finishStep();
 }
 
-void RunTracker::cancelWaitingInVain()
+void RunTracker::readAllMetrics(const StepHandle &step)
+{
+    const std::function<void()> read = afterAll(int(m_jobs.size()), [step] { step.done(); });
+    for (const JobRecord &job : std::as_const(m_jobs))
+        readMetrics(job, read);
+}
+
+void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &done)
+{
+    if (job.metricsPath.isEmpty() || !m_connection)
+        return done();
+    const QString path = remotePathExpression(job.metricsPath);
+    const QString command =
+        QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
+    RemoteCommand *run = m_connection->run(command);
+    connect(run, &RemoteCommand::failed, &m_pass, [this, job, done](const QString &error) {
+        note(tr("reading %1: %2").arg(job.metricsPath, error));
+        done();
+    });
+    connect(run, &RemoteCommand::finished, &m_pass, [this, job, done](const ExecResult &result) {
+        if (result.exitCode != 0)
+            note(tr("reading %1: %2").arg(job.metricsPath, QString::fromUtf8(result.err.trimmed())));
+        else
+            metricsRead(job, result.out);
+        done();
+    });
+}
+
+void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
+{
+    MetricsReader reader(MetricsReader::Format::JsonLines, job.offsets.metricsOffset);
+    const QList<MetricEvent> events = reader.feed(bytes);
+    if (reader.offset() == job.offsets.metricsOffset)
+        return;
+    // Cached before the append: a series first read from the store afterwards would hold these events already.
+    m_series->series(job.runId);
+    const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
+    if (!saved.ok())
+        return note(saved.error);
+    if (reader.counts().malformed > 0)
+        note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
+    for (const MetricEvent &event : events) {
+        if (event.kind != MetricEventKind::Checkpoint)
+            continue;
+        CheckpointRecord checkpoint{job.runId,   event.path, job.attempt, event.epoch, event.step,
+                                    event.bytes, event.time, true,        false,       event.reason};
+        const StoreStatus stored = m_store->saveCheckpoint(checkpoint);
+        if (!stored.ok())
+            note(stored.error);
+    }
+    m_series->apply(job.runId, job.attempt, events);
+    if (!events.isEmpty())
+        emit metricsArrived(job.runId, job.attempt, events);
+}
+
+void RunTracker::cancelWaitingInVain(const StepHandle &step)
 {
     QStringList runs;
     for (const JobRecord &job : std::as_const(m_jobs)) {
@@ -144,24 +200,21 @@ void RunTracker::cancelWaitingInVain()
         if (jobs.ok())
             ids += chainLeftovers(jobs.value, m_polled);
     }
-    if (ids.isEmpty() || !m_connection)
-        return;
-    ++m_outstanding;
-    cancelNext(ids);
+    cancelNext(ids, step);
 }
 
-void RunTracker::cancelNext(QStringList ids)
+void RunTracker::cancelNext(QStringList ids, const StepHandle &step)
 {
     if (ids.isEmpty() || !m_connection)
-        return finishStep();
+        return step.done();
     const QString id = ids.takeFirst();
-    auto *client = new SchedulerClient(m_connection, m_profile.commands(), this);
-    connect(client, &SchedulerClient::failed, this, [this, client](const QString &error) {
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(), step.context());
+    connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
-        note(QStringLiteral("cancelling attempts that can no longer start: ") + error);
-        finishStep();
+        note(tr("cancelling attempts that can no longer start: ") + error);
+        step.done();
     });
-    connect(client, &SchedulerClient::actionDone, this, [this, client, id, ids] {
+    connect(client, &SchedulerClient::actionDone, step.context(), [this, client, id, ids, step] {
         client->deleteLater();
         for (JobRecord &job : m_jobs) {
             if (job.jobId != id)
@@ -171,60 +224,21 @@ void RunTracker::cancelNext(QStringList ids)
             if (!saved.ok())
                 note(saved.error);
         }
-        cancelNext(ids); // one at a time, each after the one that waits on it
+        cancelNext(ids, step); // one at a time, each after the one that waits on it
     });
     client->act(SchedulerAction::Cancel, {id});
 }
 
-void RunTracker::readMetrics(const JobRecord &job)
+void RunTracker::settleRuns(const StepHandle &step)
 {
-    if (job.metricsPath.isEmpty() || !m_connection)
-        return;
-    ++m_outstanding;
-    const QString path = remotePathExpression(job.metricsPath);
-    const QString command =
-        QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
-    RemoteCommand *run = m_connection->run(command);
-    connect(run, &RemoteCommand::failed, this, [this, job](const QString &error) {
-        note(QStringLiteral("reading %1: %2").arg(job.metricsPath, error));
-        finishStep();
-    });
-    connect(run, &RemoteCommand::finished, this, [this, job](const ExecResult &result) {
-        if (result.exitCode != 0)
-            note(QStringLiteral("reading %1: %2").arg(job.metricsPath, QString::fromUtf8(result.err.trimmed())));
-        else
-            metricsRead(job, result.out);
-        finishStep();
-    });
-}
-
-void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
-{
-    MetricsReader reader(MetricsReader::Format::JsonLines, job.offsets.metricsOffset);
-    QList<MetricEvent> events = reader.feed(bytes);
-    if (reader.offset() == job.offsets.metricsOffset)
-        return;
-    // Cached before the append: a series first read from the store afterwards would hold these events
-    // already.
-    series(job.runId);
-    const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
-    if (!saved.ok())
-        return note(saved.error);
-    if (reader.counts().malformed > 0)
-        note(QStringLiteral("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
-    for (const MetricEvent &event : std::as_const(events)) {
-        if (event.kind != MetricEventKind::Checkpoint)
-            continue;
-        CheckpointRecord checkpoint{job.runId,   event.path, job.attempt, event.epoch, event.step,
-                                    event.bytes, event.time, true,        false,       event.reason};
-        const StoreStatus stored = m_store->saveCheckpoint(checkpoint);
-        if (!stored.ok())
-            note(stored.error);
+    QStringList settled;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        if (!settled.contains(job.runId)) {
+            settled.append(job.runId);
+            settleRun(job.runId);
+        }
     }
-    if (const auto cached = m_series.find(job.runId); cached != m_series.end() && !events.isEmpty())
-        cached->apply(events, job.attempt);
-    if (!events.isEmpty())
-        emit metricsArrived(job.runId, job.attempt, events);
+    step.done();
 }
 
 void RunTracker::settleRun(const QString &runId)
@@ -232,13 +246,12 @@ void RunTracker::settleRun(const QString &runId)
     const auto jobs = m_store->jobs(runId);
     const auto run = m_store->run(runId);
     if (!jobs.ok() || !run.ok() || !run.value || jobs.value.isEmpty())
-        return;
+        return note(!jobs.ok() ? jobs.error : run.error);
     // Not simply the newest job: attempts submitted up front wait behind the one that runs.
     const JobRecord &latest = jobs.value.at(speakingJob(jobs.value));
-    const RunSeries *runSeries = series(runId);
+    const RunSeries *runSeries = m_series->series(runId);
     RunProgress progress = runSeries ? runSeries->progress() : RunProgress{};
-    // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old
-    // total.
+    // The submitted --epochs wins: until a resumed attempt's start event arrives the series still has the old total.
     const qint64 total = run.value->epochsTotal >= 0 ? run.value->epochsTotal : progress.epochsTotal;
     const bool ended = isFinal(jobStateFromName(latest.state));
     // PBS wrappers call every ended job completed; the trainer's stop event knows better.
@@ -258,16 +271,18 @@ void RunTracker::settleRun(const QString &runId)
     if (runSeries && runSeries->info().stopped && runSeries->info().stopReason == u"error")
         updated.message = runSeries->info().stopMessage;
     if (runSeries && runSeries->info().resumeSkipped > 0) {
-        // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a
-        // bug.
-        const QString warning = QStringLiteral("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
+        // The trainer fell back to an older checkpoint: the run must say so, or the lost steps look like a bug.
+        const QString warning = tr("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
                                     .arg(runSeries->info().resumedFrom.section(u'/', -1))
                                     .arg(runSeries->info().resumeSkipped);
         if (!updated.message.contains(warning))
             updated.message = updated.message.isEmpty() ? warning : updated.message + QStringLiteral("; ") + warning;
     }
-    if (updated.message != fresh.value->message)
-        m_store->updateRun(updated);
+    if (updated.message != fresh.value->message) {
+        const StoreStatus noted = m_store->updateRun(updated);
+        if (!noted.ok())
+            note(noted.error);
+    }
     if (ended && m_autoRestart)
         considerRestart(updated, jobs.value);
     emit runUpdated(runId);
@@ -278,16 +293,28 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
     if (m_restarting.contains(run.id) || !m_connection)
         return;
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
-    const RunSeries *runSeries = series(run.id);
+    const RunSeries *runSeries = m_series->series(run.id);
     if (!spec.ok() || !runSeries)
         return;
     const RestartDecision decision =
         decideRestart(spec.spec, jobs, runSeries->info(), m_polled.value(jobs.constLast().jobId));
+    if (decision.restart && !run.autoRestart) {
+        // Switched off for this run: it says what would have happened, once.
+        const QString off = tr("not restarted: automatic restart is off for this run (%1)").arg(decision.reason);
+        if (run.message != off) {
+            RunRecord updated = run;
+            updated.message = off;
+            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
+                note(saved.error);
+        }
+        return;
+    }
     if (!decision.restart) {
         if (!decision.reason.isEmpty() && run.message.isEmpty()) {
             RunRecord updated = run;
             updated.message = decision.reason;
-            m_store->updateRun(updated);
+            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
+                note(saved.error);
         }
         return;
     }
@@ -302,37 +329,25 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
     connect(launcher, &RunLauncher::failed, this, [this, launcher, runId](const QString &error) {
         launcher->deleteLater();
         m_restarting.remove(runId);
-        const QString message = QStringLiteral("restarting run %1 failed: %2").arg(runId.left(8), error);
+        const QString message = tr("restarting run %1 failed: %2").arg(runId.left(8), error);
         note(message);
         emit restartFailed(runId, message);
     });
     connect(launcher, &RunLauncher::submitted, this, [this, launcher, runId, reason](const LaunchResult &result) {
         launcher->deleteLater();
         m_restarting.remove(runId);
+        m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
         const auto stored = m_store->run(runId);
         if (stored.ok() && stored.value) {
             RunRecord updated = *stored.value;
             updated.message = reason;
-            m_store->updateRun(updated);
+            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
+                note(saved.error);
         }
         emit restarted(runId, result.jobId, reason);
         emit runUpdated(runId);
     });
     launcher->start(*request);
-}
-
-void RunTracker::finishStep()
-{
-    if (--m_outstanding > 0)
-        return;
-    QStringList settled;
-    for (const JobRecord &job : std::as_const(m_jobs)) {
-        if (!settled.contains(job.runId)) {
-            settled.append(job.runId);
-            settleRun(job.runId);
-        }
-    }
-    emit refreshed(m_problems.join(QStringLiteral("; ")));
 }
 
 } // namespace torchdeck::remote

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/metrics/runseries.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
+#include "remote/stepsequence.h"
 
 #include <QHash>
 #include <QObject>
@@ -12,29 +12,32 @@
 
 namespace torchdeck {
 class RunStore;
-}
+class RunSeriesCache;
+struct LaunchResult;
+} // namespace torchdeck
 
 namespace torchdeck::remote {
 
 class Connection;
 
-// Brings the stored runs of one cluster up to date: the state of every unfinished job by ONE scheduler
-// poll, the new lines of each of their metrics files from the stored offset (events and offset saved
-// together), checkpoints, and the run's progress. The series of the runs it saw stay in memory, so a
-// front redraws from series() without reading the store again.
+// Brings the stored runs of one cluster up to date, in one pass of declared steps: the state of every
+// unfinished job by ONE scheduler poll, the new lines of each of their metrics files from the stored offset
+// (events and offset saved together), the attempts of a chain that can no longer start cancelled, then each
+// run's progress and, where the policy allows, its restart. The runs' series are kept current in `series`.
 class RunTracker : public QObject {
     Q_OBJECT
 public:
-    RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, QObject *parent = nullptr);
+    RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, RunSeriesCache *series,
+               QObject *parent = nullptr);
 
     // One pass over these runs (all of this cluster's unfinished runs when empty). Ignored while one runs.
     void refresh(const QStringList &runIds = {});
     // Restart runs whose job ended to be requeued (wall time, preemption, the trainer's exit 75) as a new
-    // attempt from the latest checkpoint; off by default. See restartdecision.h.
+    // attempt from the latest checkpoint, unless the run's own switch is off; off by default. See
+    // core/runs/restartdecision.h.
     void setAutoRestart(bool enabled) { m_autoRestart = enabled; }
-    bool isRefreshing() const { return m_outstanding > 0; }
+    bool isRefreshing() const { return m_pass.isRunning(); }
     bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
-    const RunSeries *series(const QString &runId);
 
 signals:
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
@@ -45,25 +48,27 @@ signals:
     void failed(const QString &error); // the store broke
 
 private:
-    void pollJobs();
+    void collect(const StepHandle &step);
+    void pollJobs(const StepHandle &step);
     void jobsPolled(const torchdeck::JobListResult &result);
-    void cancelWaitingInVain(); // attempts of a chain (submit --chain) whose turn can no longer come
-    void cancelNext(QStringList ids);
-    void readMetrics(const JobRecord &job);
+    void readAllMetrics(const StepHandle &step);
+    void readMetrics(const JobRecord &job, const std::function<void()> &done);
     void metricsRead(const JobRecord &job, const QByteArray &bytes);
+    void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
+    void cancelNext(QStringList ids, const StepHandle &step);
+    void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
-    void finishStep();
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     void note(const QString &problem);
 
     QPointer<Connection> m_connection;
     ClusterProfile m_profile;
     RunStore *m_store;
-    QHash<QString, RunSeries> m_series;
+    RunSeriesCache *m_series;
+    StepSequence m_pass;
     QStringList m_runs;               // of this pass
     QList<JobRecord> m_jobs;          // unfinished jobs of this pass, as stored before it
     QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
-    int m_outstanding = 0;
     QStringList m_problems;
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted

@@ -1,9 +1,9 @@
 #include "remote/trainerdeployment.h"
 
+#include "core/remotepath.h"
+#include "core/runs/pbsbuildjob.h"
 #include "core/shellquote.h"
 #include "remote/connection.h"
-#include "remote/pbsbuildjob.h"
-#include "remote/remotepath.h"
 
 #include <QFileInfo>
 #include <QRandomGenerator>

@@ -2,7 +2,7 @@
 
 #include "core/shellquote.h"
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 // The shell expression for a remote path that may start with "~/": the remote shell expands $HOME, the rest
 // is quoted. ("~" itself is never expanded inside quotes, and SFTP does not expand it at all.)
@@ -15,4 +15,4 @@ inline QString remotePathExpression(const QString &path)
     return shellQuote(path);
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

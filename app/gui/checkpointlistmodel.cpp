@@ -16,10 +16,10 @@ void CheckpointListModel::setCheckpoints(const QList<CheckpointRecord> &checkpoi
     QStringList all;
     for (const CheckpointRecord &c : checkpoints)
         all.append(c.path);
-    setEntries(remote::markCheckpoints(checkpoints, all, RunSeries{}));
+    setEntries(markCheckpoints(checkpoints, all, RunSeries{}));
 }
 
-void CheckpointListModel::setEntries(const QList<remote::CheckpointEntry> &entries)
+void CheckpointListModel::setEntries(const QList<CheckpointEntry> &entries)
 {
     beginResetModel();
     m_entries = entries;
@@ -40,7 +40,7 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const remote::CheckpointEntry &entry = m_entries.at(index.row());
+    const CheckpointEntry &entry = m_entries.at(index.row());
     const CheckpointRecord &checkpoint = entry.record;
     if (role == PathRole)
         return checkpoint.path;

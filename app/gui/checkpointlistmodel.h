@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/runs/checkpointinventory.h"
 #include "core/store/runrecord.h"
-#include "remote/checkpointinventory.h"
 
 #include <QAbstractTableModel>
 
@@ -28,8 +28,8 @@ public:
 
     // Without knowing what is still on the cluster: every record counts as present.
     void setCheckpoints(const QList<CheckpointRecord> &checkpoints);
-    void setEntries(const QList<remote::CheckpointEntry> &entries);
-    const QList<remote::CheckpointEntry> &entries() const { return m_entries; }
+    void setEntries(const QList<CheckpointEntry> &entries);
+    const QList<CheckpointEntry> &entries() const { return m_entries; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -37,7 +37,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QList<remote::CheckpointEntry> m_entries;
+    QList<CheckpointEntry> m_entries;
 };
 
 } // namespace torchdeck

@@ -2,14 +2,14 @@
 
 #include "core/jobs/jobspec.h"
 #include "core/metrics/runseries.h"
+#include "core/runs/checkpointinventory.h"
+#include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
-#include "gui/clustersession.h"
-#include "gui/clustersessions.h"
-#include "remote/checkpointinventory.h"
 #include "remote/connection.h"
-#include "remote/runbudget.h"
+#include "session/clustersession.h"
+#include "session/clustersessions.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -76,12 +76,12 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
     if (run) {
         const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
         if (spec.ok()) {
-            const WallTimeBudget wall = remote::budgetFromSeries(spec.spec, series);
+            const WallTimeBudget wall = budgetFromSeries(spec.spec, series);
             if (wall.known)
                 budget.append(wall.summary);
             const CheckpointOutlook outlook =
                 m_jobRunning
-                    ? remote::outlookFromSeries(spec.spec, series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                    ? outlookFromSeries(spec.spec, series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
                     : CheckpointOutlook{};
             if (outlook.known)
                 budget.append(outlook.summary);
@@ -104,7 +104,7 @@ void CheckpointPanel::showRecords()
 void CheckpointPanel::showEntries(const QStringList &present)
 {
     static const RunSeries none;
-    m_model->setEntries(remote::markCheckpoints(m_records, present, m_series ? *m_series : none));
+    m_model->setEntries(markCheckpoints(m_records, present, m_series ? *m_series : none));
 }
 
 void CheckpointPanel::checkPresence()
@@ -113,11 +113,11 @@ void CheckpointPanel::checkPresence()
     ClusterSession *session = m_cluster.isEmpty() ? nullptr : m_sessions->existing(m_cluster);
     if (m_records.isEmpty() || !session || session->state() != remote::ConnectionState::Connected)
         return;
-    remote::RemoteCommand *listing = session->connection()->run(remote::presentCheckpointsCommand(m_records));
+    remote::RemoteCommand *listing = session->connection()->run(presentCheckpointsCommand(m_records));
     connect(listing, &remote::RemoteCommand::finished, this, [this, generation](const remote::ExecResult &result) {
         if (generation != m_generation || !result.ok())
             return;
-        showEntries(remote::parsePresentCheckpoints(result.out));
+        showEntries(parsePresentCheckpoints(result.out));
         emit presenceChecked();
     });
 }
@@ -129,7 +129,7 @@ void CheckpointPanel::deleteSelected(bool confirm)
         wanted.append(row.data(CheckpointListModel::PathRole).toString().section(u'/', -1));
     if (wanted.isEmpty())
         return;
-    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(m_model->entries(), wanted);
+    const CheckpointDeletion plan = planCheckpointDeletion(m_model->entries(), wanted);
     if (!plan.error.isEmpty())
         return emit message(tr("Not deleted: %1").arg(plan.error));
     if (confirm && QMessageBox::question(this, tr("Delete checkpoints"),
@@ -141,15 +141,20 @@ void CheckpointPanel::deleteSelected(bool confirm)
     if (!session || session->state() != remote::ConnectionState::Connected)
         return emit message(tr("Not connected to %1: nothing deleted").arg(m_cluster));
     const QString runId = m_runId;
-    remote::RemoteCommand *removal = session->connection()->run(remote::deleteCheckpointsCommand(plan.paths));
+    remote::RemoteCommand *removal = session->connection()->run(deleteCheckpointsCommand(plan.paths));
     connect(removal, &remote::RemoteCommand::failed, this,
             [this](const QString &error) { emit message(tr("Deleting the checkpoints failed: %1").arg(error)); });
     connect(removal, &remote::RemoteCommand::finished, this, [this, runId, plan](const remote::ExecResult &result) {
         if (result.exitCode != 0)
             return emit message(tr("Deleting the checkpoints failed: %1").arg(QString::fromUtf8(result.err.trimmed())));
-        for (const QString &path : plan.paths)
-            m_sessions->store()->removeCheckpoint(runId, path);
-        emit message(tr("Deleted %n checkpoint(s)", nullptr, int(plan.paths.size())));
+        QStringList unrecorded;
+        for (const QString &path : plan.paths) {
+            if (const StoreStatus removed = m_sessions->store()->removeCheckpoint(runId, path); !removed.ok())
+                unrecorded.append(removed.error);
+        }
+        emit message(unrecorded.isEmpty()
+                         ? tr("Deleted %n checkpoint(s)", nullptr, int(plan.paths.size()))
+                         : tr("Deleted on the cluster, but the run store kept them: %1").arg(unrecorded.join(u"; ")));
         if (runId == m_runId) {
             m_records = m_sessions->store()->checkpoints(runId).value;
             showRecords();

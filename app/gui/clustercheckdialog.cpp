@@ -1,6 +1,6 @@
 #include "gui/clustercheckdialog.h"
 
-#include "gui/clustersession.h"
+#include "session/clustersession.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>

@@ -1,9 +1,10 @@
 #include "gui/clusterpane.h"
 
+#include "core/profiles/profilestore.h"
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterprofiledialog.h"
-#include "gui/clustersessions.h"
+#include "session/clustersessions.h"
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -3,6 +3,7 @@
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/jobs/walltime.h"
+#include "gui/restartfields.h"
 #include "gui/scriptpreview.h"
 #include "gui/walltimebudgetlabel.h"
 
@@ -86,6 +87,9 @@ JobForm::JobForm(QWidget *parent)
     auto *column = new QVBoxLayout(fields);
     column->addWidget(buildCommandGroup());
     column->addWidget(buildResourceGroup());
+    m_restarts = new RestartFields;
+    column->addWidget(m_restarts);
+    connect(m_restarts, &RestartFields::changed, this, &JobForm::update);
     m_errorLabel = new QLabel;
     m_errorLabel->setWordWrap(true);
     m_errorLabel->setStyleSheet(QStringLiteral("color: #d04040;"));
@@ -258,6 +262,7 @@ JobSpec JobForm::spec() const
     spec.checkpointSignalEnabled = signal != u"-";
     spec.checkpointSignal = signal == u"-" ? QString() : signal;
     spec.signalLeadSeconds = m_signalLead->value();
+    m_restarts->apply(spec);
     if (m_custom->isChecked()) {
         spec.commandKind = CommandKind::Custom;
         spec.customCommand = m_command->text();
@@ -291,6 +296,7 @@ void JobForm::setSpec(const JobSpec &spec)
     const QString signal = spec.checkpointSignalEnabled ? spec.checkpointSignal : QStringLiteral("-");
     m_signal->setCurrentIndex(std::max(0, m_signal->findData(signal)));
     m_signalLead->setValue(spec.signalLeadSeconds);
+    m_restarts->setFrom(spec);
     m_custom->setChecked(spec.commandKind == CommandKind::Custom);
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
     m_command->setText(spec.customCommand);
@@ -320,6 +326,7 @@ void JobForm::update()
          std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
         w->setEnabled(trainer);
     m_command->setEnabled(!trainer);
+    m_restarts->setTrainer(trainer);
     m_signalLead->setEnabled(m_signal->currentData().toString() != u"-");
 
     const JobSpec current = spec();
@@ -328,12 +335,23 @@ void JobForm::update()
     if (!wall.isEmpty() && !parseWallTime(wall))
         errors.append(
             {QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
-    const ScriptResult rendered = renderJobScript(current, m_caps);
+    const ScriptResult rendered = m_render ? m_render(current) : renderJobScript(current, m_caps);
     errors += rendered.errors;
     if (errors.isEmpty())
         m_preview->setGenerated(rendered.script);
     showErrors(errors);
     emit specChanged();
+}
+
+void JobForm::setRenderer(std::function<ScriptResult(const JobSpec &)> render)
+{
+    m_render = std::move(render);
+    update();
+}
+
+int JobForm::chainLength() const
+{
+    return m_restarts->chainLength();
 }
 
 void JobForm::showErrors(const QList<JobSpecError> &errors)

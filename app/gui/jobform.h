@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QWidget>
+#include <functional>
 
 class QCheckBox;
 class QComboBox;
@@ -16,6 +17,7 @@ class QSpinBox;
 
 namespace torchdeck {
 
+class RestartFields;
 class ScriptPreview;
 class WallTimeBudgetLabel;
 
@@ -34,7 +36,14 @@ public:
     void setSpec(const JobSpec &spec);
     // The spec, or nothing with the reasons (also the wall time that does not parse).
     QList<JobSpecError> errors() const { return m_errors; }
-    QString previewScript() const; // core's script for the fields
+    QString previewScript() const; // the script for the fields, as the renderer made it
+    // What the preview shows for a spec; by default core's script for the fields. The new-job dialog renders
+    // what a submission would send (core's renderSubmission). Re-renders at once.
+    void setRenderer(std::function<ScriptResult(const JobSpec &)> render);
+    void refreshPreview() { update(); }
+    // How many jobs to submit up front (a chain); 1 unless the user asked for more.
+    int chainLength() const;
+    RestartFields *restartFields() const { return m_restarts; }
     ScriptPreview *scriptPreview() const { return m_preview; }
     QWidget *field(const QString &name) const { return m_fields.value(name); }
     // Under the wall time; the dialog fills it (it knows the cluster and its earlier runs).
@@ -83,6 +92,8 @@ private:
 
     QLabel *m_errorLabel;
     ScriptPreview *m_preview;
+    RestartFields *m_restarts;
+    std::function<ScriptResult(const JobSpec &)> m_render;
 };
 
 } // namespace torchdeck

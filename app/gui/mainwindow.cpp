@@ -3,12 +3,14 @@
 #include "core/sshconfigparser.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterpane.h"
-#include "gui/clustersessions.h"
 #include "gui/colorscheme.h"
+#include "gui/connectionprompts.h"
+#include "gui/keychainsecrets.h"
 #include "gui/newjobdialog.h"
 #include "gui/runactions.h"
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
+#include "session/clustersessions.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -16,10 +18,12 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -36,6 +40,7 @@ QString guiRunStorePath()
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_sessions(new ClusterSessions(&m_store, &m_profiles, this))
+    , m_secrets(new KeychainSecrets(this))
     , m_clusters(new ClusterListModel(this))
     , m_runs(new RunTreeModel(this))
     , m_filtered(new QSortFilterProxyModel(this))
@@ -47,7 +52,8 @@ MainWindow::MainWindow(QWidget *parent)
     , m_runView(new RunView(m_sessions))
 {
     setWindowTitle(QStringLiteral("torchdeck"));
-    m_sessions->setDialogParent(this);
+    m_sessions->setConnectionSetup(
+        [this](remote::Connection *connection) { answerWithDialogs(connection, this, m_secrets); });
     connect(m_sessions, &ClusterSessions::sessionAdded, this, &MainWindow::sessionAdded);
 
     QString problem;
@@ -107,13 +113,15 @@ MainWindow::MainWindow(QWidget *parent)
     m_mainSplitter->setStretchFactor(1, 4);
     setCentralWidget(m_mainSplitter);
     connect(m_runView, &RunView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
-    connect(m_runView, &RunView::resumed, this,
-            [this](const remote::LaunchResult &result) { updateRunRow(result.runId); });
+    connect(m_runView, &RunView::resumed, this, [this](const LaunchResult &result) { updateRunRow(result.runId); });
 
     buildActions();
     reloadClusters();
     reloadRuns();
     restoreState();
+    // Once the window is up: the clusters of unfinished runs connect by themselves (asking only what a
+    // person must answer), so their runs are followed and restarted with no click.
+    QTimer::singleShot(0, this, [this] { m_sessions->resumeTracking(); });
 }
 
 MainWindow::~MainWindow() = default;
@@ -221,20 +229,23 @@ void MainWindow::sessionAdded(ClusterSession *session)
                 if (state == remote::ConnectionState::Connected)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
-    connectTracker(session, session->tracker());
-    connect(session, &ClusterSession::trackerReplaced, this,
-            [this, session](remote::RunTracker *tracker) { connectTracker(session, tracker); });
-}
-
-void MainWindow::connectTracker(ClusterSession *session, remote::RunTracker *tracker)
-{
-    connect(tracker, &remote::RunTracker::metricsArrived, m_runView, &RunView::ingest);
-    connect(tracker, &remote::RunTracker::runUpdated, this, &MainWindow::updateRunRow);
-    connect(tracker, &remote::RunTracker::refreshed, this, [this, session](const QString &problem) {
+    connect(session, &ClusterSession::metricsArrived, m_runView, &RunView::ingest);
+    connect(session, &ClusterSession::runUpdated, this, &MainWindow::updateRunRow);
+    connect(session, &ClusterSession::submitted, this,
+            [this](const LaunchResult &result) { updateRunRow(result.runId); });
+    connect(session, &ClusterSession::refreshed, this, [this, session](const QString &problem) {
         if (!problem.isEmpty())
             statusBar()->showMessage(QStringLiteral("%1: %2").arg(session->name(), problem), 8000);
     });
-    connect(tracker, &remote::RunTracker::failed, this,
+    connect(session, &ClusterSession::restarted, this,
+            [this](const QString &runId, const QString &jobId, const QString &reason) {
+                statusBar()->showMessage(tr("Run %1 restarted as job %2 (%3)").arg(runId.left(8), jobId, reason),
+                                         15000);
+                updateRunRow(runId);
+            });
+    connect(session, &ClusterSession::restartFailed, this,
+            [this](const QString &, const QString &error) { statusBar()->showMessage(error, 15000); });
+    connect(session, &ClusterSession::storeFailed, this,
             [this](const QString &error) { statusBar()->showMessage(tr("Run store: %1").arg(error)); });
 }
 
@@ -276,12 +287,9 @@ NewJobDialog *MainWindow::openNewJob()
 {
     auto *dialog = new NewJobDialog(m_sessions, m_clusters->names(), selectedCluster(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &NewJobDialog::submitted, this, [this](const remote::LaunchResult &result) {
+    connect(dialog, &NewJobDialog::submitted, this, [this](const LaunchResult &result) {
         updateRunRow(result.runId);
         selectRun(result.runId);
-        if (ClusterSession *session =
-                m_sessions->existing(m_runs->run(result.runId) ? m_runs->run(result.runId)->cluster : QString()))
-            session->refresh();
     });
     dialog->show();
     return dialog;
@@ -304,8 +312,41 @@ void MainWindow::restoreState()
     }
 }
 
+bool MainWindow::confirmClose()
+{
+    const QList<RunRecord> relying = m_closeConfirmed ? QList<RunRecord>{} : m_sessions->runsRelyingOnRestarts();
+    if (relying.isEmpty())
+        return true;
+    if (findChild<QMessageBox *>(QStringLiteral("confirmClose")))
+        return false; // already asking
+    QStringList names;
+    for (const RunRecord &run : relying)
+        names.append(tr("%1 on %2 (%3)").arg(run.name, run.cluster, run.state));
+    auto *box = new QMessageBox(
+        QMessageBox::Warning, tr("Runs rely on this window"),
+        tr("%n unfinished run(s) are restarted by this window when their job stops at its wall time or is "
+           "preempted. Once it is closed nothing restarts them until torchdeck runs again (`torchdeck watch` "
+           "does it too).",
+           nullptr, int(relying.size())),
+        QMessageBox::Close | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("confirmClose"));
+    box->setDetailedText(names.join(u'\n'));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this](int result) {
+        if (result != QMessageBox::Close)
+            return;
+        m_closeConfirmed = true;
+        close();
+    });
+    box->open();
+    return false;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (!confirmClose())
+        return event->ignore();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -12,13 +12,11 @@ class QTreeView;
 
 namespace torchdeck {
 
-namespace remote {
-class RunTracker;
-}
 class ClusterListModel;
 class ClusterPane;
 class ClusterSession;
 class ClusterSessions;
+class KeychainSecrets;
 class NewJobDialog;
 class RunTreeModel;
 class RunView;
@@ -55,14 +53,18 @@ protected:
 private:
     void buildActions();
     void sessionAdded(ClusterSession *session);
-    void connectTracker(ClusterSession *session, remote::RunTracker *tracker);
     void updateRunRow(const QString &runId);
     QString selectedCluster() const;
     void restoreState();
+    // Asks (without blocking) before closing while unfinished runs rely on this window to restart them;
+    // true when it may close now.
+    bool confirmClose();
 
     RunStore m_store;
     ProfileStore m_profiles;
     ClusterSessions *m_sessions;
+    KeychainSecrets *m_secrets;
+    bool m_closeConfirmed = false;
     ClusterListModel *m_clusters;
     RunTreeModel *m_runs;
     QSortFilterProxyModel *m_filtered;

@@ -1,13 +1,14 @@
 #include "gui/newjobdialog.h"
 
-#include "gui/clustersessions.h"
+#include "core/profiles/profilestore.h"
+#include "core/runs/runbudget.h"
 #include "gui/jobform.h"
 #include "gui/jobtemplatebar.h"
-#include "gui/resumerequest.h"
 #include "gui/scriptpreview.h"
 #include "gui/submissionpanel.h"
 #include "gui/walltimebudgetlabel.h"
-#include "remote/runbudget.h"
+#include "session/clustersessions.h"
+#include "session/submission.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -37,7 +38,9 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
     , m_form(new JobForm)
     , m_panel(new SubmissionPanel)
     , m_templates(new JobTemplateBar(m_form))
+    , m_runId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
+    m_form->setRenderer([this](const JobSpec &spec) { return render(spec); });
     setWindowTitle(tr("New job"));
     m_cluster->addItems(clusters);
     auto *top = new QFormLayout;
@@ -81,10 +84,11 @@ NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &cluster
     connect(m_form, &JobForm::specChanged, &m_budgetTimer, qOverload<>(&QTimer::start));
     connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
-    connect(m_panel, &SubmissionPanel::submitted, this, [this](const remote::LaunchResult &result) {
-        // The edited script names this run's directory: another submission starts from the fields again.
+    connect(m_panel, &SubmissionPanel::submitted, this, [this](const LaunchResult &result) {
+        // The script named this run's directory: another submission is another run, from the fields again.
+        m_runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
         m_form->scriptPreview()->revert();
-        m_editedRunId.clear();
+        m_form->refreshPreview();
         updateButtons();
         emit submitted(result);
     });
@@ -108,13 +112,34 @@ void NewJobDialog::setCluster(const QString &cluster)
 void NewJobDialog::clusterChanged()
 {
     m_form->scriptPreview()->revert(); // an edited script was rendered for the other cluster
-    const ClusterProfile profile = m_sessions->profiles()->profile(cluster());
-    ClusterCaps caps;
-    caps.scheduler = profile.scheduler;
-    caps.pbsDialect = profile.pbsDialect;
-    m_form->setCaps(caps);
+    disconnect(m_workDirectoryLink);
+    ClusterSession *session = cluster().isEmpty() ? nullptr : m_sessions->session(cluster());
+    m_form->setCaps(session ? session->profile().caps() : ClusterCaps{});
+    if (session) {
+        // The preview is the submission once the cluster says where its work directory is.
+        m_workDirectoryLink =
+            connect(session, &ClusterSession::workDirectoryKnown, this, [this] { m_form->refreshPreview(); });
+        session->open();
+    }
+    m_form->refreshPreview();
     updateButtons();
     updateBudget();
+}
+
+LaunchRequest NewJobDialog::request(const JobSpec &spec, const QString &script) const
+{
+    LaunchRequest request = newRunRequest(m_sessions->profiles()->profile(cluster()), spec, script);
+    request.runId = m_runId;
+    return request;
+}
+
+ScriptResult NewJobDialog::render(const JobSpec &spec) const
+{
+    ClusterSession *session = cluster().isEmpty() ? nullptr : m_sessions->existing(cluster());
+    const LaunchRequest planned = request(spec);
+    const SubmissionScript rendered =
+        session ? session->previewSubmission(planned) : renderSubmission(planned, kUnknownWorkDirectory, {});
+    return {rendered.script, rendered.errors};
 }
 
 void NewJobDialog::updateBudget()
@@ -123,7 +148,7 @@ void NewJobDialog::updateBudget()
     RunStore *store = m_sessions->store();
     if (!store || cluster().isEmpty())
         return m_form->budgetLabel()->setBudget({});
-    m_form->budgetLabel()->setBudget(remote::budgetFromEarlierRun(*store, cluster(), m_form->spec()));
+    m_form->budgetLabel()->setBudget(budgetFromEarlierRun(*store, cluster(), m_form->spec()));
 }
 
 void NewJobDialog::updateButtons()
@@ -139,13 +164,10 @@ void NewJobDialog::submit()
     QSettings settings;
     settings.setValue(QString::fromLatin1(lastSpecKey), QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact));
     settings.setValue(QString::fromLatin1(lastClusterKey), cluster());
-    ClusterSession *session = m_sessions->session(cluster());
     ScriptPreview *preview = m_form->scriptPreview();
-    remote::LaunchRequest request =
-        newRunRequest(session->profile(), spec, preview->isEdited() ? preview->text() : QString());
-    if (preview->isEdited())
-        request.runId = m_editedRunId; // the directories the script names
-    m_panel->start(session, m_sessions->store(), request);
+    // The planned run id: the directories the preview (edited or not) names are this run's.
+    const LaunchRequest planned = request(spec, preview->isEdited() ? preview->text() : QString());
+    m_panel->follow(m_sessions->session(cluster())->submit(planned, m_form->chainLength()));
     updateButtons();
 }
 
@@ -155,30 +177,19 @@ void NewJobDialog::editScript()
         return;
     ScriptPreview *preview = m_form->scriptPreview();
     ClusterSession *session = m_sessions->session(cluster());
+    if (!session->workDirectory().isEmpty())
+        return preview->beginEditing(m_form->previewScript());
     preview->setBusy(tr("Connecting to %1 for the script as it will be submitted\u2026").arg(cluster()));
-    remote::LaunchRequest request = newRunRequest(session->profile(), m_form->spec());
-    request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    QPointer<ClusterSession> guarded = session;
+    // Once connected the session asks for the work directory; the preview then names every path.
+    auto known = std::make_shared<QMetaObject::Connection>();
+    *known = connect(session, &ClusterSession::workDirectoryKnown, this, [this, known, preview] {
+        disconnect(*known);
+        preview->beginEditing(m_form->previewScript());
+    });
     session->whenConnected(
-        this,
-        [this, guarded, request, preview] {
-            if (!guarded)
-                return;
-            auto *launcher = new remote::RunLauncher(guarded->connection(), m_sessions->store(), this);
-            connect(launcher, &remote::RunLauncher::rendered, this,
-                    [this, launcher, request, preview](const QString &script) {
-                        launcher->deleteLater();
-                        m_editedRunId = request.runId;
-                        preview->beginEditing(script);
-                    });
-            connect(launcher, &remote::RunLauncher::failed, this, [launcher, preview](const QString &error) {
-                launcher->deleteLater();
-                preview->setBusy({});
-                QMessageBox::warning(preview, tr("Cannot edit the script"), error);
-            });
-            launcher->preview(request);
-        },
-        [this, preview](const QString &error) {
+        this, [] {},
+        [this, known, preview](const QString &error) {
+            disconnect(*known);
             preview->setBusy({});
             QMessageBox::warning(preview, tr("Cannot edit the script"),
                                  tr("Cannot connect to %1: %2").arg(cluster(), error));

@@ -1,6 +1,7 @@
 #pragma once
 
-#include "remote/runlauncher.h"
+#include "core/jobs/jobscript.h"
+#include "core/runs/launchrequest.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -15,9 +16,10 @@ class JobForm;
 class JobTemplateBar;
 class SubmissionPanel;
 
-// The new-job form on a cluster: the fields with the live script preview (editable: the edited script is
-// what gets submitted), Submit, then the deployment's progress and the job id. The last submitted job is
-// remembered as the next form's start; named templates keep others.
+// The new-job form on a cluster: the fields with the live script preview, which is the script the submission
+// sends byte for byte once the cluster is connected (before, its paths show as <work directory>), editable
+// (the edited script is what gets submitted); Submit (or a chain of N jobs), then the deployment's progress
+// and the job ids. The last submitted job is remembered as the next form's start; named templates keep others.
 class NewJobDialog : public QDialog {
     Q_OBJECT
 public:
@@ -29,16 +31,19 @@ public:
     QString cluster() const;
     void setCluster(const QString &cluster);
     void submit();
-    void editScript(); // fetches the script a submission would send, then lets the user edit it
+    void editScript(); // once the cluster's paths are known, the previewed script becomes editable
+    QString plannedRunId() const { return m_runId; } // the run the next submission makes
     JobTemplateBar *templates() const { return m_templates; }
 
 signals:
-    void submitted(const torchdeck::remote::LaunchResult &result);
+    void submitted(const torchdeck::LaunchResult &result);
 
 private:
     void clusterChanged();
     void updateButtons();
     void updateBudget();
+    LaunchRequest request(const JobSpec &spec, const QString &script = {}) const;
+    ScriptResult render(const JobSpec &spec) const;
 
     ClusterSessions *m_sessions;
     QComboBox *m_cluster;
@@ -46,8 +51,9 @@ private:
     SubmissionPanel *m_panel;
     QPushButton *m_submit;
     JobTemplateBar *m_templates;
-    QString m_editedRunId; // the run id the edited script was rendered for
-    QTimer m_budgetTimer;  // reads the store once typing pauses, not per keystroke
+    QString m_runId; // planned: what the preview shows is what this run's submission sends
+    QMetaObject::Connection m_workDirectoryLink;
+    QTimer m_budgetTimer; // reads the store once typing pauses, not per keystroke
 };
 
 } // namespace torchdeck

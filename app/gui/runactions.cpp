@@ -2,8 +2,8 @@
 
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
-#include "gui/clustersessions.h"
-#include "remote/schedulerclient.h"
+#include "session/clustersessions.h"
+#include "session/runaction.h"
 
 #include <QMap>
 #include <QMessageBox>
@@ -63,7 +63,7 @@ void RunActions::cancel(const QStringList &runIds)
         if (result != QMessageBox::Yes)
             return;
         for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it)
-            send(SchedulerAction::Cancel, it.key(), it.value().jobIds, it.value().runIds);
+            send(SchedulerAction::Cancel, it.key(), it.value().runIds);
     });
     box->open();
 }
@@ -93,41 +93,26 @@ void RunActions::requeue(const QString &runId)
         if (current.isEmpty())
             emit resumeOffered(runId);
         else
-            send(SchedulerAction::Requeue, cluster, {current}, {runId});
+            send(SchedulerAction::Requeue, cluster, {runId});
     });
     box->open();
 }
 
-void RunActions::send(SchedulerAction action, const QString &cluster, const QStringList &jobIds,
-                      const QStringList &runIds)
+void RunActions::send(SchedulerAction action, const QString &cluster, const QStringList &runIds)
 {
     ClusterSession *session = m_sessions->session(cluster);
+    RunAction *sent = action == SchedulerAction::Cancel ? session->cancel(runIds) : session->requeue(runIds.value(0));
     const QString what = action == SchedulerAction::Cancel ? tr("Cancelling") : tr("Requeueing");
-    QPointer<ClusterSession> guarded = session;
-    session->whenConnected(
-        this,
-        [this, guarded, action, cluster, jobIds, runIds, what] {
-            if (!guarded)
-                return;
-            auto *client = new remote::SchedulerClient(guarded->connection(), guarded->profile().commands(), this);
-            connect(client, &remote::SchedulerClient::actionDone, this,
-                    [this, client, guarded, action, cluster, runIds] {
-                        client->deleteLater();
-                        emit message(action == SchedulerAction::Cancel
-                                         ? tr("Cancelled %n run(s) on %1.", nullptr, int(runIds.size())).arg(cluster)
-                                         : tr("Requeued the job on %1.").arg(cluster));
-                        emit actionDone(action, cluster, runIds);
-                        if (guarded)
-                            guarded->refresh();
-                    });
-            connect(client, &remote::SchedulerClient::failed, this,
-                    [this, client, what, cluster](const QString &error) {
-                        client->deleteLater();
-                        emit message(tr("%1 on %2 failed: %3").arg(what, cluster, error));
-                    });
-            client->act(action, jobIds);
-        },
-        [this, cluster](const QString &error) { emit message(tr("Cannot connect to %1: %2").arg(cluster, error)); });
+    connect(sent, &RunAction::finished, this, [this, action, cluster, runIds](const QString &) {
+        emit message(action == SchedulerAction::Cancel
+                         ? tr("Cancelled %n run(s) on %1.", nullptr, int(runIds.size())).arg(cluster)
+                         : tr("Requeued the job on %1.").arg(cluster));
+        emit actionDone(action, cluster, runIds);
+    });
+    connect(sent, &RunAction::failed, this, [this, what, cluster](const QString &error) {
+        emit message(tr("%1 on %2 failed: %3").arg(what, cluster, error));
+    });
+    sent->start();
 }
 
 } // namespace torchdeck

@@ -30,7 +30,7 @@ signals:
     void resumeOffered(const QString &runId); // the user accepted a resume of this ended run
 
 private:
-    void send(SchedulerAction action, const QString &cluster, const QStringList &jobIds, const QStringList &runIds);
+    void send(SchedulerAction action, const QString &cluster, const QStringList &runIds);
 
     ClusterSessions *m_sessions;
     QPointer<QWidget> m_dialogParent;

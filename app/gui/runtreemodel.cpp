@@ -21,18 +21,6 @@ QString shortTime(const QDateTime &utc)
 }
 } // namespace
 
-QString formatDuration(double seconds)
-{
-    if (!std::isfinite(seconds) || seconds < 0)
-        return {};
-    const qint64 s = qRound64(seconds);
-    if (s < 60)
-        return QStringLiteral("%1s").arg(s);
-    if (s < 3600)
-        return QStringLiteral("%1m %2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1h %2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-}
-
 QString formatProgress(const RunRecord &run)
 {
     if (run.epochsTotal > 0)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/duration.h"
 #include "core/store/runrecord.h"
 
 #include <QAbstractItemModel>
@@ -61,8 +62,6 @@ private:
     QList<Group> m_groups;
 };
 
-// "1h 02m", "45s"; empty for an unknown duration.
-QString formatDuration(double seconds);
 // "epoch 3/10", "epoch 3" (total unknown), empty before the first epoch of an unknown total.
 QString formatProgress(const RunRecord &run);
 

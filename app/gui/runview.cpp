@@ -4,19 +4,21 @@
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
-#include "gui/clustersessions.h"
 #include "gui/logpanel.h"
-#include "gui/resumerequest.h"
 #include "gui/runactions.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/submissionpanel.h"
+#include "session/clustersessions.h"
+#include "session/submission.h"
 
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -34,6 +36,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     , m_checkpoints(new CheckpointPanel(sessions))
     , m_header(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
+    , m_autoRestart(new QCheckBox(tr("Restart &automatically")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
     , m_requeue(new QPushButton(tr("Re&queue")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
@@ -57,6 +60,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_header, 1);
     bar->addWidget(m_logScale);
+    bar->addWidget(m_autoRestart);
     bar->addWidget(m_resumeLatest);
     bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
@@ -66,6 +70,8 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     layout->addWidget(m_tabs, 1);
 
     connect(m_logScale, &QCheckBox::toggled, m_charts, &RunCharts::setLogScale);
+    m_autoRestart->setObjectName(QStringLiteral("autoRestart"));
+    connect(m_autoRestart, &QCheckBox::clicked, this, &RunView::setAutoRestart);
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
     connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
     connect(m_actions, &RunActions::message, this, &RunView::message);
@@ -88,12 +94,13 @@ void RunView::showRun(const QString &runId)
 {
     m_runId = runId;
     RunSeries series;
-    if (!runId.isEmpty()) {
-        const auto stored = m_sessions->store()->runSeries(runId);
-        if (stored.ok())
-            series = stored.value;
+    const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_sessions->store()->run(runId);
+    if (run.ok() && run.value) {
+        // The session's cache: the one copy the tracker keeps current.
+        if (const RunSeries *cached = m_sessions->session(run.value->cluster)->series(runId))
+            series = *cached;
         else
-            emit message(tr("Cannot read the metrics of run %1: %2").arg(runId.left(8), stored.error));
+            emit message(tr("Cannot read the metrics of run %1").arg(runId.left(8)));
     }
     m_metrics->replace(series);
     m_chartsPanel->setRunId(runId);
@@ -125,7 +132,7 @@ void RunView::reloadDetails()
     RunStore *store = m_sessions->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart})
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
@@ -148,6 +155,7 @@ void RunView::reloadDetails()
                                    ? QString()
                                    : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
     const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
+    updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics->series());
@@ -169,15 +177,41 @@ void RunView::requeueRun()
         m_actions->requeue(m_runId);
 }
 
+void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs)
+{
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+    const bool trainer = spec.ok() && spec.spec.commandKind == CommandKind::Trainer;
+    m_autoRestart->setChecked(run.autoRestart && trainer);
+    m_autoRestart->setEnabled(trainer);
+    const int used = std::max(int(jobs.size()) - 1, 0);
+    m_autoRestart->setText(trainer ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
+                                   : tr("Restart &automatically"));
+    m_autoRestart->setToolTip(
+        trainer ? tr("When a job stops at its wall time's warning or is preempted, this window (or `torchdeck watch`) "
+                     "submits the next attempt from the latest checkpoint, up to the job's restart limit.")
+                : tr("Only runs of the bundled trainer are restarted from their checkpoints."));
+}
+
+void RunView::setAutoRestart(bool enabled)
+{
+    const auto run = m_sessions->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    const StoreStatus saved = m_sessions->session(run.value->cluster)->setAutoRestart(m_runId, enabled);
+    if (!saved.ok())
+        emit message(tr("Cannot change the restart of run %1: %2").arg(m_runId.left(8), saved.error));
+    reloadDetails();
+}
+
 void RunView::resumeFrom(const QString &checkpoint)
 {
     const auto run = m_sessions->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return;
     QString problem;
-    const auto request =
-        resumeRequest(*m_sessions->store(), *m_sessions->profiles(), *run.value, checkpoint, {}, &problem);
-    if (!request) {
+    ClusterSession *session = m_sessions->session(run.value->cluster);
+    Submission *submission = session->resume(m_runId, checkpoint, {}, &problem);
+    if (!submission) {
         QMessageBox::warning(this, tr("Cannot resume"), problem);
         return;
     }
@@ -191,13 +225,9 @@ void RunView::resumeFrom(const QString &checkpoint)
     layout->addWidget(panel, 1);
     layout->addWidget(buttons);
     dialog->resize(640, 360);
-    ClusterSession *session = m_sessions->session(run.value->cluster);
-    connect(panel, &SubmissionPanel::submitted, this, [this, session](const remote::LaunchResult &result) {
-        emit resumed(result);
-        session->refresh();
-    });
+    connect(panel, &SubmissionPanel::submitted, this, &RunView::resumed);
     dialog->show();
-    panel->start(session, m_sessions->store(), *request);
+    panel->follow(submission);
 }
 
 } // namespace torchdeck

@@ -1,7 +1,8 @@
 #pragma once
 
 #include "core/metrics/metricevent.h"
-#include "remote/runlauncher.h"
+#include "core/runs/launchrequest.h"
+#include "core/store/runrecord.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -48,10 +49,12 @@ public:
 
 signals:
     void message(const QString &text);
-    void resumed(const torchdeck::remote::LaunchResult &result);
+    void resumed(const torchdeck::LaunchResult &result);
 
 private:
     void reloadDetails();
+    void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
+    void setAutoRestart(bool enabled);
 
     ClusterSessions *m_sessions;
     RunActions *m_actions;
@@ -60,6 +63,7 @@ private:
     CheckpointPanel *m_checkpoints;
     QLabel *m_header;
     QCheckBox *m_logScale;
+    QCheckBox *m_autoRestart;
     QPushButton *m_cancel;
     QPushButton *m_requeue;
     QPushButton *m_resumeLatest;

@@ -1,6 +1,6 @@
 #include "gui/submissionpanel.h"
 
-#include "gui/clustersession.h"
+#include "session/submission.h"
 
 #include <QFontDatabase>
 #include <QLabel>
@@ -43,32 +43,16 @@ QString SubmissionPanel::outputText() const
     return m_output->toPlainText();
 }
 
-void SubmissionPanel::start(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request)
+void SubmissionPanel::follow(Submission *submission)
 {
     if (m_running)
-        return;
+        return submission->stop();
     m_running = true;
     m_output->clear();
     m_progress->setRange(0, 0); // busy until a step says how far it is
-    m_status->setText(tr("Connecting to %1\u2026").arg(session->name()));
+    m_status->setStyleSheet(QString());
     emit started();
-    QPointer<ClusterSession> guarded = session;
-    session->whenConnected(
-        this,
-        [this, guarded, store, request] {
-            if (guarded)
-                launch(guarded, store, request);
-        },
-        [this, guarded](const QString &error) {
-            finish(tr("Cannot connect to %1: %2").arg(guarded ? guarded->name() : QString(), error), false);
-        });
-}
-
-void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request)
-{
-    auto *launcher = new remote::RunLauncher(session->connection(), store, this);
-    m_launcher = launcher;
-    connect(launcher, &remote::RunLauncher::progress, this, [this](const QString &step, qint64 done, qint64 total) {
+    connect(submission, &Submission::progress, this, [this](const QString &step, qint64 done, qint64 total) {
         m_status->setText(step);
         m_progress->setTextVisible(total > 0);
         if (total > 0) {
@@ -80,7 +64,7 @@ void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const rem
             m_progress->setRange(0, 0);
         }
     });
-    connect(launcher, &remote::RunLauncher::output, this, [this](const QString &text) {
+    connect(submission, &Submission::output, this, [this](const QString &text) {
         QScrollBar *bar = m_output->verticalScrollBar();
         const bool atEnd = bar->value() == bar->maximum();
         m_output->moveCursor(QTextCursor::End);
@@ -88,17 +72,27 @@ void SubmissionPanel::launch(ClusterSession *session, RunStore *store, const rem
         if (atEnd)
             bar->setValue(bar->maximum());
     });
-    connect(launcher, &remote::RunLauncher::submitted, this, [this, launcher](const remote::LaunchResult &result) {
-        finish(tr("Submitted: job %1, run %2 (attempt %3)").arg(result.jobId, result.runId.left(8)).arg(result.attempt),
-               true);
-        launcher->deleteLater();
+    connect(submission, &Submission::jobSubmitted, this, [this](const LaunchResult &result) {
+        m_output->appendPlainText(
+            tr("job %1: attempt %2 of run %3").arg(result.jobId).arg(result.attempt).arg(result.runId.left(8)));
+    });
+    connect(submission, &Submission::finished, this, [this, submission](const LaunchResult &result) {
+        const QList<LaunchResult> all = submission->results();
+        QStringList ids;
+        for (const LaunchResult &job : all)
+            ids.append(job.jobId);
+        finish(
+            all.size() > 1
+                ? tr("Submitted: jobs %1 (a chain), run %2").arg(ids.join(QStringLiteral(", ")), result.runId.left(8))
+                : tr("Submitted: job %1, run %2 (attempt %3)")
+                      .arg(result.jobId, result.runId.left(8))
+                      .arg(result.attempt),
+            true);
         emit submitted(result);
     });
-    connect(launcher, &remote::RunLauncher::failed, this, [this, launcher](const QString &error) {
-        launcher->deleteLater();
-        finish(tr("Failed: %1").arg(error), false);
-    });
-    launcher->start(request);
+    connect(submission, &Submission::failed, this,
+            [this](const QString &error) { finish(tr("Failed: %1").arg(error), false); });
+    submission->start();
 }
 
 void SubmissionPanel::finish(const QString &status, bool ok)

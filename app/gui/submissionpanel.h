@@ -1,6 +1,6 @@
 #pragma once
 
-#include "remote/runlauncher.h"
+#include "core/runs/launchrequest.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -11,35 +11,32 @@ class QProgressBar;
 
 namespace torchdeck {
 
-class ClusterSession;
-class RunStore;
+class Submission;
 
-// One submission (new run or resume) through remote::RunLauncher, shown as it goes: the step and its
-// progress bar, the streamed deploy/build output, then the job id or the remote's error.
+// One submission of a session (a new run, a chain, a resume or branch), shown as it goes: the step and its
+// progress bar, the streamed deploy/build output, then the job ids or the error.
 class SubmissionPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SubmissionPanel(QWidget *parent = nullptr);
 
-    // Connects the session first when needed; never blocks.
-    void start(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request);
+    // Starts it and shows it (one at a time: another is stopped at once). Never blocks.
+    void follow(Submission *submission);
     bool isRunning() const { return m_running; }
     QString statusText() const;
     QString outputText() const;
 
 signals:
     void started();
-    void submitted(const torchdeck::remote::LaunchResult &result);
+    void submitted(const torchdeck::LaunchResult &result);
     void failed(const QString &error);
 
 private:
-    void launch(ClusterSession *session, RunStore *store, const remote::LaunchRequest &request);
     void finish(const QString &status, bool ok);
 
     QLabel *m_status;
     QProgressBar *m_progress;
     QPlainTextEdit *m_output;
-    QPointer<remote::RunLauncher> m_launcher;
     bool m_running = false;
 };
 

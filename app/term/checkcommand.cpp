@@ -4,6 +4,7 @@
 #include "core/sshconfigparser.h"
 #include "remote/clustercheck.h"
 #include "remote/connection.h"
+#include "term/blocking.h"
 #include "term/terminalfront.h"
 #include "term/terminalprompts.h"
 
@@ -82,7 +83,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     answerOnTerminal(connection);
     connection.open();
     QString error;
-    if (!connection.waitConnected(connectTimeoutMs, &error)) {
+    if (!waitConnected(connection, connectTimeoutMs, &error)) {
         out << "  \u2717 Connection: " << error << '\n';
         if (!hasTerminal())
             out << "    (no terminal to ask on: run `ssh " << cluster

@@ -1,9 +1,8 @@
 #include "term/logscommand.h"
 
 #include "core/metrics/metricscsv.h"
+#include "core/remotepath.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/remotepath.h"
-#include "remote/runtracker.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -30,7 +29,7 @@ struct LogArgs {
 bool printFile(TermContext &context, remote::Connection &connection, const QString &path)
 {
     const remote::ExecResult result =
-        connection.runAndWait(QStringLiteral("cat -- %1").arg(remote::remotePathExpression(path)), readTimeoutMs);
+        runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
     if (!result.ok()) {
         const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
         context.error(QStringLiteral("cannot read %1: %2").arg(path, said));
@@ -40,42 +39,42 @@ bool printFile(TermContext &context, remote::Connection &connection, const QStri
     return true;
 }
 
-// Follows the latest attempt's log until its job has ended; returns the job's final state.
-QString follow(TermContext &context, remote::Connection &connection, const RunRecord &run, const JobRecord &job)
+// Follows the attempt's log until its job has ended (the session's passes say when); returns its final state.
+QString follow(TermContext &context, ClusterSession &session, const JobRecord &job)
 {
-    remote::RunTracker tracker(&connection, context.profiles().profile(run.cluster), &context.store());
-    remote::RemoteTail *tail = connection.tail(job.stdoutPath, 0);
-    QObject::connect(tail, &remote::RemoteTail::data, tail, [&context](qint64, const QByteArray &bytes) {
+    session.setPollInterval(followPollMs);
+    session.setPolling(true);
+    remote::RemoteTail *tail = session.connection()->tail(job.stdoutPath, 0);
+    QObject watcher;
+    QObject::connect(tail, &remote::RemoteTail::data, &watcher, [&context](qint64, const QByteArray &bytes) {
         context.out() << QString::fromUtf8(bytes) << Qt::flush;
     });
-    QObject::connect(tail, &remote::RemoteTail::reset, tail, [&context](const QString &reason) {
+    QObject::connect(tail, &remote::RemoteTail::reset, &watcher, [&context](const QString &reason) {
         context.err() << "-- the log was replaced (" << reason << "); reading it again\n" << Qt::flush;
     });
     QString state = job.state;
+    const auto stateOfJob = [&context, &job] {
+        for (const JobRecord &stored : context.store().jobs(job.runId).value) {
+            if (stored.attempt == job.attempt)
+                return stored.state;
+        }
+        return job.state;
+    };
     waitUntil(
         [&](const std::function<void()> &done) {
-            QObject::connect(tail, &remote::RemoteTail::failed, tail, [&, done](const QString &error) {
+            QObject::connect(tail, &remote::RemoteTail::failed, &watcher, [&, done](const QString &error) {
                 context.error(QStringLiteral("following %1: %2").arg(job.stdoutPath, error));
                 done();
             });
-            auto *timer = new QTimer(&tracker);
-            QObject::connect(timer, &QTimer::timeout, &tracker, [&tracker, &job] { tracker.refresh({job.runId}); });
-            QObject::connect(&tracker, &remote::RunTracker::refreshed, &tracker, [&, done](const QString &) {
-                const auto jobs = context.store().jobs(job.runId);
-                for (const JobRecord &stored : jobs.value) {
-                    if (stored.attempt == job.attempt)
-                        state = stored.state;
-                }
-                if (isFinal(jobStateFromName(state))) {
-                    // The scheduler may say "ended" before the last lines are read: one more tail poll.
-                    timer->stop();
-                    timer->disconnect();
-                    QObject::connect(timer, &QTimer::timeout, &tracker, done);
-                    timer->start(1500);
-                }
+            QObject::connect(&session, &ClusterSession::refreshed, &watcher, [&, done] {
+                state = stateOfJob();
+                if (!isFinal(jobStateFromName(state)))
+                    return;
+                // The scheduler may say "ended" before the last lines are read: one more tail poll.
+                QObject::disconnect(&session, nullptr, &watcher, nullptr);
+                QTimer::singleShot(1500, &watcher, done);
             });
-            timer->start(followPollMs);
-            tracker.refresh({job.runId});
+            session.refresh({job.runId});
         },
         0);
     tail->stop();
@@ -114,8 +113,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.error(QStringLiteral("run %1 has no jobs").arg(shortRunId(run->id)));
         return Failure;
     }
-    const auto connection = context.connect(run->cluster);
-    if (!connection)
+    ClusterSession *session = context.connect(run->cluster);
+    if (!session)
         return Failure;
     // The job that speaks for the run: the first that has not ended (attempts of a chain wait behind it).
     auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
@@ -128,16 +127,16 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             continue;
         if (jobs.value.size() > 1)
             out << "== attempt " << job.attempt << ", job " << job.jobId << " (" << job.state << ") ==\n";
-        if (!printFile(context, *connection, job.stdoutPath))
+        if (!printFile(context, *session->connection(), job.stdoutPath))
             return Failure;
-        if (!job.stderrPath.isEmpty() && !printFile(context, *connection, job.stderrPath))
+        if (!job.stderrPath.isEmpty() && !printFile(context, *session->connection(), job.stderrPath))
             return Failure;
     }
     if (!following)
         return Ok;
     if (jobs.value.size() > 1)
         out << "== attempt " << latest.attempt << ", job " << latest.jobId << " (following) ==\n" << Qt::flush;
-    const QString state = follow(context, *connection, *run, latest);
+    const QString state = follow(context, *session, latest);
     err << "-- job " << latest.jobId << " " << state << '\n' << Qt::flush;
     return state == jobStateName(JobState::Completed) ? Ok : Failure;
 }

@@ -1,10 +1,10 @@
 #include "term/runactions.h"
 
 #include "core/jobs/runlayout.h"
+#include "core/runs/checkpointinventory.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
-#include "remote/checkpointinventory.h"
-#include "remote/schedulerclient.h"
+#include "session/runaction.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -21,18 +21,6 @@ namespace torchdeck::term {
 namespace {
 constexpr int actionTimeoutMs = 60000;
 } // namespace
-
-UnfinishedJobs unfinishedJobs(TermContext &context, const RunRecord &run)
-{
-    QStringList ids;
-    QString localState;
-    for (const JobRecord &job : context.store().jobs(run.id).value) {
-        if (!isFinal(jobStateFromName(job.state)))
-            ids.prepend(job.jobId); // the last attempt first: a cancelled one would start the next of a chain
-        localState = localStateDirectoryOf(job.stdoutPath);
-    }
-    return {ids, context.profiles().profile(run.cluster).commands(localState)};
-}
 
 int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
@@ -53,27 +41,28 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         }
         // The state may have moved on since the store last heard: ask first, cancel what still runs.
         refreshRuns(context, {*run});
-        const UnfinishedJobs jobs = unfinishedJobs(context, *run);
-        if (jobs.ids.isEmpty()) {
-            out << "run " << shortRunId(run->id) << " has no unfinished job ("
-                << context.store().run(run->id).value->state << ")\n";
-            continue;
-        }
-        const auto connection = context.connect(run->cluster);
-        if (!connection) {
+        ClusterSession *session = context.connect(run->cluster);
+        if (!session) {
             result = Failure;
             continue;
         }
-        remote::SchedulerClient client(connection.get(), jobs.commands);
+        RunAction *cancel = session->cancel({run->id});
+        const QStringList jobIds = cancel->jobIds();
+        if (jobIds.isEmpty()) {
+            out << "run " << shortRunId(run->id) << " has no unfinished job ("
+                << context.store().run(run->id).value.value_or(*run).state << ")\n";
+            cancel->deleteLater();
+            continue;
+        }
         QString problem;
         const bool finished = waitUntil(
             [&](const std::function<void()> &done) {
-                QObject::connect(&client, &remote::SchedulerClient::failed, &client, [&, done](const QString &error) {
+                QObject::connect(cancel, &RunAction::failed, session, [&problem, done](const QString &error) {
                     problem = error;
                     done();
                 });
-                QObject::connect(&client, &remote::SchedulerClient::actionDone, &client, [done] { done(); });
-                client.act(SchedulerAction::Cancel, jobs.ids);
+                QObject::connect(cancel, &RunAction::finished, session, [done] { done(); });
+                cancel->start();
             },
             actionTimeoutMs);
         if (!finished || !problem.isEmpty()) {
@@ -82,7 +71,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        out << "cancelled run " << shortRunId(run->id) << " (job " << jobs.ids.join(QStringLiteral(", ")) << ")\n"
+        out << "cancelled run " << shortRunId(run->id) << " (job " << jobIds.join(QStringLiteral(", ")) << ")\n"
             << Qt::flush;
         refreshRuns(context, {*run});
     }
@@ -90,19 +79,19 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
 }
 
 namespace {
-int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<remote::CheckpointEntry> &entries,
+int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<CheckpointEntry> &entries,
                       const QStringList &wanted)
 {
-    const remote::CheckpointDeletion plan = remote::planCheckpointDeletion(entries, wanted);
+    const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
     if (!plan.error.isEmpty()) {
         context.error(QStringLiteral("run %1: %2").arg(shortRunId(run.id), plan.error));
         return Failure;
     }
-    const auto connection = context.connect(run.cluster);
-    if (!connection)
+    ClusterSession *session = context.connect(run.cluster);
+    if (!session)
         return Failure;
     const remote::ExecResult removed =
-        connection->runAndWait(remote::deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
+        runAndWait(*session->connection(), deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
     if (!removed.ok()) {
         context.error(
             QStringLiteral("deleting on %1 failed: %2")
@@ -110,8 +99,10 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<re
         return Failure;
     }
     for (const QString &path : plan.paths) {
-        context.store().removeCheckpoint(run.id, path);
-        const bool wasPresent = std::any_of(entries.cbegin(), entries.cend(), [&](const remote::CheckpointEntry &e) {
+        if (const StoreStatus forgotten = context.store().removeCheckpoint(run.id, path); !forgotten.ok())
+            context.error(
+                QStringLiteral("deleted %1, but the run store still lists it: %2").arg(path, forgotten.error));
+        const bool wasPresent = std::any_of(entries.cbegin(), entries.cend(), [&](const CheckpointEntry &e) {
             return e.record.path == path && e.present;
         });
         context.out() << "deleted " << path << (wasPresent ? "" : " (was already gone)") << '\n';
@@ -120,10 +111,10 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<re
     return Ok;
 }
 
-QJsonArray checkpointsJson(const QList<remote::CheckpointEntry> &entries)
+QJsonArray checkpointsJson(const QList<CheckpointEntry> &entries)
 {
     QJsonArray array;
-    for (const remote::CheckpointEntry &entry : entries) {
+    for (const CheckpointEntry &entry : entries) {
         const CheckpointRecord &c = entry.record;
         array.append(QJsonObject{{QStringLiteral("path"), c.path},
                                  {QStringLiteral("attempt"), c.attempt},
@@ -140,10 +131,10 @@ QJsonArray checkpointsJson(const QList<remote::CheckpointEntry> &entries)
     return array;
 }
 
-void printCheckpoints(QTextStream &out, const QList<remote::CheckpointEntry> &entries)
+void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries)
 {
     out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
-    for (const remote::CheckpointEntry &entry : entries) {
+    for (const CheckpointEntry &entry : entries) {
         const CheckpointRecord &c = entry.record;
         const QString when =
             std::isfinite(c.time)
@@ -206,20 +197,20 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
     }
     QStringList present;
     if (!checkpoints.value.isEmpty()) {
-        const auto connection = context.connect(run->cluster);
-        if (!connection)
+        ClusterSession *session = context.connect(run->cluster);
+        if (!session)
             return Failure;
         const remote::ExecResult listed =
-            connection->runAndWait(remote::presentCheckpointsCommand(checkpoints.value), actionTimeoutMs);
+            runAndWait(*session->connection(), presentCheckpointsCommand(checkpoints.value), actionTimeoutMs);
         if (!listed.ok()) {
             context.error(QStringLiteral("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
             return Failure;
         }
-        present = remote::parsePresentCheckpoints(listed.out);
+        present = parsePresentCheckpoints(listed.out);
     }
     const auto series = context.store().runSeries(run->id);
-    const QList<remote::CheckpointEntry> entries =
-        remote::markCheckpoints(checkpoints.value, present, series.ok() ? series.value : RunSeries{});
+    const QList<CheckpointEntry> entries =
+        markCheckpoints(checkpoints.value, present, series.ok() ? series.value : RunSeries{});
     if (!toDelete.isEmpty())
         return deleteCheckpoints(context, *run, entries, toDelete);
     if (json) {

@@ -1,20 +1,44 @@
 #include "term/runrefresh.h"
 
-#include "core/scheduler/jobstate.h"
-#include "remote/runtracker.h"
-
 #include <QMap>
 
 namespace torchdeck::term {
 
 namespace {
 constexpr int refreshTimeoutMs = 120000;
-}
 
-bool isUnfinishedRun(const RunRecord &run)
+// One pass of the session over these runs; the problem it reported, or why it did not end.
+QString refreshOnce(ClusterSession &session, const QStringList &runIds)
 {
-    return !isFinal(jobStateFromName(run.state));
+    QString problem;
+    QObject context;
+    const bool finished = waitUntil(
+        [&](const std::function<void()> &done) {
+            QObject::connect(&session, &ClusterSession::refreshed, &context, [&problem, done](const QString &said) {
+                problem = said;
+                done();
+            });
+            QObject::connect(&session, &ClusterSession::storeFailed, &context, [&problem, done](const QString &said) {
+                problem = said;
+                done();
+            });
+            session.refresh(runIds);
+        },
+        refreshTimeoutMs);
+    if (!finished)
+        return QStringLiteral("no answer within %1 s").arg(refreshTimeoutMs / 1000);
+    // A restart the pass decided on is submitted before the command ends.
+    while (session.isRestarting()) {
+        waitUntil(
+            [&](const std::function<void()> &done) {
+                QObject::connect(&session, &ClusterSession::restarted, &context, done);
+                QObject::connect(&session, &ClusterSession::restartFailed, &context, done);
+            },
+            refreshTimeoutMs);
+    }
+    return problem;
 }
+} // namespace
 
 bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
 {
@@ -25,44 +49,20 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
     }
     bool allWell = true;
     for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
-        const auto connection = context.connect(it.key());
-        if (!connection) {
+        ClusterSession *session = context.connect(it.key());
+        if (!session) {
             allWell = false;
             continue;
         }
-        remote::RunTracker tracker(connection.get(), context.profiles().profile(it.key()), &context.store());
-        tracker.setAutoRestart(true);
-        QObject::connect(&tracker, &remote::RunTracker::restarted, &tracker,
-                         [&context](const QString &runId, const QString &jobId, const QString &reason) {
-                             context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId
-                                           << " (" << reason << ")\n"
-                                           << Qt::flush;
-                         });
-        QString problem;
-        const bool finished = waitUntil(
-            [&](const std::function<void()> &done) {
-                QObject::connect(&tracker, &remote::RunTracker::refreshed, &tracker, [&, done](const QString &said) {
-                    problem = said;
-                    done();
-                });
-                QObject::connect(&tracker, &remote::RunTracker::failed, &tracker, [&, done](const QString &said) {
-                    problem = said;
-                    done();
-                });
-                tracker.refresh(it.value());
-            },
-            refreshTimeoutMs);
-        if (!finished)
-            problem = QStringLiteral("no answer within %1 s").arg(refreshTimeoutMs / 1000);
-        // A restart the pass decided on is submitted before the command ends.
-        while (finished && tracker.isRestarting()) {
-            waitUntil(
-                [&](const std::function<void()> &done) {
-                    QObject::connect(&tracker, &remote::RunTracker::restarted, &tracker, done);
-                    QObject::connect(&tracker, &remote::RunTracker::restartFailed, &tracker, done);
-                },
-                refreshTimeoutMs);
-        }
+        const QMetaObject::Connection said =
+            QObject::connect(session, &ClusterSession::restarted, session,
+                             [&context](const QString &runId, const QString &jobId, const QString &reason) {
+                                 context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId
+                                               << " (" << reason << ")\n"
+                                               << Qt::flush;
+                             });
+        const QString problem = refreshOnce(*session, it.value());
+        QObject::disconnect(said);
         if (!problem.isEmpty()) {
             context.error(QStringLiteral("%1: %2").arg(it.key(), problem));
             allWell = false;

@@ -1,7 +1,7 @@
 #include "term/runscommand.h"
 
+#include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/runbudget.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -93,11 +93,11 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
     const auto series = context.store().runSeries(run->id);
     const WallTimeBudget budget =
-        spec.ok() && series.ok() ? remote::budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
+        spec.ok() && series.ok() ? budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
     const bool running = !jobs.value.isEmpty() && jobStateFromName(jobs.value.constLast().state) == JobState::Running;
     const CheckpointOutlook outlook =
         running && spec.ok() && series.ok()
-            ? remote::outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+            ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);

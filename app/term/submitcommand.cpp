@@ -1,10 +1,10 @@
 #include "term/submitcommand.h"
 
 #include "core/jobs/runlayout.h"
+#include "core/runs/launchrequest.h"
+#include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/resumerequest.h"
-#include "remote/runbudget.h"
-#include "remote/runlauncher.h"
+#include "session/submission.h"
 #include "term/joboptions.h"
 #include "term/progressprinter.h"
 #include "term/termcontext.h"
@@ -23,53 +23,77 @@ namespace torchdeck::term {
 namespace {
 // Deployment includes a first build of the trainer on the cluster: minutes on a small login node.
 constexpr int launchTimeoutMs = 60 * 60 * 1000;
+constexpr int workDirectoryTimeoutMs = 60000;
 
-// Runs the launcher to its end, showing progress on stderr; returns the result or nothing (error shown).
-std::optional<remote::LaunchResult> launch(TermContext &context, remote::Connection &connection,
-                                           const remote::LaunchRequest &request, bool previewOnly)
+// Runs a session's submission to its end, showing progress on stderr (and each further job of a chain);
+// returns the first job's result or nothing (error shown).
+std::optional<LaunchResult> follow(TermContext &context, Submission *submission)
 {
-    remote::RunLauncher launcher(&connection, &context.store());
     ProgressPrinter progress(context.err());
-    std::optional<remote::LaunchResult> result;
+    std::optional<LaunchResult> result;
     QString problem;
-    QString script;
-    QObject::connect(&launcher, &remote::RunLauncher::progress, &launcher,
+    QObject watcher;
+    QObject::connect(submission, &Submission::progress, &watcher,
                      [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
-    QObject::connect(&launcher, &remote::RunLauncher::output, &launcher,
-                     [&](const QString &text) { progress.output(text); });
-    QObject::connect(&launcher, &remote::RunLauncher::rendered, &launcher, [&](const QString &text) { script = text; });
+    QObject::connect(submission, &Submission::output, &watcher, [&](const QString &text) { progress.output(text); });
+    QObject::connect(submission, &Submission::jobSubmitted, &watcher, [&](const LaunchResult &job) {
+        if (job.attempt > submission->request().attempt) {
+            progress.finish();
+            context.err() << "torchdeck submit: attempt " << job.attempt << " queued as job " << job.jobId
+                          << ", after the one before it if it fails\n"
+                          << Qt::flush;
+        }
+    });
     const bool finished = waitUntil(
         [&](const std::function<void()> &done) {
-            QObject::connect(&launcher, &remote::RunLauncher::failed, &launcher, [&, done](const QString &error) {
+            QObject::connect(submission, &Submission::failed, &watcher, [&, done](const QString &error) {
                 problem = error;
                 done();
             });
-            QObject::connect(&launcher, &remote::RunLauncher::submitted, &launcher,
-                             [&, done](const remote::LaunchResult &launched) {
-                                 result = launched;
-                                 done();
-                             });
-            if (previewOnly)
-                QObject::connect(&launcher, &remote::RunLauncher::rendered, &launcher, [done] { done(); });
-            if (previewOnly)
-                launcher.preview(request);
-            else
-                launcher.start(request);
+            QObject::connect(submission, &Submission::finished, &watcher, [&, done](const LaunchResult &first) {
+                result = first;
+                done();
+            });
+            submission->start();
         },
         launchTimeoutMs);
     progress.finish();
-    if (!finished)
+    if (!finished) {
+        submission->stop();
         problem = QStringLiteral("timed out");
+    }
     if (!problem.isEmpty()) {
         context.error(problem);
         return std::nullopt;
     }
-    if (previewOnly)
-        return remote::LaunchResult{request.runId, request.attempt, {}, {}, script};
     return result;
 }
 
-void printLaunched(TermContext &context, const remote::LaunchResult &result, const QString &cluster, bool json)
+// The script a submission of `request` sends, once the session knows its work directory.
+std::optional<QString> previewScript(TermContext &context, ClusterSession &session, const LaunchRequest &request)
+{
+    if (session.workDirectory().isEmpty()) {
+        QObject watcher;
+        waitUntil(
+            [&](const std::function<void()> &done) {
+                QObject::connect(&session, &ClusterSession::workDirectoryKnown, &watcher, done);
+            },
+            workDirectoryTimeoutMs);
+    }
+    if (session.workDirectory().isEmpty()) {
+        context.error(QStringLiteral("cannot find the work directory %1 on %2 (torchdeck check %2 says why)")
+                          .arg(request.profile.workDirectory, session.name()));
+        return std::nullopt;
+    }
+    const SubmissionScript rendered = session.previewSubmission(request);
+    if (!rendered.ok()) {
+        context.error(QStringLiteral("the job cannot be submitted:\n") + formatJobSpecErrors(rendered.errors));
+        return std::nullopt;
+    }
+    return rendered.script;
+}
+
+void printLaunched(TermContext &context, const LaunchResult &result, const QString &cluster, bool json)
 {
     if (json) {
         const QJsonObject object{{QStringLiteral("run"), result.runId},
@@ -143,62 +167,35 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     }
     if (!context.open())
         return Failure;
-    remote::LaunchRequest request;
-    request.profile = context.profiles().profile(options.cluster);
-    request.spec = options.spec;
-    request.resume = options.spec.commandKind == CommandKind::Trainer &&
-                             trainerOption(options.spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
-                         ? QStringLiteral("auto") // so a requeued attempt continues from its checkpoint
-                         : QString();
-    const WallTimeBudget budget = remote::budgetFromEarlierRun(context.store(), options.cluster, request.spec);
+    LaunchRequest request = newRunRequest(context.profiles().profile(options.cluster), options.spec);
+    request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces); // the preview names its directories
+    const WallTimeBudget budget = budgetFromEarlierRun(context.store(), options.cluster, request.spec);
     if (budget.known && !previewOnly)
         context.err() << "torchdeck submit: " << (budget.reachesCheckpoint ? "" : "warning: ") << budget.summary
                       << " (measured on an earlier run)\n"
                       << Qt::flush;
-    const auto connection = context.connect(options.cluster);
-    if (!connection)
+    ClusterSession *session = context.connect(options.cluster);
+    if (!session)
         return Failure;
-    if (!previewOnly && options.flags.contains(QStringLiteral("--edit"))) {
+    if (previewOnly || options.flags.contains(QStringLiteral("--edit"))) {
         // The script shown is the one submitted: same run id, so the same directories.
-        request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        const auto preview = launch(context, *connection, request, true);
-        if (!preview || !editScript(context, preview->script, &request.script))
+        const auto script = previewScript(context, *session, request);
+        if (!script)
+            return Failure;
+        if (previewOnly) {
+            out << *script << Qt::flush;
+            return Ok;
+        }
+        if (!editScript(context, *script, &request.script))
             return Failure;
     }
-    const auto result = launch(context, *connection, request, previewOnly);
+    const auto result = follow(context, session->submit(request, chain));
     if (!result)
         return Failure;
-    if (previewOnly) {
-        out << result->script << Qt::flush;
-        return Ok;
-    }
     printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
-    // The rest of the chain now: each attempt starts only if the one before it fails (exit 75 included).
-    QString before = result->jobId;
-    for (int attempt = 1; attempt < chain; ++attempt) {
-        remote::LaunchRequest next = request;
-        next.runId = result->runId;
-        next.attempt = attempt;
-        next.resume = QStringLiteral("auto");
-        next.script.clear();
-        next.after = {SubmitDependency::AfterNotOk, {before}};
-        const auto queued = launch(context, *connection, next, false);
-        if (!queued)
-            return Failure;
-        context.err() << "torchdeck submit: attempt " << attempt << " queued as job " << queued->jobId << ", after job "
-                      << before << " if it fails\n"
-                      << Qt::flush;
-        before = queued->jobId;
-    }
     return Ok;
 }
 } // namespace
-
-std::optional<remote::LaunchRequest> resumeRequest(TermContext &context, const RunRecord &run, const QString &from,
-                                                   const QString &epochs, QString *error)
-{
-    return remote::resumeRequest(context.store(), context.profiles().profile(run.cluster), run, from, epochs, error);
-}
 
 int runScriptCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
@@ -240,15 +237,20 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (!run)
         return Failure;
     QString problem;
-    const auto request = resumeRequest(context, *run, from, epochs, &problem);
-    if (!request) {
+    // Refused before connecting when the run cannot resume (still running, no such checkpoint).
+    if (!resumeRequest(context.store(), context.profiles().profile(run->cluster), *run, from, epochs, &problem)) {
         context.error(problem);
         return Failure;
     }
-    const auto connection = context.connect(run->cluster);
-    if (!connection)
+    ClusterSession *session = context.connect(run->cluster);
+    if (!session)
         return Failure;
-    const auto result = launch(context, *connection, *request, false);
+    Submission *submission = session->resume(run->id, from, epochs, &problem);
+    if (!submission) {
+        context.error(problem);
+        return Failure;
+    }
+    const auto result = follow(context, submission);
     if (!result)
         return Failure;
     printLaunched(context, *result, run->cluster, json);

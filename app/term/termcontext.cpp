@@ -4,9 +4,6 @@
 #include "term/terminalprompts.h"
 
 #include <QDir>
-#include <QEventLoop>
-#include <QPointer>
-#include <QTimer>
 
 namespace torchdeck::term {
 
@@ -18,7 +15,15 @@ TermContext::TermContext(QString command, QTextStream &out, QTextStream &err)
     : m_command(std::move(command))
     , m_out(out)
     , m_err(err)
+    , m_sessions(std::make_unique<ClusterSessions>(&m_store, &m_profiles))
 {
+    m_sessions->setConnectionSetup([](remote::Connection *connection) { answerOnTerminal(*connection); });
+    m_sessions->setPolling(false); // a command refreshes what it shows; watch and logs -f poll
+}
+
+TermContext::~TermContext()
+{
+    m_sessions.reset(); // before the store and profiles they use
 }
 
 void TermContext::error(const QString &message)
@@ -71,16 +76,12 @@ std::optional<RunRecord> TermContext::findRun(const QString &text)
     return std::nullopt;
 }
 
-std::unique_ptr<remote::Connection> TermContext::connect(const QString &cluster)
+ClusterSession *TermContext::connect(const QString &cluster)
 {
-    remote::ConnectionSettings settings;
-    settings.host = cluster;
-    settings.sshConfigFile = userSshConfigPath();
-    auto connection = std::make_unique<remote::Connection>(settings);
-    answerOnTerminal(*connection);
-    connection->open();
+    ClusterSession *session = m_sessions->session(cluster);
+    session->open();
     QString problem;
-    if (!connection->waitConnected(connectTimeoutMs, &problem)) {
+    if (!waitConnected(*session->connection(), connectTimeoutMs, &problem)) {
         // The worker's message names the host already; a question nobody could answer gets a hint.
         const bool unanswered =
             !hasTerminal() &&
@@ -88,35 +89,12 @@ std::unique_ptr<remote::Connection> TermContext::connect(const QString &cluster)
              problem.contains(QStringLiteral("passphrase")) || problem.contains(QStringLiteral("password")));
         error(problem.contains(cluster) ? problem : QStringLiteral("cannot connect to %1: %2").arg(cluster, problem));
         if (unanswered)
-            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the "
-                                 "key into ssh-agent")
+            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the key into "
+                                 "ssh-agent")
                       .arg(cluster));
         return nullptr;
     }
-    return connection;
-}
-
-bool waitUntil(const std::function<void(std::function<void()> done)> &start, int timeoutMs)
-{
-    // done() may be called after a timeout, from a signal still connected: it must not touch the stack.
-    struct State {
-        bool finished = false;
-        QPointer<QEventLoop> loop;
-    };
-    const auto state = std::make_shared<State>();
-    QEventLoop loop;
-    state->loop = &loop;
-    start([state] {
-        state->finished = true;
-        if (state->loop)
-            state->loop->quit();
-    });
-    if (!state->finished) {
-        if (timeoutMs > 0)
-            QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return state->finished;
+    return session;
 }
 
 QString shortRunId(const QString &id)

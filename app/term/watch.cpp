@@ -1,10 +1,8 @@
 #include "term/watch.h"
 
+#include "core/remotepath.h"
+#include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/remotepath.h"
-#include "remote/runbudget.h"
-#include "remote/runtracker.h"
-#include "remote/schedulerclient.h"
 #include "term/render/plainupdate.h"
 #include "term/render/terminalinput.h"
 #include "term/render/terminalsession.h"
@@ -45,10 +43,9 @@ void Watch::quitWhenDone()
 {
     if (!m_untilDone)
         return;
-    // Not while a tracker is submitting a restart: the run only looks finished until its next job is
-    // recorded.
-    const bool restarting = std::any_of(m_trackers.cbegin(), m_trackers.cend(),
-                                        [](const remote::RunTracker *tracker) { return tracker->isRestarting(); });
+    // Not while a session is submitting a restart: the run only looks finished until its next job is recorded.
+    const bool restarting = std::any_of(m_sessions.cbegin(), m_sessions.cend(),
+                                        [](const ClusterSession *session) { return session->isRestarting(); });
     if (allFinished() && !restarting)
         QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
 }
@@ -78,7 +75,7 @@ void Watch::loadRuns()
     }
 }
 
-void Watch::connectClusters()
+void Watch::connectClusters(int intervalMs)
 {
     QStringList clusters;
     for (const RunRecord &run : std::as_const(m_runs)) {
@@ -86,65 +83,62 @@ void Watch::connectClusters()
             clusters.append(run.cluster);
     }
     for (const QString &cluster : std::as_const(clusters)) {
-        std::shared_ptr<remote::Connection> connection = m_context.connect(cluster);
-        if (!connection) {
+        ClusterSession *session = m_context.connect(cluster);
+        if (!session) {
             m_exitCode = Failure;
             continue;
         }
-        auto *tracker =
-            new remote::RunTracker(connection.get(), m_context.profiles().profile(cluster), &m_context.store(), this);
-        tracker->setAutoRestart(true);
-        connect(tracker, &remote::RunTracker::restarted, this,
+        connect(session, &ClusterSession::restarted, this,
                 [this](const QString &runId, const QString &jobId, const QString &reason) {
-                    m_series.remove(runId);
                     loadRuns();
                     setMessage(QStringLiteral("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
                 });
-        connect(tracker, &remote::RunTracker::metricsArrived, this,
-                [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
-                    if (auto it = m_series.find(runId); it != m_series.end())
-                        it->apply(events, attempt);
-                });
-        connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
+        connect(session, &ClusterSession::restartFailed, this,
+                [this](const QString &, const QString &error) { setMessage(error, true); });
+        connect(session, &ClusterSession::refreshed, this, [this](const QString &problem) {
             loadRuns();
             if (!problem.isEmpty())
                 m_message = problem, m_messageIsError = true;
             redraw();
+            fetchLog();
             quitWhenDone();
         });
-        m_connections.insert(cluster, connection);
-        m_trackers.insert(cluster, tracker);
+        m_sessions.insert(cluster, session);
+        session->setPollInterval(intervalMs);
+        session->setPolling(true);
     }
 }
 
 const RunSeries *Watch::seriesOf(const QString &runId)
 {
-    auto it = m_series.find(runId);
-    if (it == m_series.end()) {
-        const auto stored = m_context.store().runSeries(runId);
-        it = m_series.insert(runId, stored.ok() ? stored.value : RunSeries{});
+    static const RunSeries none;
+    const RunRecord *run = nullptr;
+    for (const RunRecord &candidate : std::as_const(m_runs)) {
+        if (candidate.id == runId)
+            run = &candidate;
     }
-    return &it.value();
-}
-
-void Watch::tick()
-{
-    for (auto it = m_trackers.cbegin(); it != m_trackers.cend(); ++it)
-        it.value()->refresh();
-    fetchLog();
+    // The session's cache, kept current by its passes; a cluster not reached still shows what the store has.
+    ClusterSession *session = run ? m_context.sessions().session(run->cluster) : nullptr;
+    const RunSeries *series = session ? session->series(runId) : nullptr;
+    return series ? series : &none;
 }
 
 void Watch::fetchLog()
 {
     const RunRecord *run = selectedRun();
-    if (m_plain || !run || !m_connections.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
+    // One fetch at a time: on a loaded cluster a fetch can take longer than the refresh interval.
+    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
+    if (m_plain || m_fetchingLog || !session || m_logPaths.value(run->id).isEmpty())
         return;
     const QString runId = run->id;
     const QString command = QStringLiteral("tail -n %1 -- %2 2>/dev/null || true")
                                 .arg(logLinesShown)
-                                .arg(remote::remotePathExpression(m_logPaths.value(runId)));
-    remote::RemoteCommand *tail = m_connections.value(run->cluster)->run(command);
+                                .arg(remotePathExpression(m_logPaths.value(runId)));
+    remote::RemoteCommand *tail = session->connection()->run(command);
+    m_fetchingLog = true;
+    connect(tail, &remote::RemoteCommand::failed, this, [this] { m_fetchingLog = false; });
     connect(tail, &remote::RemoteCommand::finished, this, [this, runId](const remote::ExecResult &result) {
+        m_fetchingLog = false;
         if (!selectedRun() || selectedRun()->id != runId)
             return;
         m_logLines = QString::fromUtf8(result.out).split(u'\n', Qt::SkipEmptyParts);
@@ -164,9 +158,9 @@ void Watch::redraw()
         const JobSpec::FromJson spec =
             JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
         const CheckpointOutlook outlook =
-            spec.ok() ? remote::outlookFromSeries(spec.spec, *snapshot.series,
-                                                  double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
-                      : CheckpointOutlook{};
+            spec.ok()
+                ? outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
+                : CheckpointOutlook{};
         if (outlook.known) {
             snapshot.runs[m_selected].nextCheckpointIn = outlook.nextCheckpointIn;
             snapshot.runs[m_selected].signalIn = outlook.signalIn;
@@ -198,28 +192,26 @@ int Watch::run(int intervalMs)
         m_context.error(QStringLiteral("no runs to watch (torchdeck submit starts one)"));
         return Failure;
     }
-    connectClusters(); // before the full screen: connecting may ask on the terminal
-    std::unique_ptr<TerminalSession> session;
+    connectClusters(intervalMs); // before the full screen: connecting may ask on the terminal
+    std::unique_ptr<TerminalSession> terminal;
     std::unique_ptr<TerminalInput> input;
     if (!m_plain) {
-        session = std::make_unique<TerminalSession>();
-        if (session->hasRawInput()) {
+        terminal = std::make_unique<TerminalSession>();
+        if (terminal->hasRawInput()) {
             input = std::make_unique<TerminalInput>();
             connect(input.get(), &TerminalInput::key, this, &Watch::onKey);
             connect(input.get(), &TerminalInput::resized, this, &Watch::redraw);
             connect(input.get(), &TerminalInput::closed, &m_loop, &QEventLoop::quit);
         }
     }
-    QTimer timer;
-    connect(&timer, &QTimer::timeout, this, &Watch::tick);
-    timer.start(intervalMs);
     redraw();
-    tick();
+    fetchLog();
     quitWhenDone();
     m_loop.exec();
-    timer.stop();
+    for (ClusterSession *session : std::as_const(m_sessions))
+        session->setPolling(false);
     input.reset();
-    session.reset();
+    terminal.reset();
     if (!m_plain && m_untilDone) {
         // What the screen showed, left in the scrollback.
         QByteArray text;

@@ -2,7 +2,6 @@
 
 #include "core/metrics/runseries.h"
 #include "core/store/runrecord.h"
-#include "remote/connection.h"
 #include "term/render/keydecoder.h"
 #include "term/render/watchsnapshot.h"
 #include "term/terminalfront.h"
@@ -13,16 +12,17 @@
 #include <QObject>
 #include <memory>
 
-namespace torchdeck::remote {
-class RunTracker;
+namespace torchdeck {
+class ClusterSession;
 }
 
 namespace torchdeck::term {
 
 class TermContext;
 
-// The event loop of one `torchdeck watch`: refreshes from the clusters, redraws, answers keys. watch.cpp
-// loads, refreshes and draws; watchkeys.cpp answers keys and runs the actions they ask for.
+// The event loop of one `torchdeck watch`: a view over the sessions of its runs' clusters (they poll, restart
+// and keep each run's series), redrawn as they report; keys ask them for actions. watch.cpp loads and
+// draws; watchkeys.cpp answers keys.
 class Watch : public QObject {
 public:
     Watch(TermContext &context, QStringList runIds, bool plain, bool untilDone)
@@ -36,8 +36,8 @@ public:
     int run(int intervalMs);
 
 private:
-    void connectClusters();
-    void tick();
+    void connectClusters(int intervalMs);
+    void refreshAll();
     void loadRuns();
     void redraw();
     void onKey(Key key);
@@ -47,6 +47,7 @@ private:
     void setMessage(const QString &text, bool error = false);
     const RunRecord *selectedRun() const;
     const RunSeries *seriesOf(const QString &runId);
+    ClusterSession *sessionOf(const QString &cluster) const { return m_sessions.value(cluster); }
     bool allFinished() const;
     void quitWhenDone();
 
@@ -58,10 +59,9 @@ private:
     QHash<QString, QStringList> m_jobIds;
     QHash<QString, QString> m_logPaths; // run -> its latest attempt's log
     int m_selected = 0;
-    QMap<QString, std::shared_ptr<remote::Connection>> m_connections;
-    QMap<QString, remote::RunTracker *> m_trackers;
-    QHash<QString, RunSeries> m_series;
+    QMap<QString, ClusterSession *> m_sessions; // of the context, connected
     QStringList m_logLines;
+    bool m_fetchingLog = false;
     QString m_message;
     bool m_messageIsError = false;
     enum class Pending { None, Cancel, Resume } m_pending = Pending::None;

@@ -1,8 +1,8 @@
+#include "core/remotepath.h"
+#include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/remotepath.h"
-#include "remote/runbudget.h"
-#include "remote/runtracker.h"
-#include "remote/schedulerclient.h"
+#include "session/runaction.h"
+#include "session/submission.h"
 #include "term/render/plainupdate.h"
 #include "term/render/terminalinput.h"
 #include "term/render/terminalsession.h"
@@ -32,53 +32,53 @@ void Watch::setMessage(const QString &text, bool error)
     redraw();
 }
 
+void Watch::refreshAll()
+{
+    for (ClusterSession *session : std::as_const(m_sessions))
+        session->refresh();
+}
+
 void Watch::cancelSelected()
 {
     const RunRecord *run = selectedRun();
-    if (!run || !m_connections.contains(run->cluster))
+    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
+    if (!session)
         return setMessage(QStringLiteral("not connected to this run's cluster"), true);
-    const UnfinishedJobs jobs = unfinishedJobs(m_context, *run);
-    if (jobs.ids.isEmpty())
+    RunAction *cancel = session->cancel({run->id});
+    if (cancel->jobIds().isEmpty()) {
+        cancel->deleteLater();
         return setMessage(QStringLiteral("run %1 has no unfinished job").arg(shortRunId(run->id)));
-    auto *client = new remote::SchedulerClient(m_connections.value(run->cluster).get(), jobs.commands, this);
+    }
     const QString shortId = shortRunId(run->id);
-    connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
-        client->deleteLater();
-        setMessage(error, true);
-    });
-    connect(client, &remote::SchedulerClient::actionDone, this, [this, client, shortId] {
-        client->deleteLater();
+    connect(cancel, &RunAction::failed, this, [this](const QString &error) { setMessage(error, true); });
+    connect(cancel, &RunAction::finished, this, [this, shortId] {
         setMessage(QStringLiteral("cancelled run %1").arg(shortId));
-        tick();
+        refreshAll();
     });
-    client->act(SchedulerAction::Cancel, jobs.ids);
+    cancel->start();
     setMessage(QStringLiteral("cancelling run %1...").arg(shortId));
 }
 
 void Watch::resumeSelected()
 {
     const RunRecord *run = selectedRun();
-    if (!run || !m_connections.contains(run->cluster))
+    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
+    if (!session)
         return setMessage(QStringLiteral("not connected to this run's cluster"), true);
     QString problem;
-    const auto request = resumeRequest(m_context, *run, QStringLiteral("auto"), {}, &problem);
-    if (!request)
+    Submission *resume = session->resume(run->id, QStringLiteral("auto"), {}, &problem);
+    if (!resume)
         return setMessage(problem, true);
-    auto *launcher = new remote::RunLauncher(m_connections.value(run->cluster).get(), &m_context.store(), this);
-    connect(launcher, &remote::RunLauncher::progress, this,
+    connect(resume, &Submission::progress, this,
             [this](const QString &step) { setMessage(step + QStringLiteral("...")); });
-    connect(launcher, &remote::RunLauncher::failed, this, [this, launcher](const QString &error) {
-        launcher->deleteLater();
-        setMessage(error.section(u'\n', 0, 0), true);
-    });
-    connect(launcher, &remote::RunLauncher::submitted, this, [this, launcher](const remote::LaunchResult &result) {
-        launcher->deleteLater();
-        m_series.remove(result.runId); // the next attempt's start event rebuilds the curve from the store
+    connect(resume, &Submission::failed, this,
+            [this](const QString &error) { setMessage(error.section(u'\n', 0, 0), true); });
+    connect(resume, &Submission::finished, this, [this](const LaunchResult &result) {
         setMessage(QStringLiteral("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
         loadRuns();
-        tick();
+        refreshAll();
     });
-    launcher->start(*request);
+    resume->start();
 }
 
 void Watch::onKey(Key key)

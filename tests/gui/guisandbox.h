@@ -59,24 +59,24 @@ inline JobSpec smallTrainerJob(int epochs)
 
 // Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
 #include "gui/clusterlistmodel.h"
-#include "gui/clustersessions.h"
 #include "gui/jobform.h"
 #include "gui/mainwindow.h"
 #include "gui/newjobdialog.h"
 #include "gui/runtreemodel.h"
 #include "gui/submissionpanel.h"
+#include "session/clustersessions.h"
 
 #include <QSignalSpy>
 #include <QTest>
 
 namespace torchdeck::testing {
 
-struct Submission {
-    remote::LaunchResult result;
+struct FormSubmission {
+    LaunchResult result;
     QString error; // empty: submitted
 };
 
-inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int timeoutMs = 180000)
+inline FormSubmission submitThroughForm(MainWindow &window, const JobSpec &spec, int timeoutMs = 180000)
 {
     NewJobDialog *dialog = window.openNewJob();
     dialog->setCluster(kSandboxHost);
@@ -92,7 +92,7 @@ inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int
         return {{},
                 QString(failed.constFirst().constFirst().toString() + QStringLiteral("; output: ") +
                         dialog->panel()->outputText())};
-    Submission done{submitted.constFirst().constFirst().value<remote::LaunchResult>(), {}};
+    FormSubmission done{submitted.constFirst().constFirst().value<LaunchResult>(), {}};
     dialog->close();
     return done;
 }
@@ -101,7 +101,7 @@ inline Submission submitThroughForm(MainWindow &window, const JobSpec &spec, int
 inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeoutMs = 180000)
 {
     if (ClusterSession *session = window.sessions()->existing(kSandboxHost))
-        session->setRefreshInterval(500);
+        session->setPollInterval(500);
     QString state;
     const bool ended = QTest::qWaitFor(
         [&] {

@@ -47,7 +47,7 @@ private slots:
     {
         MainWindow window;
         window.show();
-        const Submission submission = submitThroughForm(window, smallTrainerJob(3));
+        const FormSubmission submission = submitThroughForm(window, smallTrainerJob(3));
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;
         QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));

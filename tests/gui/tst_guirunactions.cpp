@@ -58,11 +58,11 @@ private slots:
     {
         MainWindow window;
         window.show();
-        const Submission first = submitThroughForm(window, sleeper(QStringLiteral("sleeper-1")));
+        const FormSubmission first = submitThroughForm(window, sleeper(QStringLiteral("sleeper-1")));
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
-        const Submission second = submitThroughForm(window, sleeper(QStringLiteral("sleeper-2")));
+        const FormSubmission second = submitThroughForm(window, sleeper(QStringLiteral("sleeper-2")));
         QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
-        window.sessions()->existing(kSandboxHost)->setRefreshInterval(500);
+        window.sessions()->existing(kSandboxHost)->setPollInterval(500);
         QTRY_COMPARE_WITH_TIMEOUT(jobState(window, first.result.runId), QStringLiteral("running"), 60000);
 
         // Requeue: the scheduler takes the running job back and queues it again under the same id.

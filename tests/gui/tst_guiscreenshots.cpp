@@ -47,14 +47,14 @@ private slots:
         JobSpec spec = smallTrainerJob(6);
         spec.name = QStringLiteral("fashion-ae");
         spec.trainerArgs.append({QStringLiteral("--checkpoint-every"), QStringLiteral("epoch")});
-        const Submission submission = submitThroughForm(window, spec);
+        const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
         // A second run with another learning rate, drawn over the first ("Compare with...").
         JobSpec other = smallTrainerJob(6);
         other.name = QStringLiteral("fashion-ae-lr3e-4");
         other.trainerArgs[other.trainerArgs.indexOf(QStringLiteral("--lr")) + 1] = QStringLiteral("0.0003");
-        const Submission second = submitThroughForm(window, other);
+        const FormSubmission second = submitThroughForm(window, other);
         QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
         QCOMPARE(waitForRunEnd(window, second.result.runId), QStringLiteral("completed"));
         window.selectRun(submission.result.runId);

@@ -35,7 +35,7 @@ private slots:
         MainWindow window;
         window.show();
         QVERIFY(window.clusterModel()->rowOf(kSandboxHost) >= 0);
-        const Submission submission = submitThroughForm(window, smallTrainerJob(2));
+        const FormSubmission submission = submitThroughForm(window, smallTrainerJob(2));
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;
         QVERIFY(!submission.result.jobId.isEmpty());
@@ -67,7 +67,7 @@ private slots:
         QSignalSpy resumed(window.runView(), &RunView::resumed);
         window.runView()->resumeFrom(QStringLiteral("auto"));
         QTRY_VERIFY_WITH_TIMEOUT(!resumed.isEmpty(), 120000);
-        const auto again = resumed.constFirst().constFirst().value<remote::LaunchResult>();
+        const auto again = resumed.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(again.runId, runId);
         QCOMPARE(again.attempt, 1);
         QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.size(), 2, 5000);
@@ -104,7 +104,7 @@ private slots:
         QSignalSpy submitted(dialog, &NewJobDialog::submitted);
         dialog->submit();
         QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
-        const auto result = submitted.constFirst().constFirst().value<remote::LaunchResult>();
+        const auto result = submitted.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(result.script, script);
         QVERIFY(!preview->isEdited()); // it named this run's directory: the next job starts from the fields
         QCOMPARE(window.sessions()->store()->run(result.runId).value->script, script);

@@ -6,6 +6,7 @@
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
 #include "remote/connection.h"
+#include "term/blocking.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -15,6 +16,8 @@
 #include <QTest>
 
 using namespace torchdeck;
+using torchdeck::term::runAndWait;
+using torchdeck::term::waitConnected;
 
 namespace {
 remote::CredentialPrompt passwordPrompt(const QString &host)
@@ -207,7 +210,7 @@ void TestKeychainPrompts::loginWithoutPrompt()
         connection.open();
         if (CredentialDialog *dialog = waitForDialog(3000))
             answerDialog(dialog, password, true);
-        const bool connected = connection.waitConnected(20000, error);
+        const bool connected = waitConnected(connection, 20000, error);
         connection.close();
         return connected;
     };
@@ -224,10 +227,10 @@ void TestKeychainPrompts::loginWithoutPrompt()
     answerWithDialogs(&connection, &window, &m_secrets);
     QSignalSpy prompts(&connection, &remote::Connection::credentialNeeded);
     connection.open();
-    QVERIFY2(connection.waitConnected(20000, &error), qPrintable(error));
+    QVERIFY2(waitConnected(connection, 20000, &error), qPrintable(error));
     QCOMPARE(prompts.size(), 1); // the server asked; the keychain answered
     QVERIFY(!visibleDialog());
-    QCOMPARE(connection.runAndWait(QStringLiteral("echo logged-in"), 10000).out, QByteArray("logged-in\n"));
+    QCOMPARE(runAndWait(connection, QStringLiteral("echo logged-in"), 10000).out, QByteArray("logged-in\n"));
     connection.close();
 
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("not-it")));
@@ -235,7 +238,7 @@ void TestKeychainPrompts::loginWithoutPrompt()
     refused.setInteractive(true);
     answerWithDialogs(&refused, &window, &m_secrets);
     refused.open();
-    QVERIFY(!refused.waitConnected(20000, &error));
+    QVERIFY(!waitConnected(refused, 20000, &error));
     QCOMPARE(error, QStringLiteral("authentication to %1 failed: the server refused the password").arg(host));
     QVERIFY(!visibleDialog());
     QTRY_VERIFY_WITH_TIMEOUT(!readBack(m_secrets, key), 10000);

@@ -7,6 +7,8 @@
 #include <QAction>
 #include <QFile>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -102,6 +104,18 @@ private slots:
             window.resize(1000, 650);
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             window.close();
+            // The running run relies on the window to restart it: closing asks first, and waits for the answer.
+            QMessageBox *box = nullptr;
+            QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("confirmClose"))));
+            QVERIFY(window.isVisible());
+            QVERIFY(box->detailedText().contains(QStringLiteral("newer on alpha (running)")));
+            box->button(QMessageBox::Cancel)->click();
+            QTRY_VERIFY(!window.findChild<QMessageBox *>(QStringLiteral("confirmClose")));
+            QVERIFY(window.isVisible());
+            window.close();
+            QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("confirmClose"))));
+            box->button(QMessageBox::Close)->click();
+            QTRY_VERIFY(!window.isVisible());
         }
         QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
         MainWindow again;

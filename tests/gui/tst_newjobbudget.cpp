@@ -1,12 +1,13 @@
 // The new-job form's wall-time budget, from a comparable earlier run of the cluster in the RunStore (its
 // metric events are a real trainer capture, tests/data/metrics/attempt1.jsonl).
 #include "core/metrics/metricsreader.h"
+#include "core/profiles/profilestore.h"
+#include "core/runs/runbudget.h"
 #include "core/store/runstore.h"
-#include "gui/clustersessions.h"
 #include "gui/jobform.h"
 #include "gui/newjobdialog.h"
 #include "gui/walltimebudgetlabel.h"
-#include "remote/runbudget.h"
+#include "session/clustersessions.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -60,10 +61,7 @@ private slots:
 
 private:
     WallTimeBudgetLabel *label() const { return m_dialog->form()->budgetLabel(); }
-    WallTimeBudget expected()
-    {
-        return remote::budgetFromEarlierRun(m_store, m_dialog->cluster(), m_dialog->form()->spec());
-    }
+    WallTimeBudget expected() { return budgetFromEarlierRun(m_store, m_dialog->cluster(), m_dialog->form()->spec()); }
 
     QTemporaryDir m_dir;
     RunStore m_store;

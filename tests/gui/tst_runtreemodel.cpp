@@ -42,7 +42,7 @@ private slots:
         QCOMPARE(model.index(0, RunTreeModel::NameColumn, hpc).data().toString(), QStringLiteral("new"));
         QCOMPARE(model.index(0, RunTreeModel::ProgressColumn, hpc).data().toString(), QStringLiteral("epoch 2/10"));
         QCOMPARE(model.index(0, RunTreeModel::LossColumn, hpc).data().toString(), QStringLiteral("0.04213"));
-        QCOMPARE(model.index(0, RunTreeModel::EtaColumn, hpc).data().toString(), QStringLiteral("1h 02m"));
+        QCOMPARE(model.index(0, RunTreeModel::EtaColumn, hpc).data().toString(), QStringLiteral("1h02m"));
         QCOMPARE(model.index(0, RunTreeModel::JobsColumn, hpc).data().toString(), QStringLiteral("17, 18"));
         QVERIFY(!model.index(0, RunTreeModel::CreatedColumn, hpc).data().toString().isEmpty());
         QVERIFY(!model.index(0, RunTreeModel::UpdatedColumn, hpc).data().toString().isEmpty());
@@ -128,7 +128,7 @@ private slots:
     {
         QCOMPARE(formatDuration(kNoValue), QString());
         QCOMPARE(formatDuration(45), QStringLiteral("45s"));
-        QCOMPARE(formatDuration(125), QStringLiteral("2m 05s"));
+        QCOMPARE(formatDuration(125), QStringLiteral("2m05s"));
     }
 };
 

@@ -1,10 +1,10 @@
 #include "core/profiles/profilestore.h"
 #include "core/store/runstore.h"
-#include "gui/clustersessions.h"
 #include "gui/comparerunsdialog.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runview.h"
+#include "session/clustersessions.h"
 
 #include <QFile>
 #include <QListWidget>

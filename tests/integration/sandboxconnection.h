@@ -3,12 +3,16 @@
 // What the integration tests share: whether the ctest fixture's sandbox runs, and how to reach it.
 #include "remote/connection.h"
 #include "remote/connectionstate.h"
+#include "term/blocking.h"
 
 #include <QFile>
 #include <QString>
 #include <memory>
 
 namespace torchdeck::testing {
+
+using term::runAndWait;
+using term::waitConnected;
 
 inline bool sandboxRunning()
 {
@@ -29,7 +33,7 @@ inline std::unique_ptr<remote::Connection> openSandboxConnection(QString *error)
 {
     auto connection = std::make_unique<remote::Connection>(sandboxConnectionSettings());
     connection->open();
-    if (!connection->waitConnected(10000, error))
+    if (!waitConnected(*connection, 10000, error))
         return nullptr;
     return connection;
 }

@@ -1,6 +1,7 @@
 // The threaded Connection against the sandbox: async commands, tails, and a connection killed mid-tail.
 #include "remote/connection.h"
 #include "sandboxconnection.h"
+#include "term/blocking.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,12 +11,15 @@
 #include <QTest>
 
 using namespace torchdeck::remote;
+using torchdeck::term::runAndWait;
+using torchdeck::term::waitConnected;
 
 class TestConnection : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
     void runsCommandsConcurrently();
+    void runsMoreCommandsThanTheServerHasChannels();
     void refusesQuestionsWhenNotInteractive();
     void tailDeliversAppendedBytesInOrder();
     void tailSeesTruncation();
@@ -59,12 +63,12 @@ void TestConnection::runsCommandsConcurrently()
     Connection connection(settings());
     connection.open();
     QString error;
-    QVERIFY2(connection.waitConnected(10000, &error), qPrintable(error));
+    QVERIFY2(waitConnected(connection, 10000, &error), qPrintable(error));
 
     // A slow command does not hold up a quick one: both share the session.
     RemoteCommand *slow = connection.run(QStringLiteral("sleep 1; echo slow"));
     QSignalSpy slowDone(slow, &RemoteCommand::finished);
-    const ExecResult quick = connection.runAndWait(QStringLiteral("echo quick; echo oops >&2; exit 3"), 5000);
+    const ExecResult quick = runAndWait(connection, QStringLiteral("echo quick; echo oops >&2; exit 3"), 5000);
     QCOMPARE(quick.error, QString());
     QCOMPARE(quick.exitCode, 3);
     QCOMPARE(quick.out, QByteArray("quick\n"));
@@ -72,6 +76,35 @@ void TestConnection::runsCommandsConcurrently()
     QCOMPARE(slowDone.count(), 0);
     QTRY_COMPARE_WITH_TIMEOUT(slowDone.count(), 1, 5000);
     QCOMPARE(slowDone.first().first().value<ExecResult>().out, QByteArray("slow\n"));
+}
+
+void TestConnection::runsMoreCommandsThanTheServerHasChannels()
+{
+    Connection connection(settings());
+    connection.open();
+    QString error;
+    QVERIFY2(waitConnected(connection, 10000, &error), qPrintable(error));
+    // sshd allows 10 sessions per connection (MaxSessions): the rest wait for a channel instead of failing,
+    // as a dashboard's log fetches and metrics reads once did under load.
+    constexpr int count = 25;
+    QList<ExecResult> results;
+    for (int i = 0; i < count; ++i) {
+        RemoteCommand *command = connection.run(QStringLiteral("sleep 0.3; echo %1").arg(i));
+        connect(command, &RemoteCommand::finished, this, [&results](const ExecResult &r) { results.append(r); });
+        connect(command, &RemoteCommand::failed, this, [&results](const QString &e) {
+            ExecResult failed;
+            failed.error = e;
+            results.append(failed);
+        });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(results.size(), count, 30000);
+    QStringList outputs;
+    for (const ExecResult &result : std::as_const(results)) {
+        QCOMPARE(result.error, QString());
+        outputs.append(QString::fromUtf8(result.out.trimmed()));
+    }
+    for (int i = 0; i < count; ++i)
+        QVERIFY2(outputs.contains(QString::number(i)), qPrintable(outputs.join(u' ')));
 }
 
 void TestConnection::refusesQuestionsWhenNotInteractive()
@@ -93,7 +126,7 @@ void TestConnection::refusesQuestionsWhenNotInteractive()
     QSignalSpy asked(&connection, &Connection::hostKeyConfirmationNeeded);
     connection.open();
     QString error;
-    QVERIFY(!connection.waitConnected(10000, &error));
+    QVERIFY(!waitConnected(connection, 10000, &error));
     QVERIFY2(error.contains(QStringLiteral("is not known and was not accepted")), qPrintable(error));
     QCOMPARE(asked.count(), 0);
 
@@ -102,7 +135,7 @@ void TestConnection::refusesQuestionsWhenNotInteractive()
     connect(&interactive, &Connection::hostKeyConfirmationNeeded, &interactive,
             [&](const HostKeyCheck &key) { interactive.answerHostKey(key.fingerprintSha256.startsWith(u"SHA256:")); });
     interactive.open();
-    QVERIFY2(interactive.waitConnected(10000, &error), qPrintable(error));
+    QVERIFY2(waitConnected(interactive, 10000, &error), qPrintable(error));
 }
 
 void TestConnection::tailDeliversAppendedBytesInOrder()
@@ -110,7 +143,7 @@ void TestConnection::tailDeliversAppendedBytesInOrder()
     const QString path = m_tmp.filePath(QStringLiteral("grow.log"));
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     RemoteTail *tail = connection.tail(path); // does not exist yet: the tail waits for it
     QByteArray received;
     qint64 expectedOffset = 0;
@@ -135,7 +168,7 @@ void TestConnection::tailSeesTruncation()
     append(path, "first attempt, a long line\n");
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     RemoteTail *tail = connection.tail(path);
     QByteArray received;
     QSignalSpy resets(tail, &RemoteTail::reset);
@@ -155,7 +188,7 @@ void TestConnection::reconnectLosesAndDuplicatesNothing()
     const QString path = m_tmp.filePath(QStringLiteral("metrics.jsonl"));
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     QSignalSpy states(&connection, &Connection::stateChanged);
     RemoteTail *tail = connection.tail(path);
     QByteArray received;
@@ -219,7 +252,7 @@ void TestConnection::uploadIsAtomicWithProgress()
 
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     RemoteUpload *upload = connection.upload(local, remote, 0640);
     QSignalSpy progress(upload, &RemoteUpload::progress);
     QSignalSpy finished(upload, &RemoteUpload::finished);
@@ -247,7 +280,7 @@ void TestConnection::stoppedUploadLeavesNothing()
     QVERIFY(QDir().mkpath(remoteDir));
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     RemoteUpload *upload = connection.upload(local, remoteDir + QStringLiteral("/big.bin"));
     QSignalSpy failed(upload, &RemoteUpload::failed);
     connect(upload, &RemoteUpload::progress, upload, &RemoteUpload::stop);
@@ -266,7 +299,7 @@ void TestConnection::uploadToAMissingDirectoryFails()
     source.close();
     Connection connection(settings());
     connection.open();
-    QVERIFY(connection.waitConnected(10000));
+    QVERIFY(waitConnected(connection, 10000));
     RemoteUpload *upload = connection.upload(local, QStringLiteral("/nonexistent-dir/x.txt"));
     QSignalSpy failed(upload, &RemoteUpload::failed);
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);

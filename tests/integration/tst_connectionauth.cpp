@@ -2,6 +2,7 @@
 // real sshd daemons with PAM (scripts/lib/auth-sshd): what the front is asked, and the failures.
 #include "authsshd.h"
 #include "remote/connection.h"
+#include "term/blocking.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -11,6 +12,8 @@
 #include <functional>
 
 using namespace torchdeck::remote;
+using torchdeck::term::runAndWait;
+using torchdeck::term::waitConnected;
 using namespace torchdeck::testing;
 
 namespace {
@@ -85,11 +88,11 @@ QList<CredentialPrompt> TestConnectionAuth::login(const QString &host, const Ans
     QElapsedTimer timer;
     timer.start();
     connection.open();
-    *connected = connection.waitConnected(connectTimeoutMs, error);
+    *connected = waitConnected(connection, connectTimeoutMs, error);
     if (elapsedMs)
         *elapsedMs = timer.elapsed();
     if (*connected) {
-        const ExecResult result = connection.runAndWait(QStringLiteral("echo logged-in"), 10000);
+        const ExecResult result = runAndWait(connection, QStringLiteral("echo logged-in"), 10000);
         if (result.out != "logged-in\n") {
             *connected = false;
             *error = QStringLiteral("connected, but a command failed: %1").arg(result.error);

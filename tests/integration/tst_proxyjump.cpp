@@ -3,6 +3,7 @@
 // fails at once with the jump's own reason.
 #include "authsshd.h"
 #include "remote/connection.h"
+#include "term/blocking.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +12,8 @@
 #include <QTest>
 
 using namespace torchdeck::remote;
+using torchdeck::term::runAndWait;
+using torchdeck::term::waitConnected;
 using namespace torchdeck::testing;
 
 namespace {
@@ -77,7 +80,7 @@ QString TestProxyJump::failure(const QString &config, qint64 *elapsedMs)
     timer.start();
     connection.open();
     QString error;
-    if (connection.waitConnected(connectTimeoutMs, &error))
+    if (waitConnected(connection, connectTimeoutMs, &error))
         return QStringLiteral("connected");
     *elapsedMs = timer.elapsed();
     return error;
@@ -89,9 +92,9 @@ void TestProxyJump::reachesTheSandboxThroughTheJumpHost()
     Connection connection(authSshdSettings(viaJump)); // not interactive: the jump must not ask anything
     connection.open();
     QString error;
-    QVERIFY2(connection.waitConnected(connectTimeoutMs, &error), qPrintable(error));
+    QVERIFY2(waitConnected(connection, connectTimeoutMs, &error), qPrintable(error));
     // The sandbox's sshd answers (it sets SLURM_CONF for its sessions, the jump sshd does not)...
-    const ExecResult result = connection.runAndWait(QStringLiteral("printf %s \"$SLURM_CONF\""), 10000);
+    const ExecResult result = runAndWait(connection, QStringLiteral("printf %s \"$SLURM_CONF\""), 10000);
     QCOMPARE(result.error, QString());
     QCOMPARE(result.out, qEnvironmentVariable("SLURM_CONF").toUtf8());
     // ...and the jump sshd forwarded this connection to the sandbox's port.

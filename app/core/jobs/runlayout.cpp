@@ -1,6 +1,23 @@
 #include "core/jobs/runlayout.h"
 
+#include "core/remotepath.h"
+
 namespace torchdeck {
+
+QString runDirectoryOf(const QString &workDirectory, const QString &runId)
+{
+    return workDirectory + QStringLiteral("/runs/") + runId;
+}
+
+QString workDirectoryCommand(const QString &workDirectory)
+{
+    return QStringLiteral("mkdir -p %1/local && cd %1 && pwd -P").arg(remotePathExpression(workDirectory));
+}
+
+QString deployedTrainerBinary(const QString &workDirectory, const QString &bundleHash)
+{
+    return workDirectory + QStringLiteral("/trainer/") + bundleHash + QStringLiteral("/build/torchdeck-train");
+}
 
 QString trainerOption(const QStringList &args, const QString &flag)
 {

@@ -16,6 +16,17 @@ struct RunLayout {
     QString checkpointDirectory() const { return directory + QStringLiteral("/checkpoints"); }
 };
 
+// <workDirectory>/runs/<runId>: where a run lives.
+QString runDirectoryOf(const QString &workDirectory, const QString &runId);
+
+// The shell command that makes the work directory (a path the shell expands, "~/" allowed) with the local/
+// folder of scheduler-less jobs, and prints it absolute with its symlinks resolved. A submission and a
+// preview resolve it the same way, so the previewed script names the same paths as the submitted one.
+QString workDirectoryCommand(const QString &workDirectory);
+
+// Where a deployment builds the bundled trainer of content hash `bundleHash` under an absolute work directory.
+QString deployedTrainerBinary(const QString &workDirectory, const QString &bundleHash);
+
 // Where local (scheduler-less) jobs keep their state: <work directory>/local, found from any path inside
 // <work directory>/runs/; empty when the path is not in a run directory (the user chose another log path).
 QString localStateDirectoryOf(const QString &pathInRun);

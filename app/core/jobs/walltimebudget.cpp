@@ -1,5 +1,6 @@
 #include "core/jobs/walltimebudget.h"
 
+#include "core/duration.h"
 #include "core/jobs/walltime.h"
 
 #include <algorithm>
@@ -12,12 +13,7 @@ constexpr int minimumLeadSeconds = 60; // the scheduler's own signal timing is c
 
 QString approximately(double seconds)
 {
-    const qint64 whole = qint64(std::llround(std::max(seconds, 0.0)));
-    if (whole < 60)
-        return QStringLiteral("~%1s").arg(whole);
-    if (whole < 3600)
-        return QStringLiteral("~%1m%2s").arg(whole / 60).arg(whole % 60, 2, 10, QChar(u'0'));
-    return QStringLiteral("~%1h%2m").arg(whole / 3600).arg((whole % 3600) / 60, 2, 10, QChar(u'0'));
+    return u'~' + formatDuration(std::max(seconds, 0.0));
 }
 } // namespace
 

@@ -7,7 +7,7 @@
 namespace torchdeck {
 
 // The live side of one run's series, for the fronts: events go in (on the GUI thread, by queued signal
-// from the tailer), row-level change signals come out. The SeriesModels of the run listen to it.
+// from the session), row-level change signals come out. The run view's charts listen to it.
 class RunMetrics : public QObject {
     Q_OBJECT
 public:

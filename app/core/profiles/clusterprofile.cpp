@@ -149,6 +149,14 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     return profile;
 }
 
+ClusterCaps ClusterProfile::caps() const
+{
+    ClusterCaps known;
+    known.scheduler = scheduler;
+    known.pbsDialect = pbsDialect;
+    return known;
+}
+
 SchedulerCommands ClusterProfile::commands(const QString &localStateDir) const
 {
     switch (scheduler) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/clustercaps.h"
 #include "core/scheduler/schedulercommands.h"
 
 #include <QJsonObject>
@@ -29,6 +30,8 @@ struct ClusterProfile {
     static ClusterProfile fromJson(const QString &name, const QJsonObject &object, QString *error);
 
     SchedulerCommands commands(const QString &localStateDir = {}) const;
+    // What validation and rendering know of the cluster from this profile: the one place that builds it.
+    ClusterCaps caps() const;
     QString libtorchPrefix() const { return libtorch == u"auto" ? QString() : libtorch; }
     // `module load <module>` for each module, quoted, for the shell lines run before a build or a check.
     QStringList moduleLoadLines() const;

@@ -1,11 +1,11 @@
-#include "remote/checkpointbranch.h"
+#include "core/runs/checkpointbranch.h"
 
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
 
 #include <QRegularExpression>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 namespace {
 QString fileName(const QString &path)
@@ -60,12 +60,13 @@ QString CheckpointBranch::command() const
     return script;
 }
 
-void CheckpointBranch::apply(RunStore &store, const QString &runId, const QByteArray &commandOutput) const
+StoreStatus CheckpointBranch::apply(RunStore &store, const QString &runId, const QByteArray &commandOutput) const
 {
     const auto recorded = store.checkpoints(runId);
-    const QList<CheckpointRecord> checkpoints = recorded.ok() ? recorded.value : QList<CheckpointRecord>{};
+    if (!recorded.ok())
+        return StoreStatus::failure(recorded.error);
     auto recordOf = [&](const QString &path) {
-        for (const CheckpointRecord &c : checkpoints) {
+        for (const CheckpointRecord &c : recorded.value) {
             if (c.path == path)
                 return c;
         }
@@ -76,19 +77,24 @@ void CheckpointBranch::apply(RunStore &store, const QString &runId, const QByteA
     };
     for (const QString &line : QString::fromUtf8(commandOutput).split(u'\n', Qt::SkipEmptyParts)) {
         const QString name = line.section(u' ', 1);
+        StoreStatus saved;
         if (line.startsWith(QStringLiteral("moved "))) {
             CheckpointRecord moved = recordOf(liveDirectory + u'/' + name);
-            store.removeCheckpoint(runId, moved.path);
+            saved = store.removeCheckpoint(runId, moved.path);
             moved.path = asideDirectory() + u'/' + name;
             moved.best = false;
-            store.saveCheckpoint(moved);
+            if (saved.ok())
+                saved = store.saveCheckpoint(moved);
         } else if (line.startsWith(QStringLiteral("copied "))) {
             CheckpointRecord copy = recordOf(chosen);
             copy.path = liveDirectory + u'/' + name;
             copy.best = false;
-            store.saveCheckpoint(copy);
+            saved = store.saveCheckpoint(copy);
         }
+        if (!saved.ok())
+            return saved;
     }
+    return {};
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

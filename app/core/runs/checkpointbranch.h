@@ -1,13 +1,13 @@
 #pragma once
 
+#include "core/store/storeresult.h"
+
 #include <QString>
 #include <QtGlobal>
 
 namespace torchdeck {
-class RunStore;
-}
 
-namespace torchdeck::remote {
+class RunStore;
 
 // Resuming from a chosen checkpoint starts a branch of the run. The run's live checkpoint directory must
 // then hold nothing newer than the choice, or a later `--resume auto` (an automatic restart, an in-job
@@ -24,7 +24,7 @@ struct CheckpointBranch {
     // A POSIX shell command that makes the move and prints `moved NAME` / `copied NAME` per file.
     QString command() const;
     // Records the moves and the copy the command printed in the run's checkpoint list.
-    void apply(RunStore &store, const QString &runId, const QByteArray &commandOutput) const;
+    [[nodiscard]] StoreStatus apply(RunStore &store, const QString &runId, const QByteArray &commandOutput) const;
 };
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -1,11 +1,11 @@
-#include "remote/checkpointinventory.h"
+#include "core/runs/checkpointinventory.h"
 
 #include "core/shellquote.h"
 
 #include <QHash>
 #include <limits>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 QString presentCheckpointsCommand(const QList<CheckpointRecord> &checkpoints)
 {
@@ -86,4 +86,4 @@ QString deleteCheckpointsCommand(const QStringList &paths)
     return command;
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

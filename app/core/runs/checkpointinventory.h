@@ -5,7 +5,7 @@
 
 #include <QStringList>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 // A run's checkpoints as the fronts list them: what the store recorded, marked with what is still on the
 // cluster (the trainer prunes all but the newest K and the best), the latest (the one a resume starts from),
@@ -36,4 +36,4 @@ CheckpointDeletion planCheckpointDeletion(const QList<CheckpointEntry> &entries,
 // Removes the checkpoints and their sidecars.
 QString deleteCheckpointsCommand(const QStringList &paths);
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -1,5 +1,6 @@
-#include "remote/resumerequest.h"
+#include "core/runs/launchrequest.h"
 
+#include "core/jobs/jobscript.h"
 #include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
@@ -7,7 +8,45 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-namespace torchdeck::remote {
+namespace torchdeck {
+
+LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, const QString &script)
+{
+    LaunchRequest request;
+    request.profile = profile;
+    request.spec = spec;
+    request.script = script;
+    request.resume = spec.commandKind == CommandKind::Trainer &&
+                             trainerOption(spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
+                         ? QStringLiteral("auto")
+                         : QString();
+    return request;
+}
+
+SubmissionScript renderSubmission(const LaunchRequest &request, const QString &workDirectory,
+                                  const QString &trainerBinary)
+{
+    const ClusterProfile &profile = request.profile;
+    JobSpec spec = request.spec;
+    if (spec.partition.isEmpty())
+        spec.partition = profile.partition;
+    if (spec.account.isEmpty())
+        spec.account = profile.account;
+    if (spec.modules.isEmpty())
+        spec.modules = profile.modules;
+    SubmissionScript rendered;
+    rendered.runDirectory = runDirectoryOf(workDirectory, request.runId);
+    rendered.attemptSpec =
+        attemptSpec(spec, RunLayout{rendered.runDirectory}, request.attempt, trainerBinary, request.resume);
+    if (!request.script.isEmpty()) {
+        rendered.script = request.script;
+        return rendered;
+    }
+    const ScriptResult script = renderJobScript(rendered.attemptSpec, profile.caps());
+    rendered.script = script.script;
+    rendered.errors = script.errors;
+    return rendered;
+}
 
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
                                            QString from, const QString &epochs, QString *error)
@@ -50,4 +89,4 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     return request;
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -1,17 +1,65 @@
 #pragma once
 
-#include "remote/runlauncher.h"
+#include "core/jobs/jobscript.h"
+#include "core/jobs/jobspec.h"
+#include "core/profiles/clusterprofile.h"
+#include "core/scheduler/schedulercommands.h"
+#include "core/store/runrecord.h"
+
+#include <QMetaType>
+#include <optional>
 
 namespace torchdeck {
+
 class RunStore;
-}
 
-namespace torchdeck::remote {
+// One submission: a new run (attempt 0) or a further attempt of a stored run (resume, requeue, chain).
+struct LaunchRequest {
+    ClusterProfile profile;
+    JobSpec spec;    // as the user wrote it; the profile's settings and the run layout are applied on rendering
+    QString runId;   // empty: a new run with a new id
+    int attempt = 0; // the attempt to submit; a resume is the next attempt of runId
+    QString resume;  // trainer --resume for this attempt: "auto", "none", a checkpoint path; empty: keep
+    QString script;  // non-empty: submit this text (the user edited the rendered script)
+    SubmitDependency after;
+};
 
-// The next attempt of a finished run of the bundled trainer, from a checkpoint ("auto", a path, or a file
-// name or step as the run's checkpoints list them), optionally for a new number of epochs. Shared by the
-// fronts and the automatic restart. Nothing, with `error` set, when it cannot resume.
+struct LaunchResult {
+    QString runId;
+    int attempt = 0;
+    QString jobId;
+    QString runDirectory;
+    QString script;
+};
+
+// A new run of `spec` on the profile's cluster. The one place that decides "resume auto": the bundled
+// trainer, unless the user passed --resume, resumes from the run's latest checkpoint, so a requeued or
+// restarted attempt continues where the last one stopped.
+LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, const QString &script = {});
+
+// The next attempt of an ended run of the bundled trainer, from a checkpoint ("auto", a path, or a file name
+// or step as the run's checkpoints list them), optionally for a new number of epochs. Shared by the fronts
+// and the automatic restart. Nothing, with `error` set, when it cannot resume.
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
                                            QString from, const QString &epochs, QString *error);
 
-} // namespace torchdeck::remote
+// What the paths of a submission start with while the work directory is not known yet (before connecting):
+// a marked placeholder that still passes validation (absolute, and a character set directives can carry).
+inline const QString kUnknownWorkDirectory = QStringLiteral("/@WORKDIR@");
+
+// The script a submission of `request` sends, byte for byte: the profile's partition, account and modules
+// where the spec names none, the attempt's run directory (<workDirectory>/runs/<run id>), its log, metrics
+// and checkpoint paths, its resume and the trainer binary. The fronts preview exactly this.
+struct SubmissionScript {
+    JobSpec attemptSpec;
+    QString runDirectory;
+    QString script;
+    QList<JobSpecError> errors;
+    bool ok() const { return errors.isEmpty(); }
+};
+SubmissionScript renderSubmission(const LaunchRequest &request, const QString &workDirectory,
+                                  const QString &trainerBinary);
+
+} // namespace torchdeck
+
+Q_DECLARE_METATYPE(torchdeck::LaunchResult)

@@ -1,11 +1,11 @@
-#include "remote/pbsbuildjob.h"
+#include "core/runs/pbsbuildjob.h"
 
 #include "core/jobs/jobscript.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/shellquote.h"
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 namespace {
 const QString bodyName = QStringLiteral(".torchdeck-build-body.sh");
@@ -62,4 +62,4 @@ QString pbsBuildAndWaitCommand(const QString &buildScript, const QString &jobScr
              shellQuote(jobScript));
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -3,10 +3,8 @@
 #include <QString>
 
 namespace torchdeck {
-struct ClusterProfile;
-}
 
-namespace torchdeck::remote {
+struct ClusterProfile;
 
 // Building the trainer in a PBS job. PBS has nothing like a blocking `srun`, so the job is submitted with
 // qsub and followed: its log streams back and qstat is asked until the job has ended. The job runs the
@@ -20,4 +18,4 @@ QString pbsBuildJobScript(const ClusterProfile &profile, const QString &trainerD
 // submits the job, prints its log as it grows and exits with the build's exit code.
 QString pbsBuildAndWaitCommand(const QString &buildScript, const QString &jobScript);
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -1,10 +1,10 @@
-#include "remote/restartdecision.h"
+#include "core/runs/restartdecision.h"
 
 #include "core/scheduler/jobstate.h"
 
 #include <algorithm>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 namespace {
 constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent up to 60 seconds earlier"
@@ -100,4 +100,4 @@ QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, Jo
     return ids;
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -7,7 +7,7 @@
 
 #include <QHash>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 // What to do about a run whose latest job has ended (issue 7's requeue from outside).
 struct RestartDecision {
@@ -46,4 +46,4 @@ bool waitsInVain(const JobInfo &job, const QList<JobRecord> &earlier);
 // then start. `polled`: what the scheduler said, by job id.
 QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, JobInfo> &polled);
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -1,4 +1,4 @@
-#include "remote/runbudget.h"
+#include "core/runs/runbudget.h"
 
 #include "core/jobs/runlayout.h"
 #include "core/store/runstore.h"
@@ -7,7 +7,7 @@
 #include <QJsonObject>
 #include <cmath>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 namespace {
 // What makes two trainer runs take the same time per epoch.
@@ -95,4 +95,4 @@ WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, con
     return {};
 }
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

@@ -5,10 +5,8 @@
 #include "core/metrics/runseries.h"
 
 namespace torchdeck {
-class RunStore;
-}
 
-namespace torchdeck::remote {
+class RunStore;
 
 // Shared by the fronts (pure: core types only). The wall-time budget of a spec from a run's measured epochs,
 // steps and checkpoint saves.
@@ -21,4 +19,4 @@ CheckpointOutlook outlookFromSeries(const JobSpec &spec, const RunSeries &series
 // same model on the same data with the same batch size and ranks; unknown when there is none.
 WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, const JobSpec &spec);
 
-} // namespace torchdeck::remote
+} // namespace torchdeck

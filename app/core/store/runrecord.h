@@ -23,7 +23,8 @@ struct RunRecord {
     qint64 epochsTotal = kNoCount;
     double lastLoss = kNoValue;
     double etaSeconds = kNoValue;
-    QString message; // the latest error or note, shown with the run
+    QString message;         // the latest error or note, shown with the run
+    bool autoRestart = true; // restarted from outside when its job stops to be requeued (restartdecision.h)
 };
 
 // Where the tails of a job stopped: each offset is the first byte not yet consumed as a whole line.

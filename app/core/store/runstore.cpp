@@ -18,7 +18,7 @@ std::atomic<quint64> g_connectionCount{0};
 const QString kMemory = QStringLiteral(":memory:");
 
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
-                             "epochs_total, last_loss, eta_seconds, message";
+                             "epochs_total, last_loss, eta_seconds, message, auto_restart";
 
 RunRecord readRun(const QSqlQuery &q)
 {
@@ -36,6 +36,7 @@ RunRecord readRun(const QSqlQuery &q)
     r.lastLoss = sql::toReal(q.value(10));
     r.etaSeconds = sql::toReal(q.value(11));
     r.message = q.value(12).toString();
+    r.autoRestart = q.value(13).toBool();
     return r;
 }
 
@@ -158,14 +159,14 @@ StoreStatus RunStore::addRun(const RunRecord &run)
     if (run.id.isEmpty())
         return StoreStatus::failure(QStringLiteral("a run needs an id"));
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                   .arg(QLatin1StringView(kRunColumns)));
     const QDateTime now = nowUtc();
     for (const QVariant &v :
          {sql::text(run.id), sql::text(run.name), sql::text(run.cluster),
           sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now), sql::text(run.state),
           sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
-          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message)})
+          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), QVariant(run.autoRestart)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot add run ") + run.id, q));
@@ -190,6 +191,41 @@ StoreStatus RunStore::updateRun(const RunRecord &run)
     if (q.numRowsAffected() == 0)
         return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(run.id));
     return {};
+}
+
+StoreStatus RunStore::setAutoRestart(const QString &runId, bool enabled)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("UPDATE runs SET auto_restart = ?, updated = ? WHERE id = ?"));
+    for (const QVariant &v : {QVariant(enabled), sql::msecs(nowUtc()), sql::text(runId)})
+        q.addBindValue(v);
+    if (!q.exec())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
+    if (q.numRowsAffected() == 0)
+        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(runId));
+    return {};
+}
+
+StoreStatus RunStore::recordSubmission(const RunRecord &run, const JobRecord &job)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    const auto existing = this->run(run.id);
+    StoreStatus saved = !existing.ok()   ? StoreStatus::failure(existing.error)
+                        : existing.value ? updateRun(run)
+                                         : addRun(run);
+    if (saved.ok())
+        saved = saveJob(job);
+    if (saved.ok() && !db.commit())
+        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, db.lastError().text()));
+    if (!saved.ok())
+        db.rollback();
+    return saved;
 }
 
 StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,

@@ -37,7 +37,11 @@ public:
 
     // Runs. addRun sets created (when null) and updated; the id must be new.
     StoreStatus addRun(const RunRecord &run);
-    StoreStatus updateRun(const RunRecord &run); // every field but id and created
+    StoreStatus updateRun(const RunRecord &run); // every field but id, created and autoRestart
+    StoreStatus setAutoRestart(const QString &runId, bool enabled);
+    // A submitted job with its run (added, or updated when the run exists) in one transaction: a reader never
+    // sees the run without the job it waits on, nor half of either.
+    StoreStatus recordSubmission(const RunRecord &run, const JobRecord &job);
     StoreStatus updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
                                double lastLoss, double etaSeconds);
     StoreResult<std::optional<RunRecord>> run(const QString &id) const;

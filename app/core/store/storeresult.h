@@ -4,8 +4,9 @@
 
 namespace torchdeck {
 
-// A store call's outcome: a value, or the database's message. Nothing in the store aborts or throws.
-template <typename T> struct StoreResult {
+// A store call's outcome: a value, or the database's message. Nothing in the store aborts or throws; every
+// caller decides what a failure means (nodiscard: ignoring one does not compile).
+template <typename T> struct [[nodiscard]] StoreResult {
     T value{};
     QString error;
 
@@ -18,7 +19,7 @@ template <typename T> struct StoreResult {
     }
 };
 
-struct StoreStatus {
+struct [[nodiscard]] StoreStatus {
     QString error;
 
     bool ok() const { return error.isEmpty(); }

@@ -71,6 +71,11 @@ QList<StoreMigration> storeMigrations()
                             " reason TEXT NOT NULL DEFAULT '',"
                             " PRIMARY KEY (run_id, path))"),
          }},
+        {2,
+         {
+             // The automatic restart from outside, switchable per run (on by default).
+             QStringLiteral("ALTER TABLE runs ADD COLUMN auto_restart INTEGER NOT NULL DEFAULT 1"),
+         }},
     };
 }
 

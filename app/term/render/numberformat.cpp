@@ -1,5 +1,7 @@
 #include "term/render/numberformat.h"
 
+#include "core/duration.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -66,17 +68,8 @@ QString formatCount(double value)
 
 QString formatDuration(double seconds)
 {
-    if (!std::isfinite(seconds) || seconds < 0)
-        return kUnknown;
-    const qint64 s = std::llround(seconds);
-    const auto two = [](qint64 v) { return QString::number(v).rightJustified(2, u'0'); };
-    if (s < 60)
-        return QString(QString::number(s) + u's');
-    if (s < 3600)
-        return QString(QString::number(s / 60) + u'm' + two(s % 60) + u's');
-    if (s < 86400)
-        return QString(QString::number(s / 3600) + u'h' + two(s / 60 % 60) + u'm');
-    return QString(QString::number(s / 86400) + u'd' + two(s / 3600 % 24) + u'h');
+    const QString text = torchdeck::formatDuration(seconds);
+    return text.isEmpty() ? kUnknown : text;
 }
 
 } // namespace torchdeck::term

@@ -9,7 +9,7 @@ namespace torchdeck::term {
 QString formatCompact(double value, int significant = 3);
 // Whole numbers such as steps, with thousands separators past 99,999: "1000", "1,000,000".
 QString formatCount(double value);
-// Durations for an ETA: "35s", "12m05s", "3h20m", "2d04h"; "-" when unknown.
+// core/duration.h's "35s", "12m05s", "3h20m", "2d04h"; "-" when unknown.
 QString formatDuration(double seconds);
 
 } // namespace torchdeck::term

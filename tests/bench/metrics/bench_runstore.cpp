@@ -84,7 +84,8 @@ int main(int argc, char **argv)
     JobRecord job;
     job.runId = firstRun;
     job.jobId = QStringLiteral("4242");
-    store.saveJob(job);
+    if (const StoreStatus saved = store.saveJob(job); !saved.ok())
+        qFatal("%s", qPrintable(saved.error));
     QList<MetricEvent> batch;
     const int batchSize = 10000;
     t.restart();

@@ -1,6 +1,7 @@
 // Prints remote figures on the sandbox: SFTP upload throughput against OpenSSH's sftp in the same run, and
 // tail latency (a line appended to a file -> its bytes delivered by RemoteTail), p50 and p99.
 #include "remote/connection.h"
+#include "term/blocking.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -14,6 +15,8 @@
 #include <cstdio>
 
 using namespace torchdeck::remote;
+using torchdeck::term::runAndWait;
+using torchdeck::term::waitConnected;
 
 namespace {
 
@@ -110,7 +113,7 @@ int main(int argc, char *argv[])
     Connection connection(settings);
     connection.open();
     QString error;
-    if (!connection.waitConnected(10000, &error))
+    if (!waitConnected(connection, 10000, &error))
         qFatal("%s", qPrintable(error));
 
     // Alternate the two, twice, so neither profits from a warmer page cache alone.

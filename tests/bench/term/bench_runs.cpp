@@ -54,19 +54,23 @@ int main(int argc, char *argv[])
         run.epochsTotal = 10;
         run.lastLoss = 0.01 * (i % 17);
         run.specJson = QStringLiteral("{}");
-        store.addRun(run);
-        for (int attempt = 0; attempt < 2; ++attempt)
-            store.saveJob({run.id,
-                           attempt,
-                           QString::number(1000 + 2 * i + attempt),
-                           {},
-                           QStringLiteral("completed"),
-                           0,
-                           {},
-                           QStringLiteral("/scratch/x.out"),
-                           {},
-                           QStringLiteral("/scratch/m.jsonl"),
-                           {}});
+        if (!store.addRun(run).ok())
+            qFatal("cannot add run %d", i);
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            const torchdeck::StoreStatus saved = store.saveJob({run.id,
+                                                                attempt,
+                                                                QString::number(1000 + 2 * i + attempt),
+                                                                {},
+                                                                QStringLiteral("completed"),
+                                                                0,
+                                                                {},
+                                                                QStringLiteral("/scratch/x.out"),
+                                                                {},
+                                                                QStringLiteral("/scratch/m.jsonl"),
+                                                                {}});
+            if (!saved.ok())
+                qFatal("%s", qPrintable(saved.error));
+        }
     }
     store.close();
     QString table;

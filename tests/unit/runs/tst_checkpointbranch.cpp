@@ -1,7 +1,7 @@
 // The branch a resume from an older checkpoint starts: its shell command, run by a real POSIX shell on real
 // files (hostile directory names included), and the store's record of what moved.
+#include "core/runs/checkpointbranch.h"
 #include "core/store/runstore.h"
-#include "remote/checkpointbranch.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,7 +10,6 @@
 #include <QTest>
 
 using namespace torchdeck;
-using namespace torchdeck::remote;
 
 class TestCheckpointBranch : public QObject {
     Q_OBJECT
@@ -94,7 +93,7 @@ private slots:
         QVERIFY(!QFile::exists(m_dir.path() + QStringLiteral("/CANARY")));
         QVERIFY(!QFile::exists(QDir::currentPath() + QStringLiteral("/CANARY")));
 
-        branch.apply(m_store, QStringLiteral("run"), output);
+        QVERIFY(branch.apply(m_store, QStringLiteral("run"), output).ok());
         QCOMPARE(storedPaths(), (QStringList{path(10), path(20, aside), path(30, aside)}));
         QVERIFY(isSupersededCheckpoint(path(20, aside)));
         QVERIFY(!isSupersededCheckpoint(path(10)));
@@ -122,7 +121,7 @@ private slots:
         QCOMPARE(copy.readAll(), QByteArray("twenty-five"));
         QVERIFY(QFile::exists(path(25) + QStringLiteral(".json")));
         QVERIFY(QFile::exists(path(25, aside))); // the choice itself stays where it was
-        branch.apply(m_store, QStringLiteral("run"), output);
+        QVERIFY(branch.apply(m_store, QStringLiteral("run"), output).ok());
         QVERIFY(storedPaths().contains(path(25)));
         QVERIFY(storedPaths().contains(path(30, branch.asideDirectory())));
     }

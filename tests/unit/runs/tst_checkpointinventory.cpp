@@ -1,6 +1,6 @@
-// A run's checkpoints as the fronts list them (remote/checkpointinventory.h): the marks, the deletion plan,
+// A run's checkpoints as the fronts list them (core/runs/checkpointinventory.h): the marks, the deletion plan,
 // and the two shell commands, run by a real POSIX shell on real files with a hostile directory name.
-#include "remote/checkpointinventory.h"
+#include "core/runs/checkpointinventory.h"
 
 #include <QDir>
 #include <QFile>
@@ -9,7 +9,6 @@
 #include <QTest>
 
 using namespace torchdeck;
-using namespace torchdeck::remote;
 
 namespace {
 CheckpointRecord checkpoint(const QString &dir, qint64 step, qint64 epoch, const QString &reason)

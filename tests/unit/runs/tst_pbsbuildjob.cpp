@@ -1,12 +1,11 @@
-// The PBS build job (remote/pbsbuildjob.h): the job script core renders for it, and refused profile values.
+// The PBS build job (core/runs/pbsbuildjob.h): the job script core renders for it, and refused profile values.
 // The submit-and-follow command runs for real in term.deployed, through the sandbox's qsub/qstat.
 #include "core/profiles/clusterprofile.h"
-#include "remote/pbsbuildjob.h"
+#include "core/runs/pbsbuildjob.h"
 
 #include <QTest>
 
 using namespace torchdeck;
-using namespace torchdeck::remote;
 
 class TestPbsBuildJob : public QObject {
     Q_OBJECT

@@ -1,12 +1,12 @@
-// When a run restarts from outside (issue 7): remote/restartdecision.h, a pure function.
+// When a run restarts from outside (issue 7): core/runs/restartdecision.h, a pure function.
+#include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
-#include "remote/restartdecision.h"
 
 #include <QTest>
 
 using namespace torchdeck;
-using torchdeck::remote::decideRestart;
-using torchdeck::remote::stoppedAtWallTimeWarning;
+using torchdeck::decideRestart;
+using torchdeck::stoppedAtWallTimeWarning;
 
 class TestRestartDecision : public QObject {
     Q_OBJECT
@@ -135,7 +135,7 @@ private slots:
 
     void theJobThatSpeaksForAChain()
     {
-        using torchdeck::remote::speakingJob;
+        using torchdeck::speakingJob;
         // submit --chain 3: attempts 1 and 2 wait behind attempt 0.
         QList<JobRecord> chain{job(0, JobState::Running), job(1, JobState::Pending), job(2, JobState::Pending)};
         QCOMPARE(speakingJob(chain), 0);
@@ -155,7 +155,7 @@ private slots:
 
     void aChainedAttemptWhoseTurnCannotComeIsCancelled()
     {
-        using torchdeck::remote::waitsInVain;
+        using torchdeck::waitsInVain;
         const QList<JobRecord> done{job(0, JobState::Failed, 75), job(1, JobState::Completed, 0)};
         JobInfo waiting;
         waiting.state = JobState::Pending;
@@ -171,7 +171,7 @@ private slots:
 
     void theLeftoversOfAChainAreCancelledLastFirst()
     {
-        using torchdeck::remote::chainLeftovers;
+        using torchdeck::chainLeftovers;
         // submit --chain 4, attempt 0 completed: 1 waits in vain, 2 and 3 wait on the one before them.
         QList<JobRecord> chain{job(0, JobState::Completed, 0), job(1, JobState::Pending), job(2, JobState::Pending),
                                job(3, JobState::Pending)};

@@ -34,12 +34,13 @@ void TestStoreSchema::migratesAnEmptyDatabase()
     store.close();
     // Reopening an up-to-date store runs no migration and keeps the version.
     QVERIFY(store.open(path).ok());
-    QCOMPARE(store.schemaVersion(), 1);
+    QCOMPARE(store.schemaVersion(), storeMigrations().last().version);
 }
 
-// A version 2 that adds a column, applied to a store written by version 1.
+// A next version that adds a column, applied to a store written by this one.
 void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
 {
+    const int now = storeMigrations().last().version;
     const QString path = m_dir.filePath(QStringLiteral("old.sqlite"));
     {
         RunStore v1;
@@ -52,11 +53,11 @@ void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
         QVERIFY2(added.ok(), qPrintable(added.error));
     }
     QList<StoreMigration> migrations = storeMigrations();
-    migrations.append({2, {QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''")}});
+    migrations.append({now + 1, {QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''")}});
     RunStore v2;
     const StoreStatus status = v2.open(path, migrations);
     QVERIFY2(status.ok(), qPrintable(status.error));
-    QCOMPARE(v2.schemaVersion(), 2);
+    QCOMPARE(v2.schemaVersion(), now + 1);
     const auto run = v2.run(QStringLiteral("r1"));
     QVERIFY(run.ok() && run.value.has_value());
     QCOMPARE(run.value->name, QStringLiteral("old run"));
@@ -69,22 +70,23 @@ void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
 
 void TestStoreSchema::failedMigrationLeavesTheLastVersion()
 {
+    const int now = storeMigrations().last().version;
     const QString path = m_dir.filePath(QStringLiteral("broken-migration.sqlite"));
     QList<StoreMigration> migrations = storeMigrations();
-    migrations.append({2, {QStringLiteral("CREATE TABLE extra (a INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
+    migrations.append({now + 1, {QStringLiteral("CREATE TABLE extra (a INTEGER)"), QStringLiteral("THIS IS NOT SQL")}});
     RunStore store;
     const StoreStatus status = store.open(path, migrations);
     QVERIFY(!status.ok());
-    QVERIFY2(status.error.contains(QStringLiteral("schema version 2")), qPrintable(status.error));
+    QVERIFY2(status.error.contains(QStringLiteral("schema version %1").arg(now + 1)), qPrintable(status.error));
     QVERIFY(!store.isOpen());
-    // Version 1 completed, version 2 rolled back entirely (no half-made table).
+    // The known versions completed, the failed one rolled back entirely (no half-made table).
     QVERIFY(store.open(path).ok());
-    QCOMPARE(store.schemaVersion(), 1);
+    QCOMPARE(store.schemaVersion(), now);
     store.close();
     QList<StoreMigration> fixed = storeMigrations();
-    fixed.append({2, {QStringLiteral("CREATE TABLE extra (a INTEGER)")}});
+    fixed.append({now + 1, {QStringLiteral("CREATE TABLE extra (a INTEGER)")}});
     QVERIFY(store.open(path, fixed).ok());
-    QCOMPARE(store.schemaVersion(), 2);
+    QCOMPARE(store.schemaVersion(), now + 1);
 }
 
 void TestStoreSchema::refusesANewerStore()

@@ -1,0 +1,80 @@
+#include "gui/restartfields.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+namespace torchdeck {
+
+RestartFields::RestartFields(QWidget *parent)
+    : QGroupBox(tr("Restarts"), parent)
+    , m_maxRestarts(new QSpinBox)
+    , m_requeue(new QCheckBox(tr("The job requeues &itself (scontrol requeue / qrerun)")))
+    , m_chain(new QSpinBox)
+    , m_chainNote(new QLabel)
+{
+    m_maxRestarts->setRange(0, 1000);
+    m_maxRestarts->setValue(JobSpec{}.maxRestarts);
+    m_maxRestarts->setObjectName(QStringLiteral("maxRestarts"));
+    m_maxRestarts->setToolTip(tr("How often a run that stops at its wall time or is preempted is restarted from its "
+                                 "latest checkpoint, whoever restarts it"));
+    m_requeue->setObjectName(QStringLiteral("requeue"));
+    m_requeue->setToolTip(tr("After the checkpoint signal the job asks the scheduler to requeue it: one job id "
+                             "throughout. Where that fails (a container without the scheduler's commands) "
+                             "the dashboard restarts it from outside."));
+    m_chain->setRange(1, 1 + m_maxRestarts->value());
+    m_chain->setObjectName(QStringLiteral("chain"));
+    m_chain->setSuffix(tr(" job(s)"));
+    m_chain->setToolTip(tr("Submit this many jobs at once, each to start only if the one before it stops "
+                           "(afternotok): the queue wait of later attempts overlaps the first one's run"));
+    m_chainNote->setWordWrap(true);
+    auto *form = new QFormLayout(this);
+    form->addRow(tr("Restart &limit"), m_maxRestarts);
+    form->addRow(m_requeue);
+    form->addRow(tr("Submit as a c&hain of"), m_chain);
+    form->addRow(m_chainNote);
+    connect(m_maxRestarts, &QSpinBox::valueChanged, this, [this] {
+        limitChain();
+        emit changed();
+    });
+    connect(m_requeue, &QCheckBox::toggled, this, &RestartFields::changed);
+    connect(m_chain, &QSpinBox::valueChanged, this, &RestartFields::changed);
+    limitChain();
+}
+
+void RestartFields::apply(JobSpec &spec) const
+{
+    spec.maxRestarts = m_maxRestarts->value();
+    spec.requeue = m_requeue->isChecked();
+}
+
+void RestartFields::setFrom(const JobSpec &spec)
+{
+    m_maxRestarts->setValue(spec.maxRestarts);
+    m_requeue->setChecked(spec.requeue);
+}
+
+int RestartFields::chainLength() const
+{
+    return m_chain->isEnabled() ? m_chain->value() : 1;
+}
+
+void RestartFields::setChainLength(int jobs)
+{
+    m_chain->setValue(jobs);
+}
+
+void RestartFields::setTrainer(bool trainer)
+{
+    m_chain->setEnabled(trainer);
+    m_chainNote->setText(trainer ? QString() : tr("Chains resume from checkpoints: the bundled trainer only."));
+    m_chainNote->setVisible(!trainer);
+}
+
+void RestartFields::limitChain()
+{
+    m_chain->setMaximum(1 + m_maxRestarts->value());
+}
+
+} // namespace torchdeck

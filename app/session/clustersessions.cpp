@@ -1,0 +1,69 @@
+#include "session/clustersessions.h"
+
+#include "core/profiles/profilestore.h"
+#include "core/scheduler/jobstate.h"
+#include "core/sshconfigparser.h"
+#include "core/store/runstore.h"
+
+namespace torchdeck {
+
+bool isUnfinishedRun(const RunRecord &run)
+{
+    return !isFinal(jobStateFromName(run.state));
+}
+
+ClusterSessions::ClusterSessions(RunStore *store, ProfileStore *profiles, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_profiles(profiles)
+    , m_sshConfigFile(userSshConfigPath())
+{
+}
+
+ClusterSession *ClusterSessions::session(const QString &cluster)
+{
+    if (ClusterSession *existing = m_sessions.value(cluster))
+        return existing;
+    remote::ConnectionSettings settings;
+    settings.host = cluster;
+    settings.sshConfigFile = m_sshConfigFile;
+    auto *session = new ClusterSession(m_profiles->profile(cluster), settings, m_store, this);
+    session->setPolling(m_polling);
+    if (m_setup)
+        m_setup(session->connection());
+    m_sessions.insert(cluster, session);
+    emit sessionAdded(session);
+    return session;
+}
+
+void ClusterSessions::profilesChanged()
+{
+    for (ClusterSession *session : std::as_const(m_sessions))
+        session->setProfile(m_profiles->profile(session->name()));
+}
+
+QStringList ClusterSessions::resumeTracking()
+{
+    QStringList clusters;
+    const auto runs = m_store->runs();
+    for (const RunRecord &run : runs.value) {
+        if (isUnfinishedRun(run) && !clusters.contains(run.cluster))
+            clusters.append(run.cluster);
+    }
+    for (const QString &cluster : std::as_const(clusters))
+        session(cluster)->open();
+    return clusters;
+}
+
+QList<RunRecord> ClusterSessions::runsRelyingOnRestarts() const
+{
+    QList<RunRecord> relying;
+    const auto runs = m_store->runs();
+    for (const RunRecord &run : runs.value) {
+        if (isUnfinishedRun(run) && run.autoRestart)
+            relying.append(run);
+    }
+    return relying;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,65 @@
+#include "session/runaction.h"
+
+#include "remote/schedulerclient.h"
+#include "session/clustersession.h"
+
+#include <QTimer>
+
+namespace torchdeck {
+
+RunAction::RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds, QStringList jobIds,
+                     SchedulerCommands commands)
+    : QObject(session)
+    , m_session(session)
+    , m_action(action)
+    , m_runIds(std::move(runIds))
+    , m_jobIds(std::move(jobIds))
+    , m_commands(std::move(commands))
+{
+}
+
+void RunAction::start()
+{
+    if (m_jobIds.isEmpty()) {
+        // Asynchronous like every other outcome, so a caller connects after start() all the same.
+        QTimer::singleShot(0, this, [this] {
+            emit finished(tr("no unfinished job"));
+            deleteLater();
+        });
+        return;
+    }
+    m_session->whenConnected(
+        this, [this] { next(m_jobIds); },
+        [this](const QString &error) {
+            emit failed(tr("cannot connect to %1: %2").arg(m_session->name(), error));
+            deleteLater();
+        });
+}
+
+void RunAction::next(QStringList left)
+{
+    if (left.isEmpty()) {
+        const QString done = m_action == SchedulerAction::Cancel ? tr("cancelled") : tr("requeued");
+        emit finished(tr("%1 job %2").arg(done, m_jobIds.join(QStringLiteral(", "))));
+        if (m_session)
+            m_session->refresh(m_runIds);
+        deleteLater();
+        return;
+    }
+    if (!m_session)
+        return deleteLater();
+    const QString id = left.takeFirst();
+    auto *client = new remote::SchedulerClient(m_session->connection(), m_commands, this);
+    connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
+        client->deleteLater();
+        emit failed(error);
+        deleteLater();
+    });
+    connect(client, &remote::SchedulerClient::actionDone, this, [this, client, left] {
+        client->deleteLater();
+        next(left);
+    });
+    client->act(m_action, {id});
+}
+
+} // namespace torchdeck

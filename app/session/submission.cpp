@@ -1,0 +1,80 @@
+#include "session/submission.h"
+
+#include "remote/runlauncher.h"
+#include "session/clustersession.h"
+
+namespace torchdeck {
+
+Submission::Submission(ClusterSession *session, LaunchRequest request, int chain)
+    : QObject(session)
+    , m_session(session)
+    , m_request(std::move(request))
+    , m_chain(std::max(chain, 1))
+{
+    connect(&m_steps, &remote::StepSequence::progress, this, &Submission::progress);
+    connect(&m_steps, &remote::StepSequence::failed, this, [this](const QString &error) {
+        emit failed(error);
+        deleteLater();
+    });
+    connect(&m_steps, &remote::StepSequence::finished, this, [this] {
+        emit finished(m_results.constFirst());
+        deleteLater();
+    });
+    m_steps.add({tr("Connecting to %1").arg(m_session->name()), tr("cannot connect to %1").arg(m_session->name()),
+                 [this](const remote::StepHandle &step) {
+                     m_session->whenConnected(
+                         step.context(), [step] { step.done(); }, [step](const QString &error) { step.fail(error); });
+                 }});
+    m_steps.add({{}, {}, [this](const remote::StepHandle &step) { launch(step, m_request); }});
+    for (int attempt = 1; attempt < m_chain; ++attempt) {
+        m_steps.add({{},
+                     tr("queueing attempt %1 of the chain").arg(attempt),
+                     [this, attempt](const remote::StepHandle &step) { launch(step, chainedAttempt(attempt)); }});
+    }
+}
+
+void Submission::start()
+{
+    emit started();
+    m_steps.start();
+}
+
+void Submission::stop()
+{
+    m_steps.stop();
+    deleteLater();
+}
+
+LaunchRequest Submission::chainedAttempt(int attempt) const
+{
+    LaunchRequest next = m_request;
+    next.runId = m_results.constFirst().runId;
+    next.attempt = m_request.attempt + attempt;
+    next.resume = QStringLiteral("auto");
+    next.script.clear();
+    next.after = {SubmitDependency::AfterNotOk, {m_results.constLast().jobId}};
+    return next;
+}
+
+void Submission::launch(const remote::StepHandle &step, const LaunchRequest &request)
+{
+    auto *launcher = new remote::RunLauncher(m_session->connection(), m_session->store(), step.context());
+    connect(launcher, &remote::RunLauncher::progress, this, &Submission::progress);
+    connect(launcher, &remote::RunLauncher::output, this, &Submission::output);
+    connect(launcher, &remote::RunLauncher::rendered, this, &Submission::rendered);
+    connect(launcher, &remote::RunLauncher::failed, launcher, [launcher, step](const QString &error) {
+        launcher->deleteLater();
+        step.fail(error);
+    });
+    connect(launcher, &remote::RunLauncher::submitted, launcher, [this, launcher, step](const LaunchResult &result) {
+        launcher->deleteLater();
+        m_results.append(result);
+        emit jobSubmitted(result);
+        if (m_session)
+            emit m_session->submitted(result);
+        step.done();
+    });
+    launcher->start(request);
+}
+
+} // namespace torchdeck

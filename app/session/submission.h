@@ -1,0 +1,47 @@
+#pragma once
+
+#include "core/runs/launchrequest.h"
+#include "remote/stepsequence.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace torchdeck {
+
+class ClusterSession;
+
+// One submission through a session, as a declared sequence of steps: connect, then each job (the run's
+// first, and for a chain the attempts queued after it, each with afternotok on the one before), each through
+// remote::RunLauncher (prepare, deploy, render, branch, submit, record). Deletes itself after finished or
+// failed. The vocabulary of every long operation: started, progress, output, finished, failed, stop().
+class Submission : public QObject {
+    Q_OBJECT
+public:
+    Submission(ClusterSession *session, LaunchRequest request, int chain);
+
+    void start();
+    void stop(); // no further job is submitted; a job already sent stays sent
+    const LaunchRequest &request() const { return m_request; }
+    QList<LaunchResult> results() const { return m_results; }
+
+signals:
+    void started();
+    void progress(const QString &step, qint64 done, qint64 total);
+    void output(const QString &text);
+    void rendered(const QString &script);
+    void jobSubmitted(const torchdeck::LaunchResult &result); // each job, the chain's too
+    void finished(const torchdeck::LaunchResult &first);      // every job sent; the first one's result
+    void failed(const QString &error);
+
+private:
+    void launch(const remote::StepHandle &step, const LaunchRequest &request);
+    LaunchRequest chainedAttempt(int attempt) const;
+
+    QPointer<ClusterSession> m_session;
+    LaunchRequest m_request;
+    int m_chain;
+    QList<LaunchResult> m_results;
+    remote::StepSequence m_steps;
+};
+
+} // namespace torchdeck

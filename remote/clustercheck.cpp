@@ -17,47 +17,45 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
     , m_settings(std::move(settings))
 {
     qRegisterMetaType<CheckItem>();
+    // A check that fails is a line of the list, not the end of it: every step reports and goes on.
+    using Check = void (ClusterCheck::*)(const StepHandle &);
+    for (const Check check :
+         {&ClusterCheck::checkQuoting, &ClusterCheck::checkSftp, &ClusterCheck::checkScheduler,
+          &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch, &ClusterCheck::checkWorkDirectory})
+        m_steps.add({{}, {}, [this, check](const StepHandle &step) { (this->*check)(step); }});
+    connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_items); });
 }
 
 void ClusterCheck::start()
 {
     m_items.clear();
-    m_steps = {[this] { checkQuoting(); },   [this] { checkSftp(); },     [this] { checkScheduler(); },
-               [this] { checkToolchain(); }, [this] { checkLibTorch(); }, [this] { checkWorkDirectory(); }};
-    next();
+    m_steps.start();
 }
 
-void ClusterCheck::next()
-{
-    if (m_steps.isEmpty())
-        return emit finished(m_items);
-    m_steps.takeFirst()();
-}
-
-void ClusterCheck::report(CheckItem item)
+void ClusterCheck::report(const StepHandle &step, CheckItem item)
 {
     m_items.append(item);
     emit itemChecked(item);
-    next();
+    step.done();
 }
 
-void ClusterCheck::runShell(const QString &name, const QString &script,
+void ClusterCheck::runShell(const StepHandle &step, const QString &name, const QString &script,
                             const std::function<CheckItem(int, const QString &, const QString &)> &judge)
 {
     if (!m_connection)
-        return report({name, false, QStringLiteral("the connection is gone")});
+        return report(step, {name, false, QStringLiteral("the connection is gone")});
     RemoteCommand *command = m_connection->run(QStringLiteral("bash -c ") + shellQuote(script));
-    connect(command, &RemoteCommand::failed, this, [this, name](const QString &error) {
-        report({name, false, error});
+    connect(command, &RemoteCommand::failed, step.context(), [this, name, step](const QString &error) {
+        report(step, {name, false, error});
     });
-    connect(command, &RemoteCommand::finished, this, [this, judge](const ExecResult &result) {
-        report(judge(result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err).trimmed()));
+    connect(command, &RemoteCommand::finished, step.context(), [this, judge, step](const ExecResult &result) {
+        report(step, judge(result.exitCode, QString::fromUtf8(result.out), QString::fromUtf8(result.err).trimmed()));
     });
 }
 
-void ClusterCheck::checkQuoting()
+void ClusterCheck::checkQuoting(const StepHandle &step)
 {
-    runShell(QStringLiteral("Shell quoting"), QStringLiteral("printf '%s' ") + shellQuote(quotingProbe),
+    runShell(step, QStringLiteral("Shell quoting"), QStringLiteral("printf '%s' ") + shellQuote(quotingProbe),
              [](int exitCode, const QString &out, const QString &) {
                  const bool same = exitCode == 0 && out == quotingProbe;
                  return CheckItem{QStringLiteral("Shell quoting"), same,
@@ -66,28 +64,30 @@ void ClusterCheck::checkQuoting()
              });
 }
 
-void ClusterCheck::checkSftp()
+void ClusterCheck::checkSftp(const StepHandle &step)
 {
     const QString name = QStringLiteral("SFTP");
     if (!m_connection)
-        return report({name, false, QStringLiteral("the connection is gone")});
+        return report(step, {name, false, QStringLiteral("the connection is gone")});
     // SFTP paths are not expanded by a shell: resolve the home directory first.
     RemoteCommand *home = m_connection->run(QStringLiteral("printf '%s' \"$HOME\""));
-    connect(home, &RemoteCommand::failed, this, [this, name](const QString &error) { report({name, false, error}); });
-    connect(home, &RemoteCommand::finished, this, [this, name](const ExecResult &result) {
+    connect(home, &RemoteCommand::failed, step.context(), [this, name, step](const QString &error) {
+        report(step, {name, false, error});
+    });
+    connect(home, &RemoteCommand::finished, step.context(), [this, name, step](const ExecResult &result) {
         const QString probe = QString::fromUtf8(result.out) + QStringLiteral("/.torchdeck-sftp-check");
         RemoteUpload *upload = m_connection->uploadData("torchdeck\n", probe, 0600);
-        connect(upload, &RemoteUpload::failed, this, [this, name](const QString &error) {
-            report({name, false, error + QStringLiteral(" (is the sftp subsystem enabled on the server?)")});
+        connect(upload, &RemoteUpload::failed, step.context(), [this, name, step](const QString &error) {
+            report(step, {name, false, error + QStringLiteral(" (is the sftp subsystem enabled on the server?)")});
         });
-        connect(upload, &RemoteUpload::finished, this, [this, name, probe] {
+        connect(upload, &RemoteUpload::finished, step.context(), [this, name, probe, step] {
             m_connection->run(QStringLiteral("rm -f ") + shellQuote(probe));
-            report({name, true, QStringLiteral("upload and atomic rename work")});
+            report(step, {name, true, QStringLiteral("upload and atomic rename work")});
         });
     });
 }
 
-void ClusterCheck::checkScheduler()
+void ClusterCheck::checkScheduler(const StepHandle &step)
 {
     const QStringList commands =
         m_settings.scheduler == SchedulerKind::Slurm
@@ -99,7 +99,7 @@ void ClusterCheck::checkScheduler()
     for (const QString &command : commands)
         script += QStringLiteral("command -v %1 >/dev/null || missing=\"$missing %1\"\n").arg(command);
     script += QStringLiteral("[ -z \"$missing\" ] || { echo \"missing:$missing\"; exit 1; }\n");
-    runShell(QStringLiteral("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
+    runShell(step, QStringLiteral("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
         return CheckItem{
             QStringLiteral("Scheduler"), exitCode == 0,
             exitCode == 0 ? QString(commands.join(QStringLiteral(", ")) + QStringLiteral(" found"))
@@ -107,7 +107,7 @@ void ClusterCheck::checkScheduler()
     });
 }
 
-void ClusterCheck::checkToolchain()
+void ClusterCheck::checkToolchain(const StepHandle &step)
 {
     const QString script = m_settings.moduleLines.join(u'\n') +
                            QStringLiteral("\ncmake --version | head -n1 || exit 1\n"
@@ -115,7 +115,7 @@ void ClusterCheck::checkToolchain()
                                           "  [ -n \"$cxx\" ] && command -v \"$cxx\" >/dev/null && { \"$cxx\" "
                                           "--version | head -n1; exit 0; }\n"
                                           "done\necho 'no C++ compiler'; exit 1\n");
-    runShell(QStringLiteral("cmake and C++ compiler"), script,
+    runShell(step, QStringLiteral("cmake and C++ compiler"), script,
              [](int exitCode, const QString &out, const QString &err) {
                  const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
                  return CheckItem{QStringLiteral("cmake and C++ compiler"), exitCode == 0,
@@ -125,7 +125,7 @@ void ClusterCheck::checkToolchain()
              });
 }
 
-void ClusterCheck::checkLibTorch()
+void ClusterCheck::checkLibTorch(const StepHandle &step)
 {
     // In the order deployment uses them: the configured prefix, cmake's own search (system packages, module
     // environments setting CMAKE_PREFIX_PATH), then a Python torch's bundled LibTorch.
@@ -143,7 +143,7 @@ void ClusterCheck::checkLibTorch()
         "python3 -c 'import torch, sys; sys.stdout.write(torch.utils.cmake_prefix_path + \" (Python torch \" "
         "+ torch.__version__ + \")\")' 2>/dev/null && exit 0\n"
         "exit 1\n");
-    runShell(QStringLiteral("LibTorch"), script, [](int exitCode, const QString &out, const QString &) {
+    runShell(step, QStringLiteral("LibTorch"), script, [](int exitCode, const QString &out, const QString &) {
         return CheckItem{QStringLiteral("LibTorch"), exitCode == 0,
                          exitCode == 0
                              ? out.trimmed()
@@ -152,11 +152,11 @@ void ClusterCheck::checkLibTorch()
     });
 }
 
-void ClusterCheck::checkWorkDirectory()
+void ClusterCheck::checkWorkDirectory(const StepHandle &step)
 {
     const QString dir = remotePathExpression(m_settings.workDirectory);
     runShell(
-        QStringLiteral("Work directory"),
+        step, QStringLiteral("Work directory"),
         QStringLiteral("mkdir -p %1 && t=%1/.torchdeck-write-check && : > \"$t\" && rm -f \"$t\" && cd %1 && pwd -P")
             .arg(dir),
         [this](int exitCode, const QString &out, const QString &err) {

@@ -2,6 +2,7 @@
 
 #include "core/profiles/clusterprofile.h"
 #include "core/schedulerkind.h"
+#include "remote/stepsequence.h"
 
 #include <QList>
 #include <QMetaType>
@@ -30,9 +31,10 @@ struct ClusterCheckSettings {
 // The settings a cluster's profile gives a check.
 ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile);
 
-// "Check cluster": on an open connection, one line per check, in order, each independent of the others'
-// failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++ compiler, LibTorch, work
-// directory writable. (Reachability and authentication are the connection's own states.)
+// "Check cluster": on an open connection, one line per check, a declared sequence of steps in order, each
+// independent of the others' failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++
+// compiler, LibTorch, work directory writable. (Reachability and authentication are the connection's own
+// states.)
 class ClusterCheck : public QObject {
     Q_OBJECT
 public:
@@ -44,20 +46,19 @@ signals:
     void finished(const QList<torchdeck::remote::CheckItem> &items);
 
 private:
-    void runShell(const QString &name, const QString &script,
+    void runShell(const StepHandle &step, const QString &name, const QString &script,
                   const std::function<CheckItem(int exitCode, const QString &out, const QString &err)> &judge);
-    void report(CheckItem item);
-    void next();
-    void checkQuoting();
-    void checkSftp();
-    void checkScheduler();
-    void checkToolchain();
-    void checkLibTorch();
-    void checkWorkDirectory();
+    void report(const StepHandle &step, CheckItem item);
+    void checkQuoting(const StepHandle &step);
+    void checkSftp(const StepHandle &step);
+    void checkScheduler(const StepHandle &step);
+    void checkToolchain(const StepHandle &step);
+    void checkLibTorch(const StepHandle &step);
+    void checkWorkDirectory(const StepHandle &step);
 
     QPointer<Connection> m_connection;
     ClusterCheckSettings m_settings;
-    QList<std::function<void()>> m_steps;
+    StepSequence m_steps;
     QList<CheckItem> m_items;
 };
 

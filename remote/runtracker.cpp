@@ -288,6 +288,16 @@ void RunTracker::settleRun(const QString &runId)
     emit runUpdated(runId);
 }
 
+void RunTracker::reconsider(const QString &runId)
+{
+    const auto jobs = m_store->jobs(runId);
+    const auto run = m_store->run(runId);
+    if (!m_autoRestart || !jobs.ok() || !run.ok() || !run.value || jobs.value.isEmpty())
+        return;
+    if (isFinal(jobStateFromName(jobs.value.at(speakingJob(jobs.value)).state)))
+        considerRestart(*run.value, jobs.value);
+}
+
 void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &jobs)
 {
     if (m_restarting.contains(run.id) || !m_connection)

@@ -36,6 +36,8 @@ public:
     // attempt from the latest checkpoint, unless the run's own switch is off; off by default. See
     // core/runs/restartdecision.h.
     void setAutoRestart(bool enabled) { m_autoRestart = enabled; }
+    // A run that has ended: restart it now if the policy allows (its switch was just turned on).
+    void reconsider(const QString &runId);
     bool isRefreshing() const { return m_pass.isRunning(); }
     bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
 

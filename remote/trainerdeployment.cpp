@@ -1,5 +1,6 @@
 #include "remote/trainerdeployment.h"
 
+#include "core/jobs/runlayout.h"
 #include "core/remotepath.h"
 #include "core/runs/pbsbuildjob.h"
 #include "core/shellquote.h"
@@ -84,8 +85,9 @@ void TrainerDeployment::resolveWorkDirectory()
     const QString expr = remotePathExpression(dir);
     runCommand(QStringLiteral("creating the work directory %1").arg(dir),
                QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this](const QByteArray &out) {
-                   m_trainerDir = QString::fromUtf8(out.trimmed()) + QStringLiteral("/trainer/") + m_bundle.hash;
-                   m_result.binary = m_trainerDir + QStringLiteral("/build/torchdeck-train");
+                   const QString work = QString::fromUtf8(out.trimmed());
+                   m_trainerDir = work + QStringLiteral("/trainer/") + m_bundle.hash;
+                   m_result.binary = deployedTrainerBinary(work, m_bundle.hash); // what a preview names
                    next();
                });
 }

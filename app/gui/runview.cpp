@@ -1,6 +1,7 @@
 #include "gui/runview.h"
 
 #include "core/metrics/runmetrics.h"
+#include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
@@ -183,7 +184,7 @@ void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jo
     const bool trainer = spec.ok() && spec.spec.commandKind == CommandKind::Trainer;
     m_autoRestart->setChecked(run.autoRestart && trainer);
     m_autoRestart->setEnabled(trainer);
-    const int used = std::max(int(jobs.size()) - 1, 0);
+    const int used = restartsUsed(jobs);
     m_autoRestart->setText(trainer ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
                                    : tr("Restart &automatically"));
     m_autoRestart->setToolTip(

@@ -236,8 +236,11 @@ RunAction *ClusterSession::requeue(const QString &runId)
 StoreStatus ClusterSession::setAutoRestart(const QString &runId, bool enabled)
 {
     const StoreStatus saved = m_store->setAutoRestart(runId, enabled);
-    if (saved.ok())
-        emit runUpdated(runId);
+    if (!saved.ok())
+        return saved;
+    if (enabled && isConnected())
+        m_tracker->reconsider(runId); // a job that stopped to be requeued while it was off goes on now
+    emit runUpdated(runId);
     return saved;
 }
 

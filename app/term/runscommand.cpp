@@ -1,5 +1,6 @@
 #include "term/runscommand.h"
 
+#include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
 #include "term/runrefresh.h"
@@ -99,8 +100,17 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         running && spec.ok() && series.ok()
             ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
+    const QString restarts =
+        spec.ok() && spec.spec.commandKind == CommandKind::Trainer
+            ? QStringLiteral("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
+                  .arg(run->autoRestart ? QStringLiteral("automatic") : QStringLiteral("off for this run"))
+                  .arg(restartsUsed(jobs.value))
+                  .arg(spec.spec.maxRestarts)
+                  .arg(shortRunId(run->id))
+            : QString();
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
+        object[u"auto_restart"] = run->autoRestart;
         if (budget.known)
             object[u"budget"] = QJsonObject{{QStringLiteral("epochs_per_job"), budget.epochsPerJob},
                                             {QStringLiteral("reaches_checkpoint"), budget.reachesCheckpoint},
@@ -118,9 +128,56 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             out << "budget   " << budget.summary << '\n';
         if (outlook.known)
             out << "now      " << outlook.summary << '\n';
+        if (!restarts.isEmpty())
+            out << "restarts " << restarts << '\n';
     }
     out << Qt::flush;
     return reached ? Ok : Failure;
+}
+
+int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("auto-restart"), out, err);
+    const QString setting = args.value(1);
+    if (args.isEmpty() || args.size() > 2 || (!setting.isEmpty() && setting != u"on" && setting != u"off")) {
+        context.error(QStringLiteral("usage: torchdeck auto-restart RUN [on|off]"));
+        return UsageError;
+    }
+    const auto run = context.openRun(args.constFirst());
+    if (!run)
+        return Failure;
+    if (!setting.isEmpty() && (setting == u"on") != run->autoRestart) {
+        // On again: a job that stopped to be requeued meanwhile is restarted now, by the session as always.
+        ClusterSession *session = setting == u"on" && !isUnfinishedRun(*run) ? context.connect(run->cluster)
+                                                                             : context.sessions().session(run->cluster);
+        if (!session)
+            return Failure;
+        const StoreStatus saved = session->setAutoRestart(run->id, setting == u"on");
+        if (!saved.ok()) {
+            context.error(saved.error);
+            return Failure;
+        }
+        QString restartedAs;
+        const QMetaObject::Connection said =
+            QObject::connect(session, &ClusterSession::restarted, session,
+                             [&restartedAs](const QString &, const QString &jobId) { restartedAs = jobId; });
+        while (session->isRestarting()) {
+            waitUntil(
+                [&](const std::function<void()> &done) {
+                    QObject::connect(session, &ClusterSession::restarted, session, done);
+                    QObject::connect(session, &ClusterSession::restartFailed, session, done);
+                },
+                120000);
+        }
+        QObject::disconnect(said);
+        if (!restartedAs.isEmpty())
+            out << "run " << shortRunId(run->id) << " restarted as job " << restartedAs << '\n';
+    }
+    const auto now = context.store().run(run->id);
+    out << "run " << shortRunId(run->id) << ": automatic restart "
+        << (now.ok() && now.value && now.value->autoRestart ? "on" : "off") << '\n'
+        << Qt::flush;
+    return Ok;
 }
 
 } // namespace torchdeck::term

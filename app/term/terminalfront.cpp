@@ -51,6 +51,8 @@ void printUsage(QTextStream &out)
            "  cancel RUN...           cancel the runs' unfinished jobs\n"
            "  checkpoints RUN         the run's checkpoints, the latest and the best marked [--json]\n"
            "                          [--delete STEP|FILE]... (never the latest)\n"
+           "  auto-restart RUN [on|off]  whether a job that stops at its wall time or is preempted is restarted\n"
+           "                          from its checkpoint by torchdeck (watch, the window, any refreshing command)\n"
            "  resume RUN              a new job continuing the run from its latest checkpoint\n"
            "                          [--from STEP|FILE] [--epochs N] [--json]\n"
            "  watch [RUN...]          live dashboard: runs, loss curve, epoch times, log; keys to select, "
@@ -103,6 +105,7 @@ int runTerminal(const QStringList &args)
         {u"logs", runLogsCommand},
         {u"metrics", runMetricsCommand},
         {u"cancel", runCancelCommand},
+        {u"auto-restart", runAutoRestartCommand},
         {u"checkpoints", runCheckpointsCommand},
         {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},

@@ -97,17 +97,21 @@ inline FormSubmission submitThroughForm(MainWindow &window, const JobSpec &spec,
     return done;
 }
 
-// Waits until the window's run list shows the run in a final state; returns that state.
+// Waits until the window's run list shows the run in a final state while its session submits no restart
+// (a job that stopped to be requeued shows "failed" until the next attempt is recorded); returns that state.
 inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeoutMs = 180000)
 {
-    if (ClusterSession *session = window.sessions()->existing(kSandboxHost))
+    ClusterSession *session = window.sessions()->existing(kSandboxHost);
+    if (session)
         session->setPollInterval(500);
     QString state;
     const bool ended = QTest::qWaitFor(
         [&] {
             const RunRecord *run = window.runModel()->run(runId);
             state = run ? run->state : QString();
-            return state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout";
+            const bool final =
+                state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout";
+            return final && !(session && session->isRestarting());
         },
         timeoutMs);
     return ended ? state : QString(QStringLiteral("still ") + state);

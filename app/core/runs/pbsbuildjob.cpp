@@ -28,9 +28,8 @@ QString pbsBuildJobScript(const ClusterProfile &profile, const QString &trainerD
     spec.customCommand = QStringLiteral("bash %1; echo \"%2$?\"").arg(bodyName, exitMarker);
     spec.outputPath = trainerDir + u'/' + logName;
     spec.checkpointSignalEnabled = false;
-    ClusterCaps caps;
-    caps.scheduler = SchedulerKind::Pbs;
-    caps.pbsDialect = profile.pbsDialect;
+    ClusterCaps caps = profile.caps();
+    caps.scheduler = SchedulerKind::Pbs; // a PBS build job, whatever else the profile says
     const ScriptResult script = renderJobScript(spec, caps);
     if (!script.ok()) {
         *error = QStringLiteral("the build job cannot be written for %1:\n%2")

@@ -10,6 +10,12 @@ namespace {
 constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent up to 60 seconds earlier"
 } // namespace
 
+int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest)
+{
+    // A job that requeued itself ran again under the same id: those runs count as restarts too.
+    return std::max(int(attempts.size()) - 1, 0) + std::max(latest.restarts, 0);
+}
+
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)
 {
     if (!spec.checkpointSignalEnabled || spec.signalLeadSeconds <= 0 || job.timeLimitSeconds <= 0 ||
@@ -46,8 +52,7 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
                                                 : QString());
         return {false, QStringLiteral("not restarted: %1").arg(why)};
     }
-    // A job that requeued itself ran again under the same id: those runs count as restarts too.
-    const int restarts = int(attempts.size()) - 1 + std::max(latestInfo.restarts, 0);
+    const int restarts = restartsUsed(attempts, latestInfo);
     if (restarts >= spec.maxRestarts)
         return {false, QStringLiteral("not restarted: %1 restarts done (the limit)").arg(restarts)};
     QString cause = QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);

@@ -27,6 +27,10 @@ struct RestartDecision {
 RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
                               const JobInfo &latest = {});
 
+// The restarts a run has had, counted against its spec's limit: its attempts after the first, and the times
+// the latest job requeued itself (what the scheduler said of it; unknown counts none).
+int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest = {});
+
 // Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it
 // ran into the window where that warning comes (Slurm sends it up to 60 s before the lead asked for).
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job);

@@ -1,0 +1,361 @@
+// The desktop window does what the terminal does, through the one session layer, against the sandbox:
+// restarts with only the window open (a real 2-minute wall time), tracking resumed for a run the terminal
+// submitted, a chain of 3, the automatic restart switched per run, and the form's preview equal to the
+// submitted script for Slurm and PBS.
+#include "core/metrics/metricscsv.h"
+#include "core/store/runstore.h"
+#include "gui/clusterlistmodel.h"
+#include "gui/jobform.h"
+#include "gui/newjobdialog.h"
+#include "gui/restartfields.h"
+#include "gui/runtreemodel.h"
+#include "gui/runview.h"
+#include "gui/scriptpreview.h"
+#include "guisandbox.h"
+#include "session/runaction.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+namespace {
+JobSpec trainerJob(const QString &name, int tasks, const QStringList &args)
+{
+    JobSpec spec;
+    spec.name = name;
+    spec.tasksPerNode = tasks;
+    spec.wallTimeSeconds = 600;
+    spec.trainerArgs =
+        QStringList{QStringLiteral("--model"),       QStringLiteral("ae"),        QStringLiteral("--data"),
+                    QStringLiteral("fashion-mnist"), QStringLiteral("--threads"), QStringLiteral("1")} +
+        args;
+    return spec;
+}
+
+// The seeded job of the terminal's requeue tests: 3 epochs of 938 steps, one rank.
+JobSpec chainJob(const QString &name)
+{
+    return trainerJob(name, 1,
+                      {QStringLiteral("--batch-size"), QStringLiteral("64"), QStringLiteral("--log-every"),
+                       QStringLiteral("100"), QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--seed"),
+                       QStringLiteral("7"), QStringLiteral("--lr"), QStringLiteral("0.001"),
+                       QStringLiteral("--optimizer"), QStringLiteral("adam")});
+}
+
+// A small 2-rank job that checkpoints and asks to be requeued at step 40 of 96.
+JobSpec interruptedJob(const QString &name)
+{
+    return trainerJob(name, 2,
+                      {QStringLiteral("--limit"), QStringLiteral("4096"), QStringLiteral("--batch-size"),
+                       QStringLiteral("64"), QStringLiteral("--log-every"), QStringLiteral("16"),
+                       QStringLiteral("--epochs"), QStringLiteral("3"), QStringLiteral("--seed"), QStringLiteral("7"),
+                       QStringLiteral("--lr"), QStringLiteral("0.001"), QStringLiteral("--optimizer"),
+                       QStringLiteral("adam"), QStringLiteral("--signal-at-step"), QStringLiteral("40")});
+}
+
+// Runs a program to its end: its standard output, then its standard error.
+QString run(const QString &program, const QStringList &args, int *exitCode = nullptr)
+{
+    QProcess process;
+    process.start(program, args);
+    process.waitForFinished(120000);
+    if (exitCode)
+        *exitCode = process.exitCode();
+    return QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
+}
+
+QString jsonLineValue(const QString &output, const QString &key)
+{
+    for (const QString &line : output.split(u'\n')) {
+        const QJsonObject object = QJsonDocument::fromJson(line.toUtf8()).object();
+        if (object.contains(key))
+            return object.value(key).toString();
+    }
+    return {};
+}
+
+// The steps of the visible curve (rows no later attempt discarded), in the order they were logged.
+QStringList stepsKept(RunStore &store, const QString &runId)
+{
+    QStringList steps;
+    const QStringList lines = metricsCsv(store.metrics(runId).value).split(u'\n', Qt::SkipEmptyParts);
+    for (const QString &line : lines) {
+        const QStringList cells = line.split(u',');
+        if (cells.size() == 12 && cells.at(1) == u"step" && cells.at(11) == u"0")
+            steps.append(cells.at(4));
+    }
+    return steps;
+}
+
+QString finalCheckpoint(const QString &home, const QString &runId)
+{
+    QDir dir(home + QStringLiteral("/work/runs/") + runId + QStringLiteral("/checkpoints"));
+    const QStringList files = dir.entryList({QStringLiteral("checkpoint-*.pt")}, QDir::Files, QDir::Name);
+    return files.isEmpty() ? QString() : dir.filePath(files.constLast());
+}
+
+// The two models agree to 1e-6 (loaded with PyTorch, as users load them); what Python said otherwise.
+QString sameParameters(const QString &a, const QString &b)
+{
+    const QString script = QStringLiteral("import sys, torch\n"
+                                          "a, b = (torch.load(p)['model'] for p in sys.argv[1:3])\n"
+                                          "d = max((a[k].float() - b[k].float()).abs().max().item() for k in a)\n"
+                                          "print(f'max |difference| {d:.3g}')\n"
+                                          "sys.exit(0 if d <= 1e-6 else 1)\n");
+    int code = -1;
+    const QString said = run(QStringLiteral("/usr/bin/python3"), {QStringLiteral("-c"), script, a, b}, &code);
+    return code == 0 ? QString() : said;
+}
+
+QList<JobRecord> jobsOf(MainWindow &window, const QString &runId)
+{
+    return window.sessions()->store()->jobs(runId).value;
+}
+} // namespace
+
+class TestGuiSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
+        QVERIFY(m_home.isValid());
+        const QString problem = prepareSandboxHome(m_home.path());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    void previewIsTheSubmission_data()
+    {
+        QTest::addColumn<int>("scheduler");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("slurm") << int(SchedulerKind::Slurm)
+                               << QStringList{QStringLiteral("#SBATCH --partition=debug"),
+                                              QStringLiteral("#SBATCH --account=proj42"),
+                                              QStringLiteral("module load cmake")};
+        QTest::addRow("pbs") << int(SchedulerKind::Pbs)
+                             << QStringList{QStringLiteral("#PBS -q debug"), QStringLiteral("#PBS -A proj42"),
+                                            QStringLiteral("module load cmake")};
+    }
+    // The script the form shows is the script that is submitted, byte for byte, with the profile's partition,
+    // account and modules applied; before connecting, the paths not known yet are marked placeholders.
+    void previewIsTheSubmission()
+    {
+        QFETCH(int, scheduler);
+        QFETCH(QStringList, expected);
+        ProfileStore profiles;
+        QString error;
+        QVERIFY(profiles.load(&error));
+        ClusterProfile profile = profiles.profile(kSandboxHost);
+        profile.scheduler = SchedulerKind(scheduler);
+        profile.pbsDialect = PbsDialect::Torque;
+        profile.partition = QStringLiteral("debug");
+        profile.account = QStringLiteral("proj42");
+        profile.modules = {QStringLiteral("cmake")};
+        profiles.put(profile);
+        QVERIFY(profiles.save(&error));
+
+        MainWindow window;
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(kSandboxHost);
+        JobSpec spec = interruptedJob(QStringLiteral("previewed"));
+        if (profile.scheduler == SchedulerKind::Pbs) {
+            spec.launch = LaunchMethod::Mpirun;
+            spec.mpiAllowRunAsRoot = true;
+        }
+        dialog->form()->setSpec(spec);
+        QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
+        ScriptPreview *preview = dialog->form()->scriptPreview();
+        QVERIFY2(preview->text().contains(QStringLiteral("/@WORKDIR@/runs/") + dialog->plannedRunId()),
+                 qPrintable(preview->text()));
+        QTRY_VERIFY_WITH_TIMEOUT(!preview->text().contains(QStringLiteral("@WORKDIR@")), 30000);
+        const QString previewed = preview->text();
+        for (const QString &line : expected)
+            QVERIFY2(previewed.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + previewed));
+        QVERIFY(previewed.contains(m_home.path() + QStringLiteral("/work/runs/") + dialog->plannedRunId()));
+
+        QSignalSpy submitted(dialog, &NewJobDialog::submitted);
+        dialog->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
+        const auto result = submitted.constFirst().constFirst().value<LaunchResult>();
+        QCOMPARE(result.script, previewed);
+        QFile sent(result.runDirectory + QStringLiteral("/job-0.sh"));
+        QVERIFY(sent.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(sent.readAll()), previewed);
+        QCOMPARE(window.sessions()->store()->run(result.runId).value->script, previewed);
+        // The module does not exist on the sandbox: whatever the job does, it is not needed any more.
+        RunAction *cancel = window.sessions()->session(kSandboxHost)->cancel({result.runId});
+        QSignalSpy cancelled(cancel, &RunAction::finished);
+        cancel->start();
+        QVERIFY(cancelled.wait(30000) || !cancelled.isEmpty());
+    }
+
+    // Slurm's own warning signal at a real 2-minute wall time, with nothing but the window: the trainer
+    // checkpoints and exits 75, the window submits the next attempt, and the run ends as one curve with the
+    // parameters of an uninterrupted run (issue 14).
+    void restartsAtTheWallTimeWithOnlyTheWindow()
+    {
+        MainWindow window;
+        window.show();
+        // One rank each, so the reference runs beside it on the sandbox's 2 CPUs; 12 epochs of 7500 steps take
+        // longer than the 60 s a 2-minute job trains before its signal (see requeue_test.sh).
+        const QStringList common{
+            QStringLiteral("--batch-size"), QStringLiteral("8"),           QStringLiteral("--log-every"),
+            QStringLiteral("1500"),         QStringLiteral("--epochs"),    QStringLiteral("12"),
+            QStringLiteral("--seed"),       QStringLiteral("3"),           QStringLiteral("--lr"),
+            QStringLiteral("0.001"),        QStringLiteral("--optimizer"), QStringLiteral("adam")};
+        const FormSubmission reference = submitThroughForm(window, trainerJob(QStringLiteral("reference"), 1, common));
+        QVERIFY2(reference.error.isEmpty(), qPrintable(reference.error));
+        JobSpec walltime = trainerJob(QStringLiteral("walltime"), 1, common);
+        walltime.wallTimeSeconds = 120;
+        walltime.signalLeadSeconds = 60;
+        walltime.maxRestarts = 6;
+        const FormSubmission submission = submitThroughForm(window, walltime);
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        QSignalSpy restarted(window.sessions()->session(kSandboxHost), &ClusterSession::restarted);
+
+        QCOMPARE(waitForRunEnd(window, runId, 420000), QStringLiteral("completed"));
+        QCOMPARE(waitForRunEnd(window, reference.result.runId, 120000), QStringLiteral("completed"));
+        const QList<JobRecord> jobs = jobsOf(window, runId);
+        QVERIFY2(jobs.size() >= 2, qPrintable(QString::number(jobs.size())));
+        QCOMPARE(jobs.constFirst().exitCode, 75); // stopped on the warning, not killed by the wall time
+        QVERIFY(!restarted.isEmpty());
+        QVERIFY2(restarted.constFirst().at(2).toString().contains(QStringLiteral("wall time's warning signal")),
+                 qPrintable(restarted.constFirst().at(2).toString()));
+        QCOMPARE(window.runModel()->run(runId)->epochsDone, 12);
+        QStringList expected;
+        for (int step = 1500; step <= 90000; step += 1500)
+            expected.append(QString::number(step));
+        QCOMPARE(stepsKept(*window.sessions()->store(), runId), expected);
+        const QString differs = sameParameters(finalCheckpoint(m_home.path(), reference.result.runId),
+                                               finalCheckpoint(m_home.path(), runId));
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
+    }
+
+    // A run the terminal submitted stops to be requeued while no torchdeck runs; the window, once opened,
+    // connects by itself (an unencrypted key, a known host: nothing to ask) and restarts it.
+    void resumesTrackingOfATerminalRun()
+    {
+        const JobSpec spec = interruptedJob(QStringLiteral("from-terminal"));
+        QStringList args{QStringLiteral("submit"), kSandboxHost, QStringLiteral("--job"),
+                         m_home.filePath(QStringLiteral("job.json")), QStringLiteral("--json")};
+        QFile job(args.at(3));
+        QVERIFY(job.open(QIODevice::WriteOnly));
+        job.write(QJsonDocument(spec.toJson()).toJson());
+        job.close();
+        int code = -1;
+        const QString out = run(qEnvironmentVariable("TORCHDECK_BIN"), args, &code);
+        QVERIFY2(code == 0, qPrintable(out));
+        const QString runId = jsonLineValue(out, QStringLiteral("run"));
+        QVERIFY2(!runId.isEmpty(), qPrintable(out));
+        RunStore store;
+        QVERIFY(store.open(qEnvironmentVariable("TORCHDECK_DATA_DIR") + QStringLiteral("/runs.sqlite")).ok());
+        const QString jobId = store.jobs(runId).value.constFirst().jobId;
+        // Until Slurm has forgotten nothing but the job has ended: no torchdeck process looks meanwhile.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            run(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-j"), jobId}).trimmed().isEmpty(),
+            120000);
+
+        MainWindow window;
+        window.show();
+        const QModelIndex cluster = window.clusterModel()->index(window.clusterModel()->rowOf(kSandboxHost));
+        QTRY_COMPARE_WITH_TIMEOUT(cluster.data(ClusterListModel::StateRole).toInt(),
+                                  int(remote::ConnectionState::Connected), 30000);
+        QTRY_COMPARE_WITH_TIMEOUT(jobsOf(window, runId).size(), 2, 60000);
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        QCOMPARE(jobsOf(window, runId).constLast().state, QStringLiteral("completed"));
+        QCOMPARE(stepsKept(*window.sessions()->store(), runId),
+                 (QStringList{QStringLiteral("16"), QStringLiteral("32"), QStringLiteral("48"), QStringLiteral("64"),
+                              QStringLiteral("80"), QStringLiteral("96")}));
+    }
+
+    // "Submit as a chain of 3" does what `submit --chain 3` does: the attempts wait up front (afternotok), Slurm
+    // starts the second after the first's exit 75, the third is cancelled once the run completed, and nothing
+    // is restarted from outside.
+    void submitsAChainOfThree()
+    {
+        MainWindow window;
+        window.show();
+        const FormSubmission reference = submitThroughForm(window, chainJob(QStringLiteral("reference")));
+        QVERIFY2(reference.error.isEmpty(), qPrintable(reference.error));
+        JobSpec chained = chainJob(QStringLiteral("chained"));
+        chained.trainerArgs << QStringLiteral("--signal-at-step") << QStringLiteral("1000");
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(kSandboxHost);
+        dialog->form()->setSpec(chained);
+        dialog->form()->restartFields()->setChainLength(3);
+        QCOMPARE(dialog->form()->chainLength(), 3);
+        QSignalSpy submitted(dialog, &NewJobDialog::submitted);
+        QSignalSpy restarted(window.sessions()->session(kSandboxHost), &ClusterSession::restarted);
+        dialog->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
+        const QString runId = submitted.constFirst().constFirst().value<LaunchResult>().runId;
+        QList<JobRecord> jobs = jobsOf(window, runId);
+        QCOMPARE(jobs.size(), 3);
+        const QString dependency =
+            run(QStringLiteral("scontrol"), {QStringLiteral("show"), QStringLiteral("job"), jobs.at(2).jobId});
+        QVERIFY2(dependency.contains(QStringLiteral("Dependency=afternotok:") + jobs.at(1).jobId),
+                 qPrintable(dependency));
+
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        QCOMPARE(waitForRunEnd(window, reference.result.runId), QStringLiteral("completed"));
+        QTRY_COMPARE_WITH_TIMEOUT(jobsOf(window, runId).at(2).state, QStringLiteral("cancelled"), 30000);
+        jobs = jobsOf(window, runId);
+        QCOMPARE(jobs.size(), 3);
+        QCOMPARE(jobs.at(0).exitCode, 75);
+        QCOMPARE(jobs.at(1).state, QStringLiteral("completed"));
+        QCOMPARE(restarted.count(), 0);
+        QCOMPARE(stepsKept(*window.sessions()->store(), runId),
+                 stepsKept(*window.sessions()->store(), reference.result.runId));
+        const QString differs = sameParameters(finalCheckpoint(m_home.path(), reference.result.runId),
+                                               finalCheckpoint(m_home.path(), runId));
+        QVERIFY2(differs.isEmpty(), qPrintable(differs));
+    }
+
+    // The run view's switch: off, a job that stops to be requeued is left as it is (and the run says so);
+    // on again, the next pass restarts it.
+    void autoRestartIsSwitchedPerRun()
+    {
+        MainWindow window;
+        window.show();
+        const FormSubmission submission = submitThroughForm(window, interruptedJob(QStringLiteral("switched")));
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        window.selectRun(runId);
+        auto *box = window.runView()->findChild<QCheckBox *>(QStringLiteral("autoRestart"));
+        QVERIFY(box);
+        QVERIFY(box->isChecked());
+        QVERIFY2(box->text().contains(QStringLiteral("0 of 3 used")), qPrintable(box->text()));
+        box->click();
+        QVERIFY(!window.sessions()->store()->run(runId).value->autoRestart);
+
+        window.sessions()->session(kSandboxHost)->setPollInterval(500);
+        QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->store()->run(runId).value->message.contains(
+                                     QStringLiteral("automatic restart is off for this run")),
+                                 120000);
+        QCOMPARE(jobsOf(window, runId).size(), 1);
+        QVERIFY(window.sessions()->runsRelyingOnRestarts().isEmpty());
+
+        box->click();
+        QTRY_COMPARE_WITH_TIMEOUT(jobsOf(window, runId).size(), 2, 60000);
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        QTRY_VERIFY(box->text().contains(QStringLiteral("1 of 3 used")));
+    }
+
+private:
+    QTemporaryDir m_home{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR") + QStringLiteral("/gui-session.XXXXXX")};
+};
+
+QTEST_MAIN(TestGuiSession)
+#include "tst_guisession.moc"

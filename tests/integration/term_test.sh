@@ -313,6 +313,30 @@ case_branch() { # resume from an older checkpoint: the newer ones are set aside,
         fail "the branch ended elsewhere than the line it replayed"
 }
 
+case_auto_restart() { # switched off, a job that stops to be requeued is left as it is; on again, restarted at once
+    use_prebuilt_trainer
+    local run id out rc
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name switched --trainer-arg --signal-at-step \
+          --trainer-arg 40 --json | json_field run)
+    grep -q "automatic restart off" <<<"$(td auto-restart "$run" off)" || fail "auto-restart off"
+    id=$(td status "$run" --offline --json | json_field jobs.0.job)
+    for _ in $(seq 300); do [[ -z "$(squeue -h -j "$id" 2>/dev/null)" ]] && break; sleep 0.2; done
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" failed "state while off"
+    expect_eq "$(json_field auto_restart <<<"$out")" False "auto_restart"
+    grep -q 'automatic restart is off for this run' <<<"$(json_field message <<<"$out")" || fail "message: $out"
+    expect_eq "$(json_field jobs.1.job <<<"$out" 2>/dev/null || echo none)" none "a second job while off"
+    grep -qE '^restarts off for this run, 0 of 3 used' <<<"$(td status "$run")" || fail "status: $(td status "$run")"
+    out=$(td auto-restart "$run" on)
+    grep -q "restarted as job" <<<"$out" || fail "auto-restart on: $out"
+    td logs "$run" -f >/dev/null || fail "the restarted job: $(td logs "$run")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "state after the restart"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the restarted job"
+    rc=0; td auto-restart "$run" maybe >/dev/null 2>&1 || rc=$?
+    expect_eq "$rc" 2 "a bad setting"
+}
+
 case_no_restart() { # a real error is not restarted, and the run says why
     use_prebuilt_trainer
     local run out

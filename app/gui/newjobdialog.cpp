@@ -135,10 +135,9 @@ LaunchRequest NewJobDialog::request(const JobSpec &spec, const QString &script) 
 
 ScriptResult NewJobDialog::render(const JobSpec &spec) const
 {
-    ClusterSession *session = cluster().isEmpty() ? nullptr : m_sessions->existing(cluster());
-    const LaunchRequest planned = request(spec);
-    const SubmissionScript rendered =
-        session ? session->previewSubmission(planned) : renderSubmission(planned, kUnknownWorkDirectory, {});
+    if (cluster().isEmpty())
+        return renderJobScript(spec, m_form->caps());
+    const SubmissionScript rendered = m_sessions->session(cluster())->previewSubmission(request(spec));
     return {rendered.script, rendered.errors};
 }
 

@@ -134,7 +134,7 @@ void ClusterCheck::checkLibTorch(const StepHandle &step)
         script +=
             QStringLiteral("p=%1; ls \"$p\"/Torch/TorchConfig.cmake \"$p\"/TorchConfig.cmake "
                            "\"$p\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head -n1 | grep . && exit 0\n")
-                .arg(shellQuote(m_settings.libtorchPrefix));
+                .arg(remotePathExpression(m_settings.libtorchPrefix));
     script += QStringLiteral(
         "for d in ${CMAKE_PREFIX_PATH//:/ } /usr/lib/*/cmake /usr/share/cmake /usr/local/share/cmake; do\n"
         "  ls \"$d\"/Torch/TorchConfig.cmake \"$d\"/share/cmake/Torch/TorchConfig.cmake 2>/dev/null | head "

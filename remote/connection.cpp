@@ -46,8 +46,9 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         return answer->wait();
     };
     m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential, m_interactive);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
 
     connect(m_worker, &ConnectionWorker::stateChanged, this, [this](ConnectionState state, const QString &detail) {
         m_state = state;
@@ -62,6 +63,7 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         RemoteCommand *command = m_commands.take(id);
         if (!command)
             return;
+        command->m_interrupted = result.interrupted;
         if (result.error.isEmpty())
             emit command->finished(result);
         else
@@ -94,17 +96,18 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
             emit upload->failed(error);
         upload->deleteLater();
     });
-    m_thread.setObjectName(QStringLiteral("ssh:") + m_settings.host);
-    m_thread.start();
+    m_thread->setObjectName(QStringLiteral("ssh:") + m_settings.host);
+    m_thread->start();
 }
 
 Connection::~Connection()
 {
     m_hostKeyAnswer->cancel();
     m_credentialAnswer->cancel();
-    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    // Never waits for the worker: it may be inside a blocking libssh call on a dead link (up to
+    // answerTimeoutMs). It closes the connection when it gets there, its thread ends, and both are deleted.
+    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
+    m_thread->quit();
 }
 
 void Connection::open()
@@ -117,13 +120,14 @@ void Connection::close()
     QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
 }
 
-RemoteCommand *Connection::run(const QString &command)
+RemoteCommand *Connection::run(const QString &command, int deadlineMs)
 {
     const quint64 id = m_nextId++;
     auto *operation = new RemoteCommand(this, id);
     m_commands.insert(id, operation);
     QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id, command] { worker->startCommand(id, command); }, Qt::QueuedConnection);
+        m_worker, [worker = m_worker, id, command, deadlineMs] { worker->startCommand(id, command, deadlineMs); },
+        Qt::QueuedConnection);
     return operation;
 }
 

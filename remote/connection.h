@@ -33,7 +33,8 @@ public:
     ConnectionState state() const { return m_state; }
     QString host() const { return m_settings.host; }
 
-    RemoteCommand *run(const QString &command);
+    // Fails (interrupted) if it runs past deadlineMs; 0: no deadline.
+    RemoteCommand *run(const QString &command, int deadlineMs = kDefaultCommandDeadlineMs);
     RemoteTail *tail(const QString &path, qint64 offset = 0);
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
     // Uploads bytes held in memory (a job script, an embedded file) through a temporary local file.
@@ -62,8 +63,8 @@ private:
     QString m_lastDetail;
     std::shared_ptr<std::atomic<bool>> m_interactive = std::make_shared<std::atomic<bool>>(false);
     quint64 m_nextId = 1;
-    QThread m_thread;
-    ConnectionWorker *m_worker; // lives in m_thread
+    QThread *m_thread = new QThread; // deletes itself when it has finished: destroying never waits for it
+    ConnectionWorker *m_worker;      // lives in m_thread
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
     QHash<quint64, QPointer<RemoteUpload>> m_uploads;

@@ -35,7 +35,18 @@ struct ConnectionSettings {
     // Commands running at once; more wait for a channel. sshd refuses channels past its MaxSessions (10 by
     // default) and SFTP holds one: a front that asked for more at once saw its commands fail.
     int maxRunningCommands = 6;
+    // A blocking step of libssh (connecting, opening a channel, an SFTP call) that gets no answer for this
+    // long fails; the link is then taken for dead.
+    int answerTimeoutMs = 15000;
+    // When nothing came from the server for this long, a keepalive round trip: no answer within
+    // answerTimeoutMs and the connection is lost (Reconnecting). A suspended laptop or a stopped sshd is
+    // noticed within about keepaliveMs + answerTimeoutMs.
+    int keepaliveMs = 10000;
 };
+
+// How long a command may run before it is stopped and fails (it may have done part of its work):
+// Connection::run's default; long work (a build) asks for more.
+constexpr int kDefaultCommandDeadlineMs = 5 * 60 * 1000;
 
 } // namespace torchdeck::remote
 

@@ -29,7 +29,10 @@ ConnectionWorker::ConnectionWorker(ConnectionSettings settings, HostKeyQuestion 
     , m_interactive(std::move(interactive))
     , m_pump(this) // parented, so moveToThread takes the timers along
     , m_reconnect(this)
+    , m_keepalive(this)
 {
+    m_keepalive.setInterval(std::max(1000, m_settings.keepaliveMs / 2));
+    connect(&m_keepalive, &QTimer::timeout, this, &ConnectionWorker::keepAlive);
     m_pump.setInterval(pumpIntervalMs);
     connect(&m_pump, &QTimer::timeout, this, [this] {
         pumpCommands();
@@ -56,7 +59,7 @@ void ConnectionWorker::setState(ConnectionState state, const QString &detail)
 bool ConnectionWorker::connectOnce(QString &error)
 {
     m_sftp.reset();
-    error = m_ssh.connect(m_settings.host, m_settings.sshConfigFile);
+    error = m_ssh.connect(m_settings.host, m_settings.sshConfigFile, m_settings.answerTimeoutMs);
     if (error.isEmpty()) {
         const HostKeyCheck key = m_ssh.checkHostKey();
         if (key.status == HostKeyStatus::Unknown) {
@@ -76,6 +79,8 @@ bool ConnectionWorker::connectOnce(QString &error)
         return false;
     }
     m_reconnectAttempt = 0;
+    heard();
+    m_keepalive.start();
     setState(ConnectionState::Connected);
     if (!m_tails.empty())
         m_pump.start();
@@ -96,7 +101,8 @@ void ConnectionWorker::close()
 {
     m_reconnect.stop();
     m_pump.stop();
-    failCommands(QStringLiteral("connection closed"));
+    m_keepalive.stop();
+    failCommands(QStringLiteral("connection closed"), true);
     m_tails.clear();
     m_sftp.reset();
     m_ssh.disconnect();
@@ -108,12 +114,16 @@ void ConnectionWorker::connectionLost(const QString &why)
     if (m_state != ConnectionState::Connected)
         return;
     qCInfo(lcRemote) << "connection to" << m_settings.host << "lost:" << why;
+    m_pump.stop();
+    m_keepalive.stop();
+    // The state first: whoever hears of a failed command then knows it must wait for the reconnect. The
+    // commands' channels go before the session they belong to.
+    setState(ConnectionState::Reconnecting, why);
     failCommands(QStringLiteral("connection to %1 lost while the command ran (%2); it may or may not have completed")
-                     .arg(m_settings.host, why));
+                     .arg(m_settings.host, why),
+                 true);
     m_sftp.reset();
     m_ssh.disconnect();
-    m_pump.stop();
-    setState(ConnectionState::Reconnecting, why);
     scheduleReconnect();
 }
 
@@ -130,7 +140,7 @@ void ConnectionWorker::scheduleReconnect()
     m_reconnect.start(delay);
 }
 
-void ConnectionWorker::startCommand(quint64 id, const QString &command)
+void ConnectionWorker::startCommand(quint64 id, const QString &command, int deadlineMs)
 {
     if (m_state != ConnectionState::Connected) {
         ExecResult refused;
@@ -138,7 +148,7 @@ void ConnectionWorker::startCommand(quint64 id, const QString &command)
         emit commandFinished(id, refused);
         return;
     }
-    m_waitingCommands.emplace_back(id, command);
+    m_waitingCommands.push_back({id, command, deadlineMs});
     launchWaitingCommands();
 }
 
@@ -146,45 +156,76 @@ void ConnectionWorker::launchWaitingCommands()
 {
     const auto limit = size_t(std::max(1, m_settings.maxRunningCommands));
     while (!m_waitingCommands.empty() && m_commands.size() < limit && m_state == ConnectionState::Connected) {
-        auto [id, command] = std::move(m_waitingCommands.front());
+        const Waiting next = m_waitingCommands.front();
         m_waitingCommands.pop_front();
-        launchCommand(id, command);
+        launchCommand(next);
     }
 }
 
-void ConnectionWorker::launchCommand(quint64 id, const QString &command)
+void ConnectionWorker::launchCommand(const Waiting &waiting)
 {
     Command running;
     // The channel opens blocking; reads are then polled so commands and tails share the session.
-    running.result = m_ssh.startExec(command, running.channel);
+    running.result = m_ssh.startExec(waiting.command, running.channel);
     if (!running.result.error.isEmpty()) {
-        emit commandFinished(id, running.result);
-        if (!m_ssh.isConnected())
+        emit commandFinished(waiting.id, running.result);
+        // No channel: a closed connection, or a server that no longer answers (the open timed out).
+        if (!m_ssh.isConnected() || !answering())
             connectionLost(running.result.error);
         return;
     }
-    m_commands.emplace(id, std::move(running));
+    heard();
+    running.deadlineMs = waiting.deadlineMs;
+    running.deadline = waiting.deadlineMs > 0 ? nowMs() + waiting.deadlineMs : 0;
+    m_commands.emplace(waiting.id, std::move(running));
     m_pump.start();
 }
 
-void ConnectionWorker::failCommands(const QString &error)
+void ConnectionWorker::heard()
+{
+    m_lastHeardMs = nowMs();
+}
+
+bool ConnectionWorker::answering()
+{
+    if (m_state != ConnectionState::Connected)
+        return false;
+    if (!m_ssh.roundTrip()) {
+        connectionLost(QStringLiteral("no answer from %1 within %2 s (the link stalled, or the server stopped)")
+                           .arg(m_settings.host)
+                           .arg(m_settings.answerTimeoutMs / 1000.0));
+        return false;
+    }
+    heard();
+    return true;
+}
+
+void ConnectionWorker::keepAlive()
+{
+    // Only after a quiet spell: a command or a tail that receives data proves the link already.
+    if (m_state == ConnectionState::Connected && nowMs() - m_lastHeardMs >= m_settings.keepaliveMs)
+        answering();
+}
+
+void ConnectionWorker::failCommands(const QString &error, bool interrupted)
 {
     for (auto &[id, command] : m_commands) {
         command.result.error = error;
+        command.result.interrupted = interrupted;
         emit commandFinished(id, command.result);
     }
     m_commands.clear();
     // Never started: nothing happened on the cluster.
     ExecResult notRun;
     notRun.error = QStringLiteral("not run: %1").arg(error.section(QStringLiteral(" while"), 0, 0));
-    for (const auto &[id, command] : std::exchange(m_waitingCommands, {}))
-        emit commandFinished(id, notRun);
+    for (const Waiting &waiting : std::exchange(m_waitingCommands, {}))
+        emit commandFinished(waiting.id, notRun);
 }
 
 void ConnectionWorker::stopCommand(quint64 id)
 {
     const auto waiting = std::find_if(m_waitingCommands.begin(), m_waitingCommands.end(),
-                                      [id](const auto &entry) { return entry.first == id; });
+                                      [id](const Waiting &entry) { return entry.id == id; });
     if (waiting != m_waitingCommands.end()) {
         m_waitingCommands.erase(waiting);
         ExecResult stopped;
@@ -209,6 +250,7 @@ bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
     for (const int isStderr : {0, 1}) {
         int n = 0;
         while ((n = ssh_channel_read_nonblocking(command.channel.get(), buffer.data(), buffer.size(), isStderr)) > 0) {
+            heard();
             const QByteArray chunk(buffer.data(), n);
             (isStderr ? command.result.err : command.result.out).append(chunk);
             emit commandOutput(id, chunk, isStderr != 0);
@@ -218,8 +260,17 @@ bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
             return false;
         }
     }
-    if (!ssh_channel_is_eof(command.channel.get()))
-        return false;
+    if (!ssh_channel_is_eof(command.channel.get())) {
+        if (command.deadline == 0 || nowMs() < command.deadline)
+            return false;
+        ssh_channel_request_send_signal(command.channel.get(), "TERM");
+        ssh_channel_close(command.channel.get());
+        command.result.error = QStringLiteral("no end within %1 s: stopped").arg(command.deadlineMs / 1000);
+        command.result.interrupted = true;
+        emit commandFinished(id, command.result);
+        return true;
+    }
+    heard();
     command.result.exitCode = ssh_channel_get_exit_status(command.channel.get());
     ssh_channel_close(command.channel.get());
     emit commandFinished(id, command.result);
@@ -229,8 +280,11 @@ bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
 void ConnectionWorker::pumpCommands()
 {
     bool finished = false;
-    for (auto it = m_commands.begin(); it != m_commands.end() && m_state == ConnectionState::Connected;) {
-        if (pumpCommand(it->first, it->second)) {
+    for (auto it = m_commands.begin(); it != m_commands.end();) {
+        const bool ended = pumpCommand(it->first, it->second);
+        if (m_state != ConnectionState::Connected)
+            return; // the connection was lost: m_commands was emptied under this loop
+        if (ended) {
             it = m_commands.erase(it);
             finished = true;
         } else {
@@ -282,11 +336,15 @@ void ConnectionWorker::pollTails()
         if (!session) {
             if (!m_ssh.isConnected())
                 return connectionLost(error);
+            if (!answering())
+                return;
             emit tailFailed(id, error);
             it = m_tails.erase(it);
             continue;
         }
         TailPoll poll = tail.tail.poll(session, tailChunkBytes);
+        if (poll.kind != TailPoll::Kind::ConnectionLost && poll.kind != TailPoll::Kind::Error)
+            heard(); // an SFTP round trip
         const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
         tail.nextPollMs =
             now + (quiet || poll.kind == TailPoll::Kind::Missing ? m_settings.tailIdlePollMs : m_settings.tailPollMs);
@@ -301,8 +359,10 @@ void ConnectionWorker::pollTails()
             emit tailReset(id, poll.message);
             break;
         case TailPoll::Kind::ConnectionLost:
-            if (!m_ssh.isConnected() || !m_ssh.probe())
+            if (!m_ssh.isConnected())
                 return connectionLost(poll.message);
+            if (!answering())
+                return;
             m_sftp.reset(); // the SFTP channel died but the session lives: open a new one next time
             break;
         case TailPoll::Kind::Error:

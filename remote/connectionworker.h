@@ -33,7 +33,8 @@ public:
 public slots:
     void open();
     void close();
-    void startCommand(quint64 id, const QString &command);
+    // deadlineMs > 0: the command is stopped and fails (interrupted) if it runs longer.
+    void startCommand(quint64 id, const QString &command, int deadlineMs);
     void stopCommand(quint64 id);
     void startTail(quint64 id, const QString &path, qint64 offset);
     void stopTail(quint64 id);
@@ -55,6 +56,13 @@ private:
     struct Command {
         ChannelHandle channel;
         ExecResult result;
+        qint64 deadline = 0; // ms since the epoch; 0: none
+        int deadlineMs = 0;
+    };
+    struct Waiting {
+        quint64 id;
+        QString command;
+        int deadlineMs;
     };
     struct Tail {
         SftpTail tail;
@@ -66,9 +74,13 @@ private:
     void setState(ConnectionState state, const QString &detail = {});
     void connectionLost(const QString &why);
     void scheduleReconnect();
-    void launchCommand(quint64 id, const QString &command);
+    void launchCommand(const Waiting &waiting);
+    void keepAlive();
+    bool answering(); // a round trip; on no answer the connection is lost
+    void heard();     // the server answered something
     void launchWaitingCommands();
-    void failCommands(const QString &error); // the running ones and the waiting ones
+    // The running ones (interrupted: they may have had effects) and the waiting ones (never started).
+    void failCommands(const QString &error, bool interrupted);
     void pumpCommands();
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
@@ -81,11 +93,13 @@ private:
     ConnectionState m_state = ConnectionState::Disconnected;
     SshSession m_ssh;
     SftpSessionHandle m_sftp;
-    std::map<quint64, Command> m_commands;                     // running: at most maxRunningCommands
-    std::deque<std::pair<quint64, QString>> m_waitingCommands; // for a channel, in the order asked
+    std::map<quint64, Command> m_commands; // running: at most maxRunningCommands
+    std::deque<Waiting> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
     QTimer m_pump;
     QTimer m_reconnect;
+    QTimer m_keepalive;
+    qint64 m_lastHeardMs = 0;
     int m_reconnectAttempt = 0;
 };
 

@@ -15,6 +15,8 @@ class RemoteCommand : public QObject {
     Q_OBJECT
 public:
     void stop();
+    // After failed(): the command was running when the connection broke, so it may have done its work.
+    bool wasInterrupted() const { return m_interrupted; }
 
 signals:
     void output(const QByteArray &data, bool isStderr);
@@ -26,6 +28,7 @@ private:
     RemoteCommand(Connection *connection, quint64 id);
     Connection *m_connection;
     quint64 m_id;
+    bool m_interrupted = false;
 };
 
 // A remote file followed by byte offset. data() carries bytes starting at `offset`, in order, each byte

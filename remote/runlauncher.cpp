@@ -12,10 +12,18 @@
 #include "remote/schedulerclient.h"
 #include "remote/trainerdeployment.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
+#include <QSysInfo>
 #include <QUuid>
 
 namespace torchdeck::remote {
+
+namespace {
+// Longer than a submission takes (sbatch, and the wait for a broken connection to come back), shorter than
+// anyone waits for a restart that a front which stopped had claimed.
+constexpr qint64 claimLeaseMs = 5 * 60 * 1000;
+} // namespace
 
 RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *parent)
     : QObject(parent)
@@ -24,7 +32,12 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
 {
     qRegisterMetaType<LaunchResult>();
     connect(&m_steps, &StepSequence::progress, this, &RunLauncher::progress);
-    connect(&m_steps, &StepSequence::failed, this, &RunLauncher::failed);
+    connect(&m_steps, &StepSequence::failed, this, [this](const QString &error) {
+        if (m_elsewhere.isEmpty())
+            emit failed(error);
+        else
+            emit handledElsewhere(m_elsewhere);
+    });
     connect(&m_steps, &StepSequence::finished, this, [this] {
         emit submitted({m_request.runId, m_request.attempt, m_jobId, m_rendered.runDirectory, m_rendered.script});
     });
@@ -41,8 +54,8 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
                  [this](const StepHandle &step) { prepareDirectory(step); }});
     m_steps.add({{}, tr("deploying the trainer"), [this](const StepHandle &step) { deploy(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { render(step); }});
-    m_steps.add(
-        {tr("Branching the run's checkpoints"), {}, [this](const StepHandle &step) { branchCheckpoints(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { branchCheckpoints(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { claim(step); }});
     m_steps.add({tr("Submitting"), {}, [this](const StepHandle &step) { submit(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { record(step); }});
 }
@@ -61,9 +74,11 @@ void RunLauncher::prepareDirectory(const StepHandle &step)
         return step.fail(tr("no connection"));
     // The same resolution as a preview's (core/jobs/runlayout.h), so the paths in the script agree.
     const ClusterProfile &profile = m_request.profile;
-    const QString command = QStringLiteral("mkdir -p %1/runs/%2 && %3")
-                                .arg(remotePathExpression(profile.workDirectory), shellQuote(m_request.runId),
-                                     workDirectoryCommand(profile.workDirectory));
+    // The run directory is the user's alone (0700): its checkpoints, logs and metrics with it.
+    const QString runDirectory =
+        QStringLiteral("%1/runs/%2").arg(remotePathExpression(profile.workDirectory), shellQuote(m_request.runId));
+    const QString command = QStringLiteral("(umask 077 && mkdir -p %1 && chmod 700 %1) && %2")
+                                .arg(runDirectory, workDirectoryCommand(profile.workDirectory));
     RemoteCommand *run = m_connection->run(command);
     connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
     connect(run, &RemoteCommand::finished, step.context(), [this, step](const ExecResult &result) {
@@ -140,6 +155,7 @@ void RunLauncher::branchCheckpoints(const StepHandle &step)
     const QString checkpointDirectory = trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir"));
     if (spec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/') || checkpointDirectory.isEmpty())
         return step.done();
+    emit progress(tr("Branching the run's checkpoints"), 0, 0);
     const CheckpointBranch branch{checkpointDirectory, m_request.resume, m_request.attempt};
     RemoteCommand *run = m_connection->run(branch.command());
     const QString cannot = tr("cannot resume from %1: ").arg(m_request.resume);
@@ -155,13 +171,72 @@ void RunLauncher::branchCheckpoints(const StepHandle &step)
     });
 }
 
+void RunLauncher::claim(const StepHandle &step)
+{
+    const JobSpec &spec = m_rendered.attemptSpec;
+    const auto existing = m_store->run(m_request.runId);
+    if (!existing.ok())
+        return step.fail(existing.error);
+    m_run = existing.value.value_or(RunRecord{});
+    m_run.id = m_request.runId;
+    m_run.name = m_request.spec.name;
+    m_run.cluster = m_request.profile.name;
+    m_run.state = jobStateName(JobState::Pending);
+    m_run.specJson = QString::fromUtf8(QJsonDocument(m_request.spec.toJson()).toJson(QJsonDocument::Compact));
+    m_run.script = m_rendered.script;
+    const QString epochs = trainerOption(m_request.spec.trainerArgs, QStringLiteral("--epochs"));
+    if (!epochs.isEmpty())
+        m_run.epochsTotal = epochs.toLongLong();
+    m_run.message.clear();
+    m_job = JobRecord{};
+    m_job.runId = m_run.id;
+    m_job.attempt = m_request.attempt;
+    m_job.state = jobStateName(JobState::Pending);
+    m_job.resumeFrom = m_request.resume == u"auto" || m_request.resume == u"none" ? QString() : m_request.resume;
+    m_job.metricsPath = spec.commandKind == CommandKind::Trainer
+                            ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
+                            : QString();
+    const auto claimed = m_store->claimAttempt(m_run, m_job, claimOwner(), claimLeaseMs,
+                                               launchRequestJson(m_request, m_rendered.script));
+    if (!claimed.ok())
+        return step.fail(claimed.error);
+    const QString attempt = tr("attempt %1 of run %2").arg(m_request.attempt).arg(m_request.runId.left(8));
+    switch (claimed.value.outcome) {
+    case AttemptClaim::Outcome::Claimed:
+        return step.done();
+    case AttemptClaim::Outcome::TakenOver:
+        m_lookFirst = true; // its owner stopped: it may have submitted before it could record the job
+        return step.done();
+    case AttemptClaim::Outcome::HeldByAnother:
+        m_elsewhere = tr("%1 is being submitted by another torchdeck (%2)").arg(attempt, claimed.value.owner);
+        return step.fail(m_elsewhere);
+    case AttemptClaim::Outcome::AlreadySubmitted:
+        m_elsewhere = tr("%1 was submitted already, as job %2").arg(attempt, claimed.value.jobId);
+        return step.fail(m_elsewhere);
+    }
+}
+
 void RunLauncher::submit(const StepHandle &step)
 {
+    if (m_lookFirst)
+        return lookFor(step);
+    send(step);
+}
+
+void RunLauncher::send(const StepHandle &step)
+{
+    ++m_sends;
     const QString localState = m_workDirectory + QStringLiteral("/local");
     auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
-    connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
+    connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
-        step.fail(error);
+        release(step, error); // refused, or never ran: nothing was submitted
+    });
+    connect(client, &SchedulerClient::submitInterrupted, step.context(), [this, client, step](const QString &error) {
+        client->deleteLater();
+        // sbatch may have made the job: look for it by its name once the connection is back, never submit blindly.
+        emit progress(tr("The connection broke while submitting (%1): looking for the job").arg(error), 0, 0);
+        whenReconnected(step, [this, step] { lookFor(step); });
     });
     connect(client, &SchedulerClient::submitted, step.context(), [this, client, step](const QString &jobId) {
         client->deleteLater();
@@ -172,41 +247,80 @@ void RunLauncher::submit(const StepHandle &step)
                    RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt), m_request.after);
 }
 
+void RunLauncher::lookFor(const StepHandle &step)
+{
+    const QString localState = m_workDirectory + QStringLiteral("/local");
+    auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+    const QString script =
+        m_rendered.runDirectory + u'/' + RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt);
+    connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
+        client->deleteLater();
+        // The claim stays: once its lease runs out, a front looks again before it submits.
+        step.fail(tr("cannot tell whether the job was submitted: %1").arg(error));
+    });
+    connect(client, &SchedulerClient::found, step.context(), [this, client, step](const JobListResult &jobs) {
+        client->deleteLater();
+        if (jobs.jobs.isEmpty()) {
+            if (m_sends >= 2)
+                return step.fail(tr("the scheduler does not list the job submitted twice"));
+            return send(step); // it never reached the scheduler
+        }
+        m_jobId = jobs.jobs.constFirst().id;
+        emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
+        step.done();
+    });
+    client->findNamed(m_rendered.attemptSpec.name, script);
+}
+
+void RunLauncher::whenReconnected(const StepHandle &step, const std::function<void()> &then)
+{
+    if (!m_connection)
+        return step.fail(tr("no connection"));
+    if (m_connection->state() == ConnectionState::Connected)
+        return then();
+    auto link = std::make_shared<QMetaObject::Connection>();
+    *link = connect(m_connection, &Connection::stateChanged, step.context(),
+                    [this, link, step, then](ConnectionState state, const QString &detail) {
+                        if (state == ConnectionState::Connected) {
+                            disconnect(*link);
+                            then();
+                        } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {
+                            disconnect(*link);
+                            step.fail(tr("the connection to %1 did not come back (%2); whether the job was "
+                                         "submitted is looked up when it does")
+                                          .arg(m_request.profile.name, detail));
+                        }
+                    });
+}
+
+void RunLauncher::release(const StepHandle &step, const QString &error)
+{
+    const StoreStatus released = m_store->releaseClaim(m_request.runId, m_request.attempt, claimOwner());
+    step.fail(released.ok() ? error : error + QStringLiteral("; ") + released.error);
+}
+
 void RunLauncher::record(const StepHandle &step)
 {
     const JobSpec &spec = m_rendered.attemptSpec;
-    const auto existing = m_store->run(m_request.runId);
-    if (!existing.ok())
-        return step.fail(tr("job %1 was submitted, but the run store failed: %2").arg(m_jobId, existing.error));
-    RunRecord run = existing.value.value_or(RunRecord{});
-    run.id = m_request.runId;
-    run.name = m_request.spec.name;
-    run.cluster = m_request.profile.name;
-    run.state = jobStateName(JobState::Pending);
-    run.specJson = QString::fromUtf8(QJsonDocument(m_request.spec.toJson()).toJson(QJsonDocument::Compact));
-    run.script = m_rendered.script;
-    const QString epochs = trainerOption(m_request.spec.trainerArgs, QStringLiteral("--epochs"));
-    if (!epochs.isEmpty())
-        run.epochsTotal = epochs.toLongLong();
-    run.message.clear();
-    JobRecord job;
-    job.runId = run.id;
-    job.attempt = m_request.attempt;
-    job.jobId = m_jobId;
-    job.submitted = QDateTime::currentDateTimeUtc();
-    job.state = jobStateName(JobState::Pending);
-    job.resumeFrom = m_request.resume == u"auto" || m_request.resume == u"none" ? QString() : m_request.resume;
-    job.stdoutPath = expandLogPath(effectiveOutputPath(spec), m_jobId, spec.name);
+    m_job.jobId = m_jobId;
+    m_job.submitted = QDateTime::currentDateTimeUtc();
+    m_job.stdoutPath = expandLogPath(effectiveOutputPath(spec), m_jobId, spec.name);
     const QString errorPath = effectiveErrorPath(spec);
-    job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, m_jobId, spec.name);
-    job.metricsPath = spec.commandKind == CommandKind::Trainer
-                          ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
-                          : QString();
+    m_job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, m_jobId, spec.name);
     // The run and its job in one transaction: a reader never sees a run without the job it waits on.
-    const StoreStatus saved = m_store->recordSubmission(run, job);
+    const StoreStatus saved = m_store->recordClaimedJob(m_run, m_job, claimOwner());
     if (!saved.ok())
         return step.fail(tr("job %1 was submitted, but the run store failed: %2").arg(m_jobId, saved.error));
     step.done();
+}
+
+QString RunLauncher::claimOwner()
+{
+    static const QString owner = QStringLiteral("%1:%2:%3")
+                                     .arg(QSysInfo::machineHostName())
+                                     .arg(QCoreApplication::applicationPid())
+                                     .arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
+    return owner;
 }
 
 } // namespace torchdeck::remote

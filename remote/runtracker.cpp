@@ -1,5 +1,6 @@
 #include "remote/runtracker.h"
 
+#include "core/duration.h"
 #include "core/jobs/runlayout.h"
 #include "core/metrics/metricsreader.h"
 #include "core/remotepath.h"
@@ -18,6 +19,9 @@
 namespace torchdeck::remote {
 
 namespace {
+constexpr int firstRetryDelaySeconds = 30;
+constexpr int maxRetryDelaySeconds = 30 * 60;
+
 bool isUnfinished(const JobRecord &job)
 {
     return !isFinal(jobStateFromName(job.state));
@@ -74,10 +78,12 @@ void RunTracker::collect(const StepHandle &step)
         if (!jobs.ok())
             return step.fail(jobs.error);
         for (const JobRecord &job : jobs.value) {
-            if (isUnfinished(job))
+            // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
+            if (isUnfinished(job) && !job.jobId.isEmpty())
                 m_jobs.append(job);
         }
     }
+    takeOverExpiredClaims();
     if (m_jobs.isEmpty())
         return step.doneAll();
     if (!m_connection) {
@@ -168,9 +174,15 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
         return;
     // Cached before the append: a series first read from the store afterwards would hold these events already.
     m_series->series(job.runId);
-    const StoreStatus saved = m_store->appendMetrics(job.runId, job.attempt, events, reader.offset());
+    const StoreResult<bool> saved =
+        m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.metricsOffset, reader.offset());
     if (!saved.ok())
         return note(saved.error);
+    if (!saved.value) {
+        // Another front on this store stored these lines first: what is cached is read again from the store.
+        m_series->forget(job.runId);
+        return emit seriesReset(job.runId);
+    }
     if (reader.counts().malformed > 0)
         note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
     for (const MetricEvent &event : events) {
@@ -238,6 +250,12 @@ void RunTracker::settleRuns(const StepHandle &step)
             settleRun(job.runId);
         }
     }
+    // Restarts that failed are tried again once their wait is over.
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    for (auto it = m_retries.cbegin(); it != m_retries.cend(); ++it) {
+        if (it->next <= now && !m_restarting.contains(it.key()) && !settled.contains(it.key()))
+            reconsider(it.key());
+    }
     step.done();
 }
 
@@ -288,6 +306,41 @@ void RunTracker::settleRun(const QString &runId)
     emit runUpdated(runId);
 }
 
+void RunTracker::noteOnRun(const QString &runId, const QString &message)
+{
+    const auto stored = m_store->run(runId);
+    if (!stored.ok() || !stored.value || stored.value->message == message)
+        return;
+    RunRecord updated = *stored.value;
+    updated.message = message;
+    if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
+        note(saved.error);
+}
+
+void RunTracker::takeOverExpiredClaims()
+{
+    if (!m_connection)
+        return;
+    const auto claims = m_store->expiredClaims(m_profile.name);
+    if (!claims.ok())
+        return note(claims.error);
+    for (const ExpiredClaim &claim : claims.value) {
+        if (m_restarting.contains(claim.runId))
+            continue;
+        const auto request = launchRequestFromJson(m_profile, claim.request);
+        if (!request) {
+            note(tr("attempt %1 of run %2 was claimed by %3, which stopped; its request is unreadable")
+                     .arg(claim.attempt)
+                     .arg(claim.runId.left(8), claim.owner));
+            continue;
+        }
+        // The claim's owner stopped before it recorded a job: the launcher looks for the job, submits if none.
+        launch(
+            *request,
+            tr("attempt %1 taken over from %2, which stopped while submitting it").arg(claim.attempt).arg(claim.owner));
+    }
+}
+
 void RunTracker::reconsider(const QString &runId)
 {
     const auto jobs = m_store->jobs(runId);
@@ -332,20 +385,37 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
     const auto request = resumeRequest(*m_store, m_profile, run, QStringLiteral("auto"), {}, &problem);
     if (!request)
         return note(problem);
-    m_restarting.insert(run.id);
+    launch(*request, decision.reason);
+}
+
+void RunTracker::launch(const LaunchRequest &request, const QString &reason)
+{
+    const QString runId = request.runId;
+    m_restarting.insert(runId);
     auto *launcher = new RunLauncher(m_connection, m_store, this);
-    const QString runId = run.id;
-    const QString reason = decision.reason;
     connect(launcher, &RunLauncher::failed, this, [this, launcher, runId](const QString &error) {
         launcher->deleteLater();
         m_restarting.remove(runId);
-        const QString message = tr("restarting run %1 failed: %2").arg(runId.left(8), error);
+        // Tried again later, waiting longer each time: a refusal (a full queue, a quota) rarely clears at once.
+        const int delay = m_retries.contains(runId) ? std::min(m_retries[runId].delaySeconds * 2, maxRetryDelaySeconds)
+                                                    : firstRetryDelaySeconds;
+        m_retries[runId] = {QDateTime::currentDateTimeUtc().addSecs(delay), delay};
+        const QString message =
+            tr("restarting run %1 failed: %2; trying again in %3").arg(runId.left(8), error, formatDuration(delay));
         note(message);
+        noteOnRun(runId, message);
         emit restartFailed(runId, message);
+    });
+    connect(launcher, &RunLauncher::handledElsewhere, this, [this, launcher, runId](const QString &) {
+        launcher->deleteLater(); // another front on the store restarts it: nothing to do here
+        m_restarting.remove(runId);
+        m_retries.remove(runId);
+        emit runUpdated(runId);
     });
     connect(launcher, &RunLauncher::submitted, this, [this, launcher, runId, reason](const LaunchResult &result) {
         launcher->deleteLater();
         m_restarting.remove(runId);
+        m_retries.remove(runId);
         m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
         const auto stored = m_store->run(runId);
         if (stored.ok() && stored.value) {
@@ -357,7 +427,7 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
         emit restarted(runId, result.jobId, reason);
         emit runUpdated(runId);
     });
-    launcher->start(*request);
+    launcher->start(request);
 }
 
 } // namespace torchdeck::remote

@@ -5,6 +5,7 @@
 #include "core/store/runrecord.h"
 #include "remote/stepsequence.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -13,6 +14,7 @@
 namespace torchdeck {
 class RunStore;
 class RunSeriesCache;
+struct LaunchRequest;
 struct LaunchResult;
 } // namespace torchdeck
 
@@ -43,6 +45,8 @@ public:
 
 signals:
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
+    // Another process on the store stored the run's new events: its series is to be read again.
+    void seriesReset(const QString &runId);
     void runUpdated(const QString &runId);
     void refreshed(const QString &problem); // empty: all went well
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
@@ -61,6 +65,9 @@ private:
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
+    void launch(const torchdeck::LaunchRequest &request, const QString &reason);
+    void takeOverExpiredClaims(); // of fronts that stopped while submitting
+    void noteOnRun(const QString &runId, const QString &message);
     void note(const QString &problem);
 
     QPointer<Connection> m_connection;
@@ -74,6 +81,11 @@ private:
     QStringList m_problems;
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted
+    struct Retry {
+        QDateTime next;
+        int delaySeconds = 0;
+    };
+    QHash<QString, Retry> m_retries; // runs whose restart failed: when to try again
 };
 
 } // namespace torchdeck::remote

@@ -18,7 +18,8 @@ SchedulerClient::SchedulerClient(Connection *connection, SchedulerCommands comma
 }
 
 void SchedulerClient::run(const QString &what, const QStringList &argv, const QString &dir,
-                          const std::function<void(const QByteArray &, const QByteArray &, int)> &then)
+                          const std::function<void(const QByteArray &, const QByteArray &, int)> &then,
+                          const std::function<void(const QString &)> &interrupted)
 {
     if (!m_connection)
         return emit failed(what + QStringLiteral(": the connection is gone"));
@@ -27,8 +28,11 @@ void SchedulerClient::run(const QString &what, const QStringList &argv, const QS
         (dir.isEmpty() ? QString() : QStringLiteral("cd ") + shellQuote(dir) + QStringLiteral(" && ")) +
         shellJoin(argv);
     RemoteCommand *remote = m_connection->run(command);
-    connect(remote, &RemoteCommand::failed, this,
-            [this, what](const QString &error) { emit failed(what + u": " + error); });
+    connect(remote, &RemoteCommand::failed, this, [this, what, remote, interrupted](const QString &error) {
+        if (interrupted && remote->wasInterrupted())
+            return interrupted(what + u": " + error);
+        emit failed(what + u": " + error);
+    });
     connect(remote, &RemoteCommand::finished, this,
             [then](const ExecResult &result) { then(result.out, result.err, result.exitCode); });
 }
@@ -59,7 +63,8 @@ void SchedulerClient::uploadScript(const QString &script, const QString &remoteD
 void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after)
 {
     const SubmitCommand submit = m_commands.submit(path, after);
-    run(QStringLiteral("submitting %1").arg(path), submit.argv, remoteDir,
+    run(
+        QStringLiteral("submitting %1").arg(path), submit.argv, remoteDir,
         [=](const QByteArray &out, const QByteArray &err, int exitCode) {
             const SubmitResult result = submit.parse(out);
             if (exitCode != 0 || !result.ok()) {
@@ -70,6 +75,20 @@ void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &pa
                                        .arg(QString::fromUtf8(said)));
             }
             emit submitted(result.jobId, path);
+        },
+        [this](const QString &error) { emit submitInterrupted(error); });
+}
+
+void SchedulerClient::findNamed(const QString &jobName, const QString &scriptPath)
+{
+    const QueryCommand query = m_commands.queryNamed(jobName, scriptPath);
+    run(QStringLiteral("looking for job %1").arg(jobName), query.argv, {},
+        [this, query](const QByteArray &out, const QByteArray &err, int exitCode) {
+            if (exitCode != 0 && !reportsUnknownJob(err))
+                return emit failed(QStringLiteral("the job query failed (exit code %1): %2")
+                                       .arg(exitCode)
+                                       .arg(QString::fromUtf8(err.trimmed())));
+            emit found(exitCode == 0 ? query.parse(out) : JobListResult{});
         });
 }
 

@@ -20,19 +20,26 @@ public:
     void submit(const QString &script, const QString &remoteDir, const QString &fileName,
                 const SubmitDependency &after = {});
     void poll(const QStringList &ids);
+    // The jobs the scheduler knows by this name (local runs: by script): found(), or failed().
+    void findNamed(const QString &jobName, const QString &scriptPath);
     void act(SchedulerAction action, const QStringList &ids);
     int commandsRun() const { return m_commandsRun; }
 
 signals:
     void submitted(const QString &jobId, const QString &scriptPath);
+    // The connection broke while sbatch/qsub ran: the job may exist. Not failed(): ask findNamed().
+    void submitInterrupted(const QString &error);
+    void found(const torchdeck::JobListResult &jobs);
     void polled(const torchdeck::JobListResult &jobs);
     void actionDone(torchdeck::SchedulerAction action, const QStringList &ids);
     void failed(const QString &error);
 
 private:
     // Runs argv (quoted here) in dir; calls then(stdout, stderr) on exit code 0 or an accepted failure.
+    // `interrupted`, if given, is called instead of failed() when the connection broke while it ran.
     void run(const QString &what, const QStringList &argv, const QString &dir,
-             const std::function<void(const QByteArray &, const QByteArray &, int)> &then);
+             const std::function<void(const QByteArray &, const QByteArray &, int)> &then,
+             const std::function<void(const QString &)> &interrupted = {});
     void uploadScript(const QString &script, const QString &remoteDir, const QString &path,
                       const SubmitDependency &after);
     void submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after);

@@ -58,8 +58,11 @@ std::optional<QByteArray> SshSession::askSecret(const PromptFunction &ask, const
 
 SshSession::AuthOutcome SshSession::authenticateWithKeys(const PromptFunction &ask)
 {
-    if (ssh_userauth_agent(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
+    const int agent = ssh_userauth_agent(m_session.get(), nullptr);
+    if (agent == SSH_AUTH_SUCCESS)
         return {AuthOutcome::Accepted, {}};
+    if (agent == SSH_AUTH_PARTIAL)
+        return {AuthOutcome::Partial, {}};
     PassphraseContext context{&ask, m_host};
     ssh_callbacks_struct callbacks{};
     callbacks.userdata = &context;
@@ -70,6 +73,8 @@ SshSession::AuthOutcome SshSession::authenticateWithKeys(const PromptFunction &a
     ssh_set_callbacks(m_session.get(), nullptr); // the context dies with this frame
     if (rc == SSH_AUTH_SUCCESS)
         return {AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_PARTIAL)
+        return {AuthOutcome::Partial, {}};
     if (context.cancelled)
         return {AuthOutcome::Cancelled, QStringLiteral("the key passphrase was not given")};
     return {AuthOutcome::Refused, QStringLiteral("no key from ssh-agent or the identity files was accepted")};
@@ -104,6 +109,8 @@ SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const Prompt
     }
     if (rc == SSH_AUTH_SUCCESS)
         return {AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_PARTIAL)
+        return {AuthOutcome::Partial, {}};
     if (rc == SSH_AUTH_ERROR)
         return {AuthOutcome::Failed, sshError()};
     if (asked.isEmpty())
@@ -125,9 +132,33 @@ SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunctio
     password->fill('\0');
     if (rc == SSH_AUTH_SUCCESS)
         return {AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_PARTIAL)
+        return {AuthOutcome::Partial, {}};
     if (rc == SSH_AUTH_ERROR)
         return {AuthOutcome::Failed, sshError()};
     return {AuthOutcome::Refused, QStringLiteral("the server refused the password")};
+}
+
+SshSession::AuthOutcome SshSession::authenticateOnce(int methods, const PromptFunction &ask, AuthOutcome &keys,
+                                                     AuthOutcome &interactive)
+{
+    if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
+        keys = authenticateWithKeys(ask);
+        if (keys.kind == AuthOutcome::Accepted || keys.kind == AuthOutcome::Partial ||
+            keys.kind == AuthOutcome::Cancelled)
+            return keys;
+    }
+    if (ask && (methods & SSH_AUTH_METHOD_INTERACTIVE)) {
+        interactive = authenticateKeyboardInteractive(ask);
+        // Not on to "password" after refused answers: behind both is the same PAM stack on nearly every
+        // server, so the user would be asked again for what was just refused (and a wrong code reads as
+        // a wrong password).
+        if (interactive.kind != AuthOutcome::Unavailable)
+            return interactive;
+    }
+    if (ask && (methods & SSH_AUTH_METHOD_PASSWORD))
+        return authenticateWithPassword(ask);
+    return {AuthOutcome::Unavailable, {}};
 }
 
 QString SshSession::authenticate(const PromptFunction &ask)
@@ -137,33 +168,27 @@ QString SshSession::authenticate(const PromptFunction &ask)
     // "none" first: some servers accept it, and it makes the server list its methods.
     if (ssh_userauth_none(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
         return {};
-    const int methods = ssh_userauth_list(m_session.get(), nullptr);
     const auto failed = [this](const QString &why) {
         qCDebug(lcRemote) << "authentication to" << m_host << "failed:" << why;
         return QStringLiteral("authentication to %1 failed: %2").arg(m_host, why);
     };
     AuthOutcome keys;
-    if (methods & SSH_AUTH_METHOD_PUBLICKEY) {
-        keys = authenticateWithKeys(ask);
-        if (keys.kind == AuthOutcome::Accepted)
-            return {};
-        if (keys.kind == AuthOutcome::Cancelled)
-            return failed(keys.detail);
-    }
-    AuthOutcome outcome;
-    if (ask && (methods & SSH_AUTH_METHOD_INTERACTIVE)) {
-        outcome = authenticateKeyboardInteractive(ask);
+    AuthOutcome interactive;
+    int methods = ssh_userauth_list(m_session.get(), nullptr);
+    // A server that wants two methods (AuthenticationMethods publickey,keyboard-interactive) answers the
+    // first with "partial": what it lists then is what it still wants.
+    constexpr int maxMethods = 3;
+    for (int round = 0; round < maxMethods; ++round) {
+        const AuthOutcome outcome = authenticateOnce(methods, ask, keys, interactive);
         if (outcome.kind == AuthOutcome::Accepted)
             return {};
-        // Not on to "password" after refused answers: behind both is the same PAM stack on nearly every
-        // server, so the user would be asked again for what was just refused (and a wrong code reads as
-        // a wrong password).
-        if (outcome.kind != AuthOutcome::Unavailable)
+        if (outcome.kind == AuthOutcome::Cancelled || outcome.kind == AuthOutcome::Failed ||
+            outcome.kind == AuthOutcome::Refused)
             return failed(outcome.detail);
-    }
-    if (ask && (methods & SSH_AUTH_METHOD_PASSWORD)) {
-        outcome = authenticateWithPassword(ask);
-        return outcome.kind == AuthOutcome::Accepted ? QString() : failed(outcome.detail);
+        if (outcome.kind != AuthOutcome::Partial)
+            break;
+        qCDebug(lcRemote) << m_host << "accepted one method and wants another";
+        methods = ssh_userauth_list(m_session.get(), nullptr);
     }
     QStringList offered;
     if (methods & SSH_AUTH_METHOD_PUBLICKEY)
@@ -173,10 +198,10 @@ QString SshSession::authenticate(const PromptFunction &ask)
     if (methods & SSH_AUTH_METHOD_PASSWORD)
         offered << QStringLiteral("password");
     QStringList why;
-    if (methods & SSH_AUTH_METHOD_PUBLICKEY)
+    if ((methods & SSH_AUTH_METHOD_PUBLICKEY) && !keys.detail.isEmpty())
         why << keys.detail;
-    if (outcome.kind == AuthOutcome::Unavailable)
-        why << outcome.detail;
+    if (interactive.kind == AuthOutcome::Unavailable && !interactive.detail.isEmpty())
+        why << interactive.detail;
     if (!ask && (methods & (SSH_AUTH_METHOD_INTERACTIVE | SSH_AUTH_METHOD_PASSWORD)))
         why << QStringLiteral("no one can be asked for a password or code");
     if (why.isEmpty())

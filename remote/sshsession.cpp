@@ -1,8 +1,12 @@
 #include "remote/sshsession.h"
 
+#include "core/sshconfigparser.h"
 #include "remote/logging.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QRandomGenerator>
 #include <QStringList>
 #include <algorithm>
 #include <array>
@@ -76,7 +80,7 @@ bool SshSession::isConnected() const
     return m_session && ssh_is_connected(m_session.get());
 }
 
-QString SshSession::connect(const QString &host, const QString &configFile)
+QString SshSession::connect(const QString &host, const QString &configFile, int timeoutMs)
 {
     m_session.reset(ssh_new());
     m_host = host;
@@ -93,6 +97,14 @@ QString SshSession::connect(const QString &host, const QString &configFile)
     // Request/response traffic (SFTP, short commands) stalls on Nagle + delayed ACKs without this.
     const int noDelay = 1;
     ssh_options_set(m_session.get(), SSH_OPTIONS_NODELAY, &noDelay);
+    const QString sshDir = QDir::homePath() + QStringLiteral("/.ssh");
+    m_hashKnownHosts = readSshConfig(configFile.isEmpty() ? sshDir + QStringLiteral("/config") : configFile, sshDir)
+                           .resolve(host)
+                           .hashKnownHosts;
+    const long seconds = std::max(1, timeoutMs / 1000);
+    const long microseconds = (timeoutMs % 1000) * 1000L;
+    ssh_options_set(m_session.get(), SSH_OPTIONS_TIMEOUT, &seconds);
+    ssh_options_set(m_session.get(), SSH_OPTIONS_TIMEOUT_USEC, &microseconds);
     qCDebug(lcRemote) << "connecting to" << host;
     if (ssh_connect(m_session.get()) != SSH_OK)
         return QStringLiteral("cannot connect to %1: %2%3").arg(host, sshError(), proxyFailure());
@@ -146,8 +158,31 @@ HostKeyCheck SshSession::checkHostKey()
 
 QString SshSession::acceptHostKey()
 {
-    if (!m_session || ssh_session_update_known_hosts(m_session.get()) != SSH_OK)
+    if (!m_session)
+        return QStringLiteral("not connected to %1").arg(m_host);
+    if (!m_hashKnownHosts) {
+        if (ssh_session_update_known_hosts(m_session.get()) != SSH_OK)
+            return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
+        return {};
+    }
+    // libssh writes the host name in the clear: with HashKnownHosts yes the line is written here, hashed.
+    char *rawEntry = nullptr;
+    if (ssh_session_export_known_hosts_entry(m_session.get(), &rawEntry) != SSH_OK)
         return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
+    const CStringHandle entry(rawEntry);
+    char *rawPath = nullptr;
+    if (ssh_options_get(m_session.get(), SSH_OPTIONS_KNOWNHOSTS, &rawPath) != SSH_OK)
+        return QStringLiteral("cannot tell which known_hosts file to write: %1").arg(sshError());
+    const CStringHandle knownHosts(rawPath);
+    const QString line = QString::fromUtf8(entry.get()).trimmed();
+    QByteArray salt(20, '\0');
+    QRandomGenerator::system()->generate(salt.begin(), salt.end());
+    const QString hashed = hashedKnownHostName(line.section(u' ', 0, 0), salt) + u' ' + line.section(u' ', 1);
+    const QString path = QString::fromUtf8(knownHosts.get());
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::Append | QIODevice::Text) || file.write((hashed + u'\n').toUtf8()) < 0)
+        return QStringLiteral("cannot record the host key in %1: %2").arg(path, file.errorString());
     return {};
 }
 
@@ -187,6 +222,17 @@ bool SshSession::probe()
     constexpr int flushTimeoutMs = 2000;
     return isConnected() && ssh_send_ignore(m_session.get(), "") == SSH_OK &&
            ssh_blocking_flush(m_session.get(), flushTimeoutMs) == SSH_OK && isConnected();
+}
+
+bool SshSession::roundTrip()
+{
+    if (!isConnected())
+        return false;
+    ChannelHandle channel(ssh_channel_new(m_session.get()));
+    const bool answered = channel && ssh_channel_open_session(channel.get()) == SSH_OK;
+    if (answered)
+        ssh_channel_close(channel.get());
+    return answered && isConnected();
 }
 
 ExecResult SshSession::exec(const QString &command)

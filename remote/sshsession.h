@@ -27,6 +27,8 @@ struct ExecResult {
     QByteArray out;
     QByteArray err;
     QString error; // empty unless the channel failed; a non-zero exitCode alone is not an error here
+    // The command was running when the connection was lost: it may or may not have done its work.
+    bool interrupted = false;
     bool ok() const { return error.isEmpty() && exitCode == 0; }
 };
 
@@ -35,10 +37,13 @@ struct ExecResult {
 // Every step returns an error message, empty on success.
 class SshSession {
 public:
-    // host: an alias of the ssh config or a host name; configFile: empty means ~/.ssh/config.
-    QString connect(const QString &host, const QString &configFile = {});
+    // host: an alias of the ssh config or a host name; configFile: empty means ~/.ssh/config. Every blocking
+    // step (this one too) gives up after timeoutMs without an answer.
+    QString connect(const QString &host, const QString &configFile = {}, int timeoutMs = 15000);
     HostKeyCheck checkHostKey();
-    QString acceptHostKey(); // records the server's key in the known_hosts file
+    // Records the server's key in the known_hosts file, its host name hashed when the ssh config says
+    // HashKnownHosts yes.
+    QString acceptHostKey();
     // Tries, as the server allows: none, ssh-agent, key files (asking for passphrases), keyboard-interactive
     // (2FA prompts), password. `ask` may be empty: then nothing is asked and only agent/unencrypted keys
     // work. A question the user cancels ends the attempt at once: nothing more is asked.
@@ -47,7 +52,10 @@ public:
     // Opens a channel running `command` and leaves the reading to the caller (result.error on failure).
     ExecResult startExec(const QString &command, ChannelHandle &channel);
     sftp_session newSftp(QString &error); // an initialised SFTP session on this connection, caller owns it
-    bool probe();                         // a round trip: false when the connection is dead
+    bool probe();                         // the socket takes a message: false when the connection is closed
+    // A round trip the server must answer (a channel opened and closed): false when it does not within the
+    // timeout, as when the link stalled or the server process is stopped.
+    bool roundTrip();
     QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;
@@ -55,7 +63,9 @@ public:
 private:
     // What one method came to; `detail` says why it did not succeed (never a secret).
     struct AuthOutcome {
-        enum Kind { Accepted, Refused, Unavailable, Cancelled, Failed } kind = Refused;
+        // Partial: accepted, and the server wants one more method (AuthenticationMethods
+        // publickey,keyboard-interactive).
+        enum Kind { Accepted, Partial, Refused, Unavailable, Cancelled, Failed } kind = Refused;
         QString detail;
     };
     QString sshError() const;
@@ -64,9 +74,12 @@ private:
     AuthOutcome authenticateWithKeys(const PromptFunction &ask);
     AuthOutcome authenticateKeyboardInteractive(const PromptFunction &ask);
     AuthOutcome authenticateWithPassword(const PromptFunction &ask);
+    // One round over the methods the server lists now, in order: keys, keyboard-interactive, password.
+    AuthOutcome authenticateOnce(int methods, const PromptFunction &ask, AuthOutcome &keys, AuthOutcome &interactive);
     std::optional<QByteArray> askSecret(const PromptFunction &ask, const CredentialPrompt &question);
     SessionHandle m_session;
     QString m_host;
+    bool m_hashKnownHosts = false;
     std::unique_ptr<QTemporaryFile> m_proxyLog; // the jump host's ssh writes its errors here (ProxyJump only)
 };
 

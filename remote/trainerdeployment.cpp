@@ -61,7 +61,9 @@ void TrainerDeployment::runCommand(const QString &what, const QString &command,
 {
     if (!m_connection)
         return fail(QStringLiteral("%1: the connection is gone").arg(what));
-    RemoteCommand *run = m_connection->run(command);
+    // A build (streamed) may take long on a busy login node or in a queued job: it keeps its output flowing.
+    constexpr int buildDeadlineMs = 3 * 60 * 60 * 1000;
+    RemoteCommand *run = m_connection->run(command, streamOutput ? buildDeadlineMs : kDefaultCommandDeadlineMs);
     if (streamOutput)
         connect(run, &RemoteCommand::output, this,
                 [this](const QByteArray &data, bool) { emit output(QString::fromUtf8(data)); });
@@ -172,7 +174,7 @@ void TrainerDeployment::build()
     QStringList lines = m_settings.moduleLines;
     QString configure = QStringLiteral("cmake -S %1 -B %1/build -DCMAKE_BUILD_TYPE=Release").arg(dir);
     if (!m_settings.libtorchPrefix.isEmpty())
-        configure += QStringLiteral(" -DCMAKE_PREFIX_PATH=") + shellQuote(m_settings.libtorchPrefix);
+        configure += QStringLiteral(" -DCMAKE_PREFIX_PATH=") + remotePathExpression(m_settings.libtorchPrefix);
     const QString jobs =
         m_settings.buildJobs > 0 ? QString::number(m_settings.buildJobs) : QStringLiteral("\"$(nproc)\"");
     lines << configure << QStringLiteral("cmake --build %1/build --target torchdeck-train -j %2").arg(dir, jobs)

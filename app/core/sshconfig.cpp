@@ -1,6 +1,7 @@
 #include "core/sshconfig.h"
 
 #include <QDir>
+#include <QMessageAuthenticationCode>
 #include <QRegularExpression>
 
 namespace torchdeck {
@@ -62,11 +63,18 @@ QStringList SshConfig::hostAliases() const
     return aliases;
 }
 
+QString hashedKnownHostName(const QString &host, const QByteArray &salt)
+{
+    const QByteArray mac = QMessageAuthenticationCode::hash(host.toUtf8(), salt, QCryptographicHash::Sha1);
+    return QStringLiteral("|1|%1|%2").arg(QString::fromLatin1(salt.toBase64()), QString::fromLatin1(mac.toBase64()));
+}
+
 SshHost SshConfig::resolve(const QString &alias) const
 {
     SshHost host;
     host.alias = alias;
     bool portSet = false;
+    bool hashSet = false;
     QString userKnownHosts;
     for (const SshConfigBlock &block : blocks) {
         if (!sshHostMatches(block.patterns, alias))
@@ -88,6 +96,9 @@ SshHost SshConfig::resolve(const QString &alias) const
                 host.proxyJump = value;
             } else if (keyword == u"userknownhostsfile" && userKnownHosts.isEmpty()) {
                 userKnownHosts = value.section(u' ', 0, 0);
+            } else if (keyword == u"hashknownhosts" && !hashSet) {
+                host.hashKnownHosts = value.compare(u"yes", Qt::CaseInsensitive) == 0;
+                hashSet = true;
             }
         }
     }

@@ -21,7 +21,12 @@ struct SshHost {
     QStringList identityFiles;
     QString proxyJump;
     QString userKnownHostsFile;
+    bool hashKnownHosts = false; // new host keys are written with the host name hashed (|1|salt|hmac)
 };
+
+// A known_hosts line for `host` ("name" or "[name]:port" as ssh writes it) with the name hashed as OpenSSH
+// does when HashKnownHosts is yes: "|1|" base64(salt) "|" base64(HMAC-SHA1(salt, host)). `salt`: 20 bytes.
+QString hashedKnownHostName(const QString &host, const QByteArray &salt);
 
 // A parsed ssh config (~/.ssh/config and the files it Includes). Match blocks are kept but never apply:
 // torchdeck lists and resolves hosts without running Match exec.

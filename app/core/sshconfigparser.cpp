@@ -9,6 +9,7 @@ namespace torchdeck {
 namespace {
 
 constexpr int maxIncludeDepth = 16; // ssh's own limit
+constexpr int maxFilesRead = 256;   // a config that includes the same files over and over
 
 QString expandHome(const QString &path)
 {
@@ -46,6 +47,29 @@ public:
 
     void readFile(const QString &path, const QStringList &patterns, int depth)
     {
+        // A file that includes itself (or one that includes it back) is read once on that path, not again
+        // and again: ssh stops such a loop only at its depth limit, after 2^16 reads of a file that includes
+        // itself twice.
+        const QString canonical = QFileInfo(path).canonicalFilePath();
+        if (!canonical.isEmpty() && m_reading.contains(canonical)) {
+            m_config.warnings.append(QStringLiteral("%1: includes itself; not read again").arg(path));
+            return;
+        }
+        if (++m_filesRead > maxFilesRead) {
+            if (m_filesRead == maxFilesRead + 1)
+                m_config.warnings.append(QStringLiteral("%1: more than %2 files included; the rest are not read")
+                                             .arg(path)
+                                             .arg(maxFilesRead));
+            return;
+        }
+        m_reading.append(canonical);
+        readLines(path, patterns, depth);
+        m_reading.removeLast();
+    }
+
+private:
+    void readLines(const QString &path, const QStringList &patterns, int depth)
+    {
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
             if (depth > 0)
@@ -73,7 +97,6 @@ public:
         }
     }
 
-private:
     void startBlock(const QStringList &patterns) { m_config.blocks.append({patterns, {}}); }
 
     void include(const QString &path, int lineNumber, const QStringList &args, int depth)
@@ -98,6 +121,8 @@ private:
 
     QString m_sshDir;
     SshConfig m_config;
+    QStringList m_reading; // the files being read, outermost first
+    int m_filesRead = 0;
 };
 
 } // namespace

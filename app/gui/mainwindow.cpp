@@ -183,10 +183,8 @@ void MainWindow::reloadRuns()
         return;
     }
     QHash<QString, QStringList> jobIds;
-    for (const RunRecord &run : runs.value) {
-        for (const JobRecord &job : m_store.jobs(run.id).value)
-            jobIds[run.id].append(job.jobId);
-    }
+    for (const RunRecord &run : runs.value)
+        jobIds[run.id] = submittedJobIds(m_store.jobs(run.id).value);
     const QString selected = m_runView->runId();
     m_runs->setRuns(runs.value, jobIds);
     if (!selected.isEmpty())
@@ -198,10 +196,7 @@ void MainWindow::updateRunRow(const QString &runId)
     const auto run = m_store.run(runId);
     if (!run.ok() || !run.value)
         return;
-    QStringList ids;
-    for (const JobRecord &job : m_store.jobs(runId).value)
-        ids.append(job.jobId);
-    m_runs->updateRun(*run.value, ids);
+    m_runs->updateRun(*run.value, submittedJobIds(m_store.jobs(runId).value));
     m_runView->runChanged(runId);
 }
 
@@ -230,6 +225,10 @@ void MainWindow::sessionAdded(ClusterSession *session)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
     connect(session, &ClusterSession::metricsArrived, m_runView, &RunView::ingest);
+    connect(session, &ClusterSession::seriesReset, m_runView, [this](const QString &runId) {
+        if (runId == m_runView->runId())
+            m_runView->showRun(runId); // from the session's series, read again
+    });
     connect(session, &ClusterSession::runUpdated, this, &MainWindow::updateRunRow);
     connect(session, &ClusterSession::submitted, this,
             [this](const LaunchResult &result) { updateRunRow(result.runId); });

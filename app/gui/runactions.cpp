@@ -21,7 +21,7 @@ QStringList RunActions::unfinishedJobs(const QString &runId) const
 {
     QStringList ids;
     for (const JobRecord &job : m_sessions->store()->jobs(runId).value) {
-        if (!isFinal(jobStateFromName(job.state)))
+        if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
             ids.append(job.jobId);
     }
     return ids;

@@ -144,9 +144,7 @@ void RunView::reloadDetails()
     }
     const RunRecord &record = *run.value;
     const QList<JobRecord> jobs = store->jobs(m_runId).value;
-    QStringList ids;
-    for (const JobRecord &job : jobs)
-        ids.append(job.jobId);
+    const QStringList ids = submittedJobIds(jobs);
     m_header->setText(tr("<b>%1</b> on %2 \u2014 %3 \u2014 epoch %4/%5 \u2014 jobs %6%7")
                           .arg(record.name.toHtmlEscaped(), record.cluster.toHtmlEscaped(), record.state)
                           .arg(record.epochsDone)

@@ -43,6 +43,7 @@ void ClusterSession::makeTracker()
     m_tracker->setAutoRestart(true);
     connect(m_tracker, &remote::RunTracker::runUpdated, this, &ClusterSession::runUpdated);
     connect(m_tracker, &remote::RunTracker::metricsArrived, this, &ClusterSession::metricsArrived);
+    connect(m_tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
     connect(m_tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
         emit refreshed(problem);
         replaceTrackerIfIdle();
@@ -214,7 +215,7 @@ RunAction *ClusterSession::cancel(const QStringList &runIds)
         const auto jobs = m_store->jobs(runId);
         for (const JobRecord &job : jobs.value) {
             localState = localStateDirectoryOf(job.stdoutPath);
-            if (!isFinal(jobStateFromName(job.state)))
+            if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
                 jobIds.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
         }
     }

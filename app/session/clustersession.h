@@ -83,6 +83,9 @@ signals:
     void stateChanged(const QString &cluster, torchdeck::remote::ConnectionState state, const QString &detail);
     void runUpdated(const QString &runId);
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
+    // The run's series changed in ways no batch of events says (another front on the store stored them):
+    // read series(runId) again.
+    void seriesReset(const QString &runId);
     void refreshed(const QString &problem); // one pass ended; empty: all went well
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);

@@ -66,6 +66,10 @@ void Submission::launch(const remote::StepHandle &step, const LaunchRequest &req
         launcher->deleteLater();
         step.fail(error);
     });
+    connect(launcher, &remote::RunLauncher::handledElsewhere, launcher, [launcher, step](const QString &message) {
+        launcher->deleteLater();
+        step.fail(message);
+    });
     connect(launcher, &remote::RunLauncher::submitted, launcher, [this, launcher, step](const LaunchResult &result) {
         launcher->deleteLater();
         m_results.append(result);

@@ -60,11 +60,8 @@ void Watch::loadRuns()
             m_runs.append(run);
     }
     for (const RunRecord &run : std::as_const(m_runs)) {
-        QStringList ids;
         const auto jobs = m_context.store().jobs(run.id);
-        for (const JobRecord &job : jobs.value)
-            ids.append(job.jobId);
-        m_jobIds[run.id] = ids;
+        m_jobIds[run.id] = submittedJobIds(jobs.value);
         if (!jobs.value.isEmpty())
             m_logPaths[run.id] = jobs.value.constLast().stdoutPath;
     }

@@ -33,7 +33,8 @@ UsePAM no
 # Keys live under the user's state dir; StrictModes would refuse group-writable parents some homes have.
 StrictModes no
 Subsystem sftp internal-sftp
-SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir
+# bin/ first on the sessions' PATH: empty, but tests put wrappers there (a scheduler command that misbehaves).
+SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 LogLevel INFO
 CONF
 }

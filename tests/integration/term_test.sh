@@ -14,6 +14,7 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 2 --name flow --json)
     run=$(json_field run <<<"$out")
     [[ "$run" =~ ^[0-9a-f-]{36}$ ]] || fail "submit --json printed $out"
+    expect_eq "$(stat -c %a "$home/work/runs/$run")" 700 "the run directory's mode (its checkpoints are the user's)"
     td runs | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +(pending|running|completed) " || fail "runs: $(td runs)"
     out=$(td logs "${run:0:8}" -f) || rc=$?
     expect_eq "$rc" 0 "logs -f exit code (a completed job)"
@@ -335,6 +336,63 @@ case_auto_restart() { # switched off, a job that stops to be requeued is left as
     expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the restarted job"
     rc=0; td auto-restart "$run" maybe >/dev/null 2>&1 || rc=$?
     expect_eq "$rc" 2 "a bad setting"
+}
+
+case_lost_reply() { # sbatch submits, then the connection breaks before its reply: no second job, the job found
+    use_prebuilt_trainer
+    local out run id wrapper="$TORCHDECK_SANDBOX_DIR/bin/sbatch" marker="$TORCHDECK_SANDBOX_DIR/drop-next-reply"
+    # A wrapper first on the sandbox sessions' PATH: the real sbatch, then (once, with the marker) the sshd
+    # process serving this connection is killed before the reply leaves.
+    cat >"$wrapper" <<'WRAPPER'
+#!/bin/bash
+out=$(/usr/bin/sbatch "$@"); rc=$?
+if (( rc == 0 )) && rm "$TORCHDECK_SANDBOX_DIR/drop-next-reply" 2>/dev/null; then
+    echo "$out" >"$TORCHDECK_SANDBOX_DIR/dropped-reply"
+    p=$PPID
+    while [[ "$(cat "/proc/$p/comm")" != sshd ]]; do p=$(cut -d' ' -f4 "/proc/$p/stat"); done
+    kill -KILL "$p"
+fi
+echo "$out"
+exit $rc
+WRAPPER
+    chmod +x "$wrapper"
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper' '$marker'" EXIT
+    touch "$marker"
+    out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name lost-reply --json 2>"$home/submit.txt") ||
+        fail "submit: $(cat "$home/submit.txt")"
+    [[ ! -e "$marker" ]] || fail "the wrapper did not run"
+    id=$(cat "$TORCHDECK_SANDBOX_DIR/dropped-reply")
+    expect_eq "$(json_field job <<<"$out")" "$id" "the job id, found again after the lost reply"
+    grep -q "looking for the job" "$home/submit.txt" || fail "progress: $(cat "$home/submit.txt")"
+    run=$(json_field run <<<"$out")
+    expect_eq "$(squeue -h -t all --name="lost-reply-${run:0:8}-a0" -o %i | wc -l)" 1 "jobs of that name in Slurm"
+    expect_eq "$(td status "$run" --offline --json | json_field jobs.1.job 2>/dev/null || echo none)" none "a second job"
+    td logs "$run" -f >/dev/null || fail "the job: $(td logs "$run")"
+}
+
+case_two_fronts() { # three fronts on one store restart a run once: one job per attempt, every step once
+    use_prebuilt_trainer
+    local run name pids=() i
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name fronts --trainer-arg --signal-at-step \
+          --trainer-arg 40 --json | json_field run)
+    for i in 1 2; do
+        timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.3 </dev/null >"$home/watch-$i.txt" 2>&1 &
+        pids+=($!)
+    done
+    ( for _ in $(seq 600); do td status "$run" --json >/dev/null 2>&1; sleep 0.2; done ) &
+    local poller=$!
+    for i in "${pids[@]}"; do wait "$i" || fail "a watch failed: $(cat "$home"/watch-*.txt)"; done
+    kill "$poller" 2>/dev/null || true
+    expect_eq "$(td status "$run" --json | json_field state)" completed "run state"
+    expect_eq "$(td status "$run" --json | json_field jobs.2.job 2>/dev/null || echo none)" none "a third job"
+    # Slurm's own record of ended jobs (sacct -c: the sandbox's completion file): one job per attempt.
+    name="fronts-${run:0:8}"
+    expect_eq "$(sacct -c -n -X -o JobName%40 | grep -c "$name-a0")" 1 "jobs of attempt 0"
+    expect_eq "$(sacct -c -n -X -o JobName%40 | grep -c "$name-a1")" 1 "jobs of attempt 1"
+    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 }' | tr '\n' ' ')" "16 32 48 64 80 96 " \
+        "every step once"
+    grep -q "restarted as job" "$home"/watch-*.txt || fail "no front says it restarted the run"
 }
 
 case_no_restart() { # a real error is not restarted, and the run says why

@@ -4,11 +4,17 @@
 #include "term/blocking.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <csignal>
+#include <memory>
 
 using namespace torchdeck::remote;
 using torchdeck::term::runAndWait;
@@ -21,6 +27,8 @@ private slots:
     void runsCommandsConcurrently();
     void runsMoreCommandsThanTheServerHasChannels();
     void refusesQuestionsWhenNotInteractive();
+    void acceptedHostKeysAreHashedWhenTheConfigSaysSo();
+    void aStalledLinkIsNoticedAndRecovered();
     void tailDeliversAppendedBytesInOrder();
     void tailSeesTruncation();
     void reconnectLosesAndDuplicatesNothing();
@@ -49,6 +57,36 @@ ConnectionSettings TestConnection::settings() const
     ConnectionSettings s = torchdeck::testing::sandboxConnectionSettings();
     s.reconnectFirstDelayMs = 100;
     return s;
+}
+
+// The processes of the sandbox's sshd that serve connections (its children and theirs), by pid.
+static QSet<qint64> sshdSessions(const QString &sandboxDir)
+{
+    QFile pids(sandboxDir + QStringLiteral("/run/pids"));
+    if (!pids.open(QIODevice::ReadOnly))
+        return {};
+    qint64 listener = 0;
+    for (const QByteArray &line : pids.readAll().split('\n')) {
+        if (line.startsWith("sshd "))
+            listener = line.split(' ').value(1).toLongLong();
+    }
+    QSet<qint64> found;
+    QList<qint64> parents{listener};
+    while (!parents.isEmpty()) {
+        const qint64 parent = parents.takeFirst();
+        for (const QString &entry : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(entry));
+            if (entry.toLongLong() <= 0 || !stat.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray text = stat.readAll();
+            const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+            if (fields.value(1).toLongLong() == parent) {
+                found.insert(entry.toLongLong());
+                parents.append(entry.toLongLong());
+            }
+        }
+    }
+    return found;
 }
 
 void TestConnection::append(const QString &path, const QByteArray &bytes)
@@ -136,6 +174,47 @@ void TestConnection::refusesQuestionsWhenNotInteractive()
             [&](const HostKeyCheck &key) { interactive.answerHostKey(key.fingerprintSha256.startsWith(u"SHA256:")); });
     interactive.open();
     QVERIFY2(waitConnected(interactive, 10000, &error), qPrintable(error));
+    QFile accepted(m_tmp.filePath(QStringLiteral("known_hosts.fresh")));
+    QVERIFY(accepted.open(QIODevice::ReadOnly));
+    QVERIFY(accepted.readAll().startsWith("[127.0.0.1]:")); // the ssh config does not ask for hashing
+}
+
+// HashKnownHosts yes in the ssh config: the accepted key is written with the host name hashed, as ssh does,
+// and the next connection knows the host by it.
+void TestConnection::acceptedHostKeysAreHashedWhenTheConfigSaysSo()
+{
+    const QString config = m_tmp.filePath(QStringLiteral("config-hashed"));
+    const QString knownHosts = m_tmp.filePath(QStringLiteral("known_hosts.hashed"));
+    QFile original(m_sandboxDir + QStringLiteral("/ssh/config"));
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QByteArray text = original.readAll();
+    text.replace(QFile::encodeName(m_sandboxDir + QStringLiteral("/ssh/known_hosts")), QFile::encodeName(knownHosts));
+    text.append("\nHost *\n    HashKnownHosts yes\n");
+    QFile copy(config);
+    QVERIFY(copy.open(QIODevice::WriteOnly));
+    copy.write(text);
+    copy.close();
+    ConnectionSettings hashed = settings();
+    hashed.sshConfigFile = config;
+    {
+        Connection first(hashed);
+        first.setInteractive(true);
+        connect(&first, &Connection::hostKeyConfirmationNeeded, &first,
+                [&](const HostKeyCheck &) { first.answerHostKey(true); });
+        first.open();
+        QString error;
+        QVERIFY2(waitConnected(first, 10000, &error), qPrintable(error));
+    }
+    QFile written(knownHosts);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray line = written.readAll();
+    QVERIFY2(line.startsWith("|1|") && !line.contains("127.0.0.1"), line.constData());
+    Connection second(hashed); // not interactive: the host must be known now
+    QSignalSpy asked(&second, &Connection::hostKeyConfirmationNeeded);
+    second.open();
+    QString error;
+    QVERIFY2(waitConnected(second, 10000, &error), qPrintable(error));
+    QCOMPARE(asked.count(), 0);
 }
 
 void TestConnection::tailDeliversAppendedBytesInOrder()
@@ -232,6 +311,76 @@ static QByteArray randomBytes(qint64 size)
 static QStringList partFiles(const QString &dir)
 {
     return QDir(dir).entryList({QStringLiteral("*.part-*")}, QDir::Files);
+}
+
+// The server side of a connection stops answering (its sshd processes stopped with SIGSTOP, as a suspended
+// laptop's link or a hung server looks): the command in flight fails within the keepalive and answer
+// deadlines, the connection says Reconnecting, comes back by itself (the listening sshd still answers), and the
+// caller's thread never waits meanwhile.
+void TestConnection::aStalledLinkIsNoticedAndRecovered()
+{
+    ConnectionSettings quick = settings();
+    quick.keepaliveMs = 2000;
+    quick.answerTimeoutMs = 3000;
+    const QSet<qint64> others = sshdSessions(m_sandboxDir);
+    auto connection = std::make_unique<Connection>(quick);
+    QSignalSpy states(connection.get(), &Connection::stateChanged);
+    connection->open();
+    QString error;
+    QVERIFY2(waitConnected(*connection, 10000, &error), qPrintable(error));
+    const QSet<qint64> ours = sshdSessions(m_sandboxDir) - others;
+    QVERIFY(!ours.isEmpty());
+    RemoteCommand *hung = connection->run(QStringLiteral("echo started; sleep 60; echo never"));
+    QSignalSpy failed(hung, &RemoteCommand::failed);
+    QSignalSpy output(hung, &RemoteCommand::output);
+    bool interrupted = false; // read in the slot: the command deletes itself after it
+    connect(hung, &RemoteCommand::failed, this, [&interrupted, hung] { interrupted = hung->wasInterrupted(); });
+    QTRY_VERIFY_WITH_TIMEOUT(!output.isEmpty(), 10000); // it runs
+
+    QSet<qint64> stopped;
+    const auto resume = qScopeGuard([&stopped] { // even when a check fails: no sshd left stopped
+        for (const qint64 pid : std::as_const(stopped))
+            ::kill(pid_t(pid), SIGCONT);
+    });
+    for (const qint64 pid : ours) {
+        QVERIFY(::kill(pid_t(pid), SIGSTOP) == 0);
+        stopped.insert(pid);
+    }
+    QElapsedTimer stalled;
+    stalled.start();
+    qint64 longestGapMs = 0;
+    QElapsedTimer tick;
+    tick.start();
+    QTimer beat; // the caller's event loop keeps turning: nothing waits on the dead link
+    connect(&beat, &QTimer::timeout, this, [&] { longestGapMs = std::max(longestGapMs, tick.restart()); });
+    beat.start(50);
+    QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 15000);
+    QVERIFY2(stalled.elapsed() < quick.keepaliveMs + quick.answerTimeoutMs + 3000,
+             qPrintable(QString::number(stalled.elapsed())));
+    QVERIFY(interrupted);
+    QVERIFY2(failed.first().first().toString().contains(QStringLiteral("no answer")),
+             qPrintable(failed.first().first().toString()));
+    bool reconnecting = false;
+    for (const QList<QVariant> &change : std::as_const(states))
+        reconnecting |= change.first().value<ConnectionState>() == ConnectionState::Reconnecting;
+    QVERIFY(reconnecting);
+    QTRY_COMPARE_WITH_TIMEOUT(connection->state(), ConnectionState::Connected, 20000);
+    QCOMPARE(runAndWait(*connection, QStringLiteral("echo back"), 10000).out, QByteArray("back\n"));
+    beat.stop();
+    QVERIFY2(longestGapMs < 1500, qPrintable(QString::number(longestGapMs)));
+
+    // A connection whose worker is inside a blocking call on the dead link is dropped at once all the same.
+    const QSet<qint64> second = sshdSessions(m_sandboxDir) - others - ours;
+    for (const qint64 pid : second) {
+        ::kill(pid_t(pid), SIGSTOP);
+        stopped.insert(pid);
+    }
+    connection->run(QStringLiteral("true"));
+    QTest::qWait(quick.keepaliveMs + 500); // the keepalive's round trip now blocks the worker
+    QElapsedTimer closing;
+    closing.start();
+    connection.reset();
+    QVERIFY2(closing.elapsed() < 500, qPrintable(QString::number(closing.elapsed())));
 }
 
 void TestConnection::uploadIsAtomicWithProgress()

@@ -42,6 +42,7 @@ private slots:
     void wrongPasswordFailsClearly();
     void keyboardInteractiveAsksPasswordThenCode();
     void wrongCodeFailsClearly();
+    void keyThenCodeAsksOnlyTheCode();
     void cancelledPromptAsksNothingMore();
     void nonInteractiveFailsWithoutAsking();
     void secretsNeverReachTheLog(); // last: checks what every test above logged
@@ -193,6 +194,26 @@ void TestConnectionAuth::wrongCodeFailsClearly()
              qPrintable(error));
     QCOMPARE(asked.size(), 2); // and not asked for a password again after the code was refused
     QVERIFY2(elapsedMs < promptFailureMs, qPrintable(QString::number(elapsedMs)));
+}
+
+// AuthenticationMethods publickey,keyboard-interactive: the key is accepted "partially", and the login goes on
+// with the one-time code (the only question) instead of failing.
+void TestConnectionAuth::keyThenCodeAsksOnlyTheCode()
+{
+    bool connected = false;
+    QString error;
+    const QList<CredentialPrompt> asked = login(
+        QStringLiteral("torchdeck-auth-keycode"), [&](const CredentialPrompt &) { return freshCode(); }, &connected,
+        &error);
+    QVERIFY2(connected, qPrintable(error));
+    QCOMPARE(asked.size(), 1);
+    QCOMPARE(asked.first().kind, CredentialPrompt::Kind::KeyboardInteractive);
+    QVERIFY2(asked.first().text.startsWith(u"One-time password (OATH) for"), qPrintable(asked.first().text));
+    // Without anyone to ask, the key alone is not enough, and the message says so.
+    const QList<CredentialPrompt> none = login(QStringLiteral("torchdeck-auth-keycode"), {}, &connected, &error);
+    QVERIFY(!connected);
+    QCOMPARE(none.size(), 0);
+    QVERIFY2(error.contains(QStringLiteral("no one can be asked for a password or code")), qPrintable(error));
 }
 
 void TestConnectionAuth::cancelledPromptAsksNothingMore()

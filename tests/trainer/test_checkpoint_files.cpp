@@ -83,6 +83,26 @@ TEST(CheckpointFiles, KeepsTheNewestK)
     EXPECT_EQ(entries, 4u); // two .pt and two sidecars, no temporaries
 }
 
+// A resume fell back past a torn checkpoint (41: its sidecar never written): the next saves must not count it
+// among the K kept, or the sound 32 it resumed from goes while the torn one stays.
+TEST(CheckpointFiles, TornCheckpointsDoNotCountTowardsK)
+{
+    const std::string dir = freshDir("ckpt_torn");
+    saveCheckpoint(dir, 2, 16, 0, payload('a'));
+    saveCheckpoint(dir, 2, 32, 0, payload('b'));
+    const std::string torn = writeCheckpointFiles(dir, 41, 0, payload('c'));
+    fs::remove(sidecarPath(torn));
+    saveCheckpoint(dir, 2, 48, 1, payload('d'));
+    const auto files = listCheckpoints(dir);
+    ASSERT_EQ(files.size(), 2u);
+    EXPECT_EQ(files[0].step, 48);
+    EXPECT_EQ(files[1].step, 32);
+    EXPECT_FALSE(fs::exists(torn));
+    EXPECT_TRUE(isCompleteCheckpoint(files[1].path));
+    fs::resize_file(files[1].path, 10); // a truncated one is torn too
+    EXPECT_FALSE(isCompleteCheckpoint(files[1].path));
+}
+
 TEST(CheckpointFiles, KeepsTheBestApartFromTheNewestK)
 {
     const std::string dir = freshDir("ckpt_best");
@@ -121,12 +141,13 @@ TEST(CheckpointStore, FallsBackToThePreviousCheckpoint)
     EXPECT_EQ(choice->skipped, 1);
     EXPECT_EQ(recorder.restored, payload('b'));
 
-    // Verifies but does not restore (e.g. unpicklable): the next one is tried.
+    // Verifies but does not restore (e.g. unpicklable): the next one is tried. The save pruned the torn 30.
     saveCheckpoint(dir, 5, 40, 0, payload('X'));
+    EXPECT_FALSE(fs::exists(newest));
     choice = chooseResume("auto", dir, std::ref(recorder));
     ASSERT_TRUE(choice);
     EXPECT_EQ(fs::path(choice->path).filename(), "checkpoint-0000000020.pt");
-    EXPECT_EQ(choice->skipped, 2);
+    EXPECT_EQ(choice->skipped, 1);
 }
 
 TEST(CheckpointStore, ResumeModes)

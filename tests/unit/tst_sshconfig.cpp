@@ -1,6 +1,9 @@
 #include "core/sshconfigparser.h"
 
 #include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace torchdeck;
@@ -16,6 +19,8 @@ private slots:
     void includedFileIsRead();
     void malformedLinesAreWarningsNotErrors();
     void missingFileIsEmpty();
+    void aFileIncludingItselfIsReadOnce();
+    void hashKnownHostsIsRead();
     void lineSplitting_data();
     void lineSplitting();
     void patterns_data();
@@ -85,6 +90,44 @@ void TestSshConfig::missingFileIsEmpty()
     const SshConfig none = readSshConfig(QStringLiteral("/nonexistent/config"), QStringLiteral("/nonexistent"));
     QVERIFY(none.hostAliases().isEmpty());
     QVERIFY(none.warnings.isEmpty());
+}
+
+// ssh stops an Include loop only at its depth limit (16): a file that includes itself twice would be read
+// 2^16 times.
+void TestSshConfig::aFileIncludingItselfIsReadOnce()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile config(dir.filePath(QStringLiteral("config")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("Host looped\n  Port 2200\nInclude config\nInclude config\n");
+    config.close();
+    QElapsedTimer timer;
+    timer.start();
+    const SshConfig read = readSshConfig(config.fileName(), dir.path());
+    QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(read.hostAliases(), QStringList{QStringLiteral("looped")});
+    QCOMPARE(read.resolve(QStringLiteral("looped")).port, 2200);
+    QCOMPARE(read.warnings.size(), 2);
+    QVERIFY2(read.warnings.first().contains(QStringLiteral("includes itself")), qPrintable(read.warnings.first()));
+}
+
+void TestSshConfig::hashKnownHostsIsRead()
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath(QStringLiteral("config")));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write("Host hashed\n  HashKnownHosts yes\nHost plain\n  HostName p\nHost *\n  HashKnownHosts no\n");
+    config.close();
+    const SshConfig read = readSshConfig(config.fileName(), dir.path());
+    QVERIFY(read.resolve(QStringLiteral("hashed")).hashKnownHosts);
+    QVERIFY(!read.resolve(QStringLiteral("plain")).hashKnownHosts);
+    // As OpenSSH writes it (checked against Python's hmac): |1|base64(salt)|base64(HMAC-SHA1(salt, host)).
+    QByteArray salt;
+    for (char byte = 0; byte < 20; ++byte)
+        salt.append(byte);
+    QCOMPARE(hashedKnownHostName(QStringLiteral("[127.0.0.1]:2222"), salt),
+             QStringLiteral("|1|AAECAwQFBgcICQoLDA0ODxAREhM=|zKYaAqmSav3Qxr2sffNqWFIcbe4="));
 }
 
 void TestSshConfig::lineSplitting_data()

@@ -227,16 +227,32 @@ std::string bestCheckpoint(const std::string &dir)
     return best;
 }
 
+bool isCompleteCheckpoint(const std::string &path)
+{
+    std::vector<char> sidecar;
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    return !ec && readFile(sidecarPath(path), sidecar) &&
+           sidecarField(std::string(sidecar.begin(), sidecar.end()), "bytes") == std::to_string(size);
+}
+
 void pruneCheckpoints(const std::string &dir, int keep)
 {
-    const auto files = listCheckpoints(dir);
     const std::string best = bestCheckpoint(dir);
     std::error_code ec;
-    for (std::size_t i = static_cast<std::size_t>(std::max(keep, 0)); i < files.size(); ++i) {
-        if (files[i].path == best)
+    // Only complete checkpoints count towards the K kept: a torn one (no sidecar, or not its size) can never
+    // be resumed from, and counting it would delete a sound older one in its place (as after a resume that
+    // fell back past a torn checkpoint). Torn ones go.
+    std::size_t kept = 0;
+    for (const CheckpointFile &file : listCheckpoints(dir)) {
+        if (isCompleteCheckpoint(file.path) && kept < static_cast<std::size_t>(std::max(keep, 0))) {
+            ++kept;
             continue;
-        fs::remove(sidecarPath(files[i].path), ec);
-        fs::remove(files[i].path, ec);
+        }
+        if (file.path == best)
+            continue;
+        fs::remove(sidecarPath(file.path), ec);
+        fs::remove(file.path, ec);
     }
     for (const auto &entry : fs::directory_iterator(dir, ec)) {
         if (entry.path().filename().string().rfind(kTempPrefix, 0) == 0)

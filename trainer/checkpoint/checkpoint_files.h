@@ -38,8 +38,11 @@ struct CheckpointVerdict {
 // Reads the checkpoint and compares it with its sidecar (size and CRC-32).
 CheckpointVerdict verifyCheckpoint(const std::string &path);
 
-// Removes all but the newest `keep` checkpoints (and their sidecars) and stale temporary files. The
-// checkpoint with the lowest validation loss in its sidecar is kept apart from those K.
+// A checkpoint whose sidecar is there and names its size (a cheap check: no CRC of the whole file).
+bool isCompleteCheckpoint(const std::string &path);
+
+// Removes all but the newest `keep` complete checkpoints (and their sidecars), every torn one, and stale
+// temporary files. The checkpoint with the lowest validation loss in its sidecar is kept apart from those K.
 void pruneCheckpoints(const std::string &dir, int keep);
 
 // The checkpoint whose sidecar holds the lowest validation loss; empty when none holds one.

@@ -26,9 +26,15 @@ RunReporter::RunReporter(const std::string &metricsPath, bool active)
 {
     if (!active_ || metricsPath.empty())
         return;
-    metrics_ = std::fopen(metricsPath.c_str(), "a");
+    metrics_ = std::fopen(metricsPath.c_str(), "a+");
     if (metrics_ == nullptr)
         throw std::runtime_error("cannot open metrics file '" + metricsPath + "': " + std::strerror(errno));
+    // A job killed mid-line (a requeued attempt appends to its own file) left a torn last line: end it, so
+    // this run's first event starts a line of its own instead of being glued to the fragment and lost.
+    if (std::fseek(metrics_, -1, SEEK_END) == 0 && std::fgetc(metrics_) != '\n') {
+        std::fputc('\n', metrics_);
+        std::fflush(metrics_);
+    }
 }
 
 RunReporter::~RunReporter()

@@ -69,7 +69,7 @@ private:
 
     void resources()
     {
-        static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z][A-Za-z0-9._-]{0,63}$"));
+        static const QRegularExpression nameRe(QStringLiteral("\\A[A-Za-z][A-Za-z0-9._-]{0,63}\\z"));
         if (s.name.isEmpty())
             add(QStringLiteral("name"), QStringLiteral("The job needs a name."));
         else if (!nameRe.match(s.name).hasMatch())
@@ -88,7 +88,7 @@ private:
             add(QStringLiteral("cpusPerTask"), QStringLiteral("A task needs at least one CPU."));
         if (s.gpusPerNode < 0)
             add(QStringLiteral("gpusPerNode"), QStringLiteral("The GPU count cannot be negative."));
-        static const QRegularExpression memRe(QStringLiteral("^[0-9]{1,9}[KMGTkmgt]?$"));
+        static const QRegularExpression memRe(QStringLiteral("\\A[0-9]{1,9}[KMGTkmgt]?\\z"));
         if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
             add(QStringLiteral("memory"),
                 QStringLiteral("Memory per node is a number with an optional unit K, M, G or T (\"16G\"); "
@@ -109,7 +109,7 @@ private:
 
     void placement()
     {
-        static const QRegularExpression nameRe(QStringLiteral("^[A-Za-z0-9._@-]+$"));
+        static const QRegularExpression nameRe(QStringLiteral("\\A[A-Za-z0-9._@-]+\\z"));
         if (!s.partition.isEmpty() && !local() && !nameRe.match(s.partition).hasMatch())
             add(QStringLiteral("partition"),
                 QStringLiteral("A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
@@ -130,7 +130,7 @@ private:
 
     void environment()
     {
-        static const QRegularExpression identRe(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        static const QRegularExpression identRe(QStringLiteral("\\A[A-Za-z_][A-Za-z0-9_]*\\z"));
         QSet<QString> seen;
         for (qsizetype i = 0; i < s.environment.size(); ++i) {
             const EnvironmentVariable &var = s.environment[i];
@@ -207,8 +207,8 @@ private:
 
     void scheduling()
     {
-        static const QRegularExpression slurmId(QStringLiteral("^[0-9]+(_[0-9]+)?$"));
-        static const QRegularExpression pbsId(QStringLiteral("^[0-9]+(\\[[0-9]*\\])?(\\.[A-Za-z0-9.-]+)?$"));
+        static const QRegularExpression slurmId(QStringLiteral("\\A[0-9]+(_[0-9]+)?\\z"));
+        static const QRegularExpression pbsId(QStringLiteral("\\A[0-9]+(\\[[0-9]*\\])?(\\.[A-Za-z0-9.-]+)?\\z"));
         for (qsizetype i = 0; i < s.dependencies.size(); ++i) {
             const QString field = QStringLiteral("dependencies[%1].jobIds").arg(i);
             if (local()) {

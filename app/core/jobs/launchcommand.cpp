@@ -1,5 +1,6 @@
 #include "core/jobs/launchcommand.h"
 
+#include "core/remotepath.h"
 #include "core/shellquote.h"
 
 namespace torchdeck {
@@ -105,7 +106,7 @@ QStringList commandWords(const JobSpec &spec)
                 QStringLiteral("--no-python"),
                 bashC};
     }
-    QStringList w{shellQuote(spec.trainerPath)};
+    QStringList w{remotePathExpression(spec.trainerPath)}; // a profile's "~/bin/torchdeck-train" too
     if (spec.launch == LaunchMethod::SrunPerNodeLauncher ||
         (spec.launch == LaunchMethod::Local && spec.tasksPerNode > 1))
         w.append(QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode));

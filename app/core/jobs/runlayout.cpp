@@ -11,7 +11,8 @@ QString runDirectoryOf(const QString &workDirectory, const QString &runId)
 
 QString workDirectoryCommand(const QString &workDirectory)
 {
-    return QStringLiteral("mkdir -p %1/local && cd %1 && pwd -P").arg(remotePathExpression(workDirectory));
+    // Private: what torchdeck makes there (runs, checkpoints, local jobs' logs) is the user's alone.
+    return QStringLiteral("umask 077 && mkdir -p %1/local && cd %1 && pwd -P").arg(remotePathExpression(workDirectory));
 }
 
 QString deployedTrainerBinary(const QString &workDirectory, const QString &bundleHash)

@@ -20,7 +20,8 @@ struct RunLayout {
 QString runDirectoryOf(const QString &workDirectory, const QString &runId);
 
 // The shell command that makes the work directory (a path the shell expands, "~/" allowed) with the local/
-// folder of scheduler-less jobs, and prints it absolute with its symlinks resolved. A submission and a
+// folder of scheduler-less jobs, readable by the user alone (umask 077), and prints it absolute with its
+// symlinks resolved. A submission and a
 // preview resolve it the same way, so the previewed script names the same paths as the submitted one.
 QString workDirectoryCommand(const QString &workDirectory);
 

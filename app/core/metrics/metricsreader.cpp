@@ -55,6 +55,16 @@ void MetricsReader::take(QByteArrayView line, qint64 lineOffset, QList<MetricEve
         return;
     }
     ParsedMetricsLine parsed = m_json.parse(line);
+    if (parsed.status == MetricsLineStatus::Malformed) {
+        // A writer killed mid-line, then appended to again (a requeued attempt): the torn fragment and the
+        // next event share a line. The event is whole from its last '{"schema"' on; the fragment is lost.
+        const qsizetype glued = QByteArrayView(line).lastIndexOf(QByteArrayView("{\"schema\""));
+        if (glued > 0) {
+            ParsedMetricsLine tail = m_json.parse(line.sliced(glued));
+            if (tail.status == MetricsLineStatus::Event)
+                parsed = std::move(tail);
+        }
+    }
     switch (parsed.status) {
     case MetricsLineStatus::Event:
         ++m_counts.events;

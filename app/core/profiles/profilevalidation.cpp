@@ -16,7 +16,7 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
 {
     QList<ProfileError> errors;
     // The alias is an ssh config Host name: no blanks, no patterns.
-    static const QRegularExpression alias(QStringLiteral("^[A-Za-z0-9._@-]+$"));
+    static const QRegularExpression alias(QStringLiteral("\\A[A-Za-z0-9._@-]+\\z"));
     if (profile.name.isEmpty())
         errors.append(
             {QStringLiteral("name"), QStringLiteral("The cluster needs a name (its ssh config Host alias).")});

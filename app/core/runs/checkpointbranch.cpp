@@ -25,7 +25,7 @@ QString CheckpointBranch::asideDirectory() const
 
 qint64 CheckpointBranch::chosenStep() const
 {
-    static const QRegularExpression name(QStringLiteral("^checkpoint-(\\d{1,18})\\.pt$"));
+    static const QRegularExpression name(QStringLiteral("\\Acheckpoint-(\\d{1,18})\\.pt\\z"));
     const auto match = name.match(fileName(chosen));
     return match.hasMatch() ? match.captured(1).toLongLong() : -1;
 }

@@ -9,10 +9,19 @@ namespace torchdeck {
 
 QString presentCheckpointsCommand(const QList<CheckpointRecord> &checkpoints)
 {
-    QString command = QStringLiteral("for f in");
-    for (const CheckpointRecord &checkpoint : checkpoints)
-        command += u' ' + shellQuote(checkpoint.path);
-    return command + QStringLiteral("; do if test -f \"$f\"; then printf '%s\\n' \"$f\"; fi; done");
+    // The folders, not every path ever recorded: a long run's thousands of paths in one command line would
+    // pass the kernel's limit on an argument (128 KiB).
+    QStringList folders;
+    for (const CheckpointRecord &checkpoint : checkpoints) {
+        const QString folder = checkpoint.path.section(u'/', 0, -2);
+        if (!folders.contains(folder))
+            folders.append(folder);
+    }
+    QString command = QStringLiteral("for d in");
+    for (const QString &folder : std::as_const(folders))
+        command += u' ' + shellQuote(folder.isEmpty() ? QStringLiteral("/") : folder);
+    return command + QStringLiteral("; do if test -d \"$d\"; then for f in \"$d\"/*.pt; do "
+                                    "if test -f \"$f\"; then printf '%s\\n' \"$f\"; fi; done; fi; done");
 }
 
 QStringList parsePresentCheckpoints(const QByteArray &commandOutput)

@@ -18,7 +18,8 @@ struct CheckpointEntry {
     bool setAside = false; // in a superseded-a<N>/ directory: a resume from an older one replaced its line
 };
 
-// One command that prints, a line each, the paths of `checkpoints` that exist on the cluster.
+// One command that prints, a line each, the checkpoint files that exist in the folders of `checkpoints` on
+// the cluster (its length grows with the folders, not with the checkpoints).
 QString presentCheckpointsCommand(const QList<CheckpointRecord> &checkpoints);
 QStringList parsePresentCheckpoints(const QByteArray &commandOutput);
 

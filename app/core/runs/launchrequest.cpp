@@ -5,6 +5,7 @@
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -23,6 +24,49 @@ LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, 
     return request;
 }
 
+QString launchRequestJson(const LaunchRequest &request, const QString &script)
+{
+    QJsonArray after;
+    for (const QString &id : request.after.jobIds)
+        after.append(id);
+    const QJsonObject object{{QStringLiteral("spec"), request.spec.toJson()},
+                             {QStringLiteral("run"), request.runId},
+                             {QStringLiteral("attempt"), request.attempt},
+                             {QStringLiteral("resume"), request.resume},
+                             {QStringLiteral("script"), script},
+                             {QStringLiteral("after_kind"), int(request.after.kind)},
+                             {QStringLiteral("after"), after}};
+    return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+}
+
+std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile, const QString &json)
+{
+    const QJsonObject object = QJsonDocument::fromJson(json.toUtf8()).object();
+    const JobSpec::FromJson spec = JobSpec::fromJson(object.value(u"spec").toObject());
+    const int afterKind = object.value(u"after_kind").toInt(-1);
+    if (!spec.ok() || object.value(u"run").toString().isEmpty() || afterKind < SubmitDependency::None ||
+        afterKind > SubmitDependency::AfterAny)
+        return std::nullopt;
+    LaunchRequest request;
+    request.profile = profile;
+    request.spec = spec.spec;
+    request.runId = object.value(u"run").toString();
+    request.attempt = object.value(u"attempt").toInt();
+    request.resume = object.value(u"resume").toString();
+    request.script = object.value(u"script").toString();
+    request.after.kind = SubmitDependency::Kind(afterKind);
+    for (const QJsonValue &id : object.value(u"after").toArray())
+        request.after.jobIds.append(id.toString());
+    return request;
+}
+
+QString attemptJobName(const QString &name, const QString &runId, int attempt)
+{
+    constexpr qsizetype longestName = 64; // what job spec validation allows (and PBS Pro keeps)
+    const QString tag = QStringLiteral("-%1-a%2").arg(runId.left(8)).arg(attempt);
+    return name.left(longestName - tag.size()) + tag;
+}
+
 SubmissionScript renderSubmission(const LaunchRequest &request, const QString &workDirectory,
                                   const QString &trainerBinary)
 {
@@ -36,6 +80,7 @@ SubmissionScript renderSubmission(const LaunchRequest &request, const QString &w
         spec.modules = profile.modules;
     SubmissionScript rendered;
     rendered.runDirectory = runDirectoryOf(workDirectory, request.runId);
+    spec.name = attemptJobName(spec.name, request.runId, request.attempt);
     rendered.attemptSpec =
         attemptSpec(spec, RunLayout{rendered.runDirectory}, request.attempt, trainerBinary, request.resume);
     if (!request.script.isEmpty()) {

@@ -32,6 +32,15 @@ struct LaunchResult {
     QString script;
 };
 
+// What a claim keeps to submit again if its front stops before the scheduler answered (RunStore::claimAttempt):
+// everything but the profile, which the cluster's session has. The script is the one rendered for it.
+QString launchRequestJson(const LaunchRequest &request, const QString &script);
+std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile, const QString &json);
+
+// The scheduler's name for one attempt of a run: the job's name, the run and the attempt, so a submission
+// whose reply was lost is found again (SchedulerCommands::queryNamed) instead of submitted twice.
+QString attemptJobName(const QString &name, const QString &runId, int attempt);
+
 // A new run of `spec` on the profile's cluster. The one place that decides "resume auto": the bundled
 // trainer, unless the user passed --resume, resumes from the run's latest checkpoint, so a requeued or
 // restarted attempt continues where the last one stopped.

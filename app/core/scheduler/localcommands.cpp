@@ -17,12 +17,20 @@ constexpr char16_t runner[] = u"export TORCHDECK_LOCAL_JOB_ID=$$; "
                               u"\"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit 143' TERM; "
                               u"bash \"$1\" & c=$!; wait $c; s=$?; echo $s >\"$0/$$.exit.tmp\"; mv "
                               u"\"$0/$$.exit.tmp\" \"$0/$$.exit\"; exit $s";
+// Each run records the script it was started from (PID.script): a submission whose reply was lost finds it.
 constexpr char16_t launcher[] = u"mkdir -p \"$1\" && { setsid sh -c \"$3\" \"$1\" \"$2\" </dev/null >/dev/null 2>&1 & "
-                                u"pid=$!; echo $pid; }";
-constexpr char16_t status[] = u"dir=$1; shift; for id; do "
-                              u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
-                              u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
-                              u"else echo \"$id gone\"; fi; done";
+                                u"pid=$!; printf '%s\\n' \"$2\" >\"$1/$pid.script\"; echo $pid; }";
+// The state of each id in "$@", a line each; $dir is the state dir.
+constexpr char16_t eachState[] = u"for id; do "
+                                 u"if [ -f \"$dir/$id.exit\" ]; then echo \"$id exited $(cat \"$dir/$id.exit\")\"; "
+                                 u"elif kill -0 \"$id\" 2>/dev/null; then echo \"$id running\"; "
+                                 u"else echo \"$id gone\"; fi; done";
+constexpr char16_t status[] = u"dir=$1; shift; ";
+// The runs started from the script $2.
+constexpr char16_t startedFrom[] =
+    u"dir=$1; want=$2; set --; for f in \"$dir\"/*.script; do [ -f \"$f\" ] || continue; "
+    u"[ \"$(cat \"$f\")\" = \"$want\" ] || continue; id=${f##*/}; "
+    u"set -- \"$@\" \"${id%.script}\"; done; ";
 
 } // namespace
 
@@ -41,9 +49,20 @@ QStringList submitArgs(const QString &stateDir, const QString &scriptPath)
 
 QStringList statusArgs(const QString &stateDir, const QStringList &ids)
 {
-    return QStringList{QStringLiteral("sh"), QStringLiteral("-c"), QString::fromUtf16(status),
-                       QStringLiteral("torchdeck-local"), stateDir} +
+    return QStringList{QStringLiteral("sh"), QStringLiteral("-c"),
+                       QString::fromUtf16(status) + QString::fromUtf16(eachState), QStringLiteral("torchdeck-local"),
+                       stateDir} +
            ids;
+}
+
+QStringList startedFromArgs(const QString &stateDir, const QString &scriptPath)
+{
+    return {QStringLiteral("sh"),
+            QStringLiteral("-c"),
+            QString::fromUtf16(startedFrom) + QString::fromUtf16(eachState),
+            QStringLiteral("torchdeck-local"),
+            stateDir,
+            scriptPath};
 }
 
 QStringList cancelArgs(const QStringList &ids)

@@ -12,7 +12,9 @@ namespace torchdeck::local {
 
 QStringList submitArgs(const QString &stateDir, const QString &scriptPath); // prints the pid: parseLocalReply
 QStringList statusArgs(const QString &stateDir, const QStringList &ids);    // parseLocalStatus
-QStringList cancelArgs(const QStringList &ids);                             // SIGTERM to each run's group
+QStringList startedFromArgs(const QString &stateDir,
+                            const QString &scriptPath); // the runs of a script: parseLocalStatus
+QStringList cancelArgs(const QStringList &ids);         // SIGTERM to each run's group
 
 // statusArgs' output, one line per id: "PID running", "PID exited CODE", "PID gone" (no process and no
 // exit file: killed before it could record one).

@@ -11,6 +11,7 @@
 #include "core/scheduler/submitreply.h"
 
 #include <QSet>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -97,6 +98,30 @@ QueryCommand SchedulerCommands::queryFinished(const QStringList &ids) const
     }
     return {slurm::scontrolShowJobArgs(),
             [ids](const QByteArray &out) { return onlyThese(parseScontrolShowJob(out), ids); }};
+}
+
+QueryCommand SchedulerCommands::queryNamed(const QString &jobName, const QString &scriptPath) const
+{
+    const auto named = [jobName](JobListResult listed) {
+        listed.jobs.erase(std::remove_if(listed.jobs.begin(), listed.jobs.end(),
+                                         [&jobName](const JobInfo &job) { return job.name != jobName; }),
+                          listed.jobs.end());
+        return listed;
+    };
+    switch (m_kind) {
+    case SchedulerKind::Slurm:
+        return {slurm::squeueNamedArgs(jobName), [named](const QByteArray &out) { return named(parseSqueue(out)); }};
+    case SchedulerKind::Pbs: {
+        if (m_dialect == PbsDialect::PbsPro)
+            return {pbs::qstatArgs({}, m_dialect),
+                    [named](const QByteArray &out) { return named(parseQstatJson(out)); }};
+        return {pbs::qstatArgs({}, m_dialect),
+                [named](const QByteArray &out) { return named(parseQstatFull(out, PbsDialect::Torque)); }};
+    }
+    case SchedulerKind::Local:
+        break;
+    }
+    return {local::startedFromArgs(m_stateDir, scriptPath), local::parseLocalStatus};
 }
 
 QStringList SchedulerCommands::action(SchedulerAction action, const QStringList &ids) const

@@ -52,6 +52,10 @@ public:
     SubmitCommand submit(const QString &scriptPath, const SubmitDependency &after = {}) const;
     QueryCommand query(const QStringList &ids) const;
     QueryCommand queryFinished(const QStringList &ids) const;
+    // The jobs the scheduler knows by this name (a local run: by its script's path): what a submission whose
+    // reply was lost finds again. Slurm: squeue (jobs stay listed MinJobAge after they end); PBS: every job
+    // qstat lists; local: the runs started from that script.
+    QueryCommand queryNamed(const QString &jobName, const QString &scriptPath) const;
     // Empty argv: the scheduler has no such action (local runs cannot be requeued or held).
     QStringList action(SchedulerAction action, const QStringList &ids) const;
     bool supports(SchedulerAction action) const;

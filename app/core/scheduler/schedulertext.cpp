@@ -138,13 +138,13 @@ ExitStatus waitStatus(int status)
 
 bool isSlurmJobId(QStringView text)
 {
-    static const QRegularExpression pattern(QStringLiteral(R"(^\d+(_(\d+|\[[0-9,%:-]+\]))?(\+\d+)?$)"));
+    static const QRegularExpression pattern(QStringLiteral(R"(\A\d+(_(\d+|\[[0-9,%:-]+\]))?(\+\d+)?\z)"));
     return pattern.match(text).hasMatch();
 }
 
 bool isPbsJobId(QStringView text)
 {
-    static const QRegularExpression pattern(QStringLiteral(R"(^\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?$)"));
+    static const QRegularExpression pattern(QStringLiteral(R"(\A\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?\z)"));
     return pattern.match(text).hasMatch();
 }
 

@@ -39,6 +39,12 @@ QStringList squeueArgs(const QStringList &ids)
             QStringLiteral("--jobs=") + ids.join(u','), QStringLiteral("--Format=") + squeueFormat()};
 }
 
+QStringList squeueNamedArgs(const QString &jobName)
+{
+    return {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
+            QStringLiteral("--name=") + jobName, QStringLiteral("--Format=") + squeueFormat()};
+}
+
 QStringList sacctArgs(const QStringList &ids, bool completionFile)
 {
     QStringList argv = {QStringLiteral("sacct")};

@@ -7,6 +7,7 @@ namespace torchdeck::slurm {
 
 QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after = {});
 QStringList squeueArgs(const QStringList &ids);                     // parseSqueue
+QStringList squeueNamedArgs(const QString &jobName);                // parseSqueue, every job of that name
 QStringList sacctArgs(const QStringList &ids, bool completionFile); // parseSacct
 QStringList scontrolShowJobArgs();                                  // parseScontrolShowJob, all jobs
 QStringList actionArgs(SchedulerAction action,

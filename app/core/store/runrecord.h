@@ -49,6 +49,10 @@ struct JobRecord {
     TailOffsets offsets;
 };
 
+// The scheduler's ids of a run's jobs, by attempt; an attempt still being submitted (claimed, no job id yet)
+// has none.
+QStringList submittedJobIds(const QList<JobRecord> &jobs);
+
 struct CheckpointRecord {
     QString runId;
     QString path;

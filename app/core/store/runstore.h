@@ -12,6 +12,27 @@
 
 namespace torchdeck {
 
+// What claiming an attempt came to (RunStore::claimAttempt).
+struct AttemptClaim {
+    enum class Outcome {
+        Claimed,          // this owner holds it now: submit it
+        TakenOver,        // an earlier owner's lease ran out before it recorded a job: look for that job first
+        HeldByAnother,    // another front is submitting it (owner says who)
+        AlreadySubmitted, // it has its job (jobId) already
+    };
+    Outcome outcome = Outcome::Claimed;
+    QString owner; // HeldByAnother / TakenOver: the other owner
+    QString jobId; // AlreadySubmitted
+};
+
+// A claim whose owner stopped before it recorded a job: what was to be submitted (a LaunchRequest as JSON).
+struct ExpiredClaim {
+    QString runId;
+    int attempt = 0;
+    QString owner;
+    QString request;
+};
+
 // The local history of runs: runs, their jobs with tail offsets, cached metrics and checkpoints, in SQLite.
 //
 // Threads: a RunStore belongs to the thread that opened it (a QSqlDatabase connection must not cross
@@ -48,6 +69,16 @@ public:
     StoreResult<QList<RunRecord>> runs(const QString &cluster = {}) const; // newest first; all clusters if empty
     StoreStatus removeRun(const QString &id);                              // with its jobs, metrics, checkpoints
 
+    // Submitting an attempt from any number of fronts on one store: it is claimed first (its job row, with no
+    // job id yet, the owner, a lease and the request, in one transaction with the run row a new run needs),
+    // then given the job id the scheduler said (recordClaimedJob, with the run) or released (a refusal: the
+    // run goes too when the claim made it). A claim whose lease ran out may be taken over.
+    StoreResult<AttemptClaim> claimAttempt(const RunRecord &run, const JobRecord &job, const QString &owner,
+                                           qint64 leaseMs, const QString &request = {});
+    StoreStatus recordClaimedJob(const RunRecord &run, const JobRecord &job, const QString &owner);
+    StoreStatus releaseClaim(const QString &runId, int attempt, const QString &owner);
+    StoreResult<QList<ExpiredClaim>> expiredClaims(const QString &cluster) const;
+
     // Jobs, keyed by (run, attempt).
     StoreStatus saveJob(const JobRecord &job); // insert or replace
     StoreStatus updateJobState(const QString &runId, int attempt, const QString &state, int exitCode = -1);
@@ -56,11 +87,13 @@ public:
     StoreResult<std::optional<JobRecord>> jobByJobId(const QString &cluster, const QString &jobId) const;
     StoreResult<QList<JobRecord>> jobsInStates(const QStringList &states) const; // e.g. the ones to poll
 
-    // Metrics cache. appendMetrics writes the events and, when metricsOffset >= 0, the job's metrics tail
-    // offset in one transaction: after a crash the cache and the offset agree, so a restarted tail neither
-    // loses nor repeats a line.
-    StoreStatus appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                              qint64 metricsOffset = -1);
+    // Metrics cache. The tailed form writes the events and moves the job's metrics tail offset from
+    // fromOffset to toOffset in one transaction: after a crash the cache and the offset agree, so a restarted
+    // tail neither loses nor repeats a line. When the stored offset is no longer fromOffset another process
+    // on this store has stored those lines: nothing is written and the value is false.
+    StoreStatus appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events);
+    StoreResult<bool> appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                    qint64 fromOffset, qint64 toOffset);
     StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
     StoreResult<RunSeries> runSeries(const QString &runId) const;              // the cache replayed
     StoreResult<qint64> metricsCount(const QString &runId) const;

@@ -10,6 +10,16 @@ namespace {
 constexpr QStringView supersededPrefix = u"superseded-a";
 }
 
+QStringList submittedJobIds(const QList<JobRecord> &jobs)
+{
+    QStringList ids;
+    for (const JobRecord &job : jobs) {
+        if (!job.jobId.isEmpty())
+            ids.append(job.jobId);
+    }
+    return ids;
+}
+
 QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep)
 {
     QString live;

@@ -95,21 +95,52 @@ StoredMetricEvent readRow(const QSqlQuery &q)
 
 } // namespace
 
-StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                                    qint64 metricsOffset)
+StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events)
 {
+    const StoreResult<bool> appended = appendMetrics(runId, attempt, events, -1, -1);
+    return appended.ok() ? StoreStatus{} : StoreStatus::failure(appended.error);
+}
+
+StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                          qint64 fromOffset, qint64 toOffset)
+{
+    using Result = StoreResult<bool>;
     if (!isOpen())
-        return notOpen();
+        return Result::failure(notOpen().error);
     QSqlDatabase db = database();
     if (!db.transaction())
-        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+        return Result::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
     auto fail = [&db](const QString &error) {
         db.rollback();
-        return StoreStatus::failure(error);
+        return Result::failure(error);
     };
     const StoreResult<qint64> key = runKey(db, runId);
     if (!key.ok())
         return fail(key.error);
+    if (toOffset >= 0) {
+        // The offset first, and only from where this reader began: another process (a second front on the
+        // same store) that stored these lines already moved it, and they must not be stored twice.
+        QSqlQuery offset(db);
+        offset.prepare(QStringLiteral(
+            "UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ? AND metrics_offset = ?"));
+        for (const QVariant &v : {QVariant(toOffset), sql::text(runId), QVariant(attempt), QVariant(fromOffset)})
+            offset.addBindValue(v);
+        if (!offset.exec())
+            return fail(sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
+        if (offset.numRowsAffected() == 0) {
+            QSqlQuery exists(db);
+            exists.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE run_id = ? AND attempt = ?"));
+            exists.addBindValue(runId);
+            exists.addBindValue(attempt);
+            if (!exists.exec())
+                return fail(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
+            if (!exists.next())
+                return fail(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+            exists.finish();
+            db.rollback();
+            return {false, {}};
+        }
+    }
 
     QSqlQuery next(db);
     next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
@@ -134,19 +165,9 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
         if (!insert.exec())
             return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
     }
-    if (metricsOffset >= 0) {
-        QSqlQuery offset(db);
-        offset.prepare(QStringLiteral("UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ?"));
-        for (const QVariant &v : {QVariant(metricsOffset), sql::text(runId), QVariant(attempt)})
-            offset.addBindValue(v);
-        if (!offset.exec())
-            return fail(sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
-        if (offset.numRowsAffected() == 0)
-            return fail(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
-    }
     if (!db.commit())
         return fail(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, db.lastError().text()));
-    return {};
+    return {true, {}};
 }
 
 namespace {

@@ -76,6 +76,14 @@ QList<StoreMigration> storeMigrations()
              // The automatic restart from outside, switchable per run (on by default).
              QStringLiteral("ALTER TABLE runs ADD COLUMN auto_restart INTEGER NOT NULL DEFAULT 1"),
          }},
+        {3,
+         {
+             // Claims on attempts (RunStore::claimAttempt): a job row with no job id yet, its owner, the end of
+             // its lease (ms since the epoch) and the request to submit (JSON).
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN claim_owner TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN claim_until INTEGER"),
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN claim_request TEXT NOT NULL DEFAULT ''"),
+         }},
     };
 }
 

@@ -88,6 +88,7 @@ int main(int argc, char **argv)
         qFatal("%s", qPrintable(saved.error));
     QList<MetricEvent> batch;
     const int batchSize = 10000;
+    qint64 stored = 0; // the job's metrics offset so far
     t.restart();
     for (int s = 1; s <= steps; ++s) {
         MetricEvent e;
@@ -101,8 +102,10 @@ int main(int argc, char **argv)
         e.samplesPerSecond = 1234.5;
         batch.append(e);
         if (batch.size() == batchSize || s == steps) {
-            if (const StoreStatus st = store.appendMetrics(firstRun, 0, batch, s * 180LL); !st.ok())
+            const StoreResult<bool> st = store.appendMetrics(firstRun, 0, batch, stored, s * 180LL);
+            if (!st.ok())
                 return fail(st.error);
+            stored = s * 180LL;
             batch.clear();
         }
     }

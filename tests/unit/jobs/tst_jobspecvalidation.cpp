@@ -52,6 +52,14 @@ void TestJobSpecValidation::rejects_data()
     row("empty name", "name", [](JobSpec &s, ClusterCaps &) { s.name.clear(); });
     row("name with newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("a\nb"); });
     row("name with space", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("my job"); });
+    // "$" also matches before a last newline: the patterns are anchored at the very end (\z).
+    row("name ending in a newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("job\n"); });
+    row("partition ending in a newline", "partition",
+        [](JobSpec &s, ClusterCaps &) { s.partition = QStringLiteral("debug\n"); });
+    row("memory ending in a newline", "memory", [](JobSpec &s, ClusterCaps &) { s.memory = QStringLiteral("16G\n"); });
+    row("dependency id ending in a newline", "dependencies[0].jobIds", [](JobSpec &s, ClusterCaps &) {
+        s.dependencies = {{DependencyKind::AfterOk, {QStringLiteral("12\n")}}};
+    });
     row("name starting with digit", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("1job"); });
     row("name with hetjob", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("myhetjob"); });
     row("bad memory", "memory", [](JobSpec &s, ClusterCaps &) { s.memory = QStringLiteral("16 GB"); });

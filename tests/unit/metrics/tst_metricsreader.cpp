@@ -20,6 +20,7 @@ private slots:
     void countsWhatItSkips();
     void keepsTheLatestMalformedLines();
     void tornLineWaitsThenFinishes();
+    void anEventGluedToATornLineIsKept();
     void smallChunksGiveTheSameEvents();
     void logPatternsMode();
     void garbageNeverCrashesAndIsCounted();
@@ -74,6 +75,20 @@ void TestMetricsReader::tornLineWaitsThenFinishes()
     QVERIFY(reader.finish().isEmpty());
     QCOMPARE(reader.counts().malformed, 1);
     QCOMPARE(reader.offset(), text.size());
+}
+
+// The job was killed mid-line and requeued; its rerun appended to the same file (a trainer older than this
+// one, or a user's script, did not end the torn line first): the first new event is not lost with the fragment.
+void TestMetricsReader::anEventGluedToATornLineIsKept()
+{
+    MetricsReader reader(MetricsReader::Format::JsonLines, 0);
+    const QList<MetricEvent> events =
+        reader.feed("{\"schema\":1,\"event\":\"step\",\"ti{\"schema\":1,\"event\":\"epoch\",\"time\":2.5,\"epoch\":3,"
+                    "\"loss\":0.25,\"seconds\":4}\n");
+    QCOMPARE(events.size(), 1);
+    QCOMPARE(events.first().kind, MetricEventKind::Epoch);
+    QCOMPARE(events.first().epoch, 3);
+    QCOMPARE(reader.counts().malformed, 0); // the line counts once: as the event it ends with
 }
 
 void TestMetricsReader::smallChunksGiveTheSameEvents()

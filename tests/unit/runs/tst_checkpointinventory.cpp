@@ -115,6 +115,29 @@ private slots:
         QVERIFY(QFile::exists(all[2].path));
         QVERIFY(!QFile::exists(dir.path() + QStringLiteral("/CANARY")));
     }
+
+    // A long run records tens of thousands of checkpoints: the command names their folders, so it stays far
+    // below the kernel's 128 KiB limit on one argument (the whole command is one for sh -c).
+    void theCommandDoesNotGrowWithTheCheckpoints()
+    {
+        QTemporaryDir dir;
+        const QString live = dir.path() + QStringLiteral("/checkpoints");
+        QVERIFY(QDir().mkpath(live + QStringLiteral("/superseded-a2")));
+        QList<CheckpointRecord> all;
+        for (int step = 1; step <= 20000; ++step)
+            all.append(checkpoint(step % 2 ? live : live + QStringLiteral("/superseded-a2"), step, 0, {}));
+        const QString command = presentCheckpointsCommand(all);
+        QVERIFY2(command.size() < 1024, qPrintable(QString::number(command.size())));
+        for (const int index : {0, 1, 19999}) {
+            QFile file(all[index].path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        QStringList present = parsePresentCheckpoints(runUnderSh(command));
+        present.sort();
+        QStringList expected{all[0].path, all[1].path, all[19999].path};
+        expected.sort();
+        QCOMPARE(present, expected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCheckpointInventory)

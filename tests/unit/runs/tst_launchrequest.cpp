@@ -95,6 +95,27 @@ private slots:
         QVERIFY(rendered.script.contains(QStringLiteral("/@WORKDIR@/trainer/abc/build/torchdeck-train")));
     }
 
+    // Profiles allow "~/..." and "$HOME/..." for the prebuilt trainer: the script lets the cluster's shell
+    // expand $HOME instead of quoting the tilde into a path that does not exist.
+    void aHomeRelativeTrainerIsExpandedOnTheCluster_data()
+    {
+        QTest::addColumn<QString>("binary");
+        QTest::addRow("tilde") << QStringLiteral("~/bin/torchdeck-train");
+        QTest::addRow("$HOME") << QStringLiteral("$HOME/bin/torchdeck-train");
+    }
+    void aHomeRelativeTrainerIsExpandedOnTheCluster()
+    {
+        QFETCH(QString, binary);
+        LaunchRequest request = newRunRequest(profileWithSettings(SchedulerKind::Slurm), trainerJob());
+        request.runId = QStringLiteral("run");
+        const SubmissionScript rendered = renderSubmission(request, QStringLiteral("/w"), binary);
+        QVERIFY2(rendered.ok(), qPrintable(formatJobSpecErrors(rendered.errors)));
+        QVERIFY2(rendered.script.contains(QStringLiteral("\"$HOME\"/bin/torchdeck-train")),
+                 qPrintable(rendered.script));
+        QVERIFY(!rendered.script.contains(QStringLiteral("'~/")));
+        QVERIFY(!rendered.script.contains(QStringLiteral("'$HOME")));
+    }
+
     void anEditedScriptIsSentAsItIs()
     {
         LaunchRequest request = newRunRequest(profileWithSettings(SchedulerKind::Slurm), trainerJob(),

@@ -36,6 +36,7 @@ private slots:
     void replayEqualsLiveSeries();
     void offsetCommitsWithTheEvents();
     void tailRestartLosesAndRepeatsNothing();
+    void twoReadersStoreEachLineOnce();
     void unknownRunIsAnError();
 };
 
@@ -134,11 +135,13 @@ void TestRunStoreMetrics::offsetCommitsWithTheEvents()
 {
     addRunWithJobs(1);
     const QList<MetricEvent> evs = events("attempt2.jsonl");
-    QVERIFY(m_store.appendMetrics(m_run, 0, evs.mid(0, 10), 1500).ok());
+    const StoreResult<bool> appended = m_store.appendMetrics(m_run, 0, evs.mid(0, 10), 0, 1500);
+    QVERIFY(appended.ok() && appended.value);
     QCOMPARE(m_store.jobs(m_run).value.first().offsets.metricsOffset, 1500);
     // Attempt 3 does not exist: nothing of this batch may stay.
-    const StoreStatus failed = m_store.appendMetrics(m_run, 3, evs.mid(10), 99999);
+    const StoreResult<bool> failed = m_store.appendMetrics(m_run, 3, evs.mid(10), 0, 99999);
     QVERIFY(!failed.ok());
+    QVERIFY2(failed.error.contains(QStringLiteral("no attempt 3")), qPrintable(failed.error));
     QCOMPARE(m_store.metricsCount(m_run).value, 10);
     QCOMPARE(m_store.jobs(m_run).value.first().offsets.metricsOffset, 1500);
 }
@@ -157,13 +160,42 @@ void TestRunStoreMetrics::tailRestartLosesAndRepeatsNothing()
         MetricsReader reader(MetricsReader::Format::JsonLines, offset);
         delivered = qMax(delivered, cut);
         const QList<MetricEvent> got = reader.feed(QByteArrayView(file).sliced(offset, delivered - offset));
-        QVERIFY(store.appendMetrics(m_run, 0, got, reader.offset()).ok());
+        const StoreResult<bool> appended = store.appendMetrics(m_run, 0, got, offset, reader.offset());
+        QVERIFY(appended.ok() && appended.value);
     }
     QCOMPARE(m_store.metricsCount(m_run).value, expected);
     const auto stored = m_store.metrics(m_run);
     for (qsizetype i = 1; i < stored.value.size(); ++i) {
         QVERIFY(stored.value[i].event.time >= stored.value[i - 1].event.time);
     }
+}
+
+// Two fronts on one store (two `watch`, or the window and a command) read the same new lines from the same
+// offset: the first stores them, the second learns it stored nothing, and every line is there once.
+void TestRunStoreMetrics::twoReadersStoreEachLineOnce()
+{
+    addRunWithJobs(1);
+    const QByteArray file = sample("attempt2.jsonl");
+    RunStore first;
+    RunStore second;
+    QVERIFY(first.open(m_path).ok());
+    QVERIFY(second.open(m_path).ok());
+    MetricsReader readerA(MetricsReader::Format::JsonLines, 0);
+    MetricsReader readerB(MetricsReader::Format::JsonLines, 0);
+    const QList<MetricEvent> a = readerA.feed(file.left(3000));
+    const QList<MetricEvent> b = readerB.feed(file); // the other one read on: the file grew meanwhile
+    const StoreResult<bool> storedA = first.appendMetrics(m_run, 0, a, 0, readerA.offset());
+    QVERIFY(storedA.ok() && storedA.value);
+    const StoreResult<bool> storedB = second.appendMetrics(m_run, 0, b, 0, readerB.offset());
+    QVERIFY(storedB.ok());
+    QVERIFY(!storedB.value);
+    QCOMPARE(m_store.metricsCount(m_run).value, a.size());
+    // The second reads on from where the store says, and only the rest is added.
+    const qint64 offset = second.jobs(m_run).value.first().offsets.metricsOffset;
+    MetricsReader again(MetricsReader::Format::JsonLines, offset);
+    const QList<MetricEvent> rest = again.feed(QByteArrayView(file).sliced(offset));
+    QVERIFY(second.appendMetrics(m_run, 0, rest, offset, again.offset()).value);
+    QCOMPARE(m_store.metricsCount(m_run).value, events("attempt2.jsonl").size());
 }
 
 void TestRunStoreMetrics::unknownRunIsAnError()

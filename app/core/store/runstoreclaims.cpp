@@ -1,0 +1,171 @@
+// RunStore: claims on attempts, so any number of fronts on one store submit each attempt once.
+#include "core/store/runstore.h"
+#include "core/store/sqlvalues.h"
+
+#include <QSqlError>
+
+namespace torchdeck {
+
+namespace {
+
+StoreStatus exec(QSqlQuery &q, const QString &what)
+{
+    return q.exec() ? StoreStatus{} : StoreStatus::failure(sql::error(what, q));
+}
+
+} // namespace
+
+StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const JobRecord &job, const QString &owner,
+                                                 qint64 leaseMs, const QString &request)
+{
+    using Result = StoreResult<AttemptClaim>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return Result::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    auto fail = [&db](const QString &error) {
+        db.rollback();
+        return Result::failure(error);
+    };
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const QString what = QStringLiteral("cannot claim attempt %1 of run %2").arg(job.attempt).arg(run.id);
+    // A write first, so this transaction holds the store's write lock before it reads what others wrote.
+    QSqlQuery touch(db);
+    touch.prepare(QStringLiteral("UPDATE runs SET updated = updated WHERE id = ?"));
+    touch.addBindValue(run.id);
+    if (const StoreStatus touched = exec(touch, what); !touched.ok())
+        return fail(touched.error);
+    if (touch.numRowsAffected() == 0) {
+        RunRecord submitting = run;
+        submitting.state = QStringLiteral("submitting");
+        if (const StoreStatus added = addRun(submitting); !added.ok())
+            return fail(added.error);
+    }
+    QSqlQuery held(db);
+    held.prepare(QStringLiteral("SELECT job_id, claim_owner, claim_until FROM jobs WHERE run_id = ? AND attempt = ?"));
+    held.addBindValue(run.id);
+    held.addBindValue(job.attempt);
+    if (const StoreStatus read = exec(held, what); !read.ok())
+        return fail(read.error);
+    AttemptClaim claim;
+    if (held.next()) {
+        const QString jobId = held.value(0).toString();
+        const QString holder = held.value(1).toString();
+        const qint64 until = held.value(2).toLongLong();
+        held.finish();
+        if (!jobId.isEmpty()) {
+            db.rollback();
+            return {{AttemptClaim::Outcome::AlreadySubmitted, holder, jobId}, {}};
+        }
+        if (holder != owner && until > now) {
+            db.rollback();
+            return {{AttemptClaim::Outcome::HeldByAnother, holder, {}}, {}};
+        }
+        claim.outcome = holder == owner ? AttemptClaim::Outcome::Claimed : AttemptClaim::Outcome::TakenOver;
+        claim.owner = holder;
+        QSqlQuery renew(db);
+        renew.prepare(
+            QStringLiteral("UPDATE jobs SET claim_owner = ?, claim_until = ? WHERE run_id = ? AND attempt = ?"));
+        for (const QVariant &v : {sql::text(owner), QVariant(now + leaseMs), sql::text(run.id), QVariant(job.attempt)})
+            renew.addBindValue(v);
+        if (const StoreStatus renewed = exec(renew, what); !renewed.ok())
+            return fail(renewed.error);
+    } else {
+        held.finish();
+        QSqlQuery insert(db);
+        insert.prepare(QStringLiteral("INSERT INTO jobs (run_id, attempt, job_id, state, resume_from, stdout_path, "
+                                      "stderr_path, metrics_path, claim_owner, claim_until, claim_request) "
+                                      "VALUES (?, ?, '', 'submitting', ?, ?, ?, ?, ?, ?, ?)"));
+        for (const QVariant &v : {sql::text(run.id), QVariant(job.attempt), sql::text(job.resumeFrom),
+                                  sql::text(job.stdoutPath), sql::text(job.stderrPath), sql::text(job.metricsPath),
+                                  sql::text(owner), QVariant(now + leaseMs), sql::text(request)})
+            insert.addBindValue(v);
+        if (const StoreStatus inserted = exec(insert, what); !inserted.ok())
+            return fail(inserted.error);
+    }
+    if (!db.commit())
+        return fail(QStringLiteral("%1: %2").arg(what, db.lastError().text()));
+    return {claim, {}};
+}
+
+StoreStatus RunStore::recordClaimedJob(const RunRecord &run, const JobRecord &job, const QString &owner)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    QSqlQuery q(db);
+    q.prepare(QStringLiteral("UPDATE jobs SET job_id = ?, submitted = ?, state = ?, exit_code = NULL, resume_from = ?, "
+                             "stdout_path = ?, stderr_path = ?, metrics_path = ?, claim_owner = '', "
+                             "claim_until = NULL, claim_request = '' "
+                             "WHERE run_id = ? AND attempt = ? AND claim_owner = ? AND job_id = ''"));
+    for (const QVariant &v : {sql::text(job.jobId), sql::msecs(job.submitted), sql::text(job.state),
+                              sql::text(job.resumeFrom), sql::text(job.stdoutPath), sql::text(job.stderrPath),
+                              sql::text(job.metricsPath), sql::text(run.id), QVariant(job.attempt), sql::text(owner)})
+        q.addBindValue(v);
+    StoreStatus saved = exec(q, QStringLiteral("cannot record job %1 of run %2").arg(job.jobId, run.id));
+    if (saved.ok() && q.numRowsAffected() == 0)
+        saved = StoreStatus::failure(
+            QStringLiteral("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
+    if (saved.ok())
+        saved = updateRun(run);
+    if (saved.ok() && !db.commit())
+        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, db.lastError().text()));
+    if (!saved.ok())
+        db.rollback();
+    return saved;
+}
+
+StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QString &owner)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlDatabase db = database();
+    if (!db.transaction())
+        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    const QString what = QStringLiteral("cannot release attempt %1 of run %2").arg(attempt).arg(runId);
+    QSqlQuery job(db);
+    job.prepare(
+        QStringLiteral("DELETE FROM jobs WHERE run_id = ? AND attempt = ? AND claim_owner = ? AND job_id = ''"));
+    for (const QVariant &v : {sql::text(runId), QVariant(attempt), sql::text(owner)})
+        job.addBindValue(v);
+    StoreStatus released = exec(job, what);
+    if (released.ok()) {
+        // A run made by the claim goes with it: nothing of it was submitted.
+        QSqlQuery run(db);
+        run.prepare(
+            QStringLiteral("DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM jobs WHERE run_id = ?)"));
+        run.addBindValue(runId);
+        run.addBindValue(runId);
+        released = exec(run, what);
+    }
+    if (released.ok() && !db.commit())
+        released = StoreStatus::failure(QStringLiteral("%1: %2").arg(what, db.lastError().text()));
+    if (!released.ok())
+        db.rollback();
+    return released;
+}
+
+StoreResult<QList<ExpiredClaim>> RunStore::expiredClaims(const QString &cluster) const
+{
+    using Result = StoreResult<QList<ExpiredClaim>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.prepare(
+        QStringLiteral("SELECT j.run_id, j.attempt, j.claim_owner, j.claim_request FROM jobs j "
+                       "JOIN runs r ON r.id = j.run_id "
+                       "WHERE r.cluster = ? AND j.job_id = '' AND j.claim_until < ? ORDER BY j.run_id, j.attempt"));
+    q.addBindValue(cluster);
+    q.addBindValue(QDateTime::currentMSecsSinceEpoch());
+    if (!q.exec())
+        return Result::failure(sql::error(QStringLiteral("cannot read the claims of ") + cluster, q));
+    Result result;
+    while (q.next())
+        result.value.append({q.value(0).toString(), q.value(1).toInt(), q.value(2).toString(), q.value(3).toString()});
+    return result;
+}
+
+} // namespace torchdeck

@@ -3,6 +3,7 @@
 #include "remote/connectionworker.h"
 #include "remote/pendinganswer.h"
 
+#include <QDeadlineTimer>
 #include <QTemporaryFile>
 
 namespace torchdeck::remote {
@@ -104,10 +105,14 @@ Connection::~Connection()
 {
     m_hostKeyAnswer->cancel();
     m_credentialAnswer->cancel();
-    // Never waits for the worker: it may be inside a blocking libssh call on a dead link (up to
-    // answerTimeoutMs). It closes the connection when it gets there, its thread ends, and both are deleted.
     QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
     m_thread->quit();
+    // A moment for a worker that is free to close the connection cleanly (before a process that ends now
+    // tears libssh down under it); one inside a blocking libssh call on a dead link (up to answerTimeoutMs) is
+    // not waited for: it closes when it gets there, and its thread and it are deleted then.
+    constexpr int closeWaitMs = 250;
+    if (m_thread->wait(QDeadlineTimer(closeWaitMs)))
+        delete m_thread;
 }
 
 void Connection::open()

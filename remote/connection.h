@@ -63,7 +63,7 @@ private:
     QString m_lastDetail;
     std::shared_ptr<std::atomic<bool>> m_interactive = std::make_shared<std::atomic<bool>>(false);
     quint64 m_nextId = 1;
-    QThread *m_thread = new QThread; // deletes itself when it has finished: destroying never waits for it
+    QThread *m_thread = new QThread; // destroying waits for it 250 ms at most; else it deletes itself later
     ConnectionWorker *m_worker;      // lives in m_thread
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;

@@ -66,23 +66,37 @@ void RunTracker::refresh(const QStringList &runIds)
 
 void RunTracker::collect(const StepHandle &step)
 {
+    QList<RunRecord> runs;
     if (m_runs.isEmpty()) {
-        const auto runs = m_store->runs(m_profile.name);
-        if (!runs.ok())
-            return step.fail(runs.error);
-        for (const RunRecord &run : runs.value)
-            m_runs.append(run.id);
+        const auto all = m_store->runs(m_profile.name);
+        if (!all.ok())
+            return step.fail(all.error);
+        runs = all.value;
+    } else {
+        for (const QString &runId : std::as_const(m_runs)) {
+            const auto run = m_store->run(runId);
+            if (!run.ok())
+                return step.fail(run.error);
+            if (run.value)
+                runs.append(*run.value);
+        }
     }
-    for (const QString &runId : std::as_const(m_runs)) {
-        const auto jobs = m_store->jobs(runId);
+    m_runs.clear();
+    QSet<QString> tracked;
+    for (const RunRecord &run : std::as_const(runs)) {
+        m_runs.append(run.id);
+        const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
             return step.fail(jobs.error);
         for (const JobRecord &job : jobs.value) {
             // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
-            if (isUnfinished(job) && !job.jobId.isEmpty())
+            if (isUnfinished(job) && !job.jobId.isEmpty()) {
                 m_jobs.append(job);
+                tracked.insert(run.id);
+            }
         }
     }
+    noticeChangesFromElsewhere(runs, tracked);
     takeOverExpiredClaims();
     if (m_jobs.isEmpty())
         return step.doneAll();
@@ -91,6 +105,22 @@ void RunTracker::collect(const StepHandle &step)
         return step.doneAll();
     }
     step.done();
+}
+
+void RunTracker::noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked)
+{
+    // Another front on the store may have settled a run this one no longer polls (it ended there first):
+    // the fronts of this one hear of it, and read its series again.
+    for (const RunRecord &run : runs) {
+        const auto seen = m_seenUpdates.constFind(run.id);
+        const bool changed = seen != m_seenUpdates.cend() && *seen != run.updated;
+        m_seenUpdates.insert(run.id, run.updated);
+        if (changed && !tracked.contains(run.id) && !m_restarting.contains(run.id)) {
+            m_series->forget(run.id);
+            emit seriesReset(run.id);
+            emit runUpdated(run.id);
+        }
+    }
 }
 
 void RunTracker::pollJobs(const StepHandle &step)

@@ -67,6 +67,7 @@ private:
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     void launch(const torchdeck::LaunchRequest &request, const QString &reason);
     void takeOverExpiredClaims(); // of fronts that stopped while submitting
+    void noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked);
     void noteOnRun(const QString &runId, const QString &message);
     void note(const QString &problem);
 
@@ -85,7 +86,8 @@ private:
         QDateTime next;
         int delaySeconds = 0;
     };
-    QHash<QString, Retry> m_retries; // runs whose restart failed: when to try again
+    QHash<QString, Retry> m_retries;         // runs whose restart failed: when to try again
+    QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
 };
 
 } // namespace torchdeck::remote

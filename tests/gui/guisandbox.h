@@ -114,6 +114,11 @@ inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeo
             return final && !(session && session->isRestarting());
         },
         timeoutMs);
+    if (!ended && session)
+        state += QStringLiteral(" (restarting %1, refreshing %2, %3)")
+                     .arg(session->isRestarting())
+                     .arg(session->isRefreshing())
+                     .arg(remote::connectionStateName(session->state()));
     return ended ? state : QString(QStringLiteral("still ") + state);
 }
 

@@ -131,8 +131,33 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
         QVERIFY(m_home.isValid());
+        if (!qEnvironmentVariableIsEmpty("TORCHDECK_FRONT_RUN"))
+            return; // one front among others, on the store and profiles of the caller (term.two_fronts)
         const QString problem = prepareSandboxHome(m_home.path());
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    // The window as one front among others on one store (term_test.sh's two_fronts starts it): it opens,
+    // follows the run it is told of, restarts it if it gets there first, and closes when the run has ended.
+    void followsARunAsOneOfSeveralFronts()
+    {
+        const QString runId = qEnvironmentVariable("TORCHDECK_FRONT_RUN");
+        if (runId.isEmpty())
+            QSKIP("only as a front of term.two_fronts (TORCHDECK_FRONT_RUN)");
+        MainWindow window;
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->existing(kSandboxHost), 10000);
+        window.sessions()->existing(kSandboxHost)->setPollInterval(300);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runModel()->run(runId), 10000);
+        // Not the first final state: another front may restart the run after this window saw its job end.
+        ClusterSession *session = window.sessions()->existing(kSandboxHost);
+        const bool completed = QTest::qWaitFor(
+            [&] { return window.runModel()->run(runId)->state == u"completed" && !session->isRestarting(); }, 200000);
+        QVERIFY2(completed, qPrintable(QStringLiteral("state %1, restarting %2, refreshing %3, %4")
+                                           .arg(window.runModel()->run(runId)->state)
+                                           .arg(session->isRestarting())
+                                           .arg(session->isRefreshing())
+                                           .arg(remote::connectionStateName(session->state()))));
     }
 
     void previewIsTheSubmission_data()

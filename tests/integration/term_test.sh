@@ -371,18 +371,25 @@ WRAPPER
     td logs "$run" -f >/dev/null || fail "the job: $(td logs "$run")"
 }
 
-case_two_fronts() { # three fronts on one store restart a run once: one job per attempt, every step once
+case_two_fronts() { # the window, two watch and a status loop on one store restart a run once
     use_prebuilt_trainer
     local run name pids=() i
     run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name fronts --trainer-arg --signal-at-step \
           --trainer-arg 40 --json | json_field run)
+    if [[ -n "${TORCHDECK_GUI_FRONT:-}" ]]; then # the desktop window (its test binary), offscreen
+        TORCHDECK_FRONT_RUN=$run QT_QPA_PLATFORM=offscreen timeout 240 "$TORCHDECK_GUI_FRONT" \
+            followsARunAsOneOfSeveralFronts >"$home/window.txt" 2>&1 &
+        pids+=($!)
+    fi
     for i in 1 2; do
         timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.3 </dev/null >"$home/watch-$i.txt" 2>&1 &
         pids+=($!)
     done
     ( for _ in $(seq 600); do td status "$run" --json >/dev/null 2>&1; sleep 0.2; done ) &
     local poller=$!
-    for i in "${pids[@]}"; do wait "$i" || fail "a watch failed: $(cat "$home"/watch-*.txt)"; done
+    for i in "${pids[@]}"; do wait "$i" || fail "a front failed: $(cat "$home"/watch-*.txt "$home"/window.txt 2>/dev/null)"; done
+    [[ -z "${TORCHDECK_GUI_FRONT:-}" ]] || grep -q 'PASS   : TestGuiSession::followsARunAsOneOfSeveralFronts' "$home/window.txt" ||
+        fail "the window: $(cat "$home/window.txt")"
     kill "$poller" 2>/dev/null || true
     expect_eq "$(td status "$run" --json | json_field state)" completed "run state"
     expect_eq "$(td status "$run" --json | json_field jobs.2.job 2>/dev/null || echo none)" none "a third job"
@@ -392,7 +399,8 @@ case_two_fronts() { # three fronts on one store restart a run once: one job per 
     expect_eq "$(sacct -c -n -X -o JobName%40 | grep -c "$name-a1")" 1 "jobs of attempt 1"
     expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 }' | tr '\n' ' ')" "16 32 48 64 80 96 " \
         "every step once"
-    grep -q "restarted as job" "$home"/watch-*.txt || fail "no front says it restarted the run"
+    grep -q "restarted as job" "$home"/watch-*.txt "$home"/window.txt 2>/dev/null ||
+        td status "$run" | grep -q 'restart 1 of 3' || fail "no front restarted the run"
 }
 
 case_no_restart() { # a real error is not restarted, and the run says why

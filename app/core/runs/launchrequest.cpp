@@ -102,6 +102,13 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
         return std::nullopt;
     }
     const JobRecord &latest = jobs.value.constLast();
+    if (latest.jobId.isEmpty()) {
+        *error = QStringLiteral("attempt %1 of run %2 is being submitted; one claimed by a torchdeck that stopped "
+                                "is taken over within 5 minutes")
+                     .arg(latest.attempt)
+                     .arg(run.id.left(8));
+        return std::nullopt;
+    }
     if (!isFinal(jobStateFromName(latest.state))) {
         *error = QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
                      .arg(run.id.left(8), latest.state, latest.jobId);

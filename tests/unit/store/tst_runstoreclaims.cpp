@@ -1,0 +1,138 @@
+// Claims on attempts (RunStore::claimAttempt): any number of fronts on one store submit an attempt once.
+#include "core/store/runstore.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+constexpr qint64 leaseMs = 60000;
+const QString kOwnerA = QStringLiteral("laptop:100:aaaa");
+const QString kOwnerB = QStringLiteral("laptop:200:bbbb");
+
+RunRecord newRun(const QString &id)
+{
+    RunRecord run;
+    run.id = id;
+    run.name = QStringLiteral("claimed");
+    run.cluster = QStringLiteral("cluster");
+    run.state = QStringLiteral("pending");
+    return run;
+}
+
+JobRecord attempt(const QString &runId, int number)
+{
+    JobRecord job;
+    job.runId = runId;
+    job.attempt = number;
+    job.state = QStringLiteral("pending");
+    job.stdoutPath = QStringLiteral("/w/runs/%1/attempt-%2.out").arg(runId).arg(number);
+    return job;
+}
+} // namespace
+
+class TestRunStoreClaims : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        QVERIFY(m_dir.isValid());
+        m_path = m_dir.filePath(QStringLiteral("runs-%1.sqlite").arg(++m_count));
+        QVERIFY(m_store.open(m_path).ok());
+    }
+    void cleanup() { m_store.close(); }
+
+    void aClaimMakesTheRunAndAJobWithoutAnId()
+    {
+        const auto claimed = m_store.claimAttempt(newRun(QStringLiteral("r1")), attempt(QStringLiteral("r1"), 0),
+                                                  kOwnerA, leaseMs, QStringLiteral("{}"));
+        QVERIFY2(claimed.ok(), qPrintable(claimed.error));
+        QCOMPARE(claimed.value.outcome, AttemptClaim::Outcome::Claimed);
+        QCOMPARE(m_store.run(QStringLiteral("r1")).value->state, QStringLiteral("submitting"));
+        const QList<JobRecord> jobs = m_store.jobs(QStringLiteral("r1")).value;
+        QCOMPARE(jobs.size(), 1);
+        QVERIFY(jobs.first().jobId.isEmpty());
+        QCOMPARE(jobs.first().state, QStringLiteral("submitting"));
+        QVERIFY(submittedJobIds(jobs).isEmpty());
+        // The same owner may claim again (a retry of its own); another is held off while the lease runs.
+        QCOMPARE(m_store.claimAttempt(newRun(QStringLiteral("r1")), attempt(QStringLiteral("r1"), 0), kOwnerA, leaseMs)
+                     .value.outcome,
+                 AttemptClaim::Outcome::Claimed);
+        const auto other =
+            m_store.claimAttempt(newRun(QStringLiteral("r1")), attempt(QStringLiteral("r1"), 0), kOwnerB, leaseMs);
+        QCOMPARE(other.value.outcome, AttemptClaim::Outcome::HeldByAnother);
+        QCOMPARE(other.value.owner, kOwnerA);
+    }
+
+    void theRecordedJobEndsTheClaim()
+    {
+        const RunRecord run = newRun(QStringLiteral("r2"));
+        JobRecord job = attempt(run.id, 0);
+        QVERIFY(m_store.claimAttempt(run, job, kOwnerA, leaseMs).ok());
+        job.jobId = QStringLiteral("4242");
+        QVERIFY(m_store.recordClaimedJob(run, job, kOwnerA).ok());
+        QCOMPARE(m_store.jobs(run.id).value.first().jobId, QStringLiteral("4242"));
+        QCOMPARE(m_store.run(run.id).value->state, QStringLiteral("pending"));
+        const auto again = m_store.claimAttempt(run, attempt(run.id, 0), kOwnerB, leaseMs);
+        QCOMPARE(again.value.outcome, AttemptClaim::Outcome::AlreadySubmitted);
+        QCOMPARE(again.value.jobId, QStringLiteral("4242"));
+        // The next attempt of the run is claimed on its own; the run row stays as it is meanwhile.
+        const auto next = m_store.claimAttempt(run, attempt(run.id, 1), kOwnerB, leaseMs);
+        QCOMPARE(next.value.outcome, AttemptClaim::Outcome::Claimed);
+        QCOMPARE(m_store.run(run.id).value->state, QStringLiteral("pending"));
+    }
+
+    void aReleasedClaimLeavesNothingOfANewRun()
+    {
+        const RunRecord run = newRun(QStringLiteral("r3"));
+        QVERIFY(m_store.claimAttempt(run, attempt(run.id, 0), kOwnerA, leaseMs).ok());
+        QVERIFY(m_store.releaseClaim(run.id, 0, kOwnerB).ok()); // not B's: nothing happens
+        QVERIFY(m_store.run(run.id).value.has_value());
+        QVERIFY(m_store.releaseClaim(run.id, 0, kOwnerA).ok());
+        QVERIFY(!m_store.run(run.id).value.has_value());
+    }
+
+    // A front claimed and stopped before it recorded a job: once the lease ran out, another takes it over,
+    // and the first one, should it wake, can no longer record a job for it.
+    void anExpiredClaimIsTakenOver()
+    {
+        const RunRecord run = newRun(QStringLiteral("r4"));
+        QVERIFY(m_store.claimAttempt(run, attempt(run.id, 0), kOwnerA, -1, QStringLiteral("{\"run\":\"r4\"}")).ok());
+        const auto expired = m_store.expiredClaims(QStringLiteral("cluster"));
+        QVERIFY(expired.ok());
+        QCOMPARE(expired.value.size(), 1);
+        QCOMPARE(expired.value.first().owner, kOwnerA);
+        QCOMPARE(expired.value.first().request, QStringLiteral("{\"run\":\"r4\"}"));
+        const auto taken = m_store.claimAttempt(run, attempt(run.id, 0), kOwnerB, leaseMs);
+        QCOMPARE(taken.value.outcome, AttemptClaim::Outcome::TakenOver);
+        QCOMPARE(taken.value.owner, kOwnerA);
+        QVERIFY(m_store.expiredClaims(QStringLiteral("cluster")).value.isEmpty());
+        JobRecord late = attempt(run.id, 0);
+        late.jobId = QStringLiteral("1");
+        QVERIFY(!m_store.recordClaimedJob(run, late, kOwnerA).ok());
+    }
+
+    // Two processes (two connections to one file) claim the same attempt: one wins.
+    void twoStoresClaimOnce()
+    {
+        RunStore other;
+        QVERIFY(other.open(m_path).ok());
+        const RunRecord run = newRun(QStringLiteral("r5"));
+        const auto first = m_store.claimAttempt(run, attempt(run.id, 1), kOwnerA, leaseMs);
+        const auto second = other.claimAttempt(run, attempt(run.id, 1), kOwnerB, leaseMs);
+        QVERIFY(first.ok() && second.ok());
+        QCOMPARE(first.value.outcome, AttemptClaim::Outcome::Claimed);
+        QCOMPARE(second.value.outcome, AttemptClaim::Outcome::HeldByAnother);
+        QCOMPARE(other.jobs(run.id).value.size(), 1);
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    int m_count = 0;
+    RunStore m_store;
+};
+
+QTEST_GUILESS_MAIN(TestRunStoreClaims)
+#include "tst_runstoreclaims.moc"

@@ -98,6 +98,7 @@ void RunTracker::collect(const StepHandle &step)
     }
     noticeChangesFromElsewhere(runs, tracked);
     takeOverExpiredClaims();
+    retryRefusedRestarts(tracked);
     if (m_jobs.isEmpty())
         return step.doneAll();
     if (!m_connection) {
@@ -280,12 +281,6 @@ void RunTracker::settleRuns(const StepHandle &step)
             settleRun(job.runId);
         }
     }
-    // Restarts that failed are tried again once their wait is over.
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    for (auto it = m_retries.cbegin(); it != m_retries.cend(); ++it) {
-        if (it->next <= now && !m_restarting.contains(it.key()) && !settled.contains(it.key()))
-            reconsider(it.key());
-    }
     step.done();
 }
 
@@ -371,14 +366,31 @@ void RunTracker::takeOverExpiredClaims()
     }
 }
 
+void RunTracker::retryRefusedRestarts(const QSet<QString> &tracked)
+{
+    // A restart the scheduler refused is tried again once its wait is over, unless the run has a job again
+    // (restarted elsewhere meanwhile).
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QStringList refused = m_retries.keys();
+    for (const QString &runId : refused) {
+        if (tracked.contains(runId)) {
+            m_retries.remove(runId);
+            continue;
+        }
+        if (m_retries.value(runId).next <= now && !m_restarting.contains(runId))
+            reconsider(runId);
+    }
+}
+
 void RunTracker::reconsider(const QString &runId)
 {
     const auto jobs = m_store->jobs(runId);
     const auto run = m_store->run(runId);
-    if (!m_autoRestart || !jobs.ok() || !run.ok() || !run.value || jobs.value.isEmpty())
-        return;
-    if (isFinal(jobStateFromName(jobs.value.at(speakingJob(jobs.value)).state)))
+    if (m_autoRestart && jobs.ok() && run.ok() && run.value && !jobs.value.isEmpty() &&
+        isFinal(jobStateFromName(jobs.value.at(speakingJob(jobs.value)).state)))
         considerRestart(*run.value, jobs.value);
+    if (!m_restarting.contains(runId))
+        m_retries.remove(runId); // not to be restarted after all (switched off, the limit, a job again)
 }
 
 void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &jobs)

@@ -42,6 +42,8 @@ public:
     void reconsider(const QString &runId);
     bool isRefreshing() const { return m_pass.isRunning(); }
     bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
+    // A restart the scheduler refused is tried again later: the run is not over for a front that waits.
+    bool hasRestartsDue() const { return !m_retries.isEmpty(); }
 
 signals:
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
@@ -68,6 +70,7 @@ private:
     void launch(const torchdeck::LaunchRequest &request, const QString &reason);
     void takeOverExpiredClaims(); // of fronts that stopped while submitting
     void noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked);
+    void retryRefusedRestarts(const QSet<QString> &tracked);
     void noteOnRun(const QString &runId, const QString &message);
     void note(const QString &problem);
 

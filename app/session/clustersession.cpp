@@ -90,6 +90,11 @@ bool ClusterSession::isRestarting() const
     return m_tracker->isRestarting();
 }
 
+bool ClusterSession::hasRestartsDue() const
+{
+    return m_tracker->hasRestartsDue();
+}
+
 void ClusterSession::open()
 {
     if (state() == remote::ConnectionState::Connected || state() == remote::ConnectionState::Connecting ||

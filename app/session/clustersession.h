@@ -60,7 +60,8 @@ public:
     int pollInterval() const { return m_timer.interval(); }
     void refresh(const QStringList &runIds = {});
     bool isRefreshing() const;
-    bool isRestarting() const; // a restart's submission is in flight
+    bool isRestarting() const;   // a restart's submission is in flight
+    bool hasRestartsDue() const; // a restart the scheduler refused waits to be tried again
 
     const RunSeries *series(const QString &runId) { return m_series.series(runId); }
 

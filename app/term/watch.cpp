@@ -44,8 +44,10 @@ void Watch::quitWhenDone()
     if (!m_untilDone)
         return;
     // Not while a session is submitting a restart: the run only looks finished until its next job is recorded.
-    const bool restarting = std::any_of(m_sessions.cbegin(), m_sessions.cend(),
-                                        [](const ClusterSession *session) { return session->isRestarting(); });
+    // Nor while a refused restart waits for its next try.
+    const bool restarting = std::any_of(m_sessions.cbegin(), m_sessions.cend(), [](const ClusterSession *session) {
+        return session->isRestarting() || session->hasRestartsDue();
+    });
     if (allFinished() && !restarting)
         QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
 }

@@ -232,11 +232,11 @@ private slots:
     {
         MainWindow window;
         window.show();
-        // One rank each, so the reference runs beside it on the sandbox's 2 CPUs; 12 epochs of 7500 steps take
-        // longer than the 60 s a 2-minute job trains before its signal (see requeue_test.sh).
+        // One rank each, so the reference runs beside it on the sandbox's 2 CPUs; 18 epochs of 7500 steps take
+        // longer than the 60 s a 2-minute job trains before its signal, even on a fast machine (requeue_test.sh).
         const QStringList common{
             QStringLiteral("--batch-size"), QStringLiteral("8"),           QStringLiteral("--log-every"),
-            QStringLiteral("1500"),         QStringLiteral("--epochs"),    QStringLiteral("12"),
+            QStringLiteral("1500"),         QStringLiteral("--epochs"),    QStringLiteral("18"),
             QStringLiteral("--seed"),       QStringLiteral("3"),           QStringLiteral("--lr"),
             QStringLiteral("0.001"),        QStringLiteral("--optimizer"), QStringLiteral("adam")};
         const FormSubmission reference = submitThroughForm(window, trainerJob(QStringLiteral("reference"), 1, common));
@@ -258,9 +258,9 @@ private slots:
         QVERIFY(!restarted.isEmpty());
         QVERIFY2(restarted.constFirst().at(2).toString().contains(QStringLiteral("wall time's warning signal")),
                  qPrintable(restarted.constFirst().at(2).toString()));
-        QCOMPARE(window.runModel()->run(runId)->epochsDone, 12);
+        QCOMPARE(window.runModel()->run(runId)->epochsDone, 18);
         QStringList expected;
-        for (int step = 1500; step <= 90000; step += 1500)
+        for (int step = 1500; step <= 135000; step += 1500)
             expected.append(QString::number(step));
         QCOMPARE(stepsKept(*window.sessions()->store(), runId), expected);
         const QString differs = sameParameters(finalCheckpoint(m_home.path(), reference.result.runId),

@@ -371,6 +371,40 @@ WRAPPER
     td logs "$run" -f >/dev/null || fail "the job: $(td logs "$run")"
 }
 
+case_refused_restart() { # the scheduler refuses the restart: the run says why, waits, and is restarted later
+    use_prebuilt_trainer
+    local run wrapper="$TORCHDECK_SANDBOX_DIR/bin/sbatch" marker="$TORCHDECK_SANDBOX_DIR/refuse-submissions" out
+    cat >"$wrapper" <<'WRAPPER'
+#!/bin/bash
+if [[ -e "$TORCHDECK_SANDBOX_DIR/refuse-submissions" ]]; then
+    echo "sbatch: error: QOSMaxSubmitJobPerUserLimit" >&2
+    exit 1
+fi
+exec /usr/bin/sbatch "$@"
+WRAPPER
+    chmod +x "$wrapper"
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper' '$marker'" EXIT
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name refused --trainer-arg --signal-at-step \
+          --trainer-arg 40 --json | json_field run)
+    touch "$marker"
+    timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 &
+    local watcher=$!
+    for _ in $(seq 300); do
+        out=$(td status "$run" --offline --json)
+        grep -q 'trying again in 30s' <<<"$(json_field message <<<"$out")" && break
+        sleep 0.2
+    done
+    grep -q 'QOSMaxSubmitJobPerUserLimit' <<<"$(json_field message <<<"$out")" || fail "the run does not say why: $out"
+    expect_eq "$(json_field jobs.1.job <<<"$out" 2>/dev/null || echo none)" none "a second job while refused"
+    rm -f "$marker" # the queue has room again: the next try, 30 s later, goes through
+    wait "$watcher" || fail "watch: $(cat "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "run state"
+    expect_eq "$(json_field jobs.1.state <<<"$out")" completed "the job restarted after the refusal"
+    expect_eq "$(json_field jobs.2.job <<<"$out" 2>/dev/null || echo none)" none "a third job"
+}
+
 case_two_fronts() { # the window, two watch and a status loop on one store restart a run once
     use_prebuilt_trainer
     local run name pids=() i

@@ -212,19 +212,17 @@ StoreStatus RunStore::recordSubmission(const RunRecord &run, const JobRecord &jo
 {
     if (!isOpen())
         return notOpen();
-    QSqlDatabase db = database();
-    if (!db.transaction())
-        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    sql::Transaction transaction(database());
+    if (!transaction.begun())
+        return StoreStatus::failure(transaction.beginError());
     const auto existing = this->run(run.id);
     StoreStatus saved = !existing.ok()   ? StoreStatus::failure(existing.error)
                         : existing.value ? updateRun(run)
                                          : addRun(run);
     if (saved.ok())
         saved = saveJob(job);
-    if (saved.ok() && !db.commit())
-        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, db.lastError().text()));
-    if (!saved.ok())
-        db.rollback();
+    if (saved.ok() && !transaction.commit())
+        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, transaction.error()));
     return saved;
 }
 

@@ -21,13 +21,10 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     using Result = StoreResult<AttemptClaim>;
     if (!isOpen())
         return Result::failure(notOpen().error);
-    QSqlDatabase db = database();
-    if (!db.transaction())
-        return Result::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
-    auto fail = [&db](const QString &error) {
-        db.rollback();
-        return Result::failure(error);
-    };
+    const QSqlDatabase db = database();
+    sql::Transaction transaction(db);
+    if (!transaction.begun())
+        return Result::failure(transaction.beginError());
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const QString what = QStringLiteral("cannot claim attempt %1 of run %2").arg(job.attempt).arg(run.id);
     // A write first, so this transaction holds the store's write lock before it reads what others wrote.
@@ -35,33 +32,29 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     touch.prepare(QStringLiteral("UPDATE runs SET updated = updated WHERE id = ?"));
     touch.addBindValue(run.id);
     if (const StoreStatus touched = exec(touch, what); !touched.ok())
-        return fail(touched.error);
+        return Result::failure(touched.error);
     if (touch.numRowsAffected() == 0) {
         RunRecord submitting = run;
         submitting.state = QStringLiteral("submitting");
         if (const StoreStatus added = addRun(submitting); !added.ok())
-            return fail(added.error);
+            return Result::failure(added.error);
     }
     QSqlQuery held(db);
     held.prepare(QStringLiteral("SELECT job_id, claim_owner, claim_until FROM jobs WHERE run_id = ? AND attempt = ?"));
     held.addBindValue(run.id);
     held.addBindValue(job.attempt);
     if (const StoreStatus read = exec(held, what); !read.ok())
-        return fail(read.error);
+        return Result::failure(read.error);
     AttemptClaim claim;
     if (held.next()) {
         const QString jobId = held.value(0).toString();
         const QString holder = held.value(1).toString();
         const qint64 until = held.value(2).toLongLong();
         held.finish();
-        if (!jobId.isEmpty()) {
-            db.rollback();
+        if (!jobId.isEmpty())
             return {{AttemptClaim::Outcome::AlreadySubmitted, holder, jobId}, {}};
-        }
-        if (holder != owner && until > now) {
-            db.rollback();
+        if (holder != owner && until > now)
             return {{AttemptClaim::Outcome::HeldByAnother, holder, {}}, {}};
-        }
         claim.outcome = holder == owner ? AttemptClaim::Outcome::Claimed : AttemptClaim::Outcome::TakenOver;
         claim.owner = holder;
         QSqlQuery renew(db);
@@ -70,7 +63,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
         for (const QVariant &v : {sql::text(owner), QVariant(now + leaseMs), sql::text(run.id), QVariant(job.attempt)})
             renew.addBindValue(v);
         if (const StoreStatus renewed = exec(renew, what); !renewed.ok())
-            return fail(renewed.error);
+            return Result::failure(renewed.error);
     } else {
         held.finish();
         QSqlQuery insert(db);
@@ -82,10 +75,10 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
                                   sql::text(owner), QVariant(now + leaseMs), sql::text(request)})
             insert.addBindValue(v);
         if (const StoreStatus inserted = exec(insert, what); !inserted.ok())
-            return fail(inserted.error);
+            return Result::failure(inserted.error);
     }
-    if (!db.commit())
-        return fail(QStringLiteral("%1: %2").arg(what, db.lastError().text()));
+    if (!transaction.commit())
+        return Result::failure(QStringLiteral("%1: %2").arg(what, transaction.error()));
     return {claim, {}};
 }
 
@@ -93,9 +86,10 @@ StoreStatus RunStore::recordClaimedJob(const RunRecord &run, const JobRecord &jo
 {
     if (!isOpen())
         return notOpen();
-    QSqlDatabase db = database();
-    if (!db.transaction())
-        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    const QSqlDatabase db = database();
+    sql::Transaction transaction(db);
+    if (!transaction.begun())
+        return StoreStatus::failure(transaction.beginError());
     QSqlQuery q(db);
     q.prepare(QStringLiteral("UPDATE jobs SET job_id = ?, submitted = ?, state = ?, exit_code = NULL, resume_from = ?, "
                              "stdout_path = ?, stderr_path = ?, metrics_path = ?, claim_owner = '', "
@@ -111,10 +105,8 @@ StoreStatus RunStore::recordClaimedJob(const RunRecord &run, const JobRecord &jo
             QStringLiteral("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
     if (saved.ok())
         saved = updateRun(run);
-    if (saved.ok() && !db.commit())
-        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, db.lastError().text()));
-    if (!saved.ok())
-        db.rollback();
+    if (saved.ok() && !transaction.commit())
+        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, transaction.error()));
     return saved;
 }
 
@@ -122,9 +114,10 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
 {
     if (!isOpen())
         return notOpen();
-    QSqlDatabase db = database();
-    if (!db.transaction())
-        return StoreStatus::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
+    const QSqlDatabase db = database();
+    sql::Transaction transaction(db);
+    if (!transaction.begun())
+        return StoreStatus::failure(transaction.beginError());
     const QString what = QStringLiteral("cannot release attempt %1 of run %2").arg(attempt).arg(runId);
     QSqlQuery job(db);
     job.prepare(
@@ -141,10 +134,8 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
         run.addBindValue(runId);
         released = exec(run, what);
     }
-    if (released.ok() && !db.commit())
-        released = StoreStatus::failure(QStringLiteral("%1: %2").arg(what, db.lastError().text()));
-    if (!released.ok())
-        db.rollback();
+    if (released.ok() && !transaction.commit())
+        released = StoreStatus::failure(QStringLiteral("%1: %2").arg(what, transaction.error()));
     return released;
 }
 

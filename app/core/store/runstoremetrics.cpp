@@ -108,15 +108,12 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlDatabase db = database();
-    if (!db.transaction())
-        return Result::failure(QStringLiteral("cannot begin a transaction: ") + db.lastError().text());
-    auto fail = [&db](const QString &error) {
-        db.rollback();
-        return Result::failure(error);
-    };
+    sql::Transaction transaction(db);
+    if (!transaction.begun())
+        return Result::failure(transaction.beginError());
     const StoreResult<qint64> key = runKey(db, runId);
     if (!key.ok())
-        return fail(key.error);
+        return Result::failure(key.error);
     if (toOffset >= 0) {
         // The offset first, and only from where this reader began: another process (a second front on the
         // same store) that stored these lines already moved it, and they must not be stored twice.
@@ -126,18 +123,17 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
         for (const QVariant &v : {QVariant(toOffset), sql::text(runId), QVariant(attempt), QVariant(fromOffset)})
             offset.addBindValue(v);
         if (!offset.exec())
-            return fail(sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
+            return Result::failure(
+                sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
         if (offset.numRowsAffected() == 0) {
             QSqlQuery exists(db);
             exists.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE run_id = ? AND attempt = ?"));
             exists.addBindValue(runId);
             exists.addBindValue(attempt);
             if (!exists.exec())
-                return fail(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
+                return Result::failure(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
             if (!exists.next())
-                return fail(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
-            exists.finish();
-            db.rollback();
+                return Result::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
             return {false, {}};
         }
     }
@@ -146,7 +142,7 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
     next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
     next.addBindValue(key.value);
     if (!next.exec() || !next.next())
-        return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
+        return Result::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
     qint64 seq = next.value(0).toLongLong();
     next.finish();
 
@@ -163,10 +159,10 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
               sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds), extraJson(e)})
             insert.bindValue(i++, v);
         if (!insert.exec())
-            return fail(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
+            return Result::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
     }
-    if (!db.commit())
-        return fail(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, db.lastError().text()));
+    if (!transaction.commit())
+        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
     return {true, {}};
 }
 

@@ -2,11 +2,40 @@
 
 // Conversions between the store's value structs and SQL values: NaN and -1 mean NULL.
 #include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 #include <cmath>
 
 namespace torchdeck::sql {
+
+// One transaction, begun on construction and rolled back on destruction unless it was committed.
+class Transaction {
+public:
+    explicit Transaction(QSqlDatabase db)
+        : m_db(std::move(db))
+        , m_begun(m_db.transaction())
+    {
+    }
+    ~Transaction()
+    {
+        if (m_begun && !m_committed)
+            m_db.rollback();
+    }
+    Transaction(const Transaction &) = delete;
+    Transaction &operator=(const Transaction &) = delete;
+
+    bool begun() const { return m_begun; }
+    bool commit() { return m_committed = m_db.commit(); }
+    QString error() const { return m_db.lastError().text(); }
+    QString beginError() const { return QStringLiteral("cannot begin a transaction: ") + error(); }
+
+private:
+    QSqlDatabase m_db;
+    bool m_begun;
+    bool m_committed = false;
+};
 
 // QSQLITE binds a null QString as NULL: text columns are NOT NULL, so null becomes "".
 inline QVariant text(const QString &s)

@@ -22,7 +22,7 @@ inline QString authSshdMissing()
 {
     if (geteuid() != 0)
         return QStringLiteral("the PAM sshd needs root: scripts/lib/auth-sshd writes "
-                              "/etc/pam.d/torchdeck-sandbox-sshd-* (its PAM service)");
+                              "/etc/pam.d/torchdeck-sandbox-sshd-* (its PAM services)");
     if (authSshdDir().isEmpty() || !QFile::exists(authSshdDir() + QStringLiteral("/pids")))
         return QStringLiteral("scripts/lib/auth-sshd is not running (run through ctest, which starts it)");
     return {};

@@ -22,81 +22,97 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
     qRegisterMetaType<HostKeyCheck>();
     qRegisterMetaType<CredentialPrompt>();
     qRegisterMetaType<ConnectionState>();
-    QPointer<Connection> self(this);
-    // These run in the worker thread: they hand the question to this thread and wait for the answer.
-    auto askHostKey = [self, interactive = m_interactive, answer = m_hostKeyAnswer](const HostKeyCheck &key) {
+    m_inbox->setParent(this);
+    const CallQueue::Sender inbox = m_inbox->sender();
+    // Calls through the inbox run in this thread only while this object (their queue's parent) lives.
+    // These two run in the worker thread: they hand the question to this thread and wait for the answer.
+    auto askHostKey = [this, inbox, interactive = m_interactive, answer = m_hostKeyAnswer](const HostKeyCheck &key) {
         if (!*interactive)
             return false;
-        QMetaObject::invokeMethod(
-            self,
-            [self, key] {
-                if (self)
-                    emit self->hostKeyConfirmationNeeded(key);
-            },
-            Qt::QueuedConnection);
+        inbox.post([this, key] { emit hostKeyConfirmationNeeded(key); });
         return answer->wait() == hostKeyAccepted;
     };
-    auto askCredential = [self, answer = m_credentialAnswer](const CredentialPrompt &prompt) -> std::optional<QString> {
-        QMetaObject::invokeMethod(
-            self,
-            [self, prompt] {
-                if (self)
-                    emit self->credentialNeeded(prompt);
-            },
-            Qt::QueuedConnection);
+    auto askCredential = [this, inbox, answer = m_credentialAnswer](const CredentialPrompt &prompt) {
+        inbox.post([this, prompt] { emit credentialNeeded(prompt); });
         return answer->wait();
     };
     m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential, m_interactive);
+    auto *workerInbox = new CallQueue;
+    workerInbox->setParent(m_worker); // moves to the thread with it, and is deleted with it
+    m_toWorker = workerInbox->sender();
     m_worker->moveToThread(m_thread);
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
 
-    connect(m_worker, &ConnectionWorker::stateChanged, this, [this](ConnectionState state, const QString &detail) {
-        m_state = state;
-        m_lastDetail = detail;
-        emit stateChanged(state, detail);
+    // The worker's signals are handled in its own thread (context m_worker): they post to this thread.
+    connect(m_worker, &ConnectionWorker::stateChanged, m_worker,
+            [this, inbox](ConnectionState state, const QString &detail) {
+                inbox.post([this, state, detail] {
+                    m_state = state;
+                    m_lastDetail = detail;
+                    emit stateChanged(state, detail);
+                });
+            });
+    connect(m_worker, &ConnectionWorker::commandOutput, m_worker,
+            [this, inbox](quint64 id, const QByteArray &data, bool err) {
+                inbox.post([this, id, data, err] {
+                    if (RemoteCommand *command = m_commands.value(id))
+                        emit command->output(data, err);
+                });
+            });
+    connect(m_worker, &ConnectionWorker::commandFinished, m_worker,
+            [this, inbox](quint64 id, const ExecResult &result) {
+                inbox.post([this, id, result] {
+                    RemoteCommand *command = m_commands.take(id);
+                    if (!command)
+                        return;
+                    command->m_interrupted = result.interrupted;
+                    if (result.error.isEmpty())
+                        emit command->finished(result);
+                    else
+                        emit command->failed(result.error);
+                    command->deleteLater();
+                });
+            });
+    connect(m_worker, &ConnectionWorker::tailData, m_worker,
+            [this, inbox](quint64 id, qint64 offset, const QByteArray &bytes) {
+                inbox.post([this, id, offset, bytes] {
+                    if (RemoteTail *tail = m_tails.value(id))
+                        emit tail->data(offset, bytes);
+                });
+            });
+    connect(m_worker, &ConnectionWorker::tailReset, m_worker, [this, inbox](quint64 id, const QString &reason) {
+        inbox.post([this, id, reason] {
+            if (RemoteTail *tail = m_tails.value(id))
+                emit tail->reset(reason);
+        });
     });
-    connect(m_worker, &ConnectionWorker::commandOutput, this, [this](quint64 id, const QByteArray &data, bool err) {
-        if (RemoteCommand *command = m_commands.value(id))
-            emit command->output(data, err);
+    connect(m_worker, &ConnectionWorker::tailFailed, m_worker, [this, inbox](quint64 id, const QString &error) {
+        inbox.post([this, id, error] {
+            if (RemoteTail *tail = m_tails.take(id))
+                emit tail->failed(error);
+        });
     });
-    connect(m_worker, &ConnectionWorker::commandFinished, this, [this](quint64 id, const ExecResult &result) {
-        RemoteCommand *command = m_commands.take(id);
-        if (!command)
-            return;
-        command->m_interrupted = result.interrupted;
-        if (result.error.isEmpty())
-            emit command->finished(result);
-        else
-            emit command->failed(result.error);
-        command->deleteLater();
-    });
-    connect(m_worker, &ConnectionWorker::tailData, this, [this](quint64 id, qint64 offset, const QByteArray &bytes) {
-        if (RemoteTail *tail = m_tails.value(id))
-            emit tail->data(offset, bytes);
-    });
-    connect(m_worker, &ConnectionWorker::tailReset, this, [this](quint64 id, const QString &reason) {
-        if (RemoteTail *tail = m_tails.value(id))
-            emit tail->reset(reason);
-    });
-    connect(m_worker, &ConnectionWorker::tailFailed, this, [this](quint64 id, const QString &error) {
-        if (RemoteTail *tail = m_tails.take(id))
-            emit tail->failed(error);
-    });
-    connect(m_worker, &ConnectionWorker::uploadProgress, this, [this](quint64 id, qint64 done, qint64 total) {
-        if (RemoteUpload *upload = m_uploads.value(id))
-            emit upload->progress(done, total);
-    });
-    connect(m_worker, &ConnectionWorker::uploadFinished, this, [this](quint64 id, qint64 bytes, const QString &error) {
-        RemoteUpload *upload = m_uploads.take(id);
-        if (!upload)
-            return;
-        if (error.isEmpty())
-            emit upload->finished(bytes);
-        else
-            emit upload->failed(error);
-        upload->deleteLater();
-    });
+    connect(m_worker, &ConnectionWorker::uploadProgress, m_worker,
+            [this, inbox](quint64 id, qint64 done, qint64 total) {
+                inbox.post([this, id, done, total] {
+                    if (RemoteUpload *upload = m_uploads.value(id))
+                        emit upload->progress(done, total);
+                });
+            });
+    connect(m_worker, &ConnectionWorker::uploadFinished, m_worker,
+            [this, inbox](quint64 id, qint64 bytes, const QString &error) {
+                inbox.post([this, id, bytes, error] {
+                    RemoteUpload *upload = m_uploads.take(id);
+                    if (!upload)
+                        return;
+                    if (error.isEmpty())
+                        emit upload->finished(bytes);
+                    else
+                        emit upload->failed(error);
+                    upload->deleteLater();
+                });
+            });
     m_thread->setObjectName(QStringLiteral("ssh:") + m_settings.host);
     m_thread->start();
 }
@@ -105,7 +121,7 @@ Connection::~Connection()
 {
     m_hostKeyAnswer->cancel();
     m_credentialAnswer->cancel();
-    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker] { worker->close(); });
     m_thread->quit();
     // A moment for a worker that is free to close the connection cleanly (before a process that ends now
     // tears libssh down under it); one inside a blocking libssh call on a dead link (up to answerTimeoutMs) is
@@ -117,12 +133,12 @@ Connection::~Connection()
 
 void Connection::open()
 {
-    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::open, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker] { worker->open(); });
 }
 
 void Connection::close()
 {
-    QMetaObject::invokeMethod(m_worker, &ConnectionWorker::close, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker] { worker->close(); });
 }
 
 RemoteCommand *Connection::run(const QString &command, int deadlineMs)
@@ -130,9 +146,7 @@ RemoteCommand *Connection::run(const QString &command, int deadlineMs)
     const quint64 id = m_nextId++;
     auto *operation = new RemoteCommand(this, id);
     m_commands.insert(id, operation);
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id, command, deadlineMs] { worker->startCommand(id, command, deadlineMs); },
-        Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker, id, command, deadlineMs] { worker->startCommand(id, command, deadlineMs); });
     return operation;
 }
 
@@ -141,8 +155,7 @@ RemoteTail *Connection::tail(const QString &path, qint64 offset)
     const quint64 id = m_nextId++;
     auto *operation = new RemoteTail(this, id);
     m_tails.insert(id, operation);
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); }, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); });
     return operation;
 }
 
@@ -151,12 +164,9 @@ RemoteUpload *Connection::upload(const QString &localPath, const QString &remote
     const quint64 id = m_nextId++;
     auto *operation = new RemoteUpload(this);
     m_uploads.insert(id, operation);
-    QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, id, localPath, remotePath, mode, cancelled = operation->m_cancelled] {
-            worker->startUpload(id, localPath, remotePath, mode, cancelled);
-        },
-        Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker, id, localPath, remotePath, mode, cancelled = operation->m_cancelled] {
+        worker->startUpload(id, localPath, remotePath, mode, cancelled);
+    });
     return operation;
 }
 
@@ -185,16 +195,14 @@ RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remo
 
 void Connection::stopCommand(quint64 id)
 {
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id] { worker->stopCommand(id); }, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker, id] { worker->stopCommand(id); });
 }
 
 void Connection::stopTail(quint64 id)
 {
     if (RemoteTail *tail = m_tails.take(id))
         tail->deleteLater();
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, id] { worker->stopTail(id); }, Qt::QueuedConnection);
+    m_toWorker.post([worker = m_worker, id] { worker->stopTail(id); });
 }
 
 void Connection::answerHostKey(bool trust)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remote/callqueue.h"
 #include "remote/connectionstate.h"
 #include "remote/credentialprompt.h"
 #include "remote/remoteoperations.h"
@@ -63,8 +64,10 @@ private:
     QString m_lastDetail;
     std::shared_ptr<std::atomic<bool>> m_interactive = std::make_shared<std::atomic<bool>>(false);
     quint64 m_nextId = 1;
-    QThread *m_thread = new QThread; // destroying waits for it 250 ms at most; else it deletes itself later
-    ConnectionWorker *m_worker;      // lives in m_thread
+    QThread *m_thread = new QThread;    // destroying waits for it 250 ms at most; else it deletes itself later
+    ConnectionWorker *m_worker;         // lives in m_thread
+    CallQueue *m_inbox = new CallQueue; // the worker's results, run in this thread
+    CallQueue::Sender m_toWorker;       // calls run in the worker's thread
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
     QHash<quint64, QPointer<RemoteUpload>> m_uploads;

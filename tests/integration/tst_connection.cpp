@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <cerrno>
 #include <csignal>
 #include <memory>
 
@@ -341,9 +342,12 @@ void TestConnection::aStalledLinkIsNoticedAndRecovered()
             ::kill(pid_t(pid), SIGCONT);
     });
     for (const qint64 pid : ours) {
-        QVERIFY(::kill(pid_t(pid), SIGSTOP) == 0);
-        stopped.insert(pid);
+        if (::kill(pid_t(pid), SIGSTOP) == 0)
+            stopped.insert(pid);
+        else // a short-lived helper of the login (the pre-auth child) may be gone by now
+            QCOMPARE(errno, ESRCH);
     }
+    QVERIFY(!stopped.isEmpty());
     QElapsedTimer stalled;
     stalled.start();
     qint64 longestGapMs = 0;

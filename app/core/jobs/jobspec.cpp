@@ -62,6 +62,10 @@ QString effectiveCheckpointSignal(const JobSpec &spec)
     QString name = spec.checkpointSignal.trimmed().toUpper();
     if (name.startsWith(u"SIG"))
         name.remove(0, 3);
+    // A per-node launcher like torchrun does not pass USR1/USR2 on: no signal unless one is asked for (and
+    // validation then says why it cannot work).
+    if (name.isEmpty() && spec.launch == LaunchMethod::SrunPerNodeLauncher && spec.commandKind == CommandKind::Custom)
+        return {};
     return name.isEmpty() ? defaultCheckpointSignal(spec) : name;
 }
 

@@ -158,10 +158,6 @@ private:
             add(QStringLiteral("launch"), QStringLiteral("The local method runs on one node; ask for one node."));
         if (local() && s.nodes > 1)
             add(QStringLiteral("nodes"), QStringLiteral("A local job runs on this one machine: one node."));
-        if (s.launch == LaunchMethod::Local && s.commandKind == CommandKind::Custom && s.tasksPerNode > 1)
-            add(QStringLiteral("tasksPerNode"),
-                QStringLiteral("A custom command under the local method runs once: ask for one task, or start "
-                               "the ranks in the command (torchrun, mpirun)."));
         if (s.commandKind == CommandKind::Trainer && s.trainerPath.isEmpty())
             add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())

@@ -90,21 +90,49 @@ QStringList containerWords(const JobSpec &spec)
     return {};
 }
 
+// The torchrun-style variables (RANK, LOCAL_RANK, NODE_RANK, WORLD_SIZE, LOCAL_WORLD_SIZE) set from what srun or
+// mpirun gives each rank, so a script written for one launch method runs under the others.
+QString rankEnvironment(const JobSpec &spec)
+{
+    const QString sizes =
+        QStringLiteral(" WORLD_SIZE=%1 LOCAL_WORLD_SIZE=%2").arg(spec.totalTasks()).arg(spec.tasksPerNode);
+    if (spec.launch == LaunchMethod::Srun)
+        return QStringLiteral("export RANK=$SLURM_PROCID LOCAL_RANK=$SLURM_LOCALID NODE_RANK=$SLURM_NODEID") + sizes;
+    // Open MPI's names, then MPICH's and Intel MPI's.
+    return QStringLiteral("export RANK=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}"
+                          " LOCAL_RANK=${OMPI_COMM_WORLD_LOCAL_RANK:-${MPI_LOCALRANKID:-0}}") +
+           sizes + QStringLiteral("; export NODE_RANK=$((RANK / %1))").arg(spec.tasksPerNode);
+}
+
+// torchrun's underscore spellings: every torchrun accepts them (1.9 on); the dashed ones came with 2.0.
+QStringList perNodeLauncherWords(const JobSpec &spec)
+{
+    const QString launcher =
+        findsTorchrun(spec) ? QStringLiteral("\"${td_torchrun[@]}\"") : shellQuote(spec.perNodeLauncher);
+    return {launcher,
+            QStringLiteral("--nnodes=") + number(spec.nodes),
+            QStringLiteral("--nproc_per_node=") + number(spec.tasksPerNode),
+            QStringLiteral("--rdzv_backend=c10d"),
+            QStringLiteral("--rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\""),
+            QStringLiteral("--rdzv_id=\"$SLURM_JOB_ID\""),
+            QStringLiteral("--no_python")};
+}
+
 QStringList commandWords(const JobSpec &spec)
 {
     const QString bashC = QStringLiteral("bash -c ") + shellQuote(spec.customCommand);
     if (spec.commandKind == CommandKind::Custom) {
-        if (spec.launch != LaunchMethod::SrunPerNodeLauncher)
+        switch (spec.launch) {
+        case LaunchMethod::Local:
             return {bashC};
-        // torchrun-style: one launcher per node starts the node's ranks; --no-python runs any program.
-        return {shellQuote(spec.perNodeLauncher),
-                QStringLiteral("--nnodes=") + number(spec.nodes),
-                QStringLiteral("--nproc-per-node=") + number(spec.tasksPerNode),
-                QStringLiteral("--rdzv-backend=c10d"),
-                QStringLiteral("--rdzv-endpoint=\"$MASTER_ADDR:$MASTER_PORT\""),
-                QStringLiteral("--rdzv-id=\"$SLURM_JOB_ID\""),
-                QStringLiteral("--no-python"),
-                bashC};
+        case LaunchMethod::SrunPerNodeLauncher: // one launcher per node starts the node's ranks
+            return perNodeLauncherWords(spec) + QStringList{bashC};
+        case LaunchMethod::Srun:
+        case LaunchMethod::Mpirun: // the user's command as $1 of a shell that sets the rank variables first
+            return {QStringLiteral("bash -c ") +
+                        shellQuote(rankEnvironment(spec) + QStringLiteral("; exec bash -c \"$1\"")),
+                    QStringLiteral("torchdeck-rank"), shellQuote(spec.customCommand)};
+        }
     }
     QStringList w{remotePathExpression(spec.trainerPath)}; // a profile's "~/bin/torchdeck-train" too
     if (spec.launch == LaunchMethod::SrunPerNodeLauncher ||
@@ -130,6 +158,12 @@ AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps)
         shape.overcommit = spec.oversubscribe || (nodeCpus > 0 && wanted > nodeCpus);
     }
     return shape;
+}
+
+bool findsTorchrun(const JobSpec &spec)
+{
+    return spec.commandKind == CommandKind::Custom && spec.launch == LaunchMethod::SrunPerNodeLauncher &&
+           spec.perNodeLauncher == u"torchrun" && spec.container.runtime == ContainerRuntime::None;
 }
 
 bool exportsRendezvous(const JobSpec &spec)

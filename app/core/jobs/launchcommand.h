@@ -18,6 +18,10 @@ struct AllocationShape {
 };
 AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps);
 
+// Whether the script looks for torchrun (the per-node launcher named "torchrun", outside a container) and
+// falls back to `python3 -m torch.distributed.run` where none is on PATH: the array td_torchrun.
+bool findsTorchrun(const JobSpec &spec);
+
 // Whether the script exports MASTER_ADDR/MASTER_PORT: every method with ranks on several processes that
 // rendezvous through the first host (not the local method, whose launcher picks its own).
 bool exportsRendezvous(const JobSpec &spec);

@@ -7,7 +7,7 @@ QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
     QList<JobSpecError> errors;
     auto add = [&errors](const QString &field, const QString &message) { errors.append({field, message}); };
     const QString signal = effectiveCheckpointSignal(s);
-    if (s.checkpointSignalEnabled) {
+    if (!signal.isEmpty()) {
         if (!supportedCheckpointSignals().contains(signal))
             add(QStringLiteral("checkpointSignal"),
                 QStringLiteral("'%1' is not one of %2.")
@@ -18,15 +18,17 @@ QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
             add(QStringLiteral("checkpointSignal"),
                 QStringLiteral("srun and mpirun end the job step on TERM instead of passing it on to the "
                                "ranks: use USR1 or USR2."));
-        // torchrun handles TERM/INT/HUP/QUIT only; USR1 or USR2 would kill it and leave its workers.
+        // torchrun handles TERM/INT/HUP/QUIT only; USR1 or USR2 would kill it and leave its workers. Only a
+        // signal asked for by name gets here: by default such a job has none.
         if (s.launch == LaunchMethod::SrunPerNodeLauncher && s.commandKind == CommandKind::Custom)
             add(QStringLiteral("checkpointSignalEnabled"),
-                QStringLiteral("A per-node launcher like torchrun does not pass the checkpoint signal on to "
-                               "its workers: turn the signal off, or use srun with one task per rank."));
+                QStringLiteral(
+                    "A per-node launcher like torchrun does not pass the checkpoint signal on to "
+                    "its workers: leave the signal unset (the default), or use srun with one task per rank."));
     }
     if (s.signalLeadSeconds < 0 || s.signalLeadSeconds > 65535)
         add(QStringLiteral("signalLeadSeconds"), QStringLiteral("The lead time is from 0 to 65535 seconds."));
-    if (s.checkpointSignalEnabled && s.signalLeadSeconds > 0 && c.scheduler != SchedulerKind::Local) {
+    if (!signal.isEmpty() && s.signalLeadSeconds > 0 && c.scheduler != SchedulerKind::Local) {
         if (s.wallTimeSeconds > 0 && s.signalLeadSeconds >= s.wallTimeSeconds)
             add(QStringLiteral("signalLeadSeconds"),
                 QStringLiteral("The warning would come before the job starts: the lead time must be shorter "

@@ -20,7 +20,10 @@ QString methodDescription(const JobSpec &spec)
     case LaunchMethod::Mpirun:
         return QStringLiteral("one mpirun for all nodes");
     case LaunchMethod::Local:
-        return QStringLiteral("run directly");
+        // A custom command starts its ranks itself (mp.spawn, torchrun --standalone): it runs once, on their CPUs.
+        return spec.commandKind == CommandKind::Custom && spec.tasksPerNode > 1
+                   ? QStringLiteral("run directly, once: the command starts its %1 ranks").arg(spec.tasksPerNode)
+                   : QStringLiteral("run directly");
     }
     return {};
 }
@@ -86,6 +89,11 @@ void environment(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     }
     for (const EnvironmentVariable &var : spec.environment)
         out << QStringLiteral("export ") + var.name + u'=' + shellQuote(var.value);
+    if (findsTorchrun(spec)) {
+        out << QStringLiteral("td_torchrun=(torchrun)");
+        out << QStringLiteral("# No torchrun on PATH (PyTorch 1.9, some modules): the same launcher, run as a module.");
+        out << QStringLiteral("command -v torchrun >/dev/null 2>&1 || td_torchrun=(python3 -m torch.distributed.run)");
+    }
     if (caps.scheduler == SchedulerKind::Pbs && spec.launch == LaunchMethod::Mpirun) {
         out << QStringLiteral("td_hostfile=()");
         out << QStringLiteral("if [ -r \"${PBS_NODEFILE:-}\" ]; then td_hostfile=(--hostfile \"$PBS_NODEFILE\"); fi");
@@ -107,6 +115,9 @@ void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 {
     const QString command = buildLaunchCommand(spec, caps).text(QString());
     const QString signal = effectiveCheckpointSignal(spec);
+    if (signal.isEmpty() && spec.checkpointSignalEnabled)
+        out << QStringLiteral("# No checkpoint signal: torchrun dies of USR1/USR2, and srun ends the step on TERM, "
+                              "HUP and QUIT.");
     if (signal.isEmpty()) {
         if (!requeues(spec, caps)) {
             out << command;

@@ -18,4 +18,4 @@ export MASTER_ADDR
 export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 
 srun --ntasks-per-node=1 \
-  bash -c 'nvidia-smi; python -c '\''import torch; print(torch.cuda.is_available())'\'''
+  bash -c 'export RANK=$SLURM_PROCID LOCAL_RANK=$SLURM_LOCALID NODE_RANK=$SLURM_NODEID WORLD_SIZE=1 LOCAL_WORLD_SIZE=1; exec bash -c "$1"' torchdeck-rank 'nvidia-smi; python -c '\''import torch; print(torch.cuda.is_available())'\'''

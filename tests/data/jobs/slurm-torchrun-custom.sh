@@ -17,6 +17,10 @@ MASTER_ADDR=$(scontrol show node "$first_node" 2>/dev/null | sed -n 's/.*NodeAdd
 MASTER_ADDR=${MASTER_ADDR:-$first_node}
 export MASTER_ADDR
 export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
+td_torchrun=(torchrun)
+# No torchrun on PATH (PyTorch 1.9, some modules): the same launcher, run as a module.
+command -v torchrun >/dev/null 2>&1 || td_torchrun=(python3 -m torch.distributed.run)
 
+# No checkpoint signal: torchrun dies of USR1/USR2, and srun ends the step on TERM, HUP and QUIT.
 srun --ntasks-per-node=1 --cpus-per-task=24 \
-  torchrun --nnodes=2 --nproc-per-node=4 --rdzv-backend=c10d --rdzv-endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv-id="$SLURM_JOB_ID" --no-python bash -c 'source venv/bin/activate && exec python train.py --nodes "$SLURM_NNODES"'
+  "${td_torchrun[@]}" --nnodes=2 --nproc_per_node=4 --rdzv_backend=c10d --rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT" --rdzv_id="$SLURM_JOB_ID" --no_python bash -c 'source venv/bin/activate && exec python train.py --nodes "$SLURM_NNODES"'

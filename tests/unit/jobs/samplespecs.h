@@ -124,7 +124,6 @@ inline JobSpec customPerNode()
     s.launch = LaunchMethod::SrunPerNodeLauncher;
     s.commandKind = CommandKind::Custom;
     s.customCommand = QStringLiteral("source venv/bin/activate && exec python train.py --nodes \"$SLURM_NNODES\"");
-    s.checkpointSignalEnabled = false; // torchrun does not pass USR1/USR2 on
     return s;
 }
 

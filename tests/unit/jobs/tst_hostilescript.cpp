@@ -4,6 +4,7 @@
 #include "core/jobs/jobscript.h"
 #include "fakeshell.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -17,6 +18,8 @@ private slots:
     void init();
     void slurmSrunTrainer();
     void slurmPerNodeCustomCommand();
+    void customCommandGetsTheRankVariables_data();
+    void customCommandGetsTheRankVariables();
     void pbsMpirunWithNodefileAndTimer();
     void localTrainerAtHostilePath();
     void signalIsForwardedToTheStep();
@@ -122,16 +125,66 @@ void TestHostileScript::slurmPerNodeCustomCommand()
                                  spec.launcherOptions +
                                  QStringList{spec.perNodeLauncher,
                                              QStringLiteral("--nnodes=1"),
-                                             QStringLiteral("--nproc-per-node=2"),
-                                             QStringLiteral("--rdzv-backend=c10d"),
-                                             QStringLiteral("--rdzv-endpoint=node1:15007"),
-                                             QStringLiteral("--rdzv-id=7"),
-                                             QStringLiteral("--no-python"),
+                                             QStringLiteral("--nproc_per_node=2"),
+                                             QStringLiteral("--rdzv_backend=c10d"),
+                                             QStringLiteral("--rdzv_endpoint=node1:15007"),
+                                             QStringLiteral("--rdzv_id=7"),
+                                             QStringLiteral("--no_python"),
                                              QStringLiteral("bash"),
                                              QStringLiteral("-c"),
                                              spec.customCommand,
                                              QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
+}
+
+void TestHostileScript::customCommandGetsTheRankVariables_data()
+{
+    QTest::addColumn<int>("launch");
+    QTest::addColumn<QStringList>("rankEnv"); // what srun or mpirun gives the 4th rank (2nd on node 2)
+    QTest::newRow("srun") << int(LaunchMethod::Srun)
+                          << QStringList{QStringLiteral("SLURM_PROCID=3"), QStringLiteral("SLURM_LOCALID=1"),
+                                         QStringLiteral("SLURM_NODEID=1")};
+    QTest::newRow("mpirun") << int(LaunchMethod::Mpirun)
+                            << QStringList{QStringLiteral("OMPI_COMM_WORLD_RANK=3"),
+                                           QStringLiteral("OMPI_COMM_WORLD_LOCAL_RANK=1")};
+}
+
+void TestHostileScript::customCommandGetsTheRankVariables()
+{
+    QFETCH(int, launch);
+    QFETCH(QStringList, rankEnv);
+    JobSpec spec = baseSpec();
+    spec.launch = LaunchMethod(launch);
+    spec.nodes = 2;
+    spec.commandKind = CommandKind::Custom;
+    spec.customCommand = hostile(QStringLiteral("custom"));
+    spec.container = {};
+    spec.requeue = false;
+    spec.checkpointSignalEnabled = false;
+    const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
+    QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
+    const ShellRun run =
+        runScript(r.script, {QStringLiteral("SLURM_JOB_ID=7"), QStringLiteral("SLURM_JOB_NODELIST=node[1-2]")});
+    QVERIFY2(run.exitCode == 0, run.stderrText.constData());
+    verifyNoCanary();
+    const QStringList launcher = run.records.value(1);
+    const qsizetype at = launcher.indexOf(QStringLiteral("torchdeck-rank"));
+    QVERIFY2(at >= 3, qPrintable(launcher.join(u' ')));
+    QCOMPARE(launcher.mid(at - 2, 2).first(), QStringLiteral("-c"));
+    QCOMPARE(launcher[at + 1], spec.customCommand); // the user's command, byte for byte
+
+    // The rank's shell as srun or mpirun starts it, with a command that prints what it was given.
+    QProcess rank;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString &pair : rankEnv)
+        env.insert(pair.section(u'=', 0, 0), pair.section(u'=', 1));
+    rank.setProcessEnvironment(env);
+    rank.start(QStringLiteral("bash"),
+               {QStringLiteral("-c"), launcher[at - 1], QStringLiteral("torchdeck-rank"),
+                QStringLiteral(
+                    "printf '%s ' \"$RANK\" \"$LOCAL_RANK\" \"$NODE_RANK\" \"$WORLD_SIZE\" \"$LOCAL_WORLD_SIZE\"")});
+    QVERIFY(rank.waitForFinished(10000));
+    QCOMPARE(rank.readAllStandardOutput(), QByteArray("3 1 1 4 2 "));
 }
 
 void TestHostileScript::pbsMpirunWithNodefileAndTimer()

@@ -94,11 +94,6 @@ void TestJobSpecValidation::rejects_data()
         s.launch = LaunchMethod::Local;
         s.nodes = 2;
     });
-    row("custom command, local, two tasks", "tasksPerNode", [](JobSpec &s, ClusterCaps &) {
-        s.launch = LaunchMethod::Local;
-        s.commandKind = CommandKind::Custom;
-        s.customCommand = QStringLiteral("python x.py");
-    });
     row("empty custom command", "customCommand", [](JobSpec &s, ClusterCaps &) {
         s.commandKind = CommandKind::Custom;
         s.customCommand = QStringLiteral("  ");
@@ -119,6 +114,7 @@ void TestJobSpecValidation::rejects_data()
         s.launch = LaunchMethod::SrunPerNodeLauncher;
         s.commandKind = CommandKind::Custom;
         s.customCommand = QStringLiteral("python x.py");
+        s.checkpointSignal = QStringLiteral("USR1"); // asked for by name: by default there is none
     });
     row("lead longer than wall time", "signalLeadSeconds",
         [](JobSpec &s, ClusterCaps &) { s.signalLeadSeconds = int(s.wallTimeSeconds); });
@@ -189,6 +185,17 @@ void TestJobSpecValidation::defaultSignalDependsOnGpus()
     QVERIFY(validateJobSpec(local, ClusterCaps()).isEmpty());
     spec.checkpointSignalEnabled = false;
     QCOMPARE(effectiveCheckpointSignal(spec), QString());
+
+    // A user's command under torchrun gets no signal by default (torchrun would die of USR1/USR2), and is
+    // accepted as it is: no "turn the signal off" for a newcomer to discover.
+    JobSpec perNode;
+    perNode.launch = LaunchMethod::SrunPerNodeLauncher;
+    perNode.commandKind = CommandKind::Custom;
+    perNode.name = QStringLiteral("ddp");
+    perNode.customCommand = QStringLiteral("python3 ddp.py");
+    QCOMPARE(effectiveCheckpointSignal(perNode), QString());
+    QVERIFY2(validateJobSpec(perNode, testing::slurmCaps()).isEmpty(),
+             qPrintable(formatJobSpecErrors(validateJobSpec(perNode, testing::slurmCaps()))));
 }
 
 void TestJobSpecValidation::overcommitWhenRanksExceedCpus()

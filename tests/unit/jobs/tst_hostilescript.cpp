@@ -31,6 +31,7 @@ private:
     QString m_wd;
 
     JobSpec baseSpec() const;
+    JobSpec customSpec(LaunchMethod launch) const; // a hostile custom command, no container, no restarts
     ShellRun runScript(const QString &script, const QStringList &env, QProcess *started = nullptr)
     {
         return testing::runWithFakes(m_dir->path(), script, env, started);
@@ -71,6 +72,18 @@ JobSpec TestHostileScript::baseSpec() const
     return s;
 }
 
+JobSpec TestHostileScript::customSpec(LaunchMethod launch) const
+{
+    JobSpec s = baseSpec();
+    s.launch = launch;
+    s.commandKind = CommandKind::Custom;
+    s.customCommand = hostile(QStringLiteral("custom"));
+    s.container = {};
+    s.requeue = false;
+    s.checkpointSignalEnabled = false;
+    return s;
+}
+
 void TestHostileScript::verifyNoCanary()
 {
     const QString canary = testing::findCanary(m_dir->path());
@@ -105,14 +118,8 @@ void TestHostileScript::slurmSrunTrainer()
 
 void TestHostileScript::slurmPerNodeCustomCommand()
 {
-    JobSpec spec = baseSpec();
-    spec.launch = LaunchMethod::SrunPerNodeLauncher;
-    spec.commandKind = CommandKind::Custom;
-    spec.customCommand = hostile(QStringLiteral("custom"));
+    JobSpec spec = customSpec(LaunchMethod::SrunPerNodeLauncher);
     spec.perNodeLauncher = hostile(QStringLiteral("torchrun"));
-    spec.container = {};
-    spec.requeue = false;
-    spec.checkpointSignalEnabled = false;
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
     const ShellRun run =
@@ -153,14 +160,8 @@ void TestHostileScript::customCommandGetsTheRankVariables()
 {
     QFETCH(int, launch);
     QFETCH(QStringList, rankEnv);
-    JobSpec spec = baseSpec();
-    spec.launch = LaunchMethod(launch);
+    JobSpec spec = customSpec(LaunchMethod(launch));
     spec.nodes = 2;
-    spec.commandKind = CommandKind::Custom;
-    spec.customCommand = hostile(QStringLiteral("custom"));
-    spec.container = {};
-    spec.requeue = false;
-    spec.checkpointSignalEnabled = false;
     const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
     QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
     const ShellRun run =

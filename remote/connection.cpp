@@ -10,7 +10,16 @@ namespace torchdeck::remote {
 
 namespace {
 const QString hostKeyAccepted = QStringLiteral("yes");
+
+// Runs `handler` in the inbox's thread with the arguments of the worker's `signal`: the signal is handled in
+// the worker's own thread (context: the worker), and its arguments are copied into the posted call.
+template <typename Signal, typename Handler>
+void relay(ConnectionWorker *worker, Signal signal, const CallQueue::Sender &inbox, Handler handler)
+{
+    QObject::connect(worker, signal, worker,
+                     [inbox, handler](const auto &...args) { inbox.post([handler, args...] { handler(args...); }); });
 }
+} // namespace
 
 Connection::Connection(ConnectionSettings settings, QObject *parent)
     : QObject(parent)
@@ -44,75 +53,52 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
     connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_thread, &QThread::finished, m_thread, &QObject::deleteLater);
 
-    // The worker's signals are handled in its own thread (context m_worker): they post to this thread.
-    connect(m_worker, &ConnectionWorker::stateChanged, m_worker,
-            [this, inbox](ConnectionState state, const QString &detail) {
-                inbox.post([this, state, detail] {
-                    m_state = state;
-                    m_lastDetail = detail;
-                    emit stateChanged(state, detail);
-                });
-            });
-    connect(m_worker, &ConnectionWorker::commandOutput, m_worker,
-            [this, inbox](quint64 id, const QByteArray &data, bool err) {
-                inbox.post([this, id, data, err] {
-                    if (RemoteCommand *command = m_commands.value(id))
-                        emit command->output(data, err);
-                });
-            });
-    connect(m_worker, &ConnectionWorker::commandFinished, m_worker,
-            [this, inbox](quint64 id, const ExecResult &result) {
-                inbox.post([this, id, result] {
-                    RemoteCommand *command = m_commands.take(id);
-                    if (!command)
-                        return;
-                    command->m_interrupted = result.interrupted;
-                    if (result.error.isEmpty())
-                        emit command->finished(result);
-                    else
-                        emit command->failed(result.error);
-                    command->deleteLater();
-                });
-            });
-    connect(m_worker, &ConnectionWorker::tailData, m_worker,
-            [this, inbox](quint64 id, qint64 offset, const QByteArray &bytes) {
-                inbox.post([this, id, offset, bytes] {
-                    if (RemoteTail *tail = m_tails.value(id))
-                        emit tail->data(offset, bytes);
-                });
-            });
-    connect(m_worker, &ConnectionWorker::tailReset, m_worker, [this, inbox](quint64 id, const QString &reason) {
-        inbox.post([this, id, reason] {
-            if (RemoteTail *tail = m_tails.value(id))
-                emit tail->reset(reason);
-        });
+    relay(m_worker, &ConnectionWorker::stateChanged, inbox, [this](ConnectionState state, const QString &detail) {
+        m_state = state;
+        m_lastDetail = detail;
+        emit stateChanged(state, detail);
     });
-    connect(m_worker, &ConnectionWorker::tailFailed, m_worker, [this, inbox](quint64 id, const QString &error) {
-        inbox.post([this, id, error] {
-            if (RemoteTail *tail = m_tails.take(id))
-                emit tail->failed(error);
-        });
+    relay(m_worker, &ConnectionWorker::commandOutput, inbox, [this](quint64 id, const QByteArray &data, bool err) {
+        if (RemoteCommand *command = m_commands.value(id))
+            emit command->output(data, err);
     });
-    connect(m_worker, &ConnectionWorker::uploadProgress, m_worker,
-            [this, inbox](quint64 id, qint64 done, qint64 total) {
-                inbox.post([this, id, done, total] {
-                    if (RemoteUpload *upload = m_uploads.value(id))
-                        emit upload->progress(done, total);
-                });
-            });
-    connect(m_worker, &ConnectionWorker::uploadFinished, m_worker,
-            [this, inbox](quint64 id, qint64 bytes, const QString &error) {
-                inbox.post([this, id, bytes, error] {
-                    RemoteUpload *upload = m_uploads.take(id);
-                    if (!upload)
-                        return;
-                    if (error.isEmpty())
-                        emit upload->finished(bytes);
-                    else
-                        emit upload->failed(error);
-                    upload->deleteLater();
-                });
-            });
+    relay(m_worker, &ConnectionWorker::commandFinished, inbox, [this](quint64 id, const ExecResult &result) {
+        RemoteCommand *command = m_commands.take(id);
+        if (!command)
+            return;
+        command->m_interrupted = result.interrupted;
+        if (result.error.isEmpty())
+            emit command->finished(result);
+        else
+            emit command->failed(result.error);
+        command->deleteLater();
+    });
+    relay(m_worker, &ConnectionWorker::tailData, inbox, [this](quint64 id, qint64 offset, const QByteArray &bytes) {
+        if (RemoteTail *tail = m_tails.value(id))
+            emit tail->data(offset, bytes);
+    });
+    relay(m_worker, &ConnectionWorker::tailReset, inbox, [this](quint64 id, const QString &reason) {
+        if (RemoteTail *tail = m_tails.value(id))
+            emit tail->reset(reason);
+    });
+    relay(m_worker, &ConnectionWorker::tailFailed, inbox, [this](quint64 id, const QString &error) {
+        if (RemoteTail *tail = m_tails.take(id))
+            emit tail->failed(error);
+    });
+    relay(m_worker, &ConnectionWorker::uploadProgress, inbox, [this](quint64 id, qint64 done, qint64 total) {
+        if (RemoteUpload *upload = m_uploads.value(id))
+            emit upload->progress(done, total);
+    });
+    relay(m_worker, &ConnectionWorker::uploadFinished, inbox, [this](quint64 id, qint64 bytes, const QString &error) {
+        RemoteUpload *upload = m_uploads.take(id);
+        if (!upload)
+            return;
+        if (error.isEmpty())
+            emit upload->finished(bytes);
+        else
+            emit upload->failed(error);
+        upload->deleteLater();
+    });
     m_thread->setObjectName(QStringLiteral("ssh:") + m_settings.host);
     m_thread->start();
 }

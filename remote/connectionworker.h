@@ -18,9 +18,9 @@ namespace torchdeck::remote {
 
 // Owns one SSH connection and lives in its own thread: libssh is never touched from another thread.
 // Commands and tails are multiplexed over the one session; the Connection facade talks to it through a
-// CallQueue each way (its signals are handled in this thread and posted on). Commands beyond maxRunningCommands
-// wait for a channel. On a lost connection it fails the running commands (they may have had effects: never re-run them
-// blindly), reconnects with backoff, and resumes every tail at its offset.
+// CallQueue each way (its signals are handled in this thread and posted on). Commands beyond
+// maxRunningCommands wait for a channel. On a lost connection it fails the running commands (they may have had
+// effects: never re-run them blindly), reconnects with backoff, and resumes every tail at its offset.
 class ConnectionWorker : public QObject {
     Q_OBJECT
 public:

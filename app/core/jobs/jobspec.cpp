@@ -64,9 +64,14 @@ QString effectiveCheckpointSignal(const JobSpec &spec)
         name.remove(0, 3);
     // A per-node launcher like torchrun does not pass USR1/USR2 on: no signal unless one is asked for (and
     // validation then says why it cannot work).
-    if (name.isEmpty() && spec.launch == LaunchMethod::SrunPerNodeLauncher && spec.commandKind == CommandKind::Custom)
+    if (name.isEmpty() && customUnderPerNodeLauncher(spec))
         return {};
     return name.isEmpty() ? defaultCheckpointSignal(spec) : name;
+}
+
+bool customUnderPerNodeLauncher(const JobSpec &spec)
+{
+    return spec.commandKind == CommandKind::Custom && spec.launch == LaunchMethod::SrunPerNodeLauncher;
 }
 
 QString effectiveOutputPath(const JobSpec &spec)

@@ -112,8 +112,11 @@ struct JobSpec::FromJson {
 // USR2 when the job has GPUs (NCCL may use USR1 itself), else USR1, the signal most Slurm recipes and
 // PyTorch Lightning's auto-requeue use. torchdeck-train stops on either.
 QString defaultCheckpointSignal(const JobSpec &spec);
-// The signal the script traps: the spec's, upper case and without "SIG", or the default; empty if disabled.
+// The signal the script traps: the spec's, upper case and without "SIG", or the default; empty if disabled,
+// and by default under a per-node launcher (torchrun would die of USR1/USR2).
 QString effectiveCheckpointSignal(const JobSpec &spec);
+// A custom command started by one launcher per node (torchrun), which starts the node's ranks.
+bool customUnderPerNodeLauncher(const JobSpec &spec);
 
 // Log paths as written in the script: the spec's, or "<name>-%j.out"; a relative path is taken from the
 // working directory (left relative without one). The error path is empty when stderr joins stdout.

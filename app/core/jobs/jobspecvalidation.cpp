@@ -162,8 +162,7 @@ private:
             add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
             add(QStringLiteral("customCommand"), QStringLiteral("The custom command is empty."));
-        if (s.commandKind == CommandKind::Custom && s.launch == LaunchMethod::SrunPerNodeLauncher &&
-            s.perNodeLauncher.isEmpty())
+        if (customUnderPerNodeLauncher(s) && s.perNodeLauncher.isEmpty())
             add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
         bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));
         bodyValue(QStringLiteral("customCommand"), s.customCommand, QStringLiteral("The command"));

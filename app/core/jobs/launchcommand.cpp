@@ -162,8 +162,8 @@ AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps)
 
 bool findsTorchrun(const JobSpec &spec)
 {
-    return spec.commandKind == CommandKind::Custom && spec.launch == LaunchMethod::SrunPerNodeLauncher &&
-           spec.perNodeLauncher == u"torchrun" && spec.container.runtime == ContainerRuntime::None;
+    return customUnderPerNodeLauncher(spec) && spec.perNodeLauncher == u"torchrun" &&
+           spec.container.runtime == ContainerRuntime::None;
 }
 
 bool exportsRendezvous(const JobSpec &spec)

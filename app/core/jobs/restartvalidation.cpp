@@ -20,7 +20,7 @@ QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
                                "ranks: use USR1 or USR2."));
         // torchrun handles TERM/INT/HUP/QUIT only; USR1 or USR2 would kill it and leave its workers. Only a
         // signal asked for by name gets here: by default such a job has none.
-        if (s.launch == LaunchMethod::SrunPerNodeLauncher && s.commandKind == CommandKind::Custom)
+        if (customUnderPerNodeLauncher(s))
             add(QStringLiteral("checkpointSignalEnabled"),
                 QStringLiteral(
                     "A per-node launcher like torchrun does not pass the checkpoint signal on to "

@@ -115,7 +115,7 @@ void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 {
     const QString command = buildLaunchCommand(spec, caps).text(QString());
     const QString signal = effectiveCheckpointSignal(spec);
-    if (signal.isEmpty() && spec.checkpointSignalEnabled)
+    if (signal.isEmpty() && spec.checkpointSignalEnabled && customUnderPerNodeLauncher(spec))
         out << QStringLiteral("# No checkpoint signal: torchrun dies of USR1/USR2, and srun ends the step on TERM, "
                               "HUP and QUIT.");
     if (signal.isEmpty()) {

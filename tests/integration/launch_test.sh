@@ -81,3 +81,4 @@ case_torchrun_spellings() { # the options of the golden torchrun line, given to 
 }
 
 "case_$1"
+remove_home

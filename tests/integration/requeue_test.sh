@@ -130,4 +130,4 @@ case_chain() { # submit --chain 3: the attempts wait up front (afternotok); the 
 }
 
 "case_$1"
-rm -rf "$home"
+remove_home

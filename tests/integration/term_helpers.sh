@@ -14,6 +14,11 @@ print(v)' "$1"; }
 home=$(mktemp -d "$TORCHDECK_SANDBOX_DIR/term-test.XXXXXX")
 export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data
 td() { setsid -w "$TORCHDECK_BIN" "$@"; } # no controlling terminal: nothing may wait for an answer
+remove_home() { # at the end of a case: a job's last files (Slurm's step flushing) may land while rm runs
+    local i
+    for (( i = 0; i < 10; i++ )); do rm -rf "$home" 2>/dev/null && return 0; sleep 0.5; done
+    rm -rf "$home"
+}
 use_prebuilt_trainer() {
     td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
 }

@@ -449,4 +449,4 @@ case_no_restart() { # a real error is not restarted, and the run says why
 }
 
 "case_$1"
-rm -rf "$home"
+remove_home

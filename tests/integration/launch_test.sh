@@ -3,7 +3,7 @@
 # python3-torch) on a sandbox of its own with 2 nodes: srun, srun + torchrun and mpirun with 2 nodes x 2 ranks,
 # and the local method with an mp.spawn script (1 x 2). The same script, unchanged, under the three methods.
 # Usage: launch_test.sh start|stop|CASE (ctest sets TORCHDECK_SANDBOX_DIR and TORCHDECK_SSH_CONFIG to the
-# 2-node sandbox's).
+# 2-node sandbox's). Also seed 004's torch.distributed.launch, and the warning signal under torchrun.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 case "$1" in
@@ -16,14 +16,24 @@ source "$here/term_helpers.sh"
 scripts=$TORCHDECK_SOURCE_DIR/tests/data/scripts
 td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
 
-torchrun_path() { # PATH with a torchrun that starts: Debian 12's own fails under Python 3.11 (see the fix's header)
-    if /usr/bin/python3 -c 'import sys; from torch.distributed.elastic.multiprocessing.api import Std
+# Debian 12's own torchrun and torch.distributed.launch fail under Python 3.11 (see the fix's header): where the
+# bug is present, the jobs get PYTHONPATH with tests/data/scripts/debian12-fix.
+if /usr/bin/python3 -c 'import sys; from torch.distributed.elastic.multiprocessing.api import Std
 sys.exit(Std.from_str("0") is None)' 2>/dev/null; then
-        echo "$PATH"
-    else
-        echo "launch_test: Debian's torchrun cannot start under Python 3.11: using tests/data/scripts/debian12-torchrun" >&2
-        echo "$scripts/debian12-torchrun:$PATH"
-    fi
+    fix=()
+else
+    echo "launch_test: Debian's torchrun cannot start under Python 3.11: using tests/data/scripts/debian12-fix" >&2
+    fix=(--env "PYTHONPATH=$scripts/debian12-fix")
+fi
+
+wait_final() { # RUN: polls its status (which follows a job that requeued itself) until the run has ended
+    local state
+    for _ in $(seq 600); do
+        state=$(td status "$1" --json | json_field state)
+        [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && { echo "$state"; return; }
+        sleep 1
+    done
+    fail "run $1 still $state after 10 minutes"
 }
 
 check_ranks() { # LOG WORLD: every rank's all_reduce agrees, rank 0's epoch lines are there once
@@ -48,13 +58,49 @@ run_ddp() { # METHOD [SUBMIT OPTIONS...]: ddp_allreduce.py on 2 nodes x 2 ranks,
 
 case_srun() { run_ddp srun; }
 
-case_torchrun() { # one torchrun per node, the script's default line; no "turn the signal off" needed
-    run_ddp srun-per-node --per-node-launcher torchrun --env "PATH=$(torchrun_path)"
+case_torchrun() { # one torchrun per node, the script's default line and its default signal
+    run_ddp srun-per-node --per-node-launcher torchrun "${fix[@]}"
+}
+
+case_distributed_launch() { # seed 004's launcher: python -m torch.distributed.launch, which passes --local_rank
+    local rank log=$home/srun-per-node.log
+    run_ddp srun-per-node --per-node-launcher "/usr/bin/python3 -m torch.distributed.launch" "${fix[@]}"
+    for rank in 0 1 2 3; do # the local rank came as --local_rank, and it is the rank's place on its node
+        grep -q "^rank $rank of 4 (local $(( rank % 2 ))): " "$log" || fail "rank $rank's --local_rank: $(cat "$log")"
+    done
+}
+
+case_torchrun_signal() { # at a short wall time, the signal the preview names reaches every rank under torchrun
+    local options signal run log marks=$home/marks rank
+    mkdir -p "$marks"
+    # Slurm checks every 30 s: the signal comes 30-60 s after the start, the workers wait for it.
+    options=(--launch srun-per-node --per-node-launcher torchrun --nodes 2 --tasks-per-node 2 --time 00:02:00
+             --signal-lead 60 --requeue --max-restarts 1 "${fix[@]}")
+    signal=$(td script torchdeck-sandbox "${options[@]}" --command true |
+             sed -n 's/^#SBATCH --signal=\([A-Z0-9]*\)@60$/\1/p')
+    expect_eq "$signal" INT "the signal of the preview's --signal (no B: for torchrun)"
+    run=$(td submit torchdeck-sandbox --name ddp-signal "${options[@]}" \
+          --command "/usr/bin/python3 '$scripts/signal_marker.py' $signal '$marks'" --json | json_field run)
+    expect_eq "$(wait_final "$run")" completed "the run's end"
+    log=$(td logs "$run")
+    for rank in 0 1 2 3; do
+        expect_eq "$(cat "$marks/rank$rank" 2>/dev/null)" "SIG$signal" "rank $rank's marker (log: $log)"
+    done
+    # torchrun exited 1, yet rank 0's exit code 75 requeued the job; the ranks resumed once.
+    grep -q "torchdeck: requeueing job .* (restart 1 of 1)" <<<"$log" || fail "no requeue in the log: $log"
+    expect_eq "$(grep -c ': resumed from the checkpoint$' <<<"$log")" 4 "ranks that resumed (log: $log)"
 }
 
 case_mpirun() {
     command -v mpirun >/dev/null || { echo "SKIP: Open MPI's mpirun is missing"; exit 77; }
     if (( EUID == 0 )); then run_ddp mpirun --mpi-allow-run-as-root; else run_ddp mpirun; fi
+}
+
+case_mpirun_pbs() { # seed 000's Sockeye line: mpirun on PBS (the sandbox's Torque wrappers, no PBS_NODEFILE)
+    command -v mpirun >/dev/null || { echo "SKIP: Open MPI's mpirun is missing"; exit 77; }
+    td profile torchdeck-sandbox --scheduler pbs --pbs-dialect torque --work-dir "$home/work-pbs" >/dev/null
+    # A wall time, as PBS sites require: the script's own timer stands in for the warning signal.
+    if (( EUID == 0 )); then run_ddp mpirun --time 00:10:00 --mpi-allow-run-as-root; else run_ddp mpirun --time 00:10:00; fi
 }
 
 case_spawn() { # the local method: the script's own mp.spawn starts the 2 ranks
@@ -69,7 +115,7 @@ case_spawn() { # the local method: the script's own mp.spawn starts the 2 ranks
 case_torchrun_spellings() { # the options of the golden torchrun line, given to Debian's torchrun 1.13
     command -v torchrun >/dev/null || { echo "SKIP: no torchrun"; exit 77; }
     local line options port words
-    PATH=$(torchrun_path)
+    [[ ${#fix[@]} -eq 0 ]] || export PYTHONPATH=$scripts/debian12-fix
     line=$(grep -o '"${td_torchrun\[@\]}" .* --no_python' "$TORCHDECK_SOURCE_DIR/tests/data/jobs/slurm-torchrun-custom.sh")
     port=$(( 20000 + RANDOM % 20000 ))
     # One node of one rank here, the rendezvous on loopback: the spellings are what is checked.

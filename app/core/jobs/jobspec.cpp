@@ -62,10 +62,9 @@ QString effectiveCheckpointSignal(const JobSpec &spec)
     QString name = spec.checkpointSignal.trimmed().toUpper();
     if (name.startsWith(u"SIG"))
         name.remove(0, 3);
-    // A per-node launcher like torchrun does not pass USR1/USR2 on: no signal unless one is asked for (and
-    // validation then says why it cannot work).
+    // torchrun dies of USR1/USR2; INT it passes on to its workers (measured on the sandbox, docs/job-scripts.md).
     if (name.isEmpty() && customUnderPerNodeLauncher(spec))
-        return {};
+        return QStringLiteral("INT");
     return name.isEmpty() ? defaultCheckpointSignal(spec) : name;
 }
 

@@ -112,8 +112,8 @@ struct JobSpec::FromJson {
 // USR2 when the job has GPUs (NCCL may use USR1 itself), else USR1, the signal most Slurm recipes and
 // PyTorch Lightning's auto-requeue use. torchdeck-train stops on either.
 QString defaultCheckpointSignal(const JobSpec &spec);
-// The signal the script traps: the spec's, upper case and without "SIG", or the default; empty if disabled,
-// and by default under a per-node launcher (torchrun would die of USR1/USR2).
+// The signal the job gets before its wall time: the spec's, upper case and without "SIG", or the default (INT
+// under a per-node launcher, which passes it on to its workers); empty if disabled.
 QString effectiveCheckpointSignal(const JobSpec &spec);
 // A custom command started by one launcher per node (torchrun), which starts the node's ranks.
 bool customUnderPerNodeLauncher(const JobSpec &spec);

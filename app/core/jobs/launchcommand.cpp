@@ -3,6 +3,8 @@
 #include "core/remotepath.h"
 #include "core/shellquote.h"
 
+#include <QProcess>
+
 namespace torchdeck {
 
 namespace {
@@ -104,29 +106,53 @@ QString rankEnvironment(const JobSpec &spec)
            sizes + QStringLiteral("; export NODE_RANK=$((RANK / %1))").arg(spec.tasksPerNode);
 }
 
-// torchrun's underscore spellings: every torchrun accepts them (1.9 on); the dashed ones came with 2.0.
+// torch.distributed.launch (seed 004) takes torchrun's options; it wants --use_env with --no_python and
+// then sets LOCAL_RANK instead of passing --local_rank, which the command gets here as the launcher would.
+bool launcherIsDistributedLaunch(const JobSpec &spec)
+{
+    return QProcess::splitCommand(spec.perNodeLauncher).contains(u"torch.distributed.launch");
+}
+
 QStringList perNodeLauncherWords(const JobSpec &spec)
 {
-    const QString launcher =
-        findsTorchrun(spec) ? QStringLiteral("\"${td_torchrun[@]}\"") : shellQuote(spec.perNodeLauncher);
-    return {launcher,
-            QStringLiteral("--nnodes=") + number(spec.nodes),
-            QStringLiteral("--nproc_per_node=") + number(spec.tasksPerNode),
-            QStringLiteral("--rdzv_backend=c10d"),
-            QStringLiteral("--rdzv_endpoint=\"$MASTER_ADDR:$MASTER_PORT\""),
-            QStringLiteral("--rdzv_id=\"$SLURM_JOB_ID\""),
-            QStringLiteral("--no_python")};
+    QStringList w = findsTorchrun(spec) ? QStringList{QStringLiteral("\"${td_torchrun[@]}\"")}
+                                        : quoted(QProcess::splitCommand(spec.perNodeLauncher));
+    const QStringList names = torchrunOptionNames();
+    const QStringList values{number(spec.nodes), number(spec.tasksPerNode), QStringLiteral("c10d"),
+                             QStringLiteral("\"$MASTER_ADDR:$MASTER_PORT\""), QStringLiteral("\"$SLURM_JOB_ID\"")};
+    for (qsizetype i = 0; i < values.size(); ++i)
+        w << names.at(i) + u'=' + values.at(i);
+    w << names.last();
+    if (launcherIsDistributedLaunch(spec))
+        w << QStringLiteral("--use_env");
+    return w;
+}
+
+// What each worker of a per-node launcher runs. With the warning signal, torchrun exits 1 however its workers
+// stopped: rank 0 leaves the script's stop file when it stops with the requeue code, so that code is not lost.
+QStringList perNodeWorkerWords(const JobSpec &spec)
+{
+    QString command = spec.customCommand;
+    if (launcherIsDistributedLaunch(spec))
+        command += QStringLiteral(" --local_rank=\"$LOCAL_RANK\"");
+    if (effectiveCheckpointSignal(spec).isEmpty())
+        return {QStringLiteral("bash -c ") + shellQuote(command)};
+    const QString wrapper =
+        QStringLiteral("bash -c \"$1\"; td_status=$?; if [ \"$td_status\" -eq %1 ] && [ \"${RANK:-}\" = 0 ]; "
+                       "then : >\"$2\"; fi; exit \"$td_status\"")
+            .arg(spec.requeueExitCode);
+    return {QStringLiteral("bash -c ") + shellQuote(wrapper), QStringLiteral("torchdeck-rank"), shellQuote(command),
+            QStringLiteral("\"$td_stop_file\"")};
 }
 
 QStringList commandWords(const JobSpec &spec)
 {
-    const QString bashC = QStringLiteral("bash -c ") + shellQuote(spec.customCommand);
     if (spec.commandKind == CommandKind::Custom) {
         switch (spec.launch) {
         case LaunchMethod::Local:
-            return {bashC};
+            return {QStringLiteral("bash -c ") + shellQuote(spec.customCommand)};
         case LaunchMethod::SrunPerNodeLauncher: // one launcher per node starts the node's ranks
-            return perNodeLauncherWords(spec) + QStringList{bashC};
+            return perNodeLauncherWords(spec) + perNodeWorkerWords(spec);
         case LaunchMethod::Srun:
         case LaunchMethod::Mpirun: // the user's command as $1 of a shell that sets the rank variables first
             return {QStringLiteral("bash -c ") +
@@ -164,6 +190,12 @@ bool findsTorchrun(const JobSpec &spec)
 {
     return customUnderPerNodeLauncher(spec) && spec.perNodeLauncher == u"torchrun" &&
            spec.container.runtime == ContainerRuntime::None;
+}
+
+QStringList torchrunOptionNames()
+{
+    return {QStringLiteral("--nnodes"),        QStringLiteral("--nproc_per_node"), QStringLiteral("--rdzv_backend"),
+            QStringLiteral("--rdzv_endpoint"), QStringLiteral("--rdzv_id"),        QStringLiteral("--no_python")};
 }
 
 bool exportsRendezvous(const JobSpec &spec)

@@ -22,6 +22,10 @@ AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps);
 // falls back to `python3 -m torch.distributed.run` where none is on PATH: the array td_torchrun.
 bool findsTorchrun(const JobSpec &spec);
 
+// The torchrun options of the generated lines, in order: the underscore spellings, which every torchrun
+// accepts (1.9 on); the dashed ones came with 2.0.
+QStringList torchrunOptionNames();
+
 // Whether the script exports MASTER_ADDR/MASTER_PORT: every method with ranks on several processes that
 // rendezvous through the first host (not the local method, whose launcher picks its own).
 bool exportsRendezvous(const JobSpec &spec);

@@ -2,6 +2,10 @@
 
 namespace torchdeck {
 
+namespace {
+constexpr int kTorchrunGraceSeconds = 30; // torch.distributed.elastic's close(): SIGKILL after 30 s
+} // namespace
+
 QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
 {
     QList<JobSpecError> errors;
@@ -12,19 +16,29 @@ QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
             add(QStringLiteral("checkpointSignal"),
                 QStringLiteral("'%1' is not one of %2.")
                     .arg(s.checkpointSignal, supportedCheckpointSignals().join(u", ")));
+        // Measured (docs/job-scripts.md): Slurm's INT reaches torchrun and its workers without ending the step,
+        // and torchrun dies of USR1/USR2. Elsewhere srun answers INT with a status line, and background
+        // commands ignore it.
+        else if (customUnderPerNodeLauncher(s) && signal != u"INT")
+            add(QStringLiteral("checkpointSignal"),
+                QStringLiteral("A per-node launcher like torchrun passes INT on to its workers and dies of "
+                               "USR1/USR2: use INT, the default here."));
+        else if (!customUnderPerNodeLauncher(s) && signal == u"INT")
+            add(QStringLiteral("checkpointSignal"),
+                QStringLiteral("INT is for a per-node launcher like torchrun: srun answers it with a status line "
+                               "and background commands ignore it. Use USR1 or USR2."));
         // Measured on Slurm 22.05 and Open MPI 4.1: srun and mpirun pass USR1/USR2 on to the ranks, but on
         // TERM they end the whole step, so the ranks' "requeue me" exit code is lost.
         else if (signal == u"TERM" && s.launch != LaunchMethod::Local)
             add(QStringLiteral("checkpointSignal"),
                 QStringLiteral("srun and mpirun end the job step on TERM instead of passing it on to the "
                                "ranks: use USR1 or USR2."));
-        // torchrun handles TERM/INT/HUP/QUIT only; USR1 or USR2 would kill it and leave its workers. Only a
-        // signal asked for by name gets here: by default such a job has none.
-        if (customUnderPerNodeLauncher(s))
-            add(QStringLiteral("checkpointSignalEnabled"),
-                QStringLiteral(
-                    "A per-node launcher like torchrun does not pass the checkpoint signal on to "
-                    "its workers: leave the signal unset (the default), or use srun with one task per rank."));
+        // torchrun gives its workers 30 s after the signal, then kills them: the wall time must leave that.
+        if (customUnderPerNodeLauncher(s) && s.signalLeadSeconds > 0 && s.signalLeadSeconds <= kTorchrunGraceSeconds)
+            add(QStringLiteral("signalLeadSeconds"),
+                QStringLiteral("torchrun gives its workers %1 s to stop after the signal: the lead time must be "
+                               "longer than that.")
+                    .arg(kTorchrunGraceSeconds));
     }
     if (s.signalLeadSeconds < 0 || s.signalLeadSeconds > 65535)
         add(QStringLiteral("signalLeadSeconds"), QStringLiteral("The lead time is from 0 to 65535 seconds."));
@@ -46,7 +60,7 @@ QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
 
 QStringList supportedCheckpointSignals()
 {
-    return {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM")};
+    return {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM"), QStringLiteral("INT")};
 }
 
 } // namespace torchdeck

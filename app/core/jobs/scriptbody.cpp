@@ -111,13 +111,32 @@ bool requeues(const JobSpec &spec, const ClusterCaps &caps)
     return spec.requeue && caps.scheduler != SchedulerKind::Local;
 }
 
+// Slurm signals torchrun and its workers itself (no B:), and torchrun exits 1 however they stopped: the
+// workers' wrapper (launchcommand.cpp) leaves a file when rank 0 stops with the requeue code.
+void launchUnderPerNodeLauncher(QStringList &out, const JobSpec &spec, const QString &command, const QString &signal)
+{
+    if (spec.signalLeadSeconds > 0)
+        out << QStringLiteral("# Slurm sends %1 to torchrun and its workers, not to this shell, %2 s before the wall "
+                              "time (--signal=%1@%2).")
+                   .arg(signal)
+                   .arg(spec.signalLeadSeconds);
+    out << QStringLiteral("# The workers checkpoint and stop; torchrun then exits 1, so rank 0's exit code %1 is "
+                          "kept in a file.")
+               .arg(spec.requeueExitCode);
+    out << QStringLiteral("td_stop_file=\"$PWD/.torchdeck-stop-$SLURM_JOB_ID\"");
+    out << QStringLiteral("rm -f -- \"$td_stop_file\"");
+    out << QStringLiteral("td_status=0");
+    out << command + QStringLiteral(" || td_status=$?");
+    out << QStringLiteral("if [ -e \"$td_stop_file\" ]; then td_status=%1; rm -f -- \"$td_stop_file\"; fi")
+               .arg(spec.requeueExitCode);
+}
+
 void launch(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
 {
     const QString command = buildLaunchCommand(spec, caps).text(QString());
     const QString signal = effectiveCheckpointSignal(spec);
-    if (signal.isEmpty() && spec.checkpointSignalEnabled && customUnderPerNodeLauncher(spec))
-        out << QStringLiteral("# No checkpoint signal: torchrun dies of USR1/USR2, and srun ends the step on TERM, "
-                              "HUP and QUIT.");
+    if (!signal.isEmpty() && customUnderPerNodeLauncher(spec))
+        return launchUnderPerNodeLauncher(out, spec, command, signal);
     if (signal.isEmpty()) {
         if (!requeues(spec, caps)) {
             out << command;

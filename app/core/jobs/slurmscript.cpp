@@ -43,8 +43,12 @@ QStringList slurmDirectives(const JobSpec &spec, const ClusterCaps &caps)
         d << QStringLiteral("--error=") + effectiveErrorPath(spec);
     d << QStringLiteral("--open-mode=append"); // a requeued job keeps the earlier attempts' output
     const QString signal = effectiveCheckpointSignal(spec);
+    // B: signals the batch shell, which passes the signal on; without it Slurm signals the steps' processes,
+    // the way a per-node launcher needs it (srun itself does not pass INT on).
     if (!signal.isEmpty() && spec.signalLeadSeconds > 0)
-        d << QStringLiteral("--signal=B:%1@%2").arg(signal).arg(spec.signalLeadSeconds);
+        d << QStringLiteral("--signal=%1%2@%3")
+                 .arg(customUnderPerNodeLauncher(spec) ? QString() : QStringLiteral("B:"), signal)
+                 .arg(spec.signalLeadSeconds);
     if (spec.requeue)
         d << QStringLiteral("--requeue");
     if (!spec.dependencies.isEmpty())

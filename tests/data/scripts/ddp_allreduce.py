@@ -1,13 +1,17 @@
 # A user's own DDP script, written for torchrun's variables (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
 # MASTER_PORT): torchdeck exports them under every launch method, so it runs unchanged under srun, srun +
 # torchrun and mpirun. Rank 0 prints the epoch lines of seed 001; every rank prints the all_reduce sum.
+# Seed 004's torch.distributed.launch passes --local_rank instead: the script takes it as that seed's does.
+import argparse
 import os
 
 import torch
 import torch.distributed as dist
 
 rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
-local = int(os.environ["LOCAL_RANK"])
+parser = argparse.ArgumentParser()
+parser.add_argument("--local_rank", type=int, default=int(os.environ["LOCAL_RANK"]))
+local = parser.parse_args().local_rank
 dist.init_process_group("gloo", rank=rank, world_size=world)  # env://: MASTER_ADDR, MASTER_PORT
 torch.manual_seed(rank)
 model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(4, 1))

@@ -18,6 +18,7 @@ private slots:
     void init();
     void slurmSrunTrainer();
     void slurmPerNodeCustomCommand();
+    void perNodeSignalKeepsRankZerosStop();
     void customCommandGetsTheRankVariables_data();
     void customCommandGetsTheRankVariables();
     void pbsMpirunWithNodefileAndTimer();
@@ -130,8 +131,8 @@ void TestHostileScript::slurmPerNodeCustomCommand()
     const QStringList expected = QStringList{QStringLiteral("srun"), QStringLiteral("--ntasks-per-node=1"),
                                              QStringLiteral("--cpus-per-task=2")} +
                                  spec.launcherOptions +
-                                 QStringList{spec.perNodeLauncher,
-                                             QStringLiteral("--nnodes=1"),
+                                 QProcess::splitCommand(spec.perNodeLauncher) + // "python -m ...": its words
+                                 QStringList{QStringLiteral("--nnodes=1"),
                                              QStringLiteral("--nproc_per_node=2"),
                                              QStringLiteral("--rdzv_backend=c10d"),
                                              QStringLiteral("--rdzv_endpoint=node1:15007"),
@@ -142,6 +143,43 @@ void TestHostileScript::slurmPerNodeCustomCommand()
                                              spec.customCommand,
                                              QStringLiteral("PWD=") + m_wd};
     QCOMPARE(run.records[1].mid(0, expected.size()), expected);
+}
+
+void TestHostileScript::perNodeSignalKeepsRankZerosStop()
+{
+    // torchrun exits 1 however its workers stopped: the workers' wrapper leaves the script's stop file when
+    // rank 0 exits with the requeue code, and the script then exits with that code.
+    JobSpec spec = customSpec(LaunchMethod::SrunPerNodeLauncher);
+    spec.checkpointSignalEnabled = true; // INT, the default under a per-node launcher
+    const ScriptResult r = renderSlurmScript(spec, ClusterCaps());
+    QVERIFY2(r.ok(), qPrintable(formatJobSpecErrors(r.errors)));
+    QVERIFY(r.script.contains(u"#SBATCH --signal=INT@300\n"));
+    const ShellRun run = runScript(r.script, {QStringLiteral("SLURM_JOB_ID=7"), QStringLiteral("SLURM_JOB_NODELIST=n1"),
+                                              QStringLiteral("FAKE_EXIT=1")});
+    QCOMPARE(run.exitCode, 1); // no stop file: torchrun's own code
+    verifyNoCanary();
+    QCOMPARE(run.records.size(), 2);
+    const QStringList srun = run.records[1];
+    const qsizetype worker = srun.indexOf(QStringLiteral("--no_python")) + 1;
+    QVERIFY(worker > 0);
+    const QString stopFile = m_wd + QStringLiteral("/.torchdeck-stop-7");
+    QCOMPARE(srun.mid(worker + 3, 3), (QStringList{QStringLiteral("torchdeck-rank"), spec.customCommand, stopFile}));
+    QCOMPARE(srun.mid(worker, 2), (QStringList{QStringLiteral("bash"), QStringLiteral("-c")}));
+
+    // The wrapper itself, run by the real bash as a worker would: only rank 0's exit code 75 leaves the file.
+    const auto runWorker = [&](const QString &rank, const QString &command) {
+        QProcess bash;
+        bash.setEnvironment({QStringLiteral("PATH=/usr/bin:/bin"), QStringLiteral("RANK=") + rank});
+        bash.start(QStringLiteral("/bin/bash"),
+                   {QStringLiteral("-c"), srun.at(worker + 2), QStringLiteral("torchdeck-rank"), command, stopFile});
+        return bash.waitForFinished(10000) ? bash.exitCode() : -1;
+    };
+    QCOMPARE(runWorker(QStringLiteral("1"), QStringLiteral("exit 75")), 75);
+    QVERIFY(!QFile::exists(stopFile));
+    QCOMPARE(runWorker(QStringLiteral("0"), QStringLiteral("exit 3")), 3);
+    QVERIFY(!QFile::exists(stopFile));
+    QCOMPARE(runWorker(QStringLiteral("0"), QStringLiteral("exit 75")), 75);
+    QVERIFY(QFile::exists(stopFile));
 }
 
 void TestHostileScript::customCommandGetsTheRankVariables_data()

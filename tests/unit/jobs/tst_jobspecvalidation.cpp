@@ -110,12 +110,14 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("KILL"); });
     row("TERM through srun", "checkpointSignal",
         [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("TERM"); });
-    row("signal through torchrun", "checkpointSignalEnabled", [](JobSpec &s, ClusterCaps &) {
+    row("USR1 through torchrun", "checkpointSignal", [](JobSpec &s, ClusterCaps &) {
         s.launch = LaunchMethod::SrunPerNodeLauncher;
         s.commandKind = CommandKind::Custom;
         s.customCommand = QStringLiteral("python x.py");
-        s.checkpointSignal = QStringLiteral("USR1"); // asked for by name: by default there is none
+        s.checkpointSignal = QStringLiteral("USR1"); // torchrun dies of it; INT is its default
     });
+    row("INT through srun", "checkpointSignal",
+        [](JobSpec &s, ClusterCaps &) { s.checkpointSignal = QStringLiteral("INT"); });
     row("lead longer than wall time", "signalLeadSeconds",
         [](JobSpec &s, ClusterCaps &) { s.signalLeadSeconds = int(s.wallTimeSeconds); });
     row("pbs timer without wall time", "wallTimeSeconds", [](JobSpec &s, ClusterCaps &c) {
@@ -186,16 +188,32 @@ void TestJobSpecValidation::defaultSignalDependsOnGpus()
     spec.checkpointSignalEnabled = false;
     QCOMPARE(effectiveCheckpointSignal(spec), QString());
 
-    // A user's command under torchrun gets no signal by default (torchrun would die of USR1/USR2), and is
-    // accepted as it is: no "turn the signal off" for a newcomer to discover.
+    // A user's command under torchrun gets INT by default, which torchrun passes on to its workers (it dies of
+    // USR1/USR2), and is accepted as it is: no "turn the signal off" for a newcomer to discover.
     JobSpec perNode;
     perNode.launch = LaunchMethod::SrunPerNodeLauncher;
     perNode.commandKind = CommandKind::Custom;
     perNode.name = QStringLiteral("ddp");
     perNode.customCommand = QStringLiteral("python3 ddp.py");
-    QCOMPARE(effectiveCheckpointSignal(perNode), QString());
+    QCOMPARE(effectiveCheckpointSignal(perNode), QStringLiteral("INT"));
     QVERIFY2(validateJobSpec(perNode, testing::slurmCaps()).isEmpty(),
              qPrintable(formatJobSpecErrors(validateJobSpec(perNode, testing::slurmCaps()))));
+    const auto firstError = [](const JobSpec &s) {
+        const QList<JobSpecError> errors = validateJobSpec(s, testing::slurmCaps());
+        return errors.isEmpty() ? QString() : errors.first().field + u' ' + errors.first().message;
+    };
+    JobSpec usr1 = perNode; // torchrun would die of it
+    usr1.checkpointSignal = QStringLiteral("USR1");
+    QVERIFY2(firstError(usr1).startsWith(u"checkpointSignal A per-node launcher like torchrun passes INT"),
+             qPrintable(firstError(usr1)));
+    JobSpec shortLead = perNode; // torchrun kills its workers 30 s after the signal
+    shortLead.signalLeadSeconds = 30;
+    QVERIFY2(firstError(shortLead).startsWith(u"signalLeadSeconds torchrun gives its workers 30 s"),
+             qPrintable(firstError(shortLead)));
+    JobSpec srunInt = testing::cpuTrainer(); // srun answers INT with a status line
+    srunInt.checkpointSignal = QStringLiteral("SIGINT");
+    QVERIFY2(firstError(srunInt).startsWith(u"checkpointSignal INT is for a per-node launcher"),
+             qPrintable(firstError(srunInt)));
 }
 
 void TestJobSpecValidation::overcommitWhenRanksExceedCpus()

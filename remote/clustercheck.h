@@ -18,7 +18,8 @@ class Connection;
 struct CheckItem {
     QString name; // "Shell quoting", "LibTorch", ...
     bool ok = false;
-    QString detail; // what was found, or what is wrong and what to do
+    QString detail;       // what was found, or what is wrong and what to do
+    bool warning = false; // ok, but with something the user should know before relying on it
 };
 
 struct ClusterCheckSettings {
@@ -28,13 +29,18 @@ struct ClusterCheckSettings {
     QStringList moduleLines;
 };
 
+// The "PyTorch launcher" line from what the check's probe printed ("torchrun PATH|none", "python V",
+// "torch V" or "torch none ...", "broken True|False|...").
+CheckItem pyTorchLauncherItem(const QString &probeOutput);
+
 // The settings a cluster's profile gives a check.
 ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile);
 
 // "Check cluster": on an open connection, one line per check, a declared sequence of steps in order, each
 // independent of the others' failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++
-// compiler, LibTorch, work directory writable. (Reachability and authentication are the connection's own
-// states.)
+// compiler, LibTorch, work directory writable, and the PyTorch users' own scripts would get (torchrun and its
+// spellings; a warning at most: the bundled trainer does not need it). (Reachability and authentication are the
+// connection's own states.)
 class ClusterCheck : public QObject {
     Q_OBJECT
 public:
@@ -55,6 +61,7 @@ private:
     void checkToolchain(const StepHandle &step);
     void checkLibTorch(const StepHandle &step);
     void checkWorkDirectory(const StepHandle &step);
+    void checkPyTorchLauncher(const StepHandle &step);
 
     QPointer<Connection> m_connection;
     ClusterCheckSettings m_settings;

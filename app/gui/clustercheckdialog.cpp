@@ -74,8 +74,13 @@ void ClusterCheckDialog::run()
         check->deleteLater();
         const auto failures =
             std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return !i.ok; });
-        done(failures == 0 ? tr("All %n check(s) passed.", nullptr, int(items.size()))
-                           : tr("%n check(s) failed: see what the cluster said.", nullptr, int(failures)));
+        const auto warnings =
+            std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return i.ok && i.warning; });
+        QString status = failures == 0 ? tr("All %n check(s) passed", nullptr, int(items.size()))
+                                       : tr("%n check(s) failed: see what the cluster said", nullptr, int(failures));
+        if (warnings > 0)
+            status += tr(", %n with a warning", nullptr, int(warnings));
+        done(status + u'.');
         emit checked(items);
     });
     check->start();
@@ -84,11 +89,16 @@ void ClusterCheckDialog::run()
 void ClusterCheckDialog::addItem(const remote::CheckItem &item)
 {
     m_items.append(item);
-    auto *row = new QTreeWidgetItem(m_list, {item.name, item.ok ? tr("pass") : tr("FAIL"), item.detail.trimmed()});
-    row->setIcon(1, style()->standardIcon(item.ok ? QStyle::SP_DialogApplyButton : QStyle::SP_MessageBoxCritical));
+    const QString verdict = !item.ok ? tr("FAIL") : item.warning ? tr("warning") : tr("pass");
+    auto *row = new QTreeWidgetItem(m_list, {item.name, verdict, item.detail.trimmed()});
+    row->setIcon(1, style()->standardIcon(!item.ok       ? QStyle::SP_MessageBoxCritical
+                                          : item.warning ? QStyle::SP_MessageBoxWarning
+                                                         : QStyle::SP_DialogApplyButton));
     row->setToolTip(2, item.detail);
     if (!item.ok)
         row->setForeground(1, QColor(0xd0, 0x40, 0x40));
+    else if (item.warning)
+        row->setForeground(1, QColor(0xb0, 0x80, 0x00));
     m_list->scrollToItem(row);
 }
 

@@ -94,7 +94,12 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     remote::ClusterCheck check(&connection, settings);
     int failures = 0;
     QObject::connect(&check, &remote::ClusterCheck::itemChecked, &check, [&](const remote::CheckItem &item) {
-        out << "  " << (item.ok ? "\u2713 " : "\u2717 ") << item.name << ": " << item.detail << '\n' << Qt::flush;
+        out << "  "
+            << (!item.ok       ? "\u2717 "
+                : item.warning ? "! "
+                               : "\u2713 ")
+            << item.name << ": " << item.detail << '\n'
+            << Qt::flush;
         failures += item.ok ? 0 : 1;
     });
     QEventLoop loop;

@@ -152,14 +152,19 @@ QWidget *JobForm::buildCommandGroup()
     form->addRow(tr("&Learning rate"), m_lr);
     form->addRow(tr("&Optimizer"), m_optimizer);
     form->addRow(tr("More a&rguments"), m_extraArgs);
+    m_perNodeLauncher = new QLineEdit(QStringLiteral("torchrun"));
+    m_perNodeLauncher->setToolTip(tr("Started once per node by srun-per-node; it starts the node's ranks: torchrun, "
+                                     "or python -m torch.distributed.launch (which passes --local_rank)"));
     form->addRow(tr("&Command"), m_command);
+    form->addRow(tr("Per-node launc&her"), m_perNodeLauncher);
     track(QStringLiteral("trainerArgs"), m_extraArgs);
     track(QStringLiteral("customCommand"), m_command);
+    track(QStringLiteral("perNodeLauncher"), m_perNodeLauncher);
     for (QWidget *w : {static_cast<QWidget *>(m_trainer), static_cast<QWidget *>(m_custom)})
         connect(static_cast<QRadioButton *>(w), &QRadioButton::toggled, this, &JobForm::update);
     for (QComboBox *combo : {m_model, m_optimizer})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
-    for (QLineEdit *edit : {m_data, m_lr})
+    for (QLineEdit *edit : {m_data, m_lr, m_perNodeLauncher})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
     for (QSpinBox *spinBox : {m_epochs, m_batch})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
@@ -266,6 +271,7 @@ JobSpec JobForm::spec() const
     if (m_custom->isChecked()) {
         spec.commandKind = CommandKind::Custom;
         spec.customCommand = m_command->text();
+        spec.perNodeLauncher = m_perNodeLauncher->text().trimmed();
         return spec;
     }
     spec.commandKind = CommandKind::Trainer;
@@ -300,6 +306,7 @@ void JobForm::setSpec(const JobSpec &spec)
     m_custom->setChecked(spec.commandKind == CommandKind::Custom);
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
     m_command->setText(spec.customCommand);
+    m_perNodeLauncher->setText(spec.perNodeLauncher);
     const QStringList rest = withoutFormFlags(spec.trainerArgs);
     const auto value = [&spec](const char16_t *flag) {
         return trainerOption(spec.trainerArgs, QString::fromUtf16(flag));
@@ -326,6 +333,8 @@ void JobForm::update()
          std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
         w->setEnabled(trainer);
     m_command->setEnabled(!trainer);
+    m_perNodeLauncher->setEnabled(!trainer &&
+                                  m_launch->currentData().toInt() == int(LaunchMethod::SrunPerNodeLauncher));
     m_restarts->setTrainer(trainer);
     m_signalLead->setEnabled(m_signal->currentData().toString() != u"-");
 

@@ -74,6 +74,7 @@ private:
     QComboBox *m_optimizer;
     QLineEdit *m_extraArgs;
     QLineEdit *m_command;
+    QLineEdit *m_perNodeLauncher; // a custom command under srun-per-node
 
     QLineEdit *m_name;
     QSpinBox *m_nodes;

@@ -79,6 +79,33 @@ private slots:
         custom.customCommand = QStringLiteral("python train.py --tag \"it's $(whoami)\"");
         custom.wallTimeSeconds = 600;
         QTest::addRow("custom command, hostile quoting") << custom << int(SchedulerKind::Slurm);
+        JobSpec perNode = custom; // seed 004's launcher, with its default signal (INT)
+        perNode.launch = LaunchMethod::SrunPerNodeLauncher;
+        perNode.perNodeLauncher = QStringLiteral("python -m torch.distributed.launch");
+        QTest::addRow("custom command, torch.distributed.launch") << perNode << int(SchedulerKind::Slurm);
+    }
+
+    void perNodeLauncherIsTypedForACustomCommand()
+    {
+        JobForm form;
+        form.setCaps(capsFor(SchedulerKind::Slurm));
+        auto *launcher = qobject_cast<QLineEdit *>(form.field(QStringLiteral("perNodeLauncher")));
+        QVERIFY(launcher);
+        QVERIFY(!launcher->isEnabled()); // the trainer brings its own per-node launcher
+        JobSpec spec = form.spec();
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("python3 main.py");
+        spec.launch = LaunchMethod::SrunPerNodeLauncher;
+        form.setSpec(spec);
+        QVERIFY(launcher->isEnabled());
+        QVERIFY2(form.previewScript().contains(QStringLiteral("#SBATCH --signal=INT@")),
+                 qPrintable(form.previewScript()));
+        launcher->clear();
+        QTest::keyClicks(launcher, QStringLiteral("python3 -m torch.distributed.launch"));
+        QVERIFY2(form.previewScript().contains(QStringLiteral("python3 -m torch.distributed.launch --nnodes=")),
+                 qPrintable(form.previewScript()));
+        QVERIFY(form.previewScript().contains(QStringLiteral("--no_python --use_env")));
+        QVERIFY(form.previewScript().contains(QStringLiteral("main.py --local_rank=\"$LOCAL_RANK\"")));
     }
 
     void rendersTheSameScriptAsCore()

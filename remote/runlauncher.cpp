@@ -195,7 +195,7 @@ void RunLauncher::claim(const StepHandle &step)
     m_job.resumeFrom = m_request.resume == u"auto" || m_request.resume == u"none" ? QString() : m_request.resume;
     m_job.metricsPath = spec.commandKind == CommandKind::Trainer
                             ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
-                            : QString();
+                            : environmentValue(spec, QStringLiteral("TORCHDECK_METRICS_FILE"));
     const auto claimed = m_store->claimAttempt(m_run, m_job, claimOwner(), claimLeaseMs,
                                                launchRequestJson(m_request, m_rendered.script));
     if (!claimed.ok())

@@ -2,6 +2,7 @@
 
 #include "core/duration.h"
 #include "core/jobs/runlayout.h"
+#include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
 #include "core/remotepath.h"
 #include "core/runs/launchrequest.h"
@@ -82,9 +83,14 @@ void RunTracker::collect(const StepHandle &step)
         }
     }
     m_runs.clear();
+    m_logPatterns.clear();
+    m_writesMetricsFile.clear();
     QSet<QString> tracked;
     for (const RunRecord &run : std::as_const(runs)) {
         m_runs.append(run.id);
+        const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+        if (spec.ok() && spec.spec.commandKind == CommandKind::Custom)
+            m_logPatterns.insert(run.id, spec.spec.logPatterns);
         const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
             return step.fail(jobs.error);
@@ -171,9 +177,53 @@ void RunTracker::jobsPolled(const JobListResult &result)
 
 void RunTracker::readAllMetrics(const StepHandle &step)
 {
+    // A job's metrics file, then a custom command's log (which the file's data, once there, overrides).
     const std::function<void()> read = afterAll(int(m_jobs.size()), [step] { step.done(); });
     for (const JobRecord &job : std::as_const(m_jobs))
-        readMetrics(job, read);
+        readMetrics(job, [this, job, read] { readLog(job, read); });
+}
+
+void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done)
+{
+    if (!m_logPatterns.contains(job.runId) || job.stdoutPath.isEmpty() || !m_connection)
+        return done();
+    const QString path = remotePathExpression(job.stdoutPath);
+    // At most 8 MiB a pass: a chatty log is caught up over several passes.
+    const QString command = QStringLiteral("if test -f %1; then tail -c +%2 %1 | head -c 8388608; fi")
+                                .arg(path)
+                                .arg(job.offsets.stdoutOffset + 1);
+    RemoteCommand *run = m_connection->run(command);
+    connect(run, &RemoteCommand::failed, &m_pass, [this, job, done](const QString &error) {
+        note(tr("reading %1: %2").arg(job.stdoutPath, error));
+        done();
+    });
+    connect(run, &RemoteCommand::finished, &m_pass, [this, job, done](const ExecResult &result) {
+        if (result.exitCode != 0)
+            note(tr("reading %1: %2").arg(job.stdoutPath, QString::fromUtf8(result.err.trimmed())));
+        else
+            logRead(job, result.out);
+        done();
+    });
+}
+
+void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
+{
+    MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
+    if (const QString problem = reader.patterns().setPatterns(jobLogPatterns(m_logPatterns.value(job.runId)));
+        !problem.isEmpty())
+        return noteOnRun(job.runId, tr("log patterns: %1").arg(problem));
+    const RunSeries *cached = m_series->series(job.runId);
+    LogProgress progress = cached ? logProgressOf(*cached, job.attempt) : LogProgress{};
+    reader.patterns().setImplicitStep(progress.step);
+    QList<MetricEvent> events = reader.feed(bytes);
+    if (isFinal(jobStateFromName(job.state)))
+        events += reader.finish(); // a last line without its newline
+    if (reader.offset() == job.offsets.stdoutOffset)
+        return;
+    events = firstOfEachRank(events, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, &progress);
+    if (job.offsets.metricsOffset > 0 || m_writesMetricsFile.contains(job.runId))
+        events.clear(); // the command writes the metrics file: its log is read past, not plotted twice
+    storeEvents(job, events, job.offsets.stdoutOffset, reader.offset(), RunStore::TailedFile::Stdout);
 }
 
 void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &done)
@@ -203,10 +253,18 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
     const QList<MetricEvent> events = reader.feed(bytes);
     if (reader.offset() == job.offsets.metricsOffset)
         return;
+    if (reader.counts().malformed > 0)
+        note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
+    m_writesMetricsFile.insert(job.runId);
+    storeEvents(job, events, job.offsets.metricsOffset, reader.offset(), RunStore::TailedFile::Metrics);
+}
+
+void RunTracker::storeEvents(const JobRecord &job, const QList<MetricEvent> &events, qint64 from, qint64 to,
+                             RunStore::TailedFile file)
+{
     // Cached before the append: a series first read from the store afterwards would hold these events already.
     m_series->series(job.runId);
-    const StoreResult<bool> saved =
-        m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.metricsOffset, reader.offset());
+    const StoreResult<bool> saved = m_store->appendMetrics(job.runId, job.attempt, events, from, to, file);
     if (!saved.ok())
         return note(saved.error);
     if (!saved.value) {
@@ -214,8 +272,6 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
         m_series->forget(job.runId);
         return emit seriesReset(job.runId);
     }
-    if (reader.counts().malformed > 0)
-        note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
     for (const MetricEvent &event : events) {
         if (event.kind != MetricEventKind::Checkpoint)
             continue;

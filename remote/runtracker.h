@@ -3,6 +3,7 @@
 #include "core/profiles/clusterprofile.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
+#include "core/store/runstore.h"
 #include "remote/stepsequence.h"
 
 #include <QDateTime>
@@ -62,6 +63,11 @@ private:
     void readAllMetrics(const StepHandle &step);
     void readMetrics(const JobRecord &job, const std::function<void()> &done);
     void metricsRead(const JobRecord &job, const QByteArray &bytes);
+    // A custom command's log, parsed with log patterns (core/metrics/logmetrics.h).
+    void readLog(const JobRecord &job, const std::function<void()> &done);
+    void logRead(const JobRecord &job, const QByteArray &bytes);
+    void storeEvents(const JobRecord &job, const QList<torchdeck::MetricEvent> &events, qint64 from, qint64 to,
+                     torchdeck::RunStore::TailedFile file);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
     void cancelNext(QStringList ids, const StepHandle &step);
     void settleRuns(const StepHandle &step);
@@ -83,6 +89,8 @@ private:
     QList<JobRecord> m_jobs;          // unfinished jobs of this pass, as stored before it
     QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
     QStringList m_problems;
+    QHash<QString, QStringList> m_logPatterns; // custom commands' runs of this pass: their own patterns
+    QSet<QString> m_writesMetricsFile;         // runs whose metrics file this pass found data in
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted
     struct Retry {

@@ -41,6 +41,7 @@ const SpecOption specOptions[] = {
 const std::pair<const char16_t *, const char16_t *> listOptions[] = {
     {u"--module", u"modules"},
     {u"--launcher-option", u"launcherOptions"},
+    {u"--log-pattern", u"logPatterns"},
 };
 // The trainer's flags that take a value (docs/trainer.md); they go to the trainer's command line.
 const char16_t *const trainerOptions[] = {
@@ -243,6 +244,8 @@ QString jobOptionsHelp()
         "  --signal USR1|USR2|TERM|INT  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts "
         "N\n"
         "  --command 'CMD'   run your own command on every rank instead of the bundled trainer\n"
+        "  --log-pattern REGEX (repeat)  turns its log lines into metrics: named groups epoch, epochs, step, loss,\n"
+        "      val_loss, accuracy, lr, seconds (docs/metrics-schema.md); built-in patterns cover the tutorials\n"
         "  --per-node-launcher 'torchrun'|'python -m torch.distributed.launch'  (--launch srun-per-node; INT is "
         "its signal)\n"
         "Trainer options (passed to torchdeck-train, see docs/trainer.md):\n"

@@ -75,6 +75,7 @@ struct JobSpec {
     QStringList trainerArgs;
     QString customCommand;
     QString perNodeLauncher = QStringLiteral("torchrun"); // custom command + SrunPerNodeLauncher
+    QStringList logPatterns; // custom command: regexes whose named groups turn its log lines into metrics
     int masterPort = 0;                                   // 0: 15000 + job id % 10000, the trainer's own default
 
     QString outputPath; // Slurm patterns %j (job id) and %x (name); PBS/local scripts expand those two

@@ -202,6 +202,7 @@ QJsonObject JobSpec::toJson() const
         {u"trainerArgs"_s, toArray(trainerArgs)},
         {u"customCommand"_s, customCommand},
         {u"perNodeLauncher"_s, perNodeLauncher},
+        {u"logPatterns"_s, toArray(logPatterns)},
         {u"masterPort"_s, masterPort},
         {u"outputPath"_s, outputPath},
         {u"errorPath"_s, errorPath},
@@ -265,6 +266,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.stringList(u"trainerArgs"_s, s.trainerArgs);
     r.string(u"customCommand"_s, s.customCommand);
     r.string(u"perNodeLauncher"_s, s.perNodeLauncher);
+    r.stringList(u"logPatterns"_s, s.logPatterns);
     r.integer(u"masterPort"_s, s.masterPort, 0, 65535);
     r.string(u"outputPath"_s, s.outputPath);
     r.string(u"errorPath"_s, s.errorPath);

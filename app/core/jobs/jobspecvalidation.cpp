@@ -2,6 +2,7 @@
 
 #include "core/jobs/directivevalue.h"
 #include "core/jobs/restartvalidation.h"
+#include "core/metrics/logmetrics.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -162,6 +163,10 @@ private:
             add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
             add(QStringLiteral("customCommand"), QStringLiteral("The custom command is empty."));
+        for (qsizetype i = 0; i < s.logPatterns.size(); ++i) {
+            if (const QString problem = userLogPatternProblem({s.logPatterns[i]}); !problem.isEmpty())
+                add(QStringLiteral("logPatterns[%1]").arg(i), problem);
+        }
         if (customUnderPerNodeLauncher(s) && s.perNodeLauncher.isEmpty())
             add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
         bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));

@@ -2,6 +2,8 @@
 
 #include "core/remotepath.h"
 
+#include <algorithm>
+
 namespace torchdeck {
 
 QString runDirectoryOf(const QString &workDirectory, const QString &runId)
@@ -53,6 +55,38 @@ QString localStateDirectoryOf(const QString &pathInRun)
     return runs > 0 ? pathInRun.left(runs) + QStringLiteral("/local") : QString();
 }
 
+QString environmentValue(const JobSpec &spec, const QString &name)
+{
+    for (const EnvironmentVariable &var : spec.environment) {
+        if (var.name == name)
+            return var.value;
+    }
+    return {};
+}
+
+namespace {
+
+// A user's command learns where its run keeps things (docs/metrics-schema.md); a name the user set stays theirs.
+void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const QString &resume)
+{
+    QList<EnvironmentVariable> vars{
+        {QStringLiteral("TORCHDECK_RUN_ID"), layout.directory.section(u'/', -1)},
+        {QStringLiteral("TORCHDECK_ATTEMPT"), QString::number(attempt)},
+        {QStringLiteral("TORCHDECK_CHECKPOINT_DIR"), layout.checkpointDirectory()},
+        {QStringLiteral("TORCHDECK_METRICS_FILE"), layout.metricsPath(attempt)},
+    };
+    if (!resume.isEmpty() && resume != u"none")
+        vars.append({QStringLiteral("TORCHDECK_RESUME"), QStringLiteral("1")});
+    for (const EnvironmentVariable &var : vars) {
+        const bool named = std::any_of(spec.environment.cbegin(), spec.environment.cend(),
+                                       [&var](const EnvironmentVariable &mine) { return mine.name == var.name; });
+        if (!named)
+            spec.environment.append(var);
+    }
+}
+
+} // namespace
+
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
                     const QString &resume)
 {
@@ -60,8 +94,10 @@ JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QS
         spec.workingDirectory = layout.directory;
     if (spec.outputPath.isEmpty())
         spec.outputPath = layout.outputPattern(attempt);
-    if (spec.commandKind != CommandKind::Trainer)
+    if (spec.commandKind != CommandKind::Trainer) {
+        addRunVariables(spec, layout, attempt, resume);
         return spec;
+    }
     if (!trainerBinary.isEmpty())
         spec.trainerPath = trainerBinary;
     // --resume first: a dangling "--resume" at the end of the user's words must not take the next flag along.

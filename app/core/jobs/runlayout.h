@@ -34,9 +34,14 @@ QString localStateDirectoryOf(const QString &pathInRun);
 
 // The spec of one attempt as submitted: the run directory as working directory (unless the user chose one),
 // the log there, and for the bundled trainer its binary, metrics file and checkpoint directory (unless the
-// user passed those). `resume` ("auto", "none" or a checkpoint path) replaces any `--resume`; empty keeps it.
+// user passed those); a custom command gets them as TORCHDECK_RUN_ID, TORCHDECK_ATTEMPT,
+// TORCHDECK_CHECKPOINT_DIR, TORCHDECK_METRICS_FILE and, when it resumes, TORCHDECK_RESUME=1. `resume` ("auto", "none"
+// or a checkpoint path) replaces any `--resume`; empty keeps it.
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
                     const QString &resume);
+
+// The value of the spec's environment variable `name`; empty when it sets none.
+QString environmentValue(const JobSpec &spec, const QString &name);
 
 // The value of a trainer flag ("--epochs 4" or "--epochs=4"); empty if absent.
 QString trainerOption(const QStringList &args, const QString &flag);

@@ -1,6 +1,7 @@
 #include "core/metrics/patternparser.h"
 
 #include <QSet>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -27,6 +28,23 @@ double capturedDouble(const QRegularExpressionMatch &m, QStringView group)
     bool ok = false;
     const double value = text.toDouble(&ok);
     return ok ? value : kNoValue;
+}
+
+// PCRE2's backtracking limit, in the pattern itself: a catastrophic user pattern fails a line quickly instead
+// of holding the tracker (PCRE2's default is 10 000 000).
+constexpr QStringView kMatchLimit = u"(*LIMIT_MATCH=200000)";
+
+// srun --label writes "R: " before each line of rank R: only rank 0's lines count, without the label.
+std::optional<QStringView> rankZerosLine(QStringView line)
+{
+    qsizetype digits = 0;
+    while (digits < line.size() && digits < 6 && line[digits].isDigit())
+        ++digits;
+    if (digits == 0 || !line.mid(digits).startsWith(u": "))
+        return line;
+    if (line.left(digits).toInt() != 0)
+        return std::nullopt;
+    return line.mid(digits + 2);
 }
 
 qint64 capturedCount(const QRegularExpressionMatch &m, QStringView group)
@@ -94,11 +112,11 @@ PatternParser::PatternParser()
 
 std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &pattern, QString *error)
 {
-    QRegularExpression regex(pattern.regex);
+    QRegularExpression regex(kMatchLimit + pattern.regex);
     if (!regex.isValid()) {
         *error = QStringLiteral("pattern \"%1\": %2 at offset %3")
                      .arg(pattern.name, regex.errorString())
-                     .arg(regex.patternErrorOffset());
+                     .arg(std::max<qsizetype>(0, regex.patternErrorOffset() - kMatchLimit.size()));
         return std::nullopt;
     }
     bool hasValue = false;
@@ -191,7 +209,10 @@ QList<MetricEvent> PatternParser::parseLine(QByteArrayView line)
 {
     QList<MetricEvent> events;
     const QString text = QString::fromUtf8(line);
-    for (const QStringView segment : QStringView(text).tokenize(u'\r', Qt::SkipEmptyParts)) {
+    const std::optional<QStringView> own = rankZerosLine(text);
+    if (!own)
+        return events;
+    for (const QStringView segment : own->tokenize(u'\r', Qt::SkipEmptyParts)) {
         std::optional<MetricEvent> e = parse(segment);
         if (!e)
             continue;

@@ -39,10 +39,13 @@ public:
 
     std::optional<MetricEvent> parse(QStringView line);
     // A raw line of bytes (UTF-8): progress bars rewrite themselves with '\r', so every '\r'-separated
-    // segment is parsed, and consecutive segments about the same step collapse into the last one.
+    // segment is parsed, and consecutive segments about the same step collapse into the last one. A line
+    // labelled by srun --label ("3: ...") counts only for rank 0.
     QList<MetricEvent> parseLine(QByteArrayView line);
 
     void resetCounters() { m_implicitStep = 0; }
+    // Lines with no step of their own count on from here (a log read in parts).
+    void setImplicitStep(qint64 step) { m_implicitStep = step; }
 
 private:
     struct Compiled {

@@ -92,8 +92,10 @@ public:
     // tail neither loses nor repeats a line. When the stored offset is no longer fromOffset another process
     // on this store has stored those lines: nothing is written and the value is false.
     StoreStatus appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events);
+    // `file`: whose offset moves: the metrics file's, or the job's log's (events parsed by log patterns).
+    enum class TailedFile { Metrics, Stdout };
     StoreResult<bool> appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                                    qint64 fromOffset, qint64 toOffset);
+                                    qint64 fromOffset, qint64 toOffset, TailedFile file = TailedFile::Metrics);
     StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
     StoreResult<RunSeries> runSeries(const QString &runId) const;              // the cache replayed
     StoreResult<qint64> metricsCount(const QString &runId) const;

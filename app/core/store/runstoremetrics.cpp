@@ -102,7 +102,7 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
 }
 
 StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                                          qint64 fromOffset, qint64 toOffset)
+                                          qint64 fromOffset, qint64 toOffset, TailedFile file)
 {
     using Result = StoreResult<bool>;
     if (!isOpen())
@@ -118,8 +118,11 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
         // The offset first, and only from where this reader began: another process (a second front on the
         // same store) that stored these lines already moved it, and they must not be stored twice.
         QSqlQuery offset(db);
-        offset.prepare(QStringLiteral(
-            "UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ? AND metrics_offset = ?"));
+        offset.prepare(file == TailedFile::Metrics
+                           ? QStringLiteral("UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ? "
+                                            "AND metrics_offset = ?")
+                           : QStringLiteral("UPDATE jobs SET stdout_offset = ? WHERE run_id = ? AND attempt = ? "
+                                            "AND stdout_offset = ?"));
         for (const QVariant &v : {QVariant(toOffset), sql::text(runId), QVariant(attempt), QVariant(fromOffset)})
             offset.addBindValue(v);
         if (!offset.exec())

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Issue 16 (in part): a user's own command, not the bundled trainer, is plotted. Its log is read with log
+# patterns (the built-in ones cover seed 001's line; --log-pattern adds the user's), every rank's repeat of a
+# line counts once, and a command that writes TORCHDECK_METRICS_FILE is plotted from it. Real Python on the
+# sandbox (Debian's python3-torch, Fashion-MNIST from dataset-fashion-mnist). Usage: anyjob_test.sh CASE
+set -euo pipefail
+# shellcheck source=term_helpers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
+scripts=$TORCHDECK_SOURCE_DIR/tests/data/scripts
+td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
+
+epoch_rows() { # RUN: "epoch loss" of the run's visible epoch rows, one line each
+    td metrics "$1" --csv | awk -F, '$2 == "epoch" && $12 == 0 { print $4, $6 }'
+}
+
+wait_final() { # RUN: polls its status until the run has ended; prints the states seen
+    local state states=""
+    for _ in $(seq 300); do
+        state=$(td status "$1" --json | json_field state)
+        [[ "${states##* }" == "$state" ]] || states="$states $state"
+        [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && { echo "$states"; return; }
+        sleep 1
+    done
+    fail "run $1 still $state after 5 minutes"
+}
+
+case_spawn() { # seed 001's script: mp.spawn, 2 ranks, each printing "epoch: E/3, loss = L"
+    /usr/bin/python3 -c 'import torch.distributed' 2>/dev/null || { echo "SKIP: no python3-torch"; exit 77; }
+    local run out live="" epochs
+    run=$(td submit torchdeck-sandbox --name spawn --launch local --tasks-per-node 2 --time 00:10:00 \
+          --command "/usr/bin/python3 '$scripts/spawn_fashion_mnist.py' 2 3 6000 2" --json | json_field run)
+    # Live: status shows the epochs while the job runs (each epoch takes 2 s more than its training).
+    for _ in $(seq 240); do
+        out=$(td status "$run" --json)
+        [[ "$(json_field state <<<"$out")" == running && "$(json_field epochs_done <<<"$out")" -ge 1 ]] &&
+            { live=$(json_field epochs_done <<<"$out"); break; }
+        [[ "$(json_field state <<<"$out")" == completed ]] && break
+        sleep 0.5
+    done
+    [[ -n "$live" ]] || fail "status never showed an epoch while the job ran: $out"
+    echo "while running: $live epoch(s) done"
+    wait_final "$run" >/dev/null
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "the run's state"
+    expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs done"
+    epochs=$(epoch_rows "$run")
+    echo "$epochs"
+    expect_eq "$(cut -d' ' -f1 <<<"$epochs" | tr '\n' ' ')" "1 2 3 " "the epochs, once each (both ranks printed them)"
+    # Every line of the metrics: no discarded repeats either.
+    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "epoch"' | wc -l)" 3 "epoch rows in all"
+    grep -qE "^${run:0:8} +spawn +torchdeck-sandbox +completed +3/3 " <<<"$(td runs)" || fail "runs: $(td runs)"
+}
+
+case_metrics_file() { # a script writing TORCHDECK_METRICS_FILE is plotted from it, its log left alone
+    local run epochs log
+    run=$(td submit torchdeck-sandbox --name own-metrics --launch local --time 00:10:00 \
+          --command "/usr/bin/python3 '$scripts/metrics_file.py' 3" --json | json_field run)
+    wait_final "$run" >/dev/null
+    epochs=$(epoch_rows "$run")
+    expect_eq "$(tr '\n' ' ' <<<"$epochs")" "1 1 2 0.5 3 0.3333333333 " "the file's epochs and losses"
+    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "epoch" { print $9 }' | head -n1)" 1.1 "val_loss"
+    log=$(td logs "$run")
+    grep -q "^run $run attempt 0 checkpoints in $home/work/runs/$run/checkpoints\$" <<<"$log" ||
+        fail "the TORCHDECK_* variables: $log"
+}
+
+case_log_pattern() { # --log-pattern: the user's own line format; a broken pattern is refused by name
+    local run steps out rc=0
+    run=$(td submit torchdeck-sandbox --name own-pattern --launch local --time 00:10:00 \
+          --log-pattern 'it (?<step>\d+) cost (?<loss>[0-9.]+)' \
+          --command 'for i in 1 2 3; do echo "it $i cost 0.$i"; done' --json | json_field run)
+    wait_final "$run" >/dev/null
+    steps=$(td metrics "$run" --csv | awk -F, '$2 == "step" { print $5 ":" $6 }' | tr '\n' ' ')
+    expect_eq "$steps" "1:0.1 2:0.2 3:0.3 " "the steps the user's pattern read"
+    out=$(td submit torchdeck-sandbox --name bad-pattern --launch local --log-pattern 'loss=(?<loss>[0-9.]+' \
+          --command true 2>&1) || rc=$?
+    [[ $rc -ne 0 ]] || fail "a broken pattern was accepted: $out"
+    grep -qF 'logPatterns[0]: pattern "loss=(?<loss>[0-9.]+": missing closing parenthesis' <<<"$out" ||
+        fail "the refusal does not name the pattern: $out"
+}
+
+"case_$1"
+remove_home

@@ -1,0 +1,108 @@
+// A user's own command's log as metrics: per-rank duplicates, srun labels, the attempt's progress, and the
+// user's patterns (named in errors, bounded when they backtrack).
+#include "core/metrics/logmetrics.h"
+#include "core/metrics/metricsreader.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace torchdeck;
+
+class TestLogMetrics : public QObject {
+    Q_OBJECT
+private slots:
+    void everyRanksLineCountsOnce()
+    {
+        // mp.spawn with 2 ranks, seed 001's print on each; a chunk boundary inside epoch 2's pair.
+        MetricsReader reader(MetricsReader::Format::LogPatterns);
+        LogProgress progress;
+        QList<MetricEvent> kept = firstOfEachRank(
+            reader.feed("epoch: 1/3, loss = 0.500000\nepoch: 1/3, loss = 0.520000\nepoch: 2/3, loss = 0.300000\n"),
+            100.0, &progress);
+        kept += firstOfEachRank(reader.feed("epoch: 2/3, loss = 0.310000\nepoch: 3/3, loss = 0.200000\n"), 101.0,
+                                &progress);
+        QCOMPARE(kept.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(kept[i].kind, MetricEventKind::Epoch);
+            QCOMPARE(kept[i].epoch, i + 1);
+            QCOMPARE(kept[i].epochs, 3);
+        }
+        QCOMPARE(kept[0].loss, 0.5); // the first rank to print it, not a zig-zag between ranks
+        QCOMPARE(kept[1].loss, 0.3);
+        QCOMPARE(kept[1].time, 100.0); // log lines carry no time: when they were read
+        QCOMPARE(kept[2].time, 101.0);
+        QCOMPARE(progress.epoch, 3);
+    }
+
+    void srunLabelsKeepRankZero()
+    {
+        MetricsReader reader(MetricsReader::Format::LogPatterns);
+        const QList<MetricEvent> events = reader.feed("1: epoch: 1/2, loss = 0.9\n0: epoch: 1/2, loss = 0.4\n"
+                                                      "12: epoch: 2/2, loss = 0.8\n0: epoch: 2/2, loss = 0.3\n");
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events[0].loss, 0.4);
+        QCOMPARE(events[1].loss, 0.3);
+    }
+
+    void progressIsTheAttempts()
+    {
+        // Attempt 0 got to epoch 4 and step 400; attempt 1 resumed and is at epoch 3, step 300.
+        RunSeries series;
+        for (int epoch = 1; epoch <= 4; ++epoch) {
+            MetricEvent e;
+            e.kind = MetricEventKind::Epoch;
+            e.epoch = epoch;
+            e.loss = 1.0 / epoch;
+            series.apply(e, 0);
+            MetricEvent s;
+            s.step = epoch * 100;
+            s.loss = 1.0 / epoch;
+            series.apply(s, 0);
+        }
+        MetricEvent e;
+        e.kind = MetricEventKind::Epoch;
+        e.epoch = 3;
+        e.loss = 0.3;
+        series.apply(e, 1);
+        MetricEvent s;
+        s.step = 300;
+        s.loss = 0.3;
+        series.apply(s, 1);
+        QCOMPARE(logProgressOf(series, 0).epoch, 4);
+        QCOMPARE(logProgressOf(series, 1).epoch, 3);
+        QCOMPARE(logProgressOf(series, 1).step, 300);
+        QCOMPARE(logProgressOf(series, 2).epoch, 0); // a new attempt starts over
+    }
+
+    void userPatternsComeFirstAndAreNamed()
+    {
+        const QStringList mine{QStringLiteral(R"(it (?<step>\d+) cost (?<loss>[0-9.]+))")};
+        QCOMPARE(userLogPatternProblem(mine), QString());
+        PatternParser parser;
+        QCOMPARE(parser.setPatterns(jobLogPatterns(mine)), QString());
+        const auto e = parser.parse(u"it 7 cost 0.25");
+        QVERIFY(e);
+        QCOMPARE(e->step, 7);
+        QCOMPARE(e->loss, 0.25);
+
+        const QString broken = userLogPatternProblem({QStringLiteral("loss=(?<loss>[0-9.]+")});
+        QVERIFY2(broken.startsWith(u"pattern \"loss=(?<loss>[0-9.]+\": "), qPrintable(broken));
+        QVERIFY2(broken.endsWith(u"at offset 20"), qPrintable(broken)); // in the user's text
+        QVERIFY(userLogPatternProblem({QStringLiteral("(?<speed>\\d+)")}).contains(u"unknown group \"speed\""));
+        QVERIFY(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}).contains(u"captures no loss"));
+    }
+
+    void catastrophicPatternGivesUpQuickly()
+    {
+        PatternParser parser;
+        QCOMPARE(parser.setPatterns(jobLogPatterns({QStringLiteral("^(a+)+b(?<loss>\\d)")})), QString());
+        const QString line = QString(40, u'a') + u'c';
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(!parser.parse(line)); // no match, and no hang: PCRE2's match limit ends it
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLogMetrics)
+#include "tst_logmetrics.moc"

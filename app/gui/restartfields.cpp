@@ -67,8 +67,10 @@ void RestartFields::setChainLength(int jobs)
 
 void RestartFields::setTrainer(bool trainer)
 {
-    m_chain->setEnabled(trainer);
-    m_chainNote->setText(trainer ? QString() : tr("Chains resume from checkpoints: the bundled trainer only."));
+    // A custom command's later jobs get TORCHDECK_RESUME=1 and find their checkpoint themselves.
+    m_chainNote->setText(trainer ? QString()
+                                 : tr("Later jobs get TORCHDECK_RESUME=1: the command resumes from its own "
+                                      "checkpoint in TORCHDECK_CHECKPOINT_DIR."));
     m_chainNote->setVisible(!trainer);
 }
 

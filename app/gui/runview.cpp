@@ -179,16 +179,19 @@ void RunView::requeueRun()
 void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs)
 {
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
-    const bool trainer = spec.ok() && spec.spec.commandKind == CommandKind::Trainer;
-    m_autoRestart->setChecked(run.autoRestart && trainer);
-    m_autoRestart->setEnabled(trainer);
+    const bool known = spec.ok();
+    const bool trainer = known && spec.spec.commandKind == CommandKind::Trainer;
+    m_autoRestart->setChecked(run.autoRestart && known);
+    m_autoRestart->setEnabled(known);
     const int used = restartsUsed(jobs);
-    m_autoRestart->setText(trainer ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
-                                   : tr("Restart &automatically"));
+    m_autoRestart->setText(known ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
+                                 : tr("Restart &automatically"));
     m_autoRestart->setToolTip(
         trainer ? tr("When a job stops at its wall time's warning or is preempted, this window (or `torchdeck watch`) "
                      "submits the next attempt from the latest checkpoint, up to the job's restart limit.")
-                : tr("Only runs of the bundled trainer are restarted from their checkpoints."));
+                : tr("When the command exits with %1 after the warning signal, or the job is preempted, the next "
+                     "attempt is submitted with TORCHDECK_RESUME=1, up to the job's restart limit.")
+                      .arg(known ? spec.spec.requeueExitCode : kTrainerRequeueExitCode));
 }
 
 void RunView::setAutoRestart(bool enabled)

@@ -101,13 +101,12 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
     const QString restarts =
-        spec.ok() && spec.spec.commandKind == CommandKind::Trainer
-            ? QStringLiteral("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
-                  .arg(run->autoRestart ? QStringLiteral("automatic") : QStringLiteral("off for this run"))
-                  .arg(restartsUsed(jobs.value))
-                  .arg(spec.spec.maxRestarts)
-                  .arg(shortRunId(run->id))
-            : QString();
+        spec.ok() ? QStringLiteral("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
+                        .arg(run->autoRestart ? QStringLiteral("automatic") : QStringLiteral("off for this run"))
+                        .arg(restartsUsed(jobs.value))
+                        .arg(spec.spec.maxRestarts)
+                        .arg(shortRunId(run->id))
+                  : QString();
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
         object[u"auto_restart"] = run->autoRestart;

@@ -156,9 +156,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     }
     bool chainOk = true;
     const int chain = options.values.value(QStringLiteral("--chain"), QStringLiteral("1")).toInt(&chainOk);
-    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts ||
-        (chain > 1 && options.spec.commandKind != CommandKind::Trainer)) {
-        context.error(QStringLiteral("--chain wants the number of jobs, 1 to 1 + --max-restarts, for the trainer"));
+    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts) {
+        context.error(QStringLiteral("--chain wants the number of jobs, 1 to 1 + --max-restarts"));
         return UsageError;
     }
     if (options.cluster.isEmpty()) {

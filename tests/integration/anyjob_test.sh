@@ -79,5 +79,25 @@ case_log_pattern() { # --log-pattern: the user's own line format; a broken patte
         fail "the refusal does not name the pattern: $out"
 }
 
+case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed
+    local run out rows
+    # 40 epochs of 2 s: more than the 30-60 s a 2-minute job runs before its signal (lead 60 s).
+    run=$(td submit torchdeck-sandbox --name resumable --launch local --time 00:02:00 --signal-lead 60 \
+          --command "/usr/bin/python3 '$scripts/resumable.py' 40 2" --json | json_field run)
+    timeout 280 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
+        fail "watch: $(tail -n 20 "$home/watch.txt")"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field state <<<"$out")" completed "the run's state"
+    expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
+    grep -q "restarted as job " "$home/watch.txt" || fail "no restart in watch: $(tail -n 20 "$home/watch.txt")"
+    grep -q '^checkpointed at epoch [0-9]* on SIGUSR1, exit code 75$' <<<"$(td logs "$run" --attempt 0)" ||
+        fail "the first job did not stop for the signal: $(td logs "$run" --attempt 0)"
+    grep -q '^resumed at epoch [0-9]*$' <<<"$(td logs "$run" --attempt 1)" ||
+        fail "the second job did not resume (TORCHDECK_RESUME): $(td logs "$run" --attempt 1)"
+    rows=$(epoch_rows "$run" | cut -d' ' -f1 | tr '\n' ' ')
+    expect_eq "$rows" "$(seq 1 40 | tr '\n' ' ')" "the visible epochs across both jobs"
+    expect_eq "$(json_field epochs_done <<<"$out")" 40 "epochs done"
+}
+
 "case_$1"
 remove_home

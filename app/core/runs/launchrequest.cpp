@@ -115,9 +115,14 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
         return std::nullopt;
     }
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
-    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer) {
-        *error = spec.ok() ? QStringLiteral("only runs of the bundled trainer can resume from a checkpoint")
-                           : QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
+    if (!spec.ok()) {
+        *error = QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
+        return std::nullopt;
+    }
+    // A custom command finds its own checkpoint: it gets TORCHDECK_RESUME=1 and TORCHDECK_CHECKPOINT_DIR.
+    if (spec.spec.commandKind != CommandKind::Trainer && ((from != u"auto" && from != u"none") || !epochs.isEmpty())) {
+        *error = QStringLiteral("a custom command resumes from its own latest checkpoint (auto) or from scratch "
+                                "(none); a checkpoint or --epochs can only be given to the bundled trainer");
         return std::nullopt;
     }
     if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {

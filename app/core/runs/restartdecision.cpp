@@ -33,10 +33,11 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
     const JobState state = jobStateFromName(latest.state);
     if (!isFinal(state) || state == JobState::Cancelled)
         return {};
-    if (spec.commandKind != CommandKind::Trainer)
-        return {};
-    // A start event clears `stopped`, so the stop event read here is the latest attempt's.
-    const bool trainerAskedRequeue = info.stopped && info.exitCode == spec.requeueExitCode;
+    // A start event clears `stopped`, so the stop event read here is the latest attempt's. A custom command
+    // writes none: its exit code says it (PBS wrappers show it, with the state "completed").
+    const bool trainerAskedRequeue = spec.commandKind == CommandKind::Trainer
+                                         ? info.stopped && info.exitCode == spec.requeueExitCode
+                                         : latest.exitCode == spec.requeueExitCode;
     // PBS wrappers show every ended job as completed: only the trainer's stop event tells.
     if (state == JobState::Completed && !trainerAskedRequeue)
         return {};

@@ -197,9 +197,23 @@ private slots:
         QVERIFY(!decideRestart(JobSpec{}, {}, RunInfo{}).restart);
         QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Running)}, RunInfo{}).restart);
         QVERIFY(!decideRestart(JobSpec{}, {job(0, JobState::Cancelled)}, stoppedWith(75)).restart);
+    }
+
+    void customCommandsRestartOnTheirExitCode()
+    {
+        // No stop event: the command's exit code 75 says "requeue me"; the scheduler's end says it too.
         JobSpec custom;
         custom.commandKind = CommandKind::Custom;
-        QVERIFY(!decideRestart(custom, {job(0, JobState::Timeout)}, RunInfo{}).restart);
+        QVERIFY(decideRestart(custom, {job(0, JobState::Timeout)}, RunInfo{}).restart);
+        QVERIFY(decideRestart(custom, {job(0, JobState::Failed, 75)}, RunInfo{}).restart);
+        QVERIFY(decideRestart(custom, {job(0, JobState::Completed, 75)}, RunInfo{}).restart); // PBS wrappers
+        QVERIFY(!decideRestart(custom, {job(0, JobState::Completed, 0)}, RunInfo{}).restart);
+        const RestartDecision failed = decideRestart(custom, {job(0, JobState::Failed, 1)}, RunInfo{});
+        QVERIFY(!failed.restart);
+        QCOMPARE(failed.reason, QStringLiteral("not restarted: job 100 failed with exit code 1"));
+        custom.maxRestarts = 1;
+        QVERIFY(
+            !decideRestart(custom, {job(0, JobState::Failed, 75), job(1, JobState::Failed, 75)}, RunInfo{}).restart);
     }
 };
 

@@ -49,7 +49,7 @@ private slots:
     void replacesResume_data();
     void replacesResume();
     void emptyResumeKeepsTheUsers();
-    void customCommandUntouched();
+    void customCommandGetsTheRunsVariables();
     void trainerOption_data();
     void trainerOption();
     void withTrainerOption_data();
@@ -180,21 +180,35 @@ void TestRunLayout::emptyResumeKeepsTheUsers()
     QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 1);
 }
 
-void TestRunLayout::customCommandUntouched()
+void TestRunLayout::customCommandGetsTheRunsVariables()
 {
     JobSpec custom;
     custom.name = QStringLiteral("mine");
     custom.commandKind = CommandKind::Custom;
     custom.customCommand = QStringLiteral("python train.py --metrics x --resume y");
     custom.trainerArgs = words("--epochs 3"); // left from a template; not run
+    custom.environment = {{QStringLiteral("TORCHDECK_CHECKPOINT_DIR"), QStringLiteral("/scratch/mine")}};
     const JobSpec spec = attemptSpec(custom, RunLayout{runDir}, 5, binary, QStringLiteral("auto"));
 
+    // The command's words stay the user's; the run's places come as variables, a name the user set kept.
     JobSpec expected = custom;
     expected.workingDirectory = runDir;
     expected.outputPath = runDir + QStringLiteral("/attempt-5-%j.out");
+    expected.environment += QList<EnvironmentVariable>{
+        {QStringLiteral("TORCHDECK_RUN_ID"), QStringLiteral("r-7f3a")},
+        {QStringLiteral("TORCHDECK_ATTEMPT"), QStringLiteral("5")},
+        {QStringLiteral("TORCHDECK_METRICS_FILE"), runDir + QStringLiteral("/metrics-5.jsonl")},
+        {QStringLiteral("TORCHDECK_RESUME"), QStringLiteral("1")}};
     QCOMPARE(json(spec), json(expected));
     QVERIFY(spec == expected);
     QCOMPARE(spec.trainerPath, QStringLiteral("torchdeck-train"));
+    QCOMPARE(environmentValue(spec, QStringLiteral("TORCHDECK_METRICS_FILE")),
+             runDir + QStringLiteral("/metrics-5.jsonl"));
+
+    // From scratch: no TORCHDECK_RESUME.
+    const JobSpec fresh = attemptSpec(custom, RunLayout{runDir}, 0, binary, QStringLiteral("none"));
+    QCOMPARE(environmentValue(fresh, QStringLiteral("TORCHDECK_RESUME")), QString());
+    QCOMPARE(environmentValue(fresh, QStringLiteral("TORCHDECK_ATTEMPT")), QStringLiteral("0"));
 }
 
 void TestRunLayout::trainerOption_data()

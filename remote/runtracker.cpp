@@ -185,23 +185,30 @@ void RunTracker::readAllMetrics(const StepHandle &step)
 
 void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done)
 {
-    if (!m_logPatterns.contains(job.runId) || job.stdoutPath.isEmpty() || !m_connection)
+    if (!m_logPatterns.contains(job.runId) || job.stdoutPath.isEmpty())
         return done();
-    const QString path = remotePathExpression(job.stdoutPath);
-    // At most 8 MiB a pass: a chatty log is caught up over several passes.
-    const QString command = QStringLiteral("if test -f %1; then tail -c +%2 %1 | head -c 8388608; fi")
-                                .arg(path)
-                                .arg(job.offsets.stdoutOffset + 1);
+    readTail(job.stdoutPath, job.offsets.stdoutOffset, done,
+             [this, job](const QByteArray &bytes) { logRead(job, bytes); });
+}
+
+void RunTracker::readTail(const QString &file, qint64 offset, const std::function<void()> &done,
+                          const std::function<void(const QByteArray &)> &take)
+{
+    if (!m_connection)
+        return done();
+    // All of it: a job that ended is not read again.
+    const QString command =
+        QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(remotePathExpression(file)).arg(offset + 1);
     RemoteCommand *run = m_connection->run(command);
-    connect(run, &RemoteCommand::failed, &m_pass, [this, job, done](const QString &error) {
-        note(tr("reading %1: %2").arg(job.stdoutPath, error));
+    connect(run, &RemoteCommand::failed, &m_pass, [this, file, done](const QString &error) {
+        note(tr("reading %1: %2").arg(file, error));
         done();
     });
-    connect(run, &RemoteCommand::finished, &m_pass, [this, job, done](const ExecResult &result) {
+    connect(run, &RemoteCommand::finished, &m_pass, [this, file, done, take](const ExecResult &result) {
         if (result.exitCode != 0)
-            note(tr("reading %1: %2").arg(job.stdoutPath, QString::fromUtf8(result.err.trimmed())));
+            note(tr("reading %1: %2").arg(file, QString::fromUtf8(result.err.trimmed())));
         else
-            logRead(job, result.out);
+            take(result.out);
         done();
     });
 }
@@ -228,23 +235,10 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 
 void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &done)
 {
-    if (job.metricsPath.isEmpty() || !m_connection)
+    if (job.metricsPath.isEmpty())
         return done();
-    const QString path = remotePathExpression(job.metricsPath);
-    const QString command =
-        QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(path).arg(job.offsets.metricsOffset + 1);
-    RemoteCommand *run = m_connection->run(command);
-    connect(run, &RemoteCommand::failed, &m_pass, [this, job, done](const QString &error) {
-        note(tr("reading %1: %2").arg(job.metricsPath, error));
-        done();
-    });
-    connect(run, &RemoteCommand::finished, &m_pass, [this, job, done](const ExecResult &result) {
-        if (result.exitCode != 0)
-            note(tr("reading %1: %2").arg(job.metricsPath, QString::fromUtf8(result.err.trimmed())));
-        else
-            metricsRead(job, result.out);
-        done();
-    });
+    readTail(job.metricsPath, job.offsets.metricsOffset, done,
+             [this, job](const QByteArray &bytes) { metricsRead(job, bytes); });
 }
 
 void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)

@@ -66,6 +66,9 @@ private:
     // A custom command's log, parsed with log patterns (core/metrics/logmetrics.h).
     void readLog(const JobRecord &job, const std::function<void()> &done);
     void logRead(const JobRecord &job, const QByteArray &bytes);
+    // The bytes of a cluster file from `offset` on, to `take`; `done` when that is over.
+    void readTail(const QString &file, qint64 offset, const std::function<void()> &done,
+                  const std::function<void(const QByteArray &)> &take);
     void storeEvents(const JobRecord &job, const QList<torchdeck::MetricEvent> &events, qint64 from, qint64 to,
                      torchdeck::RunStore::TailedFile file);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come

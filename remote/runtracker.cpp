@@ -216,8 +216,9 @@ void RunTracker::readTail(const QString &file, qint64 offset, const std::functio
 void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 {
     MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
-    if (const QString problem = reader.patterns().setPatterns(jobLogPatterns(m_logPatterns.value(job.runId)));
-        !problem.isEmpty())
+    // The job's own patterns, then the cluster's, then the built-in ones.
+    const QStringList own = m_logPatterns.value(job.runId) + m_profile.logPatterns;
+    if (const QString problem = reader.patterns().setPatterns(jobLogPatterns(own)); !problem.isEmpty())
         return noteOnRun(job.runId, tr("log patterns: %1").arg(problem));
     const RunSeries *cached = m_series->series(job.runId);
     LogProgress progress = cached ? logProgressOf(*cached, job.attempt) : LogProgress{};

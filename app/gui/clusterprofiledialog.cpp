@@ -9,6 +9,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
@@ -41,6 +42,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     , m_modules(new QLineEdit)
     , m_libtorch(new QLineEdit)
     , m_trainerBinary(new QLineEdit)
+    , m_logPatterns(new QPlainTextEdit)
     , m_buildInJob(new QCheckBox(tr("Build the trainer in a short job (Slurm)")))
     , m_buildCpus(new QSpinBox)
     , m_note(new QLabel)
@@ -62,6 +64,12 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     m_libtorch->setToolTip(tr("CMAKE_PREFIX_PATH of LibTorch on the cluster, or \"auto\" to look for one"));
     m_trainerBinary->setPlaceholderText(tr("empty: upload and build the bundled trainer"));
     m_buildCpus->setRange(1, 1024);
+    m_logPatterns->setPlaceholderText(tr("one regular expression a line, e.g. iter (?<step>\\d+) cost (?<loss>\\S+)"));
+    m_logPatterns->setToolTip(tr("How users' own commands on this cluster print their progress: named groups epoch, "
+                                 "epochs, step, loss, val_loss, accuracy, lr, seconds (docs/metrics-schema.md). "
+                                 "Tried after a job's own patterns and before the built-in ones."));
+    m_logPatterns->setTabChangesFocus(true);
+    m_logPatterns->setMaximumHeight(m_logPatterns->fontMetrics().lineSpacing() * 5);
     m_note->setWordWrap(true);
     m_note->hide();
     m_errors->setWordWrap(true);
@@ -84,6 +92,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     add(tr("&Trainer binary"), QStringLiteral("trainer_binary"), m_trainerBinary);
     add(QString(), QStringLiteral("build_on"), m_buildInJob);
     add(tr("Build job &CPUs"), QStringLiteral("build_cpus"), m_buildCpus);
+    add(tr("L&og patterns"), QStringLiteral("log_patterns"), m_logPatterns);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     m_save = buttons->button(QDialogButtonBox::Save);
@@ -107,6 +116,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
         connect(box, &QComboBox::currentIndexChanged, this, &ClusterProfileDialog::update);
     connect(m_buildInJob, &QCheckBox::toggled, this, &ClusterProfileDialog::update);
     connect(m_buildCpus, &QSpinBox::valueChanged, this, &ClusterProfileDialog::update);
+    connect(m_logPatterns, &QPlainTextEdit::textChanged, this, &ClusterProfileDialog::update);
     update();
 }
 
@@ -125,6 +135,7 @@ ClusterProfile ClusterProfileDialog::profile() const
     profile.trainerBinary = m_trainerBinary->text().trimmed();
     profile.buildInJob = m_buildInJob->isChecked();
     profile.buildCpus = m_buildCpus->value();
+    profile.logPatterns = m_logPatterns->toPlainText().split(u'\n', Qt::SkipEmptyParts);
     return profile;
 }
 
@@ -142,6 +153,7 @@ void ClusterProfileDialog::setProfile(const ClusterProfile &profile)
     m_trainerBinary->setText(profile.trainerBinary);
     m_buildInJob->setChecked(profile.buildInJob);
     m_buildCpus->setValue(profile.buildCpus);
+    m_logPatterns->setPlainText(profile.logPatterns.join(u'\n'));
     update();
 }
 

@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QPlainTextEdit;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -56,6 +57,7 @@ private:
     QLineEdit *m_modules;
     QLineEdit *m_libtorch;
     QLineEdit *m_trainerBinary;
+    QPlainTextEdit *m_logPatterns; // one regex a line
     QCheckBox *m_buildInJob;
     QSpinBox *m_buildCpus;
     QStringList m_sshAliases;

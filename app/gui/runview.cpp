@@ -1,11 +1,13 @@
 #include "gui/runview.h"
 
 #include "core/metrics/runmetrics.h"
+#include "core/profiles/profilestore.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
 #include "gui/logpanel.h"
+#include "gui/logpatterndialog.h"
 #include "gui/runactions.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
@@ -40,6 +42,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     , m_autoRestart(new QCheckBox(tr("Restart &automatically")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
     , m_requeue(new QPushButton(tr("Re&queue")))
+    , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(sessions->store()))
@@ -63,6 +66,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     bar->addWidget(m_logScale);
     bar->addWidget(m_autoRestart);
     bar->addWidget(m_resumeLatest);
+    bar->addWidget(m_logPatterns);
     bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
@@ -75,6 +79,8 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     connect(m_autoRestart, &QCheckBox::clicked, this, &RunView::setAutoRestart);
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
     connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
+    connect(m_logPatterns, &QPushButton::clicked, this, &RunView::openLogPatterns);
+    m_logPatterns->setToolTip(tr("How the run's log becomes metrics: try patterns on it, save them for the cluster"));
     connect(m_actions, &RunActions::message, this, &RunView::message);
     connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
     connect(m_actions, &RunActions::resumeOffered, this, [this](const QString &runId) {
@@ -133,7 +139,8 @@ void RunView::reloadDetails()
     RunStore *store = m_sessions->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart, m_logPatterns})
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
@@ -156,6 +163,8 @@ void RunView::reloadDetails()
     const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(record.specJson.toUtf8()).object());
+    m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics->series());
     if (m_script->toPlainText() != record.script)
@@ -174,6 +183,25 @@ void RunView::requeueRun()
 {
     if (!m_runId.isEmpty())
         m_actions->requeue(m_runId);
+}
+
+LogPatternDialog *RunView::openLogPatterns()
+{
+    const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_sessions->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return nullptr;
+    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.value->specJson.toUtf8()).object());
+    auto *dialog = new LogPatternDialog(m_sessions->profiles(), run.value->cluster,
+                                        spec.ok() ? spec.spec.logPatterns : QStringList{}, m_log->text(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &LogPatternDialog::saved, this, [this](const QString &cluster) {
+        // The tracker reads the logs of the cluster's runs with them from its next pass on.
+        if (ClusterSession *session = m_sessions->existing(cluster))
+            session->setProfile(m_sessions->profiles()->profile(cluster));
+        emit message(tr("Saved the log patterns of %1 in %2").arg(cluster, m_sessions->profiles()->path()));
+    });
+    dialog->open();
+    return dialog;
 }
 
 void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs)

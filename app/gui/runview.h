@@ -11,6 +11,10 @@ class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+
+namespace torchdeck {
+class LogPatternDialog;
+}
 class QTabWidget;
 
 namespace torchdeck {
@@ -45,6 +49,8 @@ public:
     CheckpointPanel *checkpointPanel() const { return m_checkpoints; }
     void cancelRun();
     void requeueRun();
+    // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
+    LogPatternDialog *openLogPatterns();
     void resumeFrom(const QString &checkpoint); // "auto": the latest
 
 signals:
@@ -66,6 +72,7 @@ private:
     QCheckBox *m_autoRestart;
     QPushButton *m_cancel;
     QPushButton *m_requeue;
+    QPushButton *m_logPatterns; // a custom command's: try and save the cluster's log patterns
     QPushButton *m_resumeLatest;
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;

@@ -39,6 +39,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     QJsonObject changes;
     QJsonArray modules;
     bool modulesGiven = false;
+    QJsonArray logPatterns;
+    bool logPatternsGiven = false;
     bool reset = false;
     bool json = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -66,6 +68,11 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             modulesGiven = true;
         } else if (arg == u"--no-modules") {
             modulesGiven = true;
+        } else if (arg == u"--log-pattern" && hasValue) {
+            logPatterns.append(args.at(++i));
+            logPatternsGiven = true;
+        } else if (arg == u"--no-log-patterns") {
+            logPatternsGiven = true;
         } else if (arg == u"--reset") {
             reset = true;
         } else if (arg == u"--json") {
@@ -84,6 +91,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (!context.loadProfiles())
         return Failure;
     ProfileStore &profiles = context.profiles();
+    if (logPatternsGiven)
+        changes[u"log_patterns"] = logPatterns;
     const bool changing = reset || modulesGiven || !changes.isEmpty();
     if (changing) {
         if (reset)

@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -106,6 +107,31 @@ private slots:
         QVERIFY(reread.load(&error));
         QVERIFY(reread.profile(QStringLiteral("alpha")).buildInJob);
         QCOMPARE(reread.profile(QStringLiteral("alpha")).buildCpus, 8);
+    }
+
+    void logPatternsAreCheckedAsTyped()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        ClusterProfileDialog dialog(&store, QStringLiteral("alpha"));
+        auto *patterns = qobject_cast<QPlainTextEdit *>(dialog.field(QStringLiteral("log_patterns")));
+        QVERIFY(patterns);
+        QTest::keyClicks(patterns, QStringLiteral("iter (?<step>\\d+) cost (?<loss"));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("log_patterns")});
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("pattern \"iter (?<step>\\d+) cost (?<loss\"")),
+                 qPrintable(dialog.errorText()));
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        QTest::keyClicks(patterns, QStringLiteral(">\\S+)"));
+        QTest::keyClick(patterns, Qt::Key_Return);
+        QTest::keyClicks(patterns, QStringLiteral("round (?<epoch>\\d+): (?<loss>\\S+)"));
+        QVERIFY2(dialog.errorFields().isEmpty(), qPrintable(dialog.errorText()));
+        QVERIFY(dialog.save());
+        ProfileStore reread(store.path());
+        QString error;
+        QVERIFY(reread.load(&error));
+        QCOMPARE(reread.profile(QStringLiteral("alpha")).logPatterns,
+                 (QStringList{QStringLiteral("iter (?<step>\\d+) cost (?<loss>\\S+)"),
+                              QStringLiteral("round (?<epoch>\\d+): (?<loss>\\S+)")}));
     }
 
     void existingNameIsRefusedForANewProfile()

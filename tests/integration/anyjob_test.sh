@@ -65,7 +65,7 @@ case_metrics_file() { # a script writing TORCHDECK_METRICS_FILE is plotted from 
 }
 
 case_log_pattern() { # --log-pattern: the user's own line format; a broken pattern is refused by name
-    local run steps out rc=0
+    local run steps out rc=0 profile
     run=$(td submit torchdeck-sandbox --name own-pattern --launch local --time 00:10:00 \
           --log-pattern 'it (?<step>\d+) cost (?<loss>[0-9.]+)' \
           --command 'for i in 1 2 3; do echo "it $i cost 0.$i"; done' --json | json_field run)
@@ -77,6 +77,18 @@ case_log_pattern() { # --log-pattern: the user's own line format; a broken patte
     [[ $rc -ne 0 ]] || fail "a broken pattern was accepted: $out"
     grep -qF 'logPatterns[0]: pattern "loss=(?<loss>[0-9.]+": missing closing parenthesis' <<<"$out" ||
         fail "the refusal does not name the pattern: $out"
+    # The cluster's own pattern, from its profile, for every custom command there.
+    td profile torchdeck-sandbox --log-pattern 'round (?<epoch>\d+) of (?<epochs>\d+): (?<loss>[0-9.]+)' >/dev/null
+    run=$(td submit torchdeck-sandbox --name profile-pattern --launch local --time 00:10:00 \
+          --command 'echo "round 1 of 2: 0.7"; echo "round 2 of 2: 0.4"' --json | json_field run)
+    wait_final "$run" >/dev/null
+    expect_eq "$(epoch_rows "$run" | tr '\n' ' ')" "1 0.7 2 0.4 " "the epochs the profile's pattern read"
+    rc=0
+    out=$(td profile torchdeck-sandbox --log-pattern '(?<speed>\d+)' 2>&1) || rc=$?
+    expect_eq "$rc" 2 "exit code of a profile with a broken pattern"
+    grep -qF 'log_patterns: pattern "(?<speed>\d+)": unknown group "speed"' <<<"$out" || fail "profile refusal: $out"
+    profile=$(td profile torchdeck-sandbox --json)
+    grep -qF 'round (?<epoch>' <<<"$profile" || fail "the refused change replaced the saved pattern: $profile"
 }
 
 case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed

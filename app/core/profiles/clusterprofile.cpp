@@ -78,6 +78,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"trainer_binary"] = trainerBinary;
     object[u"build_on"] = buildInJob ? QStringLiteral("job") : QStringLiteral("login");
     object[u"build_cpus"] = buildCpus;
+    object[u"log_patterns"] = toArray(logPatterns);
     return object;
 }
 
@@ -105,17 +106,21 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     text(u"work_directory", &profile.workDirectory);
     text(u"libtorch", &profile.libtorch);
     text(u"trainer_binary", &profile.trainerBinary);
-    const QJsonValue modules = object.value(u"modules");
-    const auto allText = [](const QJsonArray &array) {
-        return std::all_of(array.begin(), array.end(), [](const QJsonValue &line) { return line.isString(); });
+    const auto lines = [&](const char16_t *key, QStringList *field) {
+        const QJsonValue value = object.value(QStringView(key));
+        const auto allText = [](const QJsonArray &array) {
+            return std::all_of(array.begin(), array.end(), [](const QJsonValue &line) { return line.isString(); });
+        };
+        if (value.isArray() && allText(value.toArray())) {
+            field->clear();
+            for (const QJsonValue &line : value.toArray())
+                field->append(line.toString());
+        } else if (!value.isUndefined()) {
+            *error = QStringLiteral("%1: \"%2\" must be a list of lines").arg(name, QStringView(key));
+        }
     };
-    if (modules.isArray() && allText(modules.toArray())) {
-        profile.modules.clear();
-        for (const QJsonValue &line : modules.toArray())
-            profile.modules.append(line.toString());
-    } else if (!modules.isUndefined()) {
-        *error = QStringLiteral("%1: \"modules\" must be a list of lines").arg(name);
-    }
+    lines(u"modules", &profile.modules);
+    lines(u"log_patterns", &profile.logPatterns);
     QString buildOn = profile.buildInJob ? QStringLiteral("job") : QStringLiteral("login");
     text(u"build_on", &buildOn);
     if (buildOn == u"job" || buildOn == u"login")
@@ -175,7 +180,8 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
     return a.name == b.name && a.scheduler == b.scheduler && a.pbsDialect == b.pbsDialect &&
            a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition &&
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
-           a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus;
+           a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
+           a.logPatterns == b.logPatterns;
 }
 
 ClusterProfile defaultProfile(const QString &name)

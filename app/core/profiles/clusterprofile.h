@@ -24,6 +24,7 @@ struct ClusterProfile {
     QString trainerBinary;                     // a torchdeck-train already on the cluster: no upload, no build
     bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
     int buildCpus = 4;       // the build job's CPUs
+    QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
 
     QJsonObject toJson() const; // without the name
     // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.

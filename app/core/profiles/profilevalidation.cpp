@@ -1,5 +1,7 @@
 #include "core/profiles/profilevalidation.h"
 
+#include "core/metrics/logmetrics.h"
+
 #include <QRegularExpression>
 
 namespace torchdeck {
@@ -41,6 +43,8 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
         if (module.trimmed().isEmpty() || module.contains(u'\n'))
             errors.append({QStringLiteral("modules"), QStringLiteral("A module name is empty or holds a line break.")});
     }
+    if (const QString problem = userLogPatternProblem(profile.logPatterns); !problem.isEmpty())
+        errors.append({QStringLiteral("log_patterns"), problem});
     return errors;
 }
 

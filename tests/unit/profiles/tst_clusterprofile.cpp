@@ -27,6 +27,7 @@ ClusterProfile everyFieldSet()
     p.trainerBinary = QStringLiteral("/home/ada/bin/torchdeck-train");
     p.buildInJob = true;
     p.buildCpus = 16;
+    p.logPatterns = {QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")};
     return p;
 }
 
@@ -139,7 +140,9 @@ void TestClusterProfile::writesDocumentedKeys()
     QCOMPARE(json.value(u"trainer_binary").toString(), QStringLiteral("/home/ada/bin/torchdeck-train"));
     QCOMPARE(json.value(u"build_on").toString(), QStringLiteral("job"));
     QCOMPARE(json.value(u"build_cpus").toInt(), 16);
-    QCOMPARE(json.size(), 11);
+    QCOMPARE(json.value(u"log_patterns").toArray(),
+             QJsonArray({QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")}));
+    QCOMPARE(json.size(), 12);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));
@@ -206,6 +209,12 @@ void TestClusterProfile::badValueNamesItsKey_data()
         QTest::addRow("%s is a list", key) << QByteArray("{\"") + key + "\": [\"a\"]}" << QStringList{name};
         QTest::addRow("%s is null", key) << QByteArray("{\"") + key + "\": null}" << QStringList{name};
         QTest::addRow("%s is true", key) << QByteArray("{\"") + key + "\": true}" << QStringList{name};
+    }
+    for (const char *key : {"modules", "log_patterns"}) {
+        QTest::addRow("%s is text", key) << QByteArray("{\"") + key + "\": \"a\"}"
+                                         << QStringList{QString::fromLatin1(key)};
+        QTest::addRow("%s holds a number", key)
+            << QByteArray("{\"") + key + "\": [\"a\", 1]}" << QStringList{QString::fromLatin1(key)};
     }
     QTest::addRow("unknown build_on") << QByteArray(R"({"build_on": "compute"})")
                                       << QStringList{QStringLiteral("build_on"), QStringLiteral("compute")};

@@ -46,6 +46,12 @@ private slots:
         QTest::addRow("empty module") << "modules"
                                       << ""
                                       << "modules";
+        QTest::addRow("log pattern without a value") << "log_patterns"
+                                                     << "epoch (?<epoch>\\d+)"
+                                                     << "log_patterns";
+        QTest::addRow("log pattern that does not compile") << "log_patterns"
+                                                           << "loss=(?<loss>"
+                                                           << "log_patterns";
     }
 
     void badValues()
@@ -69,6 +75,8 @@ private slots:
             profile.buildCpus = value.toInt();
         else if (key == u"modules")
             profile.modules = QStringList{QStringLiteral("gcc"), value};
+        else if (key == u"log_patterns")
+            profile.logPatterns = QStringList{QStringLiteral("it (?<step>\\d+) (?<loss>\\S+)"), value};
         const QList<ProfileError> errors = validateClusterProfile(profile);
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.constFirst().field, field);

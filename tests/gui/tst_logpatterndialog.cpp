@@ -1,0 +1,61 @@
+// The log pattern editor: patterns tried live on a run's log, an invalid one named and not saved, the saved
+// ones in the cluster's profile.
+#include "core/profiles/profilestore.h"
+#include "gui/logpatterndialog.h"
+
+#include <QDialogButtonBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace torchdeck;
+
+class TestLogPatternDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void patternsAreTriedOnTheLogAsTyped()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        const QString log = QStringLiteral("loading data\n"
+                                           "epoch: 1/2, loss = 0.500000\n" // a tutorial's line: built in
+                                           "iter 10 cost 0.91\n"
+                                           "iter 20 cost 0.74\n"
+                                           "done\n");
+        LogPatternDialog dialog(&store, QStringLiteral("hpc-a"), {}, log);
+        QCOMPARE(dialog.matches()->topLevelItemCount(), 1);
+        QCOMPARE(dialog.matches()->topLevelItem(0)->text(0), QStringLiteral("2"));
+        QCOMPARE(dialog.matches()->topLevelItem(0)->text(1), QStringLiteral("epoch 1/2: loss 0.5"));
+
+        QTest::keyClicks(dialog.patternEdit(), QStringLiteral("iter (?<step>\\d+) cost (?<loss>[0-9.]+"));
+        QVERIFY2(dialog.statusText().contains(QStringLiteral("missing closing parenthesis")),
+                 qPrintable(dialog.statusText()));
+        QCOMPARE(dialog.matches()->topLevelItemCount(), 0);
+        auto *save = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Save);
+        QVERIFY(!save->isEnabled());
+
+        QTest::keyClicks(dialog.patternEdit(), QStringLiteral(")"));
+        QCOMPARE(dialog.matches()->topLevelItemCount(), 3);
+        QCOMPARE(dialog.matches()->topLevelItem(1)->text(1), QStringLiteral("step 10: loss 0.91"));
+        QCOMPARE(dialog.matches()->topLevelItem(2)->text(0), QStringLiteral("4"));
+        QVERIFY2(
+            dialog.statusText().startsWith(QStringLiteral("3 of the log's last 5 lines read: 1 epoch line(s), 2 step")),
+            qPrintable(dialog.statusText()));
+
+        QSignalSpy saved(&dialog, &LogPatternDialog::saved);
+        QVERIFY(save->isEnabled());
+        QTest::mouseClick(save, Qt::LeftButton);
+        QCOMPARE(saved.size(), 1);
+        ProfileStore reread(store.path());
+        QString error;
+        QVERIFY(reread.load(&error));
+        QCOMPARE(reread.profile(QStringLiteral("hpc-a")).logPatterns,
+                 QStringList{QStringLiteral("iter (?<step>\\d+) cost (?<loss>[0-9.]+)")});
+    }
+};
+
+QTEST_MAIN(TestLogPatternDialog)
+#include "tst_logpatterndialog.moc"

@@ -1,5 +1,6 @@
 #include "core/store/runstore.h"
 #include "gui/logpanel.h"
+#include "gui/logpatterndialog.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
 #include "gui/scriptpreview.h"
@@ -11,6 +12,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace torchdeck;
 using namespace torchdeck::testing;
@@ -75,6 +77,36 @@ private slots:
                                   QStringLiteral("completed"), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
         QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString().contains(again.jobId));
+    }
+
+    void plotsAUsersOwnScript()
+    {
+        // Seed 001's script: mp.spawn, 2 ranks each printing "epoch: E/3, loss = L"; the chart shows 3 epochs.
+        MainWindow window;
+        window.show();
+        JobSpec spec;
+        spec.name = QStringLiteral("gui-own-script");
+        spec.launch = LaunchMethod::Local;
+        spec.tasksPerNode = 2;
+        spec.wallTimeSeconds = 600;
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("/usr/bin/python3 '%1/tests/data/scripts/spawn_fashion_mnist.py' 2 3")
+                                 .arg(qEnvironmentVariable("TORCHDECK_SOURCE_DIR"));
+        const FormSubmission submission = submitThroughForm(window, spec);
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::EpochTrainLoss).size(), 3, 10000);
+        QCOMPARE(window.runModel()->run(runId)->epochsDone, 3);
+
+        // The pattern editor on the run's actual log: both ranks' lines read (two may share a line when they
+        // print at once), where the charts kept one of each.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("epoch: 3/3")), 20000);
+        LogPatternDialog *patterns = window.runView()->openLogPatterns();
+        QVERIFY(patterns);
+        const int rows = patterns->matches()->topLevelItemCount();
+        QVERIFY2(rows >= 3 && rows <= 6, qPrintable(QString::number(rows)));
+        patterns->close();
     }
 
     void submitsTheEditedScript()

@@ -13,12 +13,19 @@ steps_kept() { # RUN: the logged steps of the visible curve (discarded=0), in fi
 
 case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoint, restart, one run
     use_prebuilt_trainer
-    # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. 18 epochs of 7500 steps take
-    # 75-150 s here: more than the 60 s a 2-minute job trains before its signal (lead 60 s, and Slurm
-    # checks every 30 s, so it comes 30-60 s after the start), so every job but the last one is cut short.
-    # (12 epochs once took 50 s on a fast machine: the first job finished before its signal.)
-    local common=(--tasks-per-node 1 --model ae --data fashion-mnist --batch-size 8 --threads 1 --log-every 1500
-                  --epochs 18 --seed 3) ref run out first ids
+    # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. The run must train well past
+    # the 60 s a 2-minute job trains before its signal (lead 60 s, and Slurm checks every 30 s, so it comes
+    # 30-60 s after the start), so that every job but the last one is cut short: 110 s of epochs at this
+    # machine's pace, measured first (an idle fast machine trains 18 epochs in 50 s, a busy one in 150 s).
+    local base=(--tasks-per-node 1 --model ae --data fashion-mnist --batch-size 8 --threads 1 --log-every 1500
+                --seed 3) common ref run out first ids calibration seconds epochs
+    calibration=$(td submit torchdeck-sandbox "${base[@]}" --epochs 1 --time 00:10:00 --name pace --json | json_field run)
+    timeout 180 setsid -w "$TORCHDECK_BIN" watch "$calibration" --interval 0.5 </dev/null >/dev/null 2>&1 ||
+        fail "the pace run did not end"
+    seconds=$(td metrics "$calibration" --csv | awk -F, '$2 == "epoch" { print $11 }' | tail -n1)
+    epochs=$(python3 -c 'import math, sys; print(max(18, min(150, math.ceil(110 / float(sys.argv[1])))))' "$seconds")
+    echo "an epoch takes $seconds s here: $epochs epochs"
+    common=("${base[@]}" --epochs "$epochs")
     ref=$(td submit torchdeck-sandbox "${common[@]}" --time 00:10:00 --name reference --json | json_field run)
     run=$(td submit torchdeck-sandbox "${common[@]}" --time 00:02:00 --signal-lead 60 --max-restarts 6 \
           --name walltime --json | json_field run)
@@ -27,7 +34,7 @@ case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoi
         fail "watch: $(cat "$home/watch.txt")"
     out=$(td status "$run" --json)
     expect_eq "$(json_field state <<<"$out")" completed "run state"
-    expect_eq "$(json_field epochs_done <<<"$out")" 18 "epochs"
+    expect_eq "$(json_field epochs_done <<<"$out")" "$epochs" "epochs"
     # The first job stopped on Slurm's signal, not on the wall time's kill: its trainer said "requeue me".
     expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
     grep -q "restarted as job .*(job $first stopped at its wall time's warning signal" "$home/watch.txt" ||
@@ -36,7 +43,7 @@ case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoi
         fail "no signal in the first job's log: $(td logs "$run" --attempt 0)"
     ids=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")
     (( ids >= 2 )) || fail "only $ids job(s)"
-    expect_eq "$(steps_kept "$run")" "$(seq 1500 1500 135000 | tr '\n' ' ')" "the visible curve's steps"
+    expect_eq "$(steps_kept "$run")" "$(seq 1500 1500 $(( epochs * 7500 )) | tr '\n' ' ')" "the visible curve's steps"
     same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the restarted run ended elsewhere"
     # With the reference measured, a spec whose wall time ends before one epoch's checkpoint is warned.
     out=$(td submit torchdeck-sandbox "${common[@]}" --time 00:01:00 --signal-lead 59 --name too-short --json \

@@ -240,17 +240,19 @@ case_restart_pbs() { # the same through Slurm's PBS wrappers (qsub/qstat: every 
 
 case_signal() { # scancel --signal at a random step, several seeds: the run resumes and completes, no line lost
     use_prebuilt_trainer
-    local seed run id out steps expected
+    local seed run id out steps expected target
     expected=$(seq 250 250 7500 | tr '\n' ' ') # 2 epochs of 60,000 samples, 2 ranks x 8
     for seed in 1 2 3; do
         run=$(td submit torchdeck-sandbox --tasks-per-node 2 --time 00:10:00 --model ae --batch-size 8 --threads 1 \
               --log-every 250 --epochs 2 --seed "$seed" --name "signal-$seed" --json | json_field run)
         id=$(td status "$run" --json | json_field jobs.0.job)
-        for _ in $(seq 150); do
-            [[ "$(squeue -h -j "$id" -o %T 2>/dev/null)" == RUNNING ]] && break
-            sleep 0.2
+        # Somewhere in the first epoch or the second, by the steps logged, whatever this machine's pace (an
+        # idle fast one trains both epochs in 3 s): at least 2500 of the 7500 steps are left to interrupt.
+        target=$(( (1 + RANDOM % 20) * 250 ))
+        for _ in $(seq 1200); do
+            grep -q "\"step\":$target," "$home/work/runs/$run/metrics-0.jsonl" 2>/dev/null && break
+            sleep 0.05
         done
-        sleep "$(( 1 + RANDOM % 4 )).$(( RANDOM % 10 ))" # somewhere in the first epoch or the second
         scancel --batch --signal=USR1 "$id"
         timeout 240 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch (seed $seed)"
         out=$(td status "$run" --json)

@@ -215,6 +215,15 @@ void RunTracker::readTail(const QString &file, qint64 offset, const std::functio
 
 void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 {
+    const bool ended = isFinal(jobStateFromName(job.state));
+    if (job.offsets.metricsOffset > 0 || m_writesMetricsFile.contains(job.runId)) {
+        // The command writes the metrics file: its log is read past (to its last whole line), not parsed.
+        const qsizetype read = ended ? bytes.size() : bytes.lastIndexOf('\n') + 1;
+        if (read > 0)
+            storeEvents(job, {}, job.offsets.stdoutOffset, job.offsets.stdoutOffset + read,
+                        RunStore::TailedFile::Stdout);
+        return;
+    }
     MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
     // The job's own patterns, then the cluster's, then the built-in ones.
     const QStringList own = m_logPatterns.value(job.runId) + m_profile.logPatterns;
@@ -224,13 +233,11 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
     LogProgress progress = cached ? logProgressOf(*cached, job.attempt) : LogProgress{};
     reader.patterns().setImplicitStep(progress.step);
     QList<MetricEvent> events = reader.feed(bytes);
-    if (isFinal(jobStateFromName(job.state)))
+    if (ended)
         events += reader.finish(); // a last line without its newline
     if (reader.offset() == job.offsets.stdoutOffset)
         return;
     events = firstOfEachRank(events, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, &progress);
-    if (job.offsets.metricsOffset > 0 || m_writesMetricsFile.contains(job.runId))
-        events.clear(); // the command writes the metrics file: its log is read past, not plotted twice
     storeEvents(job, events, job.offsets.stdoutOffset, reader.offset(), RunStore::TailedFile::Stdout);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QList>
 #include <QMetaType>
 #include <QString>
 #include <cmath>
@@ -10,6 +11,17 @@ namespace torchdeck {
 // The events of the trainer's JSON Lines contract (docs/metrics-schema.md); plain log lines parsed through
 // patterns become Step or Epoch events too.
 enum class MetricEventKind : quint8 { Start, Step, Epoch, Checkpoint, Stop };
+
+// A value of a series the trainer does not have ("grad_norm", "val_f1"): plotted by step from step events,
+// by epoch from epoch events.
+struct NamedValue {
+    QString name;
+    double value = 0;
+};
+inline bool operator==(const NamedValue &a, const NamedValue &b)
+{
+    return a.name == b.name && a.value == b.value;
+}
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 inline constexpr qint64 kNoCount = -1;
@@ -33,6 +45,7 @@ struct MetricEvent {
     double valLoss = kNoValue;
     double valAccuracy = kNoValue;
     double seconds = kNoValue; // epoch: duration; checkpoint: time to save
+    QList<NamedValue> extras;  // step, epoch: values of named series of their own
 
     // checkpoint
     QString path;

@@ -1,5 +1,6 @@
 #include "remote/runlauncher.h"
 
+#include "core/code/coderemote.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/remotepath.h"
@@ -8,12 +9,14 @@
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
+#include "remote/codesync.h"
 #include "remote/connection.h"
 #include "remote/schedulerclient.h"
 #include "remote/trainerdeployment.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QLocale>
 #include <QSysInfo>
 #include <QUuid>
 
@@ -53,6 +56,8 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
     m_steps.add({tr("Preparing the run directory"), tr("preparing the run directory"),
                  [this](const StepHandle &step) { prepareDirectory(step); }});
     m_steps.add({{}, tr("deploying the trainer"), [this](const StepHandle &step) { deploy(step); }});
+    m_steps.add({{}, tr("uploading the code"), [this](const StepHandle &step) { syncCode(step); }});
+    m_steps.add({{}, tr("making the run's copy of the code"), [this](const StepHandle &step) { linkCode(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { render(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { branchCheckpoints(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { claim(step); }});
@@ -138,6 +143,49 @@ void RunLauncher::deploy(const StepHandle &step)
                 step.done();
             });
     deployment->start();
+}
+
+void RunLauncher::syncCode(const StepHandle &step)
+{
+    const JobSpec &spec = m_request.spec;
+    // Once uploaded, a run keeps its snapshot: a resume runs the same code, whatever the folder holds now.
+    if (spec.commandKind != CommandKind::Custom || spec.codeDirectory.isEmpty() || !spec.codeSnapshot.isEmpty())
+        return step.done();
+    auto *sync = new CodeSync(m_connection, spec.codeDirectory, m_workDirectory, step.context());
+    connect(sync, &CodeSync::progress, this, &RunLauncher::progress);
+    connect(sync, &CodeSync::failed, step.context(), [sync, step](const QString &error) {
+        sync->deleteLater();
+        step.fail(error);
+    });
+    connect(sync, &CodeSync::finished, step.context(), [this, sync, step](const CodeSyncResult &result) {
+        sync->deleteLater();
+        m_request.spec.codeSnapshot = result.snapshotId;
+        emit output(tr("Code snapshot %1: %2 file(s), %3 uploaded (%4), the others already on the cluster\n")
+                        .arg(result.snapshotId)
+                        .arg(result.files)
+                        .arg(result.uploadedFiles)
+                        .arg(QLocale::c().formattedDataSize(result.uploadedBytes)));
+        step.done();
+    });
+    sync->start();
+}
+
+void RunLauncher::linkCode(const StepHandle &step)
+{
+    const QString id = m_request.spec.codeSnapshot;
+    if (m_request.spec.commandKind != CommandKind::Custom || id.isEmpty())
+        return step.done();
+    if (!isCodeSnapshotId(id))
+        return step.fail(tr("not a code snapshot id: %1").arg(id));
+    const QString runDirectory = runDirectoryOf(m_workDirectory, m_request.runId);
+    RemoteCommand *run =
+        m_connection->run(CodeStore{m_workDirectory + QStringLiteral("/code")}.linkCommand(id, runDirectory));
+    connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
+    connect(run, &RemoteCommand::finished, step.context(), [step](const ExecResult &result) {
+        if (result.exitCode != 0)
+            return step.fail(QString::fromUtf8(result.err.trimmed()));
+        step.done();
+    });
 }
 
 void RunLauncher::render(const StepHandle &step)

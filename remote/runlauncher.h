@@ -15,7 +15,8 @@ namespace torchdeck::remote {
 class Connection;
 
 // One job sent to the cluster, a declared sequence of steps each with its own error text: prepare the run
-// directory, deploy the trainer (unless the profile names a prebuilt one), render the script (core's
+// directory, deploy the trainer (unless the profile names a prebuilt one) or upload a custom command's code
+// folder (remote/codesync.h) and link the run's copy, render the script (core's
 // renderSubmission: what a preview showed), branch the checkpoints (a resume from an older one), claim the
 // attempt in the store, submit, record the job. The trainer build's output streams through output().
 //
@@ -45,6 +46,8 @@ signals:
 private:
     void prepareDirectory(const StepHandle &step);
     void deploy(const StepHandle &step);
+    void syncCode(const StepHandle &step); // a custom command's code folder, as a snapshot
+    void linkCode(const StepHandle &step); // the run's copy of it
     void render(const StepHandle &step);
     void branchCheckpoints(const StepHandle &step);
     void claim(const StepHandle &step);

@@ -9,11 +9,16 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProcess>
+#include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -156,7 +161,26 @@ QWidget *JobForm::buildCommandGroup()
     m_perNodeLauncher->setToolTip(tr("Started once per node by srun-per-node; it starts the node's ranks: torchrun, "
                                      "or python -m torch.distributed.launch (which passes --local_rank)"));
     form->addRow(tr("&Command"), m_command);
+    m_code = new QLineEdit;
+    m_code->setObjectName(QStringLiteral("codeFolder"));
+    m_code->setPlaceholderText(tr("none: the command finds its files on the cluster"));
+    m_code->setToolTip(tr("A folder of your project, uploaded as a snapshot (the files git lists, or all but "
+                          ".torchdeckignore's); the command runs in the run's copy of it, and a resume runs the "
+                          "same code. Files the cluster has from an earlier snapshot are not sent again."));
+    m_chooseCode = new QPushButton(tr("C&hoose…"));
+    connect(m_chooseCode, &QPushButton::clicked, this, [this] {
+        const QString folder =
+            QFileDialog::getExistingDirectory(this, tr("The folder of your project"), m_code->text());
+        if (!folder.isEmpty())
+            m_code->setText(QDir::toNativeSeparators(folder));
+    });
+    auto *codeRow = new QHBoxLayout;
+    codeRow->setContentsMargins(0, 0, 0, 0);
+    codeRow->addWidget(m_code, 1);
+    codeRow->addWidget(m_chooseCode);
+    form->addRow(tr("Code &folder"), codeRow);
     form->addRow(tr("Per-node launc&her"), m_perNodeLauncher);
+    track(QStringLiteral("code"), m_code);
     track(QStringLiteral("trainerArgs"), m_extraArgs);
     track(QStringLiteral("customCommand"), m_command);
     track(QStringLiteral("perNodeLauncher"), m_perNodeLauncher);
@@ -164,7 +188,7 @@ QWidget *JobForm::buildCommandGroup()
         connect(static_cast<QRadioButton *>(w), &QRadioButton::toggled, this, &JobForm::update);
     for (QComboBox *combo : {m_model, m_optimizer})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
-    for (QLineEdit *edit : {m_data, m_lr, m_perNodeLauncher})
+    for (QLineEdit *edit : {m_data, m_lr, m_perNodeLauncher, m_code})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
     for (QSpinBox *spinBox : {m_epochs, m_batch})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
@@ -272,6 +296,8 @@ JobSpec JobForm::spec() const
         spec.commandKind = CommandKind::Custom;
         spec.customCommand = m_command->text();
         spec.perNodeLauncher = m_perNodeLauncher->text().trimmed();
+        if (!m_code->text().trimmed().isEmpty())
+            spec.codeDirectory = QDir(m_code->text().trimmed()).absolutePath();
         return spec;
     }
     spec.commandKind = CommandKind::Trainer;
@@ -307,6 +333,7 @@ void JobForm::setSpec(const JobSpec &spec)
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
     m_command->setText(spec.customCommand);
     m_perNodeLauncher->setText(spec.perNodeLauncher);
+    m_code->setText(spec.codeDirectory);
     const QStringList rest = withoutFormFlags(spec.trainerArgs);
     const auto value = [&spec](const char16_t *flag) {
         return trainerOption(spec.trainerArgs, QString::fromUtf16(flag));
@@ -333,6 +360,8 @@ void JobForm::update()
          std::initializer_list<QWidget *>{m_model, m_data, m_epochs, m_batch, m_lr, m_optimizer, m_extraArgs})
         w->setEnabled(trainer);
     m_command->setEnabled(!trainer);
+    m_code->setEnabled(!trainer);
+    m_chooseCode->setEnabled(!trainer);
     m_perNodeLauncher->setEnabled(!trainer &&
                                   m_launch->currentData().toInt() == int(LaunchMethod::SrunPerNodeLauncher));
     m_restarts->setTrainer(trainer);
@@ -344,6 +373,8 @@ void JobForm::update()
     if (!wall.isEmpty() && !parseWallTime(wall))
         errors.append(
             {QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
+    if (!current.codeDirectory.isEmpty() && !QFileInfo(current.codeDirectory).isDir())
+        errors.append({QStringLiteral("code"), tr("The code folder %1 does not exist.").arg(current.codeDirectory)});
     const ScriptResult rendered = m_render ? m_render(current) : renderJobScript(current, m_caps);
     errors += rendered.errors;
     if (errors.isEmpty())

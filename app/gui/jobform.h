@@ -12,6 +12,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QRadioButton;
 class QSpinBox;
 
@@ -75,6 +76,8 @@ private:
     QLineEdit *m_extraArgs;
     QLineEdit *m_command;
     QLineEdit *m_perNodeLauncher; // a custom command under srun-per-node
+    QLineEdit *m_code;            // a custom command's project folder, uploaded as a snapshot
+    QPushButton *m_chooseCode;
 
     QLineEdit *m_name;
     QSpinBox *m_nodes;

@@ -4,6 +4,7 @@
 #include "core/jobs/walltime.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -133,6 +134,13 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             overrides[u"customCommand"] = value;
             continue;
         }
+        if (arg == u"--code") {
+            const QFileInfo folder(value);
+            if (!folder.isDir())
+                return fail(QStringLiteral("--code wants a folder of your project, and %1 is none").arg(value));
+            overrides[u"code"] = folder.absoluteFilePath();
+            continue;
+        }
         if (arg == u"--env") {
             const qsizetype equals = value.indexOf(u'=');
             if (equals <= 0)
@@ -244,6 +252,8 @@ QString jobOptionsHelp()
         "  --signal USR1|USR2|TERM|INT  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts "
         "N\n"
         "  --command 'CMD'   run your own command on every rank instead of the bundled trainer\n"
+        "  --code DIR        upload this project folder (git's files, or all but .torchdeckignore's) as a snapshot;\n"
+        "      the command runs in the run's copy of it, and a resume runs the same code\n"
         "  --log-pattern REGEX (repeat)  turns its log lines into metrics: named groups epoch, epochs, step, loss,\n"
         "      val_loss, accuracy, lr, seconds (docs/metrics-schema.md); built-in patterns cover the tutorials\n"
         "  --per-node-launcher 'torchrun'|'python -m torch.distributed.launch'  (--launch srun-per-node; INT is "

@@ -2,6 +2,7 @@
 
 #include "term/checkcommand.h"
 #include "term/clusterscommand.h"
+#include "term/codecommand.h"
 #include "term/joboptions.h"
 #include "term/logscommand.h"
 #include "term/profilecommand.h"
@@ -57,6 +58,8 @@ void printUsage(QTextStream &out)
            "                          from its checkpoint by torchdeck (watch, the window, any refreshing command)\n"
            "  resume RUN              a new job continuing the run from its latest checkpoint\n"
            "                          [--from STEP|FILE] [--epochs N] [--json]\n"
+           "  code CLUSTER            the code snapshots (submit --code) kept on the cluster and the runs using them\n"
+           "                          [--prune: delete those no unfinished run uses] [--json]\n"
            "  watch [RUN...]          live dashboard: runs, loss curve, epoch times, log; keys to select, "
            "cancel,\n"
            "                          resume, quit; plain lines when not on a terminal\n"
@@ -111,6 +114,7 @@ int runTerminal(const QStringList &args)
         {u"checkpoints", runCheckpointsCommand},
         {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},
+        {u"code", runCodeCommand},
     };
     for (const auto &[name, run] : commands) {
         if (command == QStringView(name))

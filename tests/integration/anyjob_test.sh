@@ -24,11 +24,22 @@ wait_final() { # RUN: polls its status until the run has ended; prints the state
     fail "run $1 still $state after 5 minutes"
 }
 
-case_spawn() { # seed 001's script: mp.spawn, 2 ranks, each printing "epoch: E/3, loss = L"
+case_spawn() { # seed 001's script: mp.spawn, 2 ranks, each printing "epoch: E/3, loss = L", sent with --code
     /usr/bin/python3 -c 'import torch.distributed' 2>/dev/null || { echo "SKIP: no python3-torch"; exit 77; }
-    local run out live="" epochs
+    local run out live="" epochs project="$home/my project"
+    # The user's project folder: the script, a cache and data that stay behind.
+    mkdir -p "$project/__pycache__" "$project/data"
+    cp "$scripts/spawn_fashion_mnist.py" "$project/"
+    echo junk >"$project/__pycache__/x.pyc"
+    head -c 100000 /dev/urandom >"$project/data/big.bin"
+    echo 'data/' >"$project/.torchdeckignore"
     run=$(td submit torchdeck-sandbox --name spawn --launch local --tasks-per-node 2 --time 00:10:00 \
-          --command "/usr/bin/python3 '$scripts/spawn_fashion_mnist.py' 2 3 6000 2" --json | json_field run)
+          --code "$project" --command "/usr/bin/python3 spawn_fashion_mnist.py 2 3 6000 2" \
+          --json 2>"$home/submit.err" | json_field run) || fail "submit --code: $(cat "$home/submit.err")"
+    grep -q "Code snapshot [0-9a-f]\{20\}: 2 file(s), 2 uploaded" "$home/submit.err" ||
+        fail "the code upload: $(cat "$home/submit.err")"
+    expect_eq "$(cd "$home/work/runs/$run/code" && find . -type f | sort | tr '\n' ' ')" \
+        "./.torchdeckignore ./spawn_fashion_mnist.py " "the run's copy of the code"
     # Live: status shows the epochs while the job runs (each epoch takes 2 s more than its training).
     for _ in $(seq 240); do
         out=$(td status "$run" --json)
@@ -49,6 +60,37 @@ case_spawn() { # seed 001's script: mp.spawn, 2 ranks, each printing "epoch: E/3
     # Every line of the metrics: no discarded repeats either.
     expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "epoch"' | wc -l)" 3 "epoch rows in all"
     grep -qE "^${run:0:8} +spawn +torchdeck-sandbox +completed +3/3 " <<<"$(td runs)" || fail "runs: $(td runs)"
+    code_snapshots "$run" "$project"
+}
+
+code_snapshots() { # RUN PROJECT: unchanged files are not sent again; `code` lists and prunes snapshots
+    local run=$1 project=$2 out snapshot again changed
+    again=$(td submit torchdeck-sandbox --name again --launch local --code "$project" --command true --json \
+        2>"$home/submit.err" | json_field run)
+    grep -q "Code snapshot [0-9a-f]\{20\}: 2 file(s), 0 uploaded" "$home/submit.err" ||
+        fail "unchanged files were sent again: $(cat "$home/submit.err")"
+    echo "print('changed')" >>"$project/spawn_fashion_mnist.py"
+    changed=$(td submit torchdeck-sandbox --name changed --launch local --code "$project" --command true --json \
+        2>"$home/submit.err" | json_field run)
+    grep -q "Code snapshot [0-9a-f]\{20\}: 2 file(s), 1 uploaded" "$home/submit.err" ||
+        fail "a changed file: $(cat "$home/submit.err")"
+    wait_final "$again" >/dev/null
+    wait_final "$changed" >/dev/null
+    out=$(td code torchdeck-sandbox)
+    echo "$out"
+    snapshot=$(grep -F "${run:0:8} spawn" <<<"$out" | cut -d' ' -f1)
+    [[ "$snapshot" =~ ^[0-9a-f]{20}$ ]] || fail "code does not list the run's snapshot: $out"
+    expect_eq "$(grep -c '^[0-9a-f]\{20\} ' <<<"$out")" 2 "snapshots (the first two runs share one)"
+    # Snapshots are kept for an hour (a submission may be uploading one); these are made older.
+    touch -d '2 hours ago' "$home/work/code/manifests/"*
+    out=$(td code torchdeck-sandbox --prune)
+    echo "$out"
+    grep -q "^deleted snapshot $snapshot\$" <<<"$out" || fail "the ended run's snapshot was not pruned: $out"
+    grep -q "^deleted 2 snapshot(s) and 3 file(s)" <<<"$out" || fail "prune summary: $out"
+    [[ -z "$(ls "$home/work/code/objects")" ]] || fail "objects left: $(ls "$home/work/code/objects")"
+    [[ -f "$home/work/runs/$run/code/spawn_fashion_mnist.py" ]] || fail "the prune took the run's own copy"
+    expect_eq "$(td code torchdeck-sandbox)" "no code snapshots on torchdeck-sandbox (submit --code DIR makes one)" \
+        "code after the prune"
 }
 
 case_metrics_file() { # a script writing TORCHDECK_METRICS_FILE is plotted from it, its log left alone

@@ -11,9 +11,9 @@ auto tied(const JobSpec &s)
     return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.cpusPerTask, s.memory, s.wallTimeSeconds,
                     s.partition, s.account, s.modules, s.environment, s.workingDirectory, s.launch, s.launcherOptions,
                     s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath, s.trainerArgs,
-                    s.customCommand, s.perNodeLauncher, s.logPatterns, s.masterPort, s.outputPath, s.errorPath,
-                    s.checkpointSignalEnabled, s.checkpointSignal, s.signalLeadSeconds, s.requeue, s.maxRestarts,
-                    s.requeueExitCode, s.dependencies, s.extraDirectives);
+                    s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot, s.masterPort,
+                    s.outputPath, s.errorPath, s.checkpointSignalEnabled, s.checkpointSignal, s.signalLeadSeconds,
+                    s.requeue, s.maxRestarts, s.requeueExitCode, s.dependencies, s.extraDirectives);
 }
 
 // Relative log paths are taken from the working directory, where the job runs (Slurm would take them

@@ -76,6 +76,11 @@ struct JobSpec {
     QString customCommand;
     QString perNodeLauncher = QStringLiteral("torchrun"); // custom command + SrunPerNodeLauncher
     QStringList logPatterns; // custom command: regexes whose named groups turn its log lines into metrics
+    // Custom command: a local project folder uploaded as a snapshot (core/code); the command runs in the run's
+    // copy of it, <run directory>/code. codeSnapshot is the uploaded snapshot's id, kept so a resume runs the
+    // same code; set at submission.
+    QString codeDirectory;
+    QString codeSnapshot;
     int masterPort = 0;                                   // 0: 15000 + job id % 10000, the trainer's own default
 
     QString outputPath; // Slurm patterns %j (job id) and %x (name); PBS/local scripts expand those two

@@ -203,6 +203,8 @@ QJsonObject JobSpec::toJson() const
         {u"customCommand"_s, customCommand},
         {u"perNodeLauncher"_s, perNodeLauncher},
         {u"logPatterns"_s, toArray(logPatterns)},
+        {u"code"_s, codeDirectory},
+        {u"codeSnapshot"_s, codeSnapshot},
         {u"masterPort"_s, masterPort},
         {u"outputPath"_s, outputPath},
         {u"errorPath"_s, errorPath},
@@ -267,6 +269,8 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.string(u"customCommand"_s, s.customCommand);
     r.string(u"perNodeLauncher"_s, s.perNodeLauncher);
     r.stringList(u"logPatterns"_s, s.logPatterns);
+    r.string(u"code"_s, s.codeDirectory);
+    r.string(u"codeSnapshot"_s, s.codeSnapshot);
     r.integer(u"masterPort"_s, s.masterPort, 0, 65535);
     r.string(u"outputPath"_s, s.outputPath);
     r.string(u"errorPath"_s, s.errorPath);

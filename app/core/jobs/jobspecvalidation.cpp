@@ -1,5 +1,6 @@
 #include "core/jobs/jobspecvalidation.h"
 
+#include "core/code/coderemote.h"
 #include "core/jobs/directivevalue.h"
 #include "core/jobs/restartvalidation.h"
 #include "core/metrics/logmetrics.h"
@@ -149,6 +150,20 @@ private:
         }
     }
 
+    void code()
+    {
+        const bool usesCode = !s.codeDirectory.isEmpty() || !s.codeSnapshot.isEmpty();
+        if (usesCode && s.commandKind != CommandKind::Custom)
+            add(QStringLiteral("code"), QStringLiteral("A code folder is for your own command (--command): torchdeck "
+                                                       "deploys the bundled trainer itself."));
+        if (!s.codeSnapshot.isEmpty() && !isCodeSnapshotId(s.codeSnapshot))
+            add(QStringLiteral("codeSnapshot"), QStringLiteral("Not a code snapshot id: %1.").arg(s.codeSnapshot));
+        // attemptSpec() makes the run's copy of the code the working directory.
+        if (usesCode && !s.workingDirectory.isEmpty() && !s.workingDirectory.endsWith(u'/' + kRunCodeFolder))
+            add(QStringLiteral("workingDirectory"), QStringLiteral("The command runs in the run's copy of the code "
+                                                                   "folder: leave the working directory out."));
+    }
+
     void command()
     {
         const bool srunMethod = s.launch == LaunchMethod::Srun || s.launch == LaunchMethod::SrunPerNodeLauncher;
@@ -167,6 +182,7 @@ private:
             if (const QString problem = userLogPatternProblem({s.logPatterns[i]}); !problem.isEmpty())
                 add(QStringLiteral("logPatterns[%1]").arg(i), problem);
         }
+        code();
         if (customUnderPerNodeLauncher(s) && s.perNodeLauncher.isEmpty())
             add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
         bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));

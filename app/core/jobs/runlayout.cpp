@@ -90,8 +90,10 @@ void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const 
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
                     const QString &resume)
 {
+    const bool usesCode =
+        spec.commandKind == CommandKind::Custom && (!spec.codeDirectory.isEmpty() || !spec.codeSnapshot.isEmpty());
     if (spec.workingDirectory.isEmpty())
-        spec.workingDirectory = layout.directory;
+        spec.workingDirectory = usesCode ? layout.codeDirectory() : layout.directory;
     if (spec.outputPath.isEmpty())
         spec.outputPath = layout.outputPattern(attempt);
     if (spec.commandKind != CommandKind::Trainer) {

@@ -14,6 +14,8 @@ struct RunLayout {
     QString outputPattern(int attempt) const { return directory + QStringLiteral("/attempt-%1-%j.out").arg(attempt); }
     QString metricsPath(int attempt) const { return directory + QStringLiteral("/metrics-%1.jsonl").arg(attempt); }
     QString checkpointDirectory() const { return directory + QStringLiteral("/checkpoints"); }
+    // Where a custom command with a code folder runs: the run's copy of the snapshot (core/code/coderemote.h).
+    QString codeDirectory() const { return directory + QStringLiteral("/code"); }
 };
 
 // <workDirectory>/runs/<runId>: where a run lives.
@@ -32,7 +34,8 @@ QString deployedTrainerBinary(const QString &workDirectory, const QString &bundl
 // <work directory>/runs/; empty when the path is not in a run directory (the user chose another log path).
 QString localStateDirectoryOf(const QString &pathInRun);
 
-// The spec of one attempt as submitted: the run directory as working directory (unless the user chose one),
+// The spec of one attempt as submitted: the run directory as working directory (unless the user chose one;
+// <run directory>/code for a command with a code folder),
 // the log there, and for the bundled trainer its binary, metrics file and checkpoint directory (unless the
 // user passed those); a custom command gets them as TORCHDECK_RUN_ID, TORCHDECK_ATTEMPT,
 // TORCHDECK_CHECKPOINT_DIR, TORCHDECK_METRICS_FILE and, when it resumes, TORCHDECK_RESUME=1. `resume` ("auto", "none"

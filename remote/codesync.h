@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/code/codesnapshot.h"
+
+#include <QObject>
+#include <QPointer>
+
+namespace torchdeck::remote {
+
+class Connection;
+
+struct CodeSyncResult {
+    QString snapshotId;
+    int files = 0;
+    int uploadedFiles = 0; // objects the cluster did not have
+    qint64 uploadedBytes = 0;
+};
+
+// Puts a local project folder on a cluster as a content-addressed snapshot (core/code/coderemote.h):
+//   hash the files (off the event loop) -> make <work>/code -> upload the manifest -> ask which objects are
+//   missing -> upload those alone, each checked against its hash as it is read.
+// Unchanged files are never sent again, whichever snapshot had them first. stop() ends it between files.
+class CodeSync : public QObject {
+    Q_OBJECT
+public:
+    CodeSync(Connection *connection, QString localDirectory, QString workDirectory, QObject *parent = nullptr);
+    ~CodeSync() override;
+
+    void start();
+    void stop() { m_stopped = true; }
+
+signals:
+    void progress(const QString &step, qint64 done, qint64 total);
+    void finished(const torchdeck::remote::CodeSyncResult &result);
+    void failed(const QString &error);
+
+private:
+    void hashed(const CodeSnapshot &snapshot);
+    void run(const QString &what, const QString &command, const std::function<void(const QByteArray &)> &then);
+    void uploadManifest();
+    void findMissing();
+    void uploadNext();
+    void fail(const QString &error);
+
+    QPointer<Connection> m_connection;
+    QString m_localDirectory;
+    QString m_workDirectory; // absolute, on the cluster
+    QString m_root;
+    CodeSnapshot m_snapshot;
+    QList<CodeFile> m_missing;
+    qint64 m_missingBytes = 0;
+    CodeSyncResult m_result;
+    std::shared_ptr<std::atomic<bool>> m_hashing = std::make_shared<std::atomic<bool>>(true);
+    bool m_stopped = false;
+};
+
+} // namespace torchdeck::remote
+
+Q_DECLARE_METATYPE(torchdeck::remote::CodeSyncResult)

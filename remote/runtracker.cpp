@@ -84,7 +84,7 @@ void RunTracker::collect(const StepHandle &step)
     }
     m_runs.clear();
     m_logPatterns.clear();
-    m_writesMetricsFile.clear();
+    m_loggerFilesRead.clear();
     QSet<QString> tracked;
     for (const RunRecord &run : std::as_const(runs)) {
         m_runs.append(run.id);
@@ -177,10 +177,11 @@ void RunTracker::jobsPolled(const JobListResult &result)
 
 void RunTracker::readAllMetrics(const StepHandle &step)
 {
-    // A job's metrics file, then a custom command's log (which the file's data, once there, overrides).
+    // A job's metrics file, a custom command's logger files, then its log: the log fills only the series the
+    // files lack (RunSeries), so the files come first.
     const std::function<void()> read = afterAll(int(m_jobs.size()), [step] { step.done(); });
     for (const JobRecord &job : std::as_const(m_jobs))
-        readMetrics(job, [this, job, read] { readLog(job, read); });
+        readMetrics(job, [this, job, read] { readLoggerFiles(job, [this, job, read] { readLog(job, read); }); });
 }
 
 void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done)
@@ -216,14 +217,6 @@ void RunTracker::readTail(const QString &file, qint64 offset, const std::functio
 void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 {
     const bool ended = isFinal(jobStateFromName(job.state));
-    if (job.offsets.metricsOffset > 0 || m_writesMetricsFile.contains(job.runId)) {
-        // The command writes the metrics file: its log is read past (to its last whole line), not parsed.
-        const qsizetype read = ended ? bytes.size() : bytes.lastIndexOf('\n') + 1;
-        if (read > 0)
-            storeEvents(job, {}, job.offsets.stdoutOffset, job.offsets.stdoutOffset + read,
-                        RunStore::TailedFile::Stdout);
-        return;
-    }
     MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
     // The job's own patterns, then the cluster's, then the built-in ones.
     const QStringList own = m_logPatterns.value(job.runId) + m_profile.logPatterns;
@@ -238,6 +231,8 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
     if (reader.offset() == job.offsets.stdoutOffset)
         return;
     events = firstOfEachRank(events, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, &progress);
+    for (MetricEvent &event : events)
+        event.source = MetricSource::Log; // fills only the series no file has (RunSeries)
     storeEvents(job, events, job.offsets.stdoutOffset, reader.offset(), RunStore::TailedFile::Stdout);
 }
 
@@ -257,7 +252,6 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
         return;
     if (reader.counts().malformed > 0)
         note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
-    m_writesMetricsFile.insert(job.runId);
     storeEvents(job, events, job.offsets.metricsOffset, reader.offset(), RunStore::TailedFile::Metrics);
 }
 

@@ -66,6 +66,12 @@ private:
     // A custom command's log, parsed with log patterns (core/metrics/logmetrics.h).
     void readLog(const JobRecord &job, const std::function<void()> &done);
     void logRead(const JobRecord &job, const QByteArray &bytes);
+    // Files the command's own logger writes (remote/runtrackerloggerfiles.cpp).
+    void readLoggerFiles(const JobRecord &job, const std::function<void()> &done);
+    void readLoggerFile(const QString &runId, QList<std::pair<LoggerFileRecord, LoggerFileRecord>> files,
+                        const std::function<void()> &done);
+    void loggerFileRead(const QString &runId, const LoggerFileRecord &before, LoggerFileRecord after,
+                        const QByteArray &bytes);
     // The bytes of a cluster file from `offset` on, to `take`; `done` when that is over.
     void readTail(const QString &file, qint64 offset, const std::function<void()> &done,
                   const std::function<void(const QByteArray &)> &take);
@@ -93,7 +99,7 @@ private:
     QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
     QStringList m_problems;
     QHash<QString, QStringList> m_logPatterns; // custom commands' runs of this pass: their own patterns
-    QSet<QString> m_writesMetricsFile;         // runs whose metrics file this pass found data in
+    QSet<QString> m_loggerFilesRead;           // runs whose logger files this pass looked for
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted
     struct Retry {

@@ -187,7 +187,12 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
                 continue;
+            QJsonObject extras;
+            for (const NamedValue &value : e.extras)
+                extras.insert(value.name, jsonNumber(value.value));
             array.append(QJsonObject{{QStringLiteral("attempt"), stored.attempt},
+                                     {QStringLiteral("source"), metricSourceName(e.source)},
+                                     {QStringLiteral("extras"), extras},
                                      {QStringLiteral("event"), metricEventName(e.kind)},
                                      {QStringLiteral("time"), jsonNumber(e.time)},
                                      {QStringLiteral("epoch"), e.epoch},

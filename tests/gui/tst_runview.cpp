@@ -112,10 +112,10 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = file.readAll().split('\n');
         QCOMPARE(lines.constFirst(), QByteArray("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_"
-                                                "loss,val_accuracy,seconds,discarded"));
+                                                "loss,val_accuracy,seconds,discarded,source"));
         QCOMPARE(lines.size(), 1 + 5 + 1 + 1); // header, 5 steps, 1 epoch, the last line end
-        QCOMPARE(lines.at(1), QByteArray("0,step,,1,10,0.5,,1010,,,,0"));
-        QCOMPARE(lines.at(6), QByteArray("0,epoch,,1,,1.5,,,1.5,,4,0"));
+        QCOMPARE(lines.at(1), QByteArray("0,step,,1,10,0.5,,1010,,,,0,metrics_file"));
+        QCOMPARE(lines.at(6), QByteArray("0,epoch,,1,,1.5,,,1.5,,4,0,metrics_file"));
     }
 
 private:

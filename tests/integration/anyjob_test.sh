@@ -106,6 +106,41 @@ case_metrics_file() { # a script writing TORCHDECK_METRICS_FILE is plotted from 
         fail "the TORCHDECK_* variables: $log"
 }
 
+metrics_json() { # RUN FIELD EVENT SOURCE: "x:value" of the visible rows of that event and source
+    td metrics "$1" --json | /usr/bin/python3 -c '
+import json, sys
+field, event, source = sys.argv[1:]
+rows = [r for r in json.load(sys.stdin) if r["event"] == event and r["source"] == source]
+x = "epoch" if event == "epoch" else "step"
+value = lambda r: r["extras"].get(field[7:]) if field.startswith("extras.") else r.get(field)
+print(" ".join(f"{r[x]}:{value(r):g}" for r in rows if value(r) is not None))' "$2" "$3" "$4"
+}
+
+logger_files_case() { # MODE: a script whose own logger writes its files; the log fills what they lack
+    local mode=$1 run project="$home/logger-$1"
+    /usr/bin/python3 -c 'import csv' || { echo "SKIP: no python3"; exit 77; }
+    mkdir -p "$project"
+    cp "$scripts/logger_files.py" "$scripts/tfevents_writer.py" "$project/"
+    run=$(td submit torchdeck-sandbox --name "logger-$mode" --launch local --time 00:10:00 --code "$project" \
+          --command "/usr/bin/python3 logger_files.py $mode 3 2" --json 2>"$home/submit.err" | json_field run) ||
+        fail "submit: $(cat "$home/submit.err")"
+    wait_final "$run" >/dev/null
+    expect_eq "$(metrics_json "$run" val_loss epoch logger_files)" "1:1 2:0.5 3:0.333333" "val loss from the $mode files"
+    expect_eq "$(metrics_json "$run" val_accuracy epoch logger_files)" "1:0.51 2:0.52 3:0.53" "accuracy"
+    expect_eq "$(metrics_json "$run" loss step logger_files)" "1:2 2:1 3:0.666667 4:0.5 5:0.4 6:0.333333" \
+        "loss by step from the $mode files"
+    expect_eq "$(metrics_json "$run" extras.grad_norm step logger_files)" "1:11 2:12 3:13 4:14 5:15 6:16" \
+        "grad_norm, an extra series"
+    expect_eq "$(metrics_json "$run" loss epoch log)" "1:3 2:1.5 3:1" "train loss by epoch from the log"
+    # The charts draw both: the file's val loss and the log's train loss (neither row superseded).
+    expect_eq "$(td metrics "$run" --csv | awk -F, '$2 == "epoch" && $12 == 0 { print $13 }' | sort | uniq -c |
+        tr -s ' ' | tr '\n' ';')" " 3 log; 3 logger_files;" "visible epoch rows by source"
+    grep -q ",grad_norm" <<<"$(td metrics "$run" --csv | head -n1)" || fail "no grad_norm column in the CSV"
+}
+
+case_lightning_csv() { logger_files_case csv; }
+case_tensorboard() { logger_files_case tensorboard; }
+
 case_log_pattern() { # --log-pattern: the user's own line format; a broken pattern is refused by name
     local run steps out rc=0 profile
     run=$(td submit torchdeck-sandbox --name own-pattern --launch local --time 00:10:00 \

@@ -21,7 +21,7 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     grep -q 'stop: done at step 64, exit code 0' <<<"$out" || fail "logs -f did not show the end: $out"
     td runs --offline | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +completed +2/2 " || fail "runs: $(td runs)"
     out=$(td metrics flow --csv)
-    expect_eq "$(head -n1 <<<"$out")" "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded" "csv header"
+    expect_eq "$(head -n1 <<<"$out")" "attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded,source" "csv header"
     expect_eq "$(grep -c '^[0-9]*,epoch,' <<<"$out")" 2 "epoch rows"
     expect_eq "$(grep -c '^[0-9]*,step,' <<<"$out")" 4 "step rows (every 16 of 64 steps)"
     out=$(td checkpoints flow)

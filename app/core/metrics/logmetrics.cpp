@@ -21,21 +21,8 @@ QString userLogPatternProblem(const QStringList &userRegexes)
 
 LogProgress logProgressOf(const RunSeries &series, int attempt)
 {
-    LogProgress progress;
-    const auto highest = [attempt](const MetricSeries &s) {
-        qint64 best = 0;
-        for (qsizetype row = s.size() - 1; row >= 0 && s.attempt(row) >= attempt; --row) {
-            if (s.attempt(row) == attempt)
-                best = std::max(best, static_cast<qint64>(s.x(row)));
-        }
-        return best;
-    };
-    for (int k = 0; k < kSeriesKindCount; ++k) {
-        const auto kind = static_cast<SeriesKind>(k);
-        qint64 &into = isByEpoch(kind) ? progress.epoch : progress.step;
-        into = std::max(into, highest(series.series(kind)));
-    }
-    return progress;
+    const RunSeries::LogMark mark = series.logMark(attempt);
+    return {mark.epoch, mark.step};
 }
 
 QList<MetricEvent> firstOfEachRank(const QList<MetricEvent> &events, double readTime, LogProgress *progress)

@@ -12,6 +12,10 @@ namespace torchdeck {
 // patterns become Step or Epoch events too.
 enum class MetricEventKind : quint8 { Start, Step, Epoch, Checkpoint, Stop };
 
+// Where an event was read: the trainer's or the job's metrics file, a custom command's log (through log
+// patterns), or files the job's own logger wrote (TensorBoard, Lightning CSV). Stored: only grows at its end.
+enum class MetricSource : quint8 { MetricsFile, Log, LoggerFiles };
+
 // A value of a series the trainer does not have ("grad_norm", "val_f1"): plotted by step from step events,
 // by epoch from epoch events.
 struct NamedValue {
@@ -30,6 +34,7 @@ inline constexpr qint64 kNoCount = -1;
 // null (the trainer's encoding of non-finite values) read as NaN.
 struct MetricEvent {
     MetricEventKind kind = MetricEventKind::Step;
+    MetricSource source = MetricSource::MetricsFile;
     int schema = 1;
     double time = kNoValue; // wall clock, Unix seconds
 

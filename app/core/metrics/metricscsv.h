@@ -11,15 +11,20 @@ namespace torchdeck {
 // per step or epoch event in arrival order with the attempt it came from; unknown values are empty cells.
 // `discarded` is 1 for a row a later attempt superseded (it resumed from an earlier checkpoint, or started
 // afresh): the rows with 0 are the run's one continuous curve, as the charts draw it.
-QString
-metricsCsvHeader(); // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded
+// `source` says where a row was read (metrics_file, log, logger_files); then a column per named extra series.
+// attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded,source[,extra...]
+QString metricsCsvHeader(const QStringList &extras = {});
 // The row of a step or epoch event, without a line end; empty for the other events.
-QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded);
+QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded, const QStringList &extras = {});
+// The names of the events' extra values, in the order they first appear.
+QStringList extraNamesOf(const QList<StoredMetricEvent> &events);
+QString metricSourceName(MetricSource source);
 // The whole document, lines ended by '\n'.
 QString metricsCsv(const QList<StoredMetricEvent> &events);
 
-// Which events a later attempt superseded, by the rules RunSeries draws with (one flag per event; only step
-// and epoch events can be true).
+// Which events a later attempt superseded, or a file's values for the same series (a log event none of whose
+// values is drawn), by the rules RunSeries draws with (one flag per event; only step and epoch events can be
+// true).
 QList<bool> supersededEvents(const QList<StoredMetricEvent> &events);
 
 } // namespace torchdeck

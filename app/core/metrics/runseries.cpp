@@ -1,6 +1,7 @@
 #include "core/metrics/runseries.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace torchdeck {
 
@@ -28,6 +29,7 @@ void RunSeriesChanges::merge(const RunSeriesChanges &other)
         mergeRows(&appended[k], other.appended[k]);
         mergeRows(&discarded[k], other.discarded[k]);
     }
+    extras = extras || other.extras;
     checkpoints = checkpoints || other.checkpoints;
     info = info || other.info;
 }
@@ -38,18 +40,58 @@ bool RunSeriesChanges::isEmpty() const
         if (!appended[k].isEmpty() || !discarded[k].isEmpty())
             return false;
     }
-    return !checkpoints && !info;
+    return !extras && !checkpoints && !info;
 }
 
-void RunSeries::add(SeriesKind kind, double x, double y, int attempt, RunSeriesChanges *changes)
+void RunSeries::add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes)
 {
     if (!MetricEvent::has(y))
         return;
     MetricSeries &s = at(kind);
+    bool &fromFiles = m_fromFiles[static_cast<int>(kind)];
+    if (source == MetricSource::Log && fromFiles)
+        return;
+    if (source != MetricSource::Log && !fromFiles) {
+        fromFiles = true; // what the log gave for it so far is superseded
+        mergeRows(&changes->discarded[static_cast<int>(kind)],
+                  s.discardAfter(-std::numeric_limits<double>::infinity()));
+    }
     const qsizetype before = s.size();
     mergeRows(&changes->discarded[static_cast<int>(kind)], s.append(x, y, attempt));
     if (s.size() > before)
         mergeRows(&changes->appended[static_cast<int>(kind)], {before, before});
+}
+
+void RunSeries::addExtras(const MetricEvent &e, double x, bool byEpoch, int attempt, RunSeriesChanges *changes)
+{
+    for (const NamedValue &value : e.extras) {
+        auto it = std::find_if(m_extras.begin(), m_extras.end(), [&value, byEpoch](const Extra &extra) {
+            return extra.byEpoch == byEpoch && extra.name == value.name;
+        });
+        if (it == m_extras.end())
+            it = m_extras.insert(m_extras.end(), Extra{value.name, byEpoch, {}});
+        it->series.append(x, value.value, attempt);
+        changes->extras = true;
+    }
+}
+
+QStringList RunSeries::extraNames(bool byEpoch) const
+{
+    QStringList names;
+    for (const Extra &extra : m_extras) {
+        if (extra.byEpoch == byEpoch)
+            names.append(extra.name);
+    }
+    return names;
+}
+
+const MetricSeries *RunSeries::extra(const QString &name, bool byEpoch) const
+{
+    for (const Extra &extra : m_extras) {
+        if (extra.byEpoch == byEpoch && extra.name == name)
+            return &extra.series;
+    }
+    return nullptr;
 }
 
 void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes)
@@ -69,6 +111,11 @@ void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes)
             continue; // resumed from somewhere unknown: leave the step curves alone
         mergeRows(&changes->discarded[k], m_series[k].discardAfter(static_cast<double>(byEpoch ? epoch : step)));
     }
+    for (Extra &extra : m_extras) {
+        if (extra.byEpoch || step >= 0)
+            changes->extras =
+                !extra.series.discardAfter(double(extra.byEpoch ? epoch : step)).isEmpty() || changes->extras;
+    }
     for (RunCheckpoint &c : m_checkpoints) {
         if (!c.discarded && step >= 0 && c.step > step) {
             c.discarded = true;
@@ -84,6 +131,13 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         if (!MetricEvent::has(m_info.firstTime))
             m_info.firstTime = e.time;
         m_info.lastTime = e.time;
+    }
+    if (e.source == MetricSource::Log) {
+        LogMark &mark = m_logMarks[attempt];
+        if (e.kind == MetricEventKind::Epoch)
+            mark.epoch = std::max(mark.epoch, e.epoch);
+        else if (e.kind == MetricEventKind::Step)
+            mark.step = std::max(mark.step, e.step);
     }
     switch (e.kind) {
     case MetricEventKind::Start:
@@ -107,9 +161,10 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         break;
     case MetricEventKind::Step: {
         const double x = static_cast<double>(e.step);
-        add(SeriesKind::TrainLoss, x, e.loss, attempt, &changes);
-        add(SeriesKind::LearningRate, x, e.lr, attempt, &changes);
-        add(SeriesKind::Throughput, x, e.samplesPerSecond, attempt, &changes);
+        add(SeriesKind::TrainLoss, x, e.loss, e.source, attempt, &changes);
+        add(SeriesKind::LearningRate, x, e.lr, e.source, attempt, &changes);
+        add(SeriesKind::Throughput, x, e.samplesPerSecond, e.source, attempt, &changes);
+        addExtras(e, x, false, attempt, &changes);
         m_info.lastStepTime = e.time;
         m_info.lastEpochStep = e.epochStep;
         m_info.lastStep = e.step;
@@ -121,11 +176,12 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
     }
     case MetricEventKind::Epoch: {
         const double x = static_cast<double>(e.epoch);
-        add(SeriesKind::EpochTrainLoss, x, e.loss, attempt, &changes);
-        add(SeriesKind::ValLoss, x, e.valLoss, attempt, &changes);
-        add(SeriesKind::ValAccuracy, x, e.valAccuracy, attempt, &changes);
-        add(SeriesKind::EpochSeconds, x, e.seconds, attempt, &changes);
-        add(SeriesKind::EpochThroughput, x, e.samplesPerSecond, attempt, &changes);
+        add(SeriesKind::EpochTrainLoss, x, e.loss, e.source, attempt, &changes);
+        add(SeriesKind::ValLoss, x, e.valLoss, e.source, attempt, &changes);
+        add(SeriesKind::ValAccuracy, x, e.valAccuracy, e.source, attempt, &changes);
+        add(SeriesKind::EpochSeconds, x, e.seconds, e.source, attempt, &changes);
+        add(SeriesKind::EpochThroughput, x, e.samplesPerSecond, e.source, attempt, &changes);
+        addExtras(e, x, true, attempt, &changes);
         if (e.epochs >= 0 && m_info.epochs != e.epochs) {
             m_info.epochs = e.epochs;
             changes.info = true;
@@ -159,6 +215,9 @@ void RunSeries::clear()
 {
     for (MetricSeries &s : m_series)
         s.clear();
+    m_fromFiles = {};
+    m_extras.clear();
+    m_logMarks.clear();
     m_info = {};
     m_checkpoints.clear();
 }

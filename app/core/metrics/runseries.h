@@ -4,7 +4,9 @@
 #include "core/metrics/metricseries.h"
 #include "core/metrics/serieskind.h"
 
+#include <QHash>
 #include <QList>
+#include <QStringList>
 #include <array>
 
 namespace torchdeck {
@@ -57,6 +59,7 @@ struct RunProgress {
 struct RunSeriesChanges {
     std::array<MetricSeries::Rows, kSeriesKindCount> appended;
     std::array<MetricSeries::Rows, kSeriesKindCount> discarded;
+    bool extras = false; // a named extra series changed
     bool checkpoints = false;
     bool info = false;
 
@@ -64,9 +67,11 @@ struct RunSeriesChanges {
     bool isEmpty() const;
 };
 
-// All series of one run, fed with its events in order. One run spans many attempts (job ids): a start event
-// that resumes from a checkpoint at step S marks the points after S discarded, so the visible curve stays
-// one continuous line and nothing is drawn twice.
+// All series of one run, fed with its events in order. Where a series has values from a file (the metrics file,
+// the job's TensorBoard or Lightning files), values that log patterns read for it are left out: the log only
+// fills the series the files lack (log values stored before the file's first are marked discarded). One run spans many
+// attempts (job ids): a start event that resumes from a checkpoint at step S marks the points after S discarded, so the
+// visible curve stays one continuous line and nothing is drawn twice.
 class RunSeries {
 public:
     RunSeriesChanges apply(const MetricEvent &event, int attempt = 0);
@@ -74,16 +79,36 @@ public:
     void clear();
 
     const MetricSeries &series(SeriesKind kind) const { return m_series[static_cast<int>(kind)]; }
+    // Named series the run's own logger wrote (NamedValue), by step from step events, by epoch from epoch
+    // events; in the order they first came.
+    QStringList extraNames(bool byEpoch) const;
+    const MetricSeries *extra(const QString &name, bool byEpoch) const;
     const RunInfo &info() const { return m_info; }
     const QList<RunCheckpoint> &checkpoints() const { return m_checkpoints; }
     RunProgress progress() const;
+    // The highest epoch and step the log of an attempt gave (whatever values a file's superseded): where
+    // reading it on goes on counting.
+    struct LogMark {
+        qint64 epoch = 0;
+        qint64 step = 0;
+    };
+    LogMark logMark(int attempt) const { return m_logMarks.value(attempt); }
 
 private:
     MetricSeries &at(SeriesKind kind) { return m_series[static_cast<int>(kind)]; }
-    void add(SeriesKind kind, double x, double y, int attempt, RunSeriesChanges *changes);
+    void add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes);
+    void addExtras(const MetricEvent &event, double x, bool byEpoch, int attempt, RunSeriesChanges *changes);
     void resume(const MetricEvent &start, RunSeriesChanges *changes);
 
     std::array<MetricSeries, kSeriesKindCount> m_series;
+    std::array<bool, kSeriesKindCount> m_fromFiles{}; // has values from a source other than the log
+    struct Extra {
+        QString name;
+        bool byEpoch = false;
+        MetricSeries series;
+    };
+    QList<Extra> m_extras;
+    QHash<int, LogMark> m_logMarks; // by attempt
     RunInfo m_info;
     QList<RunCheckpoint> m_checkpoints;
 };

@@ -49,6 +49,16 @@ struct JobRecord {
     TailOffsets offsets;
 };
 
+// A file a custom command's own logger writes under its run directory (TensorBoard events, Lightning's
+// metrics.csv): the attempt that first wrote it, and how far it was read (bytes; rows for a CSV, which its
+// logger rewrites whole) at what size.
+struct LoggerFileRecord {
+    QString path; // absolute, on the cluster
+    int attempt = 0;
+    qint64 offset = 0;
+    qint64 size = 0;
+};
+
 // The scheduler's ids of a run's jobs, by attempt; an attempt still being submitted (claimed, no job id yet)
 // has none.
 QStringList submittedJobIds(const QList<JobRecord> &jobs);

@@ -96,6 +96,12 @@ public:
     enum class TailedFile { Metrics, Stdout };
     StoreResult<bool> appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
                                     qint64 fromOffset, qint64 toOffset, TailedFile file = TailedFile::Metrics);
+    // Files a custom command's own logger writes (TensorBoard, Lightning CSV), each with where it was read to.
+    StoreResult<QList<LoggerFileRecord>> loggerFiles(const QString &runId) const;
+    // The events read from one, with its offset moved from `before` (all zero: a file new to the store) to
+    // `after`, in one transaction; false when another process on the store had moved it already.
+    StoreResult<bool> appendLoggerFileMetrics(const QString &runId, const LoggerFileRecord &before,
+                                              const LoggerFileRecord &after, const QList<MetricEvent> &events);
     StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
     StoreResult<RunSeries> runSeries(const QString &runId) const;              // the cache replayed
     StoreResult<qint64> metricsCount(const QString &runId) const;

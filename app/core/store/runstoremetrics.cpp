@@ -2,6 +2,7 @@
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
@@ -13,14 +14,20 @@ namespace {
 
 // metrics.event holds MetricEventKind's values: they are stored, so the enum only ever grows at its end.
 constexpr auto kMetricColumns = "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
-                                "samples_per_s, val_loss, val_accuracy, seconds, extra";
+                                "samples_per_s, val_loss, val_accuracy, seconds, extra, source";
 
 // The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events (the bulk).
 QVariant extraJson(const MetricEvent &e)
 {
-    if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
-        return {};
     QJsonObject o;
+    if (!e.extras.isEmpty()) {
+        QJsonArray values; // pairs, in the order the logger wrote them
+        for (const NamedValue &value : e.extras)
+            values.append(QJsonArray{value.name, value.value});
+        o.insert(u"values", values);
+    }
+    if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
+        return o.isEmpty() ? QVariant() : QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
     auto text = [&o](const char *key, const QString &value) {
         if (!value.isEmpty())
             o.insert(QLatin1StringView(key), value);
@@ -69,6 +76,12 @@ void readExtra(const QVariant &json, MetricEvent *e)
     e->resumeEpoch = o.value(u"resume_epoch").toInteger(kNoCount);
     e->resumeStep = o.value(u"resume_step").toInteger(kNoCount);
     e->resumeSkipped = o.value(u"resume_skipped").toInteger(0);
+    const QJsonArray values = o.value(u"values").toArray();
+    for (const QJsonValue &pair : values) {
+        const QJsonArray nameValue = pair.toArray();
+        if (nameValue.size() == 2 && nameValue.at(1).isDouble())
+            e->extras.append({nameValue.at(0).toString(), nameValue.at(1).toDouble()});
+    }
 }
 
 StoredMetricEvent readRow(const QSqlQuery &q)
@@ -90,7 +103,39 @@ StoredMetricEvent readRow(const QSqlQuery &q)
     e.valAccuracy = sql::toReal(q.value(12));
     e.seconds = sql::toReal(q.value(13));
     readExtra(q.value(14), &e);
+    e.source = static_cast<MetricSource>(q.value(15).toInt());
     return s;
+}
+
+// The events after the run's last, inside the caller's transaction.
+StoreStatus insertEvents(QSqlDatabase &db, qint64 key, const QString &runId, int attempt,
+                         const QList<MetricEvent> &events)
+{
+    QSqlQuery next(db);
+    next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
+    next.addBindValue(key);
+    if (!next.exec() || !next.next())
+        return StoreStatus::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
+    qint64 seq = next.value(0).toLongLong();
+    next.finish();
+
+    QSqlQuery insert(db);
+    insert.prepare(QStringLiteral("INSERT INTO metrics (run_key, seq, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                  "?, ?, ?, ?, ?, ?, ?)")
+                       .arg(QLatin1StringView(kMetricColumns)));
+    for (const MetricEvent &e : events) {
+        int i = 0;
+        for (const QVariant &v :
+             {QVariant(key), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)), sql::real(e.time),
+              sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs), sql::count(e.epochStep),
+              sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr), sql::real(e.samplesPerSecond),
+              sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds), extraJson(e),
+              QVariant(static_cast<int>(e.source))})
+            insert.bindValue(i++, v);
+        if (!insert.exec())
+            return StoreStatus::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
+    }
+    return {};
 }
 
 } // namespace
@@ -141,29 +186,8 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
         }
     }
 
-    QSqlQuery next(db);
-    next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
-    next.addBindValue(key.value);
-    if (!next.exec() || !next.next())
-        return Result::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
-    qint64 seq = next.value(0).toLongLong();
-    next.finish();
-
-    QSqlQuery insert(db);
-    insert.prepare(QStringLiteral("INSERT INTO metrics (run_key, seq, %1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-                                  "?, ?, ?, ?, ?, ?)")
-                       .arg(QLatin1StringView(kMetricColumns)));
-    for (const MetricEvent &e : events) {
-        int i = 0;
-        for (const QVariant &v :
-             {QVariant(key.value), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)),
-              sql::real(e.time), sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs), sql::count(e.epochStep),
-              sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr), sql::real(e.samplesPerSecond),
-              sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds), extraJson(e)})
-            insert.bindValue(i++, v);
-        if (!insert.exec())
-            return Result::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
-    }
+    if (const StoreStatus inserted = insertEvents(db, key.value, runId, attempt, events); !inserted.ok())
+        return Result::failure(inserted.error);
     if (!transaction.commit())
         return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
     return {true, {}};
@@ -246,6 +270,66 @@ StoreStatus RunStore::clearMetrics(const QString &runId)
     if (!q.exec())
         return StoreStatus::failure(sql::error(QStringLiteral("cannot clear metrics of run ") + runId, q));
     return {};
+}
+
+} // namespace torchdeck
+
+namespace torchdeck {
+
+StoreResult<QList<LoggerFileRecord>> RunStore::loggerFiles(const QString &runId) const
+{
+    using Result = StoreResult<QList<LoggerFileRecord>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("SELECT path, attempt, offset, size FROM logger_files WHERE run_id = ? ORDER BY path"));
+    q.addBindValue(runId);
+    if (!q.exec())
+        return Result::failure(sql::error(QStringLiteral("cannot read the logger files of run ") + runId, q));
+    Result result;
+    while (q.next())
+        result.value.append(
+            {q.value(0).toString(), q.value(1).toInt(), q.value(2).toLongLong(), q.value(3).toLongLong()});
+    return result;
+}
+
+StoreResult<bool> RunStore::appendLoggerFileMetrics(const QString &runId, const LoggerFileRecord &before,
+                                                    const LoggerFileRecord &after, const QList<MetricEvent> &events)
+{
+    using Result = StoreResult<bool>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlDatabase db = database();
+    sql::Transaction transaction(db);
+    if (!transaction.begun())
+        return Result::failure(transaction.beginError());
+    const StoreResult<qint64> key = runKey(db, runId);
+    if (!key.ok())
+        return Result::failure(key.error);
+    // As appendMetrics: only from where this reader began, so a second front never stores the same values.
+    QSqlQuery moved(db);
+    if (before.offset == 0 && before.size == 0) {
+        moved.prepare(QStringLiteral("INSERT OR IGNORE INTO logger_files (run_id, path, attempt, offset, size) "
+                                     "VALUES (?, ?, ?, ?, ?)"));
+        for (const QVariant &v : {QVariant(runId), QVariant(after.path), QVariant(after.attempt),
+                                  QVariant(after.offset), QVariant(after.size)})
+            moved.addBindValue(v);
+    } else {
+        moved.prepare(QStringLiteral("UPDATE logger_files SET offset = ?, size = ? WHERE run_id = ? AND path = ? "
+                                     "AND offset = ? AND size = ?"));
+        for (const QVariant &v : {QVariant(after.offset), QVariant(after.size), QVariant(runId), QVariant(after.path),
+                                  QVariant(before.offset), QVariant(before.size)})
+            moved.addBindValue(v);
+    }
+    if (!moved.exec())
+        return Result::failure(sql::error(QStringLiteral("cannot save the logger file offset of run ") + runId, moved));
+    if (moved.numRowsAffected() == 0)
+        return {false, {}};
+    if (const StoreStatus inserted = insertEvents(db, key.value, runId, after.attempt, events); !inserted.ok())
+        return Result::failure(inserted.error);
+    if (!transaction.commit())
+        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
+    return {true, {}};
 }
 
 } // namespace torchdeck

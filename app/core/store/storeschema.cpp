@@ -84,6 +84,21 @@ QList<StoreMigration> storeMigrations()
              QStringLiteral("ALTER TABLE jobs ADD COLUMN claim_until INTEGER"),
              QStringLiteral("ALTER TABLE jobs ADD COLUMN claim_request TEXT NOT NULL DEFAULT ''"),
          }},
+        {4,
+         {
+             // Where each event was read (MetricSource), so log values give way to a file's for the same series.
+             QStringLiteral("ALTER TABLE metrics ADD COLUMN source INTEGER NOT NULL DEFAULT 0"),
+             // Files a custom command's own logger writes under its run directory (TensorBoard event files,
+             // Lightning's metrics.csv), each read from where the last reader stopped: `offset` in bytes, or
+             // in rows for a CSV (rewritten whole as columns appear); `size` as last read.
+             QStringLiteral("CREATE TABLE logger_files ("
+                            " run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,"
+                            " path TEXT NOT NULL,"
+                            " attempt INTEGER NOT NULL,"
+                            " offset INTEGER NOT NULL DEFAULT 0,"
+                            " size INTEGER NOT NULL DEFAULT 0,"
+                            " PRIMARY KEY (run_id, path))"),
+         }},
     };
 }
 

@@ -51,26 +51,35 @@ private slots:
         for (int epoch = 1; epoch <= 4; ++epoch) {
             MetricEvent e;
             e.kind = MetricEventKind::Epoch;
+            e.source = MetricSource::Log;
             e.epoch = epoch;
             e.loss = 1.0 / epoch;
             series.apply(e, 0);
             MetricEvent s;
+            s.source = MetricSource::Log;
             s.step = epoch * 100;
             s.loss = 1.0 / epoch;
             series.apply(s, 0);
         }
         MetricEvent e;
         e.kind = MetricEventKind::Epoch;
+        e.source = MetricSource::Log;
         e.epoch = 3;
         e.loss = 0.3;
         series.apply(e, 1);
         MetricEvent s;
+        s.source = MetricSource::Log;
         s.step = 300;
         s.loss = 0.3;
         series.apply(s, 1);
         QCOMPARE(logProgressOf(series, 0).epoch, 4);
         QCOMPARE(logProgressOf(series, 1).epoch, 3);
         QCOMPARE(logProgressOf(series, 1).step, 300);
+        MetricEvent fromFile; // the log's count goes on from its own lines, not a file's
+        fromFile.kind = MetricEventKind::Epoch;
+        fromFile.epoch = 9;
+        fromFile.valLoss = 0.1;
+        series.apply(fromFile, 1);
         QCOMPARE(logProgressOf(series, 2).epoch, 0); // a new attempt starts over
     }
 

@@ -1,4 +1,5 @@
 #include "core/metrics/metricscsv.h"
+#include "core/metrics/runseries.h"
 
 #include <QTest>
 
@@ -11,7 +12,7 @@ private slots:
     void rowsOfStepsAndEpochs()
     {
         QCOMPARE(metricsCsvHeader(), QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_"
-                                                    "loss,val_accuracy,seconds,discarded"));
+                                                    "loss,val_accuracy,seconds,discarded,source"));
         MetricEvent step;
         step.kind = MetricEventKind::Step;
         step.time = 1700000000; // 10 significant digits, as `metrics --csv` always wrote: whole seconds
@@ -20,7 +21,8 @@ private slots:
         step.loss = 0.125;
         step.lr = 0.001;
         step.samplesPerSecond = 5120;
-        QCOMPARE(metricsCsvRow(1, step, false), QStringLiteral("1,step,1700000000,2,130,0.125,0.001,5120,,,,0"));
+        QCOMPARE(metricsCsvRow(1, step, false),
+                 QStringLiteral("1,step,1700000000,2,130,0.125,0.001,5120,,,,0,metrics_file"));
 
         MetricEvent epoch;
         epoch.kind = MetricEventKind::Epoch;
@@ -29,8 +31,50 @@ private slots:
         epoch.valLoss = 0.3;
         epoch.valAccuracy = 0.875;
         epoch.seconds = 12.5;
-        QCOMPARE(metricsCsvRow(0, epoch, true), QStringLiteral("0,epoch,,3,,0.25,,,0.3,0.875,12.5,1"));
+        QCOMPARE(metricsCsvRow(0, epoch, true), QStringLiteral("0,epoch,,3,,0.25,,,0.3,0.875,12.5,1,metrics_file"));
         QCOMPARE(metricsCsvRow(0, epoch, false).count(u','), metricsCsvHeader().count(u','));
+    }
+
+    void extrasAndSources()
+    {
+        MetricEvent fromFile;
+        fromFile.kind = MetricEventKind::Epoch;
+        fromFile.source = MetricSource::LoggerFiles;
+        fromFile.epoch = 1;
+        fromFile.valLoss = 0.5;
+        fromFile.extras = {{QStringLiteral("val_f1"), 0.75}, {QStringLiteral("odd, \"name\""), 2}};
+        MetricEvent fromLog; // the log's val loss gives way to the file's; its train loss fills a gap
+        fromLog.kind = MetricEventKind::Epoch;
+        fromLog.source = MetricSource::Log;
+        fromLog.epoch = 1;
+        fromLog.valLoss = 0.6;
+        MetricEvent trainFromLog = fromLog;
+        trainFromLog.valLoss = kNoValue;
+        trainFromLog.loss = 0.4;
+        const QList<StoredMetricEvent> events{{0, fromFile}, {0, fromLog}, {0, trainFromLog}};
+        QCOMPARE(supersededEvents(events), (QList<bool>{false, true, false}));
+        QCOMPARE(metricsCsv(events),
+                 QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,"
+                                "discarded,source,val_f1,\"odd, \"\"name\"\"\"\n"
+                                "0,epoch,,1,,,,,0.5,,,0,logger_files,0.75,2\n"
+                                "0,epoch,,1,,,,,0.6,,,1,log,,\n"
+                                "0,epoch,,1,,0.4,,,,,,0,log,,\n"));
+    }
+
+    void logValuesStoredBeforeAFilesAreSuperseded()
+    {
+        MetricEvent fromLog;
+        fromLog.kind = MetricEventKind::Step;
+        fromLog.source = MetricSource::Log;
+        fromLog.step = 1;
+        fromLog.loss = 0.9;
+        MetricEvent fromFile = fromLog;
+        fromFile.source = MetricSource::MetricsFile;
+        fromFile.loss = 0.8;
+        QCOMPARE(supersededEvents({{0, fromLog}, {0, fromFile}}), (QList<bool>{true, false}));
+        RunSeries series;
+        series.apply({fromLog, fromFile});
+        QCOMPARE(series.series(SeriesKind::TrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.8}}));
     }
 
     void otherEventsHaveNoRow()
@@ -81,8 +125,8 @@ private slots:
                  (QList<bool>{false, false, false, true, true, true, false, false, false, false}));
         const QStringList lines = metricsCsv(events).split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 10); // the header and nine rows: the start event has none
-        QCOMPARE(lines.at(4), QStringLiteral("0,step,,,30,0.03333333333,,,,,,1"));
-        QCOMPARE(lines.at(7), QStringLiteral("1,step,,,30,0.03333333333,,,,,,0"));
+        QCOMPARE(lines.at(4), QStringLiteral("0,step,,,30,0.03333333333,,,,,,1,metrics_file"));
+        QCOMPARE(lines.at(7), QStringLiteral("1,step,,,30,0.03333333333,,,,,,0,metrics_file"));
     }
 };
 

@@ -91,6 +91,13 @@ QList<LogPattern> PatternParser::defaultPatterns()
              R"()(?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
              R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"),
          1},
+        // Keras' fit(): "Epoch 3/10" on its own line, then "469/469 [=====] - 2s 4ms/step - loss: 0.12 -
+        // accuracy: 0.95 - val_loss: 0.10 - val_accuracy: 0.96" (Keras 3: a bar of ━, accuracy first).
+        {QStringLiteral("Keras progress"),
+         QStringLiteral(R"(^\s*(?<epoch_step>\d+)/(?<steps>\d+) (?:\[[=>.]*\]|\S+)\s.*?\bloss: (?<loss>)" TD_NUM
+                        R"()(?:(?=.*?\bval_loss: (?<val_loss>)" TD_NUM R"()))?)"
+                        R"((?:(?=.*?\bval_acc(?:uracy)?: (?<val_accuracy>)" TD_NUM R"()))?)"),
+         1, true},
         // Lightning-like key=value logging without an epoch: "train_loss=0.042"
         {QStringLiteral("[step=N] train_loss=x"),
          QStringLiteral(R"((?:\bstep[=:]\s*(?<step>\d+)\b.*?)?\btrain_loss(?:_step)?=(?<loss>)" TD_NUM R"())"
@@ -169,6 +176,13 @@ QList<LogPattern> PatternParser::patterns() const
 
 std::optional<MetricEvent> PatternParser::parse(QStringView line)
 {
+    m_lastEndsEpoch = false;
+    static const QRegularExpression header(QStringLiteral(R"(^\s*Epoch (\d+)/(\d+)\s*$)"));
+    if (const QRegularExpressionMatch m = header.match(line); m.hasMatch()) {
+        m_headerEpoch = m.captured(1).toLongLong();
+        m_headerEpochs = m.captured(2).toLongLong();
+        return std::nullopt;
+    }
     for (const Compiled &c : m_compiled) {
         const QRegularExpressionMatch m = c.regex.match(line);
         if (!m.hasMatch())
@@ -188,6 +202,11 @@ std::optional<MetricEvent> PatternParser::parse(QStringView line)
             e.valAccuracy = capturedDouble(m, u"val_accuracy");
         e.lr = capturedDouble(m, u"lr");
         e.seconds = capturedDouble(m, u"seconds");
+        if (c.pattern.epochFromHeader && e.epoch < 0 && m_headerEpoch > 0) {
+            e.epoch = m_headerEpoch;
+            e.epochs = m_headerEpochs;
+            m_lastEndsEpoch = e.epochStep >= 0 && e.epochStep == e.stepsPerEpoch;
+        }
 
         const bool stepLine = e.step >= 0 || e.epochStep >= 0;
         if (!stepLine && e.epoch >= 0) {
@@ -212,15 +231,25 @@ QList<MetricEvent> PatternParser::parseLine(QByteArrayView line)
     const std::optional<QStringView> own = rankZerosLine(text);
     if (!own)
         return events;
+    bool endsEpoch = false;
     for (const QStringView segment : own->tokenize(u'\r', Qt::SkipEmptyParts)) {
         std::optional<MetricEvent> e = parse(segment);
         if (!e)
             continue;
+        endsEpoch = m_lastEndsEpoch;
         if (!events.isEmpty() && events.last().kind == e->kind && events.last().step == e->step &&
             events.last().epoch == e->epoch)
             events.last() = *e;
         else
             events.append(*e);
+    }
+    if (endsEpoch) {
+        // The last step's running loss is the epoch's mean train loss; validation comes with it.
+        MetricEvent epoch = events.last();
+        epoch.kind = MetricEventKind::Epoch;
+        events.last().valLoss = kNoValue;
+        events.last().valAccuracy = kNoValue;
+        events.append(epoch);
     }
     return events;
 }

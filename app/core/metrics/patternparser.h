@@ -22,6 +22,9 @@ struct LogPattern {
     QString name;
     QString regex;
     int epochBase = 1; // 0 where the tool counts epochs from 0 (Lightning's "Epoch 0:")
+    // Keras: the epoch is on a line of its own ("Epoch 3/10") before the progress lines, and a progress line
+    // at the epoch's last step ("469/469 ...") is also the epoch's summary (an Epoch event follows its Step).
+    bool epochFromHeader = false;
 };
 
 // Turns plain log lines of users' own scripts into Step and Epoch events. The first pattern that matches
@@ -46,6 +49,9 @@ public:
     void resetCounters() { m_implicitStep = 0; }
     // Lines with no step of their own count on from here (a log read in parts).
     void setImplicitStep(qint64 step) { m_implicitStep = step; }
+    // The epoch an "Epoch N/M" line before this part of the log named (a log read in parts: the epoch after
+    // the last one it ended).
+    void setHeaderEpoch(qint64 epoch) { m_headerEpoch = epoch; }
 
 private:
     struct Compiled {
@@ -56,6 +62,9 @@ private:
 
     QList<Compiled> m_compiled;
     qint64 m_implicitStep = 0;
+    qint64 m_headerEpoch = kNoCount;
+    qint64 m_headerEpochs = kNoCount;
+    bool m_lastEndsEpoch = false; // the last parse() was an epochFromHeader pattern at its epoch's last step
 };
 
 } // namespace torchdeck

@@ -26,6 +26,8 @@ private slots:
     void tutorialLog();
     void pytorchTutorialLog();
     void lightningProgressBar();
+    void kerasFit();
+    void kerasLogReadInParts();
     void torchdeckTrainerStdout();
     void keyValueLog();
     void customPatterns();
@@ -113,6 +115,52 @@ void TestPatternParser::lightningProgressBar()
     QCOMPARE(events[5].step, 60);
     QCOMPARE(events[9].step, 100);
     QCOMPARE(events[0].loss, 0.762);
+}
+
+void TestPatternParser::kerasFit()
+{
+    PatternParser parser;
+    const QList<MetricEvent> events = parseFile(parser, "keras.log");
+    // Per epoch: a Step per refresh of the \r-rewritten progress line (the last at step 469), then the
+    // epoch's summary.
+    QCOMPARE(events.size(), 5 + 5 + 3);
+    QCOMPARE(events[0].kind, MetricEventKind::Step);
+    QCOMPARE(events[0].epoch, 1);
+    QCOMPARE(events[0].step, 1);
+    QCOMPARE(events[0].loss, 0.988);
+    QCOMPARE(events[3].step, 469);
+    QVERIFY(!MetricEvent::has(events[3].valLoss));
+    QCOMPARE(events[4].kind, MetricEventKind::Epoch);
+    QCOMPARE(events[4].epoch, 1);
+    QCOMPARE(events[4].epochs, 2);
+    QCOMPARE(events[4].loss, 0.52);
+    QCOMPARE(events[4].valLoss, 0.41);
+    QCOMPARE(events[4].valAccuracy, 0.85); // val_accuracy, never the train accuracy
+    QCOMPARE(events[5].step, 469 + 1);
+    QCOMPARE(events[9].epoch, 2);
+    QCOMPARE(events[9].valLoss, 0.37);
+    // Keras 3: accuracy before loss, a bar of heavy lines, no validation.
+    QCOMPARE(events[10].step, 2 * 469 + 50);
+    QCOMPARE(events[10].loss, 0.3);
+    QCOMPARE(events[11].step, 3 * 469);
+    QCOMPARE(events[12].kind, MetricEventKind::Epoch);
+    QCOMPARE(events[12].epoch, 3);
+    QCOMPARE(events[12].loss, 0.29);
+    QVERIFY(!MetricEvent::has(events[12].valLoss));
+}
+
+void TestPatternParser::kerasLogReadInParts()
+{
+    // The tracker reads on where it stopped: the "Epoch 2/2" line was in the part before.
+    PatternParser parser;
+    parser.setHeaderEpoch(2);
+    const QList<MetricEvent> events =
+        parser.parseLine("469/469 [==============================] - 3s 6ms/step - loss: 0.3600 - val_loss: 0.3700");
+    QCOMPARE(events.size(), 2);
+    QCOMPARE(events[0].step, 2 * 469);
+    QCOMPARE(events[1].kind, MetricEventKind::Epoch);
+    QCOMPARE(events[1].epoch, 2);
+    QCOMPARE(events[1].valLoss, 0.37);
 }
 
 void TestPatternParser::torchdeckTrainerStdout()

@@ -100,6 +100,21 @@ RunCharts::RunCharts(QWidget *parent)
     bottom->addWidget(m_timeView, 2);
     layout->addLayout(top, 1);
     layout->addLayout(bottom, 1);
+    // What the run's own logger writes beyond loss, accuracy and lr (grad norms, F1, ...), shown once there.
+    auto *extras = new QHBoxLayout;
+    for (const bool byEpoch : {false, true}) {
+        ExtraChart &extra = m_extras[byEpoch];
+        extra.chart = new QChart;
+        extra.chart->setTitle(byEpoch ? tr("Other series by epoch") : tr("Other series by step"));
+        auto *x = new QValueAxis;
+        x->setLabelFormat(byEpoch ? QStringLiteral("%.0f") : QStringLiteral("%g"));
+        extra.chart->addAxis(x, Qt::AlignBottom);
+        replaceYAxis(extra.chart, false, QString());
+        extra.view = makeView(extra.chart);
+        extra.view->hide();
+        extras->addWidget(extra.view, 1);
+    }
+    layout->addLayout(extras, 1);
     applyTheme();
 }
 
@@ -135,6 +150,7 @@ void RunCharts::setRun(RunMetrics *run)
             connect(run, &RunMetrics::pointsAppended, this, &RunCharts::scheduleRedraw),
             connect(run, &RunMetrics::pointsDiscarded, this, &RunCharts::scheduleRedraw),
             connect(run, &RunMetrics::replaced, this, &RunCharts::scheduleRedraw),
+            connect(run, &RunMetrics::extrasChanged, this, &RunCharts::scheduleRedraw),
         };
     }
     redraw();
@@ -177,9 +193,11 @@ void RunCharts::setComparison(const QList<ComparedRun> &runs)
 
 void RunCharts::resetZoom()
 {
-    for (RunChartView *view : {m_stepView, m_throughputView, m_epochView, m_timeView})
+    const QList<RunChartView *> views{m_stepView, m_throughputView, m_epochView,
+                                      m_timeView, m_extras[0].view, m_extras[1].view};
+    for (RunChartView *view : views)
         view->chart()->zoomReset();
-    for (RunChartView *view : {m_stepView, m_throughputView, m_epochView, m_timeView}) {
+    for (RunChartView *view : views) {
         if (view->isZoomed())
             view->resetZoom(); // redraws
     }
@@ -233,7 +251,62 @@ void RunCharts::redraw()
         x->setTickCount(std::clamp(int(x->max() - x->min()) + 1, 2, 6));
     }
     drawBars();
+    drawExtras();
     emit redrawn();
+}
+
+void RunCharts::drawExtras()
+{
+    for (const bool byEpoch : {false, true}) {
+        ExtraChart &extra = m_extras[byEpoch];
+        const QStringList names = m_run ? m_run->series().extraNames(byEpoch) : QStringList();
+        bool changed = false;
+        for (qsizetype i = extra.lines.size() - 1; i >= 0; --i) { // another run's names
+            if (!names.contains(extra.lines.at(i)->name())) {
+                extra.chart->removeSeries(extra.lines.at(i));
+                delete extra.lines.takeAt(i);
+                changed = true;
+            }
+        }
+        QList<QLineSeries *> lines;
+        QList<const MetricSeries *> series;
+        for (const QString &name : names) {
+            auto it = std::find_if(extra.lines.cbegin(), extra.lines.cend(),
+                                   [&name](const QLineSeries *line) { return line->name() == name; });
+            QLineSeries *line = it != extra.lines.cend() ? *it : nullptr;
+            if (!line) {
+                line = addLine(extra.chart, name);
+                for (QAbstractAxis *axis : extra.chart->axes())
+                    line->attachAxis(axis);
+                line->setPointsVisible(byEpoch);
+                extra.lines.append(line);
+                changed = true;
+            }
+            lines.append(line);
+            series.append(m_run->series().extra(name, byEpoch));
+        }
+        if (changed)
+            applyPalette(extra.chart, palette());
+        extra.view->setVisible(!names.isEmpty());
+        drawDecimated(extra.chart, lines, series, extra.view->isZoomed(), minimumColumns);
+    }
+}
+
+QStringList RunCharts::drawnExtras(bool byEpoch) const
+{
+    QStringList names;
+    for (const QLineSeries *line : m_extras[byEpoch].lines)
+        names.append(line->name());
+    return names;
+}
+
+QList<QPointF> RunCharts::drawnExtra(const QString &name, bool byEpoch) const
+{
+    for (const QLineSeries *line : m_extras[byEpoch].lines) {
+        if (line->name() == name)
+            return line->points();
+    }
+    return {};
 }
 
 void RunCharts::changeEvent(QEvent *event)
@@ -311,7 +384,7 @@ RunChartView *RunCharts::view(SeriesKind kind) const
 
 QList<QChart *> RunCharts::charts() const
 {
-    return {m_stepChart, m_throughputChart, m_epochChart, m_timeChart};
+    return {m_stepChart, m_throughputChart, m_epochChart, m_timeChart, m_extras[0].chart, m_extras[1].chart};
 }
 
 } // namespace torchdeck

@@ -52,6 +52,9 @@ public:
     QWidget *stepChartView() const;
     RunChartView *view(SeriesKind kind) const; // the view that draws this kind
     QList<QChart *> charts() const;
+    // The named series of the run's own logger drawn (by step, or by epoch), by name.
+    QStringList drawnExtras(bool byEpoch) const;
+    QList<QPointF> drawnExtra(const QString &name, bool byEpoch) const;
 
 signals:
     void redrawn();
@@ -69,6 +72,7 @@ private:
     void drawBars();
     void scheduleRedraw();
     void applyTheme();
+    void drawExtras(); // one chart of the extra series by step, one by epoch; hidden while empty
 
     QPointer<RunMetrics> m_run;
     QList<QMetaObject::Connection> m_runConnections;
@@ -92,6 +96,12 @@ private:
     QBarSeries *m_bars;
     QBarSet *m_barSet;
     QBarCategoryAxis *m_barAxis;
+    struct ExtraChart {
+        QChart *chart = nullptr;
+        RunChartView *view = nullptr;
+        QList<QLineSeries *> lines; // named as the series they draw
+    };
+    ExtraChart m_extras[2]; // by step, by epoch
 };
 
 } // namespace torchdeck

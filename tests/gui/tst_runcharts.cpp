@@ -61,6 +61,34 @@ private slots:
         QCOMPARE(redrawn.count(), before + 1);
     }
 
+    void extraSeriesGetChartsOfTheirOwn()
+    {
+        RunMetrics metrics;
+        RunCharts charts;
+        charts.resize(900, 800);
+        charts.setRun(&metrics);
+        charts.show();
+        QVERIFY(charts.drawnExtras(false).isEmpty());
+        QList<MetricEvent> events;
+        for (int i = 1; i <= 3; ++i) {
+            MetricEvent e = step(i, 1.0 / i);
+            e.extras = {{QStringLiteral("grad_norm"), 10.0 + i}};
+            events.append(e);
+        }
+        MetricEvent summary = epoch(1, 0.2, 0.25, 3.5);
+        summary.extras = {{QStringLiteral("val_f1"), 0.7}, {QStringLiteral("val_auc"), 0.9}};
+        events.append(summary);
+        metrics.ingest(events);
+        QTRY_COMPARE(charts.drawnExtras(false), QStringList{QStringLiteral("grad_norm")});
+        QCOMPARE(charts.drawnExtras(true), (QStringList{QStringLiteral("val_f1"), QStringLiteral("val_auc")}));
+        QCOMPARE(charts.drawnExtra(QStringLiteral("grad_norm"), false),
+                 (QList<QPointF>{QPointF(1, 11), QPointF(2, 12), QPointF(3, 13)}));
+        QCOMPARE(charts.drawnExtra(QStringLiteral("val_auc"), true), QList<QPointF>{QPointF(1, 0.9)});
+        RunMetrics other; // a run without extras: the charts go
+        charts.setRun(&other);
+        QVERIFY(charts.drawnExtras(true).isEmpty());
+    }
+
     void longRunsAreDecimated()
     {
         RunMetrics metrics;

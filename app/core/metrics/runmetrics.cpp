@@ -37,6 +37,8 @@ void RunMetrics::announce(const RunSeriesChanges &changes)
         if (!changes.appended[k].isEmpty())
             emit pointsAppended(kind, changes.appended[k].first, changes.appended[k].last);
     }
+    if (changes.extras)
+        emit extrasChanged();
     if (changes.checkpoints)
         emit checkpointsChanged();
     if (changes.info)

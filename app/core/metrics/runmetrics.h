@@ -26,6 +26,7 @@ signals:
     // Emitted after the rows exist. kind is a SeriesKind; rows are inclusive.
     void pointsAppended(torchdeck::SeriesKind kind, qsizetype first, qsizetype last);
     void pointsDiscarded(torchdeck::SeriesKind kind, qsizetype first, qsizetype last);
+    void extrasChanged(); // a named series of the run's own logger (RunSeries::extraNames)
     void checkpointsChanged();
     void infoChanged();
     void aboutToReplace();

@@ -2,11 +2,13 @@
 #include "gui/jobform.h"
 #include "gui/scriptpreview.h"
 
+#include <QDir>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace torchdeck;
@@ -106,6 +108,32 @@ private slots:
                  qPrintable(form.previewScript()));
         QVERIFY(form.previewScript().contains(QStringLiteral("--no_python --use_env")));
         QVERIFY(form.previewScript().contains(QStringLiteral("main.py --local_rank=\"$LOCAL_RANK\"")));
+    }
+
+    void codeFolderIsChosenForACustomCommand()
+    {
+        JobForm form;
+        form.setCaps(capsFor(SchedulerKind::Slurm));
+        auto *code = qobject_cast<QLineEdit *>(form.field(QStringLiteral("code")));
+        QVERIFY(code);
+        QVERIFY(!code->isEnabled()); // the bundled trainer is deployed by torchdeck
+        JobSpec spec = form.spec();
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("python3 train.py");
+        form.setSpec(spec);
+        QVERIFY(code->isEnabled());
+        code->setText(QStringLiteral("/no/such/project"));
+        QCOMPARE(form.errors().size(), 1);
+        QCOMPARE(form.errors().constFirst().field, QStringLiteral("code"));
+        QVERIFY(!code->styleSheet().isEmpty());
+        QTemporaryDir folder;
+        const QString project = folder.path();
+        code->setText(project);
+        QVERIFY(form.errors().isEmpty());
+        QCOMPARE(form.spec().codeDirectory, QDir(project).absolutePath());
+        JobForm again; // a template or a resubmission brings its folder back
+        again.setSpec(form.spec());
+        QCOMPARE(qobject_cast<QLineEdit *>(again.field(QStringLiteral("code")))->text(), QDir(project).absolutePath());
     }
 
     void rendersTheSameScriptAsCore()

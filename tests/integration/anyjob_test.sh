@@ -169,10 +169,13 @@ case_log_pattern() { # --log-pattern: the user's own line format; a broken patte
 }
 
 case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed
-    local run out rows
+    local run out rows project="$home/resumable"
+    mkdir -p "$project" && cp "$scripts/resumable.py" "$project/"
     # 40 epochs of 2 s: more than the 30-60 s a 2-minute job runs before its signal (lead 60 s).
     run=$(td submit torchdeck-sandbox --name resumable --launch local --time 00:02:00 --signal-lead 60 \
-          --command "/usr/bin/python3 '$scripts/resumable.py' 40 2" --json | json_field run)
+          --code "$project" --command "/usr/bin/python3 resumable.py 40 2" --json | json_field run)
+    # The restart runs the code the run was submitted with, not what the folder holds by then.
+    echo 'raise SystemExit("not the submitted code")' >"$project/resumable.py"
     timeout 280 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
         fail "watch: $(tail -n 20 "$home/watch.txt")"
     out=$(td status "$run" --json)

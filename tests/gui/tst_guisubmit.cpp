@@ -7,6 +7,7 @@
 #include "guisandbox.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QStandardPaths>
@@ -81,20 +82,27 @@ private slots:
 
     void plotsAUsersOwnScript()
     {
-        // Seed 001's script: mp.spawn, 2 ranks each printing "epoch: E/3, loss = L"; the chart shows 3 epochs.
+        // Seed 001's script: mp.spawn, 2 ranks each printing "epoch: E/3, loss = L", sent from the form's
+        // code folder; the chart shows 3 epochs.
         MainWindow window;
         window.show();
+        QTemporaryDir project;
+        QVERIFY(QFile::copy(qEnvironmentVariable("TORCHDECK_SOURCE_DIR") +
+                                QStringLiteral("/tests/data/scripts/spawn_fashion_mnist.py"),
+                            project.filePath(QStringLiteral("spawn_fashion_mnist.py"))));
         JobSpec spec;
         spec.name = QStringLiteral("gui-own-script");
         spec.launch = LaunchMethod::Local;
         spec.tasksPerNode = 2;
         spec.wallTimeSeconds = 600;
         spec.commandKind = CommandKind::Custom;
-        spec.customCommand = QStringLiteral("/usr/bin/python3 '%1/tests/data/scripts/spawn_fashion_mnist.py' 2 3")
-                                 .arg(qEnvironmentVariable("TORCHDECK_SOURCE_DIR"));
+        spec.codeDirectory = project.path();
+        spec.customCommand = QStringLiteral("/usr/bin/python3 spawn_fashion_mnist.py 2 3");
         const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;
+        QVERIFY2(submission.result.script.contains(QStringLiteral("/runs/%1/code").arg(runId)),
+                 qPrintable(submission.result.script));
         QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::EpochTrainLoss).size(), 3, 10000);
         QCOMPARE(window.runModel()->run(runId)->epochsDone, 3);

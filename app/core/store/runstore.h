@@ -8,6 +8,7 @@
 #include <QList>
 #include <QSqlDatabase>
 #include <QString>
+#include <functional>
 #include <optional>
 
 namespace torchdeck {
@@ -117,6 +118,10 @@ private:
     QSqlDatabase database() const;
     StoreStatus notOpen() const;
     StoreResult<qint64> runKey(QSqlDatabase &db, const QString &runId) const;
+    // One transaction: `moveOffset` (false: another process stored these already; nothing is written), then
+    // the events.
+    StoreResult<bool> appendInTransaction(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                          const std::function<StoreResult<bool>(QSqlDatabase &)> &moveOffset);
 
     QString m_connection; // empty: closed
     QString m_path;

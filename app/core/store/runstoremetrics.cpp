@@ -146,8 +146,8 @@ StoreStatus RunStore::appendMetrics(const QString &runId, int attempt, const QLi
     return appended.ok() ? StoreStatus{} : StoreStatus::failure(appended.error);
 }
 
-StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
-                                          qint64 fromOffset, qint64 toOffset, TailedFile file)
+StoreResult<bool> RunStore::appendInTransaction(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                                const std::function<StoreResult<bool>(QSqlDatabase &)> &moveOffset)
 {
     using Result = StoreResult<bool>;
     if (!isOpen())
@@ -159,9 +159,25 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
     const StoreResult<qint64> key = runKey(db, runId);
     if (!key.ok())
         return Result::failure(key.error);
-    if (toOffset >= 0) {
-        // The offset first, and only from where this reader began: another process (a second front on the
-        // same store) that stored these lines already moved it, and they must not be stored twice.
+    // The offset first, and only from where this reader began: another process (a second front on the same
+    // store) that stored these values already moved it, and they must not be stored twice.
+    const Result moved = moveOffset(db);
+    if (!moved.ok() || !moved.value)
+        return moved;
+    if (const StoreStatus inserted = insertEvents(db, key.value, runId, attempt, events); !inserted.ok())
+        return Result::failure(inserted.error);
+    if (!transaction.commit())
+        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
+    return {true, {}};
+}
+
+StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                                          qint64 fromOffset, qint64 toOffset, TailedFile file)
+{
+    using Result = StoreResult<bool>;
+    return appendInTransaction(runId, attempt, events, [&](QSqlDatabase &db) -> Result {
+        if (toOffset < 0)
+            return {true, {}};
         QSqlQuery offset(db);
         offset.prepare(file == TailedFile::Metrics
                            ? QStringLiteral("UPDATE jobs SET metrics_offset = ? WHERE run_id = ? AND attempt = ? "
@@ -173,24 +189,18 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
         if (!offset.exec())
             return Result::failure(
                 sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
-        if (offset.numRowsAffected() == 0) {
-            QSqlQuery exists(db);
-            exists.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE run_id = ? AND attempt = ?"));
-            exists.addBindValue(runId);
-            exists.addBindValue(attempt);
-            if (!exists.exec())
-                return Result::failure(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
-            if (!exists.next())
-                return Result::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
-            return {false, {}};
-        }
-    }
-
-    if (const StoreStatus inserted = insertEvents(db, key.value, runId, attempt, events); !inserted.ok())
-        return Result::failure(inserted.error);
-    if (!transaction.commit())
-        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
-    return {true, {}};
+        if (offset.numRowsAffected() > 0)
+            return {true, {}};
+        QSqlQuery exists(db);
+        exists.prepare(QStringLiteral("SELECT 1 FROM jobs WHERE run_id = ? AND attempt = ?"));
+        exists.addBindValue(runId);
+        exists.addBindValue(attempt);
+        if (!exists.exec())
+            return Result::failure(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
+        if (!exists.next())
+            return Result::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+        return {false, {}};
+    });
 }
 
 namespace {
@@ -297,39 +307,26 @@ StoreResult<bool> RunStore::appendLoggerFileMetrics(const QString &runId, const 
                                                     const LoggerFileRecord &after, const QList<MetricEvent> &events)
 {
     using Result = StoreResult<bool>;
-    if (!isOpen())
-        return Result::failure(notOpen().error);
-    QSqlDatabase db = database();
-    sql::Transaction transaction(db);
-    if (!transaction.begun())
-        return Result::failure(transaction.beginError());
-    const StoreResult<qint64> key = runKey(db, runId);
-    if (!key.ok())
-        return Result::failure(key.error);
-    // As appendMetrics: only from where this reader began, so a second front never stores the same values.
-    QSqlQuery moved(db);
-    if (before.offset == 0 && before.size == 0) {
-        moved.prepare(QStringLiteral("INSERT OR IGNORE INTO logger_files (run_id, path, attempt, offset, size) "
-                                     "VALUES (?, ?, ?, ?, ?)"));
-        for (const QVariant &v : {QVariant(runId), QVariant(after.path), QVariant(after.attempt),
-                                  QVariant(after.offset), QVariant(after.size)})
-            moved.addBindValue(v);
-    } else {
-        moved.prepare(QStringLiteral("UPDATE logger_files SET offset = ?, size = ? WHERE run_id = ? AND path = ? "
-                                     "AND offset = ? AND size = ?"));
-        for (const QVariant &v : {QVariant(after.offset), QVariant(after.size), QVariant(runId), QVariant(after.path),
-                                  QVariant(before.offset), QVariant(before.size)})
-            moved.addBindValue(v);
-    }
-    if (!moved.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot save the logger file offset of run ") + runId, moved));
-    if (moved.numRowsAffected() == 0)
-        return {false, {}};
-    if (const StoreStatus inserted = insertEvents(db, key.value, runId, after.attempt, events); !inserted.ok())
-        return Result::failure(inserted.error);
-    if (!transaction.commit())
-        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
-    return {true, {}};
+    return appendInTransaction(runId, after.attempt, events, [&](QSqlDatabase &db) -> Result {
+        QSqlQuery moved(db);
+        if (before.offset == 0 && before.size == 0) {
+            moved.prepare(QStringLiteral("INSERT OR IGNORE INTO logger_files (run_id, path, attempt, offset, size) "
+                                         "VALUES (?, ?, ?, ?, ?)"));
+            for (const QVariant &v : {QVariant(runId), QVariant(after.path), QVariant(after.attempt),
+                                      QVariant(after.offset), QVariant(after.size)})
+                moved.addBindValue(v);
+        } else {
+            moved.prepare(QStringLiteral("UPDATE logger_files SET offset = ?, size = ? WHERE run_id = ? AND path = ? "
+                                         "AND offset = ? AND size = ?"));
+            for (const QVariant &v : {QVariant(after.offset), QVariant(after.size), QVariant(runId),
+                                      QVariant(after.path), QVariant(before.offset), QVariant(before.size)})
+                moved.addBindValue(v);
+        }
+        if (!moved.exec())
+            return Result::failure(
+                sql::error(QStringLiteral("cannot save the logger file offset of run ") + runId, moved));
+        return {moved.numRowsAffected() > 0, {}};
+    });
 }
 
 } // namespace torchdeck

@@ -38,7 +38,63 @@ private slots:
     void tailRestartLosesAndRepeatsNothing();
     void twoReadersStoreEachLineOnce();
     void unknownRunIsAnError();
+    void extrasAndSourceRoundTrip();
+    void loggerFilesMoveOnceFromWhereTheyWere();
 };
+
+void TestRunStoreMetrics::extrasAndSourceRoundTrip()
+{
+    addRunWithJobs(1);
+    MetricEvent e;
+    e.kind = MetricEventKind::Epoch;
+    e.source = MetricSource::LoggerFiles;
+    e.epoch = 2;
+    e.extras = {{QStringLiteral("val_f1"), 0.5}, {QStringLiteral("grad/norm \"x\""), -1.25}};
+    MetricEvent log;
+    log.source = MetricSource::Log;
+    log.step = 3;
+    log.loss = 0.25;
+    QVERIFY(m_store.appendMetrics(m_run, 0, {e, log}).ok());
+    const auto stored = m_store.metrics(m_run);
+    QVERIFY2(stored.ok(), qPrintable(stored.error));
+    QCOMPARE(stored.value.size(), 2);
+    QCOMPARE(stored.value[0].event.source, MetricSource::LoggerFiles);
+    QCOMPARE(stored.value[0].event.extras, e.extras); // in the logger's order
+    QCOMPARE(stored.value[1].event.source, MetricSource::Log);
+    QVERIFY(stored.value[1].event.extras.isEmpty());
+    const auto series = m_store.runSeries(m_run);
+    QCOMPARE(series.value.extraNames(true), (QStringList{QStringLiteral("val_f1"), QStringLiteral("grad/norm \"x\"")}));
+}
+
+void TestRunStoreMetrics::loggerFilesMoveOnceFromWhereTheyWere()
+{
+    addRunWithJobs(2);
+    const QString path = QStringLiteral("/work/runs/r/code/runs/exp/events.out.tfevents.1");
+    MetricEvent e;
+    e.source = MetricSource::LoggerFiles;
+    e.step = 1;
+    e.loss = 0.5;
+    const LoggerFileRecord fresh{path, 1, 0, 0};
+    const LoggerFileRecord read{path, 1, 120, 130}; // a torn last record: read to 120 of 130 bytes
+    QCOMPARE(m_store.appendLoggerFileMetrics(m_run, fresh, read, {e}).value, true);
+    // A second front that read the same new file: nothing stored twice.
+    const auto again = m_store.appendLoggerFileMetrics(m_run, fresh, read, {e});
+    QVERIFY(again.ok());
+    QCOMPARE(again.value, false);
+    e.step = 2;
+    QCOMPARE(m_store.appendLoggerFileMetrics(m_run, read, {path, 1, 200, 200}, {e}).value, true);
+    QCOMPARE(m_store.appendLoggerFileMetrics(m_run, read, {path, 1, 300, 300}, {e}).value, false);
+    const auto files = m_store.loggerFiles(m_run);
+    QVERIFY2(files.ok(), qPrintable(files.error));
+    QCOMPARE(files.value.size(), 1);
+    QCOMPARE(files.value[0].attempt, 1);
+    QCOMPARE(files.value[0].offset, 200);
+    QCOMPARE(files.value[0].size, 200);
+    const auto stored = m_store.metrics(m_run);
+    QCOMPARE(stored.value.size(), 2);
+    QCOMPARE(stored.value[1].attempt, 1);
+    QCOMPARE(stored.value[1].event.step, 2);
+}
 
 void TestRunStoreMetrics::init()
 {

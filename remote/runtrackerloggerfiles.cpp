@@ -1,5 +1,6 @@
 // RunTracker: the files a custom command's own logger writes under its run directory (TensorBoard event
 // files, Lightning's metrics.csv), found each pass and read from where the last pass stopped.
+#include "core/metrics/lightningcsv.h"
 #include "core/metrics/scalarmapping.h"
 #include "core/metrics/tfeventreader.h"
 #include "core/remotepath.h"

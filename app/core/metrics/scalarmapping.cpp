@@ -46,121 +46,6 @@ qint64 countOf(double value)
     return std::isfinite(value) && value >= 0 && value < 9e15 ? std::llround(value) : kNoCount;
 }
 
-// The values of one TensorBoard step or one CSV row, sorted by the events they belong to.
-struct Group {
-    double loss = kNoValue;
-    double lr = kNoValue;
-    double epochLoss = kNoValue;
-    double valLoss = kNoValue;
-    double valAccuracy = kNoValue;
-    qint64 epoch = kNoCount; // as logged
-    qint64 step = kNoCount;
-    QList<NamedValue> extras;
-    bool epochValues = false;
-
-    void add(ScalarRole role, const QString &name, double value)
-    {
-        epochValues = epochValues || isEpochRole(role);
-        switch (role) {
-        case R::StepLoss:
-            loss = value;
-            return;
-        case R::EpochTrainLoss:
-            epochLoss = value;
-            return;
-        case R::ValLoss:
-            valLoss = value;
-            return;
-        case R::ValAccuracy:
-            valAccuracy = value;
-            return;
-        case R::LearningRate:
-            lr = value;
-            return;
-        case R::Epoch:
-            epoch = countOf(value);
-            return;
-        case R::Step:
-            step = countOf(value);
-            return;
-        case R::Extra:
-        case R::EpochExtra:
-            for (NamedValue &extra : extras) {
-                if (extra.name == name) {
-                    extra.value = value; // logged twice at one step: the later value
-                    return;
-                }
-            }
-            extras.append({name, value});
-            return;
-        }
-    }
-
-    void appendEvents(const MetricEvent &position, qint64 epochOfEpochEvent, qint64 stepOfEpochEvent,
-                      QList<MetricEvent> *events) const
-    {
-        if (MetricEvent::has(loss) || MetricEvent::has(lr) || (!epochValues && !extras.isEmpty())) {
-            MetricEvent e = position;
-            e.kind = MetricEventKind::Step;
-            e.loss = loss;
-            e.lr = lr;
-            if (!epochValues)
-                e.extras = extras;
-            events->append(e);
-        }
-        if (epochValues) {
-            MetricEvent e = position;
-            e.kind = MetricEventKind::Epoch;
-            e.epoch = epochOfEpochEvent;
-            e.step = stepOfEpochEvent;
-            e.loss = epochLoss;
-            e.valLoss = valLoss;
-            e.valAccuracy = valAccuracy;
-            e.extras = extras;
-            events->append(e);
-        }
-    }
-};
-
-// One RFC 4180 record from *pos on: false when no complete one (ended by '\n' outside quotes) is left.
-bool nextRecord(QByteArrayView text, qsizetype *pos, QList<QByteArray> *cells)
-{
-    cells->clear();
-    QByteArray cell;
-    bool quoted = false;
-    bool cellStart = true;
-    for (qsizetype i = *pos; i < text.size(); ++i) {
-        const char c = text[i];
-        if (quoted) {
-            if (c != '"')
-                cell += c;
-            else if (i + 1 < text.size() && text[i + 1] == '"')
-                cell += text[++i];
-            else
-                quoted = false;
-            continue;
-        }
-        if (c == '"' && cellStart) {
-            quoted = true;
-        } else if (c == ',') {
-            cells->append(cell);
-            cell.clear();
-            cellStart = true;
-            continue;
-        } else if (c == '\n') {
-            if (cell.endsWith('\r'))
-                cell.chop(1);
-            cells->append(cell);
-            *pos = i + 1;
-            return true;
-        } else {
-            cell += c;
-        }
-        cellStart = false;
-    }
-    return false;
-}
-
 } // namespace
 
 QString normalizedScalarName(QStringView name)
@@ -192,11 +77,74 @@ bool isEpochRole(ScalarRole role)
     return role == R::EpochTrainLoss || role == R::ValLoss || role == R::ValAccuracy || role == R::EpochExtra;
 }
 
+void ScalarGroup::add(ScalarRole role, const QString &name, double value)
+{
+    epochValues = epochValues || isEpochRole(role);
+    switch (role) {
+    case R::StepLoss:
+        loss = value;
+        return;
+    case R::EpochTrainLoss:
+        epochLoss = value;
+        return;
+    case R::ValLoss:
+        valLoss = value;
+        return;
+    case R::ValAccuracy:
+        valAccuracy = value;
+        return;
+    case R::LearningRate:
+        lr = value;
+        return;
+    case R::Epoch:
+        epoch = countOf(value);
+        return;
+    case R::Step:
+        step = countOf(value);
+        return;
+    case R::Extra:
+    case R::EpochExtra:
+        for (NamedValue &extra : extras) {
+            if (extra.name == name) {
+                extra.value = value; // logged twice at one step: the later value
+                return;
+            }
+        }
+        extras.append({name, value});
+        return;
+    }
+}
+
+void ScalarGroup::appendEvents(const MetricEvent &position, qint64 epochOfEpochEvent, qint64 stepOfEpochEvent,
+                               QList<MetricEvent> *events) const
+{
+    if (MetricEvent::has(loss) || MetricEvent::has(lr) || (!epochValues && !extras.isEmpty())) {
+        MetricEvent e = position;
+        e.kind = MetricEventKind::Step;
+        e.loss = loss;
+        e.lr = lr;
+        if (!epochValues)
+            e.extras = extras;
+        events->append(e);
+    }
+    if (epochValues) {
+        MetricEvent e = position;
+        e.kind = MetricEventKind::Epoch;
+        e.epoch = epochOfEpochEvent;
+        e.step = stepOfEpochEvent;
+        e.loss = epochLoss;
+        e.valLoss = valLoss;
+        e.valAccuracy = valAccuracy;
+        e.extras = extras;
+        events->append(e);
+    }
+}
+
 QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars)
 {
     QList<MetricEvent> events;
     for (qsizetype first = 0, end = 0; first < scalars.size(); first = end) {
-        Group group;
+        ScalarGroup group;
         MetricEvent position;
         for (end = first; end < scalars.size() && scalars[end].step == scalars[first].step; ++end) {
             group.add(scalarRole(scalars[end].tag), scalars[end].tag, scalars[end].value);
@@ -209,45 +157,6 @@ QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars)
             group.appendEvents(position, group.epoch, position.step, &events);
         else
             group.appendEvents(position, step, kNoCount, &events); // add_scalar("val_loss", v, epoch)
-    }
-    return events;
-}
-
-QList<MetricEvent> LightningCsvReader::read(const QByteArray &wholeFile, qsizetype rowsAlreadyRead)
-{
-    QList<MetricEvent> events;
-    m_rows = 0;
-    qsizetype pos = wholeFile.startsWith("\xEF\xBB\xBF") ? 3 : 0; // a UTF-8 byte order mark
-    QList<QByteArray> cells;
-    if (!nextRecord(wholeFile, &pos, &cells))
-        return events;
-    QStringList names;
-    QList<ScalarRole> roles;
-    for (const QByteArray &cell : std::as_const(cells)) {
-        names.append(QString::fromUtf8(cell.trimmed()));
-        roles.append(scalarRole(names.last()));
-    }
-    while (nextRecord(wholeFile, &pos, &cells)) {
-        if (cells.size() == 1 && cells.first().trimmed().isEmpty())
-            continue; // a blank line is no row
-        if (++m_rows <= rowsAlreadyRead)
-            continue;
-        Group group;
-        for (qsizetype i = 0; i < qMin(cells.size(), roles.size()); ++i) {
-            const QByteArray cell = cells[i].trimmed();
-            if (cell.isEmpty())
-                continue;
-            bool ok = false;
-            const double value = cell.toDouble(&ok);
-            if (ok)
-                group.add(roles[i], names[i], value);
-            else
-                ++m_malformed;
-        }
-        MetricEvent position;
-        position.step = group.step;
-        position.epoch = MetricEvent::has(group.epoch) ? group.epoch + 1 : kNoCount;
-        group.appendEvents(position, position.epoch, position.step, &events);
     }
     return events;
 }

@@ -3,7 +3,6 @@
 #include "core/metrics/metricevent.h"
 #include "core/metrics/tfeventreader.h"
 
-#include <QByteArray>
 #include <QList>
 #include <QString>
 #include <QStringView>
@@ -38,6 +37,26 @@ ScalarRole scalarRole(QStringView name);
 // Values that belong to an Epoch event: EpochTrainLoss, ValLoss, ValAccuracy, EpochExtra.
 bool isEpochRole(ScalarRole role);
 
+// The values of one TensorBoard step or one CSV row (LightningCsvReader), sorted by the events they belong to.
+struct ScalarGroup {
+    double loss = kNoValue;
+    double lr = kNoValue;
+    double epochLoss = kNoValue;
+    double valLoss = kNoValue;
+    double valAccuracy = kNoValue;
+    qint64 epoch = kNoCount; // as logged
+    qint64 step = kNoCount;
+    QList<NamedValue> extras;
+    bool epochValues = false; // any isEpochRole value
+
+    // A value of `role` logged as `name` (an extra's series name); a value logged twice: the later one.
+    void add(ScalarRole role, const QString &name, double value);
+    // The group's Step event (loss, lr, and its extras unless it has epoch values), then its Epoch event (at
+    // epochOfEpochEvent, stepOfEpochEvent), each where it has values; other fields from `position`.
+    void appendEvents(const MetricEvent &position, qint64 epochOfEpochEvent, qint64 stepOfEpochEvent,
+                      QList<MetricEvent> *events) const;
+};
+
 // TensorBoard scalars as events. Consecutive scalars of one step form a group, and a group makes
 //  - a Step event at that step of its loss and lr (and extras, unless the group has an Epoch event);
 //  - an Epoch event of its val loss, val accuracy, epoch train loss and extras, if it has any of the first
@@ -48,25 +67,5 @@ bool isEpochRole(ScalarRole role);
 // are the wall time of the group's last scalar. A step whose scalars come in two calls makes events in each
 // (the scalars of one Event always come together).
 QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars);
-
-// PyTorch Lightning's CSVLogger metrics.csv. The logger rewrites the whole file when a new column appears,
-// so it is read whole each time and progress is counted in rows, not bytes. A row (one log_metrics call)
-// makes an Epoch event when it holds an epoch value (isEpochRole), with the row's extras, else a Step event
-// of its loss, lr and extras; a row with both makes both, Step first. Events have step = the `step` cell
-// and epoch = the `epoch` cell + 1 (Lightning counts epochs from 0), and no time (the file has none).
-class LightningCsvReader {
-public:
-    // The events of the complete data rows after the first `rowsAlreadyRead`. A last row without its '\n'
-    // is still being written: it counts next time. RFC 4180 quoting; empty cells are no value.
-    QList<MetricEvent> read(const QByteArray &wholeFile, qsizetype rowsAlreadyRead);
-    // Complete data rows of the file last read; fewer than rowsAlreadyRead means it was replaced.
-    qsizetype rows() const { return m_rows; }
-    // Cells of the rows returned so far that are not numbers (skipped).
-    qint64 malformed() const { return m_malformed; }
-
-private:
-    qsizetype m_rows = 0;
-    qint64 m_malformed = 0;
-};
 
 } // namespace torchdeck

@@ -1,4 +1,4 @@
-#include "core/metrics/scalarmapping.h"
+#include "core/metrics/lightningcsv.h"
 
 #include <QFile>
 #include <QTest>

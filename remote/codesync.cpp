@@ -3,6 +3,7 @@
 #include "core/code/coderemote.h"
 #include "remote/connection.h"
 
+#include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -10,6 +11,57 @@
 #include <QThread>
 
 namespace torchdeck::remote {
+
+namespace {
+
+// Runs `call` on the main thread's event loop, if `target` still exists then. The pointer is only copied
+// here; it is read where the object lives.
+template <typename T> void inMainThread(const QPointer<T> &target, std::function<void(T *)> call)
+{
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [target, call] {
+            if (target)
+                call(target.data());
+        },
+        Qt::QueuedConnection);
+}
+
+// `work` on a thread of its own, then `done` with its result on the main thread while `context` lives.
+template <typename Result>
+void offThread(QObject *context, std::function<Result()> work, std::function<void(const Result &)> done)
+{
+    const QPointer<QObject> guard(context);
+    QThread *thread = QThread::create([guard, work, done] {
+        const Result result = work();
+        inMainThread<QObject>(guard, [done, result](QObject *) { done(result); });
+    });
+    QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+} // namespace
+
+// A file to upload as read now, or why it cannot be: what was hashed is what is sent, or the snapshot lies.
+struct ReadObject {
+    QByteArray content;
+    QString error;
+};
+
+namespace {
+
+ReadObject readObject(const QString &path, const CodeFile &file)
+{
+    QFile in(path);
+    if (!in.open(QIODevice::ReadOnly))
+        return {{}, CodeSync::tr("cannot read %1: %2").arg(path, in.errorString())};
+    const QByteArray content = in.readAll();
+    if (QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()) != file.hash)
+        return {{}, CodeSync::tr("%1 changed while it was uploaded: submit again").arg(file.path)};
+    return {content, {}};
+}
+
+} // namespace
 
 CodeSync::CodeSync(Connection *connection, QString localDirectory, QString workDirectory, QObject *parent)
     : QObject(parent)
@@ -30,27 +82,18 @@ void CodeSync::start()
     emit progress(tr("Reading the code in %1").arg(m_localDirectory), 0, 0);
     // Hashing a big folder takes seconds: the window stays responsive meanwhile.
     const auto running = m_hashing;
-    const QPointer<CodeSync> self(this);
     const QString directory = m_localDirectory;
-    QThread *thread = QThread::create([running, self, directory] {
-        const CodeSnapshot snapshot = makeCodeSnapshot(directory, [running, self](qint64 done, qint64 total) {
-            if (running->load() && self)
-                QMetaObject::invokeMethod(self.data(), "progress", Qt::QueuedConnection,
-                                          Q_ARG(QString, tr("Hashing the code")), Q_ARG(qint64, done),
-                                          Q_ARG(qint64, total));
-            return running->load();
-        });
-        if (running->load() && self)
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, snapshot] {
-                    if (self)
-                        self->hashed(snapshot);
-                },
-                Qt::QueuedConnection);
-    });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    thread->start();
+    const QPointer<CodeSync> self(this);
+    offThread<CodeSnapshot>(
+        this,
+        [running, self, directory] {
+            return makeCodeSnapshot(directory, [running, self](qint64 done, qint64 total) {
+                inMainThread<CodeSync>(
+                    self, [done, total](CodeSync *sync) { emit sync->progress(tr("Hashing the code"), done, total); });
+                return running->load();
+            });
+        },
+        [this](const CodeSnapshot &snapshot) { hashed(snapshot); });
 }
 
 void CodeSync::fail(const QString &error)
@@ -90,9 +133,20 @@ void CodeSync::hashed(const CodeSnapshot &snapshot)
 
 void CodeSync::uploadManifest()
 {
+    emit progress(tr("Comparing snapshot %1 with the cluster's").arg(m_snapshot.id), 0, 0);
+    // Uploaded once: replacing it would take it away for a moment from a submission of the same code.
+    run(tr("looking for the code's manifest"), CodeStore{m_root}.manifestPresentCommand(m_snapshot.id),
+        [this](const QByteArray &out) {
+            if (out.trimmed() == "present")
+                return findMissing();
+            sendManifest();
+        });
+}
+
+void CodeSync::sendManifest()
+{
     if (!m_connection)
         return fail(tr("uploading the code: no connection"));
-    emit progress(tr("Comparing snapshot %1 with the cluster's").arg(m_snapshot.id), 0, 0);
     RemoteUpload *upload =
         m_connection->uploadData(codeManifest(m_snapshot.files), CodeStore{m_root}.manifestPath(m_snapshot.id), 0600);
     connect(upload, &RemoteUpload::failed, this,
@@ -128,14 +182,21 @@ void CodeSync::uploadNext()
     if (!m_connection)
         return fail(tr("uploading the code: no connection"));
     const CodeFile file = m_missing.takeFirst();
-    QFile in(QDir(m_snapshot.directory).filePath(file.path));
-    if (!in.open(QIODevice::ReadOnly))
-        return fail(tr("cannot read %1: %2").arg(in.fileName(), in.errorString()));
-    const QByteArray content = in.readAll();
-    // What was hashed is what is sent: a file edited since would make the snapshot lie.
-    if (QString::fromLatin1(QCryptographicHash::hash(content, QCryptographicHash::Sha256).toHex()) != file.hash)
-        return fail(tr("%1 changed while it was uploaded: submit again").arg(file.path));
-    RemoteUpload *upload = m_connection->uploadData(content, CodeStore{m_root}.objectPath(codeObjectName(file)),
+    const QString path = QDir(m_snapshot.directory).filePath(file.path);
+    offThread<ReadObject>(
+        this, [path, file] { return readObject(path, file); },
+        [this, file](const ReadObject &read) { upload(file, read); });
+}
+
+void CodeSync::upload(const CodeFile &file, const ReadObject &read)
+{
+    if (m_stopped)
+        return;
+    if (!read.error.isEmpty())
+        return fail(read.error);
+    if (!m_connection)
+        return fail(tr("uploading the code: no connection"));
+    RemoteUpload *upload = m_connection->uploadData(read.content, CodeStore{m_root}.objectPath(codeObjectName(file)),
                                                     file.executable ? 0555 : 0444);
     connect(upload, &RemoteUpload::failed, this,
             [this, file](const QString &error) { fail(tr("uploading %1: %2").arg(file.path, error)); });

@@ -8,6 +8,7 @@
 namespace torchdeck::remote {
 
 class Connection;
+struct ReadObject;
 
 struct CodeSyncResult {
     QString snapshotId;
@@ -18,7 +19,8 @@ struct CodeSyncResult {
 
 // Puts a local project folder on a cluster as a content-addressed snapshot (core/code/coderemote.h):
 //   hash the files (off the event loop) -> make <work>/code -> upload the manifest -> ask which objects are
-//   missing -> upload those alone, each checked against its hash as it is read.
+//   missing -> upload those alone, each read and checked against its hash off the
+//   event loop.
 // Unchanged files are never sent again, whichever snapshot had them first. stop() ends it between files.
 class CodeSync : public QObject {
     Q_OBJECT
@@ -38,8 +40,10 @@ private:
     void hashed(const CodeSnapshot &snapshot);
     void run(const QString &what, const QString &command, const std::function<void(const QByteArray &)> &then);
     void uploadManifest();
+    void sendManifest();
     void findMissing();
     void uploadNext();
+    void upload(const CodeFile &file, const ReadObject &read);
     void fail(const QString &error);
 
     QPointer<Connection> m_connection;

@@ -56,10 +56,14 @@ void RunTracker::readLoggerFiles(const JobRecord &job, const std::function<void(
         !runDirectory.endsWith(QStringLiteral("/runs/") + job.runId))
         return done();
     m_loggerFilesRead.insert(job.runId);
-    const QString command = QStringLiteral("if test -d %1; then find %1 -maxdepth %2 -type f \\( -name metrics.csv -o "
-                                           "-name 'events.out.tfevents.*' \\) -printf '%s %p\\0'; fi")
-                                .arg(shellQuote(runDirectory))
-                                .arg(findDepth);
+    // Written by the run's jobs: newer than its first script, and no hard link of a code snapshot's files
+    // (a local run's outputs uploaded with --code are no data of this one).
+    const QString first = shellQuote(runDirectory + QStringLiteral("/job-0.sh"));
+    const QString command =
+        QStringLiteral("if test -f %1; then find %2 -maxdepth %3 -type f -links 1 -newer %1 \\( -name metrics.csv "
+                       "-o -name 'events.out.tfevents.*' \\) -printf '%s %p\\0'; fi")
+            .arg(first, shellQuote(runDirectory))
+            .arg(findDepth);
     RemoteCommand *run = m_connection->run(command);
     connect(run, &RemoteCommand::failed, &m_pass, [this, runDirectory, done](const QString &error) {
         note(tr("looking for logger files in %1: %2").arg(runDirectory, error));
@@ -111,11 +115,16 @@ void RunTracker::loggerFileRead(const QString &runId, const LoggerFileRecord &be
             note(tr("%1: %2 cell(s) that are no numbers skipped").arg(after.path).arg(reader.malformed()));
     } else {
         TfEventReader reader(before.offset);
-        events = tensorBoardEvents(reader.feed(bytes));
+        const bool lightning = after.path.contains(QStringLiteral("/lightning_logs/"));
+        events = tensorBoardEvents(reader.feed(bytes), lightning ? 0 : 1);
         after.offset = reader.offset();
         after.size = before.offset + bytes.size();
+        const QString file = after.path.section(u'/', -1);
         if (!reader.problem().isEmpty())
-            noteOnRun(runId, tr("%1: %2").arg(after.path.section(u'/', -1), reader.problem()));
+            noteOnRun(runId, tr("%1: %2").arg(file, reader.problem()));
+        else if (reader.corrupt() + reader.malformed() > 0)
+            noteOnRun(runId,
+                      tr("%1: %2 damaged record(s) skipped").arg(file).arg(reader.corrupt() + reader.malformed()));
     }
     if (after.offset == before.offset && after.size == before.size)
         return;

@@ -1,7 +1,11 @@
 #include "session/submission.h"
 
+#include "core/store/runstore.h"
 #include "remote/runlauncher.h"
 #include "session/clustersession.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
 
 namespace torchdeck {
 
@@ -53,6 +57,14 @@ LaunchRequest Submission::chainedAttempt(int attempt) const
     next.resume = QStringLiteral("auto");
     next.script.clear();
     next.after = {SubmitDependency::AfterNotOk, {m_results.constLast().jobId}};
+    // The code the first job uploaded, as the run recorded it: the chain runs it, not the folder once more.
+    const auto run = m_session->store()->run(next.runId);
+    if (run.ok() && run.value) {
+        const JobSpec::FromJson stored =
+            JobSpec::fromJson(QJsonDocument::fromJson(run.value->specJson.toUtf8()).object());
+        if (stored.ok())
+            next.spec.codeSnapshot = stored.spec.codeSnapshot;
+    }
     return next;
 }
 

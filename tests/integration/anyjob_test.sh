@@ -82,7 +82,7 @@ code_snapshots() { # RUN PROJECT: unchanged files are not sent again; `code` lis
     [[ "$snapshot" =~ ^[0-9a-f]{20}$ ]] || fail "code does not list the run's snapshot: $out"
     expect_eq "$(grep -c '^[0-9a-f]\{20\} ' <<<"$out")" 2 "snapshots (the first two runs share one)"
     # Snapshots are kept for an hour (a submission may be uploading one); these are made older.
-    touch -d '2 hours ago' "$home/work/code/manifests/"*
+    touch -d '2 hours ago' "$home/work/code/manifests/"* "$home/work/code/objects/"*
     out=$(td code torchdeck-sandbox --prune)
     echo "$out"
     grep -q "^deleted snapshot $snapshot\$" <<<"$out" || fail "the ended run's snapshot was not pruned: $out"

@@ -103,10 +103,12 @@ QStringList gitFiles(const QString &directory, bool *isGit, QString *error)
 
 QStringList defaultCodeIgnorePatterns()
 {
-    return {QStringLiteral(".git/"),        QStringLiteral(".hg/"),           QStringLiteral(".svn/"),
-            QStringLiteral("__pycache__/"), QStringLiteral("*.pyc"),          QStringLiteral(".ipynb_checkpoints/"),
-            QStringLiteral(".venv/"),       QStringLiteral("venv/"),          QStringLiteral("*.egg-info/"),
-            QStringLiteral(".mypy_cache/"), QStringLiteral(".pytest_cache/"), QStringLiteral(".DS_Store")};
+    return {QStringLiteral(".git/"), QStringLiteral(".hg/"), QStringLiteral(".svn/"), QStringLiteral("__pycache__/"),
+            QStringLiteral("*.pyc"), QStringLiteral(".ipynb_checkpoints/"), QStringLiteral(".venv/"),
+            QStringLiteral("venv/"), QStringLiteral("*.egg-info/"), QStringLiteral(".mypy_cache/"),
+            QStringLiteral(".pytest_cache/"), QStringLiteral(".DS_Store"),
+            // A local run's outputs: the cluster's run would read them as its own.
+            QStringLiteral("lightning_logs/"), QStringLiteral("wandb/"), QStringLiteral("*.tfevents.*")};
 }
 
 bool isIgnoredCodePath(const QString &relativePath, bool isDirectory, const QStringList &patterns)
@@ -119,11 +121,13 @@ bool isIgnoredCodePath(const QString &relativePath, bool isDirectory, const QStr
             const bool directoriesOnly = pattern.endsWith(u'/');
             if (directoriesOnly)
                 pattern.chop(1);
+            // As .gitignore: a leading or inner '/' anchors the pattern at the folder's root.
+            const bool anchored = pattern.contains(u'/');
             if (pattern.startsWith(u'/'))
                 pattern.remove(0, 1);
             if (pattern.isEmpty() || (directoriesOnly && !directory))
                 continue;
-            if (matches(pattern, pattern.contains(u'/') ? prefix : parts.at(i)))
+            if (matches(pattern, anchored ? prefix : parts.at(i)))
                 return true;
         }
     }

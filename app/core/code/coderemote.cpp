@@ -28,12 +28,22 @@ QString CodeStore::prepareCommand() const
     return QStringLiteral("umask 077 && mkdir -p %1/objects %1/manifests && cd %1 && pwd -P").arg(dir);
 }
 
+QString CodeStore::manifestPresentCommand(const QString &id) const
+{
+    return QStringLiteral("cd %1 && if [ -f manifests/%2 ]; then touch manifests/%2 && echo present; fi")
+        .arg(shellQuote(root), id);
+}
+
 QString CodeStore::missingObjectsCommand(const QString &id) const
 {
+    // The objects found are touched: a prune spares what a submission in flight counts on.
     return inBash(QStringLiteral("cd %1\n"
+                                 "present=$(mktemp); trap 'rm -f \"$present\"' EXIT\n"
                                  "while IFS= read -r -d '' object && IFS= read -r -d '' path; do\n"
-                                 "  [ -f \"objects/$object\" ] || printf '%s\\n' \"$object\"\n"
-                                 "done < manifests/%2 | sort -u")
+                                 "  if [ -f \"objects/$object\" ]; then printf '%s\\n' \"$object\" >>\"$present\"\n"
+                                 "  else printf '%s\\n' \"$object\"; fi\n"
+                                 "done < manifests/%2 | sort -u\n"
+                                 "(cd objects && sort -u \"$present\" | xargs -r touch -c --)")
                       .arg(shellQuote(root), id));
 }
 
@@ -98,8 +108,8 @@ QString CodeStore::pruneCommand(const QStringList &keep) const
                                  "done | sort -u > \"$used\"\n"
                                  "count=0; bytes=0\n"
                                  "find objects -maxdepth 1 -type f -name '*.part-*' -mmin +60 -delete\n"
-                                 "for o in $(find objects -maxdepth 1 -type f -regextype posix-extended -regex "
-                                 "'.*/[0-9a-f]{64}x?' -printf '%f\\n' | sort | comm -23 - \"$used\"); do\n"
+                                 "for o in $(find objects -maxdepth 1 -type f -mmin +60 -regextype posix-extended "
+                                 "-regex '.*/[0-9a-f]{64}x?' -printf '%f\\n' | sort | comm -23 - \"$used\"); do\n"
                                  "  size=$(stat -c %s \"objects/$o\"); rm -f \"objects/$o\"\n"
                                  "  count=$((count + 1)); bytes=$((bytes + size))\n"
                                  "done\n"

@@ -18,7 +18,9 @@ struct CodeStore {
 
     // Makes the folders (umask 077) and prints the root.
     QString prepareCommand() const;
-    // Prints the objects of manifest `id` that are not on the cluster yet, one per line.
+    // Prints "present" when manifest `id` is on the cluster already (and touches it: a prune spares it).
+    QString manifestPresentCommand(const QString &id) const;
+    // Prints the objects of manifest `id` that are not on the cluster yet, one per line; touches the others.
     QString missingObjectsCommand(const QString &id) const;
     // Makes <runDirectory>/code from manifest `id` unless it exists (a resume): staged, then renamed into
     // place. Fails with a message naming the snapshot when the manifest or one of its objects is gone.
@@ -26,7 +28,8 @@ struct CodeStore {
     // Prints "manifest <id> <files> <bytes> <mtime>" per snapshot.
     QString listCommand() const;
     // Deletes the manifests not in `keep` that are older than an hour (a submission uploads its manifest
-    // first: a newer one may belong to a run not recorded yet), then every object no manifest left names.
+    // first: a newer one may belong to a run not recorded yet), then every object no manifest left names
+    // that no submission touched within the hour.
     // Uploads broken off over an hour ago go too. Prints "deleted manifest <id>" and
     // "deleted objects <count> <bytes>".
     QString pruneCommand(const QStringList &keep) const;

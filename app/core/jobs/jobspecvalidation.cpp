@@ -159,7 +159,8 @@ private:
         if (!s.codeSnapshot.isEmpty() && !isCodeSnapshotId(s.codeSnapshot))
             add(QStringLiteral("codeSnapshot"), QStringLiteral("Not a code snapshot id: %1.").arg(s.codeSnapshot));
         // attemptSpec() makes the run's copy of the code the working directory.
-        if (usesCode && !s.workingDirectory.isEmpty() && !s.workingDirectory.endsWith(u'/' + kRunCodeFolder))
+        static const QRegularExpression runCopy(QStringLiteral("/runs/[^/]+/") + kRunCodeFolder + u'$');
+        if (usesCode && !s.workingDirectory.isEmpty() && !runCopy.match(s.workingDirectory).hasMatch())
             add(QStringLiteral("workingDirectory"), QStringLiteral("The command runs in the run's copy of the code "
                                                                    "folder: leave the working directory out."));
     }

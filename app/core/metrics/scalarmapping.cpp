@@ -140,7 +140,7 @@ void ScalarGroup::appendEvents(const MetricEvent &position, qint64 epochOfEpochE
     }
 }
 
-QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars)
+QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars, int epochBase)
 {
     QList<MetricEvent> events;
     for (qsizetype first = 0, end = 0; first < scalars.size(); first = end) {
@@ -152,6 +152,8 @@ QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars)
         }
         const qint64 step = scalars[first].step >= 0 ? scalars[first].step : kNoCount;
         position.step = MetricEvent::has(group.step) ? group.step : step;
+        if (MetricEvent::has(group.epoch))
+            group.epoch += 1 - epochBase;
         position.epoch = group.epoch;
         if (MetricEvent::has(group.epoch))
             group.appendEvents(position, group.epoch, position.step, &events);

@@ -65,7 +65,8 @@ struct ScalarGroup {
 //    what `writer.add_scalar("val_loss", v, epoch)` writes.
 // A Step event has an epoch only from an `epoch` scalar; a `step` scalar replaces the group's step. Times
 // are the wall time of the group's last scalar. A step whose scalars come in two calls makes events in each
-// (the scalars of one Event always come together).
-QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars);
+// (the scalars of one Event always come together). `epochBase` is what the writer counts epochs from: 0 for
+// Lightning's TensorBoardLogger (its `epoch` scalar is current_epoch), shown from 1 as everywhere else.
+QList<MetricEvent> tensorBoardEvents(const QList<TfScalar> &scalars, int epochBase = 1);
 
 } // namespace torchdeck

@@ -88,6 +88,11 @@ QList<StoreMigration> storeMigrations()
          {
              // Where each event was read (MetricSource), so log values give way to a file's for the same series.
              QStringLiteral("ALTER TABLE metrics ADD COLUMN source INTEGER NOT NULL DEFAULT 0"),
+             // Before, a custom command's events came from its log unless its metrics file had data (which
+             // then won outright): those runs' events are the log's.
+             QStringLiteral("UPDATE metrics SET source = 1 WHERE run_key IN (SELECT r.key FROM runs r WHERE "
+                            "r.spec_json LIKE '%\"commandKind\":\"custom\"%' AND NOT EXISTS (SELECT 1 FROM jobs j "
+                            "WHERE j.run_id = r.id AND j.metrics_offset > 0))"),
              // Files a custom command's own logger writes under its run directory (TensorBoard event files,
              // Lightning's metrics.csv), each read from where the last reader stopped: `offset` in bytes, or
              // in rows for a CSV (rewritten whole as columns appear); `size` as last read.

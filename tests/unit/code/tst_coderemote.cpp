@@ -1,6 +1,7 @@
 #include "core/code/coderemote.h"
 #include "core/code/codesnapshot.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -84,7 +85,13 @@ private slots:
         QCOMPARE(sh(store.missingObjectsCommand(id)).out,
                  object('a') + QStringLiteral("\n") + object('b') + QStringLiteral("x\n"));
         write(store.objectPath(object('a')), "aa");
+        QCOMPARE(sh(QStringLiteral("touch -d '2 hours ago' '%1'").arg(store.objectPath(object('a')))).exitCode, 0);
         QCOMPARE(sh(store.missingObjectsCommand(id)).out, object('b') + QStringLiteral("x\n"));
+        // What the submission counts on is fresh again: a prune spares it.
+        QVERIFY(QFileInfo(store.objectPath(object('a'))).lastModified().secsTo(QDateTime::currentDateTime()) < 60);
+
+        QCOMPARE(sh(store.manifestPresentCommand(id)).out, QStringLiteral("present\n"));
+        QCOMPARE(sh(store.manifestPresentCommand(QStringLiteral("0123456789abcdef0123"))).out, QString());
     }
 
     void linksTheRunsCopy()
@@ -159,9 +166,11 @@ private slots:
         write(store.manifestPath(young), fresh);
         write(store.objectPath(object('d')), "dd");
         write(store.objectPath(object('e')), "orphan");
+        write(store.objectPath(object('f')), "uploaded just now, its manifest not yet");
         for (const QString &id : {kept, old})
             QCOMPARE(sh(QStringLiteral("touch -d '2 hours ago' '%1'").arg(store.manifestPath(id))).exitCode, 0);
-        QCOMPARE(sh(QStringLiteral("touch -d '2 hours ago' '%1'").arg(store.objectPath(object('e')))).exitCode, 0);
+        for (const char c : {'c', 'e'})
+            QCOMPARE(sh(QStringLiteral("touch -d '2 hours ago' '%1'").arg(store.objectPath(object(c)))).exitCode, 0);
 
         const QStringList listed = sh(store.listCommand()).out.split(u'\n', Qt::SkipEmptyParts);
         QCOMPARE(listed.size(), 3);
@@ -176,6 +185,7 @@ private slots:
         QVERIFY(!QFile::exists(store.objectPath(object('c'))));
         QVERIFY(!QFile::exists(store.objectPath(object('e'))));
         QVERIFY(QFile::exists(store.objectPath(object('a'))));
+        QVERIFY(QFile::exists(store.objectPath(object('f'))));
     }
 };
 

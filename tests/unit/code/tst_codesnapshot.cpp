@@ -52,6 +52,10 @@ private slots:
         QTest::addRow("a file named like a dir pattern") << "venv" << false << defaults << false;
         QTest::addRow("glob in a subfolder") << "data/x.npy" << false << QStringList{QStringLiteral("*.npy")} << true;
         QTest::addRow("anchored path") << "data/raw/a" << false << QStringList{QStringLiteral("/data/raw")} << true;
+        QTest::addRow("anchored name") << "data/x" << false << QStringList{QStringLiteral("/data")} << true;
+        QTest::addRow("anchored name deeper")
+            << "pkg/data/__init__.py" << false << QStringList{QStringLiteral("/data")} << false;
+        QTest::addRow("local outputs") << "lightning_logs/version_0/metrics.csv" << false << defaults << true;
         QTest::addRow("anchored path elsewhere")
             << "src/data/raw/a" << false << QStringList{QStringLiteral("/data/raw")} << false;
         QTest::addRow("star stops at slash") << "a/b/c.txt" << false << QStringList{QStringLiteral("a/*.txt")} << false;

@@ -49,6 +49,22 @@ void TestJobSpecValidation::rejects_data()
         s.gpusPerNode = 8;
         s.partition = QStringLiteral("gpu");
     });
+    row("code for the trainer", "code", [](JobSpec &s, ClusterCaps &) {
+        s.codeDirectory = QStringLiteral("/p");
+        s.workingDirectory.clear();
+    });
+    row("not a snapshot id", "codeSnapshot", [](JobSpec &s, ClusterCaps &) {
+        s.commandKind = CommandKind::Custom;
+        s.customCommand = QStringLiteral("true");
+        s.codeSnapshot = QStringLiteral("abc; rm -rf ~");
+        s.workingDirectory.clear();
+    });
+    row("code and a working directory of one's own", "workingDirectory", [](JobSpec &s, ClusterCaps &) {
+        s.commandKind = CommandKind::Custom;
+        s.customCommand = QStringLiteral("true");
+        s.codeDirectory = QStringLiteral("/home/me/project");
+        s.workingDirectory = QStringLiteral("/home/me/code");
+    });
     row("empty name", "name", [](JobSpec &s, ClusterCaps &) { s.name.clear(); });
     row("name with newline", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("a\nb"); });
     row("name with space", "name", [](JobSpec &s, ClusterCaps &) { s.name = QStringLiteral("my job"); });

@@ -52,6 +52,7 @@ private slots:
     void tensorBoardEvents_data();
     void tensorBoardEvents();
     void eventTimes();
+    void lightningCountsEpochsFromZero();
 };
 
 void TestScalarMapping::roles_data()
@@ -169,6 +170,17 @@ void TestScalarMapping::eventTimes()
     QCOMPARE(events.size(), 1);
     QCOMPARE(events[0].time, 12.5); // the group's last scalar
     QCOMPARE(events[0].schema, 1);
+}
+
+void TestScalarMapping::lightningCountsEpochsFromZero()
+{
+    // Lightning's TensorBoardLogger logs current_epoch: shown from 1, as its CSV and its progress bar are.
+    const QList<MetricEvent> events =
+        torchdeck::tensorBoardEvents(scalarsOf(u"99:val_loss=0.4 epoch=0|199:val_loss=0.3 epoch=1"_s), 0);
+    QCOMPARE(events.size(), 2);
+    QCOMPARE(events[0].epoch, 1);
+    QCOMPARE(events[1].epoch, 2);
+    QCOMPARE(events[1].step, 199);
 }
 
 QTEST_GUILESS_MAIN(TestScalarMapping)

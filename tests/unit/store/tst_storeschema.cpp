@@ -16,6 +16,7 @@ private slots:
     void migratesAnEmptyDatabase();
     void migratesAnOlderStoreAndKeepsItsData();
     void failedMigrationLeavesTheLastVersion();
+    void version4KnowsTheLogsEvents();
     void refusesANewerStore();
     void refusesForeignDatabases();
     void refusesAFileThatIsNotADatabase();
@@ -66,6 +67,51 @@ void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
     const StoreStatus refused = v1again.open(path);
     QVERIFY(!refused.ok());
     QVERIFY2(refused.error.contains(QStringLiteral("newer")), qPrintable(refused.error));
+}
+
+// Events stored before sources were: a custom command's are its log's, unless its metrics file had data.
+void TestStoreSchema::version4KnowsTheLogsEvents()
+{
+    const QString path = m_dir.filePath(QStringLiteral("v3.sqlite"));
+    const QList<StoreMigration> v3 = storeMigrations().mid(0, 3);
+    QCOMPARE(v3.last().version, 3);
+    {
+        RunStore store;
+        QVERIFY(store.open(path, v3).ok());
+        const QList<std::pair<QString, QString>> runs{
+            {QStringLiteral("custom-log"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
+            {QStringLiteral("custom-file"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
+            {QStringLiteral("trainer"), QStringLiteral(R"({"commandKind":"trainer"})")}};
+        for (const auto &[id, spec] : runs) {
+            RunRecord run;
+            run.id = id;
+            run.name = id;
+            run.specJson = spec;
+            QVERIFY(store.addRun(run).ok());
+            JobRecord job;
+            job.runId = id;
+            job.jobId = QStringLiteral("1");
+            job.offsets.metricsOffset = id == u"custom-file" ? 120 : 0;
+            QVERIFY(store.saveJob(job).ok());
+        }
+    }
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("INSERT INTO metrics (run_key, seq, attempt, event, loss) SELECT key, 0, 0, 1, "
+                                      "0.5 FROM runs")));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("v3"));
+    RunStore store;
+    const StoreStatus opened = store.open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error));
+    QCOMPARE(store.metrics(QStringLiteral("custom-log")).value.constFirst().event.source, MetricSource::Log);
+    QCOMPARE(store.metrics(QStringLiteral("custom-file")).value.constFirst().event.source, MetricSource::MetricsFile);
+    QCOMPARE(store.metrics(QStringLiteral("trainer")).value.constFirst().event.source, MetricSource::MetricsFile);
 }
 
 void TestStoreSchema::failedMigrationLeavesTheLastVersion()

@@ -234,7 +234,10 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
     events = firstOfEachRank(events, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, &progress);
     for (MetricEvent &event : events)
         event.source = MetricSource::Log; // fills only the series no file has (RunSeries)
-    storeEvents(job, events, job.offsets.stdoutOffset, reader.offset(), RunStore::TailedFile::Stdout);
+    storeEvents(job.runId, job.attempt, events, [&] {
+        return m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.stdoutOffset, reader.offset(),
+                                      RunStore::TailedFile::Stdout);
+    });
 }
 
 void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &done)
@@ -253,34 +256,37 @@ void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
         return;
     if (reader.counts().malformed > 0)
         note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
-    storeEvents(job, events, job.offsets.metricsOffset, reader.offset(), RunStore::TailedFile::Metrics);
+    storeEvents(job.runId, job.attempt, events, [&] {
+        return m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.metricsOffset, reader.offset(),
+                                      RunStore::TailedFile::Metrics);
+    });
 }
 
-void RunTracker::storeEvents(const JobRecord &job, const QList<MetricEvent> &events, qint64 from, qint64 to,
-                             RunStore::TailedFile file)
+void RunTracker::storeEvents(const QString &runId, int attempt, const QList<MetricEvent> &events,
+                             const std::function<StoreResult<bool>()> &append)
 {
     // Cached before the append: a series first read from the store afterwards would hold these events already.
-    m_series->series(job.runId);
-    const StoreResult<bool> saved = m_store->appendMetrics(job.runId, job.attempt, events, from, to, file);
+    m_series->series(runId);
+    const StoreResult<bool> saved = append();
     if (!saved.ok())
         return note(saved.error);
     if (!saved.value) {
         // Another front on this store stored these lines first: what is cached is read again from the store.
-        m_series->forget(job.runId);
-        return emit seriesReset(job.runId);
+        m_series->forget(runId);
+        return emit seriesReset(runId);
     }
     for (const MetricEvent &event : events) {
         if (event.kind != MetricEventKind::Checkpoint)
             continue;
-        CheckpointRecord checkpoint{job.runId,   event.path, job.attempt, event.epoch, event.step,
-                                    event.bytes, event.time, true,        false,       event.reason};
+        CheckpointRecord checkpoint{runId,       event.path, attempt, event.epoch, event.step,
+                                    event.bytes, event.time, true,    false,       event.reason};
         const StoreStatus stored = m_store->saveCheckpoint(checkpoint);
         if (!stored.ok())
             note(stored.error);
     }
-    m_series->apply(job.runId, job.attempt, events);
+    m_series->apply(runId, attempt, events);
     if (!events.isEmpty())
-        emit metricsArrived(job.runId, job.attempt, events);
+        emit metricsArrived(runId, attempt, events);
 }
 
 void RunTracker::cancelWaitingInVain(const StepHandle &step)

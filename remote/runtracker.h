@@ -75,8 +75,10 @@ private:
     // The bytes of a cluster file from `offset` on, to `take`; `done` when that is over.
     void readTail(const QString &file, qint64 offset, const std::function<void()> &done,
                   const std::function<void(const QByteArray &)> &take);
-    void storeEvents(const JobRecord &job, const QList<torchdeck::MetricEvent> &events, qint64 from, qint64 to,
-                     torchdeck::RunStore::TailedFile file);
+    // The events of a file read, stored by `append` with the file's new offset (a RunStore append); then
+    // the cache and the fronts hear of them, unless another front on the store stored them first.
+    void storeEvents(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events,
+                     const std::function<torchdeck::StoreResult<bool>()> &append);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
     void cancelNext(QStringList ids, const StepHandle &step);
     void settleRuns(const StepHandle &step);

@@ -129,17 +129,8 @@ void RunTracker::loggerFileRead(const QString &runId, const LoggerFileRecord &be
     if (after.offset == before.offset && after.size == before.size)
         return;
     stampReadTime(&events);
-    m_series->series(runId); // cached before the append, as storeEvents does
-    const StoreResult<bool> saved = m_store->appendLoggerFileMetrics(runId, before, after, events);
-    if (!saved.ok())
-        return note(saved.error);
-    if (!saved.value) {
-        m_series->forget(runId);
-        return emit seriesReset(runId);
-    }
-    m_series->apply(runId, after.attempt, events);
-    if (!events.isEmpty())
-        emit metricsArrived(runId, after.attempt, events);
+    storeEvents(runId, after.attempt, events,
+                [&] { return m_store->appendLoggerFileMetrics(runId, before, after, events); });
 }
 
 } // namespace torchdeck::remote

@@ -1,9 +1,27 @@
+#include "core/appidentity.h"
 #include "gui/mainwindow.h"
 #include "term/terminalfront.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QIcon>
+#include <QLoggingCategory>
 #include <memory>
+
+namespace {
+
+Q_LOGGING_CATEGORY(lcApp, "torchdeck.app")
+
+QIcon applicationIcon()
+{
+    // The installed theme icon first (it follows the user's icon theme), else the built-in one.
+    QIcon fallback;
+    for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        fallback.addFile(QStringLiteral(":/icons/hicolor/%1x%1/apps/org.torchdeck.torchdeck.png").arg(size));
+    return QIcon::fromTheme(torchdeck::desktopFileName(), fallback);
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -16,11 +34,18 @@ int main(int argc, char *argv[])
         // as a pointer, under valgrind); the terminal needs no glib integration, so use Qt's own loop.
         qputenv("QT_NO_GLIB", "1");
         const QCoreApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("torchdeck"));
+        torchdeck::setApplicationIdentity();
         return torchdeck::term::runTerminal(args);
     }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("torchdeck"));
+    torchdeck::setApplicationIdentity();
+    QGuiApplication::setDesktopFileName(torchdeck::desktopFileName());
+    QApplication::setWindowIcon(applicationIcon());
+    const torchdeck::SettingsMigration migrated = torchdeck::migrateLegacySettings();
+    if (!migrated.error.isEmpty())
+        qCWarning(lcApp) << migrated.error;
+    else if (migrated.moved > 0)
+        qCInfo(lcApp) << "carried" << migrated.moved << "settings over from" << migrated.from;
     torchdeck::MainWindow window;
     window.show();
     return QApplication::exec();

@@ -1,21 +1,19 @@
 #include "gui/jobtemplates.h"
 
+#include "core/appidentity.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
-#include <QStandardPaths>
 
 namespace torchdeck {
 
 QString JobTemplates::defaultPath()
 {
-    QString dir = qEnvironmentVariable("TORCHDECK_CONFIG_DIR");
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
-    return dir + QStringLiteral("/job-templates.json");
+    return configDirectory() + QStringLiteral("/job-templates.json");
 }
 
 JobTemplates::JobTemplates(QString path)

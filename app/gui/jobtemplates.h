@@ -10,7 +10,7 @@ namespace torchdeck {
 // ({"templates": {"<name>": <JobSpec JSON>}}) beside the profiles, written atomically.
 class JobTemplates {
 public:
-    // $TORCHDECK_CONFIG_DIR/job-templates.json, else <AppConfigLocation>/job-templates.json
+    // configDirectory()/job-templates.json: $TORCHDECK_CONFIG_DIR, else ~/.config/torchdeck
     static QString defaultPath();
 
     explicit JobTemplates(QString path = defaultPath());

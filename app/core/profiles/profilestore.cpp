@@ -1,20 +1,18 @@
 #include "core/profiles/profilestore.h"
 
+#include "core/appidentity.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QSaveFile>
-#include <QStandardPaths>
 
 namespace torchdeck {
 
 QString ProfileStore::defaultPath()
 {
-    QString dir = qEnvironmentVariable("TORCHDECK_CONFIG_DIR");
-    if (dir.isEmpty())
-        dir = QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation);
-    return dir + QStringLiteral("/clusters.json");
+    return configDirectory() + QStringLiteral("/clusters.json");
 }
 
 ProfileStore::ProfileStore(QString path)

@@ -9,7 +9,7 @@ namespace torchdeck {
 // The profiles the user saved, one JSON file ({"clusters": {"<alias>": {...}}}), written atomically.
 class ProfileStore {
 public:
-    // $TORCHDECK_CONFIG_DIR/clusters.json, else <AppConfigLocation>/clusters.json
+    // configDirectory()/clusters.json: $TORCHDECK_CONFIG_DIR, else ~/.config/torchdeck
     static QString defaultPath();
 
     explicit ProfileStore(QString path = defaultPath());

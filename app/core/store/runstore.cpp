@@ -1,12 +1,12 @@
 #include "core/store/runstore.h"
 
+#include "core/appidentity.h"
 #include "core/store/sqlvalues.h"
 #include "core/store/storelog.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QSqlError>
-#include <QStandardPaths>
 #include <atomic>
 
 namespace torchdeck {
@@ -54,7 +54,7 @@ QString sql::error(const QString &what, const QSqlQuery &query)
 
 QString RunStore::defaultPath()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs.sqlite");
+    return dataDirectory() + QStringLiteral("/runs.sqlite");
 }
 
 RunStore::RunStore() = default;

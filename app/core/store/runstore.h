@@ -41,7 +41,7 @@ struct ExpiredClaim {
 // writer waits up to 5 s for another's transaction.
 class RunStore {
 public:
-    // <AppDataLocation>/runs.sqlite
+    // dataDirectory()/runs.sqlite: $TORCHDECK_DATA_DIR, else ~/.local/share/torchdeck
     static QString defaultPath();
 
     RunStore();

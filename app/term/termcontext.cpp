@@ -33,9 +33,7 @@ void TermContext::error(const QString &message)
 
 bool TermContext::openStore()
 {
-    const QString dir = qEnvironmentVariable("TORCHDECK_DATA_DIR");
-    const StoreStatus opened =
-        m_store.open(dir.isEmpty() ? RunStore::defaultPath() : dir + QStringLiteral("/runs.sqlite"));
+    const StoreStatus opened = m_store.open(RunStore::defaultPath());
     if (!opened.ok())
         error(QStringLiteral("cannot open the run store: ") + opened.error);
     return opened.ok();

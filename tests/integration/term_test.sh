@@ -16,6 +16,8 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     [[ "$run" =~ ^[0-9a-f-]{36}$ ]] || fail "submit --json printed $out"
     expect_eq "$(stat -c %a "$home/work/runs/$run")" 700 "the run directory's mode (its checkpoints are the user's)"
     td runs | grep -qE "^${run:0:8} +flow +torchdeck-sandbox +(pending|running|completed) " || fail "runs: $(td runs)"
+    # What Tab offers for RUN (the completion scripts ask this): the short id and the name.
+    expect_eq "$(td __complete runs | paste -sd' ')" "${run:0:8} flow" "__complete runs"
     out=$(td logs "${run:0:8}" -f) || rc=$?
     expect_eq "$rc" 0 "logs -f exit code (a completed job)"
     grep -q 'stop: done at step 64, exit code 0' <<<"$out" || fail "logs -f did not show the end: $out"

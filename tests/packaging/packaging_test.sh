@@ -67,10 +67,19 @@ case_completions() { # bash (completing `torchdeck su` gives submit), zsh and fi
   expect "a free value" "$(complete_bash torchdeck submit alpha --nodes '')" ""
   mkdir -p "$scratch/projects/my code" "$scratch/projects/other"
   expect "--code folders" "$(complete_bash torchdeck submit alpha --code "$scratch/projects/m")" "$scratch/projects/my code"
-  # zsh: the script parses and, autoloaded as a completion function, is registered for torchdeck.
+  # zsh: the script parses, compinit registers it for torchdeck, and zle completes with it.
   zsh -n "$share/zsh/vendor-completions/_torchdeck" || fail "zsh -n"
   out=$(zsh -fc "fpath=('$share/zsh/vendor-completions' \$fpath); autoload -Uz compinit; compinit -u -d '$scratch/zcompdump'; print \$_comps[torchdeck]")
   [[ "$out" == "_torchdeck" ]] || fail "zsh: torchdeck completes with '$out'"
+  complete_zsh() { # WORDS, then what the Tab must insert
+    timeout 15 zsh -f "$(dirname "${BASH_SOURCE[0]}")/zsh_complete.zsh" "$share/zsh/vendor-completions" "$scratch" \
+      "$(dirname "$TORCHDECK_BIN")" "$1" "$2" >/dev/null
+  }
+  complete_zsh "torchdeck su" bmit || fail "zsh: 'torchdeck su' did not complete to submit"
+  complete_zsh "torchdeck check g" amma || fail "zsh: 'torchdeck check g' did not complete to gamma"
+  complete_zsh "torchdeck submit alpha --laun" ch || fail "zsh: --laun did not complete to --launch"
+  complete_zsh "torchdeck submit alpha --launch srun-p" er-node || fail "zsh: --launch's values"
+  ! complete_zsh "torchdeck su" mmary || fail "zsh: the check itself is broken (it matched what was not there)"
   # fish: its own completion engine, asked what a Tab offers.
   out=$(fish -c "source '$share/fish/vendor_completions.d/torchdeck.fish'; complete -C 'torchdeck su'")
   [[ "$out" == submit$'\t'* ]] || fail "fish completes 'torchdeck su' with: $out"

@@ -1,0 +1,111 @@
+#include "core/runs/attemptsegments.h"
+
+#include "core/coretr.h"
+#include "core/scheduler/jobstate.h"
+
+#include <QHash>
+#include <cmath>
+
+namespace torchdeck {
+
+namespace {
+
+// The trainer's exit code for "checkpointed on the warning signal, requeue me" (docs/trainer.md).
+constexpr int kRequeueExitCode = 75;
+
+// The newest valid checkpoint an attempt wrote, by step; empty when it wrote none.
+QString latestCheckpointOf(int attempt, const QList<CheckpointRecord> &checkpoints)
+{
+    const CheckpointRecord *latest = nullptr;
+    for (const CheckpointRecord &checkpoint : checkpoints) {
+        if (checkpoint.attempt == attempt && checkpoint.valid && (!latest || checkpoint.step > latest->step))
+            latest = &checkpoint;
+    }
+    return latest ? latest->path : QString();
+}
+
+AttemptEnd endOf(const JobRecord &job, const JobRecord *next, const QList<CheckpointRecord> &checkpoints)
+{
+    const JobState state = jobStateFromName(job.state);
+    if (next && !next->resumeFrom.isEmpty()) {
+        const QString latest = latestCheckpointOf(job.attempt, checkpoints);
+        if (!latest.isEmpty() && next->resumeFrom != latest)
+            return AttemptEnd::Branched;
+    }
+    switch (state) {
+    case JobState::Timeout:
+        return AttemptEnd::WallTime;
+    case JobState::Preempted:
+        return AttemptEnd::Preempted;
+    case JobState::Requeued:
+        return AttemptEnd::Requeued;
+    case JobState::Cancelled:
+        return AttemptEnd::Cancelled;
+    case JobState::Completed:
+        return next ? AttemptEnd::Continued : AttemptEnd::Completed;
+    case JobState::Failed:
+        return job.exitCode == kRequeueExitCode ? AttemptEnd::WallTime : AttemptEnd::Failed;
+    default:
+        break;
+    }
+    if (job.exitCode == kRequeueExitCode)
+        return AttemptEnd::WallTime; // PBS wrappers report no state worth the name; the stop event's code
+    return next ? AttemptEnd::Requeued : AttemptEnd::Running;
+}
+
+} // namespace
+
+QString attemptEndName(AttemptEnd end)
+{
+    switch (end) {
+    case AttemptEnd::Running:
+        return core::Tr::tr("running");
+    case AttemptEnd::Completed:
+        return core::Tr::tr("completed");
+    case AttemptEnd::Continued:
+        return core::Tr::tr("continued");
+    case AttemptEnd::WallTime:
+        return core::Tr::tr("wall time");
+    case AttemptEnd::Preempted:
+        return core::Tr::tr("preempted");
+    case AttemptEnd::Requeued:
+        return core::Tr::tr("requeued");
+    case AttemptEnd::Branched:
+        return core::Tr::tr("branched");
+    case AttemptEnd::Failed:
+        return core::Tr::tr("failed");
+    case AttemptEnd::Cancelled:
+        return core::Tr::tr("cancelled");
+    }
+    return {};
+}
+
+QList<AttemptSegment> attemptSegments(const MetricSeries &series, const QList<JobRecord> &jobs,
+                                      const QList<CheckpointRecord> &checkpoints)
+{
+    QList<AttemptSegment> segments;
+    QHash<int, qsizetype> byAttempt;
+    for (qsizetype i = 0; i < jobs.size(); ++i) {
+        const JobRecord &job = jobs.at(i);
+        AttemptSegment segment;
+        segment.attempt = job.attempt;
+        segment.jobId = job.jobId;
+        segment.exitCode = job.exitCode;
+        segment.end = endOf(job, i + 1 < jobs.size() ? &jobs.at(i + 1) : nullptr, checkpoints);
+        byAttempt.insert(job.attempt, segments.size());
+        segments.append(segment);
+    }
+    for (qsizetype row = 0; row < series.size(); ++row) {
+        const auto found = byAttempt.constFind(series.attempt(row));
+        if (found == byAttempt.constEnd())
+            continue; // points of an attempt the store has no job for (being submitted)
+        AttemptSegment &segment = segments[*found];
+        const double x = series.x(row);
+        segment.firstX = std::isnan(segment.firstX) ? x : std::min(segment.firstX, x);
+        segment.lastX = std::isnan(segment.lastX) ? x : std::max(segment.lastX, x);
+        ++(series.isDiscarded(row) ? segment.discardedPoints : segment.visiblePoints);
+    }
+    return segments;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,111 @@
+// Axis ticks on round numbers, their labels in one format per axis, and log decades.
+#include "core/metrics/axisticks.h"
+
+#include <QTest>
+
+using namespace torchdeck;
+
+namespace {
+
+QStringList words(const char *text)
+{
+    return QString::fromLatin1(text).split(u' ', Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestAxisTicks : public QObject {
+    Q_OBJECT
+private slots:
+    void linear_data();
+    void linear();
+    void roundSteps_data();
+    void roundSteps();
+    void logarithmic_data();
+    void logarithmic();
+    void degenerateRanges();
+};
+
+void TestAxisTicks::linear_data()
+{
+    QTest::addColumn<double>("min");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<int>("maxTicks");
+    QTest::addColumn<QStringList>("labels");
+    // The run view's old axes: ticks on data values 0.0663 .. 0.177 and 8092 .. 11065.
+    QTest::newRow("loss") << 0.0663 << 0.177 << 6 << words("0.08 0.10 0.12 0.14 0.16");
+    QTest::newRow("steps, SI") << 8092.0 << 11065.0 << 6 << words("8.5k 9.0k 9.5k 10.0k 10.5k 11.0k");
+    QTest::newRow("from zero") << 0.0 << 100.0 << 6 << words("0 20 40 60 80 100");
+    QTest::newRow("millions") << 0.0 << 3.2e6 << 5 << words("0M 1M 2M 3M");
+    QTest::newRow("negative") << -1.0 << 1.0 << 5 << words("-1.0 -0.5 0.0 0.5 1.0");
+    QTest::newRow("tiny") << 0.00012 << 0.00047 << 5 << words("2e-4 3e-4 4e-4");
+    QTest::newRow("below 10k: no suffix") << 0.0 << 9000.0 << 4 << words("0 5000");
+}
+
+void TestAxisTicks::linear()
+{
+    QFETCH(double, min);
+    QFETCH(double, max);
+    QFETCH(int, maxTicks);
+    QFETCH(QStringList, labels);
+    const AxisTicks ticks = linearTicks(min, max, maxTicks);
+    QCOMPARE(ticks.labels, labels);
+    QVERIFY(ticks.values.size() <= maxTicks);
+    for (const double value : ticks.values) {
+        QVERIFY(value >= min - 1e-12 && value <= max + 1e-12);
+        // On a multiple of the step: round numbers, not data values.
+        const double multiple = value / ticks.step;
+        QVERIFY2(std::abs(multiple - std::round(multiple)) < 1e-6, qPrintable(QString::number(value)));
+    }
+}
+
+void TestAxisTicks::roundSteps_data()
+{
+    QTest::addColumn<double>("raw");
+    QTest::addColumn<double>("step");
+    QTest::newRow("1") << 0.9 << 1.0;
+    QTest::newRow("2") << 1.3 << 2.0;
+    QTest::newRow("5") << 3.0 << 5.0;
+    QTest::newRow("10") << 7.0 << 10.0;
+    QTest::newRow("exact") << 0.02 << 0.02;
+    QTest::newRow("large") << 594.6 << 1000.0;
+}
+
+void TestAxisTicks::roundSteps()
+{
+    QFETCH(double, raw);
+    QFETCH(double, step);
+    QCOMPARE(roundStep(raw), step);
+}
+
+void TestAxisTicks::logarithmic_data()
+{
+    QTest::addColumn<double>("min");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("decades") << 1e-4 << 2.0 << words("1e-4 0.001 0.01 0.1 1");
+    QTest::newRow("short range: 1, 2, 5") << 0.03 << 0.6 << words("0.05 0.1 0.2 0.5");
+    QTest::newRow("counts") << 50.0 << 2e5 << words("100 1000 10k 100k");
+}
+
+void TestAxisTicks::logarithmic()
+{
+    QFETCH(double, min);
+    QFETCH(double, max);
+    QFETCH(QStringList, labels);
+    QCOMPARE(logTicks(min, max).labels, labels);
+}
+
+void TestAxisTicks::degenerateRanges()
+{
+    const AxisTicks flat = linearTicks(0.5, 0.5, 5);
+    QVERIFY(!flat.values.isEmpty());
+    QVERIFY(flat.values.constFirst() <= 0.5 && flat.values.constLast() >= 0.5);
+    QVERIFY(linearTicks(qQNaN(), 1, 5).values.isEmpty());
+    QVERIFY(logTicks(0, 10).values.isEmpty());
+    QVERIFY(logTicks(-1, 10).values.isEmpty());
+    QCOMPARE(linearTicks(1, 0, 3).labels, linearTicks(0, 1, 3).labels);
+}
+
+QTEST_GUILESS_MAIN(TestAxisTicks)
+#include "tst_axisticks.moc"

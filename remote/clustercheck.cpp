@@ -4,6 +4,7 @@
 #include "core/remotepath.h"
 #include "core/shellquote.h"
 #include "remote/connection.h"
+#include "remote/remotetr.h"
 
 #include <QHash>
 
@@ -46,7 +47,7 @@ void ClusterCheck::runShell(const StepHandle &step, const QString &name, const Q
                             const std::function<CheckItem(int, const QString &, const QString &)> &judge)
 {
     if (!m_connection)
-        return report(step, {name, false, QStringLiteral("the connection is gone")});
+        return report(step, {name, false, tr("the connection is gone")});
     RemoteCommand *command = m_connection->run(QStringLiteral("bash -c ") + shellQuote(script));
     connect(command, &RemoteCommand::failed, step.context(), [this, name, step](const QString &error) {
         report(step, {name, false, error});
@@ -58,12 +59,12 @@ void ClusterCheck::runShell(const StepHandle &step, const QString &name, const Q
 
 void ClusterCheck::checkQuoting(const StepHandle &step)
 {
-    runShell(step, QStringLiteral("Shell quoting"), QStringLiteral("printf '%s' ") + shellQuote(quotingProbe),
+    runShell(step, tr("Shell quoting"), QStringLiteral("printf '%s' ") + shellQuote(quotingProbe),
              [](int exitCode, const QString &out, const QString &) {
                  const bool same = exitCode == 0 && out == quotingProbe;
-                 return CheckItem{QStringLiteral("Shell quoting"), same,
-                                  same ? QStringLiteral("quotes, $(...), backticks and newlines come back unchanged")
-                                       : QStringLiteral("the login shell changed the value: got ") + out.left(80)};
+                 return CheckItem{tr("Shell quoting"), same,
+                                  same ? tr("quotes, $(...), backticks and newlines come back unchanged")
+                                       : tr("the login shell changed the value: got %1").arg(out.left(80))};
              });
 }
 
@@ -71,7 +72,7 @@ void ClusterCheck::checkSftp(const StepHandle &step)
 {
     const QString name = QStringLiteral("SFTP");
     if (!m_connection)
-        return report(step, {name, false, QStringLiteral("the connection is gone")});
+        return report(step, {name, false, tr("the connection is gone")});
     // SFTP paths are not expanded by a shell: resolve the home directory first.
     RemoteCommand *home = m_connection->run(QStringLiteral("printf '%s' \"$HOME\""));
     connect(home, &RemoteCommand::failed, step.context(), [this, name, step](const QString &error) {
@@ -81,11 +82,11 @@ void ClusterCheck::checkSftp(const StepHandle &step)
         const QString probe = QString::fromUtf8(result.out) + QStringLiteral("/.torchdeck-sftp-check");
         RemoteUpload *upload = m_connection->uploadData("torchdeck\n", probe, 0600);
         connect(upload, &RemoteUpload::failed, step.context(), [this, name, step](const QString &error) {
-            report(step, {name, false, error + QStringLiteral(" (is the sftp subsystem enabled on the server?)")});
+            report(step, {name, false, tr("%1 (is the sftp subsystem enabled on the server?)").arg(error)});
         });
         connect(upload, &RemoteUpload::finished, step.context(), [this, name, probe, step] {
             m_connection->run(QStringLiteral("rm -f ") + shellQuote(probe));
-            report(step, {name, true, QStringLiteral("upload and atomic rename work")});
+            report(step, {name, true, tr("upload and atomic rename work")});
         });
     });
 }
@@ -102,11 +103,10 @@ void ClusterCheck::checkScheduler(const StepHandle &step)
     for (const QString &command : commands)
         script += QStringLiteral("command -v %1 >/dev/null || missing=\"$missing %1\"\n").arg(command);
     script += QStringLiteral("[ -z \"$missing\" ] || { echo \"missing:$missing\"; exit 1; }\n");
-    runShell(step, QStringLiteral("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
-        return CheckItem{
-            QStringLiteral("Scheduler"), exitCode == 0,
-            exitCode == 0 ? QString(commands.join(QStringLiteral(", ")) + QStringLiteral(" found"))
-                          : QString(out.trimmed() + QStringLiteral(" (load a module, or pick the right scheduler)"))};
+    runShell(step, tr("Scheduler"), script, [commands](int exitCode, const QString &out, const QString &) {
+        return CheckItem{tr("Scheduler"), exitCode == 0,
+                         exitCode == 0 ? tr("%1 found").arg(commands.join(QStringLiteral(", ")))
+                                       : tr("%1 (load a module, or pick the right scheduler)").arg(out.trimmed())};
     });
 }
 
@@ -118,14 +118,13 @@ void ClusterCheck::checkToolchain(const StepHandle &step)
                                           "  [ -n \"$cxx\" ] && command -v \"$cxx\" >/dev/null && { \"$cxx\" "
                                           "--version | head -n1; exit 0; }\n"
                                           "done\necho 'no C++ compiler'; exit 1\n");
-    runShell(step, QStringLiteral("cmake and C++ compiler"), script,
-             [](int exitCode, const QString &out, const QString &err) {
-                 const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
-                 return CheckItem{QStringLiteral("cmake and C++ compiler"), exitCode == 0,
-                                  exitCode == 0 ? found
-                                                : QString(found + u' ' + err).trimmed() +
-                                                      QStringLiteral(": the trainer is built on the cluster")};
-             });
+    runShell(step, tr("cmake and C++ compiler"), script, [](int exitCode, const QString &out, const QString &err) {
+        const QString found = out.trimmed().replace(u'\n', QStringLiteral("; "));
+        return CheckItem{
+            tr("cmake and C++ compiler"), exitCode == 0,
+            exitCode == 0 ? found
+                          : tr("%1: the trainer is built on the cluster").arg(QString(found + u' ' + err).trimmed())};
+    });
 }
 
 void ClusterCheck::checkLibTorch(const StepHandle &step)
@@ -148,10 +147,9 @@ void ClusterCheck::checkLibTorch(const StepHandle &step)
         "exit 1\n");
     runShell(step, QStringLiteral("LibTorch"), script, [](int exitCode, const QString &out, const QString &) {
         return CheckItem{QStringLiteral("LibTorch"), exitCode == 0,
-                         exitCode == 0
-                             ? out.trimmed()
-                             : QStringLiteral("not found: set the LibTorch location of this cluster, or a "
-                                              "module line that provides it (or install PyTorch for python3)")};
+                         exitCode == 0 ? out.trimmed()
+                                       : tr("not found: set the LibTorch location of this cluster, or a "
+                                            "module line that provides it (or install PyTorch for python3)")};
     });
 }
 
@@ -159,14 +157,13 @@ void ClusterCheck::checkWorkDirectory(const StepHandle &step)
 {
     const QString dir = remotePathExpression(m_settings.workDirectory);
     runShell(
-        step, QStringLiteral("Work directory"),
+        step, tr("Work directory"),
         QStringLiteral("mkdir -p %1 && t=%1/.torchdeck-write-check && : > \"$t\" && rm -f \"$t\" && cd %1 && pwd -P")
             .arg(dir),
         [this](int exitCode, const QString &out, const QString &err) {
-            return CheckItem{QStringLiteral("Work directory"), exitCode == 0,
-                             exitCode == 0
-                                 ? QString(out.trimmed() + QStringLiteral(" is writable"))
-                                 : QString(m_settings.workDirectory + QStringLiteral(" is not writable: ") + err)};
+            return CheckItem{tr("Work directory"), exitCode == 0,
+                             exitCode == 0 ? tr("%1 is writable").arg(out.trimmed())
+                                           : tr("%1 is not writable: %2").arg(m_settings.workDirectory, err)};
         });
 }
 
@@ -195,13 +192,13 @@ except Exception:
     print("broken unknown")
 EOF
 )");
-    runShell(step, QStringLiteral("PyTorch launcher"), script,
+    runShell(step, tr("PyTorch launcher"), script,
              [](int, const QString &out, const QString &) { return pyTorchLauncherItem(out); });
 }
 
 CheckItem pyTorchLauncherItem(const QString &probeOutput)
 {
-    const QString name = QStringLiteral("PyTorch launcher");
+    const QString name = Tr::tr("PyTorch launcher");
     QHash<QString, QString> found;
     for (const QString &line : probeOutput.split(u'\n', Qt::SkipEmptyParts)) {
         const qsizetype space = line.indexOf(u' ');
@@ -211,33 +208,32 @@ CheckItem pyTorchLauncherItem(const QString &probeOutput)
     const QString torch = found.value(QStringLiteral("torch"));
     const QString python = found.value(QStringLiteral("python"));
     if (torch.isEmpty())
-        return {name, true, QStringLiteral("could not run python3: ") + probeOutput.trimmed().left(200), true};
+        return {name, true, Tr::tr("could not run python3: %1").arg(probeOutput.trimmed().left(200)), true};
     if (torch.startsWith(u"none"))
         return {name, true,
-                QStringLiteral("no PyTorch for python3 after the modules: users' own scripts need a module or "
-                               "environment that provides it (the bundled trainer does not)"),
+                Tr::tr("no PyTorch for python3 after the modules: users' own scripts need a module or "
+                       "environment that provides it (the bundled trainer does not)"),
                 true};
     const QStringList version = torch.split(u'.');
     const int major = version.value(0).toInt();
     const int minor = version.value(1).toInt();
-    const QString what = QStringLiteral("PyTorch %1 on Python %2").arg(torch, python);
+    const QString what = Tr::tr("PyTorch %1 on Python %2").arg(torch, python);
     if (major < 1 || (major == 1 && minor < 9))
         return {name, true,
-                what + QStringLiteral(" has no torchrun (it came with 1.9): use srun with one task per rank, or "
-                                      "mpirun"),
+                Tr::tr("%1 has no torchrun (it came with 1.9): use srun with one task per rank, or mpirun").arg(what),
                 true};
     if (found.value(QStringLiteral("broken")) == u"True")
         return {name, true,
-                what + QStringLiteral(": its torchrun cannot start any job (Python 3.11 broke the default of "
-                                      "--redirects in PyTorch 1.13). Load a newer PyTorch, or use srun with "
-                                      "one task per rank"),
+                Tr::tr("%1: its torchrun cannot start any job (Python 3.11 broke the default of "
+                       "--redirects in PyTorch 1.13). Load a newer PyTorch, or use srun with one task per rank")
+                    .arg(what),
                 true};
     const QString torchrun = found.value(QStringLiteral("torchrun"));
     const QString launcher = torchrun.isEmpty() || torchrun == u"none"
-                                 ? QStringLiteral("no torchrun on PATH: python3 -m torch.distributed.run")
-                                 : QStringLiteral("torchrun at ") + torchrun;
+                                 ? Tr::tr("no torchrun on PATH: python3 -m torch.distributed.run")
+                                 : Tr::tr("torchrun at %1").arg(torchrun);
     return {name, true,
-            QStringLiteral("%1, %2; generated lines use %3 (every torchrun accepts them)")
+            Tr::tr("%1, %2; generated lines use %3 (every torchrun accepts them)")
                 .arg(launcher, what, torchrunOptionNames().join(QStringLiteral(", ")))};
 }
 

@@ -162,8 +162,7 @@ RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remo
     if (!local->open() || local->write(data) != data.size() || !local->flush()) {
         // Fail through the same signal as any other upload, after the caller has connected to it.
         auto *operation = new RemoteUpload(this);
-        const QString error =
-            QStringLiteral("cannot write a temporary file for %1: %2").arg(remotePath, local->errorString());
+        const QString error = tr("cannot write a temporary file for %1: %2").arg(remotePath, local->errorString());
         QMetaObject::invokeMethod(
             operation,
             [operation, error] {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "remote/remotetr.h"
+
 #include <QMetaType>
 #include <QString>
 
@@ -11,15 +13,15 @@ inline QString connectionStateName(ConnectionState state)
 {
     switch (state) {
     case ConnectionState::Disconnected:
-        return QStringLiteral("disconnected");
+        return Tr::tr("disconnected");
     case ConnectionState::Connecting:
-        return QStringLiteral("connecting");
+        return Tr::tr("connecting");
     case ConnectionState::Connected:
-        return QStringLiteral("connected");
+        return Tr::tr("connected");
     case ConnectionState::Reconnecting:
-        return QStringLiteral("reconnecting");
+        return Tr::tr("reconnecting");
     case ConnectionState::Failed:
-        return QStringLiteral("failed");
+        return Tr::tr("failed");
     }
     return {};
 }

@@ -66,7 +66,7 @@ bool ConnectionWorker::connectOnce(QString &error)
             if (m_askHostKey && m_askHostKey(key))
                 error = m_ssh.acceptHostKey();
             else
-                error = QStringLiteral("the host key of %1 (%2 %3) is not known and was not accepted")
+                error = tr("the host key of %1 (%2 %3) is not known and was not accepted")
                             .arg(m_settings.host, key.keyType, key.fingerprintSha256);
         } else if (key.status != HostKeyStatus::Known) {
             error = key.error;
@@ -102,7 +102,7 @@ void ConnectionWorker::close()
     m_reconnect.stop();
     m_pump.stop();
     m_keepalive.stop();
-    failCommands(QStringLiteral("connection closed"), true);
+    failCommands(tr("connection closed"), true);
     m_tails.clear();
     m_sftp.reset();
     m_ssh.disconnect();
@@ -119,7 +119,7 @@ void ConnectionWorker::connectionLost(const QString &why)
     // The state first: whoever hears of a failed command then knows it must wait for the reconnect. The
     // commands' channels go before the session they belong to.
     setState(ConnectionState::Reconnecting, why);
-    failCommands(QStringLiteral("connection to %1 lost while the command ran (%2); it may or may not have completed")
+    failCommands(tr("connection to %1 lost while the command ran (%2); it may or may not have completed")
                      .arg(m_settings.host, why),
                  true);
     m_sftp.reset();
@@ -130,9 +130,8 @@ void ConnectionWorker::connectionLost(const QString &why)
 void ConnectionWorker::scheduleReconnect()
 {
     if (m_reconnectAttempt >= m_settings.reconnectAttempts) {
-        setState(ConnectionState::Failed, QStringLiteral("gave up reconnecting to %1 after %2 attempts")
-                                              .arg(m_settings.host)
-                                              .arg(m_reconnectAttempt));
+        setState(ConnectionState::Failed,
+                 tr("gave up reconnecting to %1 after %2 attempts").arg(m_settings.host).arg(m_reconnectAttempt));
         return;
     }
     const int delay = std::min(m_settings.reconnectMaxDelayMs, m_settings.reconnectFirstDelayMs << m_reconnectAttempt);
@@ -144,7 +143,7 @@ void ConnectionWorker::startCommand(quint64 id, const QString &command, int dead
 {
     if (m_state != ConnectionState::Connected) {
         ExecResult refused;
-        refused.error = QStringLiteral("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
+        refused.error = tr("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state));
         emit commandFinished(id, refused);
         return;
     }
@@ -191,7 +190,7 @@ bool ConnectionWorker::answering()
     if (m_state != ConnectionState::Connected)
         return false;
     if (!m_ssh.roundTrip()) {
-        connectionLost(QStringLiteral("no answer from %1 within %2 s (the link stalled, or the server stopped)")
+        connectionLost(tr("no answer from %1 within %2 s (the link stalled, or the server stopped)")
                            .arg(m_settings.host)
                            .arg(m_settings.answerTimeoutMs / 1000.0));
         return false;
@@ -217,7 +216,7 @@ void ConnectionWorker::failCommands(const QString &error, bool interrupted)
     m_commands.clear();
     // Never started: nothing happened on the cluster.
     ExecResult notRun;
-    notRun.error = QStringLiteral("not run: %1").arg(error.section(QStringLiteral(" while"), 0, 0));
+    notRun.error = tr("not run: %1").arg(error.section(QStringLiteral(" while"), 0, 0));
     for (const Waiting &waiting : std::exchange(m_waitingCommands, {}))
         emit commandFinished(waiting.id, notRun);
 }
@@ -229,7 +228,7 @@ void ConnectionWorker::stopCommand(quint64 id)
     if (waiting != m_waitingCommands.end()) {
         m_waitingCommands.erase(waiting);
         ExecResult stopped;
-        stopped.error = QStringLiteral("stopped");
+        stopped.error = tr("stopped");
         emit commandFinished(id, stopped);
         return;
     }
@@ -238,7 +237,7 @@ void ConnectionWorker::stopCommand(quint64 id)
         return;
     ssh_channel_request_send_signal(it->second.channel.get(), "TERM");
     ssh_channel_close(it->second.channel.get());
-    it->second.result.error = QStringLiteral("stopped");
+    it->second.result.error = tr("stopped");
     emit commandFinished(id, it->second.result);
     m_commands.erase(it);
     launchWaitingCommands();
@@ -265,7 +264,7 @@ bool ConnectionWorker::pumpCommand(quint64 id, Command &command)
             return false;
         ssh_channel_request_send_signal(command.channel.get(), "TERM");
         ssh_channel_close(command.channel.get());
-        command.result.error = QStringLiteral("no end within %1 s: stopped").arg(command.deadlineMs / 1000);
+        command.result.error = tr("no end within %1 s: stopped").arg(command.deadlineMs / 1000);
         command.result.interrupted = true;
         emit commandFinished(id, command.result);
         return true;
@@ -387,8 +386,7 @@ void ConnectionWorker::startUpload(quint64 id, const QString &localPath, const Q
     QString error;
     const sftp_session session = m_state == ConnectionState::Connected ? sftp(error) : nullptr;
     if (!session) {
-        emit uploadFinished(id, 0,
-                            error.isEmpty() ? QStringLiteral("not connected to %1").arg(m_settings.host) : error);
+        emit uploadFinished(id, 0, error.isEmpty() ? tr("not connected to %1").arg(m_settings.host) : error);
         return;
     }
     constexpr qint64 progressEveryBytes = 1024 * 1024;

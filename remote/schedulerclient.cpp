@@ -22,7 +22,7 @@ void SchedulerClient::run(const QString &what, const QStringList &argv, const QS
                           const std::function<void(const QString &)> &interrupted)
 {
     if (!m_connection)
-        return emit failed(what + QStringLiteral(": the connection is gone"));
+        return emit failed(tr("%1: the connection is gone").arg(what));
     ++m_commandsRun;
     const QString command =
         (dir.isEmpty() ? QString() : QStringLiteral("cd ") + shellQuote(dir) + QStringLiteral(" && ")) +
@@ -40,11 +40,10 @@ void SchedulerClient::run(const QString &what, const QStringList &argv, const QS
 void SchedulerClient::submit(const QString &script, const QString &remoteDir, const QString &fileName,
                              const SubmitDependency &after)
 {
-    run(QStringLiteral("creating %1").arg(remoteDir), {QStringLiteral("mkdir"), QStringLiteral("-p"), remoteDir}, {},
+    run(tr("creating %1").arg(remoteDir), {tr("mkdir"), tr("-p"), remoteDir}, {},
         [=](const QByteArray &, const QByteArray &err, int exitCode) {
             if (exitCode != 0)
-                return emit failed(
-                    QStringLiteral("cannot create %1: %2").arg(remoteDir, QString::fromUtf8(err.trimmed())));
+                return emit failed(tr("cannot create %1: %2").arg(remoteDir, QString::fromUtf8(err.trimmed())));
             uploadScript(script, remoteDir, remoteDir + u'/' + fileName, after);
         });
 }
@@ -53,10 +52,10 @@ void SchedulerClient::uploadScript(const QString &script, const QString &remoteD
                                    const SubmitDependency &after)
 {
     if (!m_connection)
-        return emit failed(QStringLiteral("submitting: the connection is gone"));
+        return emit failed(tr("submitting: the connection is gone"));
     RemoteUpload *upload = m_connection->uploadData(script.toUtf8(), path, scriptMode);
     connect(upload, &RemoteUpload::failed, this,
-            [this](const QString &error) { emit failed(QStringLiteral("uploading the job script: ") + error); });
+            [this](const QString &error) { emit failed(tr("uploading the job script: %1").arg(error)); });
     connect(upload, &RemoteUpload::finished, this, [=] { submitUploaded(remoteDir, path, after); });
 }
 
@@ -64,12 +63,12 @@ void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &pa
 {
     const SubmitCommand submit = m_commands.submit(path, after);
     run(
-        QStringLiteral("submitting %1").arg(path), submit.argv, remoteDir,
+        tr("submitting %1").arg(path), submit.argv, remoteDir,
         [=](const QByteArray &out, const QByteArray &err, int exitCode) {
             const SubmitResult result = submit.parse(out);
             if (exitCode != 0 || !result.ok()) {
                 const QByteArray said = err.trimmed().isEmpty() ? out.trimmed() : err.trimmed();
-                return emit failed(QStringLiteral("the scheduler refused %1 (exit code %2): %3")
+                return emit failed(tr("the scheduler refused %1 (exit code %2): %3")
                                        .arg(path)
                                        .arg(exitCode)
                                        .arg(QString::fromUtf8(said)));
@@ -82,12 +81,11 @@ void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &pa
 void SchedulerClient::findNamed(const QString &jobName, const QString &scriptPath)
 {
     const QueryCommand query = m_commands.queryNamed(jobName, scriptPath);
-    run(QStringLiteral("looking for job %1").arg(jobName), query.argv, {},
+    run(tr("looking for job %1").arg(jobName), query.argv, {},
         [this, query](const QByteArray &out, const QByteArray &err, int exitCode) {
             if (exitCode != 0 && !reportsUnknownJob(err))
-                return emit failed(QStringLiteral("the job query failed (exit code %1): %2")
-                                       .arg(exitCode)
-                                       .arg(QString::fromUtf8(err.trimmed())));
+                return emit failed(
+                    tr("the job query failed (exit code %1): %2").arg(exitCode).arg(QString::fromUtf8(err.trimmed())));
             emit found(exitCode == 0 ? query.parse(out) : JobListResult{});
         });
 }
@@ -97,12 +95,11 @@ void SchedulerClient::poll(const QStringList &ids)
     const QueryCommand query = m_commands.query(ids);
     if (query.argv.isEmpty())
         return emit polled({});
-    run(QStringLiteral("polling %1 job(s)").arg(ids.size()), query.argv, {},
+    run(tr("polling %1 job(s)").arg(ids.size()), query.argv, {},
         [this, query, ids](const QByteArray &out, const QByteArray &err, int exitCode) {
             if (exitCode != 0 && !reportsUnknownJob(err))
-                return emit failed(QStringLiteral("the job query failed (exit code %1): %2")
-                                       .arg(exitCode)
-                                       .arg(QString::fromUtf8(err.trimmed())));
+                return emit failed(
+                    tr("the job query failed (exit code %1): %2").arg(exitCode).arg(QString::fromUtf8(err.trimmed())));
             JobListResult listed = exitCode == 0 ? query.parse(out) : JobListResult{};
             QStringList missing;
             for (const QString &id : ids) {
@@ -118,10 +115,10 @@ void SchedulerClient::pollFinished(JobListResult listed, const QStringList &miss
     const QueryCommand history = m_commands.queryFinished(missing);
     if (history.argv.isEmpty())
         return emit polled(listed);
-    run(QStringLiteral("looking up %1 finished job(s)").arg(missing.size()), history.argv, {},
+    run(tr("looking up %1 finished job(s)").arg(missing.size()), history.argv, {},
         [this, history, listed](const QByteArray &out, const QByteArray &err, int exitCode) mutable {
             if (exitCode != 0 && !reportsUnknownJob(err))
-                listed.errors.append(QStringLiteral("the history query failed (exit code %1): %2")
+                listed.errors.append(tr("the history query failed (exit code %1): %2")
                                          .arg(exitCode)
                                          .arg(QString::fromUtf8(err.trimmed())));
             else if (exitCode == 0) {
@@ -137,10 +134,10 @@ void SchedulerClient::act(SchedulerAction action, const QStringList &ids)
 {
     const QStringList argv = m_commands.action(action, ids);
     if (argv.isEmpty())
-        return emit failed(QStringLiteral("this scheduler cannot do that to a job"));
+        return emit failed(tr("this scheduler cannot do that to a job"));
     run(argv.first(), argv, {}, [this, action, ids, argv](const QByteArray &, const QByteArray &err, int exitCode) {
         if (exitCode != 0)
-            return emit failed(QStringLiteral("%1 failed (exit code %2): %3")
+            return emit failed(tr("%1 failed (exit code %2): %3")
                                    .arg(shellJoin(argv))
                                    .arg(exitCode)
                                    .arg(QString::fromUtf8(err.trimmed())));

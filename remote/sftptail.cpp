@@ -1,5 +1,7 @@
 #include "remote/sftptail.h"
 
+#include "remote/remotetr.h"
+
 #include <fcntl.h>
 
 namespace torchdeck::remote {
@@ -33,7 +35,7 @@ TailPoll failure(sftp_session sftp, qint64 offset, const QString &what)
     return {lost ? TailPoll::Kind::ConnectionLost : TailPoll::Kind::Error,
             offset,
             {},
-            QStringLiteral("%1 (SFTP error %2)").arg(what).arg(code)};
+            Tr::tr("%1 (SFTP error %2)").arg(what).arg(code)};
 }
 
 } // namespace
@@ -52,11 +54,11 @@ TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
     if (!attributes) {
         if (sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE)
             return {TailPoll::Kind::Missing, m_offset, {}, {}};
-        return failure(sftp, m_offset, QStringLiteral("cannot stat %1").arg(m_path));
+        return failure(sftp, m_offset, Tr::tr("cannot stat %1").arg(m_path));
     }
     const auto size = qint64(attributes->size);
     if (size < m_offset)
-        return restart(QStringLiteral("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
+        return restart(Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
                            .arg(m_path)
                            .arg(m_offset)
                            .arg(size));
@@ -65,14 +67,14 @@ TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
         return {};
     const SftpFileHandle file(sftp_open(sftp, path.constData(), O_RDONLY, 0));
     if (!file)
-        return failure(sftp, m_offset, QStringLiteral("cannot open %1").arg(m_path));
+        return failure(sftp, m_offset, Tr::tr("cannot open %1").arg(m_path));
     bool ok = true;
     const QByteArray head = readAt(file.get(), 0, headSize, ok);
     if (ok && !head.startsWith(m_head))
-        return restart(QStringLiteral("%1 was replaced by another file: reading it from the start").arg(m_path));
+        return restart(Tr::tr("%1 was replaced by another file: reading it from the start").arg(m_path));
     const QByteArray bytes = ok ? readAt(file.get(), m_offset, std::min(size - m_offset, maxBytes), ok) : QByteArray();
     if (!ok)
-        return failure(sftp, m_offset, QStringLiteral("cannot read %1").arg(m_path));
+        return failure(sftp, m_offset, Tr::tr("cannot read %1").arg(m_path));
     m_head = head;
     TailPoll result{bytes.isEmpty() ? TailPoll::Kind::Nothing : TailPoll::Kind::Data, m_offset, bytes, {}};
     m_offset += bytes.size();

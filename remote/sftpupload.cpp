@@ -1,5 +1,6 @@
 #include "remote/sftpupload.h"
 
+#include "remote/remotetr.h"
 #include "remote/sftphandles.h"
 
 #include <QFile>
@@ -13,7 +14,7 @@ constexpr qint64 chunkBytes = 64 * 1024; // below OpenSSH sftp-server's 256 KiB 
 
 QString sftpError(sftp_session sftp, const QString &what)
 {
-    return QStringLiteral("%1 (SFTP error %2: %3)")
+    return Tr::tr("%1 (SFTP error %2: %3)")
         .arg(what)
         .arg(sftp_get_error(sftp))
         .arg(QString::fromUtf8(ssh_get_error(sftp->session))); // sftp_session_struct is public in 0.10
@@ -26,7 +27,7 @@ UploadResult uploadFile(sftp_session sftp, const QString &localPath, const QStri
     UploadResult result;
     QFile local(localPath);
     if (!local.open(QIODevice::ReadOnly)) {
-        result.error = QStringLiteral("cannot read %1: %2").arg(localPath, local.errorString());
+        result.error = Tr::tr("cannot read %1: %2").arg(localPath, local.errorString());
         return result;
     }
     const qint64 total = local.size();
@@ -35,7 +36,7 @@ UploadResult uploadFile(sftp_session sftp, const QString &localPath, const QStri
     const QByteArray part = partPath.toUtf8();
     SftpFileHandle remote(sftp_open(sftp, part.constData(), O_WRONLY | O_CREAT | O_TRUNC, mode_t(mode)));
     if (!remote) {
-        result.error = sftpError(sftp, QStringLiteral("cannot create %1").arg(partPath));
+        result.error = sftpError(sftp, Tr::tr("cannot create %1").arg(partPath));
         return result;
     }
     auto abandon = [&](const QString &error) {
@@ -48,12 +49,12 @@ UploadResult uploadFile(sftp_session sftp, const QString &localPath, const QStri
     while (result.bytes < total) {
         const qint64 n = local.read(buffer.data(), chunkBytes);
         if (n <= 0)
-            return abandon(QStringLiteral("cannot read %1: %2").arg(localPath, local.errorString()));
+            return abandon(Tr::tr("cannot read %1: %2").arg(localPath, local.errorString()));
         if (sftp_write(remote.get(), buffer.constData(), size_t(n)) != n)
-            return abandon(sftpError(sftp, QStringLiteral("writing %1 failed").arg(partPath)));
+            return abandon(sftpError(sftp, Tr::tr("writing %1 failed").arg(partPath)));
         result.bytes += n;
         if (progress && !progress(result.bytes, total))
-            return abandon(QStringLiteral("upload of %1 stopped").arg(localPath));
+            return abandon(Tr::tr("upload of %1 stopped").arg(localPath));
     }
     if (sftp_extension_supported(sftp, "fsync@openssh.com", "1"))
         sftp_fsync(remote.get());
@@ -65,7 +66,7 @@ UploadResult uploadFile(sftp_session sftp, const QString &localPath, const QStri
     if (!renamed && sftp_unlink(sftp, target.constData()) == 0)
         renamed = sftp_rename(sftp, part.constData(), target.constData()) == 0;
     if (!renamed) {
-        const QString error = sftpError(sftp, QStringLiteral("cannot rename %1 to %2").arg(partPath, remotePath));
+        const QString error = sftpError(sftp, Tr::tr("cannot rename %1 to %2").arg(partPath, remotePath));
         sftp_unlink(sftp, part.constData());
         result.error = error;
     }

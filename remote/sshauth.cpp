@@ -1,5 +1,6 @@
 // Authentication of SshSession: every method the server offers, secrets asked through a PromptFunction.
 #include "remote/logging.h"
+#include "remote/remotetr.h"
 #include "remote/sshsession.h"
 
 #include <QStringList>
@@ -76,8 +77,8 @@ SshSession::AuthOutcome SshSession::authenticateWithKeys(const PromptFunction &a
     if (rc == SSH_AUTH_PARTIAL)
         return {AuthOutcome::Partial, {}};
     if (context.cancelled)
-        return {AuthOutcome::Cancelled, QStringLiteral("the key passphrase was not given")};
-    return {AuthOutcome::Refused, QStringLiteral("no key from ssh-agent or the identity files was accepted")};
+        return {AuthOutcome::Cancelled, Tr::tr("the key passphrase was not given")};
+    return {AuthOutcome::Refused, Tr::tr("no key from ssh-agent or the identity files was accepted")};
 }
 
 SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const PromptFunction &ask)
@@ -99,7 +100,7 @@ SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const Prompt
             asked << question.text.trimmed();
             std::optional<QByteArray> answer = askSecret(ask, question);
             if (!answer)
-                return {AuthOutcome::Cancelled, QStringLiteral("no answer to \"%1\"").arg(question.text.trimmed())};
+                return {AuthOutcome::Cancelled, Tr::tr("no answer to \"%1\"").arg(question.text.trimmed())};
             const int set = ssh_userauth_kbdint_setanswer(m_session.get(), unsigned(i), answer->constData());
             answer->fill('\0');
             if (set < 0)
@@ -114,9 +115,9 @@ SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const Prompt
     if (rc == SSH_AUTH_ERROR)
         return {AuthOutcome::Failed, sshError()};
     if (asked.isEmpty())
-        return {AuthOutcome::Unavailable, QStringLiteral("the server refused keyboard-interactive login")};
+        return {AuthOutcome::Unavailable, Tr::tr("the server refused keyboard-interactive login")};
     return {AuthOutcome::Refused,
-            QStringLiteral("the server refused the answers to \"%1\"").arg(asked.join(QStringLiteral("\", \"")))};
+            Tr::tr("the server refused the answers to \"%1\"").arg(asked.join(QStringLiteral("\", \"")))};
 }
 
 SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunction &ask)
@@ -124,10 +125,10 @@ SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunctio
     CredentialPrompt question;
     question.kind = CredentialPrompt::Kind::Password;
     question.host = m_host;
-    question.text = QStringLiteral("Password for %1:").arg(m_host);
+    question.text = Tr::tr("Password for %1:").arg(m_host);
     std::optional<QByteArray> password = askSecret(ask, question);
     if (!password)
-        return {AuthOutcome::Cancelled, QStringLiteral("no password was given")};
+        return {AuthOutcome::Cancelled, Tr::tr("no password was given")};
     const int rc = ssh_userauth_password(m_session.get(), nullptr, password->constData());
     password->fill('\0');
     if (rc == SSH_AUTH_SUCCESS)
@@ -136,7 +137,7 @@ SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunctio
         return {AuthOutcome::Partial, {}};
     if (rc == SSH_AUTH_ERROR)
         return {AuthOutcome::Failed, sshError()};
-    return {AuthOutcome::Refused, QStringLiteral("the server refused the password")};
+    return {AuthOutcome::Refused, Tr::tr("the server refused the password")};
 }
 
 SshSession::AuthOutcome SshSession::authenticateOnce(int methods, const PromptFunction &ask, AuthOutcome &keys,
@@ -164,13 +165,13 @@ SshSession::AuthOutcome SshSession::authenticateOnce(int methods, const PromptFu
 QString SshSession::authenticate(const PromptFunction &ask)
 {
     if (!isConnected())
-        return QStringLiteral("not connected to %1").arg(m_host);
+        return Tr::tr("not connected to %1").arg(m_host);
     // "none" first: some servers accept it, and it makes the server list its methods.
     if (ssh_userauth_none(m_session.get(), nullptr) == SSH_AUTH_SUCCESS)
         return {};
     const auto failed = [this](const QString &why) {
         qCDebug(lcRemote) << "authentication to" << m_host << "failed:" << why;
-        return QStringLiteral("authentication to %1 failed: %2").arg(m_host, why);
+        return Tr::tr("authentication to %1 failed: %2").arg(m_host, why);
     };
     AuthOutcome keys;
     AuthOutcome interactive;
@@ -203,12 +204,12 @@ QString SshSession::authenticate(const PromptFunction &ask)
     if (interactive.kind == AuthOutcome::Unavailable && !interactive.detail.isEmpty())
         why << interactive.detail;
     if (!ask && (methods & (SSH_AUTH_METHOD_INTERACTIVE | SSH_AUTH_METHOD_PASSWORD)))
-        why << QStringLiteral("no one can be asked for a password or code");
+        why << Tr::tr("no one can be asked for a password or code");
     if (why.isEmpty())
-        why << QStringLiteral("no method it offers is one torchdeck can use");
-    return failed(QStringLiteral("%1 (server offers: %2)")
-                      .arg(why.join(QStringLiteral(", and ")),
-                           offered.isEmpty() ? QStringLiteral("nothing") : offered.join(QStringLiteral(", "))));
+        why << Tr::tr("no method it offers is one torchdeck can use");
+    return failed(Tr::tr("%1 (server offers: %2)")
+                      .arg(why.join(Tr::tr(", and ")),
+                           offered.isEmpty() ? Tr::tr("nothing") : offered.join(QStringLiteral(", "))));
 }
 
 } // namespace torchdeck::remote

@@ -2,6 +2,7 @@
 
 #include "core/sshconfigparser.h"
 #include "remote/logging.h"
+#include "remote/remotetr.h"
 
 #include <QDir>
 #include <QFile>
@@ -51,7 +52,7 @@ QString SshSession::proxyJumpThroughOurConfig(const QString &configFile)
     command.insert(int(qstrlen("ssh")), options);
     qCDebug(lcRemote) << "reaching" << m_host << "through ProxyJump:" << command;
     if (ssh_options_set(m_session.get(), SSH_OPTIONS_PROXYCOMMAND, command.constData()) != SSH_OK)
-        return QStringLiteral("cannot set the ProxyJump command for %1: %2").arg(m_host, sshError());
+        return Tr::tr("cannot set the ProxyJump command for %1: %2").arg(m_host, sshError());
     return {};
 }
 
@@ -66,13 +67,13 @@ QString SshSession::proxyFailure() const
     const QStringList lines = QString::fromUtf8(log.readAll()).trimmed().split(u'\n', Qt::SkipEmptyParts);
     constexpr int linesKept = 2; // its last words are the reason
     return lines.isEmpty() ? QString()
-                           : QStringLiteral(" (the ssh to the jump host said: %1)")
+                           : Tr::tr(" (the ssh to the jump host said: %1)")
                                  .arg(lines.mid(std::max(0, int(lines.size()) - linesKept)).join(QStringLiteral("; ")));
 }
 
 QString SshSession::sshError() const
 {
-    return m_session ? QString::fromUtf8(ssh_get_error(m_session.get())) : QStringLiteral("not connected");
+    return m_session ? QString::fromUtf8(ssh_get_error(m_session.get())) : Tr::tr("not connected");
 }
 
 bool SshSession::isConnected() const
@@ -85,13 +86,13 @@ QString SshSession::connect(const QString &host, const QString &configFile, int 
     m_session.reset(ssh_new());
     m_host = host;
     if (!m_session)
-        return QStringLiteral("cannot create an SSH session (out of memory?)");
+        return Tr::tr("cannot create an SSH session (out of memory?)");
     const QByteArray hostBytes = host.toUtf8();
     if (ssh_options_set(m_session.get(), SSH_OPTIONS_HOST, hostBytes.constData()) != SSH_OK)
-        return QStringLiteral("invalid host '%1': %2").arg(host, sshError());
+        return Tr::tr("invalid host '%1': %2").arg(host, sshError());
     const QByteArray configBytes = configFile.toUtf8();
     if (ssh_options_parse_config(m_session.get(), configFile.isEmpty() ? nullptr : configBytes.constData()) != SSH_OK)
-        return QStringLiteral("cannot read ssh config %1: %2").arg(configFile, sshError());
+        return Tr::tr("cannot read ssh config %1: %2").arg(configFile, sshError());
     if (QString error = proxyJumpThroughOurConfig(configFile); !error.isEmpty())
         return error;
     // Request/response traffic (SFTP, short commands) stalls on Nagle + delayed ACKs without this.
@@ -107,7 +108,7 @@ QString SshSession::connect(const QString &host, const QString &configFile, int 
     ssh_options_set(m_session.get(), SSH_OPTIONS_TIMEOUT_USEC, &microseconds);
     qCDebug(lcRemote) << "connecting to" << host;
     if (ssh_connect(m_session.get()) != SSH_OK)
-        return QStringLiteral("cannot connect to %1: %2%3").arg(host, sshError(), proxyFailure());
+        return Tr::tr("cannot connect to %1: %2%3").arg(host, sshError(), proxyFailure());
     return {};
 }
 
@@ -116,7 +117,7 @@ HostKeyCheck SshSession::checkHostKey()
     HostKeyCheck check;
     ssh_key rawKey = nullptr;
     if (!m_session || ssh_get_server_publickey(m_session.get(), &rawKey) != SSH_OK) {
-        check.error = QStringLiteral("the server sent no host key: %1").arg(sshError());
+        check.error = Tr::tr("the server sent no host key: %1").arg(sshError());
         return check;
     }
     const KeyHandle key(rawKey);
@@ -138,19 +139,19 @@ HostKeyCheck SshSession::checkHostKey()
         break;
     case SSH_KNOWN_HOSTS_CHANGED:
         check.status = HostKeyStatus::Changed;
-        check.error = QStringLiteral("the host key of %1 has CHANGED (now %2 %3): this may be an attack; "
-                                     "if the server was reinstalled, remove its old line from known_hosts")
+        check.error = Tr::tr("the host key of %1 has CHANGED (now %2 %3): this may be an attack; "
+                             "if the server was reinstalled, remove its old line from known_hosts")
                           .arg(m_host, check.keyType, check.fingerprintSha256);
         break;
     case SSH_KNOWN_HOSTS_OTHER:
         check.status = HostKeyStatus::OtherType;
-        check.error = QStringLiteral("%1 offered a %2 host key but known_hosts holds a key of another type "
-                                     "for it: refusing, as ssh does")
+        check.error = Tr::tr("%1 offered a %2 host key but known_hosts holds a key of another type "
+                             "for it: refusing, as ssh does")
                           .arg(m_host, check.keyType);
         break;
     case SSH_KNOWN_HOSTS_ERROR:
         check.status = HostKeyStatus::Error;
-        check.error = QStringLiteral("cannot check known_hosts: %1").arg(sshError());
+        check.error = Tr::tr("cannot check known_hosts: %1").arg(sshError());
         break;
     }
     return check;
@@ -159,20 +160,20 @@ HostKeyCheck SshSession::checkHostKey()
 QString SshSession::acceptHostKey()
 {
     if (!m_session)
-        return QStringLiteral("not connected to %1").arg(m_host);
+        return Tr::tr("not connected to %1").arg(m_host);
     if (!m_hashKnownHosts) {
         if (ssh_session_update_known_hosts(m_session.get()) != SSH_OK)
-            return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
+            return Tr::tr("cannot record the host key in known_hosts: %1").arg(sshError());
         return {};
     }
     // libssh writes the host name in the clear: with HashKnownHosts yes the line is written here, hashed.
     char *rawEntry = nullptr;
     if (ssh_session_export_known_hosts_entry(m_session.get(), &rawEntry) != SSH_OK)
-        return QStringLiteral("cannot record the host key in known_hosts: %1").arg(sshError());
+        return Tr::tr("cannot record the host key in known_hosts: %1").arg(sshError());
     const CStringHandle entry(rawEntry);
     char *rawPath = nullptr;
     if (ssh_options_get(m_session.get(), SSH_OPTIONS_KNOWNHOSTS, &rawPath) != SSH_OK)
-        return QStringLiteral("cannot tell which known_hosts file to write: %1").arg(sshError());
+        return Tr::tr("cannot tell which known_hosts file to write: %1").arg(sshError());
     const CStringHandle knownHosts(rawPath);
     const QString line = QString::fromUtf8(entry.get()).trimmed();
     QByteArray salt(20, '\0');
@@ -182,7 +183,7 @@ QString SshSession::acceptHostKey()
     QDir().mkpath(QFileInfo(path).absolutePath());
     QFile file(path);
     if (!file.open(QIODevice::Append | QIODevice::Text) || file.write((hashed + u'\n').toUtf8()) < 0)
-        return QStringLiteral("cannot record the host key in %1: %2").arg(path, file.errorString());
+        return Tr::tr("cannot record the host key in %1: %2").arg(path, file.errorString());
     return {};
 }
 
@@ -190,14 +191,14 @@ ExecResult SshSession::startExec(const QString &command, ChannelHandle &channel)
 {
     ExecResult result;
     if (!isConnected()) {
-        result.error = QStringLiteral("not connected to %1").arg(m_host);
+        result.error = Tr::tr("not connected to %1").arg(m_host);
         return result;
     }
     channel.reset(ssh_channel_new(m_session.get()));
     const QByteArray commandBytes = command.toUtf8();
     if (!channel || ssh_channel_open_session(channel.get()) != SSH_OK ||
         ssh_channel_request_exec(channel.get(), commandBytes.constData()) != SSH_OK) {
-        result.error = QStringLiteral("cannot run a command on %1: %2").arg(m_host, sshError());
+        result.error = Tr::tr("cannot run a command on %1: %2").arg(m_host, sshError());
         channel.reset();
     }
     return result;
@@ -206,12 +207,12 @@ ExecResult SshSession::startExec(const QString &command, ChannelHandle &channel)
 sftp_session SshSession::newSftp(QString &error)
 {
     if (!isConnected()) {
-        error = QStringLiteral("not connected to %1").arg(m_host);
+        error = Tr::tr("not connected to %1").arg(m_host);
         return nullptr;
     }
     SftpSessionHandle sftp(sftp_new(m_session.get()));
     if (!sftp || sftp_init(sftp.get()) != SSH_OK) {
-        error = QStringLiteral("SFTP is not available on %1: %2").arg(m_host, sshError());
+        error = Tr::tr("SFTP is not available on %1: %2").arg(m_host, sshError());
         return nullptr;
     }
     return sftp.release();
@@ -253,7 +254,7 @@ ExecResult SshSession::exec(const QString &command)
         if (n > 0)
             result.out.append(buffer.data(), n);
         if (n == SSH_ERROR || drain(1, result.err) == SSH_ERROR) {
-            result.error = QStringLiteral("connection to %1 lost while running a command: %2").arg(m_host, sshError());
+            result.error = Tr::tr("connection to %1 lost while running a command: %2").arg(m_host, sshError());
             return result;
         }
     }

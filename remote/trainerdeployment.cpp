@@ -30,7 +30,7 @@ void TrainerDeployment::start()
 {
     emit started();
     if (m_bundle.files.isEmpty())
-        return fail(QStringLiteral("this torchdeck was built without the trainer's sources"));
+        return fail(tr("this torchdeck was built without the trainer's sources"));
     m_result.hash = m_bundle.hash;
     m_steps = {[this] { resolveWorkDirectory(); }, [this] { checkExistingBuild(); }};
     next();
@@ -44,7 +44,7 @@ void TrainerDeployment::stop()
 void TrainerDeployment::next()
 {
     if (m_stopped)
-        return fail(QStringLiteral("deployment stopped"));
+        return fail(tr("deployment stopped"));
     if (m_steps.isEmpty())
         return emit finished(m_result);
     m_steps.takeFirst()();
@@ -60,7 +60,7 @@ void TrainerDeployment::runCommand(const QString &what, const QString &command,
                                    const std::function<void(const QByteArray &)> &then, bool streamOutput)
 {
     if (!m_connection)
-        return fail(QStringLiteral("%1: the connection is gone").arg(what));
+        return fail(tr("%1: the connection is gone").arg(what));
     // A build (streamed) may take long on a busy login node or in a queued job: it keeps its output flowing.
     constexpr int buildDeadlineMs = 3 * 60 * 60 * 1000;
     RemoteCommand *run = m_connection->run(command, streamOutput ? buildDeadlineMs : kDefaultCommandDeadlineMs);
@@ -71,7 +71,7 @@ void TrainerDeployment::runCommand(const QString &what, const QString &command,
     connect(run, &RemoteCommand::finished, this, [this, what, then](const ExecResult &result) {
         if (result.exitCode != 0) {
             const QByteArray tail = (result.err.isEmpty() ? result.out : result.err).right(4000).trimmed();
-            return fail(QStringLiteral("%1 failed (exit code %2)%3%4")
+            return fail(tr("%1 failed (exit code %2)%3%4")
                             .arg(what)
                             .arg(result.exitCode)
                             .arg(tail.isEmpty() ? QString() : QStringLiteral(":\n"), QString::fromUtf8(tail)));
@@ -82,10 +82,10 @@ void TrainerDeployment::runCommand(const QString &what, const QString &command,
 
 void TrainerDeployment::resolveWorkDirectory()
 {
-    emit progress(QStringLiteral("Finding the work directory"), 0, 0);
+    emit progress(tr("Finding the work directory"), 0, 0);
     const QString dir = m_settings.workDirectory;
     const QString expr = remotePathExpression(dir);
-    runCommand(QStringLiteral("creating the work directory %1").arg(dir),
+    runCommand(tr("creating the work directory %1").arg(dir),
                QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this](const QByteArray &out) {
                    const QString work = QString::fromUtf8(out.trimmed());
                    m_trainerDir = work + QStringLiteral("/trainer/") + m_bundle.hash;
@@ -96,9 +96,9 @@ void TrainerDeployment::resolveWorkDirectory()
 
 void TrainerDeployment::checkExistingBuild()
 {
-    emit progress(QStringLiteral("Looking for an earlier build of trainer %1").arg(m_bundle.hash), 0, 0);
+    emit progress(tr("Looking for an earlier build of trainer %1").arg(m_bundle.hash), 0, 0);
     const QString dir = shellQuote(m_trainerDir);
-    runCommand(QStringLiteral("checking %1").arg(m_trainerDir),
+    runCommand(tr("checking %1").arg(m_trainerDir),
                QStringLiteral("if [ -x %1/build/torchdeck-train ] && [ -f %1/build/%2 ]; then echo built; "
                               "elif [ -d %1 ]; then echo sources; else echo none; fi")
                    .arg(dir, readyMarker),
@@ -106,7 +106,7 @@ void TrainerDeployment::checkExistingBuild()
                    const QByteArray state = out.trimmed();
                    if (state == "built") {
                        m_result.reused = true;
-                       emit output(QStringLiteral("Reusing the build in %1\n").arg(m_trainerDir));
+                       emit output(tr("Reusing the build in %1\n").arg(m_trainerDir));
                    } else if (state == "sources") {
                        m_steps = {[this] { build(); }, [this] { verify(); }};
                    } else {
@@ -128,25 +128,25 @@ void TrainerDeployment::uploadSources()
     for (const QString &dir : std::as_const(dirs))
         quoted.append(shellQuote(dir));
     quoted.sort();
-    runCommand(QStringLiteral("creating %1").arg(m_stagingDir), QStringLiteral("mkdir -p ") + quoted.join(u' '),
+    runCommand(tr("creating %1").arg(m_stagingDir), QStringLiteral("mkdir -p ") + quoted.join(u' '),
                [this](const QByteArray &) { uploadFile(0); });
 }
 
 void TrainerDeployment::uploadFile(int index)
 {
     if (m_stopped)
-        return fail(QStringLiteral("deployment stopped"));
+        return fail(tr("deployment stopped"));
     if (index == m_bundle.files.size())
         return next();
     if (!m_connection)
-        return fail(QStringLiteral("uploading the trainer: the connection is gone"));
+        return fail(tr("uploading the trainer: the connection is gone"));
     const TrainerBundle::File &file = m_bundle.files.at(index);
     RemoteUpload *upload = m_connection->uploadData(file.content, m_stagingDir + u'/' + file.relativePath, 0644);
     connect(upload, &RemoteUpload::failed, this,
-            [this](const QString &error) { fail(QStringLiteral("uploading the trainer: ") + error); });
+            [this](const QString &error) { fail(tr("uploading the trainer: %1").arg(error)); });
     connect(upload, &RemoteUpload::finished, this, [this, index](qint64 bytes) {
         m_uploaded += bytes;
-        emit progress(QStringLiteral("Uploading the trainer's sources"), m_uploaded, m_bundle.totalBytes());
+        emit progress(tr("Uploading the trainer's sources"), m_uploaded, m_bundle.totalBytes());
         uploadFile(index + 1);
     });
 }
@@ -157,7 +157,7 @@ void TrainerDeployment::publishSources()
     // theirs.
     const QString staging = shellQuote(m_stagingDir);
     runCommand(
-        QStringLiteral("publishing %1").arg(m_trainerDir),
+        tr("publishing %1").arg(m_trainerDir),
         QStringLiteral("mv -T %1 %2 2>/dev/null || { [ -d %2 ] && rm -rf %1; }").arg(staging, shellQuote(m_trainerDir)),
         [this](const QByteArray &) { next(); });
 }
@@ -165,10 +165,10 @@ void TrainerDeployment::publishSources()
 void TrainerDeployment::build()
 {
     const bool inPbsJob = !m_settings.buildJobScript.isEmpty();
-    emit progress(inPbsJob ? QStringLiteral("Building the trainer in a job (qsub)")
+    emit progress(inPbsJob ? tr("Building the trainer in a job (qsub)")
                   : m_settings.buildLauncher.isEmpty()
-                      ? QStringLiteral("Building the trainer on the cluster")
-                      : QStringLiteral("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
+                      ? tr("Building the trainer on the cluster")
+                      : tr("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
                   0, 0);
     const QString dir = shellQuote(m_trainerDir);
     QStringList lines = m_settings.moduleLines;
@@ -186,14 +186,13 @@ void TrainerDeployment::build()
     const QString run = inPbsJob ? pbsBuildAndWaitCommand(script, m_settings.buildJobScript)
                                  : launcher + QStringLiteral("bash -c ") + shellQuote(script);
     runCommand(
-        QStringLiteral("building the trainer"),
-        QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
+        tr("building the trainer"), QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
         [this](const QByteArray &) { next(); }, true);
 }
 
 void TrainerDeployment::verify()
 {
-    runCommand(QStringLiteral("running the built trainer"), shellQuote(m_result.binary) + QStringLiteral(" --version"),
+    runCommand(tr("running the built trainer"), shellQuote(m_result.binary) + QStringLiteral(" --version"),
                [this](const QByteArray &out) {
                    emit output(QString::fromUtf8(out));
                    next();

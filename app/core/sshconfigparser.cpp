@@ -1,5 +1,7 @@
 #include "core/sshconfigparser.h"
 
+#include "core/coretr.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -52,14 +54,13 @@ public:
         // itself twice.
         const QString canonical = QFileInfo(path).canonicalFilePath();
         if (!canonical.isEmpty() && m_reading.contains(canonical)) {
-            m_config.warnings.append(QStringLiteral("%1: includes itself; not read again").arg(path));
+            m_config.warnings.append(core::Tr::tr("%1: includes itself; not read again").arg(path));
             return;
         }
         if (++m_filesRead > maxFilesRead) {
             if (m_filesRead == maxFilesRead + 1)
-                m_config.warnings.append(QStringLiteral("%1: more than %2 files included; the rest are not read")
-                                             .arg(path)
-                                             .arg(maxFilesRead));
+                m_config.warnings.append(
+                    core::Tr::tr("%1: more than %2 files included; the rest are not read").arg(path).arg(maxFilesRead));
             return;
         }
         m_reading.append(canonical);
@@ -73,7 +74,7 @@ private:
         QFile file(path);
         if (!file.open(QIODevice::ReadOnly | QIODevice::Text)) {
             if (depth > 0)
-                m_config.warnings.append(QStringLiteral("%1: cannot read included file").arg(path));
+                m_config.warnings.append(core::Tr::tr("%1: cannot read included file").arg(path));
             return;
         }
         startBlock(patterns);
@@ -84,7 +85,7 @@ private:
             if (line.keyword.isEmpty())
                 continue;
             if (line.args.isEmpty()) {
-                warn(path, lineNumber, QStringLiteral("'%1' has no value").arg(line.keyword));
+                warn(path, lineNumber, core::Tr::tr("'%1' has no value").arg(line.keyword));
             } else if (line.keyword == u"host") {
                 startBlock(line.args);
             } else if (line.keyword == u"match") {
@@ -102,7 +103,7 @@ private:
     void include(const QString &path, int lineNumber, const QStringList &args, int depth)
     {
         if (depth + 1 > maxIncludeDepth) {
-            warn(path, lineNumber, QStringLiteral("Include nested too deeply"));
+            warn(path, lineNumber, core::Tr::tr("Include nested too deeply"));
             return;
         }
         const QStringList patterns = m_config.blocks.last().patterns;

@@ -91,7 +91,13 @@ QVariant CheckpointListModel::headerData(int section, Qt::Orientation orientatio
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char *const names[] = {"Step", "Epoch", "Size", "Written", "Reason", "File", ""};
+    static const char *const names[] = {QT_TR_NOOP("Step"),
+                                        QT_TR_NOOP("Epoch"),
+                                        QT_TR_NOOP("Size"),
+                                        QT_TR_NOOP("Written"),
+                                        QT_TR_NOOP("Reason"),
+                                        QT_TR_NOOP("File"),
+                                        ""};
     return tr(names[section]);
 }
 

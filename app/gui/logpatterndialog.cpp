@@ -34,10 +34,10 @@ QString describe(const MetricEvent &e)
             values.append(QStringLiteral("%1 %2").arg(QLatin1String(name), number(value)));
     }
     const QString where = e.kind == MetricEventKind::Epoch
-                              ? QStringLiteral("epoch %1%2")
+                              ? LogPatternDialog::tr("epoch %1%2")
                                     .arg(e.epoch)
                                     .arg(e.epochs >= 0 ? QStringLiteral("/%1").arg(e.epochs) : QString())
-                              : QStringLiteral("step %1").arg(e.step);
+                              : LogPatternDialog::tr("step %1").arg(e.step);
     return where + QStringLiteral(": ") + values.join(QStringLiteral(", "));
 }
 

@@ -225,7 +225,9 @@ QVariant RunTreeModel::headerData(int section, Qt::Orientation orientation, int 
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char *const names[] = {"Run", "State", "Progress", "ETA", "Loss", "Jobs", "Submitted", "Updated"};
+    static const char *const names[] = {QT_TR_NOOP("Run"),       QT_TR_NOOP("State"),  QT_TR_NOOP("Progress"),
+                                        QT_TR_NOOP("ETA"),       QT_TR_NOOP("Loss"),   QT_TR_NOOP("Jobs"),
+                                        QT_TR_NOOP("Submitted"), QT_TR_NOOP("Updated")};
     return tr(names[section]);
 }
 

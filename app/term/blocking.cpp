@@ -1,6 +1,7 @@
 #include "term/blocking.h"
 
 #include "remote/connection.h"
+#include "term/termtr.h"
 
 #include <QEventLoop>
 #include <QPointer>
@@ -51,17 +52,16 @@ bool waitConnected(remote::Connection &connection, int timeoutMs, QString *error
     }
     const bool connected = connection.state() == ConnectionState::Connected;
     if (error)
-        *error = connected ? QString()
-                 : connection.lastDetail().isEmpty()
-                     ? QStringLiteral("timed out connecting to %1").arg(connection.host())
-                     : connection.lastDetail();
+        *error = connected                           ? QString()
+                 : connection.lastDetail().isEmpty() ? Tr::tr("timed out connecting to %1").arg(connection.host())
+                                                     : connection.lastDetail();
     return connected;
 }
 
 remote::ExecResult runAndWait(remote::Connection &connection, const QString &command, int timeoutMs)
 {
     remote::ExecResult result;
-    result.error = QStringLiteral("timed out after %1 ms: %2").arg(timeoutMs).arg(command);
+    result.error = Tr::tr("timed out after %1 ms: %2").arg(timeoutMs).arg(command);
     QObject context;
     remote::RemoteCommand *operation = connection.run(command);
     waitUntil(

@@ -7,6 +7,7 @@
 #include "term/blocking.h"
 #include "term/terminalfront.h"
 #include "term/terminalprompts.h"
+#include "term/termtr.h"
 
 #include <QEventLoop>
 #include <QTextStream>
@@ -56,7 +57,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             bool ok = false;
             settings.scheduler = schedulerFromName(args.at(++i), ok);
             if (!ok) {
-                err << "torchdeck check: --scheduler must be slurm, pbs or local\n";
+                err << Tr::tr("torchdeck check: --scheduler must be slurm, pbs or local\n");
                 return UsageError;
             }
         } else if (arg == u"--work-dir" && hasValue) {
@@ -66,16 +67,17 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         } else if (!arg.startsWith(u'-') && cluster.isEmpty()) {
             cluster = arg;
         } else {
-            err << "torchdeck check: unexpected argument '" << arg << "' (usage: torchdeck check CLUSTER "
-                << "[--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX])\n";
+            err << Tr::tr("torchdeck check: unexpected argument '%1' (usage: torchdeck check CLUSTER "
+                          "[--scheduler slurm|pbs|local] [--work-dir DIR] [--libtorch PREFIX])\n")
+                       .arg(arg);
             return UsageError;
         }
     }
     if (cluster.isEmpty()) {
-        err << "torchdeck check: which cluster? (torchdeck clusters lists them)\n";
+        err << Tr::tr("torchdeck check: which cluster? (torchdeck clusters lists them)\n");
         return UsageError;
     }
-    out << "Checking " << cluster << '\n' << Qt::flush;
+    out << Tr::tr("Checking %1\n").arg(cluster) << Qt::flush;
     remote::ConnectionSettings connectionSettings;
     connectionSettings.host = cluster;
     connectionSettings.sshConfigFile = userSshConfigPath();
@@ -84,13 +86,13 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     connection.open();
     QString error;
     if (!waitConnected(connection, connectTimeoutMs, &error)) {
-        out << "  \u2717 Connection: " << error << '\n';
+        out << Tr::tr("  \u2717 Connection: %1\n").arg(error);
         if (!hasTerminal())
-            out << "    (no terminal to ask on: run `ssh " << cluster
-                << " true` once, or torchdeck check in a terminal)\n";
+            out << Tr::tr("    (no terminal to ask on: run `ssh %1 true` once, or torchdeck check in a terminal)\n")
+                       .arg(cluster);
         return Failure;
     }
-    out << "  \u2713 Connection: reachable, host key known, authenticated\n" << Qt::flush;
+    out << Tr::tr("  \u2713 Connection: reachable, host key known, authenticated\n") << Qt::flush;
     remote::ClusterCheck check(&connection, settings);
     int failures = 0;
     QObject::connect(&check, &remote::ClusterCheck::itemChecked, &check, [&](const remote::CheckItem &item) {

@@ -2,6 +2,7 @@
 
 #include "core/sshconfigparser.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,13 +16,13 @@ int runClustersCommand(const QStringList &args, QTextStream &out, QTextStream &e
     const bool json = args.contains(QStringLiteral("--json"));
     for (const QString &arg : args) {
         if (arg != u"--json") {
-            err << "torchdeck clusters: unknown option '" << arg << "'\n";
+            err << Tr::tr("torchdeck clusters: unknown option '%1'\n").arg(arg);
             return UsageError;
         }
     }
     const SshConfig config = readUserSshConfig();
     for (const QString &warning : config.warnings)
-        err << "torchdeck: warning: " << warning << '\n';
+        err << Tr::tr("torchdeck: warning: %1\n").arg(warning);
     QJsonArray rows;
     for (const QString &alias : config.hostAliases()) {
         const SshHost host = config.resolve(alias);
@@ -35,14 +36,15 @@ int runClustersCommand(const QStringList &args, QTextStream &out, QTextStream &e
             out << qSetFieldWidth(24) << Qt::left << host.alias << qSetFieldWidth(0) << host.user << '@'
                 << host.hostName << ':' << host.port;
             if (!host.proxyJump.isEmpty())
-                out << " via " << host.proxyJump;
+                out << Tr::tr(" via %1").arg(host.proxyJump);
             out << '\n';
         }
     }
     if (json)
         out << QJsonDocument(rows).toJson(QJsonDocument::Compact) << '\n';
     else if (rows.isEmpty() && config.hostAliases().isEmpty())
-        err << "torchdeck: no hosts in " << userSshConfigPath() << " (scripts/sandbox start adds torchdeck-sandbox)\n";
+        err << Tr::tr("torchdeck: no hosts in %1 (scripts/sandbox start adds torchdeck-sandbox)\n")
+                   .arg(userSshConfigPath());
     return Ok;
 }
 

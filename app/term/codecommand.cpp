@@ -7,6 +7,7 @@
 #include "term/runrefresh.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -67,12 +68,12 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             cluster = arg;
         else {
             context.error(
-                QStringLiteral("unexpected argument '%1' (usage: torchdeck code CLUSTER [--prune] [--json])").arg(arg));
+                Tr::tr("unexpected argument '%1' (usage: torchdeck code CLUSTER [--prune] [--json])").arg(arg));
             return UsageError;
         }
     }
     if (cluster.isEmpty()) {
-        context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
+        context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
     if (!context.open())
@@ -104,8 +105,8 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const remote::ExecResult work =
         runAndWait(*session->connection(), workDirectoryCommand(profile.workDirectory), codeTimeoutMs);
     if (!work.ok()) {
-        context.error(QStringLiteral("cannot use the work directory %1 on %2: %3")
-                          .arg(profile.workDirectory, cluster, why(work)));
+        context.error(
+            Tr::tr("cannot use the work directory %1 on %2: %3").arg(profile.workDirectory, cluster, why(work)));
         return Failure;
     }
     const CodeStore store{QString::fromUtf8(work.out.trimmed()) + QStringLiteral("/code")};
@@ -118,7 +119,7 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         }
         const remote::ExecResult pruned = runAndWait(*session->connection(), store.pruneCommand(keep), codeTimeoutMs);
         if (!pruned.ok()) {
-            context.error(QStringLiteral("pruning the code snapshots on %1 failed: %2").arg(cluster, why(pruned)));
+            context.error(Tr::tr("pruning the code snapshots on %1 failed: %2").arg(cluster, why(pruned)));
             return Failure;
         }
         int manifests = 0;
@@ -126,11 +127,15 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             const QList<QByteArray> words = line.split(' ');
             if (words.size() == 3 && words.at(1) == "manifest") {
                 ++manifests;
-                out << "deleted snapshot " << QString::fromLatin1(words.at(2)) << '\n';
+                out << Tr::tr("deleted snapshot %1\n").arg(QString::fromLatin1(words.at(2)));
             } else if (words.size() == 4 && words.at(1) == "objects") {
-                out << "deleted " << manifests << " snapshot(s) and " << words.at(2).toInt() << " file(s) no other "
-                    << "snapshot holds (" << size(words.at(3).toLongLong()) << "); kept " << keep.size()
-                    << " snapshot(s) of unfinished runs and those newer than an hour\n";
+                out << Tr::tr(
+                           "deleted %1 snapshot(s) and %2 file(s) no other snapshot holds (%3); kept %4 snapshot(s) of "
+                           "unfinished runs and those newer than an hour\n")
+                           .arg(manifests)
+                           .arg(words.at(2).toInt())
+                           .arg(size(words.at(3).toLongLong()))
+                           .arg(keep.size());
             }
         }
         out << Qt::flush;
@@ -138,7 +143,7 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     const remote::ExecResult listed = runAndWait(*session->connection(), store.listCommand(), codeTimeoutMs);
     if (!listed.ok()) {
-        context.error(QStringLiteral("cannot list the code snapshots on %1: %2").arg(cluster, why(listed)));
+        context.error(Tr::tr("cannot list the code snapshots on %1: %2").arg(cluster, why(listed)));
         return Failure;
     }
     QJsonArray array;
@@ -156,24 +161,24 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                  {QStringLiteral("time"), made.toSecsSinceEpoch()},
                                  {QStringLiteral("runs"), QJsonArray::fromStringList(use.runs)},
                                  {QStringLiteral("needed"), use.needed}});
-        lines.append(QStringLiteral("%1  %2 file(s)  %3  %4  %5")
+        lines.append(Tr::tr("%1  %2 file(s)  %3  %4  %5")
                          .arg(id)
                          .arg(words.at(2).toInt())
                          .arg(size(words.at(3).toLongLong()), made.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                              use.runs.isEmpty() ? QStringLiteral("no run of this store")
+                              use.runs.isEmpty() ? Tr::tr("no run of this store")
                                                  : use.runs.join(QStringLiteral(", ")) +
-                                                       (use.needed ? QStringLiteral(" (unfinished)") : QString())));
+                                                       (use.needed ? Tr::tr(" (unfinished)") : QString())));
     }
     if (json) {
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
     }
     if (lines.isEmpty())
-        out << "no code snapshots on " << cluster << " (submit --code DIR makes one)\n";
+        out << Tr::tr("no code snapshots on %1 (submit --code DIR makes one)\n").arg(cluster);
     for (const QString &line : std::as_const(lines))
         out << line << '\n';
     if (!lines.isEmpty())
-        out << "torchdeck code " << cluster << " --prune deletes those no unfinished run uses\n";
+        out << Tr::tr("torchdeck code %1 --prune deletes those no unfinished run uses\n").arg(cluster);
     out << Qt::flush;
     return Ok;
 }

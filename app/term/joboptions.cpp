@@ -2,6 +2,7 @@
 
 #include "core/jobs/runlayout.h"
 #include "core/jobs/walltime.h"
+#include "term/termtr.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -56,15 +57,15 @@ bool readJobFile(const QString &path, QJsonObject *object, QString *error)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read the job file %1: %2").arg(path, file.errorString());
+        *error = Tr::tr("cannot read the job file %1: %2").arg(path, file.errorString());
         return false;
     }
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(file.readAll(), &parseError);
     if (!document.isObject()) {
         const QString why =
-            parseError.error == QJsonParseError::NoError ? QStringLiteral("a list or value") : parseError.errorString();
-        *error = QStringLiteral("the job file %1 is not a JSON object: %2").arg(path, why);
+            parseError.error == QJsonParseError::NoError ? Tr::tr("a list or value") : parseError.errorString();
+        *error = Tr::tr("the job file %1 is not a JSON object: %2").arg(path, why);
         return false;
     }
     *object = document.object();
@@ -95,15 +96,14 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
         }
         if (commandOptions.contains(arg)) {
             if (!hasValue)
-                return fail(QStringLiteral("%1 needs a value").arg(arg));
+                return fail(Tr::tr("%1 needs a value").arg(arg));
             result.values.insert(arg, value);
             ++i;
             continue;
         }
         if (!arg.startsWith(u'-')) {
             if (!result.cluster.isEmpty())
-                return fail(
-                    QStringLiteral("unexpected argument '%1' (one cluster only; options start with --)").arg(arg));
+                return fail(Tr::tr("unexpected argument '%1' (one cluster only; options start with --)").arg(arg));
             result.cluster = arg;
             continue;
         }
@@ -122,7 +122,7 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             continue;
         }
         if (!hasValue)
-            return fail(QStringLiteral("unknown option '%1', or it needs a value (see torchdeck --help)").arg(arg));
+            return fail(Tr::tr("unknown option '%1', or it needs a value (see torchdeck --help)").arg(arg));
         ++i;
         if (arg == u"--job") {
             if (!readJobFile(value, &json, &result.error))
@@ -137,14 +137,14 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
         if (arg == u"--code") {
             const QFileInfo folder(value);
             if (!folder.isDir())
-                return fail(QStringLiteral("--code wants a folder of your project, and %1 is none").arg(value));
+                return fail(Tr::tr("--code wants a folder of your project, and %1 is none").arg(value));
             overrides[u"code"] = folder.absoluteFilePath();
             continue;
         }
         if (arg == u"--env") {
             const qsizetype equals = value.indexOf(u'=');
             if (equals <= 0)
-                return fail(QStringLiteral("--env wants NAME=VALUE, got '%1'").arg(value));
+                return fail(Tr::tr("--env wants NAME=VALUE, got '%1'").arg(value));
             QJsonArray env = overrides.value(u"environment").toArray();
             env.append(QJsonObject{{QStringLiteral("name"), value.left(equals)},
                                    {QStringLiteral("value"), value.mid(equals + 1)}});
@@ -155,8 +155,7 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             const qsizetype colon = value.indexOf(u':');
             if (colon <= 0)
                 return fail(
-                    QStringLiteral("--container wants RUNTIME:IMAGE (apptainer, singularity or shifter), got '%1'")
-                        .arg(value));
+                    Tr::tr("--container wants RUNTIME:IMAGE (apptainer, singularity or shifter), got '%1'").arg(value));
             overrides[u"container"] = QJsonObject{{QStringLiteral("runtime"), value.left(colon)},
                                                   {QStringLiteral("image"), value.mid(colon + 1)}};
             continue;
@@ -178,13 +177,13 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
                 bool ok = false;
                 const int number = value.toInt(&ok);
                 if (!ok)
-                    return fail(QStringLiteral("%1 wants a whole number, got '%2'").arg(arg, value));
+                    return fail(Tr::tr("%1 wants a whole number, got '%2'").arg(arg, value));
                 overrides[key] = number;
             } else {
                 const auto seconds = parseWallTime(value);
                 if (!seconds)
-                    return fail(QStringLiteral("--time wants a wall time like 30, 01:30:00 or 1-12:00:00, got '%1'")
-                                    .arg(value));
+                    return fail(
+                        Tr::tr("--time wants a wall time like 30, 01:30:00 or 1-12:00:00, got '%1'").arg(value));
                 overrides[key] = *seconds;
             }
         }
@@ -204,7 +203,7 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             }
         }
         if (!known)
-            return fail(QStringLiteral("unknown option '%1' (see torchdeck --help)").arg(arg));
+            return fail(Tr::tr("unknown option '%1' (see torchdeck --help)").arg(arg));
     }
     for (auto it = overrides.begin(); it != overrides.end(); ++it)
         json[it.key()] = it.value();
@@ -234,36 +233,9 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
     }
     const JobSpec::FromJson parsed = JobSpec::fromJson(json);
     if (!parsed.ok())
-        return fail(QStringLiteral("bad job: ") + parsed.error);
+        return fail(Tr::tr("bad job: %1").arg(parsed.error));
     result.spec = parsed.spec;
     return result;
-}
-
-QString jobOptionsHelp()
-{
-    return QStringLiteral(
-        "Job options (script, submit; a --job FILE holds the same as JSON, options override it):\n"
-        "  --name NAME  --nodes N  --tasks-per-node N  --gpus-per-node N  --cpus-per-task N  --mem 16G\n"
-        "  --time 01:30:00  --partition P (--queue Q)  --account A  --module M (repeat)  --env NAME=VALUE "
-        "(repeat)\n"
-        "  --launch srun|srun-per-node|mpirun|local  --launcher-option X (repeat)  --oversubscribe\n"
-        "  --mpi-allow-run-as-root (containers and test machines that run as root)\n"
-        "  --container apptainer:IMAGE|singularity:IMAGE|shifter:IMAGE  --workdir DIR\n"
-        "  --signal USR1|USR2|TERM|INT  --signal-lead SECONDS  --no-checkpoint-signal  --requeue  --max-restarts "
-        "N\n"
-        "  --command 'CMD'   run your own command on every rank instead of the bundled trainer\n"
-        "  --code DIR        upload this project folder (git's files, or all but .torchdeckignore's) as a snapshot;\n"
-        "      the command runs in the run's copy of it, and a resume runs the same code\n"
-        "  --log-pattern REGEX (repeat)  turns its log lines into metrics: named groups epoch, epochs, step, loss,\n"
-        "      val_loss, accuracy, lr, seconds (docs/metrics-schema.md); built-in patterns cover the tutorials\n"
-        "  --per-node-launcher 'torchrun'|'python -m torch.distributed.launch'  (--launch srun-per-node; INT is "
-        "its signal)\n"
-        "Trainer options (passed to torchdeck-train, see docs/trainer.md):\n"
-        "  --model ae|toy|toy-split|resnet18|resnet50  --data fashion-mnist[:DIR]|mnist:DIR|synthetic[:N]\n"
-        "  --epochs N  --batch-size N  --lr X  --optimizer adam|sgd  --seed N  --checkpoint-every epoch|N\n"
-        "  --keep K  --threads N  --limit N  --log-every N  --backend auto|gloo|nccl  --amp bf16\n"
-        "  --channels-last  --device cpu|cuda  --nproc-per-node N  --trainer-arg ARG (repeat: any other "
-        "flag)\n");
 }
 
 } // namespace torchdeck::term

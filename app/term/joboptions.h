@@ -19,7 +19,4 @@ struct JobOptions {
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},
                            const QSet<QString> &commandOptions = {});
 
-// The job and trainer options for --help.
-QString jobOptionsHelp();
-
 } // namespace torchdeck::term

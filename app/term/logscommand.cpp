@@ -6,6 +6,7 @@
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,7 +33,7 @@ bool printFile(TermContext &context, remote::Connection &connection, const QStri
         runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
     if (!result.ok()) {
         const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
-        context.error(QStringLiteral("cannot read %1: %2").arg(path, said));
+        context.error(Tr::tr("cannot read %1: %2").arg(path, said));
         return false;
     }
     context.out() << QString::fromUtf8(result.out) << Qt::flush;
@@ -50,7 +51,7 @@ QString follow(TermContext &context, ClusterSession &session, const JobRecord &j
         context.out() << QString::fromUtf8(bytes) << Qt::flush;
     });
     QObject::connect(tail, &remote::RemoteTail::reset, &watcher, [&context](const QString &reason) {
-        context.err() << "-- the log was replaced (" << reason << "); reading it again\n" << Qt::flush;
+        context.err() << Tr::tr("-- the log was replaced (%1); reading it again\n").arg(reason) << Qt::flush;
     });
     QString state = job.state;
     const auto stateOfJob = [&context, &job] {
@@ -63,7 +64,7 @@ QString follow(TermContext &context, ClusterSession &session, const JobRecord &j
     waitUntil(
         [&](const std::function<void()> &done) {
             QObject::connect(tail, &remote::RemoteTail::failed, &watcher, [&, done](const QString &error) {
-                context.error(QStringLiteral("following %1: %2").arg(job.stdoutPath, error));
+                context.error(Tr::tr("following %1: %2").arg(job.stdoutPath, error));
                 done();
             });
             QObject::connect(&session, &ClusterSession::refreshed, &watcher, [&, done] {
@@ -94,14 +95,13 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             bool ok = false;
             parsed.attempt = args.at(++i).toInt(&ok);
             if (!ok || parsed.attempt < 0) {
-                context.error(QStringLiteral("--attempt wants 0, 1, ..."));
+                context.error(Tr::tr("--attempt wants 0, 1, ..."));
                 return UsageError;
             }
         } else if (!arg.startsWith(u'-') && parsed.run.isEmpty()) {
             parsed.run = arg;
         } else {
-            context.error(
-                QStringLiteral("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
             return UsageError;
         }
     }
@@ -110,7 +110,7 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     const auto jobs = context.store().jobs(run->id);
     if (!jobs.ok() || jobs.value.isEmpty()) {
-        context.error(QStringLiteral("run %1 has no jobs").arg(shortRunId(run->id)));
+        context.error(Tr::tr("run %1 has no jobs").arg(shortRunId(run->id)));
         return Failure;
     }
     ClusterSession *session = context.connect(run->cluster);
@@ -126,7 +126,7 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         if (jobs.value.size() > 1)
-            out << "== attempt " << job.attempt << ", job " << job.jobId << " (" << job.state << ") ==\n";
+            out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
         if (!printFile(context, *session->connection(), job.stdoutPath))
             return Failure;
         if (!job.stderrPath.isEmpty() && !printFile(context, *session->connection(), job.stderrPath))
@@ -135,9 +135,9 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!following)
         return Ok;
     if (jobs.value.size() > 1)
-        out << "== attempt " << latest.attempt << ", job " << latest.jobId << " (following) ==\n" << Qt::flush;
+        out << Tr::tr("== attempt %1, job %2 (following) ==\n").arg(latest.attempt).arg(latest.jobId) << Qt::flush;
     const QString state = follow(context, *session, latest);
-    err << "-- job " << latest.jobId << " " << state << '\n' << Qt::flush;
+    err << Tr::tr("-- job %1 %2\n").arg(latest.jobId, state) << Qt::flush;
     return state == jobStateName(JobState::Completed) ? Ok : Failure;
 }
 
@@ -163,8 +163,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
             runText = arg;
         else {
             context.error(
-                QStringLiteral("unexpected argument '%1' (usage: torchdeck metrics RUN [--csv|--json] [--offline])")
-                    .arg(arg));
+                Tr::tr("unexpected argument '%1' (usage: torchdeck metrics RUN [--csv|--json] [--offline])").arg(arg));
             return UsageError;
         }
     }
@@ -206,7 +205,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else {
-        out << "EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT\n";
+        out << Tr::tr("EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT\n");
         for (const StoredMetricEvent &stored : events.value) {
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Epoch)

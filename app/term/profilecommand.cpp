@@ -3,6 +3,7 @@
 #include "core/profiles/profilevalidation.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,7 +21,7 @@ const std::pair<const char16_t *, const char16_t *> textOptions[] = {
 
 void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
 {
-    out << profile.name << (saved ? "" : " (built-in defaults; nothing saved)") << '\n';
+    out << profile.name << (saved ? QString() : Tr::tr(" (built-in defaults; nothing saved)")) << '\n';
     const QJsonObject json = profile.toJson();
     for (auto it = json.begin(); it != json.end(); ++it) {
         const QString value =
@@ -59,7 +60,7 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             bool ok = false;
             const int cpus = args.at(++i).toInt(&ok);
             if (!ok) {
-                context.error(QStringLiteral("--build-cpus wants a whole number"));
+                context.error(Tr::tr("--build-cpus wants a whole number"));
                 return UsageError;
             }
             changes[u"build_cpus"] = cpus;
@@ -80,12 +81,12 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
         } else if (!arg.startsWith(u'-') && cluster.isEmpty()) {
             cluster = arg;
         } else {
-            context.error(QStringLiteral("unexpected argument '%1' (see torchdeck --help)").arg(arg));
+            context.error(Tr::tr("unexpected argument '%1' (see torchdeck --help)").arg(arg));
             return UsageError;
         }
     }
     if (cluster.isEmpty()) {
-        context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
+        context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
     if (!context.loadProfiles())
@@ -113,7 +114,7 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             QStringList lines;
             for (const ProfileError &e : errors)
                 lines.append(QStringLiteral("%1: %2").arg(e.field, e.message));
-            context.error(QStringLiteral("profile %1 not saved: %2").arg(cluster, lines.join(QStringLiteral("; "))));
+            context.error(Tr::tr("profile %1 not saved: %2").arg(cluster, lines.join(QStringLiteral("; "))));
             return UsageError;
         }
         if (!reset || !changes.isEmpty() || modulesGiven)

@@ -8,6 +8,7 @@
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -27,7 +28,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
     TermContext context(QStringLiteral("cancel"), out, err);
     if (args.isEmpty() ||
         std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(u'-'); })) {
-        context.error(QStringLiteral("usage: torchdeck cancel RUN [RUN...]"));
+        context.error(Tr::tr("usage: torchdeck cancel RUN [RUN...]"));
         return UsageError;
     }
     if (!context.open())
@@ -49,8 +50,8 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         RunAction *cancel = session->cancel({run->id});
         const QStringList jobIds = cancel->jobIds();
         if (jobIds.isEmpty()) {
-            out << "run " << shortRunId(run->id) << " has no unfinished job ("
-                << context.store().run(run->id).value.value_or(*run).state << ")\n";
+            out << Tr::tr("run %1 has no unfinished job (%2)\n")
+                       .arg(shortRunId(run->id), context.store().run(run->id).value.value_or(*run).state);
             cancel->deleteLater();
             continue;
         }
@@ -66,12 +67,12 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             },
             actionTimeoutMs);
         if (!finished || !problem.isEmpty()) {
-            context.error(QStringLiteral("cancelling run %1: %2")
-                              .arg(shortRunId(run->id), finished ? problem : QStringLiteral("no answer")));
+            context.error(
+                Tr::tr("cancelling run %1: %2").arg(shortRunId(run->id), finished ? problem : Tr::tr("no answer")));
             result = Failure;
             continue;
         }
-        out << "cancelled run " << shortRunId(run->id) << " (job " << jobIds.join(QStringLiteral(", ")) << ")\n"
+        out << Tr::tr("cancelled run %1 (job %2)\n").arg(shortRunId(run->id), jobIds.join(QStringLiteral(", ")))
             << Qt::flush;
         refreshRuns(context, {*run});
     }
@@ -84,7 +85,7 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<Ch
 {
     const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
     if (!plan.error.isEmpty()) {
-        context.error(QStringLiteral("run %1: %2").arg(shortRunId(run.id), plan.error));
+        context.error(Tr::tr("run %1: %2").arg(shortRunId(run.id), plan.error));
         return Failure;
     }
     ClusterSession *session = context.connect(run.cluster);
@@ -94,18 +95,18 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<Ch
         runAndWait(*session->connection(), deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
     if (!removed.ok()) {
         context.error(
-            QStringLiteral("deleting on %1 failed: %2")
+            Tr::tr("deleting on %1 failed: %2")
                 .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
         return Failure;
     }
     for (const QString &path : plan.paths) {
         if (const StoreStatus forgotten = context.store().removeCheckpoint(run.id, path); !forgotten.ok())
-            context.error(
-                QStringLiteral("deleted %1, but the run store still lists it: %2").arg(path, forgotten.error));
+            context.error(Tr::tr("deleted %1, but the run store still lists it: %2").arg(path, forgotten.error));
         const bool wasPresent = std::any_of(entries.cbegin(), entries.cend(), [&](const CheckpointEntry &e) {
             return e.record.path == path && e.present;
         });
-        context.out() << "deleted " << path << (wasPresent ? "" : " (was already gone)") << '\n';
+        context.out() << Tr::tr("deleted %1").arg(path) << (wasPresent ? QString() : Tr::tr(" (was already gone)"))
+                      << '\n';
     }
     context.out() << Qt::flush;
     return Ok;
@@ -133,24 +134,24 @@ QJsonArray checkpointsJson(const QList<CheckpointEntry> &entries)
 
 void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries)
 {
-    out << "STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n";
+    out << Tr::tr("STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n");
     for (const CheckpointEntry &entry : entries) {
         const CheckpointRecord &c = entry.record;
         const QString when =
             std::isfinite(c.time)
                 ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                 : QStringLiteral("-");
-        const QString size = c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + QStringLiteral(" MB")
-                                          : QStringLiteral("-");
+        const QString size =
+            c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + Tr::tr(" MB") : QStringLiteral("-");
         QStringList marks;
         if (entry.latest)
-            marks.append(QStringLiteral("latest"));
+            marks.append(Tr::tr("latest"));
         if (entry.best)
-            marks.append(QStringLiteral("best val loss"));
+            marks.append(Tr::tr("best val loss"));
         if (!entry.present)
-            marks.append(QStringLiteral("deleted"));
+            marks.append(Tr::tr("deleted"));
         else if (entry.setAside)
-            marks.append(QStringLiteral("set aside by a resume from an older one: ") + c.path.section(u'/', -2, -2));
+            marks.append(Tr::tr("set aside by a resume from an older one: %1").arg(c.path.section(u'/', -2, -2)));
         const QString mark =
             marks.isEmpty() ? QString() : QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
         out << QStringLiteral("%1  %2  %3  %4  %5  %6%7\n")
@@ -179,8 +180,8 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         else if (!arg.startsWith(u'-') && runText.isEmpty())
             runText = arg;
         else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck checkpoints RUN [--json] "
-                                         "[--delete STEP|FILE]...)")
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck checkpoints RUN [--json] "
+                                 "[--delete STEP|FILE]...)")
                               .arg(arg));
             return UsageError;
         }
@@ -203,7 +204,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         const remote::ExecResult listed =
             runAndWait(*session->connection(), presentCheckpointsCommand(checkpoints.value), actionTimeoutMs);
         if (!listed.ok()) {
-            context.error(QStringLiteral("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
+            context.error(Tr::tr("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
             return Failure;
         }
         present = parsePresentCheckpoints(listed.out);
@@ -218,11 +219,12 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         return Ok;
     }
     if (entries.isEmpty()) {
-        out << "run " << shortRunId(run->id) << " has no checkpoints yet\n" << Qt::flush;
+        out << Tr::tr("run %1 has no checkpoints yet\n").arg(shortRunId(run->id)) << Qt::flush;
         return Ok;
     }
     printCheckpoints(out, entries);
-    out << "resume with: torchdeck resume " << shortRunId(run->id) << " [--from STEP|FILE] [--epochs N]\n" << Qt::flush;
+    out << Tr::tr("resume with: torchdeck resume %1 [--from STEP|FILE] [--epochs N]\n").arg(shortRunId(run->id))
+        << Qt::flush;
     return Ok;
 }
 

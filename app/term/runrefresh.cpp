@@ -1,5 +1,7 @@
 #include "term/runrefresh.h"
 
+#include "term/termtr.h"
+
 #include <QMap>
 
 namespace torchdeck::term {
@@ -26,7 +28,7 @@ QString refreshOnce(ClusterSession &session, const QStringList &runIds)
         },
         refreshTimeoutMs);
     if (!finished)
-        return QStringLiteral("no answer within %1 s").arg(refreshTimeoutMs / 1000);
+        return Tr::tr("no answer within %1 s").arg(refreshTimeoutMs / 1000);
     // A restart the pass decided on is submitted before the command ends.
     while (session.isRestarting()) {
         waitUntil(
@@ -54,13 +56,13 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
             allWell = false;
             continue;
         }
-        const QMetaObject::Connection said =
-            QObject::connect(session, &ClusterSession::restarted, session,
-                             [&context](const QString &runId, const QString &jobId, const QString &reason) {
-                                 context.err() << "torchdeck: run " << runId.left(8) << " restarted as job " << jobId
-                                               << " (" << reason << ")\n"
-                                               << Qt::flush;
-                             });
+        const QMetaObject::Connection said = QObject::connect(
+            session, &ClusterSession::restarted, session,
+            [&context](const QString &runId, const QString &jobId, const QString &reason) {
+                context.err()
+                    << Tr::tr("torchdeck: run %1 restarted as job %2 (%3)\n").arg(runId.left(8), jobId, reason)
+                    << Qt::flush;
+            });
         const QString problem = refreshOnce(*session, it.value());
         QObject::disconnect(said);
         if (!problem.isEmpty()) {

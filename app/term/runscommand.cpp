@@ -6,6 +6,7 @@
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -36,7 +37,7 @@ std::optional<Flags> parseFlags(TermContext &context, const QStringList &args, b
         else if (wantsRun && !arg.startsWith(u'-') && flags.run.isEmpty())
             flags.run = arg;
         else {
-            context.error(QStringLiteral("unexpected argument '%1' (see torchdeck --help)").arg(arg));
+            context.error(Tr::tr("unexpected argument '%1' (see torchdeck --help)").arg(arg));
             return std::nullopt;
         }
     }
@@ -68,7 +69,7 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             array.append(runJson(run, {}));
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else if (runs.value.isEmpty()) {
-        out << "No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n";
+        out << Tr::tr("No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n");
     } else {
         out << formatRunTable(runs.value);
     }
@@ -100,13 +101,12 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         running && spec.ok() && series.ok()
             ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
-    const QString restarts =
-        spec.ok() ? QStringLiteral("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
-                        .arg(run->autoRestart ? QStringLiteral("automatic") : QStringLiteral("off for this run"))
-                        .arg(restartsUsed(jobs.value))
-                        .arg(spec.spec.maxRestarts)
-                        .arg(shortRunId(run->id))
-                  : QString();
+    const QString restarts = spec.ok() ? Tr::tr("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
+                                             .arg(run->autoRestart ? Tr::tr("automatic") : Tr::tr("off for this run"))
+                                             .arg(restartsUsed(jobs.value))
+                                             .arg(spec.spec.maxRestarts)
+                                             .arg(shortRunId(run->id))
+                                       : QString();
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
         object[u"auto_restart"] = run->autoRestart;
@@ -124,11 +124,11 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     } else {
         out << formatRunStatus(*run, jobs.value);
         if (budget.known)
-            out << "budget   " << budget.summary << '\n';
+            out << Tr::tr("budget   %1\n").arg(budget.summary);
         if (outlook.known)
-            out << "now      " << outlook.summary << '\n';
+            out << Tr::tr("now      %1\n").arg(outlook.summary);
         if (!restarts.isEmpty())
-            out << "restarts " << restarts << '\n';
+            out << Tr::tr("restarts %1\n").arg(restarts);
     }
     out << Qt::flush;
     return reached ? Ok : Failure;
@@ -139,7 +139,7 @@ int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream
     TermContext context(QStringLiteral("auto-restart"), out, err);
     const QString setting = args.value(1);
     if (args.isEmpty() || args.size() > 2 || (!setting.isEmpty() && setting != u"on" && setting != u"off")) {
-        context.error(QStringLiteral("usage: torchdeck auto-restart RUN [on|off]"));
+        context.error(Tr::tr("usage: torchdeck auto-restart RUN [on|off]"));
         return UsageError;
     }
     const auto run = context.openRun(args.constFirst());
@@ -170,11 +170,11 @@ int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream
         }
         QObject::disconnect(said);
         if (!restartedAs.isEmpty())
-            out << "run " << shortRunId(run->id) << " restarted as job " << restartedAs << '\n';
+            out << Tr::tr("run %1 restarted as job %2\n").arg(shortRunId(run->id), restartedAs);
     }
     const auto now = context.store().run(run->id);
-    out << "run " << shortRunId(run->id) << ": automatic restart "
-        << (now.ok() && now.value && now.value->autoRestart ? "on" : "off") << '\n'
+    out << Tr::tr("run %1: automatic restart %2\n")
+               .arg(shortRunId(run->id), now.ok() && now.value && now.value->autoRestart ? Tr::tr("on") : Tr::tr("off"))
         << Qt::flush;
     return Ok;
 }

@@ -2,6 +2,7 @@
 
 #include "term/render/numberformat.h"
 #include "term/termcontext.h"
+#include "term/termtr.h"
 
 #include <QJsonArray>
 #include <cmath>
@@ -34,9 +35,8 @@ QString formatLoss(double loss)
 
 QString formatRunTable(const QList<RunRecord> &runs)
 {
-    const QStringList headers{QStringLiteral("RUN"),   QStringLiteral("NAME"),   QStringLiteral("CLUSTER"),
-                              QStringLiteral("STATE"), QStringLiteral("EPOCH"),  QStringLiteral("LOSS"),
-                              QStringLiteral("ETA"),   QStringLiteral("CREATED")};
+    const QStringList headers{Tr::tr("RUN"),   Tr::tr("NAME"), Tr::tr("CLUSTER"), Tr::tr("STATE"),
+                              Tr::tr("EPOCH"), Tr::tr("LOSS"), Tr::tr("ETA"),     Tr::tr("CREATED")};
     QList<QStringList> rows;
     rows.reserve(runs.size());
     for (const RunRecord &run : runs)
@@ -66,23 +66,22 @@ QString formatRunTable(const QList<RunRecord> &runs)
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
 {
     QString text;
-    text += QStringLiteral("run      %1 (%2)\n").arg(shortRunId(run.id), run.id);
-    text += QStringLiteral("name     %1 on %2\n").arg(run.name, run.cluster);
-    text += QStringLiteral("state    %1\n").arg(run.state);
-    text += QStringLiteral("epochs   %1   loss %2   eta %3\n")
+    text += Tr::tr("run      %1 (%2)\n").arg(shortRunId(run.id), run.id);
+    text += Tr::tr("name     %1 on %2\n").arg(run.name, run.cluster);
+    text += Tr::tr("state    %1\n").arg(run.state);
+    text += Tr::tr("epochs   %1   loss %2   eta %3\n")
                 .arg(formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss),
                      formatDuration(run.etaSeconds));
     if (!run.message.isEmpty())
-        text += QStringLiteral("message  %1\n").arg(run.message);
-    text += QStringLiteral("jobs\n");
+        text += Tr::tr("message  %1\n").arg(run.message);
+    text += Tr::tr("jobs\n");
     for (const JobRecord &job : jobs) {
-        text += QStringLiteral("  attempt %1  job %2  %3%4  submitted %5%6\n")
+        text += Tr::tr("  attempt %1  job %2  %3%4  submitted %5%6\n")
                     .arg(job.attempt)
-                    .arg(job.jobId, job.state,
-                         job.exitCode >= 0 ? QStringLiteral(" (exit %1)").arg(job.exitCode) : QString(),
+                    .arg(job.jobId, job.state, job.exitCode >= 0 ? Tr::tr(" (exit %1)").arg(job.exitCode) : QString(),
                          job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                         job.resumeFrom.isEmpty() ? QString() : QStringLiteral("  from ") + job.resumeFrom);
-        text += QStringLiteral("    log %1\n").arg(job.stdoutPath);
+                         job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom));
+        text += Tr::tr("    log %1\n").arg(job.stdoutPath);
     }
     return text;
 }

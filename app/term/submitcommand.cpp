@@ -9,6 +9,7 @@
 #include "term/progressprinter.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QDir>
 #include <QFile>
@@ -39,8 +40,10 @@ std::optional<LaunchResult> follow(TermContext &context, Submission *submission)
     QObject::connect(submission, &Submission::jobSubmitted, &watcher, [&](const LaunchResult &job) {
         if (job.attempt > submission->request().attempt) {
             progress.finish();
-            context.err() << "torchdeck submit: attempt " << job.attempt << " queued as job " << job.jobId
-                          << ", after the one before it if it fails\n"
+            context.err() << Tr::tr("torchdeck submit: attempt %1 queued as job %2, after the one before it if it "
+                                    "fails\n")
+                                 .arg(job.attempt)
+                                 .arg(job.jobId)
                           << Qt::flush;
         }
     });
@@ -60,7 +63,7 @@ std::optional<LaunchResult> follow(TermContext &context, Submission *submission)
     progress.finish();
     if (!finished) {
         submission->stop();
-        problem = QStringLiteral("timed out");
+        problem = Tr::tr("timed out");
     }
     if (!problem.isEmpty()) {
         context.error(problem);
@@ -81,13 +84,13 @@ std::optional<QString> previewScript(TermContext &context, ClusterSession &sessi
             workDirectoryTimeoutMs);
     }
     if (session.workDirectory().isEmpty()) {
-        context.error(QStringLiteral("cannot find the work directory %1 on %2 (torchdeck check %2 says why)")
+        context.error(Tr::tr("cannot find the work directory %1 on %2 (torchdeck check %2 says why)")
                           .arg(request.profile.workDirectory, session.name()));
         return std::nullopt;
     }
     const SubmissionScript rendered = session.previewSubmission(request);
     if (!rendered.ok()) {
-        context.error(QStringLiteral("the job cannot be submitted:\n") + formatJobSpecErrors(rendered.errors));
+        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobSpecErrors(rendered.errors)));
         return std::nullopt;
     }
     return rendered.script;
@@ -104,11 +107,13 @@ void printLaunched(TermContext &context, const LaunchResult &result, const QStri
         context.out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return;
     }
-    context.out() << "run " << shortRunId(result.runId) << " (" << result.runId << "), attempt " << result.attempt
-                  << ": job " << result.jobId << " on " << cluster << '\n'
-                  << "  follow it: torchdeck watch " << shortRunId(result.runId) << "   or: torchdeck logs "
-                  << shortRunId(result.runId) << " -f\n"
-                  << Qt::flush;
+    context.out()
+        << Tr::tr("run %1 (%2), attempt %3: job %4 on %5\n")
+               .arg(shortRunId(result.runId), result.runId)
+               .arg(result.attempt)
+               .arg(result.jobId, cluster)
+        << Tr::tr("  follow it: torchdeck watch %1   or: torchdeck logs %1 -f\n").arg(shortRunId(result.runId))
+        << Qt::flush;
 }
 
 // Opens the rendered script in $VISUAL or $EDITOR (vi without either); the saved text is what gets submitted.
@@ -116,7 +121,7 @@ bool editScript(TermContext &context, const QString &script, QString *edited)
 {
     QTemporaryFile file(QDir::tempPath() + QStringLiteral("/torchdeck-job-XXXXXX.sh"));
     if (!file.open() || file.write(script.toUtf8()) < 0 || !file.flush()) {
-        context.error(QStringLiteral("cannot write a temporary file for the editor: ") + file.errorString());
+        context.error(Tr::tr("cannot write a temporary file for the editor: %1").arg(file.errorString()));
         return false;
     }
     QString editor = qEnvironmentVariable("VISUAL", qEnvironmentVariable("EDITOR"));
@@ -129,17 +134,17 @@ bool editScript(TermContext &context, const QString &script, QString *edited)
     process.start(QStringLiteral("/bin/sh"),
                   {QStringLiteral("-c"), editor + QStringLiteral(" \"$1\""), QStringLiteral("sh"), file.fileName()});
     if (!process.waitForFinished(-1) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        context.error(QStringLiteral("the editor (%1) failed; nothing was submitted").arg(editor));
+        context.error(Tr::tr("the editor (%1) failed; nothing was submitted").arg(editor));
         return false;
     }
     QFile saved(file.fileName());
     if (!saved.open(QIODevice::ReadOnly)) {
-        context.error(QStringLiteral("cannot read the edited script: ") + saved.errorString());
+        context.error(Tr::tr("cannot read the edited script: %1").arg(saved.errorString()));
         return false;
     }
     *edited = QString::fromUtf8(saved.readAll());
     if (edited->trimmed().isEmpty()) {
-        context.error(QStringLiteral("the script is empty; nothing was submitted"));
+        context.error(Tr::tr("the script is empty; nothing was submitted"));
         return false;
     }
     return true;
@@ -157,11 +162,11 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     bool chainOk = true;
     const int chain = options.values.value(QStringLiteral("--chain"), QStringLiteral("1")).toInt(&chainOk);
     if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts) {
-        context.error(QStringLiteral("--chain wants the number of jobs, 1 to 1 + --max-restarts"));
+        context.error(Tr::tr("--chain wants the number of jobs, 1 to 1 + --max-restarts"));
         return UsageError;
     }
     if (options.cluster.isEmpty()) {
-        context.error(QStringLiteral("which cluster? (torchdeck clusters lists them)"));
+        context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
     if (!context.open())
@@ -170,8 +175,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces); // the preview names its directories
     const WallTimeBudget budget = budgetFromEarlierRun(context.store(), options.cluster, request.spec);
     if (budget.known && !previewOnly)
-        context.err() << "torchdeck submit: " << (budget.reachesCheckpoint ? "" : "warning: ") << budget.summary
-                      << " (measured on an earlier run)\n"
+        context.err() << Tr::tr("torchdeck submit: %1%2 (measured on an earlier run)\n")
+                             .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
     ClusterSession *session = context.connect(options.cluster);
     if (!session)
@@ -222,14 +227,14 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
         } else if (!arg.startsWith(u'-') && runText.isEmpty()) {
             runText = arg;
         } else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck resume RUN [--from CHECKPOINT] "
-                                         "[--epochs N] [--json])")
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck resume RUN [--from CHECKPOINT] "
+                                 "[--epochs N] [--json])")
                               .arg(arg));
             return UsageError;
         }
     }
     if (!epochs.isEmpty() && epochs.toInt() <= 0) {
-        context.error(QStringLiteral("--epochs wants a positive whole number, got '%1'").arg(epochs));
+        context.error(Tr::tr("--epochs wants a positive whole number, got '%1'").arg(epochs));
         return UsageError;
     }
     const auto run = context.openRun(runText);

@@ -1,6 +1,7 @@
 #include "term/terminalprompts.h"
 
 #include "remote/connection.h"
+#include "term/termtr.h"
 
 #include <cstdio>
 #include <fcntl.h>
@@ -90,15 +91,14 @@ void answerOnTerminal(remote::Connection &connection)
     if (!hasTerminal())
         return;
     connection.setInteractive(true);
-    QObject::connect(
-        &connection, &remote::Connection::hostKeyConfirmationNeeded, &connection,
-        [&connection](const remote::HostKeyCheck &key) {
-            const std::optional<QString> answer = readLineFromTerminal(
-                QStringLiteral("The host key of %1 is not known.\n  %2 %3\nTrust it and remember it? [y/N] ")
-                    .arg(connection.host(), key.keyType, key.fingerprintSha256),
-                true);
-            connection.answerHostKey(answer && answer->trimmed().toLower().startsWith(u'y'));
-        });
+    QObject::connect(&connection, &remote::Connection::hostKeyConfirmationNeeded, &connection,
+                     [&connection](const remote::HostKeyCheck &key) {
+                         const std::optional<QString> answer = readLineFromTerminal(
+                             Tr::tr("The host key of %1 is not known.\n  %2 %3\nTrust it and remember it? [y/N] ")
+                                 .arg(connection.host(), key.keyType, key.fingerprintSha256),
+                             true);
+                         connection.answerHostKey(answer && answer->trimmed().toLower().startsWith(u'y'));
+                     });
     QObject::connect(&connection, &remote::Connection::credentialNeeded, &connection,
                      [&connection](const remote::CredentialPrompt &prompt) {
                          QString text = prompt.text.trimmed();

@@ -12,6 +12,7 @@
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -26,7 +27,10 @@ namespace torchdeck::term {
 
 namespace {
 constexpr int logLinesShown = 12;
-const QString helpText = QStringLiteral("\u2191\u2193 select  c cancel  r resume  l log scale  q quit");
+QString helpText()
+{
+    return Tr::tr("\u2191\u2193 select  c cancel  r resume  l log scale  q quit");
+}
 } // namespace
 
 const RunRecord *Watch::selectedRun() const
@@ -90,7 +94,7 @@ void Watch::connectClusters(int intervalMs)
         connect(session, &ClusterSession::restarted, this,
                 [this](const QString &runId, const QString &jobId, const QString &reason) {
                     loadRuns();
-                    setMessage(QStringLiteral("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
+                    setMessage(Tr::tr("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
                 });
         connect(session, &ClusterSession::restartFailed, this,
                 [this](const QString &, const QString &error) { setMessage(error, true); });
@@ -166,7 +170,7 @@ void Watch::redraw()
         }
     }
     snapshot.logLines = m_logLines;
-    snapshot.helpLine = helpText;
+    snapshot.helpLine = helpText();
     snapshot.message = m_message;
     snapshot.messageIsError = m_messageIsError;
     snapshot.logScale = m_logScale;
@@ -188,7 +192,7 @@ int Watch::run(int intervalMs)
 {
     loadRuns();
     if (m_runs.isEmpty()) {
-        m_context.error(QStringLiteral("no runs to watch (torchdeck submit starts one)"));
+        m_context.error(Tr::tr("no runs to watch (torchdeck submit starts one)"));
         return Failure;
     }
     connectClusters(intervalMs); // before the full screen: connecting may ask on the terminal

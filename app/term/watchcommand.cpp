@@ -2,6 +2,7 @@
 
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 #include "term/watch.h"
 
 #include <unistd.h>
@@ -25,14 +26,14 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             bool ok = false;
             interval = args.at(++i).toDouble(&ok);
             if (!ok || interval < 0.2) {
-                context.error(QStringLiteral("--interval wants seconds, at least 0.2"));
+                context.error(Tr::tr("--interval wants seconds, at least 0.2"));
                 return UsageError;
             }
         } else if (!arg.startsWith(u'-')) {
             runTexts.append(arg);
         } else {
-            context.error(QStringLiteral("unexpected argument '%1' (usage: torchdeck watch [RUN...] [--interval S] "
-                                         "[--plain] [--until-done])")
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck watch [RUN...] [--interval S] "
+                                 "[--plain] [--until-done])")
                               .arg(arg));
             return UsageError;
         }

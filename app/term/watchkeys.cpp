@@ -12,6 +12,7 @@
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
+#include "term/termtr.h"
 #include "term/watch.h"
 
 #include <QCoreApplication>
@@ -43,20 +44,20 @@ void Watch::cancelSelected()
     const RunRecord *run = selectedRun();
     ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
     if (!session)
-        return setMessage(QStringLiteral("not connected to this run's cluster"), true);
+        return setMessage(Tr::tr("not connected to this run's cluster"), true);
     RunAction *cancel = session->cancel({run->id});
     if (cancel->jobIds().isEmpty()) {
         cancel->deleteLater();
-        return setMessage(QStringLiteral("run %1 has no unfinished job").arg(shortRunId(run->id)));
+        return setMessage(Tr::tr("run %1 has no unfinished job").arg(shortRunId(run->id)));
     }
     const QString shortId = shortRunId(run->id);
     connect(cancel, &RunAction::failed, this, [this](const QString &error) { setMessage(error, true); });
     connect(cancel, &RunAction::finished, this, [this, shortId] {
-        setMessage(QStringLiteral("cancelled run %1").arg(shortId));
+        setMessage(Tr::tr("cancelled run %1").arg(shortId));
         refreshAll();
     });
     cancel->start();
-    setMessage(QStringLiteral("cancelling run %1...").arg(shortId));
+    setMessage(Tr::tr("cancelling run %1...").arg(shortId));
 }
 
 void Watch::resumeSelected()
@@ -64,7 +65,7 @@ void Watch::resumeSelected()
     const RunRecord *run = selectedRun();
     ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
     if (!session)
-        return setMessage(QStringLiteral("not connected to this run's cluster"), true);
+        return setMessage(Tr::tr("not connected to this run's cluster"), true);
     QString problem;
     Submission *resume = session->resume(run->id, QStringLiteral("auto"), {}, &problem);
     if (!resume)
@@ -74,7 +75,7 @@ void Watch::resumeSelected()
     connect(resume, &Submission::failed, this,
             [this](const QString &error) { setMessage(error.section(u'\n', 0, 0), true); });
     connect(resume, &Submission::finished, this, [this](const LaunchResult &result) {
-        setMessage(QStringLiteral("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
+        setMessage(Tr::tr("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
         loadRuns();
         refreshAll();
     });
@@ -111,9 +112,9 @@ void Watch::onKey(Key key)
             m_logScale = !m_logScale;
         else if ((key.ch == u'c' || key.ch == u'r') && run) {
             m_pending = key.ch == u'c' ? Pending::Cancel : Pending::Resume;
-            return setMessage(QStringLiteral("%1 run %2 (%3)? y/n")
-                                  .arg(key.ch == u'c' ? QStringLiteral("Cancel") : QStringLiteral("Resume"),
-                                       shortRunId(run->id), run->name));
+            return setMessage(
+                Tr::tr("%1 run %2 (%3)? y/n")
+                    .arg(key.ch == u'c' ? Tr::tr("Cancel") : Tr::tr("Resume"), shortRunId(run->id), run->name));
         }
         break;
     default:

@@ -1,6 +1,7 @@
 #include "core/code/codefiles.h"
 
-#include <QCoreApplication>
+#include "core/coretr.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -11,11 +12,6 @@
 namespace torchdeck {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("CodeFiles", text);
-}
 
 bool matches(const QString &pattern, const QString &text)
 {
@@ -86,8 +82,8 @@ QStringList gitFiles(const QString &directory, bool *isGit, QString *error)
     git.start(QStringLiteral("git"), {QStringLiteral("ls-files"), QStringLiteral("-z"), QStringLiteral("--cached"),
                                       QStringLiteral("--others"), QStringLiteral("--exclude-standard")});
     if (!git.waitForFinished(120000) || git.exitStatus() != QProcess::NormalExit || git.exitCode() != 0) {
-        *error =
-            tr("git ls-files failed in %1: %2").arg(directory, QString::fromUtf8(git.readAllStandardError().trimmed()));
+        *error = core::Tr::tr("git ls-files failed in %1: %2")
+                     .arg(directory, QString::fromUtf8(git.readAllStandardError().trimmed()));
         return {};
     }
     QStringList paths;
@@ -139,7 +135,7 @@ CodeListing listCodeFiles(const QString &directory)
     CodeListing listing;
     const QFileInfo info(directory);
     if (!info.exists() || !info.isDir()) {
-        listing.error = tr("%1 is no folder").arg(directory);
+        listing.error = core::Tr::tr("%1 is no folder").arg(directory);
         return listing;
     }
     const QDir root(info.absoluteFilePath());
@@ -158,7 +154,7 @@ CodeListing listCodeFiles(const QString &directory)
     std::sort(listing.files.begin(), listing.files.end(),
               [](const CodeFile &a, const CodeFile &b) { return a.path < b.path; });
     if (listing.files.isEmpty())
-        listing.error = tr("%1 has no files to upload").arg(directory);
+        listing.error = core::Tr::tr("%1 has no files to upload").arg(directory);
     return listing;
 }
 

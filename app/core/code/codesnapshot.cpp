@@ -1,6 +1,7 @@
 #include "core/code/codesnapshot.h"
 
-#include <QCoreApplication>
+#include "core/coretr.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -10,11 +11,6 @@
 namespace torchdeck {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("CodeSnapshot", text);
-}
 
 QString largestFiles(QList<CodeFile> files)
 {
@@ -28,8 +24,8 @@ QString largestFiles(QList<CodeFile> files)
 QString tooBig(const CodeListing &listing, qint64 bytes)
 {
     const QString ignore = listing.source == u"git" ? QStringLiteral(".gitignore") : kCodeIgnoreFile;
-    return tr("the folder holds %1 files, %2 (the most a snapshot takes: %3 files, %4); the largest are %5. "
-              "Leave data and outputs out with %6, or give the folder of the code alone")
+    return core::Tr::tr("the folder holds %1 files, %2 (the most a snapshot takes: %3 files, %4); the largest are %5. "
+                        "Leave data and outputs out with %6, or give the folder of the code alone")
         .arg(listing.files.size())
         .arg(QLocale::c().formattedDataSize(bytes))
         .arg(kMaxCodeFiles)
@@ -60,7 +56,7 @@ CodeSnapshot makeCodeSnapshot(const QString &directory, const std::function<bool
     for (const CodeFile &file : std::as_const(listing.files))
         total += file.size;
     if (total > kMaxCodeBytes || listing.files.size() > kMaxCodeFiles) {
-        snapshot.error = tr("%1: %2").arg(directory, tooBig(listing, total));
+        snapshot.error = core::Tr::tr("%1: %2").arg(directory, tooBig(listing, total));
         return snapshot;
     }
     const QDir root(snapshot.directory);
@@ -69,14 +65,14 @@ CodeSnapshot makeCodeSnapshot(const QString &directory, const std::function<bool
         QFile in(root.filePath(file.path));
         QCryptographicHash hash(QCryptographicHash::Sha256);
         if (!in.open(QIODevice::ReadOnly) || !hash.addData(&in)) {
-            snapshot.error = tr("cannot read %1: %2").arg(in.fileName(), in.errorString());
+            snapshot.error = core::Tr::tr("cannot read %1: %2").arg(in.fileName(), in.errorString());
             return snapshot;
         }
         file.hash = QString::fromLatin1(hash.result().toHex());
         file.size = in.size(); // as hashed: it may have changed since it was listed
         done += file.size;
         if (progress && !progress(done, total)) {
-            snapshot.error = tr("stopped");
+            snapshot.error = core::Tr::tr("stopped");
             return snapshot;
         }
     }

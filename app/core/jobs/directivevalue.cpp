@@ -1,5 +1,7 @@
 #include "core/jobs/directivevalue.h"
 
+#include "core/coretr.h"
+
 namespace torchdeck {
 
 namespace {
@@ -13,11 +15,11 @@ bool isDirectiveSafe(QChar c)
 QString describe(QChar c)
 {
     if (c == u' ')
-        return QStringLiteral("a space");
+        return core::Tr::tr("a space");
     if (c == u'\n')
-        return QStringLiteral("a line break");
+        return core::Tr::tr("a line break");
     if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-        return QStringLiteral("a control character");
+        return core::Tr::tr("a control character");
     return u'\'' + QString(c) + u'\'';
 }
 
@@ -26,7 +28,7 @@ QString slurmKeywordProblem(const QString &text)
 {
     for (const QString &word : {QStringLiteral("hetjob"), QStringLiteral("packjob")}) {
         if (text.contains(word, Qt::CaseInsensitive))
-            return QStringLiteral("contains '%1', which sbatch treats as a heterogeneous-job separator.").arg(word);
+            return core::Tr::tr("contains '%1', which sbatch treats as a heterogeneous-job separator.").arg(word);
     }
     return {};
 }
@@ -37,8 +39,8 @@ QString directiveValueProblem(const QString &value, SchedulerKind scheduler)
 {
     for (const QChar c : value) {
         if (!isDirectiveSafe(c))
-            return QStringLiteral("contains %1: scheduler directive lines cannot quote it. Use only letters, "
-                                  "digits and . _ , : = @ % + / -.")
+            return core::Tr::tr("contains %1: scheduler directive lines cannot quote it. Use only letters, "
+                                "digits and . _ , : = @ % + / -.")
                 .arg(describe(c));
     }
     return scheduler == SchedulerKind::Slurm ? slurmKeywordProblem(value) : QString();
@@ -51,7 +53,7 @@ QString logPatternProblem(const QString &path)
             continue;
         const QChar next = i + 1 < path.size() ? path[i + 1] : QChar();
         if (next != u'j' && next != u'x' && next != u'%')
-            return QStringLiteral("Only %j (job id), %x (job name) and %% may follow '%' in a log path.");
+            return core::Tr::tr("Only %j (job id), %x (job name) and %% may follow '%' in a log path.");
         ++i;
     }
     return {};
@@ -62,10 +64,10 @@ QString rawDirectiveProblem(const QString &line, SchedulerKind scheduler)
     if (scheduler == SchedulerKind::Local)
         return {}; // a local script has no directives; the lines are not written
     if (line.trimmed().isEmpty())
-        return QStringLiteral("An extra directive cannot be empty.");
+        return core::Tr::tr("An extra directive cannot be empty.");
     for (const QChar c : line) {
         if ((c.unicode() < 0x20 && c != u'\t') || c.unicode() == 0x7f)
-            return QStringLiteral("An extra directive is one line without control characters (it contains %1).")
+            return core::Tr::tr("An extra directive is one line without control characters (it contains %1).")
                 .arg(describe(c));
     }
     return scheduler == SchedulerKind::Slurm ? slurmKeywordProblem(line) : QString();

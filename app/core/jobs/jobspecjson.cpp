@@ -1,5 +1,6 @@
 // JobSpec <-> JSON (the form stored in the run store and in job files). Missing keys keep their defaults;
 // a key of the wrong type or out of range is an error naming it.
+#include "core/coretr.h"
 #include "core/jobs/jobspec.h"
 #include "core/jobs/walltime.h"
 
@@ -83,7 +84,7 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isString())
-            return fail(key, QStringLiteral("expected a string"));
+            return fail(key, core::Tr::tr("expected a string"));
         out = v.toString();
     }
 
@@ -93,7 +94,7 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isBool())
-            return fail(key, QStringLiteral("expected true or false"));
+            return fail(key, core::Tr::tr("expected true or false"));
         out = v.toBool();
     }
 
@@ -104,7 +105,7 @@ public:
             return;
         const double d = v.toDouble();
         if (!v.isDouble() || d != std::floor(d) || d < double(min) || d > double(max))
-            return fail(key, QStringLiteral("expected an integer from %1 to %2").arg(min).arg(max));
+            return fail(key, core::Tr::tr("expected an integer from %1 to %2").arg(min).arg(max));
         out = static_cast<T>(d);
     }
 
@@ -114,11 +115,11 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isArray())
-            return fail(key, QStringLiteral("expected an array of strings"));
+            return fail(key, core::Tr::tr("expected an array of strings"));
         QStringList list;
         for (const QJsonValue item : v.toArray()) {
             if (!item.isString())
-                return fail(key, QStringLiteral("expected an array of strings"));
+                return fail(key, core::Tr::tr("expected an array of strings"));
             list.append(item.toString());
         }
         out = list;
@@ -134,7 +135,7 @@ public:
         if (const auto value = enumFromName(name, table))
             out = *value;
         else
-            fail(key, QStringLiteral("unknown value '%1'").arg(name));
+            fail(key, core::Tr::tr("unknown value '%1'").arg(name));
     }
 
     // An array of objects, each read by `readOne(Reader&, T&)`.
@@ -144,12 +145,12 @@ public:
         if (v.isUndefined())
             return;
         if (!v.isArray())
-            return fail(key, QStringLiteral("expected an array of objects"));
+            return fail(key, core::Tr::tr("expected an array of objects"));
         QList<T> list;
         const QJsonArray array = v.toArray();
         for (qsizetype i = 0; i < array.size(); ++i) {
             if (!array[i].isObject())
-                return fail(key, QStringLiteral("expected an array of objects"));
+                return fail(key, core::Tr::tr("expected an array of objects"));
             Reader item(array[i].toObject(), m_path + key + QStringLiteral("[%1].").arg(i), m_error);
             T value;
             readOne(item, value);
@@ -237,7 +238,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
         if (const auto seconds = parseWallTime(text))
             s.wallTimeSeconds = *seconds;
         else
-            r.fail(u"wallTimeSeconds"_s, QStringLiteral("malformed wall time '%1'").arg(text));
+            r.fail(u"wallTimeSeconds"_s, core::Tr::tr("malformed wall time '%1'").arg(text));
     } else {
         r.integer(u"wallTimeSeconds"_s, s.wallTimeSeconds, 0, qint64(366) * 24 * 3600);
     }
@@ -255,7 +256,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.boolean(u"oversubscribe"_s, s.oversubscribe);
     if (const QJsonValue c = r.get(u"container"_s); !c.isUndefined()) {
         if (!c.isObject()) {
-            r.fail(u"container"_s, QStringLiteral("expected an object"));
+            r.fail(u"container"_s, core::Tr::tr("expected an object"));
         } else {
             Reader cr(c.toObject(), QStringLiteral("container."), result.error);
             cr.choice(u"runtime"_s, s.container.runtime, kRuntimeNames);

@@ -1,6 +1,7 @@
 #include "core/jobs/jobspecvalidation.h"
 
 #include "core/code/coderemote.h"
+#include "core/coretr.h"
 #include "core/jobs/directivevalue.h"
 #include "core/jobs/restartvalidation.h"
 #include "core/metrics/logmetrics.h"
@@ -66,43 +67,43 @@ private:
     void bodyValue(const QString &field, const QString &value, const QString &what)
     {
         if (value.contains(QChar(0)))
-            add(field, what + QStringLiteral(" contains a NUL character"));
+            add(field, core::Tr::tr("%1 contains a NUL character").arg(what));
     }
 
     void resources()
     {
         static const QRegularExpression nameRe(QStringLiteral("\\A[A-Za-z][A-Za-z0-9._-]{0,63}\\z"));
         if (s.name.isEmpty())
-            add(QStringLiteral("name"), QStringLiteral("The job needs a name."));
+            add(QStringLiteral("name"), core::Tr::tr("The job needs a name."));
         else if (!nameRe.match(s.name).hasMatch())
             add(QStringLiteral("name"),
-                QStringLiteral("The job name must start with a letter and hold only letters, digits, '.', '_' "
-                               "and '-' (at most 64): schedulers differ on anything else."));
+                core::Tr::tr("The job name must start with a letter and hold only letters, digits, '.', '_' "
+                             "and '-' (at most 64): schedulers differ on anything else."));
         else if (const QString p = directiveValueProblem(s.name, c.scheduler); !p.isEmpty())
-            add(QStringLiteral("name"), QStringLiteral("The job name ") + p);
+            add(QStringLiteral("name"), core::Tr::tr("The job name %1").arg(p));
         else
             nameOk = true;
         if (s.nodes < 1)
-            add(QStringLiteral("nodes"), QStringLiteral("A job needs at least one node."));
+            add(QStringLiteral("nodes"), core::Tr::tr("A job needs at least one node."));
         if (s.tasksPerNode < 1)
-            add(QStringLiteral("tasksPerNode"), QStringLiteral("A node needs at least one task (rank)."));
+            add(QStringLiteral("tasksPerNode"), core::Tr::tr("A node needs at least one task (rank)."));
         if (s.cpusPerTask < 1)
-            add(QStringLiteral("cpusPerTask"), QStringLiteral("A task needs at least one CPU."));
+            add(QStringLiteral("cpusPerTask"), core::Tr::tr("A task needs at least one CPU."));
         if (s.gpusPerNode < 0)
-            add(QStringLiteral("gpusPerNode"), QStringLiteral("The GPU count cannot be negative."));
+            add(QStringLiteral("gpusPerNode"), core::Tr::tr("The GPU count cannot be negative."));
         static const QRegularExpression memRe(QStringLiteral("\\A[0-9]{1,9}[KMGTkmgt]?\\z"));
         if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
             add(QStringLiteral("memory"),
-                QStringLiteral("Memory per node is a number with an optional unit K, M, G or T (\"16G\"); "
-                               "without a unit it is megabytes."));
+                core::Tr::tr("Memory per node is a number with an optional unit K, M, G or T (\"16G\"); "
+                             "without a unit it is megabytes."));
         if (s.wallTimeSeconds < 0)
-            add(QStringLiteral("wallTimeSeconds"), QStringLiteral("The wall time cannot be negative."));
+            add(QStringLiteral("wallTimeSeconds"), core::Tr::tr("The wall time cannot be negative."));
         if (const PartitionCaps *p = c.partition(s.partition); p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
             if (p->gpusPerNode == 0)
                 add(QStringLiteral("gpusPerNode"),
-                    QStringLiteral("Partition '%1' has no GPUs: choose a GPU partition or ask for none.").arg(p->name));
+                    core::Tr::tr("Partition '%1' has no GPUs: choose a GPU partition or ask for none.").arg(p->name));
             else if (s.gpusPerNode > p->gpusPerNode)
-                add(QStringLiteral("gpusPerNode"), QStringLiteral("Partition '%1' has %2 GPUs per node, not %3.")
+                add(QStringLiteral("gpusPerNode"), core::Tr::tr("Partition '%1' has %2 GPUs per node, not %3.")
                                                        .arg(p->name)
                                                        .arg(p->gpusPerNode)
                                                        .arg(s.gpusPerNode));
@@ -114,19 +115,19 @@ private:
         static const QRegularExpression nameRe(QStringLiteral("\\A[A-Za-z0-9._@-]+\\z"));
         if (!s.partition.isEmpty() && !local() && !nameRe.match(s.partition).hasMatch())
             add(QStringLiteral("partition"),
-                QStringLiteral("A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
+                core::Tr::tr("A partition or queue name holds only letters, digits, '.', '_', '@' and '-'."));
         if (!s.account.isEmpty() && !local() && !nameRe.match(s.account).hasMatch())
             add(QStringLiteral("account"),
-                QStringLiteral("An account name holds only letters, digits, '.', '_', '@' and '-'."));
+                core::Tr::tr("An account name holds only letters, digits, '.', '_', '@' and '-'."));
         if (!s.workingDirectory.isEmpty() && !s.workingDirectory.startsWith(u'/'))
             add(QStringLiteral("workingDirectory"),
-                QStringLiteral("The working directory must be an absolute path (it is resolved on the "
-                               "cluster, where the dashboard's current directory means nothing)."));
-        bodyValue(QStringLiteral("workingDirectory"), s.workingDirectory, QStringLiteral("The working directory"));
+                core::Tr::tr("The working directory must be an absolute path (it is resolved on the "
+                             "cluster, where the dashboard's current directory means nothing)."));
+        bodyValue(QStringLiteral("workingDirectory"), s.workingDirectory, core::Tr::tr("The working directory"));
         for (qsizetype i = 0; i < s.modules.size(); ++i) {
             if (s.modules[i].trimmed().isEmpty())
-                add(QStringLiteral("modules[%1]").arg(i), QStringLiteral("A module name cannot be empty."));
-            bodyValue(QStringLiteral("modules[%1]").arg(i), s.modules[i], QStringLiteral("The module name"));
+                add(QStringLiteral("modules[%1]").arg(i), core::Tr::tr("A module name cannot be empty."));
+            bodyValue(QStringLiteral("modules[%1]").arg(i), s.modules[i], core::Tr::tr("The module name"));
         }
     }
 
@@ -138,15 +139,15 @@ private:
             const EnvironmentVariable &var = s.environment[i];
             const QString field = QStringLiteral("environment[%1].name").arg(i);
             if (!identRe.match(var.name).hasMatch())
-                add(field, QStringLiteral("'%1' is not a variable name: letters, digits and '_', not starting "
-                                          "with a digit.")
+                add(field, core::Tr::tr("'%1' is not a variable name: letters, digits and '_', not starting "
+                                        "with a digit.")
                                .arg(var.name));
             else if (reservedVariables().contains(var.name) || var.name.startsWith(u"td_"))
-                add(field, QStringLiteral("%1 belongs to the shell or to the script itself.").arg(var.name));
+                add(field, core::Tr::tr("%1 belongs to the shell or to the script itself.").arg(var.name));
             else if (seen.contains(var.name))
-                add(field, QStringLiteral("%1 is set twice.").arg(var.name));
+                add(field, core::Tr::tr("%1 is set twice.").arg(var.name));
             seen.insert(var.name);
-            bodyValue(QStringLiteral("environment[%1].value").arg(i), var.value, QStringLiteral("The value"));
+            bodyValue(QStringLiteral("environment[%1].value").arg(i), var.value, core::Tr::tr("The value"));
         }
     }
 
@@ -154,53 +155,52 @@ private:
     {
         const bool usesCode = !s.codeDirectory.isEmpty() || !s.codeSnapshot.isEmpty();
         if (usesCode && s.commandKind != CommandKind::Custom)
-            add(QStringLiteral("code"), QStringLiteral("A code folder is for your own command (--command): torchdeck "
-                                                       "deploys the bundled trainer itself."));
+            add(QStringLiteral("code"), core::Tr::tr("A code folder is for your own command (--command): torchdeck "
+                                                     "deploys the bundled trainer itself."));
         if (!s.codeSnapshot.isEmpty() && !isCodeSnapshotId(s.codeSnapshot))
-            add(QStringLiteral("codeSnapshot"), QStringLiteral("Not a code snapshot id: %1.").arg(s.codeSnapshot));
+            add(QStringLiteral("codeSnapshot"), core::Tr::tr("Not a code snapshot id: %1.").arg(s.codeSnapshot));
         // attemptSpec() makes the run's copy of the code the working directory.
         static const QRegularExpression runCopy(QStringLiteral("/runs/[^/]+/") + kRunCodeFolder + u'$');
         if (usesCode && !s.workingDirectory.isEmpty() && !runCopy.match(s.workingDirectory).hasMatch())
-            add(QStringLiteral("workingDirectory"), QStringLiteral("The command runs in the run's copy of the code "
-                                                                   "folder: leave the working directory out."));
+            add(QStringLiteral("workingDirectory"), core::Tr::tr("The command runs in the run's copy of the code "
+                                                                 "folder: leave the working directory out."));
     }
 
     void command()
     {
         const bool srunMethod = s.launch == LaunchMethod::Srun || s.launch == LaunchMethod::SrunPerNodeLauncher;
         if (srunMethod && !slurm())
-            add(QStringLiteral("launch"), QStringLiteral("%1 needs Slurm; on PBS or locally use mpirun or local.")
-                                              .arg(launchMethodName(s.launch)));
+            add(QStringLiteral("launch"),
+                core::Tr::tr("%1 needs Slurm; on PBS or locally use mpirun or local.").arg(launchMethodName(s.launch)));
         if (s.launch == LaunchMethod::Local && s.nodes > 1)
-            add(QStringLiteral("launch"), QStringLiteral("The local method runs on one node; ask for one node."));
+            add(QStringLiteral("launch"), core::Tr::tr("The local method runs on one node; ask for one node."));
         if (local() && s.nodes > 1)
-            add(QStringLiteral("nodes"), QStringLiteral("A local job runs on this one machine: one node."));
+            add(QStringLiteral("nodes"), core::Tr::tr("A local job runs on this one machine: one node."));
         if (s.commandKind == CommandKind::Trainer && s.trainerPath.isEmpty())
-            add(QStringLiteral("trainerPath"), QStringLiteral("The trainer's path on the cluster is not known."));
+            add(QStringLiteral("trainerPath"), core::Tr::tr("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
-            add(QStringLiteral("customCommand"), QStringLiteral("The custom command is empty."));
+            add(QStringLiteral("customCommand"), core::Tr::tr("The custom command is empty."));
         for (qsizetype i = 0; i < s.logPatterns.size(); ++i) {
             if (const QString problem = userLogPatternProblem({s.logPatterns[i]}); !problem.isEmpty())
                 add(QStringLiteral("logPatterns[%1]").arg(i), problem);
         }
         code();
         if (customUnderPerNodeLauncher(s) && s.perNodeLauncher.isEmpty())
-            add(QStringLiteral("perNodeLauncher"), QStringLiteral("A per-node launcher (torchrun) is needed."));
-        bodyValue(QStringLiteral("trainerPath"), s.trainerPath, QStringLiteral("The trainer path"));
-        bodyValue(QStringLiteral("customCommand"), s.customCommand, QStringLiteral("The command"));
-        bodyValue(QStringLiteral("perNodeLauncher"), s.perNodeLauncher, QStringLiteral("The launcher"));
+            add(QStringLiteral("perNodeLauncher"), core::Tr::tr("A per-node launcher (torchrun) is needed."));
+        bodyValue(QStringLiteral("trainerPath"), s.trainerPath, core::Tr::tr("The trainer path"));
+        bodyValue(QStringLiteral("customCommand"), s.customCommand, core::Tr::tr("The command"));
+        bodyValue(QStringLiteral("perNodeLauncher"), s.perNodeLauncher, core::Tr::tr("The launcher"));
         for (const QString &arg : s.trainerArgs)
-            bodyValue(QStringLiteral("trainerArgs"), arg, QStringLiteral("An argument"));
+            bodyValue(QStringLiteral("trainerArgs"), arg, core::Tr::tr("An argument"));
         for (const QString &arg : s.launcherOptions)
-            bodyValue(QStringLiteral("launcherOptions"), arg, QStringLiteral("An option"));
+            bodyValue(QStringLiteral("launcherOptions"), arg, core::Tr::tr("An option"));
         for (const QString &arg : s.container.options)
-            bodyValue(QStringLiteral("container.options"), arg, QStringLiteral("An option"));
+            bodyValue(QStringLiteral("container.options"), arg, core::Tr::tr("An option"));
         if (s.container.runtime != ContainerRuntime::None && s.container.image.isEmpty())
-            add(QStringLiteral("container.image"), QStringLiteral("The container needs an image."));
-        bodyValue(QStringLiteral("container.image"), s.container.image, QStringLiteral("The image"));
+            add(QStringLiteral("container.image"), core::Tr::tr("The container needs an image."));
+        bodyValue(QStringLiteral("container.image"), s.container.image, core::Tr::tr("The image"));
         if (s.masterPort < 0 || s.masterPort > 65535)
-            add(QStringLiteral("masterPort"),
-                QStringLiteral("A port is from 1 to 65535 (0: derived from the job id)."));
+            add(QStringLiteral("masterPort"), core::Tr::tr("A port is from 1 to 65535 (0: derived from the job id)."));
     }
 
     void logPath(const QString &field, const QString &path)
@@ -210,9 +210,9 @@ private:
         if (const QString problem = logPatternProblem(path); !problem.isEmpty())
             add(field, problem);
         else if (slurm())
-            directive(field, path, QStringLiteral("The log path"));
+            directive(field, path, core::Tr::tr("The log path"));
         else
-            bodyValue(field, path, QStringLiteral("The log path"));
+            bodyValue(field, path, core::Tr::tr("The log path"));
     }
 
     void logs()
@@ -229,14 +229,14 @@ private:
         for (qsizetype i = 0; i < s.dependencies.size(); ++i) {
             const QString field = QStringLiteral("dependencies[%1].jobIds").arg(i);
             if (local()) {
-                add(field, QStringLiteral("Dependencies need a scheduler."));
+                add(field, core::Tr::tr("Dependencies need a scheduler."));
                 break;
             }
             if (s.dependencies[i].jobIds.isEmpty())
-                add(field, QStringLiteral("A dependency needs at least one job id."));
+                add(field, core::Tr::tr("A dependency needs at least one job id."));
             for (const QString &id : s.dependencies[i].jobIds) {
                 if (!(slurm() ? slurmId : pbsId).match(id).hasMatch())
-                    add(field, QStringLiteral("'%1' is not a job id.").arg(id));
+                    add(field, core::Tr::tr("'%1' is not a job id.").arg(id));
             }
         }
         for (qsizetype i = 0; i < s.extraDirectives.size(); ++i) {

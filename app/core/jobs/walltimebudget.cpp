@@ -1,5 +1,6 @@
 #include "core/jobs/walltimebudget.h"
 
+#include "core/coretr.h"
 #include "core/duration.h"
 #include "core/jobs/walltime.h"
 
@@ -32,22 +33,21 @@ WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, dou
     budget.epochsPerJob = usable > 0 ? qint64(std::floor(usable / (secondsPerEpoch + save))) : 0;
     budget.reachesCheckpoint = budget.epochsPerJob > 0;
     const QString measured =
-        QStringLiteral("%1 s/epoch, %2 s/checkpoint").arg(secondsPerEpoch, 0, 'f', 1).arg(save, 0, 'f', 1);
+        core::Tr::tr("%1 s/epoch, %2 s/checkpoint").arg(secondsPerEpoch, 0, 'f', 1).arg(save, 0, 'f', 1);
     if (!budget.reachesCheckpoint) {
-        budget.summary = QStringLiteral("wall time %1 cannot reach one epoch's checkpoint (%2, signal %3 s before the "
-                                        "end): ask for more time or checkpoint every N steps")
+        budget.summary = core::Tr::tr("wall time %1 cannot reach one epoch's checkpoint (%2, signal %3 s before the "
+                                      "end): ask for more time or checkpoint every N steps")
                              .arg(formatSlurmWallTime(wallTimeSeconds), measured)
                              .arg(signalLeadSeconds);
     } else {
-        budget.summary = QStringLiteral("wall time %1 holds %2 epoch(s) per job (%3, signal %4 s before the end)")
+        budget.summary = core::Tr::tr("wall time %1 holds %2 epoch(s) per job (%3, signal %4 s before the end)")
                              .arg(formatSlurmWallTime(wallTimeSeconds))
                              .arg(budget.epochsPerJob)
                              .arg(measured)
                              .arg(signalLeadSeconds);
     }
     if (signalLeadSeconds < budget.suggestedLeadSeconds)
-        budget.summary +=
-            QStringLiteral("; the signal's lead should be at least %1 s").arg(budget.suggestedLeadSeconds);
+        budget.summary += core::Tr::tr("; the signal's lead should be at least %1 s").arg(budget.suggestedLeadSeconds);
     return budget;
 }
 
@@ -63,20 +63,19 @@ CheckpointOutlook checkpointOutlook(const CheckpointOutlookInput &in)
     outlook.nextCheckpointIn = std::max(due - in.now, 0.0);
     outlook.signalIn = end - in.now;
     outlook.fits = due <= end;
-    const QString what =
-        in.signalLeadSeconds > 0 ? QStringLiteral("the warning signal") : QStringLiteral("the wall time");
-    const QString next = QStringLiteral("next checkpoint (step %1) in %2")
+    const QString what = in.signalLeadSeconds > 0 ? core::Tr::tr("the warning signal") : core::Tr::tr("the wall time");
+    const QString next = core::Tr::tr("next checkpoint (step %1) in %2")
                              .arg(in.nextCheckpointStep)
                              .arg(approximately(outlook.nextCheckpointIn));
     if (outlook.fits)
-        outlook.summary = QStringLiteral("%1, %2 in %3: it fits").arg(next, what, approximately(outlook.signalIn));
+        outlook.summary = core::Tr::tr("%1, %2 in %3: it fits").arg(next, what, approximately(outlook.signalIn));
     else if (in.signalLeadSeconds > 0)
-        outlook.summary = QStringLiteral("%1, but the warning signal comes first, in %2: the trainer checkpoints on "
-                                         "it and the run goes on in the next job")
+        outlook.summary = core::Tr::tr("%1, but the warning signal comes first, in %2: the trainer checkpoints on "
+                                       "it and the run goes on in the next job")
                               .arg(next, approximately(outlook.signalIn));
     else
-        outlook.summary = QStringLiteral("%1, but the wall time ends first, in %2, with no signal asked: the work "
-                                         "since the last checkpoint will be lost")
+        outlook.summary = core::Tr::tr("%1, but the wall time ends first, in %2, with no signal asked: the work "
+                                       "since the last checkpoint will be lost")
                               .arg(next, approximately(outlook.signalIn));
     return outlook;
 }

@@ -1,5 +1,7 @@
 #include "core/metrics/metricslineparser.h"
 
+#include "core/coretr.h"
+
 #include <cmath>
 #include <simdjson.h>
 #include <string>
@@ -229,20 +231,20 @@ ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line)
             e = readString(v, &ev.message);
         // Unknown keys are skipped by moving on to the next field.
         if (e)
-            return malformed(QStringLiteral("field \"%1\": %2")
+            return malformed(core::Tr::tr("field \"%1\": %2")
                                  .arg(QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size())),
                                       QString::fromLatin1(simdjson::error_message(e))));
     }
     const char *trailing = nullptr;
     if (doc.current_location().get(trailing) == simdjson::SUCCESS)
-        return malformed(QStringLiteral("text after the JSON object"));
+        return malformed(core::Tr::tr("text after the JSON object"));
 
     if (version == kNoCount)
-        return malformed(QStringLiteral("no schema version"));
+        return malformed(core::Tr::tr("no schema version"));
     if (version < 1)
-        return malformed(QStringLiteral("invalid schema version %1").arg(version));
+        return malformed(core::Tr::tr("invalid schema version %1").arg(version));
     if (!hasEvent)
-        return malformed(QStringLiteral("no event name"));
+        return malformed(core::Tr::tr("no event name"));
     ev.schema = static_cast<int>(qMin<qint64>(version, 1 << 30));
     if (version > kMetricsSchemaVersion) {
         result.status = MetricsLineStatus::FutureVersion;
@@ -254,9 +256,9 @@ ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line)
         return result;
     }
     if (ev.kind == MetricEventKind::Step && ev.step < 0)
-        return malformed(QStringLiteral("step event without a step"));
+        return malformed(core::Tr::tr("step event without a step"));
     if (ev.kind == MetricEventKind::Epoch && ev.epoch < 0)
-        return malformed(QStringLiteral("epoch event without an epoch"));
+        return malformed(core::Tr::tr("epoch event without an epoch"));
     result.status = MetricsLineStatus::Event;
     return result;
 }

@@ -1,5 +1,7 @@
 #include "core/metrics/patternparser.h"
 
+#include "core/coretr.h"
+
 #include <QSet>
 #include <algorithm>
 
@@ -121,7 +123,7 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
 {
     QRegularExpression regex(kMatchLimit + pattern.regex);
     if (!regex.isValid()) {
-        *error = QStringLiteral("pattern \"%1\": %2 at offset %3")
+        *error = core::Tr::tr("pattern \"%1\": %2 at offset %3")
                      .arg(pattern.name, regex.errorString())
                      .arg(std::max<qsizetype>(0, regex.patternErrorOffset() - kMatchLimit.size()));
         return std::nullopt;
@@ -131,14 +133,14 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
         if (group.isEmpty())
             continue;
         if (!knownGroups().contains(group)) {
-            *error = QStringLiteral("pattern \"%1\": unknown group \"%2\"").arg(pattern.name, group);
+            *error = core::Tr::tr("pattern \"%1\": unknown group \"%2\"").arg(pattern.name, group);
             return std::nullopt;
         }
         hasValue =
             hasValue || group == u"loss" || group == u"val_loss" || group == u"accuracy" || group == u"val_accuracy";
     }
     if (!hasValue) {
-        *error = QStringLiteral("pattern \"%1\" captures no loss, val_loss or accuracy").arg(pattern.name);
+        *error = core::Tr::tr("pattern \"%1\" captures no loss, val_loss or accuracy").arg(pattern.name);
         return std::nullopt;
     }
     regex.optimize();

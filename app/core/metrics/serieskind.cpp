@@ -1,5 +1,7 @@
 #include "core/metrics/serieskind.h"
 
+#include "core/coretr.h"
+
 namespace torchdeck {
 
 QString seriesName(SeriesKind kind)
@@ -7,25 +9,25 @@ QString seriesName(SeriesKind kind)
     switch (kind) {
     case SeriesKind::TrainLoss:
     case SeriesKind::EpochTrainLoss:
-        return QStringLiteral("train loss");
+        return core::Tr::tr("train loss");
     case SeriesKind::LearningRate:
-        return QStringLiteral("learning rate");
+        return core::Tr::tr("learning rate");
     case SeriesKind::Throughput:
     case SeriesKind::EpochThroughput:
-        return QStringLiteral("samples/s");
+        return core::Tr::tr("samples/s");
     case SeriesKind::ValLoss:
-        return QStringLiteral("val loss");
+        return core::Tr::tr("val loss");
     case SeriesKind::ValAccuracy:
-        return QStringLiteral("val accuracy");
+        return core::Tr::tr("val accuracy");
     case SeriesKind::EpochSeconds:
-        return QStringLiteral("epoch seconds");
+        return core::Tr::tr("epoch seconds");
     }
     return {};
 }
 
 QString seriesXName(SeriesKind kind)
 {
-    return isByEpoch(kind) ? QStringLiteral("epoch") : QStringLiteral("step");
+    return isByEpoch(kind) ? core::Tr::tr("epoch") : core::Tr::tr("step");
 }
 
 } // namespace torchdeck

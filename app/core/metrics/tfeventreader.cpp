@@ -1,8 +1,8 @@
 #include "core/metrics/tfeventreader.h"
 
+#include "core/coretr.h"
 #include "core/metrics/crc32c.h"
 
-#include <QCoreApplication>
 #include <QtEndian>
 #include <cstring>
 #include <optional>
@@ -10,11 +10,6 @@
 namespace torchdeck {
 
 namespace {
-
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("TfEventReader", text);
-}
 
 // std::bit_cast, which C++17 lacks.
 template <typename To, typename From> To bitCast(From from)
@@ -252,13 +247,15 @@ QList<TfScalar> TfEventReader::feed(QByteArrayView bytes)
         const QByteArrayView length = bytes.sliced(pos, kLengthBytes);
         if (maskedCrc32c(length) != qFromLittleEndian<quint32>(bytes.data() + pos + kLengthBytes)) {
             ++m_corrupt;
-            m_problem = tr("The event file is corrupt at byte %1: a record length fails its checksum.").arg(m_offset);
+            m_problem =
+                core::Tr::tr("The event file is corrupt at byte %1: a record length fails its checksum.").arg(m_offset);
             break;
         }
         const quint64 size = qFromLittleEndian<quint64>(length.data());
         if (size > kMaxRecordBytes) {
             ++m_corrupt;
-            m_problem = tr("The event file is corrupt at byte %1: a record claims %2 bytes.").arg(m_offset).arg(size);
+            m_problem =
+                core::Tr::tr("The event file is corrupt at byte %1: a record claims %2 bytes.").arg(m_offset).arg(size);
             break;
         }
         const qsizetype dataPos = pos + kLengthBytes + kCrcBytes;

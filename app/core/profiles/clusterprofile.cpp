@@ -1,5 +1,6 @@
 #include "core/profiles/clusterprofile.h"
 
+#include "core/coretr.h"
 #include "core/shellquote.h"
 
 #include <QJsonArray>
@@ -91,7 +92,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
         if (value.isUndefined())
             return;
         if (!value.isString())
-            *error = QStringLiteral("%1: \"%2\" must be a string").arg(name, QStringView(key));
+            *error = core::Tr::tr("%1: \"%2\" must be a string").arg(name, QStringView(key));
         else
             *field = value.toString();
     };
@@ -116,7 +117,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
             for (const QJsonValue &line : value.toArray())
                 field->append(line.toString());
         } else if (!value.isUndefined()) {
-            *error = QStringLiteral("%1: \"%2\" must be a list of lines").arg(name, QStringView(key));
+            *error = core::Tr::tr("%1: \"%2\" must be a list of lines").arg(name, QStringView(key));
         }
     };
     lines(u"modules", &profile.modules);
@@ -126,31 +127,31 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     if (buildOn == u"job" || buildOn == u"login")
         profile.buildInJob = buildOn == u"job";
     else
-        *error = QStringLiteral("%1: build_on \"%2\" is not login or job").arg(name, buildOn);
+        *error = core::Tr::tr("%1: build_on \"%2\" is not login or job").arg(name, buildOn);
     const QJsonValue cpus = object.value(u"build_cpus");
     if (!cpus.isUndefined()) {
         // QJsonValue::toInt(0) is 0 for 2.5 and strings: check the number itself.
         const double value = cpus.toDouble(-1);
         if (!cpus.isDouble() || value < 1 || value > 1024 || value != std::floor(value))
-            *error = QStringLiteral("%1: build_cpus must be a whole number from 1 to 1024").arg(name);
+            *error = core::Tr::tr("%1: build_cpus must be a whole number from 1 to 1024").arg(name);
         else
             profile.buildCpus = int(value);
     }
     if (const auto kind = schedulerKindFromName(scheduler))
         profile.scheduler = *kind;
     else
-        *error = QStringLiteral("%1: scheduler \"%2\" is not slurm, pbs or local").arg(name, scheduler);
+        *error = core::Tr::tr("%1: scheduler \"%2\" is not slurm, pbs or local").arg(name, scheduler);
     if (dialect == u"torque" || dialect == u"pbspro")
         profile.pbsDialect = dialect == u"torque" ? PbsDialect::Torque : PbsDialect::PbsPro;
     else
-        *error = QStringLiteral("%1: pbs_dialect \"%2\" is not pbspro or torque").arg(name, dialect);
+        *error = core::Tr::tr("%1: pbs_dialect \"%2\" is not pbspro or torque").arg(name, dialect);
     if (const auto kind = slurmHistoryFromName(history))
         profile.slurmHistory = *kind;
     else
-        *error = QStringLiteral("%1: slurm_history \"%2\" is not accounting, completion-file or controller")
+        *error = core::Tr::tr("%1: slurm_history \"%2\" is not accounting, completion-file or controller")
                      .arg(name, history);
     if (profile.workDirectory.isEmpty())
-        *error = QStringLiteral("%1: work_directory is empty").arg(name);
+        *error = core::Tr::tr("%1: work_directory is empty").arg(name);
     return profile;
 }
 

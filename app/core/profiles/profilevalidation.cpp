@@ -1,5 +1,6 @@
 #include "core/profiles/profilevalidation.h"
 
+#include "core/coretr.h"
 #include "core/metrics/logmetrics.h"
 
 #include <QRegularExpression>
@@ -20,28 +21,27 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
     // The alias is an ssh config Host name: no blanks, no patterns.
     static const QRegularExpression alias(QStringLiteral("\\A[A-Za-z0-9._@-]+\\z"));
     if (profile.name.isEmpty())
-        errors.append(
-            {QStringLiteral("name"), QStringLiteral("The cluster needs a name (its ssh config Host alias).")});
+        errors.append({QStringLiteral("name"), core::Tr::tr("The cluster needs a name (its ssh config Host alias).")});
     else if (!alias.match(profile.name).hasMatch())
-        errors.append({QStringLiteral("name"),
-                       QStringLiteral("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.")
-                           .arg(profile.name)});
+        errors.append(
+            {QStringLiteral("name"),
+             core::Tr::tr("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.").arg(profile.name)});
     if (profile.workDirectory.trimmed().isEmpty())
-        errors.append({QStringLiteral("work_directory"), QStringLiteral("The work directory is empty.")});
+        errors.append({QStringLiteral("work_directory"), core::Tr::tr("The work directory is empty.")});
     if (profile.libtorch != u"auto" && !isRemoteAbsolute(profile.libtorch))
         errors.append({QStringLiteral("libtorch"),
-                       QStringLiteral("LibTorch is \"auto\" or an absolute path on the cluster (/..., ~/...).")});
+                       core::Tr::tr("LibTorch is \"auto\" or an absolute path on the cluster (/..., ~/...).")});
     if (!profile.trainerBinary.isEmpty() && !isRemoteAbsolute(profile.trainerBinary))
         errors.append({QStringLiteral("trainer_binary"),
-                       QStringLiteral("The trainer binary is an absolute path on the cluster, or empty to build it.")});
+                       core::Tr::tr("The trainer binary is an absolute path on the cluster, or empty to build it.")});
     if (profile.buildInJob && profile.scheduler == SchedulerKind::Local)
         errors.append({QStringLiteral("build_on"),
-                       QStringLiteral("Building the trainer in a job needs a scheduler: Slurm (srun) or PBS (qsub).")});
+                       core::Tr::tr("Building the trainer in a job needs a scheduler: Slurm (srun) or PBS (qsub).")});
     if (profile.buildCpus < 1 || profile.buildCpus > 1024)
-        errors.append({QStringLiteral("build_cpus"), QStringLiteral("The build job's CPUs are 1 to 1024.")});
+        errors.append({QStringLiteral("build_cpus"), core::Tr::tr("The build job's CPUs are 1 to 1024.")});
     for (const QString &module : profile.modules) {
         if (module.trimmed().isEmpty() || module.contains(u'\n'))
-            errors.append({QStringLiteral("modules"), QStringLiteral("A module name is empty or holds a line break.")});
+            errors.append({QStringLiteral("modules"), core::Tr::tr("A module name is empty or holds a line break.")});
     }
     if (const QString problem = userLogPatternProblem(profile.logPatterns); !problem.isEmpty())
         errors.append({QStringLiteral("log_patterns"), problem});

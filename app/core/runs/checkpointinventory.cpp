@@ -1,5 +1,6 @@
 #include "core/runs/checkpointinventory.h"
 
+#include "core/coretr.h"
 #include "core/shellquote.h"
 
 #include <QHash>
@@ -71,14 +72,13 @@ CheckpointDeletion planCheckpointDeletion(const QList<CheckpointEntry> &entries,
     for (const QString &what : wanted) {
         const QString path = checkpointNamed(records, what);
         if (path.isEmpty()) {
-            plan.error = QStringLiteral("no checkpoint '%1'").arg(what);
+            plan.error = core::Tr::tr("no checkpoint '%1'").arg(what);
             return plan;
         }
         for (const CheckpointEntry &entry : entries) {
             if (entry.record.path == path && entry.latest) {
-                plan.error =
-                    QStringLiteral("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
-                        .arg(path.section(u'/', -1));
+                plan.error = core::Tr::tr("%1 is the latest checkpoint, the one a resume starts from: not deleting it")
+                                 .arg(path.section(u'/', -1));
                 return plan;
             }
         }

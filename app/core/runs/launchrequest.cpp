@@ -1,5 +1,6 @@
 #include "core/runs/launchrequest.h"
 
+#include "core/coretr.h"
 #include "core/jobs/jobscript.h"
 #include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
@@ -98,38 +99,38 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
 {
     const auto jobs = store.jobs(run.id);
     if (!jobs.ok() || jobs.value.isEmpty()) {
-        *error = QStringLiteral("run %1 has no jobs to resume from").arg(run.id.left(8));
+        *error = core::Tr::tr("run %1 has no jobs to resume from").arg(run.id.left(8));
         return std::nullopt;
     }
     const JobRecord &latest = jobs.value.constLast();
     if (latest.jobId.isEmpty()) {
-        *error = QStringLiteral("attempt %1 of run %2 is being submitted; one claimed by a torchdeck that stopped "
-                                "is taken over within 5 minutes")
+        *error = core::Tr::tr("attempt %1 of run %2 is being submitted; one claimed by a torchdeck that stopped "
+                              "is taken over within 5 minutes")
                      .arg(latest.attempt)
                      .arg(run.id.left(8));
         return std::nullopt;
     }
     if (!isFinal(jobStateFromName(latest.state))) {
-        *error = QStringLiteral("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
+        *error = core::Tr::tr("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
                      .arg(run.id.left(8), latest.state, latest.jobId);
         return std::nullopt;
     }
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
     if (!spec.ok()) {
-        *error = QStringLiteral("the stored job of this run is unreadable: ") + spec.error;
+        *error = core::Tr::tr("the stored job of this run is unreadable: %1").arg(spec.error);
         return std::nullopt;
     }
     // A custom command finds its own checkpoint: it gets TORCHDECK_RESUME=1 and TORCHDECK_CHECKPOINT_DIR.
     if (spec.spec.commandKind != CommandKind::Trainer && ((from != u"auto" && from != u"none") || !epochs.isEmpty())) {
-        *error = QStringLiteral("a custom command resumes from its own latest checkpoint (auto) or from scratch "
-                                "(none); a checkpoint or --epochs can only be given to the bundled trainer");
+        *error = core::Tr::tr("a custom command resumes from its own latest checkpoint (auto) or from scratch "
+                              "(none); a checkpoint or --epochs can only be given to the bundled trainer");
         return std::nullopt;
     }
     if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
         // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
         const QString found = checkpointNamed(store.checkpoints(run.id).value, from);
         if (found.isEmpty()) {
-            *error = QStringLiteral("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
+            *error = core::Tr::tr("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
                          .arg(run.id.left(8), from);
             return std::nullopt;
         }

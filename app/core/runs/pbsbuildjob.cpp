@@ -1,5 +1,6 @@
 #include "core/runs/pbsbuildjob.h"
 
+#include "core/coretr.h"
 #include "core/jobs/jobscript.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/profiles/clusterprofile.h"
@@ -32,7 +33,7 @@ QString pbsBuildJobScript(const ClusterProfile &profile, const QString &trainerD
     caps.scheduler = SchedulerKind::Pbs; // a PBS build job, whatever else the profile says
     const ScriptResult script = renderJobScript(spec, caps);
     if (!script.ok()) {
-        *error = QStringLiteral("the build job cannot be written for %1:\n%2")
+        *error = core::Tr::tr("the build job cannot be written for %1:\n%2")
                      .arg(profile.name, formatJobSpecErrors(script.errors));
         return {};
     }

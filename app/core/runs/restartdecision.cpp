@@ -1,5 +1,6 @@
 #include "core/runs/restartdecision.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/jobstate.h"
 
 #include <algorithm>
@@ -47,23 +48,22 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
         const QString why =
             info.stopped && !info.stopMessage.isEmpty()
                 ? info.stopMessage
-                : QStringLiteral("job %1 %2%3")
+                : core::Tr::tr("job %1 %2%3")
                       .arg(latest.jobId, latest.state,
-                           latest.exitCode >= 0 ? QStringLiteral(" with exit code %1").arg(latest.exitCode)
-                                                : QString());
-        return {false, QStringLiteral("not restarted: %1").arg(why)};
+                           latest.exitCode >= 0 ? core::Tr::tr(" with exit code %1").arg(latest.exitCode) : QString());
+        return {false, core::Tr::tr("not restarted: %1").arg(why)};
     }
     const int restarts = restartsUsed(attempts, latestInfo);
     if (restarts >= spec.maxRestarts)
-        return {false, QStringLiteral("not restarted: %1 restarts done (the limit)").arg(restarts)};
-    QString cause = QStringLiteral("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
+        return {false, core::Tr::tr("not restarted: %1 restarts done (the limit)").arg(restarts)};
+    QString cause = core::Tr::tr("job %1 checkpointed and asked to be requeued").arg(latest.jobId);
     if (schedulerStopped)
-        cause = QStringLiteral("job %1 ended by %2").arg(latest.jobId, latest.state);
+        cause = core::Tr::tr("job %1 ended by %2").arg(latest.jobId, latest.state);
     else if (spec.requeue)
-        cause = QStringLiteral("job %1 checkpointed but did not requeue itself").arg(latest.jobId);
+        cause = core::Tr::tr("job %1 checkpointed but did not requeue itself").arg(latest.jobId);
     else if (stoppedAtWallTimeWarning(spec, latestInfo))
-        cause = QStringLiteral("job %1 stopped at its wall time's warning signal and checkpointed").arg(latest.jobId);
-    return {true, QStringLiteral("%1: restart %2 of %3 from the latest checkpoint")
+        cause = core::Tr::tr("job %1 stopped at its wall time's warning signal and checkpointed").arg(latest.jobId);
+    return {true, core::Tr::tr("%1: restart %2 of %3 from the latest checkpoint")
                       .arg(cause)
                       .arg(restarts + 1)
                       .arg(spec.maxRestarts)};

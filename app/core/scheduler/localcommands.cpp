@@ -1,5 +1,6 @@
 #include "core/scheduler/localcommands.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 namespace torchdeck::local {
@@ -82,7 +83,7 @@ JobListResult parseLocalStatus(const QByteArray &output)
         bool codeOk = words.size() == 3;
         const int code = codeOk ? words.at(2).toInt(&codeOk) : -1;
         if (words.size() < 2 || words.at(0).toLongLong(&idOk) <= 0 || !idOk || (words.at(1) == u"exited" && !codeOk)) {
-            result.errors.append(QStringLiteral("line %1: not 'PID running|gone|exited CODE': '%2'")
+            result.errors.append(core::Tr::tr("line %1: not 'PID running|gone|exited CODE': '%2'")
                                      .arg(line.number)
                                      .arg(line.text.left(60)));
             continue;
@@ -100,9 +101,9 @@ JobListResult parseLocalStatus(const QByteArray &output)
                                                                 : JobState::Failed;
         } else if (words.at(1) == u"gone") {
             job.state = JobState::Failed;
-            job.reason = QStringLiteral("ended without recording an exit code (killed)");
+            job.reason = core::Tr::tr("ended without recording an exit code (killed)");
         } else {
-            result.errors.append(QStringLiteral("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
+            result.errors.append(core::Tr::tr("line %1: unknown local state '%2'").arg(line.number).arg(words.at(1)));
             continue;
         }
         result.jobs.append(job);

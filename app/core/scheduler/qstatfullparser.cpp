@@ -1,5 +1,6 @@
 #include "core/scheduler/qstatfullparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 namespace torchdeck {
@@ -26,7 +27,7 @@ public:
         if (m_skipping)
             return;
         if (m_id.isEmpty()) {
-            m_result.errors.append(QStringLiteral("line %1: attribute before any 'Job Id:' line").arg(line.number));
+            m_result.errors.append(core::Tr::tr("line %1: attribute before any 'Job Id:' line").arg(line.number));
             return;
         }
         const QString indent = leadingSpace(text);
@@ -40,9 +41,8 @@ public:
             // A wrapped value goes on after one tab, without a separator (it may start with a space).
             m_attributes[m_key] += text.startsWith(u'\t') ? text.mid(1) : text.mid(indent.size());
         } else {
-            m_result.errors.append(QStringLiteral("line %1: not 'name = value' in job %2: '%3'")
-                                       .arg(line.number)
-                                       .arg(m_id, text.left(60)));
+            m_result.errors.append(
+                core::Tr::tr("line %1: not 'name = value' in job %2: '%3'").arg(line.number).arg(m_id, text.left(60)));
         }
     }
 
@@ -65,8 +65,7 @@ private:
     {
         m_skipping = !isPbsJobId(id);
         if (m_skipping)
-            m_result.errors.append(
-                QStringLiteral("line %1: '%2' is not a PBS job id").arg(line.number).arg(id.left(40)));
+            m_result.errors.append(core::Tr::tr("line %1: '%2' is not a PBS job id").arg(line.number).arg(id.left(40)));
         m_id = m_skipping ? QString() : id;
         m_line = line.number;
         m_indent.clear();
@@ -79,7 +78,7 @@ private:
         if (m_id.isEmpty())
             return;
         if (!m_attributes.contains(QStringLiteral("job_state")))
-            m_result.errors.append(QStringLiteral("line %1: job %2 has no job_state").arg(m_line).arg(m_id));
+            m_result.errors.append(core::Tr::tr("line %1: job %2 has no job_state").arg(m_line).arg(m_id));
         else
             m_result.jobs.append(pbsJobFromAttributes(m_id, m_attributes, m_dialect));
         m_id.clear();

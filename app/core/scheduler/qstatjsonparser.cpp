@@ -1,5 +1,6 @@
 #include "core/scheduler/qstatjsonparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 #include <QJsonDocument>
@@ -54,33 +55,33 @@ JobListResult parseQstatJson(const QByteArray &output, PbsDialect dialect)
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(output, &error);
     if (error.error != QJsonParseError::NoError) {
-        result.errors.append(QStringLiteral("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
+        result.errors.append(core::Tr::tr("not JSON: %1 at byte %2").arg(error.errorString()).arg(error.offset));
         return result;
     }
     if (!document.isObject()) {
-        result.errors.append(QStringLiteral("qstat's JSON is not an object"));
+        result.errors.append(core::Tr::tr("qstat's JSON is not an object"));
         return result;
     }
     const QJsonObject root = document.object();
     if (!root.contains(QStringLiteral("Jobs")))
         return result; // qstat leaves "Jobs" out when no job matched
     if (!root.value(QStringLiteral("Jobs")).isObject()) {
-        result.errors.append(QStringLiteral("\"Jobs\" is not an object"));
+        result.errors.append(core::Tr::tr("\"Jobs\" is not an object"));
         return result;
     }
     const QJsonObject jobs = root.value(QStringLiteral("Jobs")).toObject();
     for (auto it = jobs.begin(); it != jobs.end(); ++it) {
         if (!isPbsJobId(it.key())) {
-            result.errors.append(QStringLiteral("job '%1': not a PBS job id").arg(it.key().left(40)));
+            result.errors.append(core::Tr::tr("job '%1': not a PBS job id").arg(it.key().left(40)));
             continue;
         }
         if (!it.value().isObject()) {
-            result.errors.append(QStringLiteral("job %1: its entry is not an object").arg(it.key()));
+            result.errors.append(core::Tr::tr("job %1: its entry is not an object").arg(it.key()));
             continue;
         }
         const QHash<QString, QString> attributes = attributesOf(it.value().toObject());
         if (attributes.value(QStringLiteral("job_state")).isEmpty()) {
-            result.errors.append(QStringLiteral("job %1: no job_state").arg(it.key()));
+            result.errors.append(core::Tr::tr("job %1: no job_state").arg(it.key()));
             continue;
         }
         result.jobs.append(pbsJobFromAttributes(it.key(), attributes, dialect));

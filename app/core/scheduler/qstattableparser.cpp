@@ -1,5 +1,6 @@
 #include "core/scheduler/qstattableparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 namespace torchdeck {
@@ -34,7 +35,7 @@ JobListResult parseQstatTable(const QByteArray &output)
         if (isRule(line.text)) {
             columns = columnsFromRule(line.text);
             if (columns.size() < ColumnCount)
-                result.errors.append(QStringLiteral("line %1: %2 columns, expected %3")
+                result.errors.append(core::Tr::tr("line %1: %2 columns, expected %3")
                                          .arg(line.number)
                                          .arg(columns.size())
                                          .arg(int(ColumnCount)));
@@ -43,13 +44,13 @@ JobListResult parseQstatTable(const QByteArray &output)
         if (i + 1 < lines.size() && isRule(lines.at(i + 1).text))
             continue; // the header of the next table
         if (columns.size() < ColumnCount) {
-            result.errors.append(QStringLiteral("line %1: a row without a table header above it").arg(line.number));
+            result.errors.append(core::Tr::tr("line %1: a row without a table header above it").arg(line.number));
             continue;
         }
         const QString id = columnText(line.text, columns, Id);
         if (!isPbsJobId(id)) {
             result.errors.append(
-                QStringLiteral("line %1: '%2' is not a whole PBS job id").arg(line.number).arg(id.left(40)));
+                core::Tr::tr("line %1: '%2' is not a whole PBS job id").arg(line.number).arg(id.left(40)));
             continue;
         }
         JobInfo job;
@@ -60,7 +61,7 @@ JobListResult parseQstatTable(const QByteArray &output)
         job.queue = columnText(line.text, columns, Queue);
         if (job.rawState.isEmpty() || job.state == JobState::Unknown) {
             result.errors.append(
-                QStringLiteral("line %1: '%2' is not a PBS job state").arg(line.number).arg(job.rawState));
+                core::Tr::tr("line %1: '%2' is not a PBS job state").arg(line.number).arg(job.rawState));
             continue;
         }
         settleJob(job);

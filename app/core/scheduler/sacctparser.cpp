@@ -1,5 +1,6 @@
 #include "core/scheduler/sacctparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 #include <QRegularExpression>
@@ -50,7 +51,7 @@ JobListResult parseSacct(const QByteArray &output)
     for (const Line &line : nonBlankLines(output)) {
         QStringList fields = line.text.split(u'|');
         if (fields.size() < FieldCount) {
-            result.errors.append(QStringLiteral("line %1: expected %2 fields separated by '|', got %3")
+            result.errors.append(core::Tr::tr("line %1: expected %2 fields separated by '|', got %3")
                                      .arg(line.number)
                                      .arg(FieldCount)
                                      .arg(fields.size()));
@@ -60,7 +61,7 @@ JobListResult parseSacct(const QByteArray &output)
             continue;
         if (!isSlurmJobId(fields.at(Id))) {
             result.errors.append(
-                QStringLiteral("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
+                core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
             continue;
         }
         JobInfo job;
@@ -97,7 +98,7 @@ JobListResult parseSacctTable(const QByteArray &output)
     if (lines.isEmpty())
         return result;
     if (ruleIndex < 0) {
-        result.errors.append(QStringLiteral("line %1: no header and '---' rule line").arg(lines.first().number));
+        result.errors.append(core::Tr::tr("line %1: no header and '---' rule line").arg(lines.first().number));
         return result;
     }
     const QList<Column> columns = columnsFromRule(lines.at(ruleIndex).text);
@@ -106,7 +107,7 @@ JobListResult parseSacctTable(const QByteArray &output)
         byName.insert(columnText(lines.at(ruleIndex - 1).text, columns, i), i);
     if (!byName.contains(QStringLiteral("JobID")) || !byName.contains(QStringLiteral("State"))) {
         result.errors.append(
-            QStringLiteral("line %1: the header has no JobID or State column").arg(lines.at(ruleIndex - 1).number));
+            core::Tr::tr("line %1: the header has no JobID or State column").arg(lines.at(ruleIndex - 1).number));
         return result;
     }
     const auto column = [&](const QString &text, const char16_t *name) {
@@ -119,8 +120,7 @@ JobListResult parseSacctTable(const QByteArray &output)
         if (isStep(id))
             continue;
         if (!isSlurmJobId(id)) {
-            result.errors.append(
-                QStringLiteral("line %1: '%2' is not a Slurm job id").arg(line.number).arg(id.left(40)));
+            result.errors.append(core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(id.left(40)));
             continue;
         }
         JobInfo job;

@@ -1,5 +1,6 @@
 #include "core/scheduler/scontrolparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 #include <QRegularExpression>
@@ -89,7 +90,7 @@ JobListResult parseScontrolShowJob(const QByteArray &output)
         const QHash<QString, QString> fields = scontrolFields(line.text);
         QString id = fields.value(QStringLiteral("JobId"));
         if (!isSlurmJobId(id) || !fields.contains(QStringLiteral("JobState"))) {
-            result.errors.append(QStringLiteral("line %1: no JobId=<number> and JobState= in '%2'")
+            result.errors.append(core::Tr::tr("line %1: no JobId=<number> and JobState= in '%2'")
                                      .arg(line.number)
                                      .arg(line.text.left(60)));
             continue;

@@ -1,5 +1,6 @@
 #include "core/scheduler/squeueparser.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 namespace torchdeck {
@@ -48,7 +49,7 @@ JobListResult parseSqueue(const QByteArray &output)
         // The name is last: split off the first fields and keep the rest whole.
         QStringList fields = line.text.split(u'|');
         if (fields.size() < FieldCount) {
-            result.errors.append(QStringLiteral("line %1: expected %2 fields separated by '|', got %3")
+            result.errors.append(core::Tr::tr("line %1: expected %2 fields separated by '|', got %3")
                                      .arg(line.number)
                                      .arg(FieldCount)
                                      .arg(fields.size()));
@@ -58,7 +59,7 @@ JobListResult parseSqueue(const QByteArray &output)
         fields = fields.mid(0, Name);
         if (!isSlurmJobId(fields.at(Id))) {
             result.errors.append(
-                QStringLiteral("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
+                core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
             continue;
         }
         bool restartsOk = false;
@@ -66,7 +67,7 @@ JobListResult parseSqueue(const QByteArray &output)
         const int restarts = fields.at(Restarts).toInt(&restartsOk);
         const int status = fields.at(Exit).toInt(&statusOk);
         if (!restartsOk || !statusOk) {
-            result.errors.append(QStringLiteral("line %1: restart count '%2' or exit status '%3' is not a number")
+            result.errors.append(core::Tr::tr("line %1: restart count '%2' or exit status '%3' is not a number")
                                      .arg(line.number)
                                      .arg(fields.at(Restarts), fields.at(Exit)));
             continue;

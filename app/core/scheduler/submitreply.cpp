@@ -1,5 +1,6 @@
 #include "core/scheduler/submitreply.h"
 
+#include "core/coretr.h"
 #include "core/scheduler/schedulertext.h"
 
 #include <QRegularExpression>
@@ -10,12 +11,12 @@ using namespace schedulertext;
 
 namespace {
 
-SubmitResult noId(const QByteArray &output, const char16_t *what)
+SubmitResult noId(const QByteArray &output, const QString &what)
 {
     if (output.trimmed().isEmpty())
-        return {{}, {}, QStringLiteral("empty reply from %1").arg(QString::fromUtf16(what))};
+        return {{}, {}, core::Tr::tr("empty reply from %1").arg(what)};
     const QString last = nonBlankLines(output).constLast().text.trimmed();
-    return {{}, {}, QStringLiteral("no job id in %1's reply: '%2'").arg(QString::fromUtf16(what), last.left(200))};
+    return {{}, {}, core::Tr::tr("no job id in %1's reply: '%2'").arg(what, last.left(200))};
 }
 
 } // namespace
@@ -33,7 +34,7 @@ SubmitResult parseSbatchReply(const QByteArray &output)
         if (isSlurmJobId(id))
             return {id, text.contains(u';') ? text.section(u';', 1) : QString(), {}};
     }
-    return noId(output, u"sbatch");
+    return noId(output, QStringLiteral("sbatch"));
 }
 
 SubmitResult parseQsubReply(const QByteArray &output)
@@ -44,7 +45,7 @@ SubmitResult parseQsubReply(const QByteArray &output)
         if (isPbsJobId(text))
             return {text, {}, {}};
     }
-    return noId(output, u"qsub");
+    return noId(output, QStringLiteral("qsub"));
 }
 
 SubmitResult parseLocalReply(const QByteArray &output)
@@ -56,7 +57,7 @@ SubmitResult parseLocalReply(const QByteArray &output)
         if (text.toLongLong(&ok) > 0 && ok)
             return {text, {}, {}};
     }
-    return noId(output, u"the local launcher");
+    return noId(output, core::Tr::tr("the local launcher"));
 }
 
 } // namespace torchdeck

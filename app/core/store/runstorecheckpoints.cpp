@@ -1,4 +1,5 @@
 // RunStore: the checkpoints of a run, with validity and the best one marked.
+#include "core/coretr.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -53,7 +54,7 @@ StoreStatus RunStore::saveCheckpoint(const CheckpointRecord &c)
                               QVariant(c.best ? 1 : 0), sql::text(c.reason)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot save checkpoint ") + c.path, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot save checkpoint %1").arg(c.path), q));
     return {};
 }
 
@@ -66,7 +67,8 @@ StoreStatus RunStore::setBestCheckpoint(const QString &runId, const QString &pat
     q.addBindValue(path);
     q.addBindValue(runId);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot mark the best checkpoint of run ") + runId, q));
+        return StoreStatus::failure(
+            sql::error(core::Tr::tr("cannot mark the best checkpoint of run %1").arg(runId), q));
     return {};
 }
 
@@ -79,7 +81,7 @@ StoreStatus RunStore::removeCheckpoint(const QString &runId, const QString &path
     q.addBindValue(runId);
     q.addBindValue(path);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot remove checkpoint ") + path, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot remove checkpoint %1").arg(path), q));
     return {};
 }
 
@@ -93,7 +95,7 @@ StoreResult<QList<CheckpointRecord>> RunStore::checkpoints(const QString &runId)
                              "FROM checkpoints WHERE run_id = ? ORDER BY step, time, path"));
     q.addBindValue(runId);
     if (!q.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot read the checkpoints of run ") + runId, q));
+        return Result::failure(sql::error(core::Tr::tr("cannot read the checkpoints of run %1").arg(runId), q));
     Result result;
     while (q.next()) {
         CheckpointRecord c;

@@ -1,4 +1,5 @@
 // RunStore: claims on attempts, so any number of fronts on one store submit each attempt once.
+#include "core/coretr.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -26,7 +27,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     if (!transaction.begun())
         return Result::failure(transaction.beginError());
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const QString what = QStringLiteral("cannot claim attempt %1 of run %2").arg(job.attempt).arg(run.id);
+    const QString what = core::Tr::tr("cannot claim attempt %1 of run %2").arg(job.attempt).arg(run.id);
     // A write first, so this transaction holds the store's write lock before it reads what others wrote.
     QSqlQuery touch(db);
     touch.prepare(QStringLiteral("UPDATE runs SET updated = updated WHERE id = ?"));
@@ -99,14 +100,14 @@ StoreStatus RunStore::recordClaimedJob(const RunRecord &run, const JobRecord &jo
                               sql::text(job.resumeFrom), sql::text(job.stdoutPath), sql::text(job.stderrPath),
                               sql::text(job.metricsPath), sql::text(run.id), QVariant(job.attempt), sql::text(owner)})
         q.addBindValue(v);
-    StoreStatus saved = exec(q, QStringLiteral("cannot record job %1 of run %2").arg(job.jobId, run.id));
+    StoreStatus saved = exec(q, core::Tr::tr("cannot record job %1 of run %2").arg(job.jobId, run.id));
     if (saved.ok() && q.numRowsAffected() == 0)
         saved = StoreStatus::failure(
-            QStringLiteral("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
+            core::Tr::tr("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
     if (saved.ok())
         saved = updateRun(run);
     if (saved.ok() && !transaction.commit())
-        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, transaction.error()));
+        saved = StoreStatus::failure(core::Tr::tr("cannot commit run %1: %2").arg(run.id, transaction.error()));
     return saved;
 }
 
@@ -118,7 +119,7 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
     sql::Transaction transaction(db);
     if (!transaction.begun())
         return StoreStatus::failure(transaction.beginError());
-    const QString what = QStringLiteral("cannot release attempt %1 of run %2").arg(attempt).arg(runId);
+    const QString what = core::Tr::tr("cannot release attempt %1 of run %2").arg(attempt).arg(runId);
     QSqlQuery job(db);
     job.prepare(
         QStringLiteral("DELETE FROM jobs WHERE run_id = ? AND attempt = ? AND claim_owner = ? AND job_id = ''"));
@@ -152,7 +153,7 @@ StoreResult<QList<ExpiredClaim>> RunStore::expiredClaims(const QString &cluster)
     q.addBindValue(cluster);
     q.addBindValue(QDateTime::currentMSecsSinceEpoch());
     if (!q.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot read the claims of ") + cluster, q));
+        return Result::failure(sql::error(core::Tr::tr("cannot read the claims of %1").arg(cluster), q));
     Result result;
     while (q.next())
         result.value.append({q.value(0).toString(), q.value(1).toInt(), q.value(2).toString(), q.value(3).toString()});

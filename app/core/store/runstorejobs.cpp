@@ -1,4 +1,5 @@
 // RunStore: the jobs of a run and their tail offsets.
+#include "core/coretr.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -62,7 +63,7 @@ StoreStatus RunStore::saveJob(const JobRecord &job)
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(
-            sql::error(QStringLiteral("cannot save job %1 of run %2").arg(job.jobId, job.runId), q));
+            sql::error(core::Tr::tr("cannot save job %1 of run %2").arg(job.jobId, job.runId), q));
     return {};
 }
 
@@ -75,9 +76,9 @@ StoreStatus RunStore::updateJobState(const QString &runId, int attempt, const QS
     for (const QVariant &v : {sql::text(state), exitCode(code), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot update a job of run ") + runId, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update a job of run %1").arg(runId), q));
     if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+        return StoreStatus::failure(core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
     return {};
 }
 
@@ -92,9 +93,9 @@ StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailO
                               QVariant(offsets.metricsOffset), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot save tail offsets of run ") + runId, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot save tail offsets of run %1").arg(runId), q));
     if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+        return StoreStatus::failure(core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
     return {};
 }
 
@@ -106,7 +107,7 @@ StoreResult<QList<JobRecord>> RunStore::jobs(const QString &runId) const
     q.prepare(QStringLiteral("SELECT %1 FROM jobs j WHERE j.run_id = ? ORDER BY j.attempt")
                   .arg(QLatin1StringView(kJobColumns)));
     q.addBindValue(runId);
-    return readJobs(q, QStringLiteral("cannot read the jobs of run ") + runId);
+    return readJobs(q, core::Tr::tr("cannot read the jobs of run %1").arg(runId));
 }
 
 StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluster, const QString &jobId) const
@@ -121,7 +122,7 @@ StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluste
                   .arg(QLatin1StringView(kJobColumns)));
     q.addBindValue(jobId);
     q.addBindValue(cluster);
-    const auto found = readJobs(q, QStringLiteral("cannot look up job ") + jobId);
+    const auto found = readJobs(q, core::Tr::tr("cannot look up job %1").arg(jobId));
     if (!found.ok())
         return Result::failure(found.error);
     if (found.value.isEmpty())
@@ -141,7 +142,7 @@ StoreResult<QList<JobRecord>> RunStore::jobsInStates(const QStringList &states) 
                   .arg(QLatin1StringView(kJobColumns), marks.join(u',')));
     for (const QString &s : states)
         q.addBindValue(s);
-    return readJobs(q, QStringLiteral("cannot list jobs by state"));
+    return readJobs(q, core::Tr::tr("cannot list jobs by state"));
 }
 
 } // namespace torchdeck

@@ -1,4 +1,5 @@
 // RunStore: the metrics cache, one row per event, written in bulk inside one transaction.
+#include "core/coretr.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -115,7 +116,7 @@ StoreStatus insertEvents(QSqlDatabase &db, qint64 key, const QString &runId, int
     next.prepare(QStringLiteral("SELECT COALESCE(MAX(seq), -1) + 1 FROM metrics WHERE run_key = ?"));
     next.addBindValue(key);
     if (!next.exec() || !next.next())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, next));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot append metrics of run %1").arg(runId), next));
     qint64 seq = next.value(0).toLongLong();
     next.finish();
 
@@ -133,7 +134,7 @@ StoreStatus insertEvents(QSqlDatabase &db, qint64 key, const QString &runId, int
               QVariant(static_cast<int>(e.source))})
             insert.bindValue(i++, v);
         if (!insert.exec())
-            return StoreStatus::failure(sql::error(QStringLiteral("cannot append metrics of run ") + runId, insert));
+            return StoreStatus::failure(sql::error(core::Tr::tr("cannot append metrics of run %1").arg(runId), insert));
     }
     return {};
 }
@@ -167,7 +168,7 @@ StoreResult<bool> RunStore::appendInTransaction(const QString &runId, int attemp
     if (const StoreStatus inserted = insertEvents(db, key.value, runId, attempt, events); !inserted.ok())
         return Result::failure(inserted.error);
     if (!transaction.commit())
-        return Result::failure(QStringLiteral("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
+        return Result::failure(core::Tr::tr("cannot commit metrics of run %1: %2").arg(runId, transaction.error()));
     return {true, {}};
 }
 
@@ -188,7 +189,7 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
             offset.addBindValue(v);
         if (!offset.exec())
             return Result::failure(
-                sql::error(QStringLiteral("cannot save the metrics offset of run ") + runId, offset));
+                sql::error(core::Tr::tr("cannot save the metrics offset of run %1").arg(runId), offset));
         if (offset.numRowsAffected() > 0)
             return {true, {}};
         QSqlQuery exists(db);
@@ -196,9 +197,9 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
         exists.addBindValue(runId);
         exists.addBindValue(attempt);
         if (!exists.exec())
-            return Result::failure(sql::error(QStringLiteral("cannot read the jobs of run ") + runId, exists));
+            return Result::failure(sql::error(core::Tr::tr("cannot read the jobs of run %1").arg(runId), exists));
         if (!exists.next())
-            return Result::failure(QStringLiteral("run %1 has no attempt %2").arg(runId).arg(attempt));
+            return Result::failure(core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
         return {false, {}};
     });
 }
@@ -214,11 +215,11 @@ StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
         QStringLiteral("SELECT %1 FROM metrics WHERE run_key = ? ORDER BY seq").arg(QLatin1StringView(kMetricColumns)));
     q.addBindValue(runKey);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot read metrics"), q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot read metrics"), q));
     while (q.next())
         take(readRow(q));
     if (q.lastError().isValid())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot read metrics"), q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot read metrics"), q));
     return {};
 }
 
@@ -266,7 +267,7 @@ StoreResult<qint64> RunStore::metricsCount(const QString &runId) const
     q.prepare(QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
     q.addBindValue(runId);
     if (!q.exec() || !q.next())
-        return StoreResult<qint64>::failure(sql::error(QStringLiteral("cannot count metrics of run ") + runId, q));
+        return StoreResult<qint64>::failure(sql::error(core::Tr::tr("cannot count metrics of run %1").arg(runId), q));
     return {q.value(0).toLongLong(), {}};
 }
 
@@ -278,7 +279,7 @@ StoreStatus RunStore::clearMetrics(const QString &runId)
     q.prepare(QStringLiteral("DELETE FROM metrics WHERE run_key = (SELECT key FROM runs WHERE id = ?)"));
     q.addBindValue(runId);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot clear metrics of run ") + runId, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot clear metrics of run %1").arg(runId), q));
     return {};
 }
 
@@ -295,7 +296,7 @@ StoreResult<QList<LoggerFileRecord>> RunStore::loggerFiles(const QString &runId)
     q.prepare(QStringLiteral("SELECT path, attempt, offset, size FROM logger_files WHERE run_id = ? ORDER BY path"));
     q.addBindValue(runId);
     if (!q.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot read the logger files of run ") + runId, q));
+        return Result::failure(sql::error(core::Tr::tr("cannot read the logger files of run %1").arg(runId), q));
     Result result;
     while (q.next())
         result.value.append(
@@ -324,7 +325,7 @@ StoreResult<bool> RunStore::appendLoggerFileMetrics(const QString &runId, const 
         }
         if (!moved.exec())
             return Result::failure(
-                sql::error(QStringLiteral("cannot save the logger file offset of run ") + runId, moved));
+                sql::error(core::Tr::tr("cannot save the logger file offset of run %1").arg(runId), moved));
         return {moved.numRowsAffected() > 0, {}};
     });
 }

@@ -1,6 +1,8 @@
 #pragma once
 
 // Conversions between the store's value structs and SQL values: NaN and -1 mean NULL.
+#include "core/coretr.h"
+
 #include <QDateTime>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -29,7 +31,7 @@ public:
     bool begun() const { return m_begun; }
     bool commit() { return m_committed = m_db.commit(); }
     QString error() const { return m_db.lastError().text(); }
-    QString beginError() const { return QStringLiteral("cannot begin a transaction: ") + error(); }
+    QString beginError() const { return core::Tr::tr("cannot begin a transaction: %1").arg(error()); }
 
 private:
     QSqlDatabase m_db;

@@ -1,5 +1,6 @@
 #include "core/store/storeschema.h"
 
+#include "core/coretr.h"
 #include "core/store/storelog.h"
 
 #include <QSqlError>
@@ -112,13 +113,13 @@ StoreResult<int> storeSchemaVersion(QSqlDatabase &db)
     const QStringList tables = db.tables(QSql::Tables);
     if (!tables.contains(QStringLiteral("schema_version"))) {
         if (!tables.isEmpty())
-            return StoreResult<int>::failure(QStringLiteral("not a torchdeck run store (tables %1, no schema_version)")
+            return StoreResult<int>::failure(core::Tr::tr("not a torchdeck run store (tables %1, no schema_version)")
                                                  .arg(tables.join(QStringLiteral(", "))));
         return {0, {}};
     }
     QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT version FROM schema_version")) || !q.next())
-        return StoreResult<int>::failure(QStringLiteral("cannot read the schema version: ") + q.lastError().text());
+        return StoreResult<int>::failure(core::Tr::tr("cannot read the schema version: %1").arg(q.lastError().text()));
     return {q.value(0).toInt(), {}};
 }
 
@@ -130,8 +131,8 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
     if (current.value > latest)
         return StoreResult<int>::failure(
-            QStringLiteral("the run store has schema version %1, newer than this torchdeck knows (%2): "
-                           "open it with a newer torchdeck or give another path")
+            core::Tr::tr("the run store has schema version %1, newer than this torchdeck knows (%2): "
+                         "open it with a newer torchdeck or give another path")
                 .arg(current.value)
                 .arg(latest));
     for (const StoreMigration &m : migrations) {
@@ -139,10 +140,10 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
             continue;
         if (m.version != current.value + 1)
             return StoreResult<int>::failure(
-                QStringLiteral("no migration from schema version %1 to %2").arg(current.value).arg(m.version));
+                core::Tr::tr("no migration from schema version %1 to %2").arg(current.value).arg(m.version));
         if (!db.transaction())
             return StoreResult<int>::failure(
-                QStringLiteral("cannot begin migration %1: %2").arg(m.version).arg(db.lastError().text()));
+                core::Tr::tr("cannot begin migration %1: %2").arg(m.version).arg(db.lastError().text()));
         QSqlQuery q(db);
         QStringList statements = m.statements;
         statements.append(QStringLiteral("UPDATE schema_version SET version = %1").arg(m.version));
@@ -151,15 +152,14 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
                 const QString error = q.lastError().text();
                 q.finish();
                 db.rollback();
-                return StoreResult<int>::failure(QStringLiteral("migration to schema version %1 failed: %2 (in: %3)")
-                                                     .arg(m.version)
-                                                     .arg(error, sql));
+                return StoreResult<int>::failure(
+                    core::Tr::tr("migration to schema version %1 failed: %2 (in: %3)").arg(m.version).arg(error, sql));
             }
         }
         q.finish();
         if (!db.commit())
             return StoreResult<int>::failure(
-                QStringLiteral("cannot commit migration %1: %2").arg(m.version).arg(db.lastError().text()));
+                core::Tr::tr("cannot commit migration %1: %2").arg(m.version).arg(db.lastError().text()));
         qCInfo(lcStore) << "run store migrated to schema version" << m.version;
         current.value = m.version;
     }

@@ -3,6 +3,7 @@
 #include "term/render/numberformat.h"
 #include "term/render/styledline.h"
 #include "term/render/textwidth.h"
+#include "term/termtr.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,10 +39,9 @@ QStringList renderBarChart(const MetricSeries &series, const BarChartOptions &op
     StyledLine title(cols, options.useColor);
     title.add(terminalSafe(options.title), {ansi::kNoColor, true});
     if (all.isEmpty())
-        title.add(u"  none finished yet", {ansi::kNoColor, false, true});
+        title.add(Tr::tr("  none finished yet"), {ansi::kNoColor, false, true});
     else if (shown.size() < all.size())
-        title.add(QString(u"  last " + QString::number(shown.size()) + u" of " + QString::number(all.size())),
-                  {ansi::kNoColor, false, true});
+        title.add(Tr::tr("  last %1 of %2").arg(shown.size()).arg(all.size()), {ansi::kNoColor, false, true});
     out.append(title.finish());
 
     QStringList labels, values;

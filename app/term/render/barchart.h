@@ -2,15 +2,16 @@
 
 #include "core/metrics/metricseries.h"
 #include "term/render/ansi.h"
+#include "term/termtr.h"
 
 #include <QStringList>
 
 namespace torchdeck::term {
 
 struct BarChartOptions {
-    QString title = QStringLiteral("epoch time");
-    QString xName = QStringLiteral("epoch");
-    QString unit = QStringLiteral("s");
+    QString title = Tr::tr("epoch time");
+    QString xName = Tr::tr("epoch");
+    QString unit = Tr::tr("s");
     int color = ansi::kNoColor;
     bool useColor = true;
 };

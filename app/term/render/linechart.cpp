@@ -4,6 +4,7 @@
 #include "term/render/numberformat.h"
 #include "term/render/styledline.h"
 #include "term/render/textwidth.h"
+#include "term/termtr.h"
 
 #include <QSet>
 #include <algorithm>
@@ -179,7 +180,7 @@ QString titleLine(const QList<ChartLine> &lines, const LineChartOptions &options
     StyledLine out(cols, options.useColor);
     out.add(terminalSafe(options.title), {ansi::kNoColor, true});
     if (log)
-        out.add(u" (log)");
+        out.add(Tr::tr(" (log)"));
     for (const ChartLine &line : lines) {
         if (!hasData(line) || line.name.isEmpty())
             continue;
@@ -247,14 +248,14 @@ QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOption
     Window w;
     bool flat = false;
     if (!dataWindow(lines, options.logY, &w, &flat))
-        return placeholder(options, cols, rows, QStringLiteral("no data yet"));
+        return placeholder(options, cols, rows, Tr::tr("no data yet"));
 
     const int plotRows = rows - 2; // title above, x range below
     if (plotRows < 2) {
         QPointF last;
         const auto first = std::find_if(lines.cbegin(), lines.cend(), hasData);
         first->series->lastVisible(&last);
-        return placeholder(options, cols, rows, QString(u"last " + formatCompact(last.y())));
+        return placeholder(options, cols, rows, Tr::tr("last %1").arg(formatCompact(last.y())));
     }
 
     // Labels first: their width decides the plot's.
@@ -273,7 +274,7 @@ QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOption
         labelWidth = std::max(labelWidth, displayWidth(l));
     const int plotCols = cols - labelWidth - 1;
     if (plotCols < kMinPlotCols)
-        return placeholder(options, cols, rows, QStringLiteral("(too narrow)"));
+        return placeholder(options, cols, rows, Tr::tr("(too narrow)"));
 
     Plot plot(w, plotCols, plotRows);
     if (options.useColor) {

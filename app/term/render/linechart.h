@@ -2,6 +2,7 @@
 
 #include "core/metrics/metricseries.h"
 #include "term/render/ansi.h"
+#include "term/termtr.h"
 
 #include <QList>
 #include <QStringList>
@@ -29,7 +30,7 @@ struct ChartLine {
 
 struct LineChartOptions {
     QString title;
-    QString xName = QStringLiteral("step");
+    QString xName = Tr::tr("step");
     bool logY = false; // falls back to linear when a value is <= 0
     bool useColor = true;
 };

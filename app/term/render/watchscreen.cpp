@@ -6,6 +6,7 @@
 #include "term/render/styledline.h"
 #include "term/render/table.h"
 #include "term/render/textwidth.h"
+#include "term/termtr.h"
 
 #include <algorithm>
 
@@ -59,15 +60,14 @@ QString epochText(const WatchRunRow &r)
 Table runsTable(const WatchSnapshot &s)
 {
     Table t;
-    t.columns = {{QStringLiteral("RUN"), false, 8},     {QStringLiteral("NAME"), false, 6},
-                 {QStringLiteral("CLUSTER"), false, 6}, {QStringLiteral("STATE"), false, 7},
-                 {QStringLiteral("EPOCH"), true, 3},    {QStringLiteral("LOSS"), true, 6},
-                 {QStringLiteral("ETA"), true, 3},      {QStringLiteral("JOBS"), false, 6}};
+    t.columns = {{Tr::tr("RUN"), false, 8},   {Tr::tr("NAME"), false, 6}, {Tr::tr("CLUSTER"), false, 6},
+                 {Tr::tr("STATE"), false, 7}, {Tr::tr("EPOCH"), true, 3}, {Tr::tr("LOSS"), true, 6},
+                 {Tr::tr("ETA"), true, 3},    {Tr::tr("JOBS"), false, 6}};
     for (const WatchRunRow &r : s.runs)
         t.rows.append({r.id, r.name, r.cluster, r.state, epochText(r), formatCompact(r.lastLoss),
                        formatDuration(r.etaSeconds), r.jobIds.join(u',')});
     t.selected = s.selected;
-    t.emptyText = QStringLiteral("no runs yet");
+    t.emptyText = Tr::tr("no runs yet");
     return t;
 }
 
@@ -76,20 +76,20 @@ QStringList lossChart(const WatchSnapshot &s, int cols, int rows)
     LineChartOptions options;
     options.logY = s.logScale;
     options.useColor = s.useColor;
-    options.title = QStringLiteral("loss");
+    options.title = Tr::tr("loss");
     QList<ChartLine> lines;
     if (const RunSeries *run = s.series) {
         const MetricSeries &steps = run->series(SeriesKind::TrainLoss);
         const qint64 stepsPerEpoch = run->info().stepsPerEpoch;
         if (!steps.isEmpty()) {
-            lines.append({&steps, QStringLiteral("train"), kTrainColor, 1.0, true});
+            lines.append({&steps, Tr::tr("train"), kTrainColor, 1.0, true});
             if (stepsPerEpoch > 0) // val loss comes by epoch: epoch e ends at step e * steps per epoch
                 lines.append(
-                    {&run->series(SeriesKind::ValLoss), QStringLiteral("val"), kValColor, double(stepsPerEpoch), true});
+                    {&run->series(SeriesKind::ValLoss), Tr::tr("val"), kValColor, double(stepsPerEpoch), true});
         } else { // only epoch summaries (plain logs): the chart goes by epoch
-            options.xName = QStringLiteral("epoch");
-            lines.append({&run->series(SeriesKind::EpochTrainLoss), QStringLiteral("train"), kTrainColor, 1.0, true});
-            lines.append({&run->series(SeriesKind::ValLoss), QStringLiteral("val"), kValColor, 1.0, true});
+            options.xName = Tr::tr("epoch");
+            lines.append({&run->series(SeriesKind::EpochTrainLoss), Tr::tr("train"), kTrainColor, 1.0, true});
+            lines.append({&run->series(SeriesKind::ValLoss), Tr::tr("val"), kValColor, 1.0, true});
         }
     }
     return renderLineChart(lines, options, cols, rows);
@@ -130,29 +130,29 @@ QString throughputLine(const WatchSnapshot &s, int cols)
     const TextStyle key{ansi::kNoColor, false, true};
     QPointF last;
     if (!s.series || !s.series->series(SeriesKind::Throughput).lastVisible(&last)) {
-        line.add(u"throughput: no samples yet", key);
+        line.add(Tr::tr("throughput: no samples yet"), key);
     } else {
-        line.add(u"samples/s ", key);
+        line.add(Tr::tr("samples/s "), key);
         line.add(formatCompact(last.y(), 4));
-        line.add(u"  at step ", key);
+        line.add(Tr::tr("  at step "), key);
         line.add(formatCount(last.x()));
     }
     if (s.selected >= 0 && s.selected < s.runs.size()) {
         const WatchRunRow &r = s.runs[s.selected];
-        line.add(u"  epoch ", key);
+        line.add(Tr::tr("  epoch "), key);
         line.add(epochText(r));
-        line.add(u"  eta ", key);
+        line.add(Tr::tr("  eta "), key);
         line.add(formatDuration(r.etaSeconds));
         if (MetricEvent::has(r.nextCheckpointIn) && MetricEvent::has(r.signalIn)) {
-            line.add(u"  next ckpt ", key);
+            line.add(Tr::tr("  next ckpt "), key);
             line.add(formatDuration(r.nextCheckpointIn));
             if (r.nextCheckpointIn <= r.signalIn)
-                line.add(u" before the signal", key);
+                line.add(Tr::tr(" before the signal"), key);
             else // the signal's own checkpoint saves the run, but an epoch's end will not be reached
-                line.add(u" after the signal", TextStyle{ansi::kNoColor, true, false});
+                line.add(Tr::tr(" after the signal"), TextStyle{ansi::kNoColor, true, false});
         }
         if (!r.jobIds.isEmpty()) {
-            line.add(u"  jobs ", key);
+            line.add(Tr::tr("  jobs "), key);
             line.add(terminalSafe(r.jobIds.join(u", ")));
         }
     }
@@ -198,7 +198,7 @@ QStringList watchScreenLines(const WatchSnapshot &snapshot, int cols, int rows)
     QStringList out;
     if (cols < kMinWatchCols || rows < kMinWatchRows) {
         for (int r = 0; r < rows; ++r)
-            out.append(padRight(r == 0 ? QStringLiteral("terminal too small") : QString(), cols));
+            out.append(padRight(r == 0 ? Tr::tr("terminal too small") : QString(), cols));
         return out;
     }
     const Layout l = layoutFor(snapshot, rows);

@@ -308,9 +308,10 @@ void TestProfileStore::defaultPathHonoursConfigDir()
     QVERIFY(again.load(&error));
     QVERIFY(again.profile(QStringLiteral("hpc")) == pbsProfile());
 
-    // Unset or empty: the platform's configuration location.
-    const QString standard =
-        QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) + QStringLiteral("/clusters.json");
+    // Unset or empty: torchdeck's folder in the platform's configuration location (~/.config/torchdeck),
+    // whatever the application's name and organization.
+    const QString standard = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+                             QStringLiteral("/torchdeck/clusters.json");
     qunsetenv("TORCHDECK_CONFIG_DIR");
     QCOMPARE(ProfileStore::defaultPath(), standard);
     qputenv("TORCHDECK_CONFIG_DIR", QByteArray());

@@ -93,12 +93,19 @@ MainWindow::MainWindow(QWidget *parent)
                 if (!runId.isEmpty()) // a cluster row keeps the run shown
                     m_runView->showRun(runId);
             });
-    connect(m_filtered, &QAbstractItemModel::rowsInserted, m_runTree, [this](const QModelIndex &under) {
-        if (!under.isValid()) // a new cluster: its runs in view
-            m_runTree->expandAll();
+    // A cluster's row spans the table ("alpha: 3 runs, 1 active"), its runs in view below it.
+    const auto showClusters = [this] {
+        for (int row = 0; row < m_filtered->rowCount(); ++row)
+            m_runTree->setFirstColumnSpanned(row, {}, true);
+        m_runTree->expandAll();
+    };
+    connect(m_filtered, &QAbstractItemModel::rowsInserted, m_runTree, [showClusters](const QModelIndex &under) {
+        if (!under.isValid()) // a new cluster
+            showClusters();
     });
-    connect(m_filtered, &QAbstractItemModel::modelReset, m_runTree, &QTreeView::expandAll);
-    connect(m_filtered, &QAbstractItemModel::layoutChanged, m_runTree, &QTreeView::expandAll);
+    connect(m_filtered, &QAbstractItemModel::modelReset, m_runTree, showClusters);
+    connect(m_filtered, &QAbstractItemModel::layoutChanged, m_runTree, showClusters);
+    connect(m_filtered, &QAbstractItemModel::rowsRemoved, m_runTree, showClusters);
     auto *runPane = new QWidget;
     auto *runLayout = new QVBoxLayout(runPane);
     runLayout->setContentsMargins(0, 0, 0, 0);

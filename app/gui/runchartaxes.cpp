@@ -1,5 +1,7 @@
 #include "gui/runchartaxes.h"
 
+#include "gui/runchartticks.h"
+
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
@@ -54,9 +56,7 @@ void replaceYAxis(QChart *chart, bool log, const QString &title)
         logAxis->setMinorTickCount(-1);
         axis = logAxis;
     } else {
-        auto *linear = new QValueAxis;
-        linear->setLabelFormat(QStringLiteral("%.3g"));
-        axis = linear;
+        axis = makeTickedAxis(chart);
     }
     axis->setTitleText(title);
     chart->addAxis(axis, Qt::AlignLeft);

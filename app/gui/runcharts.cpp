@@ -1,8 +1,11 @@
 #include "gui/runcharts.h"
 
 #include "core/metrics/runmetrics.h"
+#include "core/metrics/smoothing.h"
+#include "core/runs/attemptsegments.h"
 #include "gui/runchartaxes.h"
 #include "gui/runcharttheme.h"
+#include "gui/runchartticks.h"
 #include "gui/runchartview.h"
 
 #include <QBarCategoryAxis>
@@ -12,6 +15,7 @@
 #include <QEvent>
 #include <QLineSeries>
 #include <QPixmap>
+#include <QScatterSeries>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -24,9 +28,32 @@ namespace {
 constexpr int defaultRedrawDelayMs = 100;
 constexpr int minimumColumns = 100;
 constexpr int maximumBars = 200; // beyond that the bars of the latest epochs
+constexpr int maximumDiscardedPoints = 4000; // dimmed context: every n-th beyond that
 // Compared runs: distinct hues that read on light and dark backgrounds, dashed.
 const QColor overlayColors[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9b, 0x59, 0xd0), QColor(0x2a, 0xa1, 0x98),
                                 QColor(0xd0, 0x3b, 0x6f), QColor(0x7f, 0x8c, 0x3d)};
+
+// The visible curve smoothed, as a series drawDecimated can draw.
+MetricSeries smoothedSeries(const MetricSeries &raw, double weight)
+{
+    MetricSeries result;
+    const QList<QPointF> points = smoothed(raw.visiblePoints(), weight);
+    result.reserve(points.size());
+    for (const QPointF &point : points)
+        result.append(point.x(), point.y(), 0);
+    return result;
+}
+
+QList<QPointF> thinned(const QList<QPointF> &points, qsizetype most)
+{
+    if (points.size() <= most)
+        return points;
+    QList<QPointF> kept;
+    const double stride = double(points.size()) / double(most);
+    for (qsizetype i = 0; i < most; ++i)
+        kept.append(points.at(qsizetype(double(i) * stride)));
+    return kept;
+}
 
 } // namespace
 
@@ -49,6 +76,19 @@ RunCharts::RunCharts(QWidget *parent)
     m_throughput = addLine(m_throughputChart, seriesName(SeriesKind::Throughput));
     m_epochTrain = addLine(m_epochChart, seriesName(SeriesKind::EpochTrainLoss));
     m_epochVal = addLine(m_epochChart, seriesName(SeriesKind::ValLoss));
+    m_stepLossSmooth = addLine(m_stepChart, tr("%1, smoothed").arg(seriesName(SeriesKind::TrainLoss)));
+    m_throughputSmooth = addLine(m_throughputChart, tr("%1, smoothed").arg(seriesName(SeriesKind::Throughput)));
+    for (const auto &[raw, smooth] :
+         {std::pair{m_stepLoss, m_stepLossSmooth}, std::pair{m_throughput, m_throughputSmooth}}) {
+        smooth->setProperty("twinOf", raw->name()); // the hover readout shows both values (RunChartView)
+        smooth->setProperty("twinLabel", tr("smoothed"));
+        raw->setProperty("twinLabel", tr("raw"));
+        smooth->hide();
+    }
+    m_stepDiscarded = new QScatterSeries;
+    m_stepDiscarded->setName(tr("discarded"));
+    m_stepDiscarded->setMarkerSize(4);
+    m_stepChart->addSeries(m_stepDiscarded);
     m_epochTrain->setPointsVisible(true);
     m_epochVal->setPointsVisible(true);
     m_stepChart->legend()->hide(); // shown when other runs are compared
@@ -61,7 +101,7 @@ RunCharts::RunCharts(QWidget *parent)
     m_barAxis = new QBarCategoryAxis;
     m_timeChart->addAxis(m_barAxis, Qt::AlignBottom);
     m_bars->attachAxis(m_barAxis);
-    auto *secondsAxis = new QValueAxis;
+    QValueAxis *secondsAxis = makeTickedAxis(m_timeChart);
     m_timeChart->addAxis(secondsAxis, Qt::AlignLeft);
     m_bars->attachAxis(secondsAxis);
     m_timeChart->legend()->hide();
@@ -71,8 +111,7 @@ RunCharts::RunCharts(QWidget *parent)
     });
 
     for (QChart *chart : {m_stepChart, m_throughputChart, m_epochChart}) {
-        auto *x = new QValueAxis;
-        x->setLabelFormat(QStringLiteral("%g"));
+        QValueAxis *x = makeTickedAxis(chart, chart == m_epochChart);
         chart->addAxis(x, Qt::AlignBottom);
         for (QAbstractSeries *series : chart->series())
             series->attachAxis(x);
@@ -80,10 +119,8 @@ RunCharts::RunCharts(QWidget *parent)
     replaceYAxis(m_stepChart, m_logScale, tr("loss"));
     replaceYAxis(m_epochChart, m_logScale, tr("loss"));
     replaceYAxis(m_throughputChart, false, tr("samples/s"));
-    static_cast<QValueAxis *>(axisOf(m_throughputChart, Qt::Vertical))->setLabelFormat(QStringLiteral("%.0f"));
     axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
     // No axis title on the epoch chart: its title says it, and a short chart elides the tick labels for it.
-    static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal))->setLabelFormat(QStringLiteral("%.0f"));
 
     m_stepView = makeView(m_stepChart);
     m_throughputView = makeView(m_throughputChart);
@@ -106,16 +143,49 @@ RunCharts::RunCharts(QWidget *parent)
         ExtraChart &extra = m_extras[byEpoch];
         extra.chart = new QChart;
         extra.chart->setTitle(byEpoch ? tr("Other series by epoch") : tr("Other series by step"));
-        auto *x = new QValueAxis;
-        x->setLabelFormat(byEpoch ? QStringLiteral("%.0f") : QStringLiteral("%g"));
-        extra.chart->addAxis(x, Qt::AlignBottom);
+        extra.chart->addAxis(makeTickedAxis(extra.chart, byEpoch), Qt::AlignBottom);
         replaceYAxis(extra.chart, false, QString());
         extra.view = makeView(extra.chart);
         extra.view->hide();
         extras->addWidget(extra.view, 1);
     }
     layout->addLayout(extras, 1);
+    // One crosshair: hovering a chart shows the same x on the others with that x (step, or epoch).
+    for (const QList<RunChartView *> &group : {stepViews(), QList<RunChartView *>{m_epochView, m_extras[1].view}}) {
+        for (RunChartView *view : group) {
+            connect(view, &RunChartView::hovered, this, [group, view](double x) {
+                for (RunChartView *other : group) {
+                    if (other != view)
+                        other->setCrosshair(x);
+                }
+            });
+        }
+    }
+    for (RunChartView *view : {m_stepView, m_throughputView, m_epochView, m_extras[0].view, m_extras[1].view})
+        connect(view, &RunChartView::markerClicked, this, &RunCharts::attemptClicked);
     applyTheme();
+}
+
+QList<RunChartView *> RunCharts::stepViews() const
+{
+    return {m_stepView, m_throughputView, m_extras[0].view};
+}
+
+void RunCharts::setSmoothing(double weight)
+{
+    weight = clampSmoothingWeight(weight);
+    if (weight == m_smoothing)
+        return;
+    m_smoothing = weight;
+    styleSmoothed();
+    redraw();
+}
+
+void RunCharts::setAttempts(const QList<JobRecord> &jobs, const QList<CheckpointRecord> &checkpoints)
+{
+    m_jobs = jobs;
+    m_checkpoints = checkpoints;
+    scheduleRedraw();
 }
 
 RunCharts::~RunCharts() = default;
@@ -233,8 +303,14 @@ void RunCharts::redraw()
 {
     m_redrawTimer.stop();
     const auto own = [this](SeriesKind kind) { return m_run ? &m_run->series(kind) : nullptr; };
-    QList<QLineSeries *> steps{m_stepLoss}, epochs{m_epochTrain, m_epochVal};
-    QList<const MetricSeries *> stepSeries{own(SeriesKind::TrainLoss)};
+    MetricSeries smoothLoss, smoothThroughput;
+    const bool smooth = m_run && m_smoothing > 0;
+    if (smooth) {
+        smoothLoss = smoothedSeries(m_run->series(SeriesKind::TrainLoss), m_smoothing);
+        smoothThroughput = smoothedSeries(m_run->series(SeriesKind::Throughput), m_smoothing);
+    }
+    QList<QLineSeries *> steps{m_stepLoss, m_stepLossSmooth}, epochs{m_epochTrain, m_epochVal};
+    QList<const MetricSeries *> stepSeries{own(SeriesKind::TrainLoss), smooth ? &smoothLoss : nullptr};
     QList<const MetricSeries *> epochSeries{own(SeriesKind::EpochTrainLoss), own(SeriesKind::ValLoss)};
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         steps.append(m_overlays.at(i).steps);
@@ -243,15 +319,15 @@ void RunCharts::redraw()
         epochSeries.append(&m_compared.at(i).series.series(SeriesKind::ValLoss));
     }
     drawDecimated(m_stepChart, steps, stepSeries, m_stepView->isZoomed(), minimumColumns);
-    drawDecimated(m_throughputChart, {m_throughput}, {own(SeriesKind::Throughput)}, m_throughputView->isZoomed(),
+    drawDecimated(m_throughputChart, {m_throughput, m_throughputSmooth},
+                  {own(SeriesKind::Throughput), smooth ? &smoothThroughput : nullptr}, m_throughputView->isZoomed(),
                   minimumColumns);
+    m_stepLossSmooth->setVisible(smooth);
+    m_throughputSmooth->setVisible(smooth);
     drawDecimated(m_epochChart, epochs, epochSeries, m_epochView->isZoomed(), minimumColumns);
-    if (!m_epochView->isZoomed()) { // whole epochs: one tick each while they fit
-        auto *x = static_cast<QValueAxis *>(axisOf(m_epochChart, Qt::Horizontal));
-        x->setTickCount(std::clamp(int(x->max() - x->min()) + 1, 2, 6));
-    }
     drawBars();
     drawExtras();
+    drawAttempts();
     emit redrawn();
 }
 
@@ -292,6 +368,48 @@ void RunCharts::drawExtras()
     }
 }
 
+void RunCharts::drawAttempts()
+{
+    m_stepDiscarded->replace(
+        m_run ? thinned(m_run->series(SeriesKind::TrainLoss).discardedPoints(), maximumDiscardedPoints)
+              : QList<QPointF>());
+    // Where each attempt ended: at the first point of the one after it, labelled with the job that ended.
+    const auto markersOf = [this](const MetricSeries &series) {
+        QList<ChartMarker> markers;
+        const QList<AttemptSegment> segments = attemptSegments(series, m_jobs, m_checkpoints);
+        for (qsizetype i = 1; i < segments.size(); ++i) {
+            const AttemptSegment &ended = segments.at(i - 1);
+            if (!std::isnan(segments.at(i).firstX))
+                markers.append({segments.at(i).firstX, tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end)),
+                                ended.attempt});
+        }
+        return markers;
+    };
+    QList<ChartMarker> byStep, byEpoch;
+    if (m_run && m_jobs.size() > 1) {
+        byStep = markersOf(m_run->series(SeriesKind::TrainLoss));
+        const MetricSeries &epochs = m_run->series(SeriesKind::EpochTrainLoss);
+        byEpoch = markersOf(epochs.isEmpty() ? m_run->series(SeriesKind::ValLoss) : epochs);
+    }
+    for (RunChartView *view : stepViews())
+        view->setMarkers(byStep);
+    for (RunChartView *view : {m_epochView, m_extras[1].view})
+        view->setMarkers(byEpoch);
+}
+
+QList<QPointF> RunCharts::drawnSmoothed(SeriesKind kind) const
+{
+    const QLineSeries *line = kind == SeriesKind::TrainLoss    ? m_stepLossSmooth
+                              : kind == SeriesKind::Throughput ? m_throughputSmooth
+                                                               : nullptr;
+    return line && line->isVisible() ? line->points() : QList<QPointF>();
+}
+
+QList<QPointF> RunCharts::drawnDiscarded() const
+{
+    return m_stepDiscarded->points();
+}
+
 QStringList RunCharts::drawnExtras(bool byEpoch) const
 {
     QStringList names;
@@ -320,10 +438,33 @@ void RunCharts::applyTheme()
 {
     for (QChart *chart : charts())
         applyPalette(chart, palette());
+    for (QLineSeries *raw : {m_stepLoss, m_throughput})
+        raw->setProperty("themeColor", raw->pen().color()); // as the theme just set it
+    styleSmoothed();
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         const QColor color = overlayColors[i % std::size(overlayColors)];
         for (QLineSeries *line : {m_overlays.at(i).steps, m_overlays.at(i).epochs})
             line->setPen(QPen(color, 1.5, Qt::DashLine));
+    }
+}
+
+void RunCharts::styleSmoothed()
+{
+    QColor dim = palette().color(QPalette::WindowText);
+    dim.setAlphaF(0.25);
+    m_stepDiscarded->setColor(dim);
+    m_stepDiscarded->setBorderColor(Qt::transparent);
+    for (const auto &[raw, smooth] :
+         {std::pair{m_stepLoss, m_stepLossSmooth}, std::pair{m_throughput, m_throughputSmooth}}) {
+        // The theme's colour of the curve, kept on the raw line as a property: its pen may be faint now.
+        QColor color = raw->property("themeColor").value<QColor>();
+        QPen pen = raw->pen();
+        pen.setColor(m_smoothing > 0 ? QColor(color.red(), color.green(), color.blue(), 70) : color);
+        raw->setPen(pen);
+        QPen smoothPen = pen;
+        smoothPen.setColor(color);
+        smoothPen.setWidthF(pen.widthF() + 0.5);
+        smooth->setPen(smoothPen);
     }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "core/metrics/runseries.h"
+#include "core/store/runrecord.h"
+#include "gui/runchartview.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -11,6 +13,7 @@ class QLineSeries;
 class QBarSeries;
 class QBarSet;
 class QBarCategoryAxis;
+class QScatterSeries;
 
 namespace torchdeck {
 
@@ -39,6 +42,13 @@ public:
     void setLogScale(bool on);
     bool logScale() const { return m_logScale; }
     void setComparison(const QList<ComparedRun> &runs); // empty: none
+    // TensorBoard's smoothing of the by-step curves (core/metrics/smoothing.h), 0 .. 0.99; the raw curve
+    // stays, faint, behind the smoothed one.
+    void setSmoothing(double weight);
+    double smoothing() const { return m_smoothing; }
+    // The run's jobs and checkpoints: where each attempt ended is marked on the curves (job id and why), and
+    // the points a later attempt discarded are drawn dimmed.
+    void setAttempts(const QList<JobRecord> &jobs, const QList<CheckpointRecord> &checkpoints);
     int comparedRuns() const { return int(m_compared.size()); }
     void setRedrawDelay(int ms) { m_redrawTimer.setInterval(ms); }
     void redraw(); // now, from the series
@@ -55,9 +65,12 @@ public:
     // The named series of the run's own logger drawn (by step, or by epoch), by name.
     QStringList drawnExtras(bool byEpoch) const;
     QList<QPointF> drawnExtra(const QString &name, bool byEpoch) const;
+    QList<QPointF> drawnSmoothed(SeriesKind kind) const; // TrainLoss or Throughput; empty while not smoothed
+    QList<QPointF> drawnDiscarded() const;               // the train loss points later attempts discarded
 
 signals:
     void redrawn();
+    void attemptClicked(int attempt); // its boundary on a chart was clicked
 
 protected:
     void changeEvent(QEvent *event) override;
@@ -73,6 +86,10 @@ private:
     void scheduleRedraw();
     void applyTheme();
     void drawExtras(); // one chart of the extra series by step, one by epoch; hidden while empty
+    void drawSmoothed();
+    void drawAttempts();
+    void styleSmoothed();                    // the raw curves faint behind the smoothed ones, in the same colour
+    QList<RunChartView *> stepViews() const; // the charts whose x is the step: one crosshair across them
 
     QPointer<RunMetrics> m_run;
     QList<QMetaObject::Connection> m_runConnections;
@@ -80,6 +97,9 @@ private:
     QTimer m_redrawTimer;
     QList<ComparedRun> m_compared;
     QList<Overlay> m_overlays; // parallel to m_compared
+    double m_smoothing = 0;
+    QList<JobRecord> m_jobs;
+    QList<CheckpointRecord> m_checkpoints;
 
     QChart *m_stepChart;
     QChart *m_throughputChart;
@@ -93,6 +113,9 @@ private:
     QLineSeries *m_throughput;
     QLineSeries *m_epochTrain;
     QLineSeries *m_epochVal;
+    QLineSeries *m_stepLossSmooth;
+    QLineSeries *m_throughputSmooth;
+    QScatterSeries *m_stepDiscarded;
     QBarSeries *m_bars;
     QBarSet *m_barSet;
     QBarCategoryAxis *m_barAxis;

@@ -11,13 +11,17 @@
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace torchdeck {
 
 namespace {
 const char *const exportDirKey = "runView/exportDirectory";
+const char *const smoothingKey = "runView/smoothing";
+constexpr int smoothingSteps = 99; // the slider in hundredths: 0 .. 0.99, as TensorBoard's (to 0.999)
 
 QString exportDirectory()
 {
@@ -32,6 +36,7 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     , m_store(store)
     , m_charts(new RunCharts)
     , m_comparedLabel(new QLabel)
+    , m_smoothing(new QSlider(Qt::Horizontal))
 {
     m_reloadCompared.setSingleShot(true);
     m_reloadCompared.setInterval(1000);
@@ -47,9 +52,26 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     connect(png, &QPushButton::clicked, this, &RunChartsPanel::exportPngAs);
     connect(csv, &QPushButton::clicked, this, &RunChartsPanel::exportCsvAs);
     m_comparedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_smoothing->setObjectName(QStringLiteral("smoothing"));
+    m_smoothing->setRange(0, smoothingSteps);
+    m_smoothing->setMaximumWidth(140);
+    m_smoothing->setToolTip(tr("Smoothing of the curves by step: an exponential moving average, debiased at the "
+                               "start as TensorBoard's; the raw curve stays faint behind it."));
+    auto *smoothingLabel = new QLabel;
+    const auto applySmoothing = [this, smoothingLabel](int hundredths) {
+        smoothingLabel->setText(tr("Smoothing %1").arg(hundredths / 100.0, 0, 'f', 2));
+        m_charts->setSmoothing(hundredths / 100.0);
+        QSettings().setValue(QString::fromLatin1(smoothingKey), hundredths / 100.0);
+    };
+    connect(m_smoothing, &QSlider::valueChanged, this, applySmoothing);
+    const int saved = qRound(QSettings().value(QString::fromLatin1(smoothingKey), 0.6).toDouble() * 100);
+    m_smoothing->setValue(std::clamp(saved, 0, smoothingSteps));
+    applySmoothing(m_smoothing->value());
     auto *bar = new QHBoxLayout;
     bar->addWidget(compare);
     bar->addWidget(m_comparedLabel, 1);
+    bar->addWidget(smoothingLabel);
+    bar->addWidget(m_smoothing);
     bar->addWidget(reset);
     bar->addWidget(png);
     bar->addWidget(csv);

@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QLabel;
+class QSlider;
 
 namespace torchdeck {
 
@@ -20,6 +21,7 @@ public:
     explicit RunChartsPanel(RunStore *store, QWidget *parent = nullptr);
 
     RunCharts *charts() const { return m_charts; }
+    QSlider *smoothingSlider() const { return m_smoothing; }
     void setRunId(const QString &runId);
     QStringList comparedRuns() const { return m_compared; }
     void compareWith(const QStringList &runIds); // loaded from the store; the shown run is left out
@@ -42,6 +44,7 @@ private:
     QTimer m_reloadCompared;
     RunCharts *m_charts;
     QLabel *m_comparedLabel;
+    QSlider *m_smoothing; // remembered in QSettings (runView/smoothing)
 };
 
 } // namespace torchdeck

@@ -172,14 +172,13 @@ QVariant RunTreeModel::groupData(const Group &group, int column, int role) const
         return group.cluster;
     if (role != Qt::DisplayRole)
         return {};
-    if (column == NameColumn)
-        return group.cluster;
-    if (column == StateColumn) {
-        const auto active =
-            std::count_if(group.entries.cbegin(), group.entries.cend(), [](const Entry &e) { return isActive(e.run); });
-        return tr("%1 run(s), %2 active").arg(group.entries.size()).arg(active);
-    }
-    return {};
+    if (column != NameColumn)
+        return {};
+    // The window spans this cell over the row: the cluster and what it holds.
+    const auto active =
+        std::count_if(group.entries.cbegin(), group.entries.cend(), [](const Entry &e) { return isActive(e.run); });
+    return QString(tr("%1: %n run(s)", nullptr, int(group.entries.size())).arg(group.cluster) +
+                   (active > 0 ? tr(", %n active", nullptr, int(active)) : QString()));
 }
 
 QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
@@ -198,8 +197,10 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
             return isActive(run) ? formatDuration(run.etaSeconds) : QString();
         case LossColumn:
             return std::isfinite(run.lastLoss) ? QString::number(run.lastLoss, 'g', 4) : QString();
-        case JobsColumn:
-            return entry.jobIds.join(QStringLiteral(", "));
+        case JobsColumn: // the latest job's id, and how many the run had
+            if (entry.jobIds.size() <= 1)
+                return entry.jobIds.value(0);
+            return tr("%1 (%n jobs)", nullptr, int(entry.jobIds.size())).arg(entry.jobIds.constLast());
         case CreatedColumn:
             return shortTime(run.created);
         case UpdatedColumn:
@@ -208,6 +209,8 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
             return {};
         }
     case Qt::ToolTipRole:
+        if (column == JobsColumn && !entry.jobIds.isEmpty())
+            return tr("Jobs of this run, first to latest: %1").arg(entry.jobIds.join(QStringLiteral(", ")));
         return run.message.isEmpty() ? QVariant(run.id) : QVariant(QString(run.id + u'\n' + run.message));
     case Qt::TextAlignmentRole:
         return column == LossColumn || column == EtaColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
@@ -226,7 +229,7 @@ QVariant RunTreeModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
     static const char *const names[] = {QT_TR_NOOP("Run"),       QT_TR_NOOP("State"),  QT_TR_NOOP("Progress"),
-                                        QT_TR_NOOP("ETA"),       QT_TR_NOOP("Loss"),   QT_TR_NOOP("Jobs"),
+                                        QT_TR_NOOP("ETA"),       QT_TR_NOOP("Loss"),   QT_TR_NOOP("Latest job"),
                                         QT_TR_NOOP("Submitted"), QT_TR_NOOP("Updated")};
     return tr(names[section]);
 }

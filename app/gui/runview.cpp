@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -83,6 +84,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     m_logPatterns->setToolTip(tr("How the run's log becomes metrics: try patterns on it, save them for the cluster"));
     connect(m_actions, &RunActions::message, this, &RunView::message);
     connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
+    connect(m_charts, &RunCharts::attemptClicked, this, &RunView::showAttemptLog);
     connect(m_actions, &RunActions::resumeOffered, this, [this](const QString &runId) {
         if (runId == m_runId)
             resumeFrom(QStringLiteral("auto"));
@@ -100,6 +102,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
 void RunView::showRun(const QString &runId)
 {
     m_runId = runId;
+    m_logAttempt = -1;
     RunSeries series;
     const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_sessions->store()->run(runId);
     if (run.ok() && run.value) {
@@ -170,7 +173,21 @@ void RunView::reloadDetails()
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);
     ClusterSession *session = m_sessions->existing(record.cluster);
-    m_log->follow(session ? session->connection() : nullptr, jobs.isEmpty() ? QString() : jobs.constLast().stdoutPath);
+    m_charts->setAttempts(jobs, store->checkpoints(m_runId).value);
+    // The latest job's log, or the one whose boundary was clicked on a chart.
+    const auto shown =
+        std::find_if(jobs.cbegin(), jobs.cend(), [this](const JobRecord &job) { return job.attempt == m_logAttempt; });
+    const QString logPath = shown != jobs.cend() ? shown->stdoutPath
+                            : jobs.isEmpty()     ? QString()
+                                                 : jobs.constLast().stdoutPath;
+    m_log->follow(session ? session->connection() : nullptr, logPath);
+}
+
+void RunView::showAttemptLog(int attempt)
+{
+    m_logAttempt = attempt;
+    reloadDetails();
+    m_tabs->setCurrentWidget(m_log);
 }
 
 void RunView::cancelRun()

@@ -52,6 +52,9 @@ public:
     // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
     LogPatternDialog *openLogPatterns();
     void resumeFrom(const QString &checkpoint); // "auto": the latest
+    // The log tab with one attempt's log (a boundary clicked on a chart); the latest job's again on showRun.
+    void showAttemptLog(int attempt);
+    int shownLogAttempt() const { return m_logAttempt; }
 
 signals:
     void message(const QString &text);
@@ -65,6 +68,7 @@ private:
     ClusterSessions *m_sessions;
     RunActions *m_actions;
     QString m_runId;
+    int m_logAttempt = -1; // -1: the latest job's log
     RunMetrics *m_metrics;
     CheckpointPanel *m_checkpoints;
     QLabel *m_header;

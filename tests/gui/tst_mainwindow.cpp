@@ -64,8 +64,8 @@ private slots:
         QCOMPARE(window.runModel()->index(0, RunTreeModel::NameColumn, alpha).data().toString(),
                  QStringLiteral("newer"));
         QCOMPARE(window.runModel()->index(0, RunTreeModel::JobsColumn, alpha).data().toString(), QStringLiteral("101"));
-        QCOMPARE(window.runModel()->index(0, RunTreeModel::StateColumn).data().toString(),
-                 QStringLiteral("2 run(s), 1 active"));
+        QCOMPARE(window.runModel()->index(0, RunTreeModel::NameColumn).data().toString(),
+                 QStringLiteral("alpha: 2 run(s), 1 active"));
         window.reloadRuns(); // a reset the tester checks
         window.selectRun(QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
         QCOMPARE(window.runView()->runId(), QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));

@@ -37,18 +37,21 @@ private slots:
             {{QStringLiteral("b"), {QStringLiteral("17"), QStringLiteral("18")}}});
         QCOMPARE(model.rowCount(), 1);
         const QModelIndex hpc = model.clusterIndex(QStringLiteral("hpc"));
-        QCOMPARE(hpc.data().toString(), QStringLiteral("hpc"));
+        QCOMPARE(hpc.data().toString(), QStringLiteral("hpc: 2 run(s), 2 active")); // spanned over the row
+        QCOMPARE(hpc.data(RunTreeModel::ClusterRole).toString(), QStringLiteral("hpc"));
         QCOMPARE(model.rowCount(hpc), 2);
         QCOMPARE(model.index(0, RunTreeModel::NameColumn, hpc).data().toString(), QStringLiteral("new"));
         QCOMPARE(model.index(0, RunTreeModel::ProgressColumn, hpc).data().toString(), QStringLiteral("epoch 2/10"));
         QCOMPARE(model.index(0, RunTreeModel::LossColumn, hpc).data().toString(), QStringLiteral("0.04213"));
         QCOMPARE(model.index(0, RunTreeModel::EtaColumn, hpc).data().toString(), QStringLiteral("1h02m"));
-        QCOMPARE(model.index(0, RunTreeModel::JobsColumn, hpc).data().toString(), QStringLiteral("17, 18"));
+        QCOMPARE(model.index(0, RunTreeModel::JobsColumn, hpc).data().toString(), QStringLiteral("18 (2 jobs)"));
+        QCOMPARE(model.index(0, RunTreeModel::JobsColumn, hpc).data(Qt::ToolTipRole).toString(),
+                 QStringLiteral("Jobs of this run, first to latest: 17, 18"));
+        QCOMPARE(model.headerData(RunTreeModel::JobsColumn, Qt::Horizontal).toString(), QStringLiteral("Latest job"));
         QVERIFY(!model.index(0, RunTreeModel::CreatedColumn, hpc).data().toString().isEmpty());
         QVERIFY(!model.index(0, RunTreeModel::UpdatedColumn, hpc).data().toString().isEmpty());
         QCOMPARE(model.index(1, RunTreeModel::JobsColumn, hpc).data().toString(), QString());
         QCOMPARE(model.index(1, 0, hpc).data(RunTreeModel::RunIdRole).toString(), QStringLiteral("a"));
-        QCOMPARE(model.index(0, RunTreeModel::StateColumn).data().toString(), QStringLiteral("2 run(s), 2 active"));
         QCOMPARE(model.jobIds(QStringLiteral("b")), (QStringList{QStringLiteral("17"), QStringLiteral("18")}));
     }
 
@@ -62,7 +65,7 @@ private slots:
         QCOMPARE(model.indexOf(QStringLiteral("a"), RunTreeModel::EtaColumn).data().toString(), QString());
         QCOMPARE(model.indexOf(QStringLiteral("a"), RunTreeModel::ProgressColumn).data().toString(),
                  QStringLiteral("epoch 10/10"));
-        QCOMPARE(model.index(0, RunTreeModel::StateColumn).data().toString(), QStringLiteral("1 run(s), 0 active"));
+        QCOMPARE(model.index(0, RunTreeModel::NameColumn).data().toString(), QStringLiteral("hpc: 1 run(s)"));
     }
 
     void groupsByClusterInNameOrder()
@@ -74,8 +77,8 @@ private slots:
                        run(QStringLiteral("c"), QStringLiteral("z2"), 0, QStringLiteral("zeta"))},
                       {});
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("alpha"));
-        QCOMPARE(model.index(1, 0).data().toString(), QStringLiteral("zeta"));
+        QCOMPARE(model.index(0, 0).data(RunTreeModel::ClusterRole).toString(), QStringLiteral("alpha"));
+        QCOMPARE(model.index(1, 0).data(RunTreeModel::ClusterRole).toString(), QStringLiteral("zeta"));
         QCOMPARE(model.index(0, 0, model.index(1, 0)).data().toString(),
                  QStringLiteral("z2")); // newest first
         QCOMPARE(model.indexOf(QStringLiteral("a")).parent(), model.index(1, 0));
@@ -103,7 +106,7 @@ private slots:
         QCOMPARE(model.indexOf(QStringLiteral("a")).row(), 3);
         model.updateRun(run(QStringLiteral("e"), QStringLiteral("elsewhere"), 0, QStringLiteral("aaa")), {});
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, 0).data().toString(), QStringLiteral("aaa"));
+        QCOMPARE(model.index(0, 0).data(RunTreeModel::ClusterRole).toString(), QStringLiteral("aaa"));
         QCOMPARE(model.indexOf(QStringLiteral("a")).parent().row(), 1);
     }
 

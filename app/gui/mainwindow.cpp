@@ -8,6 +8,7 @@
 #include "gui/keychainsecrets.h"
 #include "gui/newjobdialog.h"
 #include "gui/runactions.h"
+#include "gui/runchartspanel.h"
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
 #include "session/clustersessions.h"
@@ -92,7 +93,11 @@ MainWindow::MainWindow(QWidget *parent)
                 const QString runId = current.data(RunTreeModel::RunIdRole).toString();
                 if (!runId.isEmpty()) // a cluster row keeps the run shown
                     m_runView->showRun(runId);
+                overlaySelectedRuns();
             });
+    // Several runs selected: the others are overlaid on the current one's charts, with a table beside them.
+    connect(m_runTree->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::overlaySelectedRuns);
     // A cluster's row spans the table ("alpha: 3 runs, 1 active"), its runs in view below it.
     const auto showClusters = [this] {
         for (int row = 0; row < m_filtered->rowCount(); ++row)
@@ -299,6 +304,19 @@ NewJobDialog *MainWindow::openNewJob()
     });
     dialog->show();
     return dialog;
+}
+
+void MainWindow::overlaySelectedRuns()
+{
+    QStringList others;
+    const QString shown = m_runView->runId();
+    for (const QModelIndex &row : m_runTree->selectionModel()->selectedRows()) {
+        const QString runId = row.data(RunTreeModel::RunIdRole).toString();
+        if (!runId.isEmpty() && runId != shown)
+            others.append(runId);
+    }
+    if (others != m_runView->chartsPanel()->comparedRuns())
+        m_runView->chartsPanel()->compareWith(others);
 }
 
 void MainWindow::restoreState()

@@ -55,6 +55,7 @@ private:
     void sessionAdded(ClusterSession *session);
     void updateRunRow(const QString &runId);
     QString selectedCluster() const;
+    void overlaySelectedRuns();
     void restoreState();
     // Asks (without blocking) before closing while unfinished runs rely on this window to restart them;
     // true when it may close now.

@@ -13,6 +13,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QEvent>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QPixmap>
 #include <QScatterSeries>
@@ -27,7 +28,7 @@ namespace torchdeck {
 namespace {
 constexpr int defaultRedrawDelayMs = 100;
 constexpr int minimumColumns = 100;
-constexpr int maximumBars = 200; // beyond that the bars of the latest epochs
+constexpr int maximumBars = 200;             // beyond that the bars of the latest epochs
 constexpr int maximumDiscardedPoints = 4000; // dimmed context: every n-th beyond that
 // Compared runs: distinct hues that read on light and dark backgrounds, dashed.
 const QColor overlayColors[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9b, 0x59, 0xd0), QColor(0x2a, 0xa1, 0x98),
@@ -119,8 +120,8 @@ RunCharts::RunCharts(QWidget *parent)
     replaceYAxis(m_stepChart, m_logScale, tr("loss"));
     replaceYAxis(m_epochChart, m_logScale, tr("loss"));
     replaceYAxis(m_throughputChart, false, tr("samples/s"));
-    axisOf(m_stepChart, Qt::Horizontal)->setTitleText(tr("step"));
-    // No axis title on the epoch chart: its title says it, and a short chart elides the tick labels for it.
+    // No x axis titles: the charts' titles say "by step" or "by epoch", and a short chart elides the tick labels for
+    // one.
 
     m_stepView = makeView(m_stepChart);
     m_throughputView = makeView(m_throughputChart);
@@ -149,7 +150,7 @@ RunCharts::RunCharts(QWidget *parent)
         extra.view->hide();
         extras->addWidget(extra.view, 1);
     }
-    layout->addLayout(extras, 1);
+    layout->addLayout(extras, 0); // stretched once it shows a chart (drawExtras)
     // One crosshair: hovering a chart shows the same x on the others with that x (step, or epoch).
     for (const QList<RunChartView *> &group : {stepViews(), QList<RunChartView *>{m_epochView, m_extras[1].view}}) {
         for (RunChartView *view : group) {
@@ -247,6 +248,16 @@ void RunCharts::setComparison(const QList<ComparedRun> &runs)
     }
     m_overlays.clear();
     m_compared = runs;
+    // A colour per run from its id, the next free one when two ids fall on the same.
+    m_overlayColors.clear();
+    for (const ComparedRun &run : runs) {
+        const size_t count = std::size(overlayColors);
+        size_t index = qHash(run.id) % count;
+        for (size_t tried = 0; tried < count && m_overlayColors.contains(overlayColors[index]); ++tried)
+            index = (index + 1) % count;
+        m_overlayColors.append(overlayColors[index]);
+    }
+    nameOwnLines();
     for (const ComparedRun &run : runs) {
         Overlay overlay{addLine(m_stepChart, tr("%1: train loss").arg(run.name)),
                         addLine(m_epochChart, tr("%1: val loss").arg(run.name))};
@@ -257,6 +268,11 @@ void RunCharts::setComparison(const QList<ComparedRun> &runs)
         m_overlays.append(overlay);
     }
     m_stepChart->legend()->setVisible(!runs.isEmpty());
+    // The legend names runs: the smoothed twin and the dimmed discarded points need no entry.
+    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{m_stepLossSmooth, m_stepDiscarded}) {
+        for (QLegendMarker *marker : m_stepChart->legend()->markers(series))
+            marker->setVisible(false);
+    }
     applyTheme(); // colours the new lines
     redraw();
 }
@@ -362,8 +378,11 @@ void RunCharts::drawExtras()
             series.append(m_run->series().extra(name, byEpoch));
         }
         if (changed)
-            applyPalette(extra.chart, palette());
+            applyPalette(extra.chart, activePalette());
         extra.view->setVisible(!names.isEmpty());
+        // An empty row of extra charts takes no room from the others.
+        const bool anyExtras = !m_extras[0].view->isHidden() || !m_extras[1].view->isHidden();
+        static_cast<QBoxLayout *>(this->layout())->setStretch(2, anyExtras ? 1 : 0);
         drawDecimated(extra.chart, lines, series, extra.view->isZoomed(), minimumColumns);
     }
 }
@@ -437,20 +456,64 @@ void RunCharts::changeEvent(QEvent *event)
 void RunCharts::applyTheme()
 {
     for (QChart *chart : charts())
-        applyPalette(chart, palette());
-    for (QLineSeries *raw : {m_stepLoss, m_throughput})
-        raw->setProperty("themeColor", raw->pen().color()); // as the theme just set it
+        applyPalette(chart, activePalette());
+    for (QLineSeries *raw : {m_stepLoss, m_throughput}) {
+        // The theme's colour, once it set one: a theme kept as it was leaves our faint pen on the raw curve.
+        if (raw->pen().color().alpha() == 255)
+            raw->setProperty("themeColor", raw->pen().color());
+    }
     styleSmoothed();
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
-        const QColor color = overlayColors[i % std::size(overlayColors)];
         for (QLineSeries *line : {m_overlays.at(i).steps, m_overlays.at(i).epochs})
-            line->setPen(QPen(color, 1.5, Qt::DashLine));
+            line->setPen(QPen(m_overlayColors.at(i), 1.5, Qt::DashLine));
     }
+}
+
+const RunMetrics *RunCharts::run() const
+{
+    return m_run.data();
+}
+
+QColor RunCharts::comparisonColor(int index) const
+{
+    return m_overlayColors.value(index);
+}
+
+QColor RunCharts::runColor() const
+{
+    return m_stepLoss->property("themeColor").value<QColor>();
+}
+
+void RunCharts::setRunName(const QString &name)
+{
+    m_runName = name;
+    nameOwnLines();
+}
+
+void RunCharts::nameOwnLines()
+{
+    const bool named = !m_compared.isEmpty() && !m_runName.isEmpty();
+    const auto label = [&](SeriesKind kind) {
+        return named ? tr("%1: %2").arg(m_runName, seriesName(kind)) : seriesName(kind);
+    };
+    m_stepLoss->setName(label(SeriesKind::TrainLoss));
+    m_epochTrain->setName(label(SeriesKind::EpochTrainLoss));
+    m_epochVal->setName(label(SeriesKind::ValLoss));
+    m_stepLossSmooth->setName(tr("%1, smoothed").arg(m_stepLoss->name()));
+    m_stepLossSmooth->setProperty("twinOf", m_stepLoss->name());
+}
+
+QPalette RunCharts::activePalette() const
+{
+    // The charts bake colours in: a palette read while the view is disabled (between two runs) would grey them.
+    QPalette active = palette();
+    active.setCurrentColorGroup(QPalette::Active);
+    return active;
 }
 
 void RunCharts::styleSmoothed()
 {
-    QColor dim = palette().color(QPalette::WindowText);
+    QColor dim = activePalette().color(QPalette::WindowText);
     dim.setAlphaF(0.25);
     m_stepDiscarded->setColor(dim);
     m_stepDiscarded->setBorderColor(Qt::transparent);

@@ -22,6 +22,7 @@ class RunMetrics;
 
 // Another run drawn over this one's loss curves, to compare.
 struct ComparedRun {
+    QString id; // its colour follows it: the same run keeps its colour as others come and go
     QString name;
     RunSeries series;
 };
@@ -39,6 +40,7 @@ public:
     ~RunCharts() override;
 
     void setRun(RunMetrics *run); // null: empty charts
+    const RunMetrics *run() const;
     void setLogScale(bool on);
     bool logScale() const { return m_logScale; }
     void setComparison(const QList<ComparedRun> &runs); // empty: none
@@ -50,6 +52,10 @@ public:
     // the points a later attempt discarded are drawn dimmed.
     void setAttempts(const QList<JobRecord> &jobs, const QList<CheckpointRecord> &checkpoints);
     int comparedRuns() const { return int(m_compared.size()); }
+    QColor comparisonColor(int index) const; // a compared run's curves' colour
+    QColor runColor() const;                 // the shown run's
+    // The shown run's name: the legend names every run while others are overlaid.
+    void setRunName(const QString &name);
     void setRedrawDelay(int ms) { m_redrawTimer.setInterval(ms); }
     void redraw(); // now, from the series
     void resetZoom();
@@ -88,7 +94,9 @@ private:
     void drawExtras(); // one chart of the extra series by step, one by epoch; hidden while empty
     void drawSmoothed();
     void drawAttempts();
-    void styleSmoothed();                    // the raw curves faint behind the smoothed ones, in the same colour
+    void styleSmoothed(); // the raw curves faint behind the smoothed ones, in the same colour
+    QPalette activePalette() const;
+    void nameOwnLines();                     // "train loss", or "<run>: train loss" while others are overlaid
     QList<RunChartView *> stepViews() const; // the charts whose x is the step: one crosshair across them
 
     QPointer<RunMetrics> m_run;
@@ -96,7 +104,9 @@ private:
     bool m_logScale = false;
     QTimer m_redrawTimer;
     QList<ComparedRun> m_compared;
-    QList<Overlay> m_overlays; // parallel to m_compared
+    QList<Overlay> m_overlays;     // parallel to m_compared
+    QList<QColor> m_overlayColors; // parallel to m_compared
+    QString m_runName;
     double m_smoothing = 0;
     QList<JobRecord> m_jobs;
     QList<CheckpointRecord> m_checkpoints;

@@ -1,9 +1,10 @@
 #include "gui/runchartspanel.h"
 
 #include "core/metrics/metricscsv.h"
+#include "core/metrics/runmetrics.h"
 #include "core/store/runstore.h"
-#include "gui/comparerunsdialog.h"
 #include "gui/runcharts.h"
+#include "gui/runsummarytable.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -12,6 +13,7 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSlider>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -37,17 +39,16 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     , m_charts(new RunCharts)
     , m_comparedLabel(new QLabel)
     , m_smoothing(new QSlider(Qt::Horizontal))
+    , m_summary(new RunSummaryTable)
 {
     m_reloadCompared.setSingleShot(true);
     m_reloadCompared.setInterval(1000);
     connect(&m_reloadCompared, &QTimer::timeout, this, [this] { compareWith(m_compared); });
-    auto *compare = new QPushButton(tr("Co&mpare with\u2026"));
     auto *reset = new QPushButton(tr("Reset &zoom"));
     auto *png = new QPushButton(tr("Export &PNG\u2026"));
     auto *csv = new QPushButton(tr("Export CS&V\u2026"));
     reset->setToolTip(tr("Fit every chart to its data again. In a chart: wheel zooms, a dragged box zooms to it, "
                          "middle button or Shift+drag pans, double-click fits all, hover shows the nearest value."));
-    connect(compare, &QPushButton::clicked, this, &RunChartsPanel::chooseComparison);
     connect(reset, &QPushButton::clicked, m_charts, &RunCharts::resetZoom);
     connect(png, &QPushButton::clicked, this, &RunChartsPanel::exportPngAs);
     connect(csv, &QPushButton::clicked, this, &RunChartsPanel::exportCsvAs);
@@ -68,7 +69,7 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     m_smoothing->setValue(std::clamp(saved, 0, smoothingSteps));
     applySmoothing(m_smoothing->value());
     auto *bar = new QHBoxLayout;
-    bar->addWidget(compare);
+    m_comparedLabel->setText(tr("Select several runs in the list to overlay them."));
     bar->addWidget(m_comparedLabel, 1);
     bar->addWidget(smoothingLabel);
     bar->addWidget(m_smoothing);
@@ -78,12 +79,38 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    layout->addWidget(m_charts, 1);
+    // Beside the charts while runs are overlaid: their final and best values.
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(m_charts);
+    splitter->addWidget(m_summary);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+    m_summary->setMinimumWidth(340);
+    splitter->setCollapsible(0, false);
+    m_summary->hide();
+    layout->addWidget(splitter, 1);
+    connect(m_charts, &RunCharts::redrawn, this, &RunChartsPanel::updateSummary);
+}
+
+void RunChartsPanel::updateSummary()
+{
+    m_summary->setVisible(!m_compared.isEmpty());
+    if (m_compared.isEmpty())
+        return;
+    QList<RunSummaryTable::Row> rows;
+    if (const RunMetrics *run = m_charts->run())
+        rows.append({m_runName, m_charts->runColor(), summarize(run->series())});
+    for (int i = 0; i < m_comparedRuns.size(); ++i)
+        rows.append({m_comparedRuns.at(i).name, m_charts->comparisonColor(i), summarize(m_comparedRuns.at(i).series)});
+    m_summary->setRows(rows);
 }
 
 void RunChartsPanel::setRunId(const QString &runId)
 {
     m_runId = runId;
+    const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_store->run(runId);
+    m_runName = run.ok() && run.value ? (run.value->name.isEmpty() ? runId.left(8) : run.value->name) : QString();
+    m_charts->setRunName(m_runName);
     if (m_compared.contains(runId))
         compareWith(m_compared);
 }
@@ -105,33 +132,21 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
             continue;
         }
         const QString name = run.value->name.isEmpty() ? id.left(8) : run.value->name;
-        runs.append({name, series.value});
+        runs.append({id, name, series.value});
         names.append(name);
         m_compared.append(id);
     }
+    m_comparedRuns = runs;
     m_charts->setComparison(runs);
-    m_comparedLabel->setText(names.isEmpty() ? QString()
+    m_comparedLabel->setText(names.isEmpty() ? tr("Select several runs in the list to overlay them.")
                                              : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
+    updateSummary();
 }
 
 void RunChartsPanel::runMetricsArrived(const QString &runId)
 {
     if (m_compared.contains(runId) && !m_reloadCompared.isActive())
         m_reloadCompared.start();
-}
-
-CompareRunsDialog *RunChartsPanel::chooseComparison()
-{
-    const auto runs = m_store->runs();
-    if (!runs.ok()) {
-        emit message(tr("Cannot read the runs: %1").arg(runs.error));
-        return nullptr;
-    }
-    auto *dialog = new CompareRunsDialog(runs.value, m_runId, m_compared, this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { compareWith(dialog->checkedRuns()); });
-    dialog->open();
-    return dialog;
 }
 
 bool RunChartsPanel::exportCsv(const QString &path, QString *error) const

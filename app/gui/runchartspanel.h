@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gui/runcharts.h"
+
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
@@ -9,12 +11,13 @@ class QSlider;
 
 namespace torchdeck {
 
-class CompareRunsDialog;
 class RunCharts;
+class RunSummaryTable;
 class RunStore;
 
-// The run view's Charts tab: the charts, and what is done with them: compare with other stored runs,
-// reset the zoom, export the charts as PNG and the run's metrics as CSV (core's CSV, as `metrics --csv`).
+// The run view's Charts tab: the charts, and what is done with them: overlay other stored runs (selected in
+// the window's list), smooth, reset the zoom, export the charts as PNG and the run's metrics as CSV (core's
+// CSV, as `metrics --csv`).
 class RunChartsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -24,8 +27,10 @@ public:
     QSlider *smoothingSlider() const { return m_smoothing; }
     void setRunId(const QString &runId);
     QStringList comparedRuns() const { return m_compared; }
-    void compareWith(const QStringList &runIds); // loaded from the store; the shown run is left out
-    CompareRunsDialog *chooseComparison();       // opened; applied when accepted
+    // Overlays these runs (the window's selection), loaded from the store; the shown run is left out. A table
+    // beside the charts lists every run's final and best values.
+    void compareWith(const QStringList &runIds);
+    RunSummaryTable *summaryTable() const { return m_summary; }
     // New metrics of a run (from its tracker, already in the store): a compared run is redrawn, at most
     // once a second.
     void runMetricsArrived(const QString &runId);
@@ -37,14 +42,18 @@ signals:
 private:
     void exportPngAs();
     void exportCsvAs();
+    void updateSummary();
 
     RunStore *m_store;
     QString m_runId;
+    QString m_runName;
     QStringList m_compared;
+    QList<ComparedRun> m_comparedRuns; // parallel to m_compared
     QTimer m_reloadCompared;
     RunCharts *m_charts;
     QLabel *m_comparedLabel;
     QSlider *m_smoothing; // remembered in QSettings (runView/smoothing)
+    RunSummaryTable *m_summary;
 };
 
 } // namespace torchdeck

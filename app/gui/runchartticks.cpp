@@ -29,8 +29,10 @@ void retick(QChart *chart, QCategoryAxis *axis, bool wholeNumbers)
             ticks.labels.append(QString::number(value, 'f', 0));
         }
     }
-    // Categories end on the ticks; the first starts just before the axis so a tick on its minimum shows.
-    const double start = axis->min() - std::max(ticks.step, 1e-300) * 1e-6;
+    // Categories end on the ticks. The first starts a whole step before its tick, below the axis' minimum:
+    // Qt Charts gives a label no more room than its category, and a sliver would hide the first label.
+    const double start =
+        ticks.values.isEmpty() ? axis->min() : ticks.values.constFirst() - std::max(ticks.step, 1e-300);
     if (axis->categoriesLabels() == ticks.labels && axis->startValue() == start)
         return; // unchanged: no relayout
     for (const QString &label : axis->categoriesLabels())

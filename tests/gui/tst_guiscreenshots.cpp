@@ -4,22 +4,29 @@
 #include "gui/colorscheme.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
+#include "gui/runchartview.h"
+#include "gui/runsummarytable.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
+#include "session/clustersession.h"
+#include "session/submission.h"
 
 #include <QChart>
 #include <QDir>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
-// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox (light and dark), its
-// log, the cluster profile dialog, the Check cluster checklist and the new-job form,
+// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox that branched from a
+// checkpoint (light and dark), three runs overlaid, the log, the cluster profile dialog, the Check cluster
+// checklist and the new-job form,
 // saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to
 // update the README's pictures).
 class TestGuiScreenshots : public QObject {
@@ -50,19 +57,54 @@ private slots:
         const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
-        // A second run with another learning rate, drawn over the first ("Compare with...").
-        JobSpec other = smallTrainerJob(6);
-        other.name = QStringLiteral("fashion-ae-lr3e-4");
-        other.trainerArgs[other.trainerArgs.indexOf(QStringLiteral("--lr")) + 1] = QStringLiteral("0.0003");
-        const FormSubmission second = submitThroughForm(window, other);
-        QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
-        QCOMPARE(waitForRunEnd(window, second.result.runId), QStringLiteral("completed"));
+        // The run branched: resumed from its epoch-4 checkpoint (step 128 of 32 a epoch; the trainer keeps the
+        // newest 3), so the chart shows the boundary ("job N: branched") and the first job's discarded steps
+        // dimmed, smoothed (0.6).
+        ClusterSession *session = window.sessions()->existing(kSandboxHost);
+        QVERIFY(session);
+        QString problem;
+        Submission *branch = session->resume(submission.result.runId, QStringLiteral("128"), {}, &problem);
+        QVERIFY2(branch, qPrintable(problem));
+        QSignalSpy branched(branch, &Submission::finished);
+        QSignalSpy branchFailed(branch, &Submission::failed);
+        branch->start();
+        QVERIFY(QTest::qWaitFor([&] { return !branched.isEmpty() || !branchFailed.isEmpty(); }, 180000));
+        QVERIFY2(branchFailed.isEmpty(), qPrintable(branchFailed.value(0).value(0).toString()));
+        QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
         window.selectRun(submission.result.runId);
-        window.runView()->chartsPanel()->compareWith({second.result.runId});
-        QCOMPARE(window.runView()->charts()->comparedRuns(), 1);
         window.runView()->charts()->redraw();
+        QTRY_COMPARE(window.runView()->charts()->view(SeriesKind::TrainLoss)->markers().size(), 1);
+        QVERIFY(!window.runView()->charts()->drawnDiscarded().isEmpty());
+        QVERIFY(!window.runView()->charts()->drawnSmoothed(SeriesKind::TrainLoss).isEmpty());
         QTest::qWait(300);
         save(window.grab(), QStringLiteral("run-view.png"));
+
+        // Two more runs with other learning rates; the three selected in the list are overlaid, their final and
+        // best values beside the charts.
+        QStringList overlaid{submission.result.runId};
+        for (const char *lr : {"0.0003", "0.003"}) {
+            JobSpec other = smallTrainerJob(6);
+            other.name = QStringLiteral("fashion-ae-lr") + QString::fromLatin1(lr);
+            other.trainerArgs[other.trainerArgs.indexOf(QStringLiteral("--lr")) + 1] = QString::fromLatin1(lr);
+            const FormSubmission next = submitThroughForm(window, other);
+            QVERIFY2(next.error.isEmpty(), qPrintable(next.error));
+            QCOMPARE(waitForRunEnd(window, next.result.runId), QStringLiteral("completed"));
+            overlaid.append(next.result.runId);
+        }
+        window.selectRun(submission.result.runId);
+        QTreeView *tree = window.runTree();
+        for (const QString &runId : overlaid.mid(1)) {
+            const QModelIndex row = window.runModel()->indexOf(runId);
+            const QModelIndex shown = qobject_cast<QSortFilterProxyModel *>(tree->model())->mapFromSource(row);
+            tree->selectionModel()->select(shown, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        }
+        QCOMPARE(window.runView()->charts()->comparedRuns(), 2);
+        QCOMPARE(window.runView()->chartsPanel()->summaryTable()->columnCount(), 3); // a column per run
+        window.runView()->charts()->redraw();
+        QTest::qWait(300);
+        save(window.grab(), QStringLiteral("run-overlay.png"));
+        tree->selectionModel()->clearSelection();
+        window.selectRun(submission.result.runId);
         window.runView()->tabs()->setCurrentIndex(1); // the log
         QTest::qWait(2500);
         save(window.grab(), QStringLiteral("run-log.png"));

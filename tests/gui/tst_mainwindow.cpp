@@ -1,5 +1,7 @@
 #include "gui/clusterlistmodel.h"
 #include "gui/mainwindow.h"
+#include "gui/runcharts.h"
+#include "gui/runchartspanel.h"
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
 
@@ -69,6 +71,26 @@ private slots:
         window.reloadRuns(); // a reset the tester checks
         window.selectRun(QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
         QCOMPARE(window.runView()->runId(), QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000"));
+    }
+
+    void selectedRunsAreOverlaid()
+    {
+        MainWindow window;
+        const QString older = QStringLiteral("00000000-aaaa-bbbb-cccc-000000000000");
+        const QString newer = QStringLiteral("00000001-aaaa-bbbb-cccc-000000000000");
+        window.selectRun(newer);
+        QVERIFY(window.runView()->chartsPanel()->comparedRuns().isEmpty());
+        // Ctrl+click on the other run: both selected, the current one shown, the other overlaid.
+        QTreeView *tree = window.runTree();
+        const QModelIndex cluster = tree->model()->index(0, 0);
+        tree->selectionModel()->select(tree->model()->index(1, 0, cluster),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(window.runView()->runId(), newer);
+        QCOMPARE(window.runView()->chartsPanel()->comparedRuns(), QStringList{older});
+        QCOMPARE(window.runView()->charts()->comparedRuns(), 1);
+        tree->selectionModel()->select(tree->model()->index(1, 0, cluster),
+                                       QItemSelectionModel::Deselect | QItemSelectionModel::Rows);
+        QVERIFY(window.runView()->chartsPanel()->comparedRuns().isEmpty());
     }
 
     void shortcutsAndFilter()

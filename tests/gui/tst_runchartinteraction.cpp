@@ -128,7 +128,13 @@ private slots:
         other.apply({step(1, 2.0), step(2, 1.5), step(3, 1.2), epoch(1, 1.4), epoch(2, 1.1)});
         RunCharts charts;
         charts.setRun(&metrics);
-        charts.setComparison({{QStringLiteral("baseline"), other}});
+        charts.setComparison({{QStringLiteral("id-1"), QStringLiteral("baseline"), other}});
+        const QColor color = charts.comparisonColor(0);
+        charts.setComparison({{QStringLiteral("id-0"), QStringLiteral("first"), other},
+                              {QStringLiteral("id-1"), QStringLiteral("baseline"), other}});
+        QCOMPARE(charts.comparisonColor(1), color); // a run keeps its colour as others come
+        QVERIFY(charts.comparisonColor(0) != color);
+        charts.setComparison({{QStringLiteral("id-1"), QStringLiteral("baseline"), other}});
         QCOMPARE(charts.comparedRuns(), 1);
         QCOMPARE(charts.drawnComparison(0, SeriesKind::TrainLoss).size(), 3);
         QCOMPARE(charts.drawnComparison(0, SeriesKind::ValLoss), (QList<QPointF>{QPointF(1, 1.4), QPointF(2, 1.1)}));

@@ -1,8 +1,8 @@
 #include "core/profiles/profilestore.h"
 #include "core/store/runstore.h"
-#include "gui/comparerunsdialog.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
+#include "gui/runsummarytable.h"
 #include "gui/runview.h"
 #include "session/clustersessions.h"
 
@@ -65,7 +65,7 @@ private slots:
         }
     }
 
-    void comparesWithRunsChosenInTheDialog()
+    void overlaysOtherRunsWithTheirValues()
     {
         ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
         ClusterSessions sessions(&m_store, &profiles);
@@ -74,12 +74,21 @@ private slots:
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4);
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::Throughput).size(), 4);
 
-        CompareRunsDialog *dialog = view.chartsPanel()->chooseComparison();
-        QVERIFY(dialog);
-        QCOMPARE(dialog->list()->count(), 2); // the others, not the shown run
-        dialog->setChecked(m_ids.at(2), true);
-        dialog->accept();
+        QVERIFY(view.chartsPanel()->summaryTable()->isHidden());     // nothing overlaid
+        view.chartsPanel()->compareWith({m_ids.at(0), m_ids.at(2)}); // the window's selection: the shown run too
         QCOMPARE(view.chartsPanel()->comparedRuns(), QStringList{m_ids.at(2)});
+        // Beside the charts: the final and best values of both runs, in their curves' colours.
+        RunSummaryTable *table = view.chartsPanel()->summaryTable();
+        QVERIFY(!table->isHidden());
+        QCOMPARE(table->columnCount(), 2); // a column per run
+        QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("run-0"));
+        QCOMPARE(table->horizontalHeaderItem(1)->data(Qt::DecorationRole).value<QColor>(),
+                 view.charts()->comparisonColor(0));
+        QCOMPARE(table->verticalHeaderItem(1)->text(), QStringLiteral("Final loss"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("0.25")); // the shown run's: 1 / 4
+        QCOMPARE(table->item(1, 1)->text(), QString::number(1.0 / 8, 'g', 4));
+        QVERIFY(table->item(1, 1)->font().bold()); // the lower one
+        QVERIFY(!table->item(1, 0)->font().bold());
         QCOMPARE(view.charts()->comparedRuns(), 1);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 2.5)});

@@ -84,7 +84,7 @@ AxisTicks linearTicks(double min, double max, int maxTicks)
             values.append(first + i * step);
         return values;
     };
-    ticks.step = roundStep((max - min) / maxTicks);
+    ticks.step = roundStep((max - min) / (2 * maxTicks)); // from below: as many as fit, not one round jump
     ticks.values = ticksAt(ticks.step);
     while (ticks.values.size() > maxTicks) {
         ticks.step = roundStep(ticks.step * 1.001);

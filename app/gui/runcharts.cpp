@@ -1,5 +1,6 @@
 #include "gui/runcharts.h"
 
+#include "core/metrics/chartx.h"
 #include "core/metrics/runmetrics.h"
 #include "core/metrics/smoothing.h"
 #include "core/runs/attemptsegments.h"
@@ -22,6 +23,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <deque>
 
 namespace torchdeck {
 
@@ -182,6 +184,36 @@ void RunCharts::setSmoothing(double weight)
     redraw();
 }
 
+void RunCharts::setChartX(ChartX x, bool closeGaps)
+{
+    if (x == m_chartX && closeGaps == m_closeGaps)
+        return;
+    m_chartX = x;
+    m_closeGaps = closeGaps;
+    const TickLabels labels = x == ChartX::WallTime       ? TickLabels::ClockTimes
+                              : x == ChartX::RelativeTime ? TickLabels::Durations
+                                                          : TickLabels::Numbers;
+    for (RunChartView *view : stepViews())
+        setTickLabels(static_cast<QValueAxis *>(axisOf(view->chart(), Qt::Horizontal)), labels);
+    resetZoom(); // the old range means nothing on the new axis; redraws
+}
+
+StepClock RunCharts::stepClock(const RunSeries &run) const
+{
+    return StepClock(run.stepTimes(), m_chartX, double(run.info().stepsPerEpoch), m_closeGaps);
+}
+
+const MetricSeries *RunCharts::onChartX(const MetricSeries *series, const RunSeries &run,
+                                        std::deque<MetricSeries> *keep) const
+{
+    if (!series || m_chartX == ChartX::Step)
+        return series;
+    MetricSeries &moved = keep->emplace_back();
+    for (const QPointF &point : stepClock(run).map(series->visiblePoints()))
+        moved.append(point.x(), point.y(), 0);
+    return &moved;
+}
+
 void RunCharts::setAttempts(const QList<JobRecord> &jobs, const QList<CheckpointRecord> &checkpoints)
 {
     m_jobs = jobs;
@@ -325,19 +357,25 @@ void RunCharts::redraw()
         smoothLoss = smoothedSeries(m_run->series(SeriesKind::TrainLoss), m_smoothing);
         smoothThroughput = smoothedSeries(m_run->series(SeriesKind::Throughput), m_smoothing);
     }
+    std::deque<MetricSeries> moved; // the by-step curves on another x (time, epoch); pointers stay valid
+    const auto onX = [&](const MetricSeries *series, const RunSeries &run) { return onChartX(series, run, &moved); };
+    const RunSeries noRun;
+    const RunSeries &ownRun = m_run ? m_run->series() : noRun;
     QList<QLineSeries *> steps{m_stepLoss, m_stepLossSmooth}, epochs{m_epochTrain, m_epochVal};
-    QList<const MetricSeries *> stepSeries{own(SeriesKind::TrainLoss), smooth ? &smoothLoss : nullptr};
+    QList<const MetricSeries *> stepSeries{onX(own(SeriesKind::TrainLoss), ownRun),
+                                           onX(smooth ? &smoothLoss : nullptr, ownRun)};
     QList<const MetricSeries *> epochSeries{own(SeriesKind::EpochTrainLoss), own(SeriesKind::ValLoss)};
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         steps.append(m_overlays.at(i).steps);
         epochs.append(m_overlays.at(i).epochs);
-        stepSeries.append(&m_compared.at(i).series.series(SeriesKind::TrainLoss));
-        epochSeries.append(&m_compared.at(i).series.series(SeriesKind::ValLoss));
+        const RunSeries &other = m_compared.at(i).series;
+        stepSeries.append(onX(&other.series(SeriesKind::TrainLoss), other));
+        epochSeries.append(&other.series(SeriesKind::ValLoss));
     }
     drawDecimated(m_stepChart, steps, stepSeries, m_stepView->isZoomed(), minimumColumns);
     drawDecimated(m_throughputChart, {m_throughput, m_throughputSmooth},
-                  {own(SeriesKind::Throughput), smooth ? &smoothThroughput : nullptr}, m_throughputView->isZoomed(),
-                  minimumColumns);
+                  {onX(own(SeriesKind::Throughput), ownRun), onX(smooth ? &smoothThroughput : nullptr, ownRun)},
+                  m_throughputView->isZoomed(), minimumColumns);
     m_stepLossSmooth->setVisible(smooth);
     m_throughputSmooth->setVisible(smooth);
     drawDecimated(m_epochChart, epochs, epochSeries, m_epochView->isZoomed(), minimumColumns);
@@ -349,6 +387,7 @@ void RunCharts::redraw()
 
 void RunCharts::drawExtras()
 {
+    std::deque<MetricSeries> moved;
     for (const bool byEpoch : {false, true}) {
         ExtraChart &extra = m_extras[byEpoch];
         const QStringList names = m_run ? m_run->series().extraNames(byEpoch) : QStringList();
@@ -375,7 +414,8 @@ void RunCharts::drawExtras()
                 changed = true;
             }
             lines.append(line);
-            series.append(m_run->series().extra(name, byEpoch));
+            series.append(byEpoch ? m_run->series().extra(name, true)
+                                  : onChartX(m_run->series().extra(name, false), m_run->series(), &moved));
         }
         if (changed)
             applyPalette(extra.chart, activePalette());
@@ -389,9 +429,11 @@ void RunCharts::drawExtras()
 
 void RunCharts::drawAttempts()
 {
+    // Dimmed where x is the step; on a time axis the steps a later job redid have no place of their own.
     m_stepDiscarded->replace(
-        m_run ? thinned(m_run->series(SeriesKind::TrainLoss).discardedPoints(), maximumDiscardedPoints)
-              : QList<QPointF>());
+        m_run && m_chartX == ChartX::Step
+            ? thinned(m_run->series(SeriesKind::TrainLoss).discardedPoints(), maximumDiscardedPoints)
+            : QList<QPointF>());
     // Where each attempt ended: at the first point of the one after it, labelled with the job that ended.
     const auto markersOf = [this](const MetricSeries &series) {
         QList<ChartMarker> markers;
@@ -407,6 +449,10 @@ void RunCharts::drawAttempts()
     QList<ChartMarker> byStep, byEpoch;
     if (m_run && m_jobs.size() > 1) {
         byStep = markersOf(m_run->series(SeriesKind::TrainLoss));
+        const StepClock clock = stepClock(m_run->series());
+        for (ChartMarker &marker : byStep)
+            marker.x = clock.map(marker.x);
+        byStep.removeIf([](const ChartMarker &marker) { return std::isnan(marker.x); });
         const MetricSeries &epochs = m_run->series(SeriesKind::EpochTrainLoss);
         byEpoch = markersOf(epochs.isEmpty() ? m_run->series(SeriesKind::ValLoss) : epochs);
     }

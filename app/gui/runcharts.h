@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/metrics/chartx.h"
 #include "core/metrics/runseries.h"
 #include "core/store/runrecord.h"
 #include "gui/runchartview.h"
@@ -7,6 +8,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <QWidget>
+#include <deque>
 
 class QChart;
 class QLineSeries;
@@ -48,6 +50,10 @@ public:
     // stays, faint, behind the smoothed one.
     void setSmoothing(double weight);
     double smoothing() const { return m_smoothing; }
+    // What the by-step charts put along x: step, epoch, wall time, or time since the run began (the gaps
+    // between its jobs closed or shown).
+    void setChartX(ChartX x, bool closeGaps);
+    ChartX chartX() const { return m_chartX; }
     // The run's jobs and checkpoints: where each attempt ended is marked on the curves (job id and why), and
     // the points a later attempt discarded are drawn dimmed.
     void setAttempts(const QList<JobRecord> &jobs, const QList<CheckpointRecord> &checkpoints);
@@ -95,6 +101,10 @@ private:
     void drawSmoothed();
     void drawAttempts();
     void styleSmoothed(); // the raw curves faint behind the smoothed ones, in the same colour
+    StepClock stepClock(const RunSeries &run) const;
+    // A by-step series as the chart's x wants it: itself for steps, else a copy kept in `keep`.
+    const MetricSeries *onChartX(const MetricSeries *series, const RunSeries &run,
+                                 std::deque<MetricSeries> *keep) const;
     QPalette activePalette() const;
     void nameOwnLines();                     // "train loss", or "<run>: train loss" while others are overlaid
     QList<RunChartView *> stepViews() const; // the charts whose x is the step: one crosshair across them
@@ -108,6 +118,8 @@ private:
     QList<QColor> m_overlayColors; // parallel to m_compared
     QString m_runName;
     double m_smoothing = 0;
+    ChartX m_chartX = ChartX::Step;
+    bool m_closeGaps = true;
     QList<JobRecord> m_jobs;
     QList<CheckpointRecord> m_checkpoints;
 

@@ -6,6 +6,8 @@
 #include "gui/runcharts.h"
 #include "gui/runsummarytable.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,6 +25,8 @@ namespace torchdeck {
 namespace {
 const char *const exportDirKey = "runView/exportDirectory";
 const char *const smoothingKey = "runView/smoothing";
+const char *const chartXKey = "runView/chartX";
+const char *const closeGapsKey = "runView/closeGaps";
 constexpr int smoothingSteps = 99; // the slider in hundredths: 0 .. 0.99, as TensorBoard's (to 0.999)
 
 QString exportDirectory()
@@ -40,6 +44,8 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     , m_comparedLabel(new QLabel)
     , m_smoothing(new QSlider(Qt::Horizontal))
     , m_summary(new RunSummaryTable)
+    , m_chartX(new QComboBox)
+    , m_closeGaps(new QCheckBox(tr("Close gaps")))
 {
     m_reloadCompared.setSingleShot(true);
     m_reloadCompared.setInterval(1000);
@@ -53,6 +59,8 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     connect(png, &QPushButton::clicked, this, &RunChartsPanel::exportPngAs);
     connect(csv, &QPushButton::clicked, this, &RunChartsPanel::exportCsvAs);
     m_comparedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Elided by the room left, never widening the window (1366x768 screens).
+    m_comparedLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_smoothing->setObjectName(QStringLiteral("smoothing"));
     m_smoothing->setRange(0, smoothingSteps);
     m_smoothing->setMaximumWidth(140);
@@ -68,9 +76,33 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     const int saved = qRound(QSettings().value(QString::fromLatin1(smoothingKey), 0.6).toDouble() * 100);
     m_smoothing->setValue(std::clamp(saved, 0, smoothingSteps));
     applySmoothing(m_smoothing->value());
+    // The by-step charts' x: step, epoch, wall time or relative time (remembered, as the smoothing).
+    m_chartX->setObjectName(QStringLiteral("chartX"));
+    for (const ChartX x : {ChartX::Step, ChartX::Epoch, ChartX::WallTime, ChartX::RelativeTime})
+        m_chartX->addItem(tr("x: %1").arg(chartXName(x)), int(x));
+    m_closeGaps->setObjectName(QStringLiteral("closeGaps"));
+    m_closeGaps->setToolTip(tr("Relative time: each job of the run goes on where the one before it stopped, "
+                               "without the time it waited in the queue"));
+    const auto applyChartX = [this] {
+        const auto x = ChartX(m_chartX->currentData().toInt());
+        m_closeGaps->setEnabled(x == ChartX::RelativeTime);
+        m_charts->setChartX(x, m_closeGaps->isChecked());
+        QSettings settings;
+        settings.setValue(QString::fromLatin1(chartXKey), int(x));
+        settings.setValue(QString::fromLatin1(closeGapsKey), m_closeGaps->isChecked());
+    };
+    const QSettings settings;
+    m_closeGaps->setChecked(settings.value(QString::fromLatin1(closeGapsKey), true).toBool());
+    m_chartX->setCurrentIndex(
+        std::max(0, m_chartX->findData(settings.value(QString::fromLatin1(chartXKey), 0).toInt())));
+    connect(m_chartX, &QComboBox::currentIndexChanged, this, applyChartX);
+    connect(m_closeGaps, &QCheckBox::toggled, this, applyChartX);
+    applyChartX();
     auto *bar = new QHBoxLayout;
     m_comparedLabel->setText(tr("Select several runs in the list to overlay them."));
     bar->addWidget(m_comparedLabel, 1);
+    bar->addWidget(m_chartX);
+    bar->addWidget(m_closeGaps);
     bar->addWidget(smoothingLabel);
     bar->addWidget(m_smoothing);
     bar->addWidget(reset);
@@ -140,6 +172,7 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
     m_charts->setComparison(runs);
     m_comparedLabel->setText(names.isEmpty() ? tr("Select several runs in the list to overlay them.")
                                              : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
+    m_comparedLabel->setToolTip(m_comparedLabel->text());
     updateSummary();
 }
 

@@ -6,6 +6,8 @@
 #include <QTimer>
 #include <QWidget>
 
+class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSlider;
 
@@ -25,6 +27,7 @@ public:
 
     RunCharts *charts() const { return m_charts; }
     QSlider *smoothingSlider() const { return m_smoothing; }
+    QComboBox *chartXBox() const { return m_chartX; }
     void setRunId(const QString &runId);
     QStringList comparedRuns() const { return m_compared; }
     // Overlays these runs (the window's selection), loaded from the store; the shown run is left out. A table
@@ -54,6 +57,8 @@ private:
     QLabel *m_comparedLabel;
     QSlider *m_smoothing; // remembered in QSettings (runView/smoothing)
     RunSummaryTable *m_summary;
+    QComboBox *m_chartX;    // remembered (runView/chartX)
+    QCheckBox *m_closeGaps; // remembered (runView/closeGaps)
 };
 
 } // namespace torchdeck

@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kPixelsPerHorizontalTick = 90; // room for "10.5k" and a gap
 constexpr double kPixelsPerVerticalTick = 30;
+constexpr char kLabelsProperty[] = "tickLabels";
 
 void retick(QChart *chart, QCategoryAxis *axis, bool wholeNumbers)
 {
@@ -21,7 +22,10 @@ void retick(QChart *chart, QCategoryAxis *axis, bool wholeNumbers)
     const double length = horizontal ? chart->plotArea().width() : chart->plotArea().height();
     const int maxTicks =
         std::clamp(int(length / (horizontal ? kPixelsPerHorizontalTick : kPixelsPerVerticalTick)), 2, 10);
-    AxisTicks ticks = linearTicks(axis->min(), axis->max(), maxTicks);
+    const auto labels = TickLabels(axis->property(kLabelsProperty).toInt());
+    AxisTicks ticks = labels == TickLabels::Durations    ? durationTicks(axis->min(), axis->max(), maxTicks)
+                      : labels == TickLabels::ClockTimes ? clockTicks(axis->min(), axis->max(), maxTicks)
+                                                         : linearTicks(axis->min(), axis->max(), maxTicks);
     if (wholeNumbers && ticks.step < 1) {
         ticks = {};
         for (double value = std::ceil(axis->min()); value <= axis->max() && ticks.values.size() < 100; ++value) {
@@ -43,6 +47,13 @@ void retick(QChart *chart, QCategoryAxis *axis, bool wholeNumbers)
 }
 
 } // namespace
+
+void setTickLabels(QValueAxis *axis, TickLabels labels)
+{
+    axis->setProperty(kLabelsProperty, int(labels));
+    // A range change reticks it: set the same range once more through the queued update.
+    emit axis->rangeChanged(axis->min(), axis->max());
+}
 
 QValueAxis *makeTickedAxis(QChart *chart, bool wholeNumbers)
 {

@@ -12,4 +12,8 @@ namespace torchdeck {
 // Part of the Qt Charts corner of the GUI (see runcharts.h).
 QValueAxis *makeTickedAxis(QChart *chart, bool wholeNumbers = false);
 
+// What the ticks of such an axis say: numbers, durations ("1h30m"), or Unix seconds as local clock times.
+enum class TickLabels { Numbers, Durations, ClockTimes };
+void setTickLabels(QValueAxis *axis, TickLabels labels);
+
 } // namespace torchdeck

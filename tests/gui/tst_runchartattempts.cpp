@@ -63,6 +63,7 @@ private slots:
     void smoothingKeepsTheRawCurveBehind();
     void attemptsAreMarkedAndDiscardedStepsDimmed();
     void oneCrosshairAcrossTheStepCharts();
+    void timeAlongX();
 };
 
 void TestRunChartAttempts::ticksFallOnRoundNumbers()
@@ -183,6 +184,50 @@ void TestRunChartAttempts::oneCrosshairAcrossTheStepCharts()
     QTRY_VERIFY(!qIsNaN(throughput->crosshair()));
     QVERIFY(qAbs(throughput->crosshair() - 20) < 0.5);
     QVERIFY(qIsNaN(charts.view(SeriesKind::ValLoss)->crosshair())); // by epoch: another x
+}
+
+void TestRunChartAttempts::timeAlongX()
+{
+    // Job 0 logs steps 10..30 at t = 1000..1020 and ends; job 1 waits 100 s in the queue, then logs 40, 50.
+    RunMetrics metrics;
+    QList<MetricEvent> first, second;
+    for (int i = 1; i <= 3; ++i) {
+        MetricEvent e = step(i * 10, 1.0 / i);
+        e.time = 1000 + (i - 1) * 10;
+        first.append(e);
+    }
+    for (int i = 4; i <= 5; ++i) {
+        MetricEvent e = step(i * 10, 1.0 / i);
+        e.time = 1120 + (i - 4) * 10;
+        second.append(e);
+    }
+    metrics.ingest(first, 0);
+    metrics.ingest(second, 1);
+    RunCharts charts;
+    charts.resize(1000, 600);
+    charts.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&charts));
+    charts.setRun(&metrics);
+    charts.setAttempts({job(0, "timeout"), job(1, "running", QStringLiteral("ckpt-30.pt"))}, {});
+    const auto xs = [&charts](SeriesKind kind) {
+        QList<double> values;
+        for (const QPointF &point : charts.drawnPoints(kind))
+            values.append(point.x());
+        return values;
+    };
+    QCOMPARE(xs(SeriesKind::TrainLoss), (QList<double>{10, 20, 30, 40, 50}));
+    charts.setChartX(ChartX::WallTime, false);
+    QCOMPARE(xs(SeriesKind::TrainLoss), (QList<double>{1000, 1010, 1020, 1120, 1130}));
+    QCOMPARE(xs(SeriesKind::Throughput), xs(SeriesKind::TrainLoss)); // every chart by step moves
+    charts.setChartX(ChartX::RelativeTime, false);
+    QCOMPARE(xs(SeriesKind::TrainLoss), (QList<double>{0, 10, 20, 120, 130}));
+    QCOMPARE(charts.view(SeriesKind::TrainLoss)->markers().constFirst().x, 120.0); // the boundary moves too
+    charts.setChartX(ChartX::RelativeTime, true);                                  // the 100 s in the queue closed
+    QCOMPARE(xs(SeriesKind::TrainLoss), (QList<double>{0, 10, 20, 30, 40}));
+    auto *x =
+        qobject_cast<QCategoryAxis *>(charts.view(SeriesKind::TrainLoss)->chart()->axes(Qt::Horizontal).constFirst());
+    QTRY_VERIFY(x->categoriesLabels().contains(QStringLiteral("10s"))); // durations along x
+    QCOMPARE(xs(SeriesKind::ValLoss), QList<double>{});                 // by epoch: untouched (this run logged none)
 }
 
 QTEST_MAIN(TestRunChartAttempts)

@@ -1,5 +1,7 @@
 #include "core/metrics/axisticks.h"
 
+#include <QDateTime>
+#include <QLocale>
 #include <cmath>
 
 namespace torchdeck {
@@ -33,7 +35,63 @@ QString exponentLabel(double value)
     return QString::number(mantissa, 'g', 3) + QStringLiteral("e") + QString::number(exponent);
 }
 
+constexpr double kTimeSteps[] = {1,    2,    5,    10,    15,    30,    60,    120,    300,    600,   900,
+                                 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 432000, 864000};
+
+// The smallest round time step that needs no more than maxTicks ticks over [min, max], the ticks shifted by
+// `offset` (a time zone's) so they fall on round clock times.
+AxisTicks timeTicks(double min, double max, int maxTicks, double offset)
+{
+    AxisTicks ticks;
+    if (!std::isfinite(min) || !std::isfinite(max) || max <= min || maxTicks < 2)
+        return ticks;
+    for (const double step : kTimeSteps) {
+        ticks.step = step;
+        ticks.values.clear();
+        const double first = std::ceil((min + offset) / step - 1e-9) * step - offset;
+        for (double value = first; value <= max + 1e-9 && ticks.values.size() <= maxTicks; value += step)
+            ticks.values.append(value);
+        if (ticks.values.size() <= maxTicks)
+            break;
+    }
+    return ticks;
+}
+
 } // namespace
+
+AxisTicks durationTicks(double min, double max, int maxTicks)
+{
+    AxisTicks ticks = timeTicks(min, max, maxTicks, 0);
+    // Round ticks read best without their zero parts: "2m", "1h30m", not "2m00s", "1h30m".
+    for (const double value : std::as_const(ticks.values)) {
+        qint64 left = std::llround(std::abs(value));
+        QString label = value < 0 ? QStringLiteral("-") : QString();
+        int parts = 0;
+        for (const auto &[unit, seconds] : {std::pair{u'd', 86400}, {u'h', 3600}, {u'm', 60}, {u's', 1}}) {
+            if (left >= seconds && parts < 2) {
+                label += QString::number(left / seconds) + unit;
+                left %= seconds;
+                ++parts;
+            } else if (parts > 0) {
+                ++parts; // two adjacent units at most: "1d02h", never "1d00h05m"
+            }
+        }
+        ticks.labels.append(parts == 0 ? QStringLiteral("0") : label);
+    }
+    return ticks;
+}
+
+AxisTicks clockTicks(double min, double max, int maxTicks)
+{
+    const QDateTime start = QDateTime::fromSecsSinceEpoch(qint64(min));
+    AxisTicks ticks = timeTicks(min, max, maxTicks, start.offsetFromUtc());
+    const QString format = max - min > 86400 ? QStringLiteral("d MMM HH:mm")
+                           : ticks.step < 60 ? QStringLiteral("HH:mm:ss")
+                                             : QStringLiteral("HH:mm");
+    for (const double value : std::as_const(ticks.values))
+        ticks.labels.append(QLocale::c().toString(QDateTime::fromSecsSinceEpoch(qint64(std::llround(value))), format));
+    return ticks;
+}
 
 double roundStep(double raw)
 {

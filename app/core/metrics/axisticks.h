@@ -21,6 +21,12 @@ AxisTicks linearTicks(double min, double max, int maxTicks);
 // fall inside, so a short range still gets a few labels.
 AxisTicks logTicks(double min, double max);
 
+// Time along x: ticks on round durations (1, 2, 5, 10, 15, 30 s; 1, 2, 5, 10, 15, 30 min; 1, 2, 3, 6, 12 h;
+// days), labelled as durations ("30s", "1h30m") or, for Unix seconds, as the local clock time ("14:05",
+// "14:05:30" below a minute's step, "26 Nov 14:05" over more than a day).
+AxisTicks durationTicks(double min, double max, int maxTicks);
+AxisTicks clockTicks(double min, double max, int maxTicks);
+
 // A value in its axis' format: an SI suffix (k, M, G, T) once the axis reaches 10 000, decimals from the
 // step, exponent notation below 10^-3. The hover readout uses it too, with the axis' step.
 QString tickLabel(double value, double step, double axisMagnitude);

@@ -62,6 +62,18 @@ void RunSeries::add(SeriesKind kind, double x, double y, MetricSource source, in
         mergeRows(&changes->appended[static_cast<int>(kind)], {before, before});
 }
 
+void RunSeries::addTime(MetricSeries *times, bool *fromFiles, double x, const MetricEvent &e, int attempt)
+{
+    // The same precedence as the values: once a file gives steps, the log's times of them give way.
+    if (!MetricEvent::has(e.time) || (e.source == MetricSource::Log && *fromFiles))
+        return;
+    if (e.source != MetricSource::Log && !*fromFiles) {
+        *fromFiles = true;
+        times->discardAfter(-std::numeric_limits<double>::infinity());
+    }
+    times->append(x, e.time, attempt);
+}
+
 void RunSeries::addExtras(const MetricEvent &e, double x, bool byEpoch, int attempt, RunSeriesChanges *changes)
 {
     for (const NamedValue &value : e.extras) {
@@ -111,6 +123,9 @@ void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes)
             continue; // resumed from somewhere unknown: leave the step curves alone
         mergeRows(&changes->discarded[k], m_series[k].discardAfter(static_cast<double>(byEpoch ? epoch : step)));
     }
+    if (step >= 0)
+        m_stepTimes.discardAfter(double(step));
+    m_epochTimes.discardAfter(double(epoch));
     for (Extra &extra : m_extras) {
         if (extra.byEpoch || step >= 0)
             changes->extras =
@@ -165,6 +180,7 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         add(SeriesKind::LearningRate, x, e.lr, e.source, attempt, &changes);
         add(SeriesKind::Throughput, x, e.samplesPerSecond, e.source, attempt, &changes);
         addExtras(e, x, false, attempt, &changes);
+        addTime(&m_stepTimes, &m_stepTimesFromFiles, x, e, attempt);
         m_info.lastStepTime = e.time;
         m_info.lastEpochStep = e.epochStep;
         m_info.lastStep = e.step;
@@ -182,6 +198,7 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         add(SeriesKind::EpochSeconds, x, e.seconds, e.source, attempt, &changes);
         add(SeriesKind::EpochThroughput, x, e.samplesPerSecond, e.source, attempt, &changes);
         addExtras(e, x, true, attempt, &changes);
+        addTime(&m_epochTimes, &m_epochTimesFromFiles, x, e, attempt);
         if (e.epochs >= 0 && m_info.epochs != e.epochs) {
             m_info.epochs = e.epochs;
             changes.info = true;
@@ -216,6 +233,9 @@ void RunSeries::clear()
     for (MetricSeries &s : m_series)
         s.clear();
     m_fromFiles = {};
+    m_stepTimes.clear();
+    m_epochTimes.clear();
+    m_stepTimesFromFiles = m_epochTimesFromFiles = false;
     m_extras.clear();
     m_logMarks.clear();
     m_info = {};

@@ -83,6 +83,10 @@ public:
     // events; in the order they first came.
     QStringList extraNames(bool byEpoch) const;
     const MetricSeries *extra(const QString &name, bool byEpoch) const;
+    // When each step (x: step) and each epoch (x: epoch) was logged: wall-clock Unix seconds as y, for the
+    // charts over time. Discarded with the points a resume discards.
+    const MetricSeries &stepTimes() const { return m_stepTimes; }
+    const MetricSeries &epochTimes() const { return m_epochTimes; }
     const RunInfo &info() const { return m_info; }
     const QList<RunCheckpoint> &checkpoints() const { return m_checkpoints; }
     RunProgress progress() const;
@@ -98,10 +102,15 @@ private:
     MetricSeries &at(SeriesKind kind) { return m_series[static_cast<int>(kind)]; }
     void add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes);
     void addExtras(const MetricEvent &event, double x, bool byEpoch, int attempt, RunSeriesChanges *changes);
+    static void addTime(MetricSeries *times, bool *fromFiles, double x, const MetricEvent &event, int attempt);
     void resume(const MetricEvent &start, RunSeriesChanges *changes);
 
     std::array<MetricSeries, kSeriesKindCount> m_series;
     std::array<bool, kSeriesKindCount> m_fromFiles{}; // has values from a source other than the log
+    MetricSeries m_stepTimes;
+    MetricSeries m_epochTimes;
+    bool m_stepTimesFromFiles = false;
+    bool m_epochTimesFromFiles = false;
     struct Extra {
         QString name;
         bool byEpoch = false;

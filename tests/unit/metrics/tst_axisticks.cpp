@@ -1,6 +1,7 @@
 // Axis ticks on round numbers, their labels in one format per axis, and log decades.
 #include "core/metrics/axisticks.h"
 
+#include <QDateTime>
 #include <QTest>
 
 using namespace torchdeck;
@@ -24,6 +25,9 @@ private slots:
     void logarithmic_data();
     void logarithmic();
     void degenerateRanges();
+    void durations_data();
+    void durations();
+    void clockTimes();
 };
 
 void TestAxisTicks::linear_data()
@@ -105,6 +109,37 @@ void TestAxisTicks::degenerateRanges()
     QVERIFY(logTicks(0, 10).values.isEmpty());
     QVERIFY(logTicks(-1, 10).values.isEmpty());
     QCOMPARE(linearTicks(1, 0, 3).labels, linearTicks(0, 1, 3).labels);
+}
+
+void TestAxisTicks::durations_data()
+{
+    QTest::addColumn<double>("min");
+    QTest::addColumn<double>("max");
+    QTest::addColumn<int>("maxTicks");
+    QTest::addColumn<QStringList>("labels");
+    QTest::newRow("seconds") << 0.0 << 50.0 << 6 << words("0 10s 20s 30s 40s 50s");
+    QTest::newRow("minutes") << 30.0 << 1000.0 << 5 << words("5m 10m 15m");
+    QTest::newRow("hours") << 0.0 << 5.5 * 3600 << 4 << words("0 2h 4h");
+    QTest::newRow("days") << 3600.0 << 3 * 86400.0 << 4 << words("1d 2d 3d");
+}
+
+void TestAxisTicks::durations()
+{
+    QFETCH(double, min);
+    QFETCH(double, max);
+    QFETCH(int, maxTicks);
+    QFETCH(QStringList, labels);
+    QCOMPARE(durationTicks(min, max, maxTicks).labels, labels);
+}
+
+void TestAxisTicks::clockTimes()
+{
+    // Whole local minutes and hours, whatever the time zone.
+    const QDateTime start(QDate(2026, 11, 25), QTime(13, 52, 10));
+    const double t0 = double(start.toSecsSinceEpoch());
+    QCOMPARE(clockTicks(t0, t0 + 3 * 3600, 4).labels, words("14:00 15:00 16:00"));
+    QCOMPARE(clockTicks(t0, t0 + 50, 6).labels, words("13:52:10 13:52:20 13:52:30 13:52:40 13:52:50 13:53:00"));
+    QCOMPARE(clockTicks(t0, t0 + 2.5 * 86400, 3).labels.constFirst(), QStringLiteral("26 Nov 00:00"));
 }
 
 QTEST_GUILESS_MAIN(TestAxisTicks)

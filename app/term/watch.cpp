@@ -13,6 +13,7 @@
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
+#include "term/watchmarkers.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -29,7 +30,7 @@ namespace {
 constexpr int logLinesShown = 12;
 QString helpText()
 {
-    return Tr::tr("\u2191\u2193 select  c cancel  r resume  l log scale  q quit");
+    return Tr::tr("\u2191\u2193 select  c cancel  r resume  l log scale  s smoothing  q quit");
 }
 } // namespace
 
@@ -67,7 +68,7 @@ void Watch::loadRuns()
     }
     for (const RunRecord &run : std::as_const(m_runs)) {
         const auto jobs = m_context.store().jobs(run.id);
-        m_jobIds[run.id] = submittedJobIds(jobs.value);
+        m_jobs[run.id] = jobs.value;
         if (!jobs.value.isEmpty())
             m_logPaths[run.id] = jobs.value.constLast().stdoutPath;
     }
@@ -154,7 +155,7 @@ void Watch::redraw()
     WatchSnapshot snapshot;
     for (const RunRecord &run : std::as_const(m_runs))
         snapshot.runs.append({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
-                              run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)});
+                              run.epochsTotal, run.lastLoss, run.etaSeconds, submittedJobIds(m_jobs.value(run.id))});
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
     if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
@@ -169,6 +170,16 @@ void Watch::redraw()
             snapshot.runs[m_selected].signalIn = outlook.signalIn;
         }
     }
+    const QList<JobRecord> jobs = selectedRun() ? m_jobs.value(selectedRun()->id) : QList<JobRecord>();
+    if (!m_plain && snapshot.series && jobs.size() > 1) { // a restarted run: where each attempt began
+        const auto checkpoints = m_context.store().checkpoints(selectedRun()->id);
+        const MetricSeries &epochs = snapshot.series->series(SeriesKind::EpochTrainLoss);
+        snapshot.attemptsByStep =
+            attemptMarkers(snapshot.series->series(SeriesKind::TrainLoss), jobs, checkpoints.value);
+        snapshot.attemptsByEpoch = attemptMarkers(
+            epochs.isEmpty() ? snapshot.series->series(SeriesKind::ValLoss) : epochs, jobs, checkpoints.value);
+    }
+    snapshot.smoothing = m_smoothing;
     snapshot.logLines = m_logLines;
     snapshot.helpLine = helpText();
     snapshot.message = m_message;
@@ -220,7 +231,7 @@ int Watch::run(int intervalMs)
         QByteArray text;
         for (const RunRecord &run : std::as_const(m_runs))
             text += plainRunLine({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
-                                  run.epochsTotal, run.lastLoss, run.etaSeconds, m_jobIds.value(run.id)})
+                                  run.epochsTotal, run.lastLoss, run.etaSeconds, submittedJobIds(m_jobs.value(run.id))})
                         .toUtf8() +
                     '\n';
         writeAll(STDOUT_FILENO, text);

@@ -56,8 +56,8 @@ private:
     bool m_plain;
     bool m_untilDone;
     QList<RunRecord> m_runs;
-    QHash<QString, QStringList> m_jobIds;
-    QHash<QString, QString> m_logPaths; // run -> its latest attempt's log
+    QHash<QString, QList<JobRecord>> m_jobs; // run -> its jobs, by attempt
+    QHash<QString, QString> m_logPaths;      // run -> its latest attempt's log
     int m_selected = 0;
     QMap<QString, ClusterSession *> m_sessions; // of the context, connected
     QStringList m_logLines;
@@ -66,6 +66,7 @@ private:
     bool m_messageIsError = false;
     enum class Pending { None, Cancel, Resume } m_pending = Pending::None;
     bool m_logScale = false;
+    double m_smoothing = 0.6; // as the window's slider starts
     WatchSnapshot m_previous;
     QEventLoop m_loop;
     int m_exitCode = Ok;

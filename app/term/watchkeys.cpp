@@ -110,6 +110,8 @@ void Watch::onKey(Key key)
             m_selected = std::min(int(m_runs.size()) - 1, m_selected + 1);
         else if (key.ch == u'l')
             m_logScale = !m_logScale;
+        else if (key.ch == u's')
+            m_smoothing = nextWatchSmoothing(m_smoothing);
         else if ((key.ch == u'c' || key.ch == u'r') && run) {
             m_pending = key.ch == u'c' ? Pending::Cancel : Pending::Resume;
             return setMessage(

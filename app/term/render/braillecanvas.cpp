@@ -22,10 +22,11 @@ BrailleCanvas::BrailleCanvas(int cols, int rows)
     , m_dots(qsizetype(m_cols) * m_rows, 0)
     , m_colors(qsizetype(m_cols) * m_rows, qint16(ansi::kNoColor))
     , m_overlay(qsizetype(m_cols) * m_rows, 0)
+    , m_faint(qsizetype(m_cols) * m_rows, false)
 {
 }
 
-void BrailleCanvas::set(int x, int y, int color)
+void BrailleCanvas::set(int x, int y, int color, bool faint)
 {
     if (x < 0 || y < 0 || x >= dotWidth() || y >= dotHeight())
         return;
@@ -33,6 +34,7 @@ void BrailleCanvas::set(int x, int y, int color)
     m_dots[cell] |= kDotBits[y % 4][x % 2];
     if (color >= 0)
         m_colors[cell] = qint16(color);
+    m_faint[cell] = faint;
 }
 
 bool BrailleCanvas::isSet(int x, int y) const
@@ -42,7 +44,7 @@ bool BrailleCanvas::isSet(int x, int y) const
     return m_dots[cellIndex(x / 2, y / 4)] & kDotBits[y % 4][x % 2];
 }
 
-void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color)
+void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color, bool faint)
 {
     // Clip far-away ends first so that a wild coordinate cannot make the walk long.
     const int limit = 4 * (dotWidth() + dotHeight()) + 8;
@@ -56,7 +58,7 @@ void BrailleCanvas::line(int x0, int y0, int x1, int y1, int color)
     const int sy = y0 < y1 ? 1 : -1;
     int err = dx + dy;
     while (true) {
-        set(x0, y0, color);
+        set(x0, y0, color, faint);
         if (x0 == x1 && y0 == y1)
             break;
         const int e2 = 2 * err;
@@ -77,7 +79,7 @@ void BrailleCanvas::setCellColor(int col, int row, int color)
         m_colors[cellIndex(col, row)] = qint16(color);
 }
 
-void BrailleCanvas::text(int col, int row, QStringView text, int color)
+void BrailleCanvas::text(int col, int row, QStringView text, int color, bool faint)
 {
     if (row < 0 || row >= m_rows)
         return;
@@ -88,9 +90,18 @@ void BrailleCanvas::text(int col, int row, QStringView text, int color)
         if (col >= 0 && col < m_cols) {
             m_overlay[cellIndex(col, row)] = w == 1 ? c : U'?';
             m_colors[cellIndex(col, row)] = qint16(color);
+            m_faint[cellIndex(col, row)] = faint;
         }
         ++col;
     }
+}
+
+bool BrailleCanvas::isBlank(int col, int row) const
+{
+    if (col < 0 || row < 0 || col >= m_cols || row >= m_rows)
+        return false;
+    const int cell = cellIndex(col, row);
+    return m_overlay[cell] == 0 && m_dots[cell] == 0;
 }
 
 QString BrailleCanvas::row(int row, bool useColor) const
@@ -100,11 +111,16 @@ QString BrailleCanvas::row(int row, bool useColor) const
         return out;
     out.reserve(m_cols * 2);
     int current = ansi::kNoColor;
+    bool faint = false;
     for (int col = 0; col < m_cols; ++col) {
         const int cell = cellIndex(col, row);
         const char32_t overlay = m_overlay[cell];
         const bool blank = overlay == 0 && m_dots[cell] == 0;
-        const int color = blank ? current : m_colors[cell]; // blanks keep the running colour: fewer codes
+        const int color = blank ? current : m_colors[cell]; // blanks keep the running style: fewer codes
+        if (!blank && m_faint[cell] != faint) {
+            faint = m_faint[cell];
+            out += faint ? ansi::kDim : ansi::kNormalIntensity;
+        }
         if (useColor && color != current) {
             out += ansi::color(color);
             current = color;
@@ -119,6 +135,8 @@ QString BrailleCanvas::row(int row, bool useColor) const
     }
     if (useColor && current != ansi::kNoColor)
         out += ansi::kDefaultColor;
+    if (faint)
+        out += ansi::kNormalIntensity;
     return out;
 }
 

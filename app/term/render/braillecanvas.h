@@ -9,8 +9,8 @@
 namespace torchdeck::term {
 
 // A cols x rows character grid drawn with braille dots: 2 x 4 dots a cell (U+2800..U+28FF), dot (0, 0) at
-// the top left. Each cell has one colour (the last one set wins) and may hold a text character instead of
-// dots. Coordinates outside the grid are clipped, never an error.
+// the top left. Each cell has one colour and one intensity (faint or normal: the last dot set wins) and may
+// hold a text character instead of dots. Coordinates outside the grid are clipped, never an error.
 class BrailleCanvas {
 public:
     BrailleCanvas(int cols, int rows);
@@ -20,15 +20,17 @@ public:
     int dotWidth() const { return m_cols * 2; }
     int dotHeight() const { return m_rows * 4; }
 
-    void set(int x, int y, int color = ansi::kNoColor);
+    void set(int x, int y, int color = ansi::kNoColor, bool faint = false);
     bool isSet(int x, int y) const;
     // A straight line of dots, both ends included (Bresenham).
-    void line(int x0, int y0, int x1, int y1, int color = ansi::kNoColor);
+    void line(int x0, int y0, int x1, int y1, int color = ansi::kNoColor, bool faint = false);
     void setCellColor(int col, int row, int color);
     // Text over the dots from cell (col, row); characters wider than one cell become '?'.
-    void text(int col, int row, QStringView text, int color = ansi::kNoColor);
+    void text(int col, int row, QStringView text, int color = ansi::kNoColor, bool faint = false);
+    // Neither a dot nor text in the cell (outside the grid: false).
+    bool isBlank(int col, int row) const;
 
-    // One row, exactly cols() cells, with colour sequences when useColor.
+    // One row, exactly cols() cells, with colour sequences when useColor; faint cells are dim either way.
     QString row(int row, bool useColor) const;
     QStringList lines(bool useColor) const;
 
@@ -40,6 +42,7 @@ private:
     QList<quint8> m_dots;      // braille bits a cell
     QList<qint16> m_colors;    // ansi::kNoColor or 0..255
     QList<char32_t> m_overlay; // 0: dots
+    QList<bool> m_faint;
 };
 
 } // namespace torchdeck::term

@@ -1,5 +1,6 @@
 #include "term/render/linechart.h"
 
+#include "core/metrics/smoothing.h"
 #include "term/render/braillecanvas.h"
 #include "term/render/numberformat.h"
 #include "term/render/styledline.h"
@@ -19,6 +20,8 @@ constexpr qsizetype kMaxDiscardedSamples = 65536; // rows looked at for the dimm
 constexpr int kMinPlotCols = 4;
 constexpr int kMaxLabelDigits = 6;
 const QString kLegendMark = QStringLiteral("\u2501"); // ━
+const QString kMarkerMark = QStringLiteral("\u250a"); // ┊
+constexpr int kMinPlotRowsForMarkerLine = 3;
 
 // The plotted window, y already on the chart's scale (log10 when logarithmic).
 struct Window {
@@ -96,7 +99,14 @@ public:
         return m_w.unscaled(m_w.hi - dotRow / (m_canvas.dotHeight() - 1) * (m_w.hi - m_w.lo));
     }
 
-    void drawLine(const ChartLine &line)
+    // Where x falls, as the series' buckets put it.
+    int dotX(double x) const
+    {
+        const double dotsPerX = m_canvas.dotWidth() / (m_w.x1 - m_w.x0);
+        return std::min(static_cast<int>((x - m_w.x0) * dotsPerX), m_canvas.dotWidth() - 1);
+    }
+
+    void drawLine(const ChartLine &line, bool faint = false)
     {
         const QList<SeriesBucket> buckets =
             line.series->buckets(m_w.x0 / line.xScale, m_w.x1 / line.xScale, m_canvas.dotWidth());
@@ -105,8 +115,8 @@ public:
         for (const SeriesBucket &b : buckets) {
             const int x = b.column;
             if (havePrevious)
-                m_canvas.line(prevX, prevY, x, dotY(b.first.y()), line.color);
-            m_canvas.line(x, dotY(b.max.y()), x, dotY(b.min.y()), line.color);
+                m_canvas.line(prevX, prevY, x, dotY(b.first.y()), line.color, faint);
+            m_canvas.line(x, dotY(b.max.y()), x, dotY(b.min.y()), line.color, faint);
             prevX = x;
             prevY = dotY(b.last.y());
             havePrevious = true;
@@ -130,6 +140,16 @@ public:
         }
     }
 
+    // A faint dotted column in the cells the curves left blank: the curves stay readable across it.
+    void drawMarker(double x)
+    {
+        const int col = dotX(x) / 2;
+        for (int row = 0; row < m_canvas.rows(); ++row) {
+            if (m_canvas.isBlank(col, row))
+                m_canvas.text(col, row, kMarkerMark, ansi::kNoColor, true);
+        }
+    }
+
     const BrailleCanvas &canvas() const { return m_canvas; }
 
 private:
@@ -140,6 +160,22 @@ private:
 QString formatX(double x)
 {
     return std::abs(x) < 1e15 && x == std::floor(x) ? formatCount(x) : formatCompact(x);
+}
+
+// The visible curve smoothed, as a series the plot decimates like any other.
+MetricSeries smoothedSeries(const MetricSeries &raw, double weight)
+{
+    MetricSeries result;
+    const QList<QPointF> points = smoothed(raw.visiblePoints(), weight);
+    result.reserve(points.size());
+    for (const QPointF &point : points)
+        result.append(point.x(), point.y(), 0);
+    return result;
+}
+
+double smoothingOf(const ChartLine &line)
+{
+    return clampSmoothingWeight(line.smoothing);
 }
 
 // Label rows of the y axis: the ends, then the middle and quarters as the height allows, and the row of a
@@ -187,6 +223,12 @@ QString titleLine(const QList<ChartLine> &lines, const LineChartOptions &options
         out.add(u"  ");
         out.add(kLegendMark, {line.color});
         out.add(QString(u' ' + terminalSafe(line.name)));
+    }
+    const auto smoothedLine = std::find_if(
+        lines.cbegin(), lines.cend(), [](const ChartLine &line) { return hasData(line) && smoothingOf(line) > 0; });
+    if (smoothedLine != lines.cend()) {
+        out.add(u"  ");
+        out.add(Tr::tr("smoothing %1").arg(smoothingOf(*smoothedLine)), {ansi::kNoColor, false, true});
     }
     return out.finish();
 }
@@ -237,6 +279,33 @@ QString xAxisLine(const Window &w, const LineChartOptions &options, int labelWid
     return xAxis.finish();
 }
 
+// The markers' names after the plot's left edge, oldest first; when not all fit, the newest that do.
+QString markerLine(const QList<ChartMarker> &markers, const LineChartOptions &options, int labelWidth, int cols)
+{
+    const TextStyle faint{ansi::kNoColor, false, true};
+    const QString separator = QStringLiteral("  ");
+    QStringList texts;
+    for (const ChartMarker &marker : markers)
+        texts.append(QString(
+            kMarkerMark + u' ' +
+            Tr::tr("%1 (%2 %3)").arg(terminalSafe(marker.label), terminalSafe(options.xName), formatX(marker.x))));
+    const int room = cols - labelWidth - 1;
+    qsizetype first = texts.size() - 1; // the newest, cut if it alone is too wide
+    int width = displayWidth(texts.constLast());
+    while (first > 0) {
+        const int more = displayWidth(texts.at(first - 1)) + int(separator.size());
+        if (width + more > room)
+            break;
+        width += more;
+        --first;
+    }
+    StyledLine line(cols, options.useColor);
+    line.addSpaces(labelWidth + 1);
+    for (qsizetype i = first; i < texts.size(); ++i)
+        line.add(i > first ? QString(separator + texts.at(i)) : texts.at(i), faint);
+    return line.finish();
+}
+
 } // namespace
 
 QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols, int rows)
@@ -250,13 +319,22 @@ QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOption
     if (!dataWindow(lines, options.logY, &w, &flat))
         return placeholder(options, cols, rows, Tr::tr("no data yet"));
 
-    const int plotRows = rows - 2; // title above, x range below
+    int plotRows = rows - 2; // title above, x range below
     if (plotRows < 2) {
         QPointF last;
         const auto first = std::find_if(lines.cbegin(), lines.cend(), hasData);
         first->series->lastVisible(&last);
         return placeholder(options, cols, rows, Tr::tr("last %1").arg(formatCompact(last.y())));
     }
+
+    QList<ChartMarker> markers;
+    for (const ChartMarker &marker : options.markers) {
+        if (marker.x >= w.x0 && marker.x <= w.x1)
+            markers.append(marker);
+    }
+    const bool namesMarkers = !markers.isEmpty() && plotRows - 1 >= kMinPlotRowsForMarkerLine;
+    if (namesMarkers)
+        --plotRows; // the markers' names under the x range
 
     // Labels first: their width decides the plot's.
     Plot probe(w, 1, plotRows);
@@ -283,10 +361,24 @@ QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOption
                 plot.drawDiscarded(line);
         }
     }
-    for (const ChartLine &line : lines) {
-        if (hasData(line))
-            plot.drawLine(line);
+    for (const ChartLine &line : lines) { // raw curves faint, under every full-intensity one
+        if (hasData(line) && smoothingOf(line) > 0)
+            plot.drawLine(line, true);
     }
+    for (const ChartLine &line : lines) {
+        if (!hasData(line))
+            continue;
+        if (smoothingOf(line) > 0) {
+            const MetricSeries smooth = smoothedSeries(*line.series, smoothingOf(line));
+            ChartLine smoothLine = line;
+            smoothLine.series = &smooth;
+            plot.drawLine(smoothLine);
+        } else {
+            plot.drawLine(line);
+        }
+    }
+    for (const ChartMarker &marker : std::as_const(markers))
+        plot.drawMarker(marker.x);
 
     QStringList out{titleLine(lines, options, w.log, cols)};
     const TextStyle axis{ansi::kNoColor, false, true};
@@ -300,6 +392,8 @@ QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOption
     }
 
     out.append(xAxisLine(w, options, labelWidth, cols));
+    if (namesMarkers)
+        out.append(markerLine(markers, options, labelWidth, cols));
     return out;
 }
 

@@ -26,6 +26,14 @@ struct ChartLine {
     int color = ansi::kNoColor;
     double xScale = 1.0;        // chart x = series x * xScale (val loss by epoch drawn against steps)
     bool showDiscarded = false; // points superseded by a resume, dimmed under the curve (colour only)
+    double smoothing = 0;       // > 0: the raw curve faint, its debiased EMA with this weight over it
+};
+
+// A vertical line across the plot at a chart x, named under the x range (where one attempt of a run ended
+// and the next began).
+struct ChartMarker {
+    double x = 0;
+    QString label; // "job 101: wall time"
 };
 
 struct LineChartOptions {
@@ -33,11 +41,13 @@ struct LineChartOptions {
     QString xName = Tr::tr("step");
     bool logY = false; // falls back to linear when a value is <= 0
     bool useColor = true;
+    QList<ChartMarker> markers; // oldest first
 };
 
 // A chart in a box of exactly `rows` lines of exactly `cols` cells: the title and legend, y labels with
-// ticks, the braille plot, the x range. Each line costs O(columns) to draw: series are decimated into one
-// min/max bucket a dot column. No visible point: a "no data yet" placeholder.
+// ticks, the braille plot, the x range, and a line naming the markers in the x range when there is room.
+// Each line costs O(columns) to draw: series are decimated into one min/max bucket a dot column; a smoothed
+// one costs O(points) more. No visible point: a "no data yet" placeholder.
 QStringList renderLineChart(const QList<ChartLine> &lines, const LineChartOptions &options, int cols, int rows);
 
 } // namespace torchdeck::term

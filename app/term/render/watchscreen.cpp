@@ -86,11 +86,14 @@ QStringList lossChart(const WatchSnapshot &s, int cols, int rows)
             if (stepsPerEpoch > 0) // val loss comes by epoch: epoch e ends at step e * steps per epoch
                 lines.append(
                     {&run->series(SeriesKind::ValLoss), Tr::tr("val"), kValColor, double(stepsPerEpoch), true});
+            options.markers = s.attemptsByStep;
         } else { // only epoch summaries (plain logs): the chart goes by epoch
             options.xName = Tr::tr("epoch");
             lines.append({&run->series(SeriesKind::EpochTrainLoss), Tr::tr("train"), kTrainColor, 1.0, true});
             lines.append({&run->series(SeriesKind::ValLoss), Tr::tr("val"), kValColor, 1.0, true});
+            options.markers = s.attemptsByEpoch;
         }
+        lines.first().smoothing = s.smoothing; // the noisy one; val loss has a point an epoch
     }
     return renderLineChart(lines, options, cols, rows);
 }
@@ -190,6 +193,15 @@ QString helpLine(const WatchSnapshot &s, int cols)
 }
 
 } // namespace
+
+double nextWatchSmoothing(double current)
+{
+    for (const double weight : kWatchSmoothings) {
+        if (weight > current + 1e-9)
+            return weight;
+    }
+    return kWatchSmoothings[0];
+}
 
 QStringList watchScreenLines(const WatchSnapshot &snapshot, int cols, int rows)
 {

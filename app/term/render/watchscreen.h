@@ -19,4 +19,9 @@ inline constexpr int kMinWatchCols = 20;
 inline constexpr int kMinWatchRows = 5;
 inline constexpr int kSideBySideCols = 100; // from this width the charts share their rows
 
+// The loss chart's smoothing weights, in the order a key cycles through them (0: off).
+inline constexpr double kWatchSmoothings[] = {0.0, 0.6, 0.9, 0.99};
+// The next larger weight of that cycle; after the last, off.
+double nextWatchSmoothing(double current);
+
 } // namespace torchdeck::term

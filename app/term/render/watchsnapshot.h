@@ -2,6 +2,7 @@
 
 #include "core/metrics/metricevent.h"
 #include "core/metrics/runseries.h"
+#include "term/render/linechart.h"
 
 #include <QList>
 #include <QString>
@@ -35,7 +36,11 @@ struct WatchSnapshot {
     QString message;                   // a question ("Cancel run X? y/n") or an error; empty: none
     bool messageIsError = false;
     bool logScale = false; // loss on a log scale
-    bool useColor = true;  // false with NO_COLOR: attributes only
+    double smoothing = 0;  // the train loss's smoothing weight, 0: raw only
+    // Where each later attempt of the selected run began, by step and by epoch (the loss chart's two x axes).
+    QList<ChartMarker> attemptsByStep;
+    QList<ChartMarker> attemptsByEpoch;
+    bool useColor = true; // false with NO_COLOR: attributes only
 };
 
 } // namespace torchdeck::term

@@ -31,6 +31,7 @@ private slots:
     void onlyInterestingChangesPrint();
     void messagesPrintOnce();
     void noEscapesEver();
+    void chartOverlaysChangeNothing();
 };
 
 void TestPlainUpdate::runLine()
@@ -92,6 +93,20 @@ void TestPlainUpdate::noEscapesEver()
     now.message = QStringLiteral("\x1b]0;x\x07hi");
     for (const QString &line : renderPlainUpdate(WatchSnapshot(), now))
         QVERIFY2(!line.contains(u'\x1b'), qPrintable(line));
+}
+
+void TestPlainUpdate::chartOverlaysChangeNothing()
+{
+    WatchSnapshot before;
+    before.runs = {row(QStringLiteral("a"))};
+    WatchSnapshot now = before;
+    now.runs[0].epochsDone = 3;
+    WatchSnapshot overlaid = now;
+    overlaid.smoothing = 0.9;
+    overlaid.attemptsByStep = {{100, QStringLiteral("job 101: wall time")}};
+    overlaid.attemptsByEpoch = {{1, QStringLiteral("job 101: wall time")}};
+    QCOMPARE(renderPlainUpdate(before, overlaid), renderPlainUpdate(before, now));
+    QCOMPARE(renderPlainUpdate(WatchSnapshot(), overlaid), renderPlainUpdate(WatchSnapshot(), now));
 }
 
 QTEST_GUILESS_MAIN(TestPlainUpdate)

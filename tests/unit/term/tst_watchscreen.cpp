@@ -109,6 +109,10 @@ private slots:
     void tooSmall();
     void hostileLogLinesAreNeutralised();
     void nextCheckpointAgainstTheSignal();
+    void smoothingKeyCycles_data();
+    void smoothingKeyCycles();
+    void lossChartSmoothedAndMarked();
+    void epochChartTakesEpochMarkers();
 };
 
 void TestWatchScreen::frameKeepsItsShape_data()
@@ -269,6 +273,59 @@ void TestWatchScreen::nextCheckpointAgainstTheSignal()
     QVERIFY2(screenText(s, 120, 24).contains(u"next ckpt 1m30s before the signal"), qPrintable(screenText(s, 120, 24)));
     s.runs[0].signalIn = 60;
     QVERIFY(screenText(s, 120, 24).contains(u"next ckpt 1m30s after the signal"));
+}
+
+void TestWatchScreen::smoothingKeyCycles_data()
+{
+    QTest::addColumn<double>("current");
+    QTest::addColumn<double>("next");
+    QTest::addRow("off") << 0.0 << 0.6;
+    QTest::addRow("the window's default") << 0.6 << 0.9;
+    QTest::addRow("strong") << 0.9 << 0.99;
+    QTest::addRow("strongest, back to off") << 0.99 << 0.0;
+    QTest::addRow("a weight not in the cycle") << 0.75 << 0.9;
+}
+
+void TestWatchScreen::smoothingKeyCycles()
+{
+    QFETCH(double, current);
+    QFETCH(double, next);
+    QCOMPARE(nextWatchSmoothing(current), next);
+}
+
+void TestWatchScreen::lossChartSmoothedAndMarked()
+{
+    const RunSeries run = trainingRun();
+    WatchSnapshot s = snapshot(&run);
+    const QString before = screenText(s, 120, 30);
+    QVERIFY(!before.contains(u"smoothing"));
+    QVERIFY(!before.contains(QChar(0x250a)));
+    const qsizetype dimBefore = watchScreenLines(s, 120, 30).join(u'\n').count(ansi::kDim); // the log is dim
+    s.smoothing = 0.6;
+    QVERIFY(watchScreenLines(s, 120, 30).join(u'\n').count(ansi::kDim) > dimBefore); // the raw curve, faint
+    s.attemptsByStep = {{120, QStringLiteral("job 12340: wall time")}};
+    s.attemptsByEpoch = {{2, QStringLiteral("by epoch, not shown")}};
+    const QString text = screenText(s, 120, 30);
+    QVERIFY(text.contains(u"smoothing 0.6"));
+    QVERIFY(text.contains(u"\u250a job 12340: wall time (step 120)"));
+    QVERIFY(!text.contains(u"by epoch"));
+}
+
+void TestWatchScreen::epochChartTakesEpochMarkers()
+{
+    RunSeries run; // plain logs: epoch summaries only
+    run.apply(start(4, 0));
+    for (int e = 1; e <= 4; ++e) {
+        MetricEvent summary = epoch(e, 0.3 / e, 10);
+        summary.loss = 0.4 / e;
+        run.apply(summary);
+    }
+    WatchSnapshot s = snapshot(&run);
+    s.attemptsByStep = {{120, QStringLiteral("by step, not shown")}};
+    s.attemptsByEpoch = {{3, QStringLiteral("job 12340: preempted")}};
+    const QString text = screenText(s, 80, 30);
+    QVERIFY2(text.contains(u"\u250a job 12340: preempted (epoch 3)"), qPrintable(text));
+    QVERIFY(!text.contains(u"by step"));
 }
 
 QTEST_GUILESS_MAIN(TestWatchScreen)

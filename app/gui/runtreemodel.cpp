@@ -15,9 +15,17 @@ bool isActive(const RunRecord &run)
     return !isFinal(jobStateFromName(run.state));
 }
 
+// Short enough for its column at 1366x768: the time today, the day this year, else the date.
 QString shortTime(const QDateTime &utc)
 {
-    return utc.isValid() ? QLocale().toString(utc.toLocalTime(), QLocale::ShortFormat) : QString();
+    if (!utc.isValid())
+        return {};
+    const QDateTime local = utc.toLocalTime();
+    const QDate today = QDate::currentDate();
+    const QString format = local.date() == today                 ? QStringLiteral("HH:mm")
+                           : local.date().year() == today.year() ? QStringLiteral("d MMM HH:mm")
+                                                                 : QStringLiteral("d MMM yyyy");
+    return QLocale().toString(local, format);
 }
 } // namespace
 
@@ -211,6 +219,9 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
     case Qt::ToolTipRole:
         if (column == JobsColumn && !entry.jobIds.isEmpty())
             return tr("Jobs of this run, first to latest: %1").arg(entry.jobIds.join(QStringLiteral(", ")));
+        if (column == CreatedColumn || column == UpdatedColumn) // the whole date and time
+            return QLocale().toString((column == CreatedColumn ? run.created : run.updated).toLocalTime(),
+                                      QLocale::LongFormat);
         return run.message.isEmpty() ? QVariant(run.id) : QVariant(QString(run.id + u'\n' + run.message));
     case Qt::TextAlignmentRole:
         return column == LossColumn || column == EtaColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))

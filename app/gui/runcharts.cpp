@@ -36,17 +36,6 @@ constexpr int maximumDiscardedPoints = 4000; // dimmed context: every n-th beyon
 const QColor overlayColors[] = {QColor(0xe0, 0x8a, 0x1e), QColor(0x9b, 0x59, 0xd0), QColor(0x2a, 0xa1, 0x98),
                                 QColor(0xd0, 0x3b, 0x6f), QColor(0x7f, 0x8c, 0x3d)};
 
-// The visible curve smoothed, as a series drawDecimated can draw.
-MetricSeries smoothedSeries(const MetricSeries &raw, double weight)
-{
-    MetricSeries result;
-    const QList<QPointF> points = smoothed(raw.visiblePoints(), weight);
-    result.reserve(points.size());
-    for (const QPointF &point : points)
-        result.append(point.x(), point.y(), 0);
-    return result;
-}
-
 QList<QPointF> thinned(const QList<QPointF> &points, qsizetype most)
 {
     if (points.size() <= most)
@@ -437,17 +426,12 @@ void RunCharts::drawAttempts()
     // Where each attempt ended: at the first point of the one after it, labelled with the job that ended.
     const auto markersOf = [this](const MetricSeries &series) {
         QList<ChartMarker> markers;
-        const QList<AttemptSegment> segments = attemptSegments(series, m_jobs, m_checkpoints);
-        for (qsizetype i = 1; i < segments.size(); ++i) {
-            const AttemptSegment &ended = segments.at(i - 1);
-            if (!std::isnan(segments.at(i).firstX))
-                markers.append({segments.at(i).firstX, tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end)),
-                                ended.attempt});
-        }
+        for (const AttemptBoundary &boundary : attemptBoundaries(series, m_jobs, m_checkpoints))
+            markers.append({boundary.x, boundary.label, boundary.endedAttempt});
         return markers;
     };
     QList<ChartMarker> byStep, byEpoch;
-    if (m_run && m_jobs.size() > 1) {
+    if (m_run) {
         byStep = markersOf(m_run->series(SeriesKind::TrainLoss));
         const StepClock clock = stepClock(m_run->series());
         for (ChartMarker &marker : byStep)

@@ -1,9 +1,6 @@
 #include "term/watchmarkers.h"
 
 #include "core/runs/attemptsegments.h"
-#include "term/termtr.h"
-
-#include <cmath>
 
 namespace torchdeck::term {
 
@@ -11,14 +8,8 @@ QList<ChartMarker> attemptMarkers(const MetricSeries &series, const QList<JobRec
                                   const QList<CheckpointRecord> &checkpoints)
 {
     QList<ChartMarker> markers;
-    if (jobs.size() < 2)
-        return markers;
-    const QList<AttemptSegment> segments = attemptSegments(series, jobs, checkpoints);
-    for (qsizetype i = 1; i < segments.size(); ++i) {
-        const AttemptSegment &ended = segments.at(i - 1);
-        if (!std::isnan(segments.at(i).firstX)) // an attempt with no point yet has no place on the curve
-            markers.append({segments.at(i).firstX, Tr::tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end))});
-    }
+    for (const AttemptBoundary &boundary : attemptBoundaries(series, jobs, checkpoints))
+        markers.append({boundary.x, boundary.label});
     return markers;
 }
 

@@ -35,4 +35,14 @@ QList<QPointF> smoothed(const QList<QPointF> &points, double weight)
     return result;
 }
 
+MetricSeries smoothedSeries(const MetricSeries &raw, double weight)
+{
+    MetricSeries result;
+    const QList<QPointF> points = smoothed(raw.visiblePoints(), weight);
+    result.reserve(points.size());
+    for (const QPointF &point : points)
+        result.append(point.x(), point.y(), 0);
+    return result;
+}
+
 } // namespace torchdeck

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/metrics/metricseries.h"
+
 #include <QList>
 #include <QPointF>
 
@@ -11,5 +13,7 @@ namespace torchdeck {
 // the average; a constant curve stays exactly constant.
 QList<QPointF> smoothed(const QList<QPointF> &points, double weight);
 double clampSmoothingWeight(double weight); // to [0, 0.99]
+// A series' visible curve smoothed, as a series of its own that the charts decimate like any other.
+MetricSeries smoothedSeries(const MetricSeries &raw, double weight);
 
 } // namespace torchdeck

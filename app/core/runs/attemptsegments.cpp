@@ -108,4 +108,20 @@ QList<AttemptSegment> attemptSegments(const MetricSeries &series, const QList<Jo
     return segments;
 }
 
+QList<AttemptBoundary> attemptBoundaries(const MetricSeries &series, const QList<JobRecord> &jobs,
+                                         const QList<CheckpointRecord> &checkpoints)
+{
+    QList<AttemptBoundary> boundaries;
+    if (jobs.size() < 2)
+        return boundaries;
+    const QList<AttemptSegment> segments = attemptSegments(series, jobs, checkpoints);
+    for (qsizetype i = 1; i < segments.size(); ++i) {
+        const AttemptSegment &ended = segments.at(i - 1);
+        if (!std::isnan(segments.at(i).firstX))
+            boundaries.append({segments.at(i).firstX, ended.attempt,
+                               core::Tr::tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end))});
+    }
+    return boundaries;
+}
+
 } // namespace torchdeck

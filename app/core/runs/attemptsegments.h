@@ -40,4 +40,15 @@ struct AttemptSegment {
 QList<AttemptSegment> attemptSegments(const MetricSeries &series, const QList<JobRecord> &jobs,
                                       const QList<CheckpointRecord> &checkpoints);
 
+// Where each attempt after the first began on a series, named after the job that ended before it and why
+// ("job 101: wall time"): the boundaries the run view and watch draw. None for a run of one job; an attempt
+// with no point yet has no place on the curve.
+struct AttemptBoundary {
+    double x = 0;
+    int endedAttempt = 0; // the attempt that ended there (its log is the one to read)
+    QString label;
+};
+QList<AttemptBoundary> attemptBoundaries(const MetricSeries &series, const QList<JobRecord> &jobs,
+                                         const QList<CheckpointRecord> &checkpoints);
+
 } // namespace torchdeck

@@ -162,17 +162,6 @@ QString formatX(double x)
     return std::abs(x) < 1e15 && x == std::floor(x) ? formatCount(x) : formatCompact(x);
 }
 
-// The visible curve smoothed, as a series the plot decimates like any other.
-MetricSeries smoothedSeries(const MetricSeries &raw, double weight)
-{
-    MetricSeries result;
-    const QList<QPointF> points = smoothed(raw.visiblePoints(), weight);
-    result.reserve(points.size());
-    for (const QPointF &point : points)
-        result.append(point.x(), point.y(), 0);
-    return result;
-}
-
 double smoothingOf(const ChartLine &line)
 {
     return clampSmoothingWeight(line.smoothing);

@@ -86,6 +86,16 @@ void TestAttemptSegments::restartThenBranch()
         QCOMPARE(segment.discardedPoints, expected[i].discarded);
     }
     QCOMPARE(attemptEndName(AttemptEnd::WallTime), QStringLiteral("wall time"));
+
+    // The boundaries drawn: where attempts 1 and 2 began, named after the job that ended before each.
+    const QList<AttemptBoundary> boundaries = attemptBoundaries(series, jobs, checkpoints);
+    QCOMPARE(boundaries.size(), 2);
+    QCOMPARE(boundaries.at(0).x, 7.0);
+    QCOMPARE(boundaries.at(0).label, QStringLiteral("job 100: wall time"));
+    QCOMPARE(boundaries.at(1).x, 5.0);
+    QCOMPARE(boundaries.at(1).endedAttempt, 1);
+    QCOMPARE(boundaries.at(1).label, QStringLiteral("job 101: branched"));
+    QVERIFY(attemptBoundaries(series, {jobs.constFirst()}, checkpoints).isEmpty()); // one job: none
 }
 
 void TestAttemptSegments::ends_data()

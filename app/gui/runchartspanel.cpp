@@ -132,8 +132,7 @@ void RunChartsPanel::updateSummary()
     QList<RunSummaryTable::Row> rows;
     if (const RunMetrics *run = m_charts->run())
         rows.append({m_runName, m_charts->runColor(), summarize(run->series())});
-    for (int i = 0; i < m_comparedRuns.size(); ++i)
-        rows.append({m_comparedRuns.at(i).name, m_charts->comparisonColor(i), summarize(m_comparedRuns.at(i).series)});
+    rows.append(m_comparedRows); // summarized once, when loaded
     m_summary->setRows(rows);
 }
 
@@ -168,8 +167,10 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
         names.append(name);
         m_compared.append(id);
     }
-    m_comparedRuns = runs;
     m_charts->setComparison(runs);
+    m_comparedRows.clear();
+    for (int i = 0; i < runs.size(); ++i)
+        m_comparedRows.append({runs.at(i).name, m_charts->comparisonColor(i), summarize(runs.at(i).series)});
     m_comparedLabel->setText(names.isEmpty() ? tr("Select several runs in the list to overlay them.")
                                              : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
     m_comparedLabel->setToolTip(m_comparedLabel->text());

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gui/runcharts.h"
+#include "gui/runsummarytable.h"
 
 #include <QStringList>
 #include <QTimer>
@@ -14,7 +14,6 @@ class QSlider;
 namespace torchdeck {
 
 class RunCharts;
-class RunSummaryTable;
 class RunStore;
 
 // The run view's Charts tab: the charts, and what is done with them: overlay other stored runs (selected in
@@ -51,7 +50,7 @@ private:
     QString m_runId;
     QString m_runName;
     QStringList m_compared;
-    QList<ComparedRun> m_comparedRuns; // parallel to m_compared
+    QList<RunSummaryTable::Row> m_comparedRows; // parallel to m_compared: their table rows
     QTimer m_reloadCompared;
     RunCharts *m_charts;
     QLabel *m_comparedLabel;

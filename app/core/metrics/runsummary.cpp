@@ -12,7 +12,10 @@ struct Extremes {
 Extremes extremesOf(const MetricSeries &series, bool lowerIsBetter)
 {
     Extremes result;
-    for (const QPointF &point : series.visiblePoints()) {
+    for (qsizetype row = 0; row < series.size(); ++row) { // rows, not a copy of the curve: it may be long
+        if (series.isDiscarded(row))
+            continue;
+        const QPointF point(series.x(row), series.y(row));
         result.last = point.y();
         const bool better =
             std::isnan(result.best.y()) || (lowerIsBetter ? point.y() < result.best.y() : point.y() > result.best.y());

@@ -48,30 +48,30 @@ void RunSeries::add(SeriesKind kind, double x, double y, MetricSource source, in
     if (!MetricEvent::has(y))
         return;
     MetricSeries &s = at(kind);
-    bool &fromFiles = m_fromFiles[static_cast<int>(kind)];
-    if (source == MetricSource::Log && fromFiles)
+    if (!takesSource(&s, &m_fromFiles[static_cast<int>(kind)], source, &changes->discarded[static_cast<int>(kind)]))
         return;
-    if (source != MetricSource::Log && !fromFiles) {
-        fromFiles = true; // what the log gave for it so far is superseded
-        mergeRows(&changes->discarded[static_cast<int>(kind)],
-                  s.discardAfter(-std::numeric_limits<double>::infinity()));
-    }
     const qsizetype before = s.size();
     mergeRows(&changes->discarded[static_cast<int>(kind)], s.append(x, y, attempt));
     if (s.size() > before)
         mergeRows(&changes->appended[static_cast<int>(kind)], {before, before});
 }
 
+bool RunSeries::takesSource(MetricSeries *series, bool *fromFiles, MetricSource source, MetricSeries::Rows *superseded)
+{
+    if (source == MetricSource::Log && *fromFiles)
+        return false;
+    if (source != MetricSource::Log && !*fromFiles) {
+        *fromFiles = true; // what the log gave for it so far is superseded
+        mergeRows(superseded, series->discardAfter(-std::numeric_limits<double>::infinity()));
+    }
+    return true;
+}
+
 void RunSeries::addTime(MetricSeries *times, bool *fromFiles, double x, const MetricEvent &e, int attempt)
 {
-    // The same precedence as the values: once a file gives steps, the log's times of them give way.
-    if (!MetricEvent::has(e.time) || (e.source == MetricSource::Log && *fromFiles))
-        return;
-    if (e.source != MetricSource::Log && !*fromFiles) {
-        *fromFiles = true;
-        times->discardAfter(-std::numeric_limits<double>::infinity());
-    }
-    times->append(x, e.time, attempt);
+    MetricSeries::Rows superseded; // the times' rows are nobody's signal
+    if (MetricEvent::has(e.time) && takesSource(times, fromFiles, e.source, &superseded))
+        times->append(x, e.time, attempt);
 }
 
 void RunSeries::addExtras(const MetricEvent &e, double x, bool byEpoch, int attempt, RunSeriesChanges *changes)

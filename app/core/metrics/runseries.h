@@ -102,6 +102,9 @@ private:
     MetricSeries &at(SeriesKind kind) { return m_series[static_cast<int>(kind)]; }
     void add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes);
     void addExtras(const MetricEvent &event, double x, bool byEpoch, int attempt, RunSeriesChanges *changes);
+    // Whether a value from `source` goes into a series: once a file gives it values, the log's give way (what
+    // the log gave so far is discarded, its rows merged into `superseded`).
+    static bool takesSource(MetricSeries *series, bool *fromFiles, MetricSource source, MetricSeries::Rows *superseded);
     static void addTime(MetricSeries *times, bool *fromFiles, double x, const MetricEvent &event, int attempt);
     void resume(const MetricEvent &start, RunSeriesChanges *changes);
 

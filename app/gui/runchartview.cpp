@@ -107,13 +107,17 @@ void RunChartView::setCrosshair(double x)
     viewport()->update();
 }
 
-double RunChartView::widgetX(double x) const
+double RunChartView::sceneX(double x) const
 {
     const QList<QAbstractSeries *> series = chart()->series();
     if (series.isEmpty())
         return qQNaN();
-    const QPointF at = chart()->mapToPosition(QPointF(x, 0), series.constFirst());
-    return mapFromScene(chart()->mapToScene(at)).x();
+    return chart()->mapToScene(chart()->mapToPosition(QPointF(x, 0), series.constFirst())).x();
+}
+
+double RunChartView::widgetX(double x) const
+{
+    return mapFromScene(QPointF(sceneX(x), 0)).x();
 }
 
 double RunChartView::xAt(QPoint position) const
@@ -137,13 +141,9 @@ int RunChartView::markerNear(QPoint position, int radius) const
 void RunChartView::drawForeground(QPainter *painter, const QRectF &rect)
 {
     QChartView::drawForeground(painter, rect);
-    const QRectF area = chart()->mapRectToScene(chart()->plotArea());
-    const QList<QAbstractSeries *> series = chart()->series();
-    if (series.isEmpty())
+    if (chart()->series().isEmpty())
         return;
-    const auto sceneX = [&](double x) {
-        return chart()->mapToScene(chart()->mapToPosition(QPointF(x, 0), series.constFirst())).x();
-    };
+    const QRectF area = chart()->mapRectToScene(chart()->plotArea());
     painter->save();
     const QColor ink = palette().color(QPalette::WindowText);
     QColor faint = ink;

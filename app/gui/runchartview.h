@@ -52,6 +52,7 @@ protected:
 
 private:
     double xAt(QPoint position) const; // data x of a widget position; NaN outside the plot area
+    double sceneX(double x) const;     // scene x of a data x; NaN while the chart has no series
     double widgetX(double x) const;    // widget x of a data x
     void setZoomed(bool zoomed);
 

@@ -32,12 +32,6 @@
 
 namespace torchdeck {
 
-QString guiRunStorePath()
-{
-    const QString dir = qEnvironmentVariable("TORCHDECK_DATA_DIR");
-    return dir.isEmpty() ? RunStore::defaultPath() : QString(dir + QStringLiteral("/runs.sqlite"));
-}
-
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_sessions(new ClusterSessions(&m_store, &m_profiles, this))
@@ -60,7 +54,7 @@ MainWindow::MainWindow(QWidget *parent)
     QString problem;
     if (!m_profiles.load(&problem))
         statusBar()->showMessage(problem);
-    const StoreStatus opened = m_store.open(guiRunStorePath());
+    const StoreStatus opened = m_store.open(RunStore::defaultPath());
     if (!opened.ok())
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(opened.error));
 

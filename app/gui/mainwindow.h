@@ -77,7 +77,4 @@ private:
     RunView *m_runView;
 };
 
-// $TORCHDECK_DATA_DIR/runs.sqlite, else the store's default (the same store as the terminal front).
-QString guiRunStorePath();
-
 } // namespace torchdeck

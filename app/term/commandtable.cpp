@@ -1,6 +1,16 @@
 #include "term/commandtable.h"
 
+#include "term/checkcommand.h"
+#include "term/clusterscommand.h"
+#include "term/codecommand.h"
+#include "term/completioncommand.h"
+#include "term/logscommand.h"
+#include "term/profilecommand.h"
+#include "term/runactions.h"
+#include "term/runscommand.h"
+#include "term/submitcommand.h"
 #include "term/termtr.h"
+#include "term/watchcommand.h"
 
 namespace torchdeck::term {
 
@@ -190,7 +200,33 @@ QList<CommandSpec> buildCommands()
          false,
          true},
     };
+    // The handlers, by name: the front dispatches through the table, so a listed command always runs.
+    using Run = int (*)(const QStringList &, QTextStream &, QTextStream &);
+    const std::pair<const char16_t *, Run> handlers[] = {
+        {u"clusters", runClustersCommand},
+        {u"check", runCheckCommand},
+        {u"profile", runProfileCommand},
+        {u"script", runScriptCommand},
+        {u"submit", runSubmitCommand},
+        {u"runs", runRunsCommand},
+        {u"status", runStatusCommand},
+        {u"logs", runLogsCommand},
+        {u"metrics", runMetricsCommand},
+        {u"cancel", runCancelCommand},
+        {u"auto-restart", runAutoRestartCommand},
+        {u"checkpoints", runCheckpointsCommand},
+        {u"resume", runResumeCommand},
+        {u"watch", runWatchCommand},
+        {u"code", runCodeCommand},
+        {u"completion", runCompletionCommand},
+        {u"manpage", runManPageCommand},
+        {u"__complete", runCompleteValuesCommand},
+    };
     for (CommandSpec &command : commands) {
+        for (const auto &[name, handler] : handlers) {
+            if (command.name == QStringView(name))
+                command.run = handler;
+        }
         if (command.name == u"help") {
             for (const CommandSpec &other : std::as_const(commands)) {
                 if (!other.hidden && other.name != u"help")

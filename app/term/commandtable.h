@@ -4,6 +4,8 @@
 #include <QString>
 #include <QStringList>
 
+class QTextStream;
+
 namespace torchdeck::term {
 
 // The one table of the terminal's commands and options. --help, `torchdeck help COMMAND`, the man page and
@@ -45,6 +47,9 @@ struct CommandSpec {
     QList<OptionSpec> options;
     bool takesJobOptions = false; // the job and trainer options (script, submit)
     bool hidden = false;          // the completions' helper: in no help text
+    // What runs it: (arguments after the command, stdout, stderr) -> exit code. Null only for `help`, which
+    // the front answers from this table itself.
+    int (*run)(const QStringList &, QTextStream &, QTextStream &) = nullptr;
 };
 
 const QList<CommandSpec> &commandSpecs();

@@ -1,18 +1,8 @@
 #include "term/terminalfront.h"
 
-#include "term/checkcommand.h"
-#include "term/clusterscommand.h"
-#include "term/codecommand.h"
 #include "term/commandhelp.h"
 #include "term/commandtable.h"
-#include "term/completioncommand.h"
-#include "term/logscommand.h"
-#include "term/profilecommand.h"
-#include "term/runactions.h"
-#include "term/runscommand.h"
-#include "term/submitcommand.h"
 #include "term/termtr.h"
-#include "term/watchcommand.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -51,31 +41,8 @@ int runTerminal(const QStringList &args)
         out << "torchdeck " << QCoreApplication::applicationVersion() << '\n';
         return Ok;
     }
-    using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
-    static const std::pair<const char16_t *, Command> commands[] = {
-        {u"clusters", runClustersCommand},
-        {u"check", runCheckCommand},
-        {u"profile", runProfileCommand},
-        {u"script", runScriptCommand},
-        {u"submit", runSubmitCommand},
-        {u"runs", runRunsCommand},
-        {u"status", runStatusCommand},
-        {u"logs", runLogsCommand},
-        {u"metrics", runMetricsCommand},
-        {u"cancel", runCancelCommand},
-        {u"auto-restart", runAutoRestartCommand},
-        {u"checkpoints", runCheckpointsCommand},
-        {u"resume", runResumeCommand},
-        {u"watch", runWatchCommand},
-        {u"code", runCodeCommand},
-        {u"completion", runCompletionCommand},
-        {u"manpage", runManPageCommand},
-        {u"__complete", runCompleteValuesCommand},
-    };
-    for (const auto &[name, run] : commands) {
-        if (command == QStringView(name))
-            return run(rest, out, err);
-    }
+    if (const CommandSpec *spec = findCommand(command); spec && spec->run)
+        return spec->run(rest, out, err);
     err << Tr::tr("torchdeck: unknown command '%1' (see torchdeck --help)\n").arg(command);
     return UsageError;
 }

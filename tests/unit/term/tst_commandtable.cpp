@@ -43,6 +43,7 @@ void TestCommandTable::namesAreUniqueAndWellFormed()
         QVERIFY2(!commands.contains(command.name), qPrintable(command.name));
         commands.insert(command.name);
         QVERIFY(!command.summary.isEmpty());
+        QVERIFY2(command.run || command.name == u"help", qPrintable(command.name)); // help: the table itself
         QSet<QString> options;
         for (const OptionSpec &option : optionsOf(command)) {
             QVERIFY2(option.name.startsWith(QStringLiteral("--")), qPrintable(command.name + u' ' + option.name));

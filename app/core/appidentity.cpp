@@ -31,7 +31,12 @@ void setApplicationIdentity()
     QCoreApplication::setOrganizationName(QStringLiteral("torchdeck"));
     QCoreApplication::setOrganizationDomain(QStringLiteral("torchdeck.org"));
     QCoreApplication::setApplicationName(QStringLiteral("torchdeck"));
-    QCoreApplication::setApplicationVersion(QStringLiteral(TORCHDECK_VERSION));
+    QCoreApplication::setApplicationVersion(torchdeckVersion());
+}
+
+QString torchdeckVersion()
+{
+    return QStringLiteral(TORCHDECK_VERSION);
 }
 
 QString configDirectory()

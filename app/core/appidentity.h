@@ -6,7 +6,8 @@ namespace torchdeck {
 
 // The names the desktop entry, the AppStream metainfo, the icons and the settings share
 // (resources/org.torchdeck.torchdeck.*): window managers match windows to the entry by the desktop file name.
-QString desktopFileName(); // org.torchdeck.torchdeck
+QString desktopFileName();  // org.torchdeck.torchdeck
+QString torchdeckVersion(); // 0.1.0: the project's, whatever program runs
 
 // Organization, application name and version on the running QCoreApplication (both fronts).
 void setApplicationIdentity();

@@ -65,6 +65,28 @@ std::optional<SlurmHistory> slurmHistoryFromName(const QString &name)
     return std::nullopt;
 }
 
+QString inJobRequeueName(InJobRequeue value)
+{
+    switch (value) {
+    case InJobRequeue::Unknown:
+        return QStringLiteral("unknown");
+    case InJobRequeue::Allowed:
+        return QStringLiteral("allowed");
+    case InJobRequeue::Refused:
+        return QStringLiteral("refused");
+    }
+    return {};
+}
+
+std::optional<InJobRequeue> inJobRequeueFromName(const QString &name)
+{
+    for (InJobRequeue value : {InJobRequeue::Unknown, InJobRequeue::Allowed, InJobRequeue::Refused}) {
+        if (inJobRequeueName(value) == name)
+            return value;
+    }
+    return std::nullopt;
+}
+
 QJsonObject ClusterProfile::toJson() const
 {
     QJsonObject object;
@@ -80,6 +102,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"build_on"] = buildInJob ? QStringLiteral("job") : QStringLiteral("login");
     object[u"build_cpus"] = buildCpus;
     object[u"log_patterns"] = toArray(logPatterns);
+    object[u"in_job_requeue"] = inJobRequeueName(inJobRequeue);
     return object;
 }
 
@@ -150,6 +173,12 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     else
         *error = core::Tr::tr("%1: slurm_history \"%2\" is not accounting, completion-file or controller")
                      .arg(name, history);
+    QString requeue = inJobRequeueName(profile.inJobRequeue);
+    text(u"in_job_requeue", &requeue);
+    if (const auto value = inJobRequeueFromName(requeue))
+        profile.inJobRequeue = *value;
+    else
+        *error = core::Tr::tr("%1: in_job_requeue \"%2\" is not unknown, allowed or refused").arg(name, requeue);
     if (profile.workDirectory.isEmpty())
         *error = core::Tr::tr("%1: work_directory is empty").arg(name);
     return profile;
@@ -182,7 +211,7 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition &&
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
-           a.logPatterns == b.logPatterns;
+           a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue;
 }
 
 ClusterProfile defaultProfile(const QString &name)
@@ -203,6 +232,19 @@ QStringList ClusterProfile::moduleLoadLines() const
     for (const QString &module : modules)
         lines.append(QStringLiteral("module load ") + shellQuote(module));
     return lines;
+}
+
+ClusterCheckSettings ClusterProfile::checkSettings() const
+{
+    ClusterCheckSettings settings;
+    settings.scheduler = scheduler;
+    settings.workDirectory = workDirectory;
+    settings.libtorchPrefix = libtorchPrefix();
+    settings.moduleLines = moduleLoadLines();
+    settings.probeRequeue = scheduler == SchedulerKind::Slurm && inJobRequeue == InJobRequeue::Unknown;
+    settings.partition = partition;
+    settings.account = account;
+    return settings;
 }
 
 } // namespace torchdeck

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/clustercheckitem.h"
 #include "core/jobs/clustercaps.h"
 #include "core/scheduler/schedulercommands.h"
 
@@ -8,6 +9,13 @@
 #include <QStringList>
 
 namespace torchdeck {
+
+// Whether a job may requeue itself on the cluster (scontrol requeue, qrerun): what `torchdeck check` found with
+// a tiny job that tries it. New runs use in-job requeue where it is allowed, else the agent restarts them from
+// outside (core/runs/restartmechanism.h).
+enum class InJobRequeue { Unknown, Allowed, Refused };
+QString inJobRequeueName(InJobRequeue value); // unknown | allowed | refused
+std::optional<InJobRequeue> inJobRequeueFromName(const QString &name);
 
 // What torchdeck knows about one cluster beyond the ssh config: how to schedule, where to work, how to
 // build the trainer. The name is the ssh config's Host alias (the connection comes from there).
@@ -25,6 +33,7 @@ struct ClusterProfile {
     bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
     int buildCpus = 4;       // the build job's CPUs
     QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
+    InJobRequeue inJobRequeue = InJobRequeue::Unknown;
 
     QJsonObject toJson() const; // without the name
     // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.
@@ -33,6 +42,8 @@ struct ClusterProfile {
     SchedulerCommands commands(const QString &localStateDir = {}) const;
     // What validation and rendering know of the cluster from this profile: the one place that builds it.
     ClusterCaps caps() const;
+    // What "Check cluster" looks at on this cluster.
+    ClusterCheckSettings checkSettings() const;
     QString libtorchPrefix() const { return libtorch == u"auto" ? QString() : libtorch; }
     // `module load <module>` for each module, quoted, for the shell lines run before a build or a check.
     QStringList moduleLoadLines() const;

@@ -1,10 +1,12 @@
 #include "core/store/runstore.h"
 
 #include "core/appidentity.h"
+#include "core/privatefiles.h"
 #include "core/store/sqlvalues.h"
 #include "core/store/storelog.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <atomic>
@@ -75,8 +77,25 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     const QString driver = QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver))
         return StoreStatus::failure(QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
-    if (path != kMemory && !QDir().mkpath(QFileInfo(path).absolutePath()))
-        return StoreStatus::failure(QStringLiteral("cannot create the folder of %1").arg(path));
+    if (path != kMemory) {
+        const QString folder = QFileInfo(path).absolutePath();
+        // The data folder is torchdeck's own: private. A store elsewhere (tests, exports) leaves its folder alone.
+        const QString made = QDir(folder) == QDir(dataDirectory()) ? makePrivateDirectory(folder)
+                             : QDir().mkpath(folder)               ? QString()
+                                                     : QStringLiteral("cannot create the folder of %1").arg(path);
+        if (!made.isEmpty())
+            return StoreStatus::failure(made);
+        // The store and SQLite's journal files, which take the store's mode, readable by the user only.
+        if (!QFileInfo::exists(path)) {
+            QFile created(path);
+            if (!created.open(QIODevice::WriteOnly) || !created.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
+                return StoreStatus::failure(QStringLiteral("cannot create %1: %2").arg(path, created.errorString()));
+        }
+        for (const QString &file : QStringList{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}) {
+            if (const QString problem = makePrivateFile(file); !problem.isEmpty())
+                return StoreStatus::failure(problem);
+        }
+    }
 
     const QString name = QStringLiteral("torchdeck.runstore.%1").arg(++g_connectionCount);
     StoreStatus status;

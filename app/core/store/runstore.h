@@ -105,7 +105,12 @@ public:
                                               const LoggerFileRecord &after, const QList<MetricEvent> &events);
     StoreResult<QList<StoredMetricEvent>> metrics(const QString &runId) const; // in arrival order
     StoreResult<RunSeries> runSeries(const QString &runId) const;              // the cache replayed
+    // The same, and where the events read end: the position the next appended event takes (metricsEnd).
+    StoreResult<RunSeries> runSeries(const QString &runId, qint64 *end) const;
     StoreResult<qint64> metricsCount(const QString &runId) const;
+    // The position of the next event appended to the run (0 for none): a front that read up to here applies
+    // only the events after it (core/store/seriescache.h).
+    StoreResult<qint64> metricsEnd(const QString &runId) const;
     StoreStatus clearMetrics(const QString &runId);
 
     // Checkpoints, keyed by (run, path).

@@ -243,6 +243,11 @@ StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) co
 
 StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const
 {
+    return runSeries(runId, nullptr);
+}
+
+StoreResult<RunSeries> RunStore::runSeries(const QString &runId, qint64 *end) const
+{
     using Result = StoreResult<RunSeries>;
     if (!isOpen())
         return Result::failure(notOpen().error);
@@ -252,11 +257,30 @@ StoreResult<RunSeries> RunStore::runSeries(const QString &runId) const
         return Result::failure(key.error);
     // Replayed row by row: a million-step run never exists as a list of events.
     Result result;
-    const StoreStatus status =
-        scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.apply(e.event, e.attempt); });
+    // One statement reads every row and its position, so the end matches what was read.
+    qint64 rows = 0;
+    const StoreStatus status = scanMetrics(db, key.value, [&](const StoredMetricEvent &e) {
+        result.value.apply(e.event, e.attempt);
+        ++rows;
+    });
     if (!status.ok())
         return Result::failure(status.error);
+    if (end)
+        *end = rows;
     return result;
+}
+
+StoreResult<qint64> RunStore::metricsEnd(const QString &runId) const
+{
+    if (!isOpen())
+        return StoreResult<qint64>::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral(
+        "SELECT COALESCE(MAX(m.seq), -1) + 1 FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
+    q.addBindValue(runId);
+    if (!q.exec() || !q.next())
+        return StoreResult<qint64>::failure(sql::error(core::Tr::tr("cannot read metrics of run %1").arg(runId), q));
+    return {q.value(0).toLongLong(), {}};
 }
 
 StoreResult<qint64> RunStore::metricsCount(const QString &runId) const

@@ -22,12 +22,20 @@ public:
     bool contains(const QString &runId) const { return m_series.contains(runId); }
     // Events just stored for the run: applied when its series is cached (else the store has them already).
     void apply(const QString &runId, int attempt, const QList<MetricEvent> &events);
+    // The same, told by another process that stored them from position `first` on (RunStore::metricsEnd before
+    // it stored them): what the cached series read from the store already is skipped, and a gap (events missed)
+    // reads the series again.
+    void apply(const QString &runId, int attempt, const QList<MetricEvent> &events, qint64 first);
     // Read again from the store on next use (a new attempt changed what is discarded).
     void forget(const QString &runId) { m_series.remove(runId); }
 
 private:
+    struct Cached {
+        RunSeries series;
+        qint64 end = 0; // the store's position after the events the series holds
+    };
     RunStore *m_store;
-    QHash<QString, RunSeries> m_series;
+    QHash<QString, Cached> m_series;
 };
 
 } // namespace torchdeck

@@ -160,7 +160,7 @@ StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &mig
         if (!db.commit())
             return StoreResult<int>::failure(
                 core::Tr::tr("cannot commit migration %1: %2").arg(m.version).arg(db.lastError().text()));
-        qCInfo(lcStore) << "run store migrated to schema version" << m.version;
+        qCDebug(lcStore) << "run store migrated to schema version" << m.version; // quiet: a first run is no news
         current.value = m.version;
     }
     return current;

@@ -1,0 +1,52 @@
+// libFuzzer: what a front or an agent reads from the other end of the local socket. The bytes as a stream of
+// frames (cut at every length libFuzzer picks) and as one frame's payload; each message decoded, and its
+// arguments read as every value type that crosses the socket. No crash, no sanitizer report, no allocation
+// beyond the frame limit.
+#include "core/agent/agentcodec.h"
+#include "core/agent/agentprotocol.h"
+
+#include <QByteArray>
+
+using namespace torchdeck;
+
+namespace {
+void readAs(const QCborMap &map)
+{
+    QString error;
+    (void)launchRequestFromCbor(map, &error);
+    (void)launchResultFromCbor(map, &error);
+    (void)hostKeyFromCbor(map, &error);
+    (void)credentialPromptFromCbor(map, &error);
+    (void)checkItemFromCbor(map, &error);
+    (void)checkSettingsFromCbor(map, &error);
+    (void)agentStatusFromCbor(map, &error);
+    (void)metricEventsFromCbor(map.value(QStringLiteral("events")).toArray(), &error);
+    (void)connectionStateFromCbor(map.value(QStringLiteral("state")));
+}
+
+void decode(const QByteArray &payload)
+{
+    QString error;
+    const std::optional<AgentMessage> message = decodeAgentMessage(payload, &error);
+    if (!message)
+        return;
+    readAs(message->args);
+    readAs(message->result.toMap());
+    for (const QCborValue &value : message->args)
+        readAs(value.toMap());
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+    decode(bytes);
+    AgentFrameReader reader;
+    const qsizetype cut = bytes.isEmpty() ? 0 : qsizetype(quint8(bytes.at(0))) % (bytes.size() + 1);
+    for (const QByteArray &part : {bytes.left(cut), bytes.mid(cut)}) {
+        reader.append(part);
+        while (const std::optional<QByteArray> payload = reader.next())
+            decode(*payload);
+    }
+    return 0;
+}

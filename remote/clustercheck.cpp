@@ -2,6 +2,7 @@
 
 #include "core/jobs/launchcommand.h"
 #include "core/remotepath.h"
+#include "core/runs/requeueprobe.h"
 #include "core/shellquote.h"
 #include "remote/connection.h"
 #include "remote/remotetr.h"
@@ -27,6 +28,8 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
                               &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch,
                               &ClusterCheck::checkWorkDirectory, &ClusterCheck::checkPyTorchLauncher})
         m_steps.add({{}, {}, [this, check](const StepHandle &step) { (this->*check)(step); }});
+    if (m_settings.probeRequeue)
+        m_steps.add({{}, {}, [this](const StepHandle &step) { checkRequeue(step); }});
     connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_items); });
 }
 
@@ -167,6 +170,14 @@ void ClusterCheck::checkWorkDirectory(const StepHandle &step)
         });
 }
 
+void ClusterCheck::checkRequeue(const StepHandle &step)
+{
+    constexpr int waitSeconds = 120; // for the test job to start and requeue itself
+    runShell(
+        step, requeueProbeItem(0, {}, waitSeconds).name, requeueProbeCommand(m_settings, waitSeconds),
+        [](int exitCode, const QString &out, const QString &) { return requeueProbeItem(exitCode, out, waitSeconds); });
+}
+
 void ClusterCheck::checkPyTorchLauncher(const StepHandle &step)
 {
     // The Python torchrun runs with (its #! line), else python3: its torch version, and whether its --redirects
@@ -235,16 +246,6 @@ CheckItem pyTorchLauncherItem(const QString &probeOutput)
     return {name, true,
             Tr::tr("%1, %2; generated lines use %3 (every torchrun accepts them)")
                 .arg(launcher, what, torchrunOptionNames().join(QStringLiteral(", ")))};
-}
-
-ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile)
-{
-    ClusterCheckSettings settings;
-    settings.scheduler = profile.scheduler;
-    settings.workDirectory = profile.workDirectory;
-    settings.libtorchPrefix = profile.libtorchPrefix();
-    settings.moduleLines = profile.moduleLoadLines();
-    return settings;
 }
 
 } // namespace torchdeck::remote

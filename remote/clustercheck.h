@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/clustercheckitem.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/schedulerkind.h"
 #include "remote/stepsequence.h"
@@ -15,32 +16,15 @@ namespace torchdeck::remote {
 
 class Connection;
 
-struct CheckItem {
-    QString name; // "Shell quoting", "LibTorch", ...
-    bool ok = false;
-    QString detail;       // what was found, or what is wrong and what to do
-    bool warning = false; // ok, but with something the user should know before relying on it
-};
-
-struct ClusterCheckSettings {
-    SchedulerKind scheduler = SchedulerKind::Slurm;
-    QString workDirectory = QStringLiteral("~/.torchdeck");
-    QString libtorchPrefix; // configured CMAKE_PREFIX_PATH; empty: look for one
-    QStringList moduleLines;
-};
-
 // The "PyTorch launcher" line from what the check's probe printed ("torchrun PATH|none", "python V",
 // "torch V" or "torch none ...", "broken True|False|...").
 CheckItem pyTorchLauncherItem(const QString &probeOutput);
 
-// The settings a cluster's profile gives a check.
-ClusterCheckSettings checkSettingsOf(const ClusterProfile &profile);
-
 // "Check cluster": on an open connection, one line per check, a declared sequence of steps in order, each
 // independent of the others' failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++
 // compiler, LibTorch, work directory writable, and the PyTorch users' own scripts would get (torchrun and its
-// spellings; a warning at most: the bundled trainer does not need it). (Reachability and authentication are the
-// connection's own states.)
+// spellings; a warning at most: the bundled trainer does not need it), and where asked whether a job may requeue
+// itself. (Reachability and authentication are the connection's own states.)
 class ClusterCheck : public QObject {
     Q_OBJECT
 public:
@@ -48,8 +32,8 @@ public:
     void start();
 
 signals:
-    void itemChecked(const torchdeck::remote::CheckItem &item);
-    void finished(const QList<torchdeck::remote::CheckItem> &items);
+    void itemChecked(const torchdeck::CheckItem &item);
+    void finished(const QList<torchdeck::CheckItem> &items);
 
 private:
     void runShell(const StepHandle &step, const QString &name, const QString &script,
@@ -62,6 +46,7 @@ private:
     void checkLibTorch(const StepHandle &step);
     void checkWorkDirectory(const StepHandle &step);
     void checkPyTorchLauncher(const StepHandle &step);
+    void checkRequeue(const StepHandle &step); // only when the settings ask for it (core/runs/requeueprobe.h)
 
     QPointer<Connection> m_connection;
     ClusterCheckSettings m_settings;
@@ -70,5 +55,3 @@ private:
 };
 
 } // namespace torchdeck::remote
-
-Q_DECLARE_METATYPE(torchdeck::remote::CheckItem)

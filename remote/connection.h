@@ -1,8 +1,8 @@
 #pragma once
 
+#include "core/connectionquestions.h"
 #include "remote/callqueue.h"
 #include "remote/connectionstate.h"
-#include "remote/credentialprompt.h"
 #include "remote/remoteoperations.h"
 #include "remote/sshsession.h"
 
@@ -49,9 +49,9 @@ public:
     QString lastDetail() const { return m_lastDetail; }
 
 signals:
-    void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);
-    void hostKeyConfirmationNeeded(const torchdeck::remote::HostKeyCheck &key);
-    void credentialNeeded(const torchdeck::remote::CredentialPrompt &prompt);
+    void stateChanged(torchdeck::ConnectionState state, const QString &detail);
+    void hostKeyConfirmationNeeded(const torchdeck::HostKeyCheck &key);
+    void credentialNeeded(const torchdeck::CredentialPrompt &prompt);
 
 private:
     friend class RemoteCommand;

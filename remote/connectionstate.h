@@ -1,30 +1,11 @@
 #pragma once
 
-#include "remote/remotetr.h"
+#include "core/connectionstate.h"
 
 #include <QMetaType>
 #include <QString>
 
 namespace torchdeck::remote {
-
-enum class ConnectionState { Disconnected, Connecting, Connected, Reconnecting, Failed };
-
-inline QString connectionStateName(ConnectionState state)
-{
-    switch (state) {
-    case ConnectionState::Disconnected:
-        return Tr::tr("disconnected");
-    case ConnectionState::Connecting:
-        return Tr::tr("connecting");
-    case ConnectionState::Connected:
-        return Tr::tr("connected");
-    case ConnectionState::Reconnecting:
-        return Tr::tr("reconnecting");
-    case ConnectionState::Failed:
-        return Tr::tr("failed");
-    }
-    return {};
-}
 
 struct ConnectionSettings {
     QString host;          // an alias of the ssh config, or a host name
@@ -51,5 +32,3 @@ struct ConnectionSettings {
 constexpr int kDefaultCommandDeadlineMs = 5 * 60 * 1000;
 
 } // namespace torchdeck::remote
-
-Q_DECLARE_METATYPE(torchdeck::remote::ConnectionState)

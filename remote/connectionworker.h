@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/connectionquestions.h"
 #include "remote/connectionstate.h"
-#include "remote/credentialprompt.h"
 #include "remote/sftphandles.h"
 #include "remote/sftptail.h"
 #include "remote/sshsession.h"
@@ -43,7 +43,7 @@ public slots:
                      std::shared_ptr<std::atomic<bool>> cancelled);
 
 signals:
-    void stateChanged(torchdeck::remote::ConnectionState state, const QString &detail);
+    void stateChanged(torchdeck::ConnectionState state, const QString &detail);
     void commandOutput(quint64 id, const QByteArray &data, bool isStderr);
     void commandFinished(quint64 id, const torchdeck::remote::ExecResult &result);
     void tailData(quint64 id, qint64 offset, const QByteArray &data);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "remote/credentialprompt.h"
+#include "core/connectionquestions.h"
 #include "remote/sftphandles.h"
 #include "remote/sshhandles.h"
 
@@ -12,15 +12,6 @@
 #include <optional>
 
 namespace torchdeck::remote {
-
-enum class HostKeyStatus { Known, Unknown, Changed, OtherType, Error };
-
-struct HostKeyCheck {
-    HostKeyStatus status = HostKeyStatus::Error;
-    QString keyType;           // e.g. ssh-ed25519
-    QString fingerprintSha256; // "SHA256:..." as ssh prints it
-    QString error;
-};
 
 struct ExecResult {
     int exitCode = -1; // the remote command's exit status; -1 when it never ran or was killed
@@ -86,4 +77,3 @@ private:
 } // namespace torchdeck::remote
 
 Q_DECLARE_METATYPE(torchdeck::remote::ExecResult)
-Q_DECLARE_METATYPE(torchdeck::remote::HostKeyCheck)

@@ -1,15 +1,10 @@
 #include "session/clustersession.h"
 
 #include "core/jobs/runlayout.h"
-#include "core/remotepath.h"
-#include "core/runs/restartdecision.h"
-#include "core/scheduler/jobstate.h"
-#include "core/shellquote.h"
 #include "core/store/runstore.h"
-#include "remote/runtracker.h"
 #include "remote/trainerbundle.h"
-#include "session/runaction.h"
-#include "session/submission.h"
+#include "session/internal/sessioninternals.h"
+#include "session/sessionoperation.h"
 
 namespace torchdeck {
 
@@ -17,40 +12,48 @@ namespace {
 constexpr int defaultPollMs = 3000;
 }
 
-ClusterSession::ClusterSession(const ClusterProfile &profile, const remote::ConnectionSettings &settings,
-                               RunStore *store, QObject *parent)
+ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &sshConfigFile, RunStore *store,
+                               QObject *parent)
     : QObject(parent)
     , m_profile(profile)
-    , m_connection(settings)
     , m_store(store)
+    , m_parts(std::make_unique<Parts>(remote::ConnectionSettings{profile.name, sshConfigFile}))
     , m_series(store)
 {
     qRegisterMetaType<LaunchResult>();
     makeTracker();
     m_timer.setInterval(defaultPollMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
-    connect(&m_connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
+    remote::Connection *connection = &m_parts->connection;
+    connect(connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
+    connect(connection, &remote::Connection::hostKeyConfirmationNeeded, this,
+            [this](const HostKeyCheck &key) { emit hostKeyConfirmationNeeded(name(), key); });
+    connect(connection, &remote::Connection::credentialNeeded, this,
+            [this](const CredentialPrompt &prompt) { emit credentialNeeded(name(), prompt); });
 }
 
 ClusterSession::~ClusterSession()
 {
-    delete m_tracker; // before the connection it uses (children go after the members)
+    delete m_parts->tracker; // before the connection it uses
+    m_parts->tracker = nullptr;
 }
 
 void ClusterSession::makeTracker()
 {
-    m_tracker = new remote::RunTracker(&m_connection, m_profile, m_store, &m_series, this);
-    m_tracker->setAutoRestart(true);
-    connect(m_tracker, &remote::RunTracker::runUpdated, this, &ClusterSession::runUpdated);
-    connect(m_tracker, &remote::RunTracker::metricsArrived, this, &ClusterSession::metricsArrived);
-    connect(m_tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
-    connect(m_tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
+    auto *tracker = new remote::RunTracker(&m_parts->connection, m_profile, m_store, &m_series, this);
+    m_parts->tracker = tracker;
+    tracker->setAutoRestart(true);
+    connect(tracker, &remote::RunTracker::runUpdated, this, &ClusterSession::runUpdated);
+    connect(tracker, &remote::RunTracker::metricsArrived, this, &ClusterSession::metricsArrived);
+    connect(tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
+    connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
+        m_lastPass = QDateTime::currentDateTimeUtc();
         emit refreshed(problem);
         replaceTrackerIfIdle();
     });
-    connect(m_tracker, &remote::RunTracker::restarted, this, &ClusterSession::restarted);
-    connect(m_tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
-    connect(m_tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);
+    connect(tracker, &remote::RunTracker::restarted, this, &ClusterSession::restarted);
+    connect(tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
+    connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);
 }
 
 void ClusterSession::setProfile(const ClusterProfile &profile)
@@ -71,42 +74,72 @@ void ClusterSession::setProfile(const ClusterProfile &profile)
 void ClusterSession::replaceTrackerIfIdle()
 {
     // A pass or a restart in flight finishes with the old one: its callbacks need it alive.
-    if (!m_trackerStale || m_tracker->isRefreshing() || m_tracker->isRestarting())
+    remote::RunTracker *old = m_parts->tracker;
+    if (!m_trackerStale || old->isRefreshing() || old->isRestarting())
         return;
     m_trackerStale = false;
-    remote::RunTracker *old = m_tracker;
     old->disconnect();
     old->deleteLater(); // we may be inside one of its signals
     makeTracker();
 }
 
+ConnectionState ClusterSession::state() const
+{
+    return m_parts->connection.state();
+}
+
+QString ClusterSession::stateDetail() const
+{
+    return m_parts->connection.lastDetail();
+}
+
+QString ClusterSession::embeddedTrainerHash()
+{
+    return remote::TrainerBundle::embedded().hash;
+}
+
 bool ClusterSession::isRefreshing() const
 {
-    return m_tracker->isRefreshing();
+    return m_parts->tracker->isRefreshing();
 }
 
 bool ClusterSession::isRestarting() const
 {
-    return m_tracker->isRestarting();
+    return m_parts->tracker->isRestarting();
 }
 
 bool ClusterSession::hasRestartsDue() const
 {
-    return m_tracker->hasRestartsDue();
+    return m_parts->tracker->hasRestartsDue();
+}
+
+void ClusterSession::setInteractive(bool interactive)
+{
+    m_parts->connection.setInteractive(interactive);
+}
+
+void ClusterSession::answerHostKey(bool trust)
+{
+    m_parts->connection.answerHostKey(trust);
+}
+
+void ClusterSession::answerCredential(std::optional<QString> answer)
+{
+    m_parts->connection.answerCredential(std::move(answer));
 }
 
 void ClusterSession::open()
 {
-    if (state() == remote::ConnectionState::Connected || state() == remote::ConnectionState::Connecting ||
-        state() == remote::ConnectionState::Reconnecting)
+    const ConnectionState now = state();
+    if (now == ConnectionState::Connected || now == ConnectionState::Connecting || now == ConnectionState::Reconnecting)
         return;
-    m_connection.open();
+    m_parts->connection.open();
 }
 
 void ClusterSession::close()
 {
     m_timer.stop();
-    m_connection.close();
+    m_parts->connection.close();
 }
 
 void ClusterSession::whenConnected(QObject *context, const std::function<void()> &then,
@@ -116,13 +149,12 @@ void ClusterSession::whenConnected(QObject *context, const std::function<void()>
         return then();
     // One answer only: the first of connected or failed, then the connection is dropped.
     auto link = std::make_shared<QMetaObject::Connection>();
-    *link = connect(&m_connection, &remote::Connection::stateChanged, context,
-                    [link, then, failed](remote::ConnectionState state, const QString &detail) {
-                        if (state == remote::ConnectionState::Connected) {
+    *link = connect(&m_parts->connection, &remote::Connection::stateChanged, context,
+                    [link, then, failed](ConnectionState state, const QString &detail) {
+                        if (state == ConnectionState::Connected) {
                             disconnect(*link);
                             then();
-                        } else if (state == remote::ConnectionState::Failed ||
-                                   state == remote::ConnectionState::Disconnected) {
+                        } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {
                             disconnect(*link);
                             failed(detail);
                         }
@@ -130,14 +162,23 @@ void ClusterSession::whenConnected(QObject *context, const std::function<void()>
     open();
 }
 
-SubmissionScript ClusterSession::previewSubmission(const LaunchRequest &request) const
+void ClusterSession::runCommand(QObject *context, const QString &command,
+                                const std::function<void(int, const QByteArray &, const QByteArray &)> &done,
+                                const std::function<void(const QString &)> &failed, int deadlineMs)
 {
-    const QString work = m_workDirectory.isEmpty() ? kUnknownWorkDirectory : m_workDirectory;
-    // Where RunLauncher's deployment puts the bundled trainer, unless the profile names a prebuilt one.
-    const QString trainer = !request.profile.trainerBinary.isEmpty()
-                                ? request.profile.trainerBinary
-                                : deployedTrainerBinary(work, remote::TrainerBundle::embedded().hash);
-    return renderSubmission(request, work, trainer);
+    whenConnected(
+        context,
+        [this, context, command, done, failed, deadlineMs] {
+            remote::RemoteCommand *running =
+                m_parts->connection.run(command, deadlineMs > 0 ? deadlineMs : remote::kDefaultCommandDeadlineMs);
+            connect(running, &remote::RemoteCommand::failed, context, failed);
+            connect(running, &remote::RemoteCommand::finished, context, [done, failed](const remote::ExecResult &r) {
+                if (!r.error.isEmpty())
+                    return failed(r.error);
+                done(r.exitCode, r.out, r.err);
+            });
+        },
+        failed);
 }
 
 void ClusterSession::resolveWorkDirectory()
@@ -145,19 +186,20 @@ void ClusterSession::resolveWorkDirectory()
     if (m_resolving)
         return;
     m_resolving = true;
-    remote::RemoteCommand *command = m_connection.run(workDirectoryCommand(m_profile.workDirectory));
     const QString asked = m_profile.workDirectory;
-    connect(command, &remote::RemoteCommand::failed, this, [this](const QString &) { m_resolving = false; });
-    connect(command, &remote::RemoteCommand::finished, this, [this, asked](const remote::ExecResult &result) {
-        m_resolving = false;
-        const QString directory = QString::fromUtf8(result.out.trimmed());
-        if (asked != m_profile.workDirectory)
-            return resolveWorkDirectory(); // the profile changed meanwhile
-        if (result.exitCode != 0 || !directory.startsWith(u'/'))
-            return; // a submission says what is wrong with it
-        m_workDirectory = directory;
-        emit workDirectoryKnown(directory);
-    });
+    runCommand(
+        this, workDirectoryCommand(asked),
+        [this, asked](int exitCode, const QByteArray &out, const QByteArray &) {
+            m_resolving = false;
+            const QString directory = QString::fromUtf8(out.trimmed());
+            if (asked != m_profile.workDirectory)
+                return resolveWorkDirectory(); // the profile changed meanwhile
+            if (exitCode != 0 || !directory.startsWith(u'/'))
+                return; // a submission says what is wrong with it
+            m_workDirectory = directory;
+            emit workDirectoryKnown(directory);
+        },
+        [this](const QString &) { m_resolving = false; });
 }
 
 void ClusterSession::setPolling(bool enabled)
@@ -174,69 +216,97 @@ void ClusterSession::setPolling(bool enabled)
 void ClusterSession::refresh(const QStringList &runIds)
 {
     replaceTrackerIfIdle();
-    if (isConnected())
-        m_tracker->refresh(runIds);
+    if (!isConnected())
+        return;
+    if (!isRefreshing())
+        m_lastPassRuns = runIds;
+    m_parts->tracker->refresh(runIds);
 }
 
-void ClusterSession::onStateChanged(remote::ConnectionState state, const QString &detail)
+void ClusterSession::onStateChanged(ConnectionState state, const QString &detail)
 {
-    if (state == remote::ConnectionState::Connected) {
+    if (state == ConnectionState::Connected) {
         if (m_workDirectory.isEmpty())
             resolveWorkDirectory();
         if (m_polling) {
             m_timer.start();
             refresh();
         }
-    } else if (state == remote::ConnectionState::Failed || state == remote::ConnectionState::Disconnected) {
+    } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {
         m_timer.stop();
     }
     emit stateChanged(name(), state, detail);
 }
 
-Submission *ClusterSession::submit(const LaunchRequest &request, int chain)
+SessionOperation *ClusterSession::connectOperation()
 {
-    auto *submission = new Submission(this, request, chain);
-    connect(submission, &Submission::finished, this, [this](const LaunchResult &result) { refresh({result.runId}); });
-    return submission;
+    auto *operation = new SessionOperation(this);
+    whenConnected(
+        operation, [operation] { operation->finish(); }, [operation](const QString &error) { operation->fail(error); });
+    return operation;
 }
 
-Submission *ClusterSession::resume(const QString &runId, const QString &from, const QString &epochs, QString *error)
+SessionOperation *ClusterSession::refreshOperation(const QStringList &runIds, int maxAgeMs)
 {
-    const auto run = m_store->run(runId);
-    if (!run.ok() || !run.value) {
-        *error = run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error;
-        return nullptr;
-    }
-    const auto request =
-        resumeRequest(*m_store, m_profile, *run.value, from.isEmpty() ? QStringLiteral("auto") : from, epochs, error);
-    return request ? submit(*request) : nullptr;
+    // While the session polls, its passes are the answer: a pass younger than the interval stands, else the next
+    // poll is brought forward to now (and the one after it a whole interval later), so the scheduler is asked at
+    // most once per interval whoever asks. maxAgeMs 0 asks for a pass now.
+    const bool polling = m_timer.isActive() && maxAgeMs > 0;
+    const int freshMs = polling ? std::max(maxAgeMs, pollInterval()) : maxAgeMs;
+    const bool covered =
+        m_lastPassRuns.isEmpty() ||
+        std::all_of(runIds.cbegin(), runIds.cend(), [this](const QString &id) { return m_lastPassRuns.contains(id); });
+    if (isConnected() && !isRefreshing() && !isRestarting() && m_lastPass.isValid() && covered && maxAgeMs > 0 &&
+        m_lastPass.msecsTo(QDateTime::currentDateTimeUtc()) <= freshMs)
+        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("problem"), QString()}}, this);
+    auto *operation = new SessionOperation(this);
+    auto problem = std::make_shared<std::optional<QString>>(); // set when the pass ended
+    // After the pass, the restarts it decided on: a command that ends then shows the new job.
+    auto settle = [this, operation, problem] {
+        if (problem->has_value() && !isRestarting())
+            operation->finish(QCborMap{{QStringLiteral("problem"), **problem}});
+    };
+    connect(this, &ClusterSession::restarted, operation, settle);
+    connect(this, &ClusterSession::restartFailed, operation, settle);
+    whenConnected(
+        operation,
+        [this, operation, problem, runIds, settle] {
+            connect(this, &ClusterSession::refreshed, operation, [problem, settle](const QString &said) {
+                *problem = said;
+                settle();
+            });
+            connect(this, &ClusterSession::storeFailed, operation,
+                    [operation](const QString &error) { operation->fail(error); });
+            const bool timerRuns = m_timer.isActive();
+            refresh(timerRuns ? QStringList() : runIds); // polling: the timer's full pass, brought forward
+            if (timerRuns)
+                m_timer.start();
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
 }
 
-RunAction *ClusterSession::cancel(const QStringList &runIds)
+SessionOperation *ClusterSession::workDirectoryOperation()
 {
-    QStringList jobIds;
-    QString localState;
-    for (const QString &runId : runIds) {
-        const auto jobs = m_store->jobs(runId);
-        for (const JobRecord &job : jobs.value) {
-            localState = localStateDirectoryOf(job.stdoutPath);
-            if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
-                jobIds.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
-        }
-    }
-    return new RunAction(this, SchedulerAction::Cancel, runIds, jobIds, m_profile.commands(localState));
-}
-
-RunAction *ClusterSession::requeue(const QString &runId)
-{
-    const auto jobs = m_store->jobs(runId);
-    QStringList running;
-    if (jobs.ok() && !jobs.value.isEmpty()) {
-        const JobRecord &job = jobs.value.at(speakingJob(jobs.value));
-        if (!isFinal(jobStateFromName(job.state)))
-            running.append(job.jobId);
-    }
-    return new RunAction(this, SchedulerAction::Requeue, {runId}, running, m_profile.commands());
+    if (!m_workDirectory.isEmpty())
+        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("directory"), m_workDirectory}}, this);
+    auto *operation = new SessionOperation(this);
+    const QString asked = m_profile.workDirectory;
+    runCommand(
+        operation, workDirectoryCommand(asked),
+        [this, operation, asked](int exitCode, const QByteArray &out, const QByteArray &err) {
+            const QString directory = QString::fromUtf8(out.trimmed());
+            if (exitCode != 0 || !directory.startsWith(u'/'))
+                return operation->fail(tr("cannot use the work directory %1 on %2: %3")
+                                           .arg(asked, name(), QString::fromUtf8(err.trimmed())));
+            if (asked == m_profile.workDirectory && m_workDirectory.isEmpty()) {
+                m_workDirectory = directory;
+                emit workDirectoryKnown(directory);
+            }
+            operation->finish(QCborMap{{QStringLiteral("directory"), directory}});
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
 }
 
 StoreStatus ClusterSession::setAutoRestart(const QString &runId, bool enabled)
@@ -245,7 +315,7 @@ StoreStatus ClusterSession::setAutoRestart(const QString &runId, bool enabled)
     if (!saved.ok())
         return saved;
     if (enabled && isConnected())
-        m_tracker->reconsider(runId); // a job that stopped to be requeued while it was off goes on now
+        m_parts->tracker->reconsider(runId); // a job that stopped to be requeued while it was off goes on now
     emit runUpdated(runId);
     return saved;
 }

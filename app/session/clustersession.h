@@ -1,33 +1,33 @@
 #pragma once
 
+#include "core/clustercheckitem.h"
+#include "core/connectionquestions.h"
+#include "core/connectionstate.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/seriescache.h"
 #include "core/store/storeresult.h"
-#include "remote/connection.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QTimer>
 #include <functional>
+#include <memory>
+#include <optional>
 
 namespace torchdeck {
 
-namespace remote {
-class RunTracker;
-}
 class RunStore;
-class RunAction;
-class Submission;
+class SessionOperation;
 
-// One cluster, for both fronts: its connection, the run tracker and its polling, the restart policy (on for
+// One cluster in the agent: its connection, the run tracker and its polling, the restart policy (on for
 // every run unless switched off for it, up to its spec's restart limit), submissions (new runs, chains,
-// resumes and branches), cancel and requeue, and the one cache of each run's series. Widget-free: the
-// desktop window and the terminal commands are views over it and wire none of these parts themselves.
+// resumes and branches), cancel and requeue, the one cache of each run's series, and every remote operation
+// a front needs (checkpoints, logs, the cluster check, code snapshots), each written once here. Widget-free
+// and free of remote/ types: the fronts reach it through the agent's socket (session/agentclient.h).
 class ClusterSession : public QObject {
     Q_OBJECT
 public:
-    ClusterSession(const ClusterProfile &profile, const remote::ConnectionSettings &settings, RunStore *store,
+    ClusterSession(const ClusterProfile &profile, const QString &sshConfigFile, RunStore *store,
                    QObject *parent = nullptr);
     ~ClusterSession() override;
 
@@ -37,9 +37,9 @@ public:
     // stay the same, so the fronts notice nothing.
     void setProfile(const ClusterProfile &profile);
     RunStore *store() const { return m_store; }
-    remote::Connection *connection() { return &m_connection; }
-    remote::ConnectionState state() const { return m_connection.state(); }
-    bool isConnected() const { return state() == remote::ConnectionState::Connected; }
+    ConnectionState state() const;
+    QString stateDetail() const;
+    bool isConnected() const { return state() == ConnectionState::Connected; }
 
     void open(); // no-op while connected or connecting
     void close();
@@ -49,12 +49,12 @@ public:
     // The profile's work directory made absolute on the cluster (its symlinks resolved, as a submission
     // resolves it), asked once connected; empty until known (workDirectoryKnown).
     QString workDirectory() const { return m_workDirectory; }
-    // The script a submission of `request` sends, byte for byte, once the work directory is known; before,
-    // its paths start with kUnknownWorkDirectory. What the fronts preview (and `submit --edit` edits).
-    SubmissionScript previewSubmission(const LaunchRequest &request) const;
+    // Where a deployment puts the bundled trainer under a work directory (unless the profile names a
+    // prebuilt one): what the fronts' script preview names.
+    static QString embeddedTrainerHash();
 
-    // Polls every interval while connected (3 s unless set), and once on connecting; refresh() polls now
-    // (ignored while a pass runs). A one-shot terminal command turns polling off and refreshes when it needs to.
+    // Polls every interval while connected and polling, and once on connecting; refresh() polls now
+    // (ignored while a pass runs).
     void setPolling(bool enabled);
     void setPollInterval(int ms) { m_timer.setInterval(ms); }
     int pollInterval() const { return m_timer.interval(); }
@@ -62,30 +62,69 @@ public:
     bool isRefreshing() const;
     bool isRestarting() const;   // a restart's submission is in flight
     bool hasRestartsDue() const; // a restart the scheduler refused waits to be tried again
+    // When the last pass ended (invalid before the first).
+    QDateTime lastPass() const { return m_lastPass; }
 
     const RunSeries *series(const QString &runId) { return m_series.series(runId); }
 
-    // A new run; chain > 1 also queues chain - 1 further attempts, each to start if the one before fails
-    // (afternotok), each resuming from the latest checkpoint. The Submission deletes itself when done.
-    Submission *submit(const LaunchRequest &request, int chain = 1);
-    // The next attempt of an ended run from a checkpoint ("auto": the latest; a step or file name: a branch).
-    // Null, with the reason in `error`, when the run cannot resume.
-    Submission *resume(const QString &runId, const QString &from, const QString &epochs, QString *error);
-    // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
-    // start the next). Runs without one are left as they are.
-    RunAction *cancel(const QStringList &runIds);
-    // The scheduler stops the run's running job and queues it again (it resumes from its checkpoint).
-    RunAction *requeue(const QString &runId);
+    // Questions of the connection (host key, passwords, one-time codes): with a handler set, they are
+    // signalled and wait for answer*(); without one they are refused at once (the connection then fails).
+    void setInteractive(bool interactive);
+    void answerHostKey(bool trust);
+    void answerCredential(std::optional<QString> answer);
 
+    // The operations below report as SessionOperations (results and events in CBOR, core/agent/agentcodec.h);
+    // each connects first when needed.
+
+    // Connected ({}), or why not.
+    SessionOperation *connectOperation();
+    // One pass over these runs (all unfinished ones when empty), or none when a pass that ended at most
+    // maxAgeMs ago covered them: {"problem": text}. A restart the pass decided on is submitted before it ends.
+    SessionOperation *refreshOperation(const QStringList &runIds, int maxAgeMs);
+    // A new run; chain > 1 also queues chain - 1 further attempts, each to start if the one before fails
+    // (afternotok), each resuming from the latest checkpoint. Events "rendered" {script} and "job"
+    // {result}; the result is the first job's LaunchResult.
+    SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // The next attempt of an ended run from a checkpoint ("auto": the latest; a step or file name: a branch).
+    SessionOperation *resume(const QString &runId, const QString &from, const QString &epochs);
+    // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
+    // start the next): {"message", "jobs": [ids]}. Runs without one are left as they are.
+    SessionOperation *cancel(const QStringList &runIds);
+    // The scheduler stops the run's running job and queues it again (it resumes from its checkpoint).
+    SessionOperation *requeue(const QString &runId);
     // The automatic restart from outside of one run (on unless switched off; stored with the run).
     [[nodiscard]] StoreStatus setAutoRestart(const QString &runId, bool enabled);
+    // The same as an operation: switched on for a run whose job stopped to be requeued meanwhile, it ends once
+    // that restart was submitted ({"job": id}) or refused ({"error": text}); else at once ({}).
+    SessionOperation *autoRestartOperation(const QString &runId, bool enabled);
+    // Which of the run's recorded checkpoints are still on the cluster: {"present": [paths]}.
+    SessionOperation *presentCheckpoints(const QString &runId);
+    // Deletes checkpoints named as listed (file names or steps; never the latest) on the cluster and in the
+    // store: {"deleted": [paths], "gone": [paths already gone], "unrecorded": [errors]}.
+    SessionOperation *deleteCheckpoints(const QString &runId, const QStringList &wanted);
+    // A cluster file (a log): whole (lastLines < 0) or its last lines, as "data" events {bytes} of at most a
+    // MiB each; then {}.
+    SessionOperation *readFile(const QString &path, int lastLines);
+    // A file followed by byte offset from `offset` until stopped: "data" {offset, bytes}, "reset" {reason}
+    // when it was truncated or replaced (delivery restarts at 0).
+    SessionOperation *followFile(const QString &path, qint64 offset);
+    // "Check cluster": an "item" event per line as it is checked (CheckItem); {"items": [...]} at the end.
+    SessionOperation *check(const ClusterCheckSettings &settings);
+    // The code snapshots on the cluster: {"snapshots": [{id, files, bytes, time}]}.
+    SessionOperation *codeSnapshots();
+    // Deletes the snapshots no unfinished run uses (states as the scheduler says them now):
+    // {"deleted": [ids], "objects": n, "bytes": n, "kept": n}.
+    SessionOperation *pruneCodeSnapshots();
+    // The work directory, resolved: {"directory": path}.
+    SessionOperation *workDirectoryOperation();
 
 signals:
-    void stateChanged(const QString &cluster, torchdeck::remote::ConnectionState state, const QString &detail);
+    void stateChanged(const QString &cluster, torchdeck::ConnectionState state, const QString &detail);
+    void hostKeyConfirmationNeeded(const QString &cluster, const torchdeck::HostKeyCheck &key);
+    void credentialNeeded(const QString &cluster, const torchdeck::CredentialPrompt &prompt);
     void runUpdated(const QString &runId);
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
-    // The run's series changed in ways no batch of events says (another front on the store stored them):
-    // read series(runId) again.
+    // The run's series changed in ways no batch of events says: read series(runId) again.
     void seriesReset(const QString &runId);
     void refreshed(const QString &problem); // one pass ended; empty: all went well
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
@@ -95,21 +134,28 @@ signals:
     void workDirectoryKnown(const QString &directory);
 
 private:
+    friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
+    struct Parts;                   // the connection and the tracker
     void makeTracker();
     void replaceTrackerIfIdle();
-    void onStateChanged(remote::ConnectionState state, const QString &detail);
+    void onStateChanged(ConnectionState state, const QString &detail);
     void resolveWorkDirectory();
+    // Runs `command` once connected; `done` gets its exit code, stdout and stderr, or the error.
+    void runCommand(QObject *context, const QString &command,
+                    const std::function<void(int exitCode, const QByteArray &out, const QByteArray &err)> &done,
+                    const std::function<void(const QString &error)> &failed, int deadlineMs = 0);
 
     ClusterProfile m_profile;
-    remote::Connection m_connection;
     RunStore *m_store;
+    std::unique_ptr<Parts> m_parts;
     RunSeriesCache m_series;
-    remote::RunTracker *m_tracker = nullptr; // a child
-    bool m_trackerStale = false;             // made with an earlier profile
+    bool m_trackerStale = false; // made with an earlier profile
     QTimer m_timer;
     bool m_polling = true;
     QString m_workDirectory;
     bool m_resolving = false;
+    QDateTime m_lastPass;
+    QStringList m_lastPassRuns; // empty: all of the cluster's unfinished runs
 };
 
 } // namespace torchdeck

@@ -7,11 +7,6 @@
 
 namespace torchdeck {
 
-bool isUnfinishedRun(const RunRecord &run)
-{
-    return !isFinal(jobStateFromName(run.state));
-}
-
 ClusterSessions::ClusterSessions(RunStore *store, ProfileStore *profiles, QObject *parent)
     : QObject(parent)
     , m_store(store)
@@ -24,13 +19,8 @@ ClusterSession *ClusterSessions::session(const QString &cluster)
 {
     if (ClusterSession *existing = m_sessions.value(cluster))
         return existing;
-    remote::ConnectionSettings settings;
-    settings.host = cluster;
-    settings.sshConfigFile = m_sshConfigFile;
-    auto *session = new ClusterSession(m_profiles->profile(cluster), settings, m_store, this);
+    auto *session = new ClusterSession(m_profiles->profile(cluster), m_sshConfigFile, m_store, this);
     session->setPolling(m_polling);
-    if (m_setup)
-        m_setup(session->connection());
     m_sessions.insert(cluster, session);
     emit sessionAdded(session);
     return session;
@@ -55,15 +45,15 @@ QStringList ClusterSessions::resumeTracking()
     return clusters;
 }
 
-QList<RunRecord> ClusterSessions::runsRelyingOnRestarts() const
+QList<RunRecord> ClusterSessions::unfinishedRuns() const
 {
-    QList<RunRecord> relying;
+    QList<RunRecord> unfinished;
     const auto runs = m_store->runs();
     for (const RunRecord &run : runs.value) {
-        if (isUnfinishedRun(run) && run.autoRestart)
-            relying.append(run);
+        if (isUnfinishedRun(run))
+            unfinished.append(run);
     }
-    return relying;
+    return unfinished;
 }
 
 } // namespace torchdeck

@@ -1,28 +1,23 @@
 #pragma once
 
-#include "core/store/runrecord.h"
+#include "core/runs/runstates.h"
 #include "session/clustersession.h"
 
 #include <QHash>
 #include <QObject>
-#include <functional>
 
 namespace torchdeck {
 
 class ProfileStore;
 class RunStore;
 
-// The sessions of one front (the window, one terminal command), one per cluster, made on first use, all on
-// one run store and one set of profiles. The front says how a connection asks its questions (host key,
-// passwords, 2FA): dialogs in the window, the terminal in a command, nothing at all without a terminal.
+// The agent's sessions, one per cluster, made on first use, all on one run store and one set of profiles.
 class ClusterSessions : public QObject {
     Q_OBJECT
 public:
     ClusterSessions(RunStore *store, ProfileStore *profiles, QObject *parent = nullptr);
 
     void setSshConfigFile(const QString &path) { m_sshConfigFile = path; }
-    // Called on every new session's connection before it opens: where its questions go.
-    void setConnectionSetup(std::function<void(remote::Connection *)> setup) { m_setup = std::move(setup); }
     // Whether new sessions poll by themselves once connected (on; a one-shot terminal command turns it off).
     void setPolling(bool enabled) { m_polling = enabled; }
     ClusterSession *session(const QString &cluster); // made (not opened) when new
@@ -36,8 +31,8 @@ public:
     // Opens the session of every cluster with an unfinished run, so tracking (and restarting) resumes.
     // Returns those clusters.
     QStringList resumeTracking();
-    // The unfinished runs that count on this front to restart them when their job stops to be requeued.
-    QList<RunRecord> runsRelyingOnRestarts() const;
+    // The unfinished runs of the store.
+    QList<RunRecord> unfinishedRuns() const;
 
 signals:
     void sessionAdded(torchdeck::ClusterSession *session);
@@ -46,12 +41,8 @@ private:
     RunStore *m_store;
     ProfileStore *m_profiles;
     QString m_sshConfigFile;
-    std::function<void(remote::Connection *)> m_setup;
     bool m_polling = true;
     QHash<QString, ClusterSession *> m_sessions;
 };
-
-// Whether a stored run has not ended (its state is not final).
-bool isUnfinishedRun(const RunRecord &run);
 
 } // namespace torchdeck

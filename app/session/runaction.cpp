@@ -1,7 +1,7 @@
-#include "session/runaction.h"
+#include "session/internal/runaction.h"
 
 #include "remote/schedulerclient.h"
-#include "session/clustersession.h"
+#include "session/internal/sessioninternals.h"
 
 #include <QTimer>
 
@@ -49,7 +49,7 @@ void RunAction::next(QStringList left)
     if (!m_session)
         return deleteLater();
     const QString id = left.takeFirst();
-    auto *client = new remote::SchedulerClient(m_session->connection(), m_commands, this);
+    auto *client = new remote::SchedulerClient(&SessionInternals::connection(*m_session), m_commands, this);
     connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
         client->deleteLater();
         emit failed(error);

@@ -1,8 +1,8 @@
-#include "session/submission.h"
+#include "session/internal/submission.h"
 
 #include "core/store/runstore.h"
 #include "remote/runlauncher.h"
-#include "session/clustersession.h"
+#include "session/internal/sessioninternals.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -70,7 +70,8 @@ LaunchRequest Submission::chainedAttempt(int attempt) const
 
 void Submission::launch(const remote::StepHandle &step, const LaunchRequest &request)
 {
-    auto *launcher = new remote::RunLauncher(m_session->connection(), m_session->store(), step.context());
+    auto *launcher =
+        new remote::RunLauncher(&SessionInternals::connection(*m_session), m_session->store(), step.context());
     connect(launcher, &remote::RunLauncher::progress, this, &Submission::progress);
     connect(launcher, &remote::RunLauncher::output, this, &Submission::output);
     connect(launcher, &remote::RunLauncher::rendered, this, &Submission::rendered);

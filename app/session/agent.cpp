@@ -1,0 +1,376 @@
+#include "session/agent.h"
+
+#include "core/agent/agentprotocol.h"
+#include "core/appidentity.h"
+#include "core/sshconfigparser.h"
+#include "session/agentpeer.h"
+#include "session/agentrequests.h"
+#include "session/clustersessions.h"
+#include "session/questionrouter.h"
+#include "session/sessionoperation.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QLocalServer>
+#include <QLocalSocket>
+#include <QLockFile>
+#include <QLoggingCategory>
+#include <unistd.h>
+
+namespace torchdeck {
+
+namespace {
+Q_LOGGING_CATEGORY(lcAgent, "torchdeck.agent")
+
+constexpr int backgroundPollMs = 10000; // no front asks for more: the runs are only watched for restarts
+constexpr int idleCheckMs = 5000;
+constexpr int retryTrackingMs = 60000; // a cluster with unfinished runs that could not be reached
+} // namespace
+
+Agent::Agent(QObject *parent)
+    : QObject(parent)
+    , m_paths(agentPaths())
+    , m_started(QDateTime::currentDateTimeUtc())
+    , m_version(agentBuildVersion(QCoreApplication::applicationFilePath()))
+    , m_questions(std::make_unique<QuestionRouter>())
+    , m_idleExitMinutes(agentIdleExitMinutes())
+{
+    m_idleTimer.setInterval(idleCheckMs);
+    connect(&m_idleTimer, &QTimer::timeout, this, &Agent::checkIdle);
+    m_retryTimer.setInterval(retryTrackingMs);
+    connect(&m_retryTimer, &QTimer::timeout, this, &Agent::retryTracking);
+}
+
+Agent::~Agent()
+{
+    for (AgentPeer *peer : std::as_const(m_peers))
+        peer->disconnect(this);
+    m_sessions.reset(); // before the store and profiles they use
+    if (m_server)
+        m_server->close();
+}
+
+bool Agent::start(QString *error)
+{
+    const QString socketDirectory = QFileInfo(m_paths.socketPath).absolutePath();
+    for (const QString &directory : {m_paths.dataDirectory, socketDirectory}) {
+        if (const QString problem = makePrivateDirectory(directory); !problem.isEmpty()) {
+            *error = problem;
+            return false;
+        }
+    }
+    m_lock = std::make_unique<QLockFile>(m_paths.lockFile);
+    m_lock->setStaleLockTime(0); // held as long as the agent lives; a dead holder's lock is taken over
+    if (!m_lock->tryLock(0)) {
+        error->clear(); // another agent of this store runs (or starts): it serves the fronts
+        return false;
+    }
+    if (const StoreStatus opened = m_store.open(RunStore::defaultPath()); !opened.ok()) {
+        *error = tr("cannot open the run store: %1").arg(opened.error);
+        return false;
+    }
+    QString problem;
+    if (!m_profiles.load(&problem)) {
+        *error = problem;
+        return false;
+    }
+    m_profilesRead = QFileInfo(m_profiles.path()).lastModified();
+    m_sessions = std::make_unique<ClusterSessions>(&m_store, &m_profiles);
+    connect(m_sessions.get(), &ClusterSessions::sessionAdded, this, &Agent::sessionAdded);
+    QLocalServer::removeServer(m_paths.socketPath); // a dead agent's socket: the lock says none listens
+    m_server = new QLocalServer(this);
+    m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    if (!m_server->listen(m_paths.socketPath)) {
+        *error = tr("cannot listen on %1: %2").arg(m_paths.socketPath, m_server->errorString());
+        return false;
+    }
+    connect(m_server, &QLocalServer::newConnection, this, &Agent::acceptPeers);
+    qCInfo(lcAgent) << "agent" << QCoreApplication::applicationPid() << "listening on" << m_paths.socketPath;
+    const QStringList tracked = m_sessions->resumeTracking();
+    if (!tracked.isEmpty())
+        qCInfo(lcAgent) << "tracking the unfinished runs of" << tracked;
+    m_idleTimer.start();
+    m_retryTimer.start();
+    return true;
+}
+
+void Agent::acceptPeers()
+{
+    while (QLocalSocket *socket = m_server->nextPendingConnection()) {
+        // The socket's folder is private already; the peer's uid is checked all the same (a shared folder,
+        // a socket passed on).
+        if (peerUid(socket->socketDescriptor()) != qint64(getuid())) {
+            qCWarning(lcAgent) << "refused a front of another user";
+            socket->abort();
+            socket->deleteLater();
+            continue;
+        }
+        auto *peer = new AgentPeer(socket, this);
+        connect(peer, &AgentPeer::message, this, &Agent::peerMessage);
+        connect(peer, &AgentPeer::gone, this, &Agent::peerGone);
+        m_peers.append(peer);
+        m_idleSince = {};
+    }
+}
+
+void Agent::peerGone(AgentPeer *peer)
+{
+    m_peers.removeAll(peer);
+    m_questions->peerGone(peer, m_peers, [this](const QString &cluster) { return m_sessions->existing(cluster); });
+    for (const QPointer<SessionOperation> &operation : std::as_const(peer->operations)) {
+        // A submission goes on (its job may be on its way); what only served this front ends.
+        if (operation && operation->property("submission").toBool() == false)
+            operation->stop();
+    }
+    peer->deleteLater();
+    applyPollIntervals();
+}
+
+void Agent::peerMessage(AgentPeer *peer, const AgentMessage &message)
+{
+    if (m_stopping && message.op != u"status" && message.op != u"stop" && message.op != u"handover")
+        return peer->send(agentErrorReply(message.id, tr("the agent is stopping")));
+    reloadProfilesIfChanged();
+    AgentRequests(this, peer).handle(message);
+}
+
+void Agent::track(AgentPeer *peer, qint64 id, SessionOperation *operation, bool submission)
+{
+    const QPointer<AgentPeer> front(peer);
+    peer->operations.insert(id, operation);
+    operation->setProperty("submission", submission);
+    if (submission)
+        ++m_submissionsInFlight;
+    connect(operation, &SessionOperation::progress, peer, [front, id](const QString &step, qint64 done, qint64 total) {
+        front->send(agentEvent(
+            QStringLiteral("progress"),
+            {{QStringLiteral("step"), step}, {QStringLiteral("done"), done}, {QStringLiteral("total"), total}}, id));
+    });
+    connect(operation, &SessionOperation::output, peer, [front, id](const QString &text) {
+        front->send(agentEvent(QStringLiteral("output"), {{QStringLiteral("text"), text}}, id));
+    });
+    connect(operation, &SessionOperation::event, peer,
+            [front, id](const QString &name, const QCborMap &args) { front->send(agentEvent(name, args, id)); });
+    const auto ended = [this, front, id, submission] {
+        if (front)
+            front->operations.remove(id);
+        if (submission) {
+            --m_submissionsInFlight;
+            finishStopIfQuiet();
+        }
+    };
+    connect(operation, &SessionOperation::finished, this, [front, id, ended](const QCborValue &result) {
+        if (front)
+            front->send(agentReply(id, result));
+        ended();
+    });
+    connect(operation, &SessionOperation::failed, this, [front, id, ended](const QString &error) {
+        if (front)
+            front->send(agentErrorReply(id, error));
+        ended();
+    });
+}
+
+ClusterSession *Agent::sessionFor(const QString &cluster)
+{
+    return m_sessions->session(cluster);
+}
+
+void Agent::sessionAdded(ClusterSession *session)
+{
+    session->setInteractive(true); // its questions come here, and go to a front or are refused
+    session->setPollInterval(backgroundPollMs);
+    connect(session, &ClusterSession::hostKeyConfirmationNeeded, this,
+            [this, session](const QString &, const HostKeyCheck &key) {
+                m_questions->hostKeyNeeded(session, key, m_peers);
+            });
+    connect(session, &ClusterSession::credentialNeeded, this,
+            [this, session](const QString &, const CredentialPrompt &prompt) {
+                m_questions->credentialNeeded(session, prompt, m_peers);
+            });
+    connect(session, &ClusterSession::stateChanged, this,
+            [this](const QString &cluster, ConnectionState state, const QString &detail) {
+                if (state == ConnectionState::Connected)
+                    m_questions->clearNeedsYou(cluster);
+                broadcast(QStringLiteral("state"), {{QStringLiteral("cluster"), cluster},
+                                                    {QStringLiteral("state"), int(state)},
+                                                    {QStringLiteral("detail"), detail},
+                                                    {QStringLiteral("needs_you"), m_questions->needsYou(cluster)}});
+            });
+    connect(session, &ClusterSession::runUpdated, this, [this](const QString &runId) {
+        broadcast(QStringLiteral("run"), {{QStringLiteral("run"), runId}});
+    });
+    connect(session, &ClusterSession::metricsArrived, this,
+            [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
+                // Stored just now, in this thread: they end where the store's events end.
+                const StoreResult<qint64> end = m_store.metricsEnd(runId);
+                broadcast(QStringLiteral("metrics"), {{QStringLiteral("run"), runId},
+                                                      {QStringLiteral("attempt"), attempt},
+                                                      {QStringLiteral("first"), end.value - events.size()},
+                                                      {QStringLiteral("events"), metricEventsToCbor(events)}});
+            });
+    connect(session, &ClusterSession::seriesReset, this, [this](const QString &runId) {
+        broadcast(QStringLiteral("series_reset"), {{QStringLiteral("run"), runId}});
+    });
+    // With each of these, whether the session still has a restart in flight or due: a front waiting for a
+    // run's end waits for those too.
+    const auto restartsPending = [session] { return session->isRestarting() || session->hasRestartsDue(); };
+    connect(session, &ClusterSession::refreshed, this, [this, session, restartsPending](const QString &problem) {
+        broadcast(QStringLiteral("refreshed"), {{QStringLiteral("cluster"), session->name()},
+                                                {QStringLiteral("problem"), problem},
+                                                {QStringLiteral("restarts_pending"), restartsPending()}});
+    });
+    connect(session, &ClusterSession::restarted, this,
+            [this, session, restartsPending](const QString &runId, const QString &jobId, const QString &reason) {
+                qCInfo(lcAgent) << "run" << runId.left(8) << "restarted as job" << jobId << reason;
+                broadcast(QStringLiteral("restarted"), {{QStringLiteral("cluster"), session->name()},
+                                                        {QStringLiteral("run"), runId},
+                                                        {QStringLiteral("job"), jobId},
+                                                        {QStringLiteral("reason"), reason},
+                                                        {QStringLiteral("restarts_pending"), restartsPending()}});
+            });
+    connect(session, &ClusterSession::restartFailed, this,
+            [this, session, restartsPending](const QString &runId, const QString &error) {
+                qCInfo(lcAgent) << "run" << runId.left(8) << "not restarted:" << error;
+                broadcast(QStringLiteral("restart_failed"), {{QStringLiteral("cluster"), session->name()},
+                                                             {QStringLiteral("run"), runId},
+                                                             {QStringLiteral("error"), error},
+                                                             {QStringLiteral("restarts_pending"), restartsPending()}});
+            });
+    connect(session, &ClusterSession::submitted, this,
+            [this](const LaunchResult &result) { broadcast(QStringLiteral("submitted"), launchResultToCbor(result)); });
+    connect(session, &ClusterSession::storeFailed, this, [this](const QString &error) {
+        broadcast(QStringLiteral("store_failed"), {{QStringLiteral("error"), error}});
+    });
+    connect(session, &ClusterSession::workDirectoryKnown, this, [this, session](const QString &directory) {
+        broadcast(QStringLiteral("work_directory"),
+                  {{QStringLiteral("cluster"), session->name()}, {QStringLiteral("directory"), directory}});
+    });
+    applyPollIntervals();
+}
+
+void Agent::broadcast(const QString &event, const QCborMap &args)
+{
+    const AgentMessage message = agentEvent(event, args);
+    for (AgentPeer *peer : std::as_const(m_peers)) {
+        if (peer->greeted)
+            peer->send(message);
+    }
+}
+
+void Agent::applyPollIntervals()
+{
+    // One poll per cluster and interval, at the shortest interval a front asks for.
+    int shortest = backgroundPollMs;
+    for (const AgentPeer *peer : std::as_const(m_peers)) {
+        if (peer->pollMs > 0)
+            shortest = std::min(shortest, peer->pollMs);
+    }
+    if (!m_sessions)
+        return;
+    for (ClusterSession *session : m_sessions->all()) {
+        if (session->pollInterval() != shortest)
+            session->setPollInterval(shortest);
+    }
+}
+
+void Agent::reloadProfilesIfChanged()
+{
+    const QDateTime modified = QFileInfo(m_profiles.path()).lastModified();
+    if (modified == m_profilesRead)
+        return;
+    QString problem;
+    ProfileStore fresh(m_profiles.path());
+    if (!fresh.load(&problem)) {
+        qCWarning(lcAgent) << "profiles not reloaded:" << problem;
+        return;
+    }
+    m_profiles = fresh;
+    m_profilesRead = modified;
+    m_sessions->profilesChanged();
+}
+
+void Agent::retryTracking()
+{
+    if (m_stopping)
+        return;
+    for (const RunRecord &run : m_sessions->unfinishedRuns()) {
+        ClusterSession *session = m_sessions->session(run.cluster);
+        const ConnectionState state = session->state();
+        if ((state == ConnectionState::Failed || state == ConnectionState::Disconnected) &&
+            !m_questions->needsYou(run.cluster))
+            session->open();
+    }
+}
+
+void Agent::checkIdle()
+{
+    if (m_stopping)
+        return;
+    const bool busy = !m_peers.isEmpty() || m_submissionsInFlight > 0 || !m_sessions->unfinishedRuns().isEmpty();
+    if (busy) {
+        m_idleSince = {};
+        return;
+    }
+    m_idleExitMinutes = agentIdleExitMinutes(); // read again: a change applies to the running agent
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (!m_idleSince.isValid())
+        m_idleSince = now;
+    if (m_idleSince.secsTo(now) >= qint64(m_idleExitMinutes) * 60)
+        stop(tr("idle for %n minute(s)", nullptr, m_idleExitMinutes));
+}
+
+void Agent::stop(const QString &why)
+{
+    if (!m_stopping)
+        qCInfo(lcAgent) << "stopping:" << why;
+    m_stopping = true;
+    finishStopIfQuiet();
+}
+
+void Agent::finishStopIfQuiet()
+{
+    if (!m_stopping || m_submissionsInFlight > 0)
+        return;
+    m_idleTimer.stop();
+    m_retryTimer.stop();
+    if (m_server)
+        m_server->close(); // new fronts start a new agent from here on
+    const QList<AgentPeer *> peers = m_peers;
+    for (AgentPeer *peer : peers)
+        peer->close(tr("the agent stopped"));
+    if (m_sessions) {
+        for (ClusterSession *session : m_sessions->all())
+            session->close();
+    }
+    m_lock.reset();
+    QMetaObject::invokeMethod(this, &Agent::stopped, Qt::QueuedConnection);
+}
+
+AgentStatus Agent::status() const
+{
+    AgentStatus status;
+    status.pid = QCoreApplication::applicationPid();
+    status.version = version();
+    status.executable = QCoreApplication::applicationFilePath();
+    status.started = m_started;
+    status.dataDirectory = m_paths.dataDirectory;
+    status.socketPath = m_paths.socketPath;
+    status.idleExitMinutes = m_idleExitMinutes;
+    status.submissionsInFlight = m_submissionsInFlight;
+    QHash<QString, int> unfinished;
+    if (m_sessions) {
+        for (const RunRecord &run : m_sessions->unfinishedRuns())
+            ++unfinished[run.cluster];
+        for (ClusterSession *session : m_sessions->all())
+            status.clusters.append({session->name(), session->state(), session->stateDetail(),
+                                    unfinished.value(session->name()), m_questions->needsYou(session->name()),
+                                    session->pollInterval()});
+    }
+    for (const AgentPeer *peer : std::as_const(m_peers))
+        status.clients.append({peer->front, peer->pid, peer->interactive});
+    return status;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,170 @@
+#pragma once
+
+#include "core/clustercheckitem.h"
+#include "core/connectionquestions.h"
+#include "core/connectionstate.h"
+#include "core/runs/launchrequest.h"
+#include "core/store/seriescache.h"
+
+#include <QCborMap>
+#include <QHash>
+#include <QLocalSocket>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+namespace torchdeck {
+
+class AgentFrameReader;
+class ProfileStore;
+class RunStore;
+class SessionOperation;
+struct AgentMessage;
+
+// A front's line to the agent (docs/agent.md): every remote operation goes through it as a request, and the
+// agent's news (connection states, runs and metrics as they change, the connection's questions) arrive as its
+// signals. The window and every terminal command hold one. Attaching starts the agent when none runs (the
+// same binary, `torchdeck agent`), and an agent of another version is asked to hand over first. Runs, jobs and
+// metrics are read from the run store, which the agent keeps current; the series of each run are cached here
+// and kept current by the agent's events, so a front redraws without reading the store again.
+class AgentClient : public QObject {
+    Q_OBJECT
+public:
+    struct Options {
+        QString front = QStringLiteral("term"); // what `torchdeck agent status` calls it
+        bool interactive = false;               // it can ask a person (the connection's questions come here)
+        bool keepAttached = false;              // attach again (starting a new agent) when the agent goes away
+        bool startAgent = true;                 // false: only an agent that runs already (agent status, stop)
+        int pollMs = 3000; // how often its clusters are to be polled while it is attached (0: no wish)
+    };
+    AgentClient(Options options, RunStore *store, QObject *parent = nullptr);
+    ~AgentClient() override;
+
+    // The program whose `agent` subcommand is the agent: the fronts' own binary, set once by main(). Empty
+    // (tests that run an agent of their own): the client never starts one.
+    static void setAgentProgram(const QString &program);
+    static QString agentProgram();
+    // The version an agent of this front is to have: the one of agentProgram() (docs/agent.md).
+    static QString expectedAgentVersion();
+
+    // Attaches (asynchronously) unless attached or attaching; requests made before wait for it.
+    void attach();
+    bool isAttached() const { return m_attached; }
+    // Detaches; what is in flight fails. No agent is stopped.
+    void detach();
+    QString agentVersion() const { return m_agentVersion; }
+    qint64 agentPid() const { return m_agentPid; }
+
+    // One request; the operation finishes with the agent's reply (or fails when no agent can be reached).
+    SessionOperation *request(const QString &op, const QCborMap &args = {});
+
+    SessionOperation *open(const QString &cluster);
+    // A pass over these runs (all of the cluster's unfinished ones when empty), unless the agent's last one,
+    // at most maxAgeMs old, covered them: {"problem"}.
+    SessionOperation *refresh(const QString &cluster, const QStringList &runIds, int maxAgeMs);
+    SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    SessionOperation *resume(const QString &cluster, const QString &runId, const QString &from, const QString &epochs);
+    SessionOperation *cancel(const QString &cluster, const QStringList &runIds);
+    SessionOperation *requeue(const QString &cluster, const QString &runId);
+    SessionOperation *setAutoRestart(const QString &cluster, const QString &runId, bool enabled);
+    SessionOperation *presentCheckpoints(const QString &cluster, const QString &runId);
+    SessionOperation *deleteCheckpoints(const QString &cluster, const QString &runId, const QStringList &names);
+    SessionOperation *readFile(const QString &cluster, const QString &path, int lastLines = -1);
+    SessionOperation *followFile(const QString &cluster, const QString &path, qint64 offset = 0);
+    SessionOperation *check(const QString &cluster, const ClusterCheckSettings &settings);
+    SessionOperation *codeSnapshots(const QString &cluster);
+    SessionOperation *pruneCodeSnapshots(const QString &cluster);
+    SessionOperation *workDirectoryOf(const QString &cluster);
+    SessionOperation *status();
+    SessionOperation *stopAgent();
+    // How often this front wants its clusters polled from now on (0: no wish); the agent polls at the shortest
+    // wish of its fronts, and every 10 s when none is attached.
+    void setPollInterval(int ms);
+    void answerHostKey(const QString &cluster, bool trust);
+    void answerCredential(const QString &cluster, std::optional<QString> answer);
+
+    // What the agent said of each cluster so far.
+    ConnectionState state(const QString &cluster) const { return m_clusters.value(cluster).state; }
+    QString stateDetail(const QString &cluster) const { return m_clusters.value(cluster).detail; }
+    bool needsYou(const QString &cluster) const { return m_clusters.value(cluster).needsYou; }
+    QString workDirectory(const QString &cluster) const { return m_clusters.value(cluster).workDirectory; }
+    // The agent is submitting a restart on the cluster, or a refused one waits to be tried again: a run that
+    // looks ended may go on.
+    bool restartsPending(const QString &cluster) const { return m_clusters.value(cluster).restartsPending; }
+    // The script a submission of `request` sends, byte for byte, once the cluster's work directory is known;
+    // before, its paths start with kUnknownWorkDirectory. What the fronts preview (and `submit --edit` edits).
+    SubmissionScript previewSubmission(const LaunchRequest &request) const;
+    // The run's series from the store, kept current by the agent's events; null when the store cannot be read.
+    const RunSeries *series(const QString &runId) { return m_series.series(runId); }
+    RunStore *store() const { return m_store; }
+    // The front's cluster profiles, which it edits (the agent reads the saved file again).
+    void setProfiles(ProfileStore *profiles) { m_profiles = profiles; }
+    ProfileStore *profiles() const { return m_profiles; }
+    // The front saved the profiles: the agent's sessions take them now.
+    SessionOperation *profilesChanged();
+
+signals:
+    void attached();
+    void detached(const QString &reason);
+    void stateChanged(const QString &cluster, torchdeck::ConnectionState state, const QString &detail);
+    void hostKeyConfirmationNeeded(const QString &cluster, const torchdeck::HostKeyCheck &key);
+    void credentialNeeded(const QString &cluster, const torchdeck::CredentialPrompt &prompt);
+    void runUpdated(const QString &runId);
+    void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
+    void seriesReset(const QString &runId); // read series(runId) again
+    void refreshed(const QString &cluster, const QString &problem);
+    void restarted(const QString &runId, const QString &jobId, const QString &reason);
+    void restartFailed(const QString &runId, const QString &error);
+    void submitted(const torchdeck::LaunchResult &result);
+    void storeFailed(const QString &error);
+    void workDirectoryKnown(const QString &cluster, const QString &directory);
+
+private:
+    struct ClusterNews {
+        ConnectionState state = ConnectionState::Disconnected;
+        QString detail;
+        bool needsYou = false;
+        QString workDirectory;
+        bool restartsPending = false;
+    };
+    void connectSocket();
+    void socketConnected();
+    void socketFailed(QLocalSocket::LocalSocketError error);
+    void socketGone();
+    void readFrames();
+    void received(const AgentMessage &message);
+    void event(const AgentMessage &message);
+    void helloAnswered(const AgentMessage &reply);
+    void send(qint64 id);
+    void failAll(const QString &reason);
+    void lost(const QString &reason);
+
+    Options m_options;
+    RunStore *m_store;
+    ProfileStore *m_profiles = nullptr;
+    RunSeriesCache m_series;
+    QLocalSocket m_socket;
+    std::unique_ptr<AgentFrameReader> m_reader;
+    QTimer m_retry;
+    enum class Phase { Detached, Connecting, Greeting, HandingOver, Attached } m_phase = Phase::Detached;
+    bool m_attached = false;
+    bool m_startedAgent = false;
+    bool m_handedOver = false; // this attach asked an agent to hand over already
+    int m_connectTries = 0;
+    QString m_agentVersion;
+    qint64 m_agentPid = 0;
+    qint64 m_nextId = 1;
+    qint64 m_helloId = 0;
+    struct Pending {
+        QString op;
+        QCborMap args;
+        QPointer<SessionOperation> operation;
+        bool sent = false;
+    };
+    QHash<qint64, Pending> m_pending;
+    QHash<QString, ClusterNews> m_clusters;
+};
+
+} // namespace torchdeck

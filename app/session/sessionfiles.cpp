@@ -1,0 +1,134 @@
+// ClusterSession's operations on a run's files: its checkpoints (which are still there, deleting some) and its
+// logs (read whole or their end, or followed as they grow).
+#include "core/agent/cborfields.h"
+#include "core/remotepath.h"
+#include "core/runs/checkpointinventory.h"
+#include "core/store/runstore.h"
+#include "session/internal/sessioninternals.h"
+#include "session/sessionoperation.h"
+
+namespace torchdeck {
+
+namespace {
+constexpr qsizetype chunkBytes = 1024 * 1024; // a "data" event: well inside a frame of the agent's socket
+constexpr int readDeadlineMs = 120000;
+
+QString said(const QByteArray &err, const QString &fallback)
+{
+    const QString text = QString::fromUtf8(err.trimmed());
+    return text.isEmpty() ? fallback : text;
+}
+} // namespace
+
+SessionOperation *ClusterSession::presentCheckpoints(const QString &runId)
+{
+    const auto checkpoints = m_store->checkpoints(runId);
+    if (!checkpoints.ok())
+        return SessionOperation::alreadyFailed(checkpoints.error, this);
+    if (checkpoints.value.isEmpty())
+        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("present"), QCborArray()}}, this);
+    auto *operation = new SessionOperation(this);
+    runCommand(
+        operation, presentCheckpointsCommand(checkpoints.value),
+        [this, operation](int exitCode, const QByteArray &out, const QByteArray &err) {
+            if (exitCode != 0)
+                return operation->fail(tr("cannot list the checkpoints on %1: %2")
+                                           .arg(name(), said(err, tr("exit code %1").arg(exitCode))));
+            operation->finish(
+                QCborMap{{QStringLiteral("present"), QCborArray::fromStringList(parsePresentCheckpoints(out))}});
+        },
+        [this, operation](const QString &error) {
+            operation->fail(tr("cannot list the checkpoints on %1: %2").arg(name(), error));
+        });
+    return operation;
+}
+
+SessionOperation *ClusterSession::deleteCheckpoints(const QString &runId, const QStringList &wanted)
+{
+    auto *operation = new SessionOperation(this);
+    SessionOperation *listing = presentCheckpoints(runId);
+    connect(listing, &SessionOperation::failed, operation, &SessionOperation::fail);
+    connect(listing, &SessionOperation::finished, operation, [this, operation, runId, wanted](const QCborValue &r) {
+        const QStringList present = CborFields(r.toMap()).texts(QStringLiteral("present"));
+        const auto records = m_store->checkpoints(runId);
+        const RunSeries *runSeries = series(runId);
+        const QList<CheckpointEntry> entries =
+            markCheckpoints(records.value, present, runSeries ? *runSeries : RunSeries{});
+        const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
+        if (!plan.error.isEmpty())
+            return operation->fail(tr("run %1: %2").arg(runId.left(8), plan.error));
+        runCommand(
+            operation, deleteCheckpointsCommand(plan.paths),
+            [this, operation, runId, plan, present](int exitCode, const QByteArray &, const QByteArray &err) {
+                if (exitCode != 0)
+                    return operation->fail(tr("deleting on %1 failed: %2").arg(name(), said(err, QString())));
+                QStringList gone;
+                QStringList unrecorded;
+                for (const QString &path : plan.paths) {
+                    if (!present.contains(path))
+                        gone.append(path);
+                    if (const StoreStatus forgotten = m_store->removeCheckpoint(runId, path); !forgotten.ok())
+                        unrecorded.append(forgotten.error);
+                }
+                emit runUpdated(runId);
+                operation->finish(QCborMap{{QStringLiteral("deleted"), QCborArray::fromStringList(plan.paths)},
+                                           {QStringLiteral("gone"), QCborArray::fromStringList(gone)},
+                                           {QStringLiteral("unrecorded"), QCborArray::fromStringList(unrecorded)}});
+            },
+            [this, operation](const QString &error) {
+                operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
+            });
+    });
+    return operation;
+}
+
+SessionOperation *ClusterSession::readFile(const QString &path, int lastLines)
+{
+    auto *operation = new SessionOperation(this);
+    const QString command = lastLines < 0
+                                ? QStringLiteral("cat -- %1").arg(remotePathExpression(path))
+                                : QStringLiteral("tail -n %1 -- %2").arg(lastLines).arg(remotePathExpression(path));
+    runCommand(
+        operation, command,
+        [operation, path](int exitCode, const QByteArray &out, const QByteArray &err) {
+            if (exitCode != 0)
+                return operation->fail(tr("cannot read %1: %2").arg(path, said(err, tr("exit code %1").arg(exitCode))));
+            for (qsizetype at = 0; at < out.size(); at += chunkBytes)
+                operation->reportEvent(QStringLiteral("data"), {{QStringLiteral("bytes"), out.mid(at, chunkBytes)}});
+            operation->finish();
+        },
+        [operation, path](const QString &error) { operation->fail(tr("cannot read %1: %2").arg(path, error)); },
+        readDeadlineMs);
+    return operation;
+}
+
+SessionOperation *ClusterSession::followFile(const QString &path, qint64 offset)
+{
+    auto *operation = new SessionOperation(this);
+    whenConnected(
+        operation,
+        [this, operation, path, offset] {
+            remote::RemoteTail *tail = m_parts->connection.tail(path, offset);
+            connect(tail, &remote::RemoteTail::data, operation, [operation](qint64 at, const QByteArray &bytes) {
+                for (qsizetype i = 0; i < bytes.size(); i += chunkBytes)
+                    operation->reportEvent(
+                        QStringLiteral("data"),
+                        {{QStringLiteral("offset"), at + i}, {QStringLiteral("bytes"), bytes.mid(i, chunkBytes)}});
+            });
+            connect(tail, &remote::RemoteTail::reset, operation, [operation](const QString &reason) {
+                operation->reportEvent(QStringLiteral("reset"), {{QStringLiteral("reason"), reason}});
+            });
+            connect(tail, &remote::RemoteTail::failed, operation, [operation, path](const QString &error) {
+                operation->fail(tr("following %1: %2").arg(path, error));
+            });
+            operation->setStopHandler([tail = QPointer<remote::RemoteTail>(tail), operation] {
+                if (tail)
+                    tail->stop();
+                operation->finish();
+            });
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
+}
+
+} // namespace torchdeck

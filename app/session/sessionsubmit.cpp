@@ -1,0 +1,112 @@
+// ClusterSession's operations on runs: submit (new runs and chains), resume, cancel and requeue.
+#include "core/agent/agentcodec.h"
+#include "core/jobs/runlayout.h"
+#include "core/runs/restartdecision.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+#include "session/clustersession.h"
+#include "session/internal/runaction.h"
+#include "session/internal/submission.h"
+#include "session/sessionoperation.h"
+
+namespace torchdeck {
+
+SessionOperation *ClusterSession::submit(const LaunchRequest &request, int chain)
+{
+    auto *operation = new SessionOperation(this);
+    auto *submission = new Submission(this, request, chain);
+    connect(submission, &Submission::progress, operation, &SessionOperation::reportProgress);
+    connect(submission, &Submission::output, operation, &SessionOperation::reportOutput);
+    connect(submission, &Submission::rendered, operation, [operation](const QString &script) {
+        operation->reportEvent(QStringLiteral("rendered"), {{QStringLiteral("script"), script}});
+    });
+    connect(submission, &Submission::jobSubmitted, operation, [operation](const LaunchResult &result) {
+        operation->reportEvent(QStringLiteral("job"), launchResultToCbor(result));
+    });
+    connect(submission, &Submission::failed, operation, &SessionOperation::fail);
+    connect(submission, &Submission::finished, this, [this, operation](const LaunchResult &result) {
+        refresh({result.runId});
+        operation->finish(launchResultToCbor(result));
+    });
+    // A submission in flight goes on when its front goes away (its job may be on its way to the scheduler);
+    // only a stop from the front ends it.
+    operation->setStopHandler([submission] { submission->stop(); });
+    submission->start();
+    return operation;
+}
+
+SessionOperation *ClusterSession::resume(const QString &runId, const QString &from, const QString &epochs)
+{
+    const auto run = m_store->run(runId);
+    if (!run.ok() || !run.value)
+        return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
+    QString error;
+    const auto request =
+        resumeRequest(*m_store, m_profile, *run.value, from.isEmpty() ? QStringLiteral("auto") : from, epochs, &error);
+    return request ? submit(*request) : SessionOperation::alreadyFailed(error, this);
+}
+
+SessionOperation *ClusterSession::autoRestartOperation(const QString &runId, bool enabled)
+{
+    const StoreStatus saved = setAutoRestart(runId, enabled);
+    if (!saved.ok())
+        return SessionOperation::alreadyFailed(saved.error, this);
+    if (!isRestarting())
+        return SessionOperation::alreadyFinished(QCborMap{}, this);
+    auto *operation = new SessionOperation(this);
+    connect(this, &ClusterSession::restarted, operation, [runId, operation](const QString &run, const QString &jobId) {
+        if (run == runId)
+            operation->finish(QCborMap{{QStringLiteral("job"), jobId}});
+    });
+    connect(this, &ClusterSession::restartFailed, operation,
+            [runId, operation](const QString &run, const QString &error) {
+                if (run == runId)
+                    operation->finish(QCborMap{{QStringLiteral("error"), error}});
+            });
+    return operation;
+}
+
+namespace {
+SessionOperation *runAction(ClusterSession *session, RunAction *action)
+{
+    auto *operation = new SessionOperation(session);
+    const QStringList jobs = action->jobIds();
+    QObject::connect(action, &RunAction::failed, operation, &SessionOperation::fail);
+    QObject::connect(action, &RunAction::finished, operation, [operation, jobs](const QString &message) {
+        operation->finish(
+            QCborMap{{QStringLiteral("message"), message}, {QStringLiteral("jobs"), QCborArray::fromStringList(jobs)}});
+    });
+    action->start();
+    return operation;
+}
+} // namespace
+
+SessionOperation *ClusterSession::cancel(const QStringList &runIds)
+{
+    QStringList jobIds;
+    QString localState;
+    for (const QString &runId : runIds) {
+        const auto jobs = m_store->jobs(runId);
+        for (const JobRecord &job : jobs.value) {
+            localState = localStateDirectoryOf(job.stdoutPath);
+            if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
+                jobIds.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
+        }
+    }
+    return runAction(this,
+                     new RunAction(this, SchedulerAction::Cancel, runIds, jobIds, m_profile.commands(localState)));
+}
+
+SessionOperation *ClusterSession::requeue(const QString &runId)
+{
+    const auto jobs = m_store->jobs(runId);
+    QStringList running;
+    if (jobs.ok() && !jobs.value.isEmpty()) {
+        const JobRecord &job = jobs.value.at(speakingJob(jobs.value));
+        if (!isFinal(jobStateFromName(job.state)))
+            running.append(job.jobId);
+    }
+    return runAction(this, new RunAction(this, SchedulerAction::Requeue, {runId}, running, m_profile.commands()));
+}
+
+} // namespace torchdeck

@@ -1,5 +1,6 @@
 #include "core/appidentity.h"
 #include "gui/mainwindow.h"
+#include "session/agentclient.h"
 #include "term/terminalfront.h"
 
 #include <QApplication>
@@ -35,10 +36,13 @@ int main(int argc, char *argv[])
         qputenv("QT_NO_GLIB", "1");
         const QCoreApplication app(argc, argv);
         torchdeck::setApplicationIdentity();
+        // The agent is this same binary (`torchdeck agent`): a front that finds none starts it.
+        torchdeck::AgentClient::setAgentProgram(QCoreApplication::applicationFilePath());
         return torchdeck::term::runTerminal(args);
     }
     QApplication app(argc, argv);
     torchdeck::setApplicationIdentity();
+    torchdeck::AgentClient::setAgentProgram(QCoreApplication::applicationFilePath());
     QGuiApplication::setDesktopFileName(torchdeck::desktopFileName());
     QApplication::setWindowIcon(applicationIcon());
     const torchdeck::SettingsMigration migrated = torchdeck::migrateLegacySettings();

@@ -1,5 +1,6 @@
 #include "gui/checkpointpanel.h"
 
+#include "core/agent/cborfields.h"
 #include "core/jobs/jobspec.h"
 #include "core/metrics/runseries.h"
 #include "core/runs/checkpointinventory.h"
@@ -7,9 +8,8 @@
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
-#include "remote/connection.h"
-#include "session/clustersession.h"
-#include "session/clustersessions.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -24,9 +24,9 @@
 
 namespace torchdeck {
 
-CheckpointPanel::CheckpointPanel(ClusterSessions *sessions, QWidget *parent)
+CheckpointPanel::CheckpointPanel(AgentClient *agent, QWidget *parent)
     : QWidget(parent)
-    , m_sessions(sessions)
+    , m_agent(agent)
     , m_model(new CheckpointListModel(this))
     , m_view(new QTableView)
     , m_resumeHere(new QPushButton(tr("Resume from &here")))
@@ -69,7 +69,7 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
     m_series = &series;
     m_jobRunning = !jobs.isEmpty() && jobStateFromName(jobs.constLast().state) == JobState::Running;
     const QList<CheckpointRecord> records =
-        run ? m_sessions->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
+        run ? m_agent->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
     const bool changed = !sameRun || records.size() != m_records.size();
     m_records = records;
     QStringList budget;
@@ -110,14 +110,13 @@ void CheckpointPanel::showEntries(const QStringList &present)
 void CheckpointPanel::checkPresence()
 {
     const quint64 generation = ++m_generation;
-    ClusterSession *session = m_cluster.isEmpty() ? nullptr : m_sessions->existing(m_cluster);
-    if (m_records.isEmpty() || !session || session->state() != remote::ConnectionState::Connected)
+    if (m_records.isEmpty() || m_cluster.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
         return;
-    remote::RemoteCommand *listing = session->connection()->run(presentCheckpointsCommand(m_records));
-    connect(listing, &remote::RemoteCommand::finished, this, [this, generation](const remote::ExecResult &result) {
-        if (generation != m_generation || !result.ok())
+    SessionOperation *listing = m_agent->presentCheckpoints(m_cluster, m_runId);
+    connect(listing, &SessionOperation::finished, this, [this, generation](const QCborValue &result) {
+        if (generation != m_generation)
             return;
-        showEntries(parsePresentCheckpoints(result.out));
+        showEntries(CborFields(result.toMap()).texts(QStringLiteral("present")));
         emit presenceChecked();
     });
 }
@@ -137,26 +136,21 @@ void CheckpointPanel::deleteSelected(bool confirm)
                                             nullptr, int(plan.paths.size()))
                                              .arg(m_cluster)) != QMessageBox::Yes)
         return;
-    ClusterSession *session = m_sessions->existing(m_cluster);
-    if (!session || session->state() != remote::ConnectionState::Connected)
+    if (m_agent->state(m_cluster) != ConnectionState::Connected)
         return emit message(tr("Not connected to %1: nothing deleted").arg(m_cluster));
     const QString runId = m_runId;
-    remote::RemoteCommand *removal = session->connection()->run(deleteCheckpointsCommand(plan.paths));
-    connect(removal, &remote::RemoteCommand::failed, this,
+    SessionOperation *removal = m_agent->deleteCheckpoints(m_cluster, runId, wanted);
+    connect(removal, &SessionOperation::failed, this,
             [this](const QString &error) { emit message(tr("Deleting the checkpoints failed: %1").arg(error)); });
-    connect(removal, &remote::RemoteCommand::finished, this, [this, runId, plan](const remote::ExecResult &result) {
-        if (result.exitCode != 0)
-            return emit message(tr("Deleting the checkpoints failed: %1").arg(QString::fromUtf8(result.err.trimmed())));
-        QStringList unrecorded;
-        for (const QString &path : plan.paths) {
-            if (const StoreStatus removed = m_sessions->store()->removeCheckpoint(runId, path); !removed.ok())
-                unrecorded.append(removed.error);
-        }
+    connect(removal, &SessionOperation::finished, this, [this, runId](const QCborValue &value) {
+        CborFields result(value.toMap());
+        const QStringList deleted = result.texts(QStringLiteral("deleted"));
+        const QStringList unrecorded = result.texts(QStringLiteral("unrecorded"));
         emit message(unrecorded.isEmpty()
-                         ? tr("Deleted %n checkpoint(s)", nullptr, int(plan.paths.size()))
+                         ? tr("Deleted %n checkpoint(s)", nullptr, int(deleted.size()))
                          : tr("Deleted on the cluster, but the run store kept them: %1").arg(unrecorded.join(u"; ")));
         if (runId == m_runId) {
-            m_records = m_sessions->store()->checkpoints(runId).value;
+            m_records = m_agent->store()->checkpoints(runId).value;
             showRecords();
         }
     });

@@ -11,7 +11,7 @@ class QTableView;
 namespace torchdeck {
 
 class CheckpointListModel;
-class ClusterSessions;
+class AgentClient;
 class RunSeries;
 
 // The Checkpoints tab of a run: its checkpoints with their marks (what is still on the cluster is asked in
@@ -20,7 +20,7 @@ class RunSeries;
 class CheckpointPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit CheckpointPanel(ClusterSessions *sessions, QWidget *parent = nullptr);
+    explicit CheckpointPanel(AgentClient *agent, QWidget *parent = nullptr);
 
     // A run (null: none), its jobs and its series as the charts hold it.
     void showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunSeries &series);
@@ -42,7 +42,7 @@ private:
     void checkPresence();
     void updateButtons();
 
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     CheckpointListModel *m_model;
     QTableView *m_view;
     QPushButton *m_resumeHere;

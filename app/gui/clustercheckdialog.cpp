@@ -1,6 +1,9 @@
 #include "gui/clustercheckdialog.h"
 
-#include "session/clustersession.h"
+#include "core/agent/agentcodec.h"
+#include "core/profiles/profilestore.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -12,14 +15,15 @@
 
 namespace torchdeck {
 
-ClusterCheckDialog::ClusterCheckDialog(ClusterSession *session, QWidget *parent)
+ClusterCheckDialog::ClusterCheckDialog(AgentClient *agent, const QString &cluster, QWidget *parent)
     : QDialog(parent)
-    , m_session(session)
+    , m_agent(agent)
+    , m_cluster(cluster)
     , m_status(new QLabel)
     , m_list(new QTreeWidget)
 {
     setObjectName(QStringLiteral("clusterCheckDialog"));
-    setWindowTitle(tr("Check %1").arg(session->name()));
+    setWindowTitle(tr("Check %1").arg(cluster));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_list->setColumnCount(3);
@@ -47,35 +51,45 @@ QString ClusterCheckDialog::statusText() const
 
 void ClusterCheckDialog::start()
 {
-    if (m_running || !m_session)
+    if (m_running || !m_agent)
         return;
     m_running = true;
     m_again->setEnabled(false);
     m_items.clear();
     m_list->clear();
-    m_status->setText(tr("Connecting to %1\u2026").arg(m_session->name()));
-    m_session->whenConnected(
-        this, [this] { run(); },
-        [this](const QString &error) {
-            done(tr("Cannot connect to %1: %2").arg(m_session ? m_session->name() : QString(), error));
-            emit failed(error);
-        });
+    m_status->setText(tr("Connecting to %1\u2026").arg(m_cluster));
+    SessionOperation *opened = m_agent->open(m_cluster);
+    connect(opened, &SessionOperation::finished, this, &ClusterCheckDialog::run);
+    connect(opened, &SessionOperation::failed, this, [this](const QString &error) {
+        done(tr("Cannot connect to %1: %2").arg(m_cluster, error));
+        emit failed(error);
+    });
 }
 
 void ClusterCheckDialog::run()
 {
-    if (!m_session)
-        return done(tr("The cluster's session is gone."));
-    m_status->setText(tr("Checking %1\u2026").arg(m_session->name()));
-    auto *check =
-        new remote::ClusterCheck(m_session->connection(), remote::checkSettingsOf(m_session->profile()), this);
-    connect(check, &remote::ClusterCheck::itemChecked, this, &ClusterCheckDialog::addItem);
-    connect(check, &remote::ClusterCheck::finished, this, [this, check](const QList<remote::CheckItem> &items) {
-        check->deleteLater();
-        const auto failures =
-            std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return !i.ok; });
+    if (!m_agent)
+        return done(tr("The agent is gone."));
+    m_status->setText(tr("Checking %1\u2026").arg(m_cluster));
+    const ClusterCheckSettings settings =
+        m_agent->profiles() ? m_agent->profiles()->profile(m_cluster).checkSettings() : ClusterCheckSettings{};
+    SessionOperation *check = m_agent->check(m_cluster, settings);
+    connect(check, &SessionOperation::event, this, [this](const QString &name, const QCborMap &args) {
+        QString problem;
+        if (name != u"item")
+            return;
+        if (const std::optional<CheckItem> item = checkItemFromCbor(args, &problem))
+            addItem(*item);
+    });
+    connect(check, &SessionOperation::failed, this, [this](const QString &error) {
+        done(tr("The check stopped: %1").arg(error));
+        emit failed(error);
+    });
+    connect(check, &SessionOperation::finished, this, [this] {
+        const QList<CheckItem> items = m_items;
+        const auto failures = std::count_if(items.cbegin(), items.cend(), [](const CheckItem &i) { return !i.ok; });
         const auto warnings =
-            std::count_if(items.cbegin(), items.cend(), [](const remote::CheckItem &i) { return i.ok && i.warning; });
+            std::count_if(items.cbegin(), items.cend(), [](const CheckItem &i) { return i.ok && i.warning; });
         QString status = failures == 0 ? tr("All %n check(s) passed", nullptr, int(items.size()))
                                        : tr("%n check(s) failed: see what the cluster said", nullptr, int(failures));
         if (warnings > 0)
@@ -83,10 +97,9 @@ void ClusterCheckDialog::run()
         done(status + u'.');
         emit checked(items);
     });
-    check->start();
 }
 
-void ClusterCheckDialog::addItem(const remote::CheckItem &item)
+void ClusterCheckDialog::addItem(const CheckItem &item)
 {
     m_items.append(item);
     const QString verdict = !item.ok ? tr("FAIL") : item.warning ? tr("warning") : tr("pass");

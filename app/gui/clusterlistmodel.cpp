@@ -14,10 +14,10 @@ void ClusterListModel::setClusters(const QStringList &sshAliases, const QStringL
 {
     QList<Entry> entries;
     for (const QString &alias : sshAliases)
-        entries.append({alias, true, profileNames.contains(alias), remote::ConnectionState::Disconnected, {}});
+        entries.append({alias, true, profileNames.contains(alias), ConnectionState::Disconnected, {}});
     for (const QString &name : profileNames) {
         if (!sshAliases.contains(name))
-            entries.append({name, false, true, remote::ConnectionState::Disconnected, {}});
+            entries.append({name, false, true, ConnectionState::Disconnected, {}});
     }
     // Keep the states of clusters that stay: a reload must not hide a live connection.
     for (Entry &entry : entries) {
@@ -32,7 +32,7 @@ void ClusterListModel::setClusters(const QStringList &sshAliases, const QStringL
     endResetModel();
 }
 
-void ClusterListModel::setState(const QString &name, remote::ConnectionState state, const QString &detail)
+void ClusterListModel::setState(const QString &name, ConnectionState state, const QString &detail)
 {
     const int row = rowOf(name);
     if (row < 0)
@@ -81,7 +81,7 @@ QVariant ClusterListModel::data(const QModelIndex &index, int role) const
     const Entry &entry = m_entries.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-        return QString(entry.name + QStringLiteral("  \u2014 ") + remote::connectionStateName(entry.state));
+        return QString(entry.name + QStringLiteral("  \u2014 ") + connectionStateName(entry.state));
     case Qt::ToolTipRole: {
         QString tip = entry.inSshConfig ? tr("Host of the ssh config") : tr("Saved profile (not in the ssh config)");
         if (!entry.detail.isEmpty())
@@ -89,9 +89,9 @@ QVariant ClusterListModel::data(const QModelIndex &index, int role) const
         return tip;
     }
     case Qt::ForegroundRole:
-        if (entry.state == remote::ConnectionState::Failed)
+        if (entry.state == ConnectionState::Failed)
             return QBrush(QColor(0xc0, 0x30, 0x30));
-        if (entry.state == remote::ConnectionState::Connected)
+        if (entry.state == ConnectionState::Connected)
             return QBrush(QColor(0x20, 0x90, 0x40));
         return {};
     case NameRole:

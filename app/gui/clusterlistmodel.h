@@ -1,6 +1,6 @@
 #pragma once
 
-#include "remote/connectionstate.h"
+#include "core/connectionstate.h"
 
 #include <QAbstractListModel>
 
@@ -17,7 +17,7 @@ public:
 
     // Aliases first in ssh-config order, then profiles the ssh config does not name.
     void setClusters(const QStringList &sshAliases, const QStringList &profileNames);
-    void setState(const QString &name, remote::ConnectionState state, const QString &detail);
+    void setState(const QString &name, ConnectionState state, const QString &detail);
     QStringList names() const;
     QStringList sshAliases() const; // the clusters the ssh config names
     int rowOf(const QString &name) const;
@@ -30,7 +30,7 @@ private:
         QString name;
         bool inSshConfig = false;
         bool hasProfile = false;
-        remote::ConnectionState state = remote::ConnectionState::Disconnected;
+        ConnectionState state = ConnectionState::Disconnected;
         QString detail;
     };
     QList<Entry> m_entries;

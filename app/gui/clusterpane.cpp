@@ -1,10 +1,11 @@
 #include "gui/clusterpane.h"
 
 #include "core/profiles/profilestore.h"
+#include "core/runs/requeueprobe.h"
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterprofiledialog.h"
-#include "session/clustersessions.h"
+#include "session/agentclient.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -15,10 +16,10 @@
 
 namespace torchdeck {
 
-ClusterPane::ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, QWidget *parent)
+ClusterPane::ClusterPane(ClusterListModel *clusters, AgentClient *agent, QWidget *parent)
     : QWidget(parent)
     , m_clusters(clusters)
-    , m_sessions(sessions)
+    , m_agent(agent)
     , m_view(new QListView)
 {
     m_view->setObjectName(QStringLiteral("clusterList"));
@@ -85,15 +86,14 @@ void ClusterPane::selectCluster(const QString &name)
 
 ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
 {
-    auto *dialog = new ClusterProfileDialog(m_sessions->profiles(), name, this);
+    auto *dialog = new ClusterProfileDialog(m_agent->profiles(), name, this);
     dialog->setSshAliases(m_clusters->sshAliases());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ClusterProfileDialog::saved, this, [this](const ClusterProfile &profile) {
-        // A session made before submits, acts and polls with the new profile from now on.
-        if (ClusterSession *session = m_sessions->existing(profile.name))
-            session->setProfile(profile);
+        // The agent's session submits, acts and polls with the new profile from now on.
+        m_agent->profilesChanged();
         emit profileSaved(profile.name);
-        emit message(tr("Saved the profile of %1 in %2").arg(profile.name, m_sessions->profiles()->path()));
+        emit message(tr("Saved the profile of %1 in %2").arg(profile.name, m_agent->profiles()->path()));
     });
     dialog->open();
     return dialog;
@@ -101,8 +101,22 @@ ClusterProfileDialog *ClusterPane::editProfile(const QString &name)
 
 ClusterCheckDialog *ClusterPane::checkCluster(const QString &name)
 {
-    auto *dialog = new ClusterCheckDialog(m_sessions->session(name), this);
+    auto *dialog = new ClusterCheckDialog(m_agent, name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Whether jobs may requeue themselves there goes to the profile: new runs use it from now on.
+    connect(dialog, &ClusterCheckDialog::checked, this, [this, name](const QList<CheckItem> &items) {
+        const std::optional<InJobRequeue> found = requeueFinding(items);
+        ProfileStore *profiles = m_agent->profiles();
+        if (!found || !profiles)
+            return;
+        ClusterProfile profile = profiles->profile(name);
+        profile.inJobRequeue = *found;
+        profiles->put(profile);
+        QString problem;
+        if (!profiles->save(&problem))
+            return emit message(problem);
+        m_agent->profilesChanged();
+    });
     dialog->show();
     dialog->start();
     return dialog;

@@ -9,14 +9,14 @@ namespace torchdeck {
 class ClusterCheckDialog;
 class ClusterListModel;
 class ClusterProfileDialog;
-class ClusterSessions;
+class AgentClient;
 
 // The clusters of the window with their connection state, and what is done to one: connect, add or edit its
 // profile, check it. Double-click connects; the context menu and the buttons hold the rest.
 class ClusterPane : public QWidget {
     Q_OBJECT
 public:
-    ClusterPane(ClusterListModel *clusters, ClusterSessions *sessions, QWidget *parent = nullptr);
+    ClusterPane(ClusterListModel *clusters, AgentClient *agent, QWidget *parent = nullptr);
 
     QString selectedCluster() const;
     void selectCluster(const QString &name);
@@ -32,7 +32,7 @@ signals:
 
 private:
     ClusterListModel *m_clusters;
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     QListView *m_view;
 };
 

@@ -2,8 +2,9 @@
 
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
-#include "remote/connection.h"
+#include "session/agentclient.h"
 
+#include <QHash>
 #include <QMessageBox>
 #include <QPointer>
 #include <QSet>
@@ -12,28 +13,28 @@
 namespace torchdeck {
 
 namespace {
-QString hostKeyText(const remote::Connection &connection, const remote::HostKeyCheck &key)
+QString hostKeyText(const QString &cluster, const HostKeyCheck &key)
 {
     return QObject::tr("The authenticity of host %1 cannot be established.\n\n%2 key fingerprint:\n%3\n\n"
                        "Trust this host and remember its key in known_hosts?")
-        .arg(connection.host(), key.keyType, key.fingerprintSha256);
+        .arg(cluster, key.keyType, key.fingerprintSha256);
 }
 
-void askUser(remote::Connection *connection, QWidget *owner, KeychainSecrets *secrets,
-             const remote::CredentialPrompt &prompt, const QString &note)
+void askUser(AgentClient *agent, const QString &cluster, QWidget *owner, KeychainSecrets *secrets,
+             const CredentialPrompt &prompt, const QString &note)
 {
     auto *dialog = new CredentialDialog(prompt, owner);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setNote(note);
     const QString key = KeychainSecrets::keyFor(prompt);
-    QObject::connect(dialog, &QDialog::finished, connection, [connection, dialog, secrets, key, owner](int result) {
+    QObject::connect(dialog, &QDialog::finished, agent, [agent, cluster, dialog, secrets, key, owner](int result) {
         if (result != QDialog::Accepted)
-            return connection->answerCredential(std::nullopt);
+            return agent->answerCredential(cluster, std::nullopt);
         QString answer = dialog->answer();
         dialog->clearAnswer();
         if (dialog->rememberRequested() && !key.isEmpty() && secrets) {
             QPointer<QWidget> parent = owner;
-            secrets->write(key, answer, connection, [parent](const QString &error) {
+            secrets->write(key, answer, agent, [parent](const QString &error) {
                 if (error.isEmpty())
                     return;
                 auto *box = new QMessageBox(QMessageBox::Warning, QObject::tr("Not remembered"),
@@ -44,62 +45,62 @@ void askUser(remote::Connection *connection, QWidget *owner, KeychainSecrets *se
                 box->open();
             });
         }
-        connection->answerCredential(answer);
-        remote::wipe(answer);
+        agent->answerCredential(cluster, answer);
+        wipe(answer);
     });
     dialog->open();
 }
 } // namespace
 
-void answerWithDialogs(remote::Connection *connection, QWidget *parent, KeychainSecrets *secrets)
+void answerWithDialogs(AgentClient *agent, QWidget *parent, KeychainSecrets *secrets)
 {
     QPointer<QWidget> owner = parent;
-    QObject::connect(connection, &remote::Connection::hostKeyConfirmationNeeded, connection,
-                     [connection, owner](const remote::HostKeyCheck &key) {
+    QObject::connect(agent, &AgentClient::hostKeyConfirmationNeeded, agent,
+                     [agent, owner](const QString &cluster, const HostKeyCheck &key) {
                          auto *box =
                              new QMessageBox(QMessageBox::Question, QObject::tr("Unknown host key"),
-                                             hostKeyText(*connection, key), QMessageBox::Yes | QMessageBox::No, owner);
+                                             hostKeyText(cluster, key), QMessageBox::Yes | QMessageBox::No, owner);
                          box->setDefaultButton(QMessageBox::No);
                          box->setAttribute(Qt::WA_DeleteOnClose);
-                         QObject::connect(box, &QMessageBox::finished, connection, [connection](int result) {
-                             connection->answerHostKey(result == QMessageBox::Yes);
+                         QObject::connect(box, &QMessageBox::finished, agent, [agent, cluster](int result) {
+                             agent->answerHostKey(cluster, result == QMessageBox::Yes);
                          });
                          box->open();
                      });
-    // The keys answered from the keychain in this connection attempt: asked again, or the attempt failed (a
-    // refused password is not asked again: the attempt fails), means it was wrong. A wrong one is removed, or
+    // The keys answered from the keychain in a cluster's connection attempt: asked again, or the attempt failed
+    // (a refused password is not asked again: the attempt fails), means it was wrong. A wrong one is removed, or
     // every later attempt would fail with it without asking.
-    auto triedStored = std::make_shared<QSet<QString>>();
-    QObject::connect(connection, &remote::Connection::stateChanged, connection,
-                     [triedStored, secrets](remote::ConnectionState state, const QString &) {
-                         if (state == remote::ConnectionState::Connecting ||
-                             state == remote::ConnectionState::Reconnecting)
+    auto triedStored = std::make_shared<QHash<QString, QSet<QString>>>();
+    QObject::connect(agent, &AgentClient::stateChanged, agent,
+                     [triedStored, secrets](const QString &cluster, ConnectionState state, const QString &) {
+                         if (state == ConnectionState::Connecting || state == ConnectionState::Reconnecting)
                              return;
-                         if (state == remote::ConnectionState::Failed && secrets) {
-                             for (const QString &key : std::as_const(*triedStored))
+                         if (state == ConnectionState::Failed && secrets) {
+                             for (const QString &key : triedStored->value(cluster))
                                  secrets->remove(key);
                          }
-                         triedStored->clear();
+                         triedStored->remove(cluster);
                      });
-    QObject::connect(connection, &remote::Connection::credentialNeeded, connection,
-                     [connection, owner, secrets, triedStored](const remote::CredentialPrompt &prompt) {
+    QObject::connect(agent, &AgentClient::credentialNeeded, agent,
+                     [agent, owner, secrets, triedStored](const QString &cluster, const CredentialPrompt &prompt) {
                          const QString key = KeychainSecrets::keyFor(prompt);
                          if (!secrets || key.isEmpty())
-                             return askUser(connection, owner, secrets, prompt, {});
-                         if (triedStored->contains(key)) {
+                             return askUser(agent, cluster, owner, secrets, prompt, {});
+                         QSet<QString> &tried = (*triedStored)[cluster];
+                         if (tried.contains(key)) {
                              secrets->remove(key);
-                             triedStored->remove(key);
-                             return askUser(connection, owner, secrets, prompt,
+                             tried.remove(key);
+                             return askUser(agent, cluster, owner, secrets, prompt,
                                             QObject::tr("The one in the system keychain was refused."));
                          }
-                         secrets->read(key, connection,
-                                       [connection, owner, secrets, triedStored, prompt,
+                         secrets->read(key, agent,
+                                       [agent, cluster, owner, secrets, triedStored, prompt,
                                         key](std::optional<QString> secret, const QString &) {
                                            if (!secret)
-                                               return askUser(connection, owner, secrets, prompt, {});
-                                           triedStored->insert(key);
-                                           connection->answerCredential(*secret);
-                                           remote::wipe(*secret);
+                                               return askUser(agent, cluster, owner, secrets, prompt, {});
+                                           (*triedStored)[cluster].insert(key);
+                                           agent->answerCredential(cluster, *secret);
+                                           wipe(*secret);
                                        });
                      });
 }

@@ -8,20 +8,20 @@
 
 namespace torchdeck {
 
-QString credentialPromptTitle(const remote::CredentialPrompt &prompt)
+QString credentialPromptTitle(const CredentialPrompt &prompt)
 {
     switch (prompt.kind) {
-    case remote::CredentialPrompt::Kind::Passphrase:
+    case CredentialPrompt::Kind::Passphrase:
         return QObject::tr("Key passphrase for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::Password:
+    case CredentialPrompt::Kind::Password:
         return QObject::tr("Password for %1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::KeyboardInteractive:
+    case CredentialPrompt::Kind::KeyboardInteractive:
         return QObject::tr("Sign in to %1").arg(prompt.host);
     }
     return {};
 }
 
-CredentialDialog::CredentialDialog(const remote::CredentialPrompt &prompt, QWidget *parent)
+CredentialDialog::CredentialDialog(const CredentialPrompt &prompt, QWidget *parent)
     : QDialog(parent)
     , m_note(new QLabel)
     , m_answer(new QLineEdit)
@@ -40,7 +40,7 @@ CredentialDialog::CredentialDialog(const remote::CredentialPrompt &prompt, QWidg
     m_remember->setToolTip(
         tr("Stored by the desktop's keychain (Secret Service, KWallet...), never in torchdeck's files"));
     // A keyboard-interactive answer is usually a one-time code: nothing to remember.
-    m_remember->setVisible(prompt.kind != remote::CredentialPrompt::Kind::KeyboardInteractive);
+    m_remember->setVisible(prompt.kind != CredentialPrompt::Kind::KeyboardInteractive);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);

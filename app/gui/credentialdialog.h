@@ -1,6 +1,6 @@
 #pragma once
 
-#include "remote/credentialprompt.h"
+#include "core/connectionquestions.h"
 
 #include <QDialog>
 
@@ -15,7 +15,7 @@ namespace torchdeck {
 class CredentialDialog : public QDialog {
     Q_OBJECT
 public:
-    CredentialDialog(const remote::CredentialPrompt &prompt, QWidget *parent = nullptr);
+    CredentialDialog(const CredentialPrompt &prompt, QWidget *parent = nullptr);
 
     QString answer() const;
     void clearAnswer(); // the secret leaves the widget once used
@@ -30,6 +30,6 @@ private:
     QCheckBox *m_remember;
 };
 
-QString credentialPromptTitle(const remote::CredentialPrompt &prompt);
+QString credentialPromptTitle(const CredentialPrompt &prompt);
 
 } // namespace torchdeck

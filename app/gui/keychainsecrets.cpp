@@ -14,14 +14,14 @@ KeychainSecrets::KeychainSecrets(QObject *parent)
 {
 }
 
-QString KeychainSecrets::keyFor(const remote::CredentialPrompt &prompt)
+QString KeychainSecrets::keyFor(const CredentialPrompt &prompt)
 {
     switch (prompt.kind) {
-    case remote::CredentialPrompt::Kind::Password:
+    case CredentialPrompt::Kind::Password:
         return QStringLiteral("password:%1").arg(prompt.host);
-    case remote::CredentialPrompt::Kind::Passphrase:
+    case CredentialPrompt::Kind::Passphrase:
         return QStringLiteral("passphrase:%1:%2").arg(prompt.host, prompt.text);
-    case remote::CredentialPrompt::Kind::KeyboardInteractive:
+    case CredentialPrompt::Kind::KeyboardInteractive:
         return {};
     }
     return {};

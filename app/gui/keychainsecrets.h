@@ -1,6 +1,6 @@
 #pragma once
 
-#include "remote/credentialprompt.h"
+#include "core/connectionquestions.h"
 
 #include <QObject>
 #include <functional>
@@ -18,7 +18,7 @@ public:
 
     // What a prompt's answer is stored under: its kind, host and text (a passphrase names its key file).
     // Keyboard-interactive answers (one-time codes) have no key: empty.
-    static QString keyFor(const remote::CredentialPrompt &prompt);
+    static QString keyFor(const CredentialPrompt &prompt);
 
     // The stored secret, or nullopt (none stored, or no keychain: `problem` says which).
     void read(const QString &key, QObject *context,

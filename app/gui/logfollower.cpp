@@ -1,20 +1,12 @@
 #include "gui/logfollower.h"
 
-#include "core/shellquote.h"
-#include "remote/connection.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 namespace torchdeck {
 
 namespace {
 constexpr int defaultIntervalMs = 2000;
-
-// A path from the store may start with ~/ (the profile's work directory): leave that to the shell.
-QString quotedPath(const QString &path)
-{
-    if (path.startsWith(QStringLiteral("~/")))
-        return QString(QStringLiteral("~/") + shellQuote(path.mid(2)));
-    return shellQuote(path);
-}
 } // namespace
 
 LogFollower::LogFollower(QObject *parent)
@@ -24,13 +16,14 @@ LogFollower::LogFollower(QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &LogFollower::readNow);
 }
 
-void LogFollower::follow(remote::Connection *connection, const QString &path)
+void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path)
 {
     ++m_generation;
     m_reading = false;
-    m_connection = connection;
+    m_agent = agent;
+    m_cluster = cluster;
     m_path = path;
-    if (!connection || path.isEmpty()) {
+    if (!agent || path.isEmpty()) {
         m_timer.stop();
         return;
     }
@@ -42,25 +35,29 @@ void LogFollower::setActive(bool active)
 {
     if (!active)
         m_timer.stop();
-    else if (m_connection && !m_path.isEmpty() && !m_timer.isActive())
+    else if (m_agent && !m_path.isEmpty() && !m_timer.isActive())
         m_timer.start();
 }
 
 void LogFollower::readNow()
 {
-    if (m_reading || !m_connection || m_path.isEmpty() || m_connection->state() != remote::ConnectionState::Connected)
+    if (m_reading || !m_agent || m_path.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
         return;
     m_reading = true;
     const quint64 generation = m_generation;
-    remote::RemoteCommand *command =
-        m_connection->run(QStringLiteral("tail -n %1 -- %2 2>&1 || true").arg(m_lines).arg(quotedPath(m_path)));
-    connect(command, &remote::RemoteCommand::finished, this, [this, generation](const remote::ExecResult &result) {
+    SessionOperation *read = m_agent->readFile(m_cluster, m_path, m_lines);
+    auto bytes = std::make_shared<QByteArray>();
+    connect(read, &SessionOperation::event, this, [bytes](const QString &name, const QCborMap &args) {
+        if (name == u"data")
+            *bytes += args.value(QStringLiteral("bytes")).toByteArray();
+    });
+    connect(read, &SessionOperation::finished, this, [this, generation, bytes] {
         if (generation != m_generation)
             return;
         m_reading = false;
-        emit text(QString::fromUtf8(result.out));
+        emit text(QString::fromUtf8(*bytes));
     });
-    connect(command, &remote::RemoteCommand::failed, this, [this, generation](const QString &error) {
+    connect(read, &SessionOperation::failed, this, [this, generation](const QString &error) {
         if (generation != m_generation)
             return;
         m_reading = false;

@@ -6,18 +6,17 @@
 
 namespace torchdeck {
 
-namespace remote {
-class Connection;
-}
+class AgentClient;
 
-// The end of a remote log, read every few seconds with `tail -n` through the cluster's connection. One read
-// at a time; a result for a file that is no longer followed is dropped.
+// The end of a remote log, read every few seconds through the agent's session of the cluster. One read at a
+// time; a result for a file that is no longer followed is dropped.
 class LogFollower : public QObject {
     Q_OBJECT
 public:
     explicit LogFollower(QObject *parent = nullptr);
 
-    void follow(remote::Connection *connection, const QString &path); // null or empty: stop
+    // Null agent or empty path: stop.
+    void follow(AgentClient *agent, const QString &cluster, const QString &path);
     void setLines(int lines) { m_lines = lines; }
     void setInterval(int ms) { m_timer.setInterval(ms); }
     void setActive(bool active); // the view is hidden: stop reading
@@ -29,7 +28,8 @@ signals:
     void failed(const QString &error);
 
 private:
-    QPointer<remote::Connection> m_connection;
+    QPointer<AgentClient> m_agent;
+    QString m_cluster;
     QString m_path;
     int m_lines = 500;
     bool m_reading = false;

@@ -50,12 +50,12 @@ LogPanel::LogPanel(QWidget *parent)
     connect(previous, &QShortcut::activated, this, [this] { find(true); });
 }
 
-void LogPanel::follow(remote::Connection *connection, const QString &path)
+void LogPanel::follow(AgentClient *agent, const QString &cluster, const QString &path)
 {
     m_path->setText(path.isEmpty() ? tr("No log yet") : path);
     if (path != m_follower.path())
         m_text->clear();
-    m_follower.follow(connection, path);
+    m_follower.follow(agent, cluster, path);
     m_follower.setActive(isFollowing());
 }
 

@@ -18,7 +18,7 @@ class LogPanel : public QWidget {
 public:
     explicit LogPanel(QWidget *parent = nullptr);
 
-    void follow(remote::Connection *connection, const QString &path);
+    void follow(AgentClient *agent, const QString &cluster, const QString &path);
     void setFollowing(bool on);
     bool isFollowing() const;
     LogFollower *follower() { return &m_follower; }

@@ -11,7 +11,9 @@
 #include "gui/runchartspanel.h"
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
-#include "session/clustersessions.h"
+#include "gui/settingsdialog.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -34,22 +36,24 @@ namespace torchdeck {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
-    , m_sessions(new ClusterSessions(&m_store, &m_profiles, this))
+    , m_agent(new AgentClient({QStringLiteral("window"), true, true, true}, &m_store, this))
     , m_secrets(new KeychainSecrets(this))
+    , m_agentLabel(new QLabel)
     , m_clusters(new ClusterListModel(this))
     , m_runs(new RunTreeModel(this))
     , m_filtered(new QSortFilterProxyModel(this))
-    , m_clusterPane(new ClusterPane(m_clusters, m_sessions))
+    , m_clusterPane(new ClusterPane(m_clusters, m_agent))
     , m_runTree(new QTreeView)
     , m_filter(new QLineEdit)
     , m_mainSplitter(new QSplitter(Qt::Horizontal))
     , m_runSplitter(new QSplitter(Qt::Vertical))
-    , m_runView(new RunView(m_sessions))
+    , m_runView(new RunView(m_agent))
 {
     setWindowTitle(QStringLiteral("torchdeck"));
-    m_sessions->setConnectionSetup(
-        [this](remote::Connection *connection) { answerWithDialogs(connection, this, m_secrets); });
-    connect(m_sessions, &ClusterSessions::sessionAdded, this, &MainWindow::sessionAdded);
+    m_agent->setProfiles(&m_profiles);
+    answerWithDialogs(m_agent, this, m_secrets);
+    listenToAgent();
+    statusBar()->addPermanentWidget(m_agentLabel);
 
     QString problem;
     if (!m_profiles.load(&problem))
@@ -125,9 +129,9 @@ MainWindow::MainWindow(QWidget *parent)
     reloadClusters();
     reloadRuns();
     restoreState();
-    // Once the window is up: the clusters of unfinished runs connect by themselves (asking only what a
-    // person must answer), so their runs are followed and restarted with no click.
-    QTimer::singleShot(0, this, [this] { m_sessions->resumeTracking(); });
+    // Once the window is up it attaches to the agent (starting it when none runs). The agent follows and restarts
+    // the unfinished runs whether a window is open or not; its questions (a host key, a one-time code) come here.
+    QTimer::singleShot(0, m_agent, &AgentClient::attach);
 }
 
 MainWindow::~MainWindow() = default;
@@ -143,6 +147,9 @@ void MainWindow::buildActions()
     QAction *connectAction = bar->addAction(tr("&Connect"), this, [this] { connectCluster(selectedCluster()); });
     connectAction->setToolTip(tr("Connect to the selected cluster and follow its runs"));
     bar->addSeparator();
+    QAction *settings = bar->addAction(tr("&Settings\u2026"), this, &MainWindow::openSettings);
+    settings->setObjectName(QStringLiteral("settingsAction"));
+    settings->setToolTip(tr("The agent: keep watching your runs after you log in, how long it stays idle"));
     QMenu *colours = colorSchemeMenu(this);
     colours->setObjectName(QStringLiteral("colourMenu"));
     auto *coloursButton = new QToolButton;
@@ -217,48 +224,67 @@ void MainWindow::connectCluster(const QString &cluster)
         statusBar()->showMessage(tr("Select a cluster first."), 5000);
         return;
     }
-    m_sessions->session(cluster)->open();
+    m_agent->open(cluster);
 }
 
-void MainWindow::sessionAdded(ClusterSession *session)
+void MainWindow::listenToAgent()
 {
-    connect(session, &ClusterSession::stateChanged, this,
-            [this](const QString &cluster, remote::ConnectionState state, const QString &detail) {
+    connect(m_agent, &AgentClient::attached, this, [this] {
+        m_agentLabel->setText(tr("agent %1").arg(m_agent->agentPid()));
+        m_agentLabel->setToolTip(tr("The torchdeck agent holds the connections and restarts your runs, also with no "
+                                    "window open"));
+        reloadRuns(); // what it did while the window was away
+    });
+    connect(m_agent, &AgentClient::detached, this, [this](const QString &reason) {
+        m_agentLabel->setText(tr("no agent"));
+        m_agentLabel->setToolTip(reason);
+        statusBar()->showMessage(tr("The agent: %1").arg(reason), 8000);
+    });
+    connect(m_agent, &AgentClient::stateChanged, this,
+            [this](const QString &cluster, ConnectionState state, const QString &detail) {
                 m_clusters->setState(cluster, state, detail);
-                statusBar()->showMessage(
-                    QStringLiteral("%1: %2 %3").arg(cluster, remote::connectionStateName(state), detail), 8000);
-                if (state == remote::ConnectionState::Connected)
+                statusBar()->showMessage(QStringLiteral("%1: %2 %3").arg(cluster, connectionStateName(state), detail),
+                                         8000);
+                if (state == ConnectionState::Connected)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
-    connect(session, &ClusterSession::metricsArrived, m_runView, &RunView::ingest);
-    connect(session, &ClusterSession::seriesReset, m_runView, [this](const QString &runId) {
+    connect(m_agent, &AgentClient::metricsArrived, m_runView, &RunView::ingest);
+    connect(m_agent, &AgentClient::seriesReset, m_runView, [this](const QString &runId) {
         if (runId == m_runView->runId())
-            m_runView->showRun(runId); // from the session's series, read again
+            m_runView->showRun(runId); // from the series, read again
     });
-    connect(session, &ClusterSession::runUpdated, this, &MainWindow::updateRunRow);
-    connect(session, &ClusterSession::submitted, this,
-            [this](const LaunchResult &result) { updateRunRow(result.runId); });
-    connect(session, &ClusterSession::refreshed, this, [this, session](const QString &problem) {
+    connect(m_agent, &AgentClient::runUpdated, this, &MainWindow::updateRunRow);
+    connect(m_agent, &AgentClient::submitted, this, [this](const LaunchResult &result) { updateRunRow(result.runId); });
+    connect(m_agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {
         if (!problem.isEmpty())
-            statusBar()->showMessage(QStringLiteral("%1: %2").arg(session->name(), problem), 8000);
+            statusBar()->showMessage(QStringLiteral("%1: %2").arg(cluster, problem), 8000);
     });
-    connect(session, &ClusterSession::restarted, this,
+    connect(m_agent, &AgentClient::restarted, this,
             [this](const QString &runId, const QString &jobId, const QString &reason) {
                 statusBar()->showMessage(tr("Run %1 restarted as job %2 (%3)").arg(runId.left(8), jobId, reason),
                                          15000);
                 updateRunRow(runId);
             });
-    connect(session, &ClusterSession::restartFailed, this,
+    connect(m_agent, &AgentClient::restartFailed, this,
             [this](const QString &, const QString &error) { statusBar()->showMessage(error, 15000); });
-    connect(session, &ClusterSession::storeFailed, this,
+    connect(m_agent, &AgentClient::storeFailed, this,
             [this](const QString &error) { statusBar()->showMessage(tr("Run store: %1").arg(error)); });
+}
+
+void MainWindow::openSettings()
+{
+    auto *dialog = new SettingsDialog(m_agent, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::refreshAll()
 {
     reloadRuns();
-    for (ClusterSession *session : m_sessions->all())
-        session->refresh();
+    for (const QString &cluster : m_clusters->names()) {
+        if (m_agent->state(cluster) == ConnectionState::Connected)
+            m_agent->refresh(cluster, {}, 0);
+    }
 }
 
 void MainWindow::selectRun(const QString &runId)
@@ -290,7 +316,7 @@ void MainWindow::cancelSelectedRuns()
 
 NewJobDialog *MainWindow::openNewJob()
 {
-    auto *dialog = new NewJobDialog(m_sessions, m_clusters->names(), selectedCluster(), this);
+    auto *dialog = new NewJobDialog(m_agent, m_clusters->names(), selectedCluster(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &NewJobDialog::submitted, this, [this](const LaunchResult &result) {
         updateRunRow(result.runId);
@@ -330,41 +356,8 @@ void MainWindow::restoreState()
     }
 }
 
-bool MainWindow::confirmClose()
-{
-    const QList<RunRecord> relying = m_closeConfirmed ? QList<RunRecord>{} : m_sessions->runsRelyingOnRestarts();
-    if (relying.isEmpty())
-        return true;
-    if (findChild<QMessageBox *>(QStringLiteral("confirmClose")))
-        return false; // already asking
-    QStringList names;
-    for (const RunRecord &run : relying)
-        names.append(tr("%1 on %2 (%3)").arg(run.name, run.cluster, run.state));
-    auto *box = new QMessageBox(
-        QMessageBox::Warning, tr("Runs rely on this window"),
-        tr("%n unfinished run(s) are restarted by this window when their job stops at its wall time or is "
-           "preempted. Once it is closed nothing restarts them until torchdeck runs again (`torchdeck watch` "
-           "does it too).",
-           nullptr, int(relying.size())),
-        QMessageBox::Close | QMessageBox::Cancel, this);
-    box->setObjectName(QStringLiteral("confirmClose"));
-    box->setDetailedText(names.join(u'\n'));
-    box->setDefaultButton(QMessageBox::Cancel);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this](int result) {
-        if (result != QMessageBox::Close)
-            return;
-        m_closeConfirmed = true;
-        close();
-    });
-    box->open();
-    return false;
-}
-
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!confirmClose())
-        return event->ignore();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());

@@ -5,6 +5,7 @@
 
 #include <QMainWindow>
 
+class QLabel;
 class QLineEdit;
 class QSortFilterProxyModel;
 class QSplitter;
@@ -12,18 +13,17 @@ class QTreeView;
 
 namespace torchdeck {
 
+class AgentClient;
 class ClusterListModel;
 class ClusterPane;
-class ClusterSession;
-class ClusterSessions;
 class KeychainSecrets;
 class NewJobDialog;
 class RunTreeModel;
 class RunView;
 
 // The desktop dashboard: clusters with their connection state, the runs of the store by cluster (filterable,
-// live, several can be cancelled at once), and the selected run's view. Connections and refreshes run in the
-// background; nothing here waits on I/O.
+// live, several can be cancelled at once), and the selected run's view. A client of the agent, which holds the
+// connections, polls and restarts runs with or without the window; nothing here waits on I/O.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -37,7 +37,7 @@ public:
     void selectRun(const QString &runId);
     NewJobDialog *openNewJob();
 
-    ClusterSessions *sessions() const { return m_sessions; }
+    AgentClient *agent() const { return m_agent; }
     ClusterListModel *clusterModel() const { return m_clusters; }
     RunTreeModel *runModel() const { return m_runs; }
     QTreeView *runTree() const { return m_runTree; }
@@ -52,20 +52,18 @@ protected:
 
 private:
     void buildActions();
-    void sessionAdded(ClusterSession *session);
+    void listenToAgent();
+    void openSettings();
     void updateRunRow(const QString &runId);
     QString selectedCluster() const;
     void overlaySelectedRuns();
     void restoreState();
-    // Asks (without blocking) before closing while unfinished runs rely on this window to restart them;
-    // true when it may close now.
-    bool confirmClose();
 
     RunStore m_store;
     ProfileStore m_profiles;
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     KeychainSecrets *m_secrets;
-    bool m_closeConfirmed = false;
+    QLabel *m_agentLabel;
     ClusterListModel *m_clusters;
     RunTreeModel *m_runs;
     QSortFilterProxyModel *m_filtered;

@@ -4,11 +4,12 @@
 #include "core/runs/runbudget.h"
 #include "gui/jobform.h"
 #include "gui/jobtemplatebar.h"
+#include "gui/restartfields.h"
 #include "gui/scriptpreview.h"
 #include "gui/submissionpanel.h"
 #include "gui/walltimebudgetlabel.h"
-#include "session/clustersessions.h"
-#include "session/submission.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -30,10 +31,9 @@ const char *const lastClusterKey = "newJob/lastCluster";
 const char *const geometryKey = "newJob/geometry";
 } // namespace
 
-NewJobDialog::NewJobDialog(ClusterSessions *sessions, const QStringList &clusters, const QString &cluster,
-                           QWidget *parent)
+NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, const QString &cluster, QWidget *parent)
     : QDialog(parent)
-    , m_sessions(sessions)
+    , m_agent(agent)
     , m_cluster(new QComboBox)
     , m_form(new JobForm)
     , m_panel(new SubmissionPanel)
@@ -113,13 +113,16 @@ void NewJobDialog::clusterChanged()
 {
     m_form->scriptPreview()->revert(); // an edited script was rendered for the other cluster
     disconnect(m_workDirectoryLink);
-    ClusterSession *session = cluster().isEmpty() ? nullptr : m_sessions->session(cluster());
-    m_form->setCaps(session ? session->profile().caps() : ClusterCaps{});
-    if (session) {
+    const ClusterProfile profile = m_agent->profiles()->profile(cluster());
+    m_form->setCaps(cluster().isEmpty() ? ClusterCaps{} : profile.caps());
+    m_form->restartFields()->setCluster(profile);
+    if (!cluster().isEmpty()) {
         // The preview is the submission once the cluster says where its work directory is.
-        m_workDirectoryLink =
-            connect(session, &ClusterSession::workDirectoryKnown, this, [this] { m_form->refreshPreview(); });
-        session->open();
+        m_workDirectoryLink = connect(m_agent, &AgentClient::workDirectoryKnown, this, [this](const QString &known) {
+            if (known == cluster())
+                m_form->refreshPreview();
+        });
+        m_agent->open(cluster());
     }
     m_form->refreshPreview();
     updateButtons();
@@ -128,7 +131,7 @@ void NewJobDialog::clusterChanged()
 
 LaunchRequest NewJobDialog::request(const JobSpec &spec, const QString &script) const
 {
-    LaunchRequest request = newRunRequest(m_sessions->profiles()->profile(cluster()), spec, script);
+    LaunchRequest request = newRunRequest(m_agent->profiles()->profile(cluster()), spec, script);
     request.runId = m_runId;
     return request;
 }
@@ -137,14 +140,14 @@ ScriptResult NewJobDialog::render(const JobSpec &spec) const
 {
     if (cluster().isEmpty())
         return renderJobScript(spec, m_form->caps());
-    const SubmissionScript rendered = m_sessions->session(cluster())->previewSubmission(request(spec));
+    const SubmissionScript rendered = m_agent->previewSubmission(request(spec));
     return {rendered.script, rendered.errors};
 }
 
 void NewJobDialog::updateBudget()
 {
     m_budgetTimer.stop();
-    RunStore *store = m_sessions->store();
+    RunStore *store = m_agent->store();
     if (!store || cluster().isEmpty())
         return m_form->budgetLabel()->setBudget({});
     m_form->budgetLabel()->setBudget(budgetFromEarlierRun(*store, cluster(), m_form->spec()));
@@ -166,7 +169,7 @@ void NewJobDialog::submit()
     ScriptPreview *preview = m_form->scriptPreview();
     // The planned run id: the directories the preview (edited or not) names are this run's.
     const LaunchRequest planned = request(spec, preview->isEdited() ? preview->text() : QString());
-    m_panel->follow(m_sessions->session(cluster())->submit(planned, m_form->chainLength()));
+    m_panel->follow(m_agent->submit(planned, m_form->chainLength()));
     updateButtons();
 }
 
@@ -175,24 +178,18 @@ void NewJobDialog::editScript()
     if (cluster().isEmpty() || !m_form->errors().isEmpty())
         return;
     ScriptPreview *preview = m_form->scriptPreview();
-    ClusterSession *session = m_sessions->session(cluster());
-    if (!session->workDirectory().isEmpty())
+    if (!m_agent->workDirectory(cluster()).isEmpty())
         return preview->beginEditing(m_form->previewScript());
     preview->setBusy(tr("Connecting to %1 for the script as it will be submitted\u2026").arg(cluster()));
-    // Once connected the session asks for the work directory; the preview then names every path.
-    auto known = std::make_shared<QMetaObject::Connection>();
-    *known = connect(session, &ClusterSession::workDirectoryKnown, this, [this, known, preview] {
-        disconnect(*known);
-        preview->beginEditing(m_form->previewScript());
+    // The agent connects and says where the work directory is; the preview then names every path.
+    SessionOperation *work = m_agent->workDirectoryOf(cluster());
+    connect(work, &SessionOperation::finished, this,
+            [this, preview] { preview->beginEditing(m_form->previewScript()); });
+    connect(work, &SessionOperation::failed, this, [this, preview](const QString &error) {
+        preview->setBusy({});
+        QMessageBox::warning(preview, tr("Cannot edit the script"),
+                             tr("Cannot connect to %1: %2").arg(cluster(), error));
     });
-    session->whenConnected(
-        this, [] {},
-        [this, known, preview](const QString &error) {
-            disconnect(*known);
-            preview->setBusy({});
-            QMessageBox::warning(preview, tr("Cannot edit the script"),
-                                 tr("Cannot connect to %1: %2").arg(cluster(), error));
-        });
 }
 
 } // namespace torchdeck

@@ -11,7 +11,7 @@ class QPushButton;
 
 namespace torchdeck {
 
-class ClusterSessions;
+class AgentClient;
 class JobForm;
 class JobTemplateBar;
 class SubmissionPanel;
@@ -23,8 +23,7 @@ class SubmissionPanel;
 class NewJobDialog : public QDialog {
     Q_OBJECT
 public:
-    NewJobDialog(ClusterSessions *sessions, const QStringList &clusters, const QString &cluster,
-                 QWidget *parent = nullptr);
+    NewJobDialog(AgentClient *agent, const QStringList &clusters, const QString &cluster, QWidget *parent = nullptr);
 
     JobForm *form() const { return m_form; }
     SubmissionPanel *panel() const { return m_panel; }
@@ -45,7 +44,7 @@ private:
     LaunchRequest request(const JobSpec &spec, const QString &script = {}) const;
     ScriptResult render(const JobSpec &spec) const;
 
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     QComboBox *m_cluster;
     JobForm *m_form;
     SubmissionPanel *m_panel;

@@ -1,5 +1,7 @@
 #include "gui/restartfields.h"
 
+#include "core/runs/restartmechanism.h"
+
 #include <QCheckBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -13,6 +15,7 @@ RestartFields::RestartFields(QWidget *parent)
     , m_requeue(new QCheckBox(tr("The job requeues &itself (scontrol requeue / qrerun)")))
     , m_chain(new QSpinBox)
     , m_chainNote(new QLabel)
+    , m_mechanism(new QLabel)
 {
     m_maxRestarts->setRange(0, 1000);
     m_maxRestarts->setValue(JobSpec{}.maxRestarts);
@@ -22,7 +25,9 @@ RestartFields::RestartFields(QWidget *parent)
     m_requeue->setObjectName(QStringLiteral("requeue"));
     m_requeue->setToolTip(tr("After the checkpoint signal the job asks the scheduler to requeue it: one job id "
                              "throughout. Where that fails (a container without the scheduler's commands) "
-                             "the dashboard restarts it from outside."));
+                             "the torchdeck agent restarts it from outside."));
+    m_mechanism->setObjectName(QStringLiteral("restartMechanism"));
+    m_mechanism->setWordWrap(true);
     m_chain->setRange(1, 1 + m_maxRestarts->value());
     m_chain->setObjectName(QStringLiteral("chain"));
     m_chain->setSuffix(tr(" job(s)"));
@@ -32,15 +37,40 @@ RestartFields::RestartFields(QWidget *parent)
     auto *form = new QFormLayout(this);
     form->addRow(tr("Restart &limit"), m_maxRestarts);
     form->addRow(m_requeue);
+    form->addRow(m_mechanism);
     form->addRow(tr("Submit as a c&hain of"), m_chain);
     form->addRow(m_chainNote);
     connect(m_maxRestarts, &QSpinBox::valueChanged, this, [this] {
         limitChain();
         emit changed();
     });
-    connect(m_requeue, &QCheckBox::toggled, this, &RestartFields::changed);
+    connect(m_requeue, &QCheckBox::clicked, this, [this] { m_requeueChosen = true; });
+    connect(m_requeue, &QCheckBox::toggled, this, [this] {
+        showMechanism();
+        emit changed();
+    });
     connect(m_chain, &QSpinBox::valueChanged, this, &RestartFields::changed);
     limitChain();
+    showMechanism();
+}
+
+void RestartFields::setCluster(const ClusterProfile &profile)
+{
+    m_profile = profile;
+    if (!m_requeueChosen)
+        m_requeue->setChecked(restartMechanism(profile, std::nullopt).inJobRequeue);
+    showMechanism();
+}
+
+void RestartFields::showMechanism()
+{
+    m_mechanism->setText(mechanismText());
+}
+
+QString RestartFields::mechanismText() const
+{
+    const std::optional<bool> chosen = m_requeueChosen ? std::optional<bool>(m_requeue->isChecked()) : std::nullopt;
+    return tr("At its wall time: %1").arg(restartMechanism(m_profile, chosen).why);
 }
 
 void RestartFields::apply(JobSpec &spec) const
@@ -52,7 +82,11 @@ void RestartFields::apply(JobSpec &spec) const
 void RestartFields::setFrom(const JobSpec &spec)
 {
     m_maxRestarts->setValue(spec.maxRestarts);
-    m_requeue->setChecked(spec.requeue);
+    // A template's requeue is a choice when it asks for one; otherwise the cluster's default stays.
+    if (spec.requeue) {
+        m_requeueChosen = true;
+        m_requeue->setChecked(true);
+    }
 }
 
 int RestartFields::chainLength() const

@@ -1,18 +1,18 @@
 #include "gui/runactions.h"
 
-#include "core/scheduler/jobstate.h"
+#include "core/runs/runstates.h"
 #include "core/store/runstore.h"
-#include "session/clustersessions.h"
-#include "session/runaction.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QMap>
 #include <QMessageBox>
 
 namespace torchdeck {
 
-RunActions::RunActions(ClusterSessions *sessions, QWidget *dialogParent)
+RunActions::RunActions(AgentClient *agent, QWidget *dialogParent)
     : QObject(dialogParent)
-    , m_sessions(sessions)
+    , m_agent(agent)
     , m_dialogParent(dialogParent)
 {
 }
@@ -20,8 +20,8 @@ RunActions::RunActions(ClusterSessions *sessions, QWidget *dialogParent)
 QStringList RunActions::unfinishedJobs(const QString &runId) const
 {
     QStringList ids;
-    for (const JobRecord &job : m_sessions->store()->jobs(runId).value) {
-        if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
+    for (const JobRecord &job : m_agent->store()->jobs(runId).value) {
+        if (isUnfinishedJob(job) && !job.jobId.isEmpty())
             ids.append(job.jobId);
     }
     return ids;
@@ -37,7 +37,7 @@ void RunActions::cancel(const QStringList &runIds)
     QStringList lines;
     int skipped = 0;
     for (const QString &runId : runIds) {
-        const auto run = m_sessions->store()->run(runId);
+        const auto run = m_agent->store()->run(runId);
         const QStringList jobs = unfinishedJobs(runId);
         if (!run.ok() || !run.value || jobs.isEmpty()) {
             ++skipped;
@@ -70,7 +70,7 @@ void RunActions::cancel(const QStringList &runIds)
 
 void RunActions::requeue(const QString &runId)
 {
-    const auto run = m_sessions->store()->run(runId);
+    const auto run = m_agent->store()->run(runId);
     if (!run.ok() || !run.value)
         return;
     const QStringList jobs = unfinishedJobs(runId);
@@ -100,19 +100,18 @@ void RunActions::requeue(const QString &runId)
 
 void RunActions::send(SchedulerAction action, const QString &cluster, const QStringList &runIds)
 {
-    ClusterSession *session = m_sessions->session(cluster);
-    RunAction *sent = action == SchedulerAction::Cancel ? session->cancel(runIds) : session->requeue(runIds.value(0));
+    SessionOperation *sent = action == SchedulerAction::Cancel ? m_agent->cancel(cluster, runIds)
+                                                               : m_agent->requeue(cluster, runIds.value(0));
     const QString what = action == SchedulerAction::Cancel ? tr("Cancelling") : tr("Requeueing");
-    connect(sent, &RunAction::finished, this, [this, action, cluster, runIds](const QString &) {
+    connect(sent, &SessionOperation::finished, this, [this, action, cluster, runIds] {
         emit message(action == SchedulerAction::Cancel
                          ? tr("Cancelled %n run(s) on %1.", nullptr, int(runIds.size())).arg(cluster)
                          : tr("Requeued the job on %1.").arg(cluster));
         emit actionDone(action, cluster, runIds);
     });
-    connect(sent, &RunAction::failed, this, [this, what, cluster](const QString &error) {
+    connect(sent, &SessionOperation::failed, this, [this, what, cluster](const QString &error) {
         emit message(tr("%1 on %2 failed: %3").arg(what, cluster, error));
     });
-    sent->start();
 }
 
 } // namespace torchdeck

@@ -8,7 +8,7 @@
 
 namespace torchdeck {
 
-class ClusterSessions;
+class AgentClient;
 
 // What is done to runs through their scheduler, asked once and sent once per cluster: cancel any number of
 // runs (their unfinished jobs), requeue a run's current job. A run that has ended cannot be requeued: the
@@ -16,7 +16,7 @@ class ClusterSessions;
 class RunActions : public QObject {
     Q_OBJECT
 public:
-    RunActions(ClusterSessions *sessions, QWidget *dialogParent);
+    RunActions(AgentClient *agent, QWidget *dialogParent);
 
     // Asks once for all of them; runs without an unfinished job are left out (said in message()).
     void cancel(const QStringList &runIds);
@@ -32,7 +32,7 @@ signals:
 private:
     void send(SchedulerAction action, const QString &cluster, const QStringList &runIds);
 
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     QPointer<QWidget> m_dialogParent;
 };
 

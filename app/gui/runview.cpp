@@ -3,6 +3,7 @@
 #include "core/metrics/runmetrics.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/restartdecision.h"
+#include "core/runs/runstates.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
@@ -12,8 +13,8 @@
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/submissionpanel.h"
-#include "session/clustersessions.h"
-#include "session/submission.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QCheckBox>
 #include <QDialog>
@@ -32,12 +33,12 @@
 
 namespace torchdeck {
 
-RunView::RunView(ClusterSessions *sessions, QWidget *parent)
+RunView::RunView(AgentClient *agent, QWidget *parent)
     : QWidget(parent)
-    , m_sessions(sessions)
-    , m_actions(new RunActions(sessions, this))
+    , m_agent(agent)
+    , m_actions(new RunActions(agent, this))
     , m_metrics(new RunMetrics(this))
-    , m_checkpoints(new CheckpointPanel(sessions))
+    , m_checkpoints(new CheckpointPanel(agent))
     , m_header(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
     , m_autoRestart(new QCheckBox(tr("Restart &automatically")))
@@ -46,7 +47,7 @@ RunView::RunView(ClusterSessions *sessions, QWidget *parent)
     , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_tabs(new QTabWidget)
-    , m_chartsPanel(new RunChartsPanel(sessions->store()))
+    , m_chartsPanel(new RunChartsPanel(agent->store()))
     , m_charts(m_chartsPanel->charts())
     , m_log(new LogPanel)
     , m_script(new QPlainTextEdit)
@@ -104,10 +105,10 @@ void RunView::showRun(const QString &runId)
     m_runId = runId;
     m_logAttempt = -1;
     RunSeries series;
-    const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_sessions->store()->run(runId);
+    const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_agent->store()->run(runId);
     if (run.ok() && run.value) {
-        // The session's cache: the one copy the tracker keeps current.
-        if (const RunSeries *cached = m_sessions->session(run.value->cluster)->series(runId))
+        // The front's cache, which the agent's events keep current.
+        if (const RunSeries *cached = m_agent->series(runId))
             series = *cached;
         else
             emit message(tr("Cannot read the metrics of run %1").arg(runId.left(8)));
@@ -139,7 +140,7 @@ void RunView::runChanged(const QString &runId)
 
 void RunView::reloadDetails()
 {
-    RunStore *store = m_sessions->store();
+    RunStore *store = m_agent->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
     for (QWidget *w :
@@ -149,7 +150,7 @@ void RunView::reloadDetails()
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
         m_checkpoints->showRun(nullptr, {}, m_metrics->series());
         m_script->clear();
-        m_log->follow(nullptr, {});
+        m_log->follow(nullptr, {}, {});
         return;
     }
     const RunRecord &record = *run.value;
@@ -163,7 +164,7 @@ void RunView::reloadDetails()
                                record.message.isEmpty()
                                    ? QString()
                                    : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
-    const bool running = !jobs.isEmpty() && !isFinal(jobStateFromName(jobs.constLast().state));
+    const bool running = !jobs.isEmpty() && isUnfinishedJob(jobs.constLast());
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(record.specJson.toUtf8()).object());
@@ -172,7 +173,6 @@ void RunView::reloadDetails()
     m_checkpoints->showRun(&record, jobs, m_metrics->series());
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);
-    ClusterSession *session = m_sessions->existing(record.cluster);
     m_charts->setAttempts(jobs, store->checkpoints(m_runId).value);
     // The latest job's log, or the one whose boundary was clicked on a chart.
     const auto shown =
@@ -180,7 +180,7 @@ void RunView::reloadDetails()
     const QString logPath = shown != jobs.cend() ? shown->stdoutPath
                             : jobs.isEmpty()     ? QString()
                                                  : jobs.constLast().stdoutPath;
-    m_log->follow(session ? session->connection() : nullptr, logPath);
+    m_log->follow(m_agent, record.cluster, logPath);
 }
 
 void RunView::showAttemptLog(int attempt)
@@ -204,18 +204,17 @@ void RunView::requeueRun()
 
 LogPatternDialog *RunView::openLogPatterns()
 {
-    const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_sessions->store()->run(m_runId);
+    const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return nullptr;
     const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.value->specJson.toUtf8()).object());
-    auto *dialog = new LogPatternDialog(m_sessions->profiles(), run.value->cluster,
+    auto *dialog = new LogPatternDialog(m_agent->profiles(), run.value->cluster,
                                         spec.ok() ? spec.spec.logPatterns : QStringList{}, m_log->text(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &LogPatternDialog::saved, this, [this](const QString &cluster) {
-        // The tracker reads the logs of the cluster's runs with them from its next pass on.
-        if (ClusterSession *session = m_sessions->existing(cluster))
-            session->setProfile(m_sessions->profiles()->profile(cluster));
-        emit message(tr("Saved the log patterns of %1 in %2").arg(cluster, m_sessions->profiles()->path()));
+        // The agent's tracker reads the logs of the cluster's runs with them from its next pass on.
+        m_agent->profilesChanged();
+        emit message(tr("Saved the log patterns of %1 in %2").arg(cluster, m_agent->profiles()->path()));
     });
     dialog->open();
     return dialog;
@@ -232,36 +231,41 @@ void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jo
     m_autoRestart->setText(known ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
                                  : tr("Restart &automatically"));
     m_autoRestart->setToolTip(
-        trainer ? tr("When a job stops at its wall time's warning or is preempted, this window (or `torchdeck watch`) "
-                     "submits the next attempt from the latest checkpoint, up to the job's restart limit.")
-                : tr("When the command exits with %1 after the warning signal, or the job is preempted, the next "
-                     "attempt is submitted with TORCHDECK_RESUME=1, up to the job's restart limit.")
-                      .arg(known ? spec.spec.requeueExitCode : kTrainerRequeueExitCode));
+        trainer
+            ? tr("When a job stops at its wall time's warning or is preempted, the torchdeck agent (running with no "
+                 "window open) submits the next attempt from the latest checkpoint, up to the job's restart limit.")
+            : tr("When the command exits with %1 after the warning signal, or the job is preempted, the next "
+                 "attempt is submitted with TORCHDECK_RESUME=1, up to the job's restart limit.")
+                  .arg(known ? spec.spec.requeueExitCode : kTrainerRequeueExitCode));
 }
 
 void RunView::setAutoRestart(bool enabled)
 {
-    const auto run = m_sessions->store()->run(m_runId);
+    const auto run = m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return;
-    const StoreStatus saved = m_sessions->session(run.value->cluster)->setAutoRestart(m_runId, enabled);
-    if (!saved.ok())
-        emit message(tr("Cannot change the restart of run %1: %2").arg(m_runId.left(8), saved.error));
-    reloadDetails();
+    const QString runId = m_runId;
+    SessionOperation *switched = m_agent->setAutoRestart(run.value->cluster, runId, enabled);
+    connect(switched, &SessionOperation::failed, this, [this, runId](const QString &error) {
+        emit message(tr("Cannot change the restart of run %1: %2").arg(runId.left(8), error));
+        reloadDetails();
+    });
+    connect(switched, &SessionOperation::finished, this, &RunView::reloadDetails);
 }
 
 void RunView::resumeFrom(const QString &checkpoint)
 {
-    const auto run = m_sessions->store()->run(m_runId);
+    const auto run = m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return;
     QString problem;
-    ClusterSession *session = m_sessions->session(run.value->cluster);
-    Submission *submission = session->resume(m_runId, checkpoint, {}, &problem);
-    if (!submission) {
+    // Refused before asking the agent when the run cannot resume (still running, no such checkpoint).
+    if (!m_agent->profiles() || !resumeRequest(*m_agent->store(), m_agent->profiles()->profile(run.value->cluster),
+                                               *run.value, checkpoint, {}, &problem)) {
         QMessageBox::warning(this, tr("Cannot resume"), problem);
         return;
     }
+    SessionOperation *submission = m_agent->resume(run.value->cluster, m_runId, checkpoint, {});
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Resume %1").arg(run.value->name));

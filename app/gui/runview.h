@@ -20,7 +20,7 @@ class QTabWidget;
 namespace torchdeck {
 
 class CheckpointPanel;
-class ClusterSessions;
+class AgentClient;
 class LogPanel;
 class RunCharts;
 class RunChartsPanel;
@@ -32,11 +32,11 @@ class RunMetrics;
 class RunView : public QWidget {
     Q_OBJECT
 public:
-    explicit RunView(ClusterSessions *sessions, QWidget *parent = nullptr);
+    explicit RunView(AgentClient *agent, QWidget *parent = nullptr);
 
     void showRun(const QString &runId); // empty: nothing
     QString runId() const { return m_runId; }
-    // From the run's tracker: events of the shown run go to the charts, others are ignored.
+    // From the agent's tracker: events of the shown run go to the charts, others are ignored.
     void ingest(const QString &runId, int attempt, const QList<MetricEvent> &events);
     void runChanged(const QString &runId); // state, jobs or checkpoints may have changed
 
@@ -65,7 +65,7 @@ private:
     void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     void setAutoRestart(bool enabled);
 
-    ClusterSessions *m_sessions;
+    AgentClient *m_agent;
     RunActions *m_actions;
     QString m_runId;
     int m_logAttempt = -1; // -1: the latest job's log

@@ -1,6 +1,7 @@
 #include "gui/submissionpanel.h"
 
-#include "session/submission.h"
+#include "core/agent/agentcodec.h"
+#include "session/sessionoperation.h"
 
 #include <QFontDatabase>
 #include <QLabel>
@@ -43,7 +44,7 @@ QString SubmissionPanel::outputText() const
     return m_output->toPlainText();
 }
 
-void SubmissionPanel::follow(Submission *submission)
+void SubmissionPanel::follow(SessionOperation *submission)
 {
     if (m_running)
         return submission->stop();
@@ -52,7 +53,7 @@ void SubmissionPanel::follow(Submission *submission)
     m_progress->setRange(0, 0); // busy until a step says how far it is
     m_status->setStyleSheet(QString());
     emit started();
-    connect(submission, &Submission::progress, this, [this](const QString &step, qint64 done, qint64 total) {
+    connect(submission, &SessionOperation::progress, this, [this](const QString &step, qint64 done, qint64 total) {
         m_status->setText(step);
         m_progress->setTextVisible(total > 0);
         if (total > 0) {
@@ -64,7 +65,7 @@ void SubmissionPanel::follow(Submission *submission)
             m_progress->setRange(0, 0);
         }
     });
-    connect(submission, &Submission::output, this, [this](const QString &text) {
+    connect(submission, &SessionOperation::output, this, [this](const QString &text) {
         QScrollBar *bar = m_output->verticalScrollBar();
         const bool atEnd = bar->value() == bar->maximum();
         m_output->moveCursor(QTextCursor::End);
@@ -72,27 +73,31 @@ void SubmissionPanel::follow(Submission *submission)
         if (atEnd)
             bar->setValue(bar->maximum());
     });
-    connect(submission, &Submission::jobSubmitted, this, [this](const LaunchResult &result) {
+    auto jobs = std::make_shared<QStringList>();
+    connect(submission, &SessionOperation::event, this, [this, jobs](const QString &name, const QCborMap &args) {
+        QString problem;
+        const std::optional<LaunchResult> result = name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
+        if (!result)
+            return;
+        jobs->append(result->jobId);
         m_output->appendPlainText(
-            tr("job %1: attempt %2 of run %3").arg(result.jobId).arg(result.attempt).arg(result.runId.left(8)));
+            tr("job %1: attempt %2 of run %3").arg(result->jobId).arg(result->attempt).arg(result->runId.left(8)));
     });
-    connect(submission, &Submission::finished, this, [this, submission](const LaunchResult &result) {
-        const QList<LaunchResult> all = submission->results();
-        QStringList ids;
-        for (const LaunchResult &job : all)
-            ids.append(job.jobId);
-        finish(
-            all.size() > 1
-                ? tr("Submitted: jobs %1 (a chain), run %2").arg(ids.join(QStringLiteral(", ")), result.runId.left(8))
-                : tr("Submitted: job %1, run %2 (attempt %3)")
-                      .arg(result.jobId, result.runId.left(8))
-                      .arg(result.attempt),
-            true);
-        emit submitted(result);
+    connect(submission, &SessionOperation::finished, this, [this, jobs](const QCborValue &value) {
+        QString problem;
+        const std::optional<LaunchResult> result = launchResultFromCbor(value.toMap(), &problem);
+        if (!result)
+            return finish(tr("Failed: %1").arg(problem), false);
+        finish(jobs->size() > 1 ? tr("Submitted: jobs %1 (a chain), run %2")
+                                      .arg(jobs->join(QStringLiteral(", ")), result->runId.left(8))
+                                : tr("Submitted: job %1, run %2 (attempt %3)")
+                                      .arg(result->jobId, result->runId.left(8))
+                                      .arg(result->attempt),
+               true);
+        emit submitted(*result);
     });
-    connect(submission, &Submission::failed, this,
+    connect(submission, &SessionOperation::failed, this,
             [this](const QString &error) { finish(tr("Failed: %1").arg(error), false); });
-    submission->start();
 }
 
 void SubmissionPanel::finish(const QString &status, bool ok)

@@ -11,17 +11,17 @@ class QProgressBar;
 
 namespace torchdeck {
 
-class Submission;
+class SessionOperation;
 
-// One submission of a session (a new run, a chain, a resume or branch), shown as it goes: the step and its
+// One submission in the agent (a new run, a chain, a resume or branch), shown as it goes: the step and its
 // progress bar, the streamed deploy/build output, then the job ids or the error.
 class SubmissionPanel : public QWidget {
     Q_OBJECT
 public:
     explicit SubmissionPanel(QWidget *parent = nullptr);
 
-    // Starts it and shows it (one at a time: another is stopped at once). Never blocks.
-    void follow(Submission *submission);
+    // Shows it as it goes (one at a time). Never blocks.
+    void follow(SessionOperation *submission);
     bool isRunning() const { return m_running; }
     QString statusText() const;
     QString outputText() const;

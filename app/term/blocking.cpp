@@ -1,6 +1,6 @@
 #include "term/blocking.h"
 
-#include "remote/connection.h"
+#include "session/sessionoperation.h"
 #include "term/termtr.h"
 
 #include <QEventLoop>
@@ -33,52 +33,33 @@ bool waitUntil(const std::function<void(std::function<void()> done)> &start, int
     return state->finished;
 }
 
-bool waitConnected(remote::Connection &connection, int timeoutMs, QString *error)
+OperationOutcome waitFor(SessionOperation *operation, int timeoutMs,
+                         const std::function<void(const QString &, const QCborMap &)> &onEvent)
 {
-    using remote::ConnectionState;
-    const auto settled = [&connection] {
-        return connection.state() == ConnectionState::Connected || connection.state() == ConnectionState::Failed;
-    };
-    if (!settled()) {
-        QObject context;
-        waitUntil(
-            [&](const std::function<void()> &done) {
-                QObject::connect(&connection, &remote::Connection::stateChanged, &context, [settled, done] {
-                    if (settled())
-                        done();
-                });
-            },
-            timeoutMs);
-    }
-    const bool connected = connection.state() == ConnectionState::Connected;
-    if (error)
-        *error = connected                           ? QString()
-                 : connection.lastDetail().isEmpty() ? Tr::tr("timed out connecting to %1").arg(connection.host())
-                                                     : connection.lastDetail();
-    return connected;
-}
-
-remote::ExecResult runAndWait(remote::Connection &connection, const QString &command, int timeoutMs)
-{
-    remote::ExecResult result;
-    result.error = Tr::tr("timed out after %1 ms: %2").arg(timeoutMs).arg(command);
+    auto outcome = std::make_shared<OperationOutcome>();
     QObject context;
-    remote::RemoteCommand *operation = connection.run(command);
-    waitUntil(
+    const QPointer<SessionOperation> watched(operation);
+    const bool ended = waitUntil(
         [&](const std::function<void()> &done) {
-            QObject::connect(operation, &remote::RemoteCommand::finished, &context,
-                             [&result, done](const remote::ExecResult &finished) {
-                                 result = finished;
-                                 done();
-                             });
-            QObject::connect(operation, &remote::RemoteCommand::failed, &context,
-                             [&result, done](const QString &error) {
-                                 result.error = error;
-                                 done();
-                             });
+            if (onEvent)
+                QObject::connect(operation, &SessionOperation::event, &context, onEvent);
+            QObject::connect(operation, &SessionOperation::finished, &context, [outcome, done](const QCborValue &r) {
+                outcome->ok = true;
+                outcome->result = r;
+                done();
+            });
+            QObject::connect(operation, &SessionOperation::failed, &context, [outcome, done](const QString &error) {
+                outcome->error = error;
+                done();
+            });
         },
         timeoutMs);
-    return result;
+    if (!ended) {
+        if (watched)
+            watched->stop();
+        outcome->error = Tr::tr("no answer within %1 s").arg(timeoutMs / 1000);
+    }
+    return *outcome;
 }
 
 } // namespace torchdeck::term

@@ -1,27 +1,33 @@
 #pragma once
 
-#include "remote/sshsession.h"
-
+#include <QCborMap>
+#include <QCborValue>
 #include <QString>
 #include <functional>
 
-namespace torchdeck::remote {
-class Connection;
+namespace torchdeck {
+class SessionOperation;
 }
 
 namespace torchdeck::term {
 
 // A terminal command waits for its answer: these run the event loop until it comes (the libraries below
-// never block). Also used by the tests of those libraries.
+// never block).
 
 // Runs the event loop until `done` is called (by a signal handler the caller connected) or timeoutMs passes
 // (0: no limit). Returns false on timeout.
 bool waitUntil(const std::function<void(std::function<void()> done)> &start, int timeoutMs);
 
-// Until the connection is up or has failed; `error` says why not.
-bool waitConnected(remote::Connection &connection, int timeoutMs, QString *error = nullptr);
-
-// Runs a command and waits for its end; a timeout is an error in the result.
-remote::ExecResult runAndWait(remote::Connection &connection, const QString &command, int timeoutMs);
+// How an operation of the agent ended.
+struct OperationOutcome {
+    bool ok = false;
+    QCborValue result; // when ok
+    QString error;     // when not
+    QCborMap map() const { return result.toMap(); }
+};
+// Waits for the operation's end (timeoutMs 0: no limit; on timeout it is stopped and the outcome says so);
+// `onEvent` sees its events (log bytes, a check's lines) as they come.
+OperationOutcome waitFor(SessionOperation *operation, int timeoutMs,
+                         const std::function<void(const QString &name, const QCborMap &args)> &onEvent = {});
 
 } // namespace torchdeck::term

@@ -1,21 +1,20 @@
 #include "term/checkcommand.h"
 
+#include "core/agent/agentcodec.h"
 #include "core/profiles/profilestore.h"
-#include "core/sshconfigparser.h"
-#include "remote/clustercheck.h"
-#include "remote/connection.h"
+#include "core/runs/requeueprobe.h"
 #include "term/blocking.h"
+#include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/terminalprompts.h"
 #include "term/termtr.h"
 
-#include <QEventLoop>
 #include <QTextStream>
 
 namespace torchdeck::term {
 
 namespace {
-constexpr int connectTimeoutMs = 60000;
+constexpr int connectTimeoutMs = 120000; // a person may be typing a one-time code
 
 SchedulerKind schedulerFromName(const QString &name, bool &ok)
 {
@@ -28,6 +27,23 @@ SchedulerKind schedulerFromName(const QString &name, bool &ok)
         return SchedulerKind::Local;
     ok = false;
     return SchedulerKind::Slurm;
+}
+// The answer goes to the cluster's profile: new runs there requeue themselves, or not, from now on.
+void keepRequeueFinding(TermContext &context, const QString &cluster, InJobRequeue found)
+{
+    ProfileStore profiles;
+    QString problem;
+    if (!profiles.load(&problem)) {
+        context.error(problem);
+        return;
+    }
+    ClusterProfile profile = profiles.profile(cluster);
+    profile.inJobRequeue = found;
+    profiles.put(profile);
+    if (!profiles.save(&problem))
+        context.error(problem);
+    else
+        waitFor(context.agent().profilesChanged(), 5000);
 }
 } // namespace
 
@@ -48,7 +64,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     }
     const ClusterProfile profile = profiles.profile(cluster);
-    remote::ClusterCheckSettings settings = remote::checkSettingsOf(profile);
+    ClusterCheckSettings settings = profile.checkSettings();
     cluster.clear();
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
@@ -77,37 +93,49 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << Tr::tr("torchdeck check: which cluster? (torchdeck clusters lists them)\n");
         return UsageError;
     }
+    settings.probeRequeue = settings.probeRequeue && settings.scheduler == SchedulerKind::Slurm;
     out << Tr::tr("Checking %1\n").arg(cluster) << Qt::flush;
-    remote::ConnectionSettings connectionSettings;
-    connectionSettings.host = cluster;
-    connectionSettings.sshConfigFile = userSshConfigPath();
-    remote::Connection connection(connectionSettings);
-    answerOnTerminal(connection);
-    connection.open();
-    QString error;
-    if (!waitConnected(connection, connectTimeoutMs, &error)) {
-        out << Tr::tr("  \u2717 Connection: %1\n").arg(error);
-        if (!hasTerminal())
+    TermContext context(QStringLiteral("check"), out, err);
+    context.openStore();
+    const OperationOutcome opened = waitFor(context.agent().open(cluster), connectTimeoutMs);
+    if (!opened.ok) {
+        out << Tr::tr("  \u2717 Connection: %1\n").arg(opened.error);
+        if (context.agent().needsYou(cluster) && !hasTerminal())
             out << Tr::tr("    (no terminal to ask on: run `ssh %1 true` once, or torchdeck check in a terminal)\n")
                        .arg(cluster);
         return Failure;
     }
     out << Tr::tr("  \u2713 Connection: reachable, host key known, authenticated\n") << Qt::flush;
-    remote::ClusterCheck check(&connection, settings);
     int failures = 0;
-    QObject::connect(&check, &remote::ClusterCheck::itemChecked, &check, [&](const remote::CheckItem &item) {
-        out << "  "
-            << (!item.ok       ? "\u2717 "
-                : item.warning ? "! "
-                               : "\u2713 ")
-            << item.name << ": " << item.detail << '\n'
-            << Qt::flush;
-        failures += item.ok ? 0 : 1;
-    });
-    QEventLoop loop;
-    QObject::connect(&check, &remote::ClusterCheck::finished, &loop, &QEventLoop::quit);
-    check.start();
-    loop.exec();
+    QList<CheckItem> items;
+    const OperationOutcome checked =
+        waitFor(context.agent().check(cluster, settings), 0, [&](const QString &name, const QCborMap &event) {
+            QString unreadable;
+            const std::optional<CheckItem> item =
+                name == u"item" ? checkItemFromCbor(event, &unreadable) : std::nullopt;
+            if (!item)
+                return;
+            out << "  "
+                << (!item->ok       ? "\u2717 "
+                    : item->warning ? "! "
+                                    : "\u2713 ")
+                << item->name << ": " << item->detail << '\n'
+                << Qt::flush;
+            failures += item->ok ? 0 : 1;
+            items.append(*item);
+        });
+    if (!checked.ok) {
+        out << Tr::tr("  \u2717 %1\n").arg(checked.error);
+        return Failure;
+    }
+    if (const std::optional<InJobRequeue> found = requeueFinding(items)) {
+        keepRequeueFinding(context, cluster, *found);
+    } else if (settings.scheduler == SchedulerKind::Slurm && profile.inJobRequeue != InJobRequeue::Unknown) {
+        out << Tr::tr("  \u2713 In-job requeue: %1, found by an earlier check (torchdeck profile %2 --in-job-requeue "
+                      "unknown checks again)\n")
+                   .arg(inJobRequeueName(profile.inJobRequeue), cluster);
+    }
+    out << Qt::flush;
     return failures == 0 ? Ok : Failure;
 }
 

@@ -1,5 +1,6 @@
 #include "term/commandtable.h"
 
+#include "term/agentcommand.h"
 #include "term/checkcommand.h"
 #include "term/clusterscommand.h"
 #include "term/codecommand.h"
@@ -83,6 +84,12 @@ QList<CommandSpec> buildCommands()
                           false,
                           false};
     OperandSpec topic{QStringLiteral("COMMAND"), Completion::Choices, {}, true, false};
+    OperandSpec agentAction{
+        QStringLiteral("ACTION"),
+        Completion::Choices,
+        {QStringLiteral("status"), QStringLiteral("stop"), QStringLiteral("on"), QStringLiteral("off")},
+        true,
+        false};
     OperandSpec valuesOf{QStringLiteral("WHAT"),
                          Completion::Choices,
                          {QStringLiteral("clusters"), QStringLiteral("runs"), QStringLiteral("commands")},
@@ -125,8 +132,12 @@ QList<CommandSpec> buildCommands()
           repeated(
               valued("--log-pattern", "REGEX",
                      Tr::tr("a pattern that turns the cluster's job log lines into metrics (docs/metrics-schema.md)"))),
-          flag("--no-log-patterns", Tr::tr("forget the log patterns")), flag("--reset", Tr::tr("back to the defaults")),
-          jsonFlag()}},
+          flag("--no-log-patterns", Tr::tr("forget the log patterns")),
+          choice("--in-job-requeue", "ANSWER",
+                 {QStringLiteral("unknown"), QStringLiteral("allowed"), QStringLiteral("refused")},
+                 Tr::tr("whether jobs may requeue themselves there (torchdeck check finds out); new runs requeue "
+                        "themselves where allowed, else the agent restarts them")),
+          flag("--reset", Tr::tr("back to the defaults")), jsonFlag()}},
         {QStringLiteral("script"), runs, {cluster}, Tr::tr("print the job script a submission would send"), {}, true},
         {QStringLiteral("submit"),
          runs,
@@ -185,6 +196,14 @@ QList<CommandSpec> buildCommands()
          {valued("--interval", "SECONDS", Tr::tr("seconds between refreshes (at least 0.2)")),
           flag("--plain", Tr::tr("plain lines even on a terminal")),
           flag("--until-done", Tr::tr("quit when the runs have ended"))}},
+        {QStringLiteral("agent"),
+         clusters,
+         {agentAction},
+         Tr::tr("the background agent that holds one connection per cluster, polls, and restarts your runs with no "
+                "window open (the fronts start it): status, stop, on or off to start it when you log in; without "
+                "an action, run it in the foreground"),
+         {jsonFlag(), valued("--idle-exit", "MINUTES",
+                             Tr::tr("how long it stays with no front attached and no run unfinished (default 10)"))}},
         {QStringLiteral("completion"),
          shell,
          {shellName},
@@ -218,6 +237,7 @@ QList<CommandSpec> buildCommands()
         {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},
         {u"code", runCodeCommand},
+        {u"agent", runAgentCommand},
         {u"completion", runCompletionCommand},
         {u"manpage", runManPageCommand},
         {u"__complete", runCompleteValuesCommand},
@@ -268,7 +288,10 @@ QList<OptionSpec> buildJobOptions()
                Tr::tr("the scheduler's warning signal before the wall time")),
         valued("--signal-lead", "SECONDS", Tr::tr("how long before the wall time the signal comes")),
         flag("--no-checkpoint-signal", Tr::tr("no warning signal")),
-        flag("--requeue", Tr::tr("the job requeues itself after checkpointing on the signal")),
+        flag("--requeue",
+             Tr::tr("the job requeues itself after checkpointing on the signal (the default where torchdeck "
+                    "check proved the cluster allows it)")),
+        flag("--no-requeue", Tr::tr("the agent restarts the run from outside instead (a new job from the checkpoint)")),
         valued("--max-restarts", "N", Tr::tr("how often torchdeck restarts the run from its checkpoint")),
         valued("--master-port", "PORT", Tr::tr("the rendezvous port")),
         valued("--command", "CMD", Tr::tr("run your own command on every rank instead of the bundled trainer")),

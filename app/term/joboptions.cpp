@@ -107,10 +107,13 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             result.cluster = arg;
             continue;
         }
-        if (arg == u"--requeue" || arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal" ||
-            arg == u"--mpi-allow-run-as-root") {
-            const QString key = arg == u"--requeue"                 ? QStringLiteral("requeue")
-                                : arg == u"--oversubscribe"         ? QStringLiteral("oversubscribe")
+        if (arg == u"--requeue" || arg == u"--no-requeue") {
+            overrides[u"requeue"] = arg == u"--requeue";
+            result.requeueChosen = true;
+            continue;
+        }
+        if (arg == u"--oversubscribe" || arg == u"--no-checkpoint-signal" || arg == u"--mpi-allow-run-as-root") {
+            const QString key = arg == u"--oversubscribe"           ? QStringLiteral("oversubscribe")
                                 : arg == u"--mpi-allow-run-as-root" ? QStringLiteral("mpiAllowRunAsRoot")
                                                                     : QStringLiteral("checkpointSignalEnabled");
             overrides[key] = arg != u"--no-checkpoint-signal";

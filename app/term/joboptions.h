@@ -14,6 +14,7 @@ struct JobOptions {
     QSet<QString> flags;            // the command's own flags that were given (from `commandFlags`)
     QHash<QString, QString> values; // the command's own valued options (from `commandOptions`)
     QString error;                  // non-empty: what is wrong, in one line
+    bool requeueChosen = false;     // --requeue or --no-requeue given (else the cluster's default applies)
 };
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},

@@ -1,8 +1,8 @@
 #include "term/logscommand.h"
 
 #include "core/metrics/metricscsv.h"
-#include "core/remotepath.h"
 #include "core/scheduler/jobstate.h"
+#include "session/sessionoperation.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -11,6 +11,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QPointer>
 #include <QTimer>
 #include <algorithm>
 #include <cmath>
@@ -27,31 +28,32 @@ struct LogArgs {
     int attempt = -1; // all
 };
 
-bool printFile(TermContext &context, remote::Connection &connection, const QString &path)
+bool printFile(TermContext &context, const QString &cluster, const QString &path)
 {
-    const remote::ExecResult result =
-        runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
-    if (!result.ok()) {
-        const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
-        context.error(Tr::tr("cannot read %1: %2").arg(path, said));
-        return false;
-    }
-    context.out() << QString::fromUtf8(result.out) << Qt::flush;
-    return true;
+    const OperationOutcome read =
+        context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(),
+                     [&context](const QString &name, const QCborMap &args) {
+                         if (name == u"data")
+                             context.out() << QString::fromUtf8(args.value(QStringLiteral("bytes")).toByteArray());
+                     });
+    context.out() << Qt::flush;
+    return read.ok;
 }
 
-// Follows the attempt's log until its job has ended (the session's passes say when); returns its final state.
-QString follow(TermContext &context, ClusterSession &session, const JobRecord &job)
+// Follows the attempt's log until its job has ended (the agent's passes say when); returns its final state.
+QString follow(TermContext &context, const QString &cluster, const JobRecord &job)
 {
-    session.setPollInterval(followPollMs);
-    session.setPolling(true);
-    remote::RemoteTail *tail = session.connection()->tail(job.stdoutPath, 0);
+    AgentClient &agent = context.agent();
+    agent.setPollInterval(followPollMs);
+    const QPointer<SessionOperation> tail = agent.followFile(cluster, job.stdoutPath, 0);
     QObject watcher;
-    QObject::connect(tail, &remote::RemoteTail::data, &watcher, [&context](qint64, const QByteArray &bytes) {
-        context.out() << QString::fromUtf8(bytes) << Qt::flush;
-    });
-    QObject::connect(tail, &remote::RemoteTail::reset, &watcher, [&context](const QString &reason) {
-        context.err() << Tr::tr("-- the log was replaced (%1); reading it again\n").arg(reason) << Qt::flush;
+    QObject::connect(tail, &SessionOperation::event, &watcher, [&context](const QString &name, const QCborMap &args) {
+        if (name == u"data")
+            context.out() << QString::fromUtf8(args.value(QStringLiteral("bytes")).toByteArray()) << Qt::flush;
+        else if (name == u"reset")
+            context.err() << Tr::tr("-- the log was replaced (%1); reading it again\n")
+                                 .arg(args.value(QStringLiteral("reason")).toString())
+                          << Qt::flush;
     });
     QString state = job.state;
     const auto stateOfJob = [&context, &job] {
@@ -63,22 +65,29 @@ QString follow(TermContext &context, ClusterSession &session, const JobRecord &j
     };
     waitUntil(
         [&](const std::function<void()> &done) {
-            QObject::connect(tail, &remote::RemoteTail::failed, &watcher, [&, done](const QString &error) {
-                context.error(Tr::tr("following %1: %2").arg(job.stdoutPath, error));
+            QObject::connect(tail, &SessionOperation::failed, &watcher, [&, done](const QString &error) {
+                context.error(error);
                 done();
             });
-            QObject::connect(&session, &ClusterSession::refreshed, &watcher, [&, done] {
+            QObject::connect(&agent, &AgentClient::refreshed, &watcher, [&, done](const QString &passCluster) {
+                if (passCluster != cluster)
+                    return;
                 state = stateOfJob();
                 if (!isFinal(jobStateFromName(state)))
                     return;
                 // The scheduler may say "ended" before the last lines are read: one more tail poll.
-                QObject::disconnect(&session, nullptr, &watcher, nullptr);
+                QObject::disconnect(&agent, nullptr, &watcher, nullptr);
                 QTimer::singleShot(1500, &watcher, done);
             });
-            session.refresh({job.runId});
+            QObject::connect(&agent, &AgentClient::detached, &watcher, [&, done](const QString &reason) {
+                context.error(reason);
+                done();
+            });
+            agent.refresh(cluster, {job.runId}, 0);
         },
         0);
-    tail->stop();
+    if (tail && !tail->isDone())
+        tail->stop();
     return state;
 }
 } // namespace
@@ -113,8 +122,7 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.error(Tr::tr("run %1 has no jobs").arg(shortRunId(run->id)));
         return Failure;
     }
-    ClusterSession *session = context.connect(run->cluster);
-    if (!session)
+    if (!context.connect(run->cluster))
         return Failure;
     // The job that speaks for the run: the first that has not ended (attempts of a chain wait behind it).
     auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
@@ -127,16 +135,16 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             continue;
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
-        if (!printFile(context, *session->connection(), job.stdoutPath))
+        if (!printFile(context, run->cluster, job.stdoutPath))
             return Failure;
-        if (!job.stderrPath.isEmpty() && !printFile(context, *session->connection(), job.stderrPath))
+        if (!job.stderrPath.isEmpty() && !printFile(context, run->cluster, job.stderrPath))
             return Failure;
     }
     if (!following)
         return Ok;
     if (jobs.value.size() > 1)
         out << Tr::tr("== attempt %1, job %2 (following) ==\n").arg(latest.attempt).arg(latest.jobId) << Qt::flush;
-    const QString state = follow(context, *session, latest);
+    const QString state = follow(context, run->cluster, latest);
     err << Tr::tr("-- job %1 %2\n").arg(latest.jobId, state) << Qt::flush;
     return state == jobStateName(JobState::Completed) ? Ok : Failure;
 }

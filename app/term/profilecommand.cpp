@@ -13,10 +13,12 @@ namespace torchdeck::term {
 namespace {
 // Options that set one string key of the profile's JSON.
 const std::pair<const char16_t *, const char16_t *> textOptions[] = {
-    {u"--scheduler", u"scheduler"},     {u"--pbs-dialect", u"pbs_dialect"}, {u"--slurm-history", u"slurm_history"},
-    {u"--account", u"account"},         {u"--partition", u"partition"},     {u"--queue", u"partition"},
-    {u"--work-dir", u"work_directory"}, {u"--libtorch", u"libtorch"},       {u"--trainer-binary", u"trainer_binary"},
-    {u"--build-on", u"build_on"},
+    {u"--scheduler", u"scheduler"},           {u"--pbs-dialect", u"pbs_dialect"},
+    {u"--slurm-history", u"slurm_history"},   {u"--account", u"account"},
+    {u"--partition", u"partition"},           {u"--queue", u"partition"},
+    {u"--work-dir", u"work_directory"},       {u"--libtorch", u"libtorch"},
+    {u"--trainer-binary", u"trainer_binary"}, {u"--build-on", u"build_on"},
+    {u"--in-job-requeue", u"in_job_requeue"},
 };
 
 void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)
@@ -123,6 +125,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             context.error(problem);
             return Failure;
         }
+        // A running agent polls and restarts with the new profile from now on (none is started for it).
+        waitFor(context.agent(false).profilesChanged(), 5000);
     }
     const ClusterProfile profile = profiles.profile(cluster);
     if (json) {

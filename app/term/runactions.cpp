@@ -1,10 +1,10 @@
 #include "term/runactions.h"
 
+#include "core/agent/cborfields.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/checkpointinventory.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
-#include "session/runaction.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -42,34 +42,21 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
         }
         // The state may have moved on since the store last heard: ask first, cancel what still runs.
         refreshRuns(context, {*run});
-        ClusterSession *session = context.connect(run->cluster);
-        if (!session) {
+        if (!context.connect(run->cluster)) {
             result = Failure;
             continue;
         }
-        RunAction *cancel = session->cancel({run->id});
-        const QStringList jobIds = cancel->jobIds();
+        const OperationOutcome cancelled =
+            context.wait(context.agent().cancel(run->cluster, {run->id}), actionTimeoutMs,
+                         Tr::tr("cancelling run %1").arg(shortRunId(run->id)));
+        if (!cancelled.ok) {
+            result = Failure;
+            continue;
+        }
+        const QStringList jobIds = CborFields(cancelled.map()).texts(QStringLiteral("jobs"));
         if (jobIds.isEmpty()) {
             out << Tr::tr("run %1 has no unfinished job (%2)\n")
                        .arg(shortRunId(run->id), context.store().run(run->id).value.value_or(*run).state);
-            cancel->deleteLater();
-            continue;
-        }
-        QString problem;
-        const bool finished = waitUntil(
-            [&](const std::function<void()> &done) {
-                QObject::connect(cancel, &RunAction::failed, session, [&problem, done](const QString &error) {
-                    problem = error;
-                    done();
-                });
-                QObject::connect(cancel, &RunAction::finished, session, [done] { done(); });
-                cancel->start();
-            },
-            actionTimeoutMs);
-        if (!finished || !problem.isEmpty()) {
-            context.error(
-                Tr::tr("cancelling run %1: %2").arg(shortRunId(run->id), finished ? problem : Tr::tr("no answer")));
-            result = Failure;
             continue;
         }
         out << Tr::tr("cancelled run %1 (job %2)\n").arg(shortRunId(run->id), jobIds.join(QStringLiteral(", ")))
@@ -80,34 +67,21 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
 }
 
 namespace {
-int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<CheckpointEntry> &entries,
-                      const QStringList &wanted)
+int deleteCheckpoints(TermContext &context, const RunRecord &run, const QStringList &wanted)
 {
-    const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
-    if (!plan.error.isEmpty()) {
-        context.error(Tr::tr("run %1: %2").arg(shortRunId(run.id), plan.error));
+    if (!context.connect(run.cluster))
         return Failure;
-    }
-    ClusterSession *session = context.connect(run.cluster);
-    if (!session)
+    const OperationOutcome deleted =
+        context.wait(context.agent().deleteCheckpoints(run.cluster, run.id, wanted), actionTimeoutMs);
+    if (!deleted.ok)
         return Failure;
-    const remote::ExecResult removed =
-        runAndWait(*session->connection(), deleteCheckpointsCommand(plan.paths), actionTimeoutMs);
-    if (!removed.ok()) {
-        context.error(
-            Tr::tr("deleting on %1 failed: %2")
-                .arg(run.cluster, removed.error.isEmpty() ? QString::fromUtf8(removed.err.trimmed()) : removed.error));
-        return Failure;
-    }
-    for (const QString &path : plan.paths) {
-        if (const StoreStatus forgotten = context.store().removeCheckpoint(run.id, path); !forgotten.ok())
-            context.error(Tr::tr("deleted %1, but the run store still lists it: %2").arg(path, forgotten.error));
-        const bool wasPresent = std::any_of(entries.cbegin(), entries.cend(), [&](const CheckpointEntry &e) {
-            return e.record.path == path && e.present;
-        });
-        context.out() << Tr::tr("deleted %1").arg(path) << (wasPresent ? QString() : Tr::tr(" (was already gone)"))
-                      << '\n';
-    }
+    CborFields result(deleted.map());
+    const QStringList gone = result.texts(QStringLiteral("gone"));
+    for (const QString &problem : result.texts(QStringLiteral("unrecorded")))
+        context.error(Tr::tr("deleted, but the run store still lists it: %1").arg(problem));
+    for (const QString &path : result.texts(QStringLiteral("deleted")))
+        context.out() << Tr::tr("deleted %1").arg(path)
+                      << (gone.contains(path) ? Tr::tr(" (was already gone)") : QString()) << '\n';
     context.out() << Qt::flush;
     return Ok;
 }
@@ -196,24 +170,21 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         context.error(checkpoints.error);
         return Failure;
     }
+    if (!toDelete.isEmpty())
+        return deleteCheckpoints(context, *run, toDelete);
     QStringList present;
     if (!checkpoints.value.isEmpty()) {
-        ClusterSession *session = context.connect(run->cluster);
-        if (!session)
+        if (!context.connect(run->cluster))
             return Failure;
-        const remote::ExecResult listed =
-            runAndWait(*session->connection(), presentCheckpointsCommand(checkpoints.value), actionTimeoutMs);
-        if (!listed.ok()) {
-            context.error(Tr::tr("cannot list the checkpoints on %1: %2").arg(run->cluster, listed.error));
+        const OperationOutcome listed =
+            context.wait(context.agent().presentCheckpoints(run->cluster, run->id), actionTimeoutMs);
+        if (!listed.ok)
             return Failure;
-        }
-        present = parsePresentCheckpoints(listed.out);
+        present = CborFields(listed.map()).texts(QStringLiteral("present"));
     }
     const auto series = context.store().runSeries(run->id);
     const QList<CheckpointEntry> entries =
         markCheckpoints(checkpoints.value, present, series.ok() ? series.value : RunSeries{});
-    if (!toDelete.isEmpty())
-        return deleteCheckpoints(context, *run, entries, toDelete);
     if (json) {
         out << QJsonDocument(checkpointsJson(entries)).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;

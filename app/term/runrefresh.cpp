@@ -1,5 +1,6 @@
 #include "term/runrefresh.h"
 
+#include "core/agent/cborfields.h"
 #include "term/termtr.h"
 
 #include <QMap>
@@ -8,38 +9,9 @@ namespace torchdeck::term {
 
 namespace {
 constexpr int refreshTimeoutMs = 120000;
-
-// One pass of the session over these runs; the problem it reported, or why it did not end.
-QString refreshOnce(ClusterSession &session, const QStringList &runIds)
-{
-    QString problem;
-    QObject context;
-    const bool finished = waitUntil(
-        [&](const std::function<void()> &done) {
-            QObject::connect(&session, &ClusterSession::refreshed, &context, [&problem, done](const QString &said) {
-                problem = said;
-                done();
-            });
-            QObject::connect(&session, &ClusterSession::storeFailed, &context, [&problem, done](const QString &said) {
-                problem = said;
-                done();
-            });
-            session.refresh(runIds);
-        },
-        refreshTimeoutMs);
-    if (!finished)
-        return Tr::tr("no answer within %1 s").arg(refreshTimeoutMs / 1000);
-    // A restart the pass decided on is submitted before the command ends.
-    while (session.isRestarting()) {
-        waitUntil(
-            [&](const std::function<void()> &done) {
-                QObject::connect(&session, &ClusterSession::restarted, &context, done);
-                QObject::connect(&session, &ClusterSession::restartFailed, &context, done);
-            },
-            refreshTimeoutMs);
-    }
-    return problem;
-}
+// A pass of the agent's that ended this recently stands for a new one: against a warm agent a command
+// answers at once (the agent polls while a run is unfinished).
+constexpr int freshEnoughMs = 1000;
 } // namespace
 
 bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
@@ -51,21 +23,27 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
     }
     bool allWell = true;
     for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
-        ClusterSession *session = context.connect(it.key());
-        if (!session) {
+        if (!context.connect(it.key())) {
             allWell = false;
             continue;
         }
+        AgentClient &agent = context.agent();
+        const QStringList runIds = it.value();
         const QMetaObject::Connection said = QObject::connect(
-            session, &ClusterSession::restarted, session,
-            [&context](const QString &runId, const QString &jobId, const QString &reason) {
-                context.err()
-                    << Tr::tr("torchdeck: run %1 restarted as job %2 (%3)\n").arg(runId.left(8), jobId, reason)
-                    << Qt::flush;
+            &agent, &AgentClient::restarted, &agent,
+            [&context, runIds](const QString &runId, const QString &jobId, const QString &reason) {
+                if (runIds.contains(runId))
+                    context.err()
+                        << Tr::tr("torchdeck: run %1 restarted as job %2 (%3)\n").arg(runId.left(8), jobId, reason)
+                        << Qt::flush;
             });
-        const QString problem = refreshOnce(*session, it.value());
+        const OperationOutcome pass =
+            context.wait(agent.refresh(it.key(), runIds, freshEnoughMs), refreshTimeoutMs, it.key());
         QObject::disconnect(said);
-        if (!problem.isEmpty()) {
+        const QString problem = CborFields(pass.map()).text(QStringLiteral("problem"));
+        if (!pass.ok) {
+            allWell = false;
+        } else if (!problem.isEmpty()) {
             context.error(QStringLiteral("%1: %2").arg(it.key(), problem));
             allWell = false;
         }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/runs/runstates.h"
 #include "core/store/runrecord.h"
 #include "term/termcontext.h"
 

@@ -1,5 +1,6 @@
 #include "term/runscommand.h"
 
+#include "core/agent/cborfields.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
@@ -146,31 +147,20 @@ int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream
     if (!run)
         return Failure;
     if (!setting.isEmpty() && (setting == u"on") != run->autoRestart) {
-        // On again: a job that stopped to be requeued meanwhile is restarted now, by the session as always.
-        ClusterSession *session = setting == u"on" && !isUnfinishedRun(*run) ? context.connect(run->cluster)
-                                                                             : context.sessions().session(run->cluster);
-        if (!session)
+        // On again: a job that stopped to be requeued meanwhile is restarted now, by the agent as always.
+        const bool on = setting == u"on";
+        if (on && !isUnfinishedRun(*run) && !context.connect(run->cluster))
             return Failure;
-        const StoreStatus saved = session->setAutoRestart(run->id, setting == u"on");
-        if (!saved.ok()) {
-            context.error(saved.error);
+        const OperationOutcome switched =
+            context.wait(context.agent().setAutoRestart(run->cluster, run->id, on), 120000);
+        if (!switched.ok)
             return Failure;
-        }
-        QString restartedAs;
-        const QMetaObject::Connection said =
-            QObject::connect(session, &ClusterSession::restarted, session,
-                             [&restartedAs](const QString &, const QString &jobId) { restartedAs = jobId; });
-        while (session->isRestarting()) {
-            waitUntil(
-                [&](const std::function<void()> &done) {
-                    QObject::connect(session, &ClusterSession::restarted, session, done);
-                    QObject::connect(session, &ClusterSession::restartFailed, session, done);
-                },
-                120000);
-        }
-        QObject::disconnect(said);
-        if (!restartedAs.isEmpty())
-            out << Tr::tr("run %1 restarted as job %2\n").arg(shortRunId(run->id), restartedAs);
+        const CborFields result(switched.map());
+        if (result.has(QStringLiteral("job")))
+            out << Tr::tr("run %1 restarted as job %2\n")
+                       .arg(shortRunId(run->id), switched.map().value(QStringLiteral("job")).toString());
+        else if (result.has(QStringLiteral("error")))
+            context.error(switched.map().value(QStringLiteral("error")).toString());
     }
     const auto now = context.store().run(run->id);
     out << Tr::tr("run %1: automatic restart %2\n")

@@ -1,10 +1,12 @@
 #include "term/submitcommand.h"
 
+#include "core/agent/agentcodec.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/restartmechanism.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "session/submission.h"
+#include "session/sessionoperation.h"
 #include "term/joboptions.h"
 #include "term/progressprinter.h"
 #include "term/termcontext.h"
@@ -26,69 +28,53 @@ namespace {
 constexpr int launchTimeoutMs = 60 * 60 * 1000;
 constexpr int workDirectoryTimeoutMs = 60000;
 
-// Runs a session's submission to its end, showing progress on stderr (and each further job of a chain);
+// Runs a submission in the agent to its end, showing progress on stderr (and each further job of a chain);
 // returns the first job's result or nothing (error shown).
-std::optional<LaunchResult> follow(TermContext &context, Submission *submission)
+std::optional<LaunchResult> follow(TermContext &context, SessionOperation *submission)
 {
     ProgressPrinter progress(context.err());
-    std::optional<LaunchResult> result;
-    QString problem;
+    std::optional<int> firstAttempt;
     QObject watcher;
-    QObject::connect(submission, &Submission::progress, &watcher,
+    QObject::connect(submission, &SessionOperation::progress, &watcher,
                      [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
-    QObject::connect(submission, &Submission::output, &watcher, [&](const QString &text) { progress.output(text); });
-    QObject::connect(submission, &Submission::jobSubmitted, &watcher, [&](const LaunchResult &job) {
-        if (job.attempt > submission->request().attempt) {
-            progress.finish();
-            context.err() << Tr::tr("torchdeck submit: attempt %1 queued as job %2, after the one before it if it "
-                                    "fails\n")
-                                 .arg(job.attempt)
-                                 .arg(job.jobId)
-                          << Qt::flush;
-        }
-    });
-    const bool finished = waitUntil(
-        [&](const std::function<void()> &done) {
-            QObject::connect(submission, &Submission::failed, &watcher, [&, done](const QString &error) {
-                problem = error;
-                done();
-            });
-            QObject::connect(submission, &Submission::finished, &watcher, [&, done](const LaunchResult &first) {
-                result = first;
-                done();
-            });
-            submission->start();
-        },
-        launchTimeoutMs);
+    QObject::connect(submission, &SessionOperation::output, &watcher,
+                     [&](const QString &text) { progress.output(text); });
+    const OperationOutcome outcome =
+        waitFor(submission, launchTimeoutMs, [&](const QString &name, const QCborMap &args) {
+            QString problem;
+            const std::optional<LaunchResult> job =
+                name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
+            if (job && !firstAttempt) {
+                firstAttempt = job->attempt;
+            } else if (job) {
+                progress.finish();
+                context.err() << Tr::tr("torchdeck submit: attempt %1 queued as job %2, after the one before it if it "
+                                        "fails\n")
+                                     .arg(job->attempt)
+                                     .arg(job->jobId)
+                              << Qt::flush;
+            }
+        });
     progress.finish();
-    if (!finished) {
-        submission->stop();
-        problem = Tr::tr("timed out");
-    }
-    if (!problem.isEmpty()) {
+    QString problem = outcome.error;
+    const std::optional<LaunchResult> result =
+        outcome.ok ? launchResultFromCbor(outcome.map(), &problem) : std::optional<LaunchResult>();
+    if (!result)
         context.error(problem);
-        return std::nullopt;
-    }
     return result;
 }
 
-// The script a submission of `request` sends, once the session knows its work directory.
-std::optional<QString> previewScript(TermContext &context, ClusterSession &session, const LaunchRequest &request)
+// The script a submission of `request` sends, once the agent knows the cluster's work directory.
+std::optional<QString> previewScript(TermContext &context, const LaunchRequest &request)
 {
-    if (session.workDirectory().isEmpty()) {
-        QObject watcher;
-        waitUntil(
-            [&](const std::function<void()> &done) {
-                QObject::connect(&session, &ClusterSession::workDirectoryKnown, &watcher, done);
-            },
-            workDirectoryTimeoutMs);
-    }
-    if (session.workDirectory().isEmpty()) {
+    const QString cluster = request.profile.name;
+    if (context.agent().workDirectory(cluster).isEmpty() &&
+        !waitFor(context.agent().workDirectoryOf(cluster), workDirectoryTimeoutMs).ok) {
         context.error(Tr::tr("cannot find the work directory %1 on %2 (torchdeck check %2 says why)")
-                          .arg(request.profile.workDirectory, session.name()));
+                          .arg(request.profile.workDirectory, cluster));
         return std::nullopt;
     }
-    const SubmissionScript rendered = session.previewSubmission(request);
+    const SubmissionScript rendered = context.agent().previewSubmission(request);
     if (!rendered.ok()) {
         context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobSpecErrors(rendered.errors)));
         return std::nullopt;
@@ -171,19 +157,26 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     }
     if (!context.open())
         return Failure;
-    LaunchRequest request = newRunRequest(context.profiles().profile(options.cluster), options.spec);
+    // How the run goes on at its wall time: in-job requeue where the cluster proved it allows it, unless asked.
+    JobSpec spec = options.spec;
+    const RestartMechanism mechanism =
+        restartMechanism(context.profiles().profile(options.cluster),
+                         options.requeueChosen || spec.requeue ? std::optional<bool>(spec.requeue) : std::nullopt);
+    spec.requeue = mechanism.inJobRequeue;
+    if (!previewOnly)
+        context.err() << Tr::tr("torchdeck submit: restarts: %1\n").arg(mechanism.why) << Qt::flush;
+    LaunchRequest request = newRunRequest(context.profiles().profile(options.cluster), spec);
     request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces); // the preview names its directories
     const WallTimeBudget budget = budgetFromEarlierRun(context.store(), options.cluster, request.spec);
     if (budget.known && !previewOnly)
         context.err() << Tr::tr("torchdeck submit: %1%2 (measured on an earlier run)\n")
                              .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
-    ClusterSession *session = context.connect(options.cluster);
-    if (!session)
+    if (!context.connect(options.cluster))
         return Failure;
     if (previewOnly || options.flags.contains(QStringLiteral("--edit"))) {
         // The script shown is the one submitted: same run id, so the same directories.
-        const auto script = previewScript(context, *session, request);
+        const auto script = previewScript(context, request);
         if (!script)
             return Failure;
         if (previewOnly) {
@@ -193,7 +186,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         if (!editScript(context, *script, &request.script))
             return Failure;
     }
-    const auto result = follow(context, session->submit(request, chain));
+    const auto result = follow(context, context.agent().submit(request, chain));
     if (!result)
         return Failure;
     printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
@@ -246,15 +239,9 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
         context.error(problem);
         return Failure;
     }
-    ClusterSession *session = context.connect(run->cluster);
-    if (!session)
+    if (!context.connect(run->cluster))
         return Failure;
-    Submission *submission = session->resume(run->id, from, epochs, &problem);
-    if (!submission) {
-        context.error(problem);
-        return Failure;
-    }
-    const auto result = follow(context, submission);
+    const auto result = follow(context, context.agent().resume(run->cluster, run->id, from, epochs));
     if (!result)
         return Failure;
     printLaunched(context, *result, run->cluster, json);

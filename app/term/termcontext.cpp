@@ -2,28 +2,24 @@
 
 #include "core/sshconfigparser.h"
 #include "term/terminalprompts.h"
-
-#include <QDir>
+#include "term/termtr.h"
 
 namespace torchdeck::term {
 
 namespace {
-constexpr int connectTimeoutMs = 60000;
+constexpr int connectTimeoutMs = 120000; // a person may be typing a one-time code
 }
 
 TermContext::TermContext(QString command, QTextStream &out, QTextStream &err)
     : m_command(std::move(command))
     , m_out(out)
     , m_err(err)
-    , m_sessions(std::make_unique<ClusterSessions>(&m_store, &m_profiles))
 {
-    m_sessions->setConnectionSetup([](remote::Connection *connection) { answerOnTerminal(*connection); });
-    m_sessions->setPolling(false); // a command refreshes what it shows; watch and logs -f poll
 }
 
 TermContext::~TermContext()
 {
-    m_sessions.reset(); // before the store and profiles they use
+    m_agent.reset(); // before the store it reads
 }
 
 void TermContext::error(const QString &message)
@@ -33,9 +29,11 @@ void TermContext::error(const QString &message)
 
 bool TermContext::openStore()
 {
+    if (m_store.isOpen())
+        return true;
     const StoreStatus opened = m_store.open(RunStore::defaultPath());
     if (!opened.ok())
-        error(QStringLiteral("cannot open the run store: ") + opened.error);
+        error(Tr::tr("cannot open the run store: ") + opened.error);
     return opened.ok();
 }
 
@@ -47,10 +45,25 @@ bool TermContext::loadProfiles()
     return problem.isEmpty();
 }
 
+AgentClient &TermContext::agent(bool startAgent)
+{
+    if (!m_agent) {
+        openStore();
+        AgentClient::Options options;
+        options.front = QStringLiteral("term");
+        options.interactive = hasTerminal();
+        options.startAgent = startAgent;
+        options.pollMs = 1000; // a command shows the state of at most a second ago
+        m_agent = std::make_unique<AgentClient>(options, &m_store);
+        answerOnTerminal(*m_agent);
+    }
+    return *m_agent;
+}
+
 std::optional<RunRecord> TermContext::findRun(const QString &text)
 {
     if (text.isEmpty()) {
-        error(QStringLiteral("which run? (torchdeck runs lists them)"));
+        error(Tr::tr("which run? (torchdeck runs lists them)"));
         return std::nullopt;
     }
     const auto runs = m_store.runs();
@@ -68,31 +81,44 @@ std::optional<RunRecord> TermContext::findRun(const QString &text)
     if (matches.size() == 1)
         return matches.constFirst();
     if (matches.isEmpty())
-        error(QStringLiteral("no run '%1' (torchdeck runs lists them)").arg(text));
+        error(Tr::tr("no run '%1' (torchdeck runs lists them)").arg(text));
     else
-        error(QStringLiteral("'%1' matches %2 runs; give more of the id").arg(text).arg(matches.size()));
+        error(Tr::tr("'%1' matches %2 runs; give more of the id").arg(text).arg(matches.size()));
     return std::nullopt;
 }
 
-ClusterSession *TermContext::connect(const QString &cluster)
+bool TermContext::connect(const QString &cluster)
 {
-    ClusterSession *session = m_sessions->session(cluster);
-    session->open();
-    QString problem;
-    if (!waitConnected(*session->connection(), connectTimeoutMs, &problem)) {
-        // The worker's message names the host already; a question nobody could answer gets a hint.
-        const bool unanswered =
-            !hasTerminal() &&
-            (problem.contains(QStringLiteral("not known")) || problem.contains(QStringLiteral("uthentic")) ||
-             problem.contains(QStringLiteral("passphrase")) || problem.contains(QStringLiteral("password")));
-        error(problem.contains(cluster) ? problem : QStringLiteral("cannot connect to %1: %2").arg(cluster, problem));
-        if (unanswered)
-            error(QStringLiteral("no terminal to ask on: run `ssh %1 true` once in a terminal, or load the key into "
-                                 "ssh-agent")
-                      .arg(cluster));
-        return nullptr;
+    const OperationOutcome opened = waitFor(agent().open(cluster), connectTimeoutMs);
+    if (opened.ok)
+        return true;
+    // The agent's message names the host already; the hint fits what went wrong.
+    const SshConfig config = readUserSshConfig();
+    if (!config.hostAliases().contains(cluster) && !m_agent->needsYou(cluster)) {
+        error(Tr::tr("cannot connect to %1: %2").arg(cluster, opened.error));
+        error(config.hostAliases().isEmpty()
+                  ? Tr::tr("'%1' is no cluster of %2, which names none (scripts/sandbox start adds torchdeck-sandbox)")
+                        .arg(cluster, userSshConfigPath())
+                  : Tr::tr("'%1' is no cluster of %2; its clusters: %3")
+                        .arg(cluster, userSshConfigPath(), config.hostAliases().join(QStringLiteral(", "))));
+        return false;
     }
-    return session;
+    error(opened.error.contains(cluster) ? opened.error
+                                         : Tr::tr("cannot connect to %1: %2").arg(cluster, opened.error));
+    if (m_agent->needsYou(cluster) && !hasTerminal())
+        error(Tr::tr("%1 needs an answer from you (a host key, a password or a one-time code) and there is no terminal "
+                     "to ask on: run this command in a terminal, or open the torchdeck window")
+                  .arg(cluster));
+    return false;
+}
+
+OperationOutcome TermContext::wait(SessionOperation *operation, int timeoutMs, const QString &what,
+                                   const std::function<void(const QString &, const QCborMap &)> &onEvent)
+{
+    const OperationOutcome outcome = waitFor(operation, timeoutMs, onEvent);
+    if (!outcome.ok)
+        error(what.isEmpty() ? outcome.error : what + QStringLiteral(": ") + outcome.error);
+    return outcome;
 }
 
 QString shortRunId(const QString &id)

@@ -2,7 +2,8 @@
 
 #include "core/profiles/profilestore.h"
 #include "core/store/runstore.h"
-#include "session/clustersessions.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 #include "term/blocking.h"
 
 #include <QTextStream>
@@ -10,9 +11,9 @@
 
 namespace torchdeck::term {
 
-// What most subcommands need: the run store, the cluster profiles, and the sessions of the clusters (the
-// same session layer as the desktop window's), whose questions are asked on the terminal. Errors go to
-// `err` as one line that says what to do.
+// What most subcommands need: the run store, the cluster profiles, and the agent (the same sessions as the
+// desktop window's), whose questions are asked on the terminal. Errors go to `err` as one line that says what
+// to do.
 class TermContext {
 public:
     TermContext(QString command, QTextStream &out, QTextStream &err);
@@ -23,15 +24,20 @@ public:
     bool open() { return loadProfiles() && openStore(); } // both, what a run command needs first
     RunStore &store() { return m_store; }
     ProfileStore &profiles() { return m_profiles; }
-    ClusterSessions &sessions() { return *m_sessions; }
+    // The agent of this run store (started when none runs, unless startAgent is false); questions come to this
+    // terminal, if there is one.
+    AgentClient &agent(bool startAgent = true);
 
     // A run by id, unique id prefix or unique name.
     std::optional<RunRecord> findRun(const QString &text);
     // open(), then findRun(): the start of every command that names one run.
     std::optional<RunRecord> openRun(const QString &text) { return open() ? findRun(text) : std::nullopt; }
-    // The cluster's session, connected (questions asked on the terminal, if there is one); null with the
-    // reason said on stderr when it cannot connect.
-    ClusterSession *connect(const QString &cluster);
+    // The cluster's session in the agent, connected (a warm agent is connected already); false with the reason
+    // said on stderr (an unknown cluster named as such, a question nobody could answer with its hint).
+    bool connect(const QString &cluster);
+    // Waits for an operation of the agent; a failure is said as this command's error, prefixed with `what`.
+    OperationOutcome wait(SessionOperation *operation, int timeoutMs, const QString &what = {},
+                          const std::function<void(const QString &, const QCborMap &)> &onEvent = {});
 
     QTextStream &out() { return m_out; }
     QTextStream &err() { return m_err; }
@@ -44,7 +50,7 @@ private:
     QTextStream &m_err;
     RunStore m_store;
     ProfileStore m_profiles;
-    std::unique_ptr<ClusterSessions> m_sessions;
+    std::unique_ptr<AgentClient> m_agent;
 };
 
 QString shortRunId(const QString &id); // the first 8 characters: what the tables show and accept

@@ -1,6 +1,6 @@
 #include "term/terminalprompts.h"
 
-#include "remote/connection.h"
+#include "session/agentclient.h"
 #include "term/termtr.h"
 
 #include <cstdio>
@@ -86,25 +86,23 @@ std::optional<QString> readLineFromTerminal(const QString &prompt, bool echo)
     return text;
 }
 
-void answerOnTerminal(remote::Connection &connection)
+void answerOnTerminal(AgentClient &agent)
 {
-    if (!hasTerminal())
-        return;
-    connection.setInteractive(true);
-    QObject::connect(&connection, &remote::Connection::hostKeyConfirmationNeeded, &connection,
-                     [&connection](const remote::HostKeyCheck &key) {
+    QObject::connect(&agent, &AgentClient::hostKeyConfirmationNeeded, &agent,
+                     [&agent](const QString &cluster, const HostKeyCheck &key) {
                          const std::optional<QString> answer = readLineFromTerminal(
                              Tr::tr("The host key of %1 is not known.\n  %2 %3\nTrust it and remember it? [y/N] ")
-                                 .arg(connection.host(), key.keyType, key.fingerprintSha256),
+                                 .arg(cluster, key.keyType, key.fingerprintSha256),
                              true);
-                         connection.answerHostKey(answer && answer->trimmed().toLower().startsWith(u'y'));
+                         agent.answerHostKey(cluster, answer && answer->trimmed().toLower().startsWith(u'y'));
                      });
-    QObject::connect(&connection, &remote::Connection::credentialNeeded, &connection,
-                     [&connection](const remote::CredentialPrompt &prompt) {
+    QObject::connect(&agent, &AgentClient::credentialNeeded, &agent,
+                     [&agent](const QString &cluster, const CredentialPrompt &prompt) {
                          QString text = prompt.text.trimmed();
                          if (!prompt.instruction.isEmpty())
                              text = prompt.instruction.trimmed() + u'\n' + text;
-                         connection.answerCredential(
+                         agent.answerCredential(
+                             cluster,
                              readLineFromTerminal(QStringLiteral("%1 %2 ").arg(prompt.host + u':', text), prompt.echo));
                      });
 }

@@ -3,16 +3,16 @@
 #include <QString>
 #include <optional>
 
-namespace torchdeck::remote {
-class Connection;
+namespace torchdeck {
+class AgentClient;
 }
 
 namespace torchdeck::term {
 
-// Answers a connection's host-key and credential questions on the controlling terminal (/dev/tty), secrets
-// without echo. Without a terminal nothing is asked: the connection then fails with a clear message.
+// Answers the host-key and credential questions the agent sends this front on the controlling terminal
+// (/dev/tty), secrets without echo. Without a terminal the front says it cannot ask, and none come.
 bool hasTerminal();
-void answerOnTerminal(remote::Connection &connection);
+void answerOnTerminal(AgentClient &agent);
 std::optional<QString> readLineFromTerminal(const QString &prompt, bool echo);
 
 } // namespace torchdeck::term

@@ -1,8 +1,8 @@
 #include "term/watch.h"
 
-#include "core/remotepath.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
+#include "session/sessionoperation.h"
 #include "term/render/plainupdate.h"
 #include "term/render/terminalinput.h"
 #include "term/render/terminalsession.h"
@@ -48,10 +48,10 @@ void Watch::quitWhenDone()
 {
     if (!m_untilDone)
         return;
-    // Not while a session is submitting a restart: the run only looks finished until its next job is recorded.
-    // Nor while a refused restart waits for its next try.
-    const bool restarting = std::any_of(m_sessions.cbegin(), m_sessions.cend(), [](const ClusterSession *session) {
-        return session->isRestarting() || session->hasRestartsDue();
+    // Not while the agent is submitting a restart: the run only looks finished until its next job is
+    // recorded. Nor while a refused restart waits for its next try.
+    const bool restarting = std::any_of(m_clusters.cbegin(), m_clusters.cend(), [this](const QString &cluster) {
+        return m_context.agent().restartsPending(cluster);
     });
     if (allFinished() && !restarting)
         QTimer::singleShot(500, &m_loop, &QEventLoop::quit);
@@ -81,49 +81,43 @@ void Watch::loadRuns()
 
 void Watch::connectClusters(int intervalMs)
 {
-    QStringList clusters;
     for (const RunRecord &run : std::as_const(m_runs)) {
-        if (!clusters.contains(run.cluster))
-            clusters.append(run.cluster);
-    }
-    for (const QString &cluster : std::as_const(clusters)) {
-        ClusterSession *session = m_context.connect(cluster);
-        if (!session) {
+        if (!m_clusters.contains(run.cluster) && m_context.connect(run.cluster))
+            m_clusters.append(run.cluster);
+        else if (!m_clusters.contains(run.cluster))
             m_exitCode = Failure;
-            continue;
-        }
-        connect(session, &ClusterSession::restarted, this,
-                [this](const QString &runId, const QString &jobId, const QString &reason) {
-                    loadRuns();
-                    setMessage(Tr::tr("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
-                });
-        connect(session, &ClusterSession::restartFailed, this,
-                [this](const QString &, const QString &error) { setMessage(error, true); });
-        connect(session, &ClusterSession::refreshed, this, [this](const QString &problem) {
-            loadRuns();
-            if (!problem.isEmpty())
-                m_message = problem, m_messageIsError = true;
-            redraw();
-            fetchLog();
-            quitWhenDone();
-        });
-        m_sessions.insert(cluster, session);
-        session->setPollInterval(intervalMs);
-        session->setPolling(true);
     }
+    AgentClient &agent = m_context.agent();
+    connect(&agent, &AgentClient::restarted, this,
+            [this](const QString &runId, const QString &jobId, const QString &reason) {
+                loadRuns();
+                setMessage(Tr::tr("run %1 restarted as job %2 (%3)").arg(shortRunId(runId), jobId, reason));
+            });
+    connect(&agent, &AgentClient::restartFailed, this,
+            [this](const QString &, const QString &error) { setMessage(error, true); });
+    connect(&agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {
+        if (!m_clusters.contains(cluster))
+            return;
+        loadRuns();
+        if (!problem.isEmpty())
+            m_message = problem, m_messageIsError = true;
+        redraw();
+        fetchLog();
+        quitWhenDone();
+    });
+    connect(&agent, &AgentClient::detached, this, [this](const QString &reason) {
+        m_exitCode = Failure;
+        setMessage(reason, true);
+        m_loop.quit();
+    });
+    agent.setPollInterval(intervalMs); // the agent polls at the shortest interval its fronts ask for
 }
 
 const RunSeries *Watch::seriesOf(const QString &runId)
 {
     static const RunSeries none;
-    const RunRecord *run = nullptr;
-    for (const RunRecord &candidate : std::as_const(m_runs)) {
-        if (candidate.id == runId)
-            run = &candidate;
-    }
-    // The session's cache, kept current by its passes; a cluster not reached still shows what the store has.
-    ClusterSession *session = run ? m_context.sessions().session(run->cluster) : nullptr;
-    const RunSeries *series = session ? session->series(runId) : nullptr;
+    // The agent's events keep it current; a cluster not reached still shows what the store has.
+    const RunSeries *series = m_context.agent().series(runId);
     return series ? series : &none;
 }
 
@@ -131,21 +125,22 @@ void Watch::fetchLog()
 {
     const RunRecord *run = selectedRun();
     // One fetch at a time: on a loaded cluster a fetch can take longer than the refresh interval.
-    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
-    if (m_plain || m_fetchingLog || !session || m_logPaths.value(run->id).isEmpty())
+    if (m_plain || m_fetchingLog || !run || !m_clusters.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
         return;
     const QString runId = run->id;
-    const QString command = QStringLiteral("tail -n %1 -- %2 2>/dev/null || true")
-                                .arg(logLinesShown)
-                                .arg(remotePathExpression(m_logPaths.value(runId)));
-    remote::RemoteCommand *tail = session->connection()->run(command);
+    SessionOperation *tail = m_context.agent().readFile(run->cluster, m_logPaths.value(runId), logLinesShown);
     m_fetchingLog = true;
-    connect(tail, &remote::RemoteCommand::failed, this, [this] { m_fetchingLog = false; });
-    connect(tail, &remote::RemoteCommand::finished, this, [this, runId](const remote::ExecResult &result) {
+    auto text = std::make_shared<QByteArray>();
+    connect(tail, &SessionOperation::event, this, [text](const QString &name, const QCborMap &args) {
+        if (name == u"data")
+            *text += args.value(QStringLiteral("bytes")).toByteArray();
+    });
+    connect(tail, &SessionOperation::failed, this, [this] { m_fetchingLog = false; });
+    connect(tail, &SessionOperation::finished, this, [this, runId, text] {
         m_fetchingLog = false;
         if (!selectedRun() || selectedRun()->id != runId)
             return;
-        m_logLines = QString::fromUtf8(result.out).split(u'\n', Qt::SkipEmptyParts);
+        m_logLines = QString::fromUtf8(*text).split(u'\n', Qt::SkipEmptyParts);
         redraw();
     });
 }
@@ -222,8 +217,7 @@ int Watch::run(int intervalMs)
     fetchLog();
     quitWhenDone();
     m_loop.exec();
-    for (ClusterSession *session : std::as_const(m_sessions))
-        session->setPolling(false);
+    m_context.agent().setPollInterval(0);
     input.reset();
     terminal.reset();
     if (!m_plain && m_untilDone) {

@@ -12,16 +12,12 @@
 #include <QObject>
 #include <memory>
 
-namespace torchdeck {
-class ClusterSession;
-}
-
 namespace torchdeck::term {
 
 class TermContext;
 
-// The event loop of one `torchdeck watch`: a view over the sessions of its runs' clusters (they poll, restart
-// and keep each run's series), redrawn as they report; keys ask them for actions. watch.cpp loads and
+// The event loop of one `torchdeck watch`: a view over the agent's sessions of its runs' clusters (they poll,
+// restart and keep each run's series), redrawn as they report; keys ask them for actions. watch.cpp loads and
 // draws; watchkeys.cpp answers keys.
 class Watch : public QObject {
 public:
@@ -47,7 +43,6 @@ private:
     void setMessage(const QString &text, bool error = false);
     const RunRecord *selectedRun() const;
     const RunSeries *seriesOf(const QString &runId);
-    ClusterSession *sessionOf(const QString &cluster) const { return m_sessions.value(cluster); }
     bool allFinished() const;
     void quitWhenDone();
 
@@ -59,7 +54,7 @@ private:
     QHash<QString, QList<JobRecord>> m_jobs; // run -> its jobs, by attempt
     QHash<QString, QString> m_logPaths;      // run -> its latest attempt's log
     int m_selected = 0;
-    QMap<QString, ClusterSession *> m_sessions; // of the context, connected
+    QStringList m_clusters; // connected through the agent
     QStringList m_logLines;
     bool m_fetchingLog = false;
     QString m_message;

@@ -1,8 +1,7 @@
-#include "core/remotepath.h"
+#include "core/agent/agentcodec.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "session/runaction.h"
-#include "session/submission.h"
+#include "session/sessionoperation.h"
 #include "term/render/plainupdate.h"
 #include "term/render/terminalinput.h"
 #include "term/render/terminalsession.h"
@@ -35,51 +34,46 @@ void Watch::setMessage(const QString &text, bool error)
 
 void Watch::refreshAll()
 {
-    for (ClusterSession *session : std::as_const(m_sessions))
-        session->refresh();
+    for (const QString &cluster : std::as_const(m_clusters))
+        m_context.agent().refresh(cluster, {}, 0);
 }
 
 void Watch::cancelSelected()
 {
     const RunRecord *run = selectedRun();
-    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
-    if (!session)
+    if (!run || !m_clusters.contains(run->cluster))
         return setMessage(Tr::tr("not connected to this run's cluster"), true);
-    RunAction *cancel = session->cancel({run->id});
-    if (cancel->jobIds().isEmpty()) {
-        cancel->deleteLater();
-        return setMessage(Tr::tr("run %1 has no unfinished job").arg(shortRunId(run->id)));
-    }
     const QString shortId = shortRunId(run->id);
-    connect(cancel, &RunAction::failed, this, [this](const QString &error) { setMessage(error, true); });
-    connect(cancel, &RunAction::finished, this, [this, shortId] {
+    SessionOperation *cancel = m_context.agent().cancel(run->cluster, {run->id});
+    connect(cancel, &SessionOperation::failed, this, [this](const QString &error) { setMessage(error, true); });
+    connect(cancel, &SessionOperation::finished, this, [this, shortId](const QCborValue &result) {
+        if (result.toMap().value(QStringLiteral("jobs")).toArray().isEmpty())
+            return setMessage(Tr::tr("run %1 has no unfinished job").arg(shortId));
         setMessage(Tr::tr("cancelled run %1").arg(shortId));
         refreshAll();
     });
-    cancel->start();
     setMessage(Tr::tr("cancelling run %1...").arg(shortId));
 }
 
 void Watch::resumeSelected()
 {
     const RunRecord *run = selectedRun();
-    ClusterSession *session = run ? sessionOf(run->cluster) : nullptr;
-    if (!session)
+    if (!run || !m_clusters.contains(run->cluster))
         return setMessage(Tr::tr("not connected to this run's cluster"), true);
-    QString problem;
-    Submission *resume = session->resume(run->id, QStringLiteral("auto"), {}, &problem);
-    if (!resume)
-        return setMessage(problem, true);
-    connect(resume, &Submission::progress, this,
+    SessionOperation *resume = m_context.agent().resume(run->cluster, run->id, QStringLiteral("auto"), {});
+    connect(resume, &SessionOperation::progress, this,
             [this](const QString &step) { setMessage(step + QStringLiteral("...")); });
-    connect(resume, &Submission::failed, this,
+    connect(resume, &SessionOperation::failed, this,
             [this](const QString &error) { setMessage(error.section(u'\n', 0, 0), true); });
-    connect(resume, &Submission::finished, this, [this](const LaunchResult &result) {
-        setMessage(Tr::tr("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
+    connect(resume, &SessionOperation::finished, this, [this](const QCborValue &value) {
+        QString problem;
+        const std::optional<LaunchResult> result = launchResultFromCbor(value.toMap(), &problem);
+        if (!result)
+            return setMessage(problem, true);
+        setMessage(Tr::tr("resumed run %1: job %2").arg(shortRunId(result->runId), result->jobId));
         loadRuns();
         refreshAll();
     });
-    resume->start();
 }
 
 void Watch::onKey(Key key)

@@ -58,12 +58,16 @@ inline JobSpec smallTrainerJob(int epochs)
 } // namespace torchdeck::testing
 
 // Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
+#include "core/runs/runstates.h"
+#include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/jobform.h"
 #include "gui/mainwindow.h"
 #include "gui/newjobdialog.h"
 #include "gui/runtreemodel.h"
 #include "gui/submissionpanel.h"
+#include "session/agent.h"
+#include "session/agentclient.h"
 #include "session/clustersessions.h"
 
 #include <QSignalSpy>
@@ -97,28 +101,42 @@ inline FormSubmission submitThroughForm(MainWindow &window, const JobSpec &spec,
     return done;
 }
 
-// Waits until the window's run list shows the run in a final state while its session submits no restart
-// (a job that stopped to be requeued shows "failed" until the next attempt is recorded); returns that state.
+// An agent in the test's own process, on the test's store (TORCHDECK_DATA_DIR is set first): the window under
+// test attaches to it over its socket as to any agent, and the test can look into its sessions. Made before the
+// window, gone with the test function.
+struct TestAgent {
+    TestAgent() { started = agent.start(&error); }
+    ClusterSession *session(const QString &cluster = kSandboxHost) const { return agent.sessions()->existing(cluster); }
+    Agent agent;
+    bool started = false;
+    QString error;
+};
+
+// Waits until the window's run list shows the run in the final state the store has, its latest job ended, while
+// the agent has no restart in flight or due on the cluster (a job that stopped to be requeued shows "failed"
+// until the next attempt is recorded, and the window hears of it a moment after the store); returns that state.
 inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeoutMs = 180000)
 {
-    ClusterSession *session = window.sessions()->existing(kSandboxHost);
-    if (session)
-        session->setPollInterval(500);
+    window.agent()->setPollInterval(500);
+    RunStore *store = window.agent()->store();
     QString state;
     const bool ended = QTest::qWaitFor(
         [&] {
             const RunRecord *run = window.runModel()->run(runId);
             state = run ? run->state : QString();
+            const auto stored = store->run(runId);
+            const auto jobs = store->jobs(runId);
             const bool final =
-                state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout";
-            return final && !(session && session->isRestarting());
+                (state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout") &&
+                stored.ok() && stored.value && stored.value->state == state;
+            const bool lastJobEnded = !jobs.value.isEmpty() && !isUnfinishedJob(jobs.value.constLast());
+            return final && lastJobEnded && !window.agent()->restartsPending(kSandboxHost);
         },
         timeoutMs);
-    if (!ended && session)
-        state += QStringLiteral(" (restarting %1, refreshing %2, %3)")
-                     .arg(session->isRestarting())
-                     .arg(session->isRefreshing())
-                     .arg(remote::connectionStateName(session->state()));
+    if (!ended)
+        state += QStringLiteral(" (restarts pending %1, %2)")
+                     .arg(window.agent()->restartsPending(kSandboxHost))
+                     .arg(connectionStateName(window.agent()->state(kSandboxHost)));
     return ended ? state : QString(QStringLiteral("still ") + state);
 }
 

@@ -29,14 +29,14 @@ private slots:
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setClusters({QStringLiteral("alpha"), QStringLiteral("beta")}, {});
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        model.setState(QStringLiteral("beta"), remote::ConnectionState::Connected, QString());
+        model.setState(QStringLiteral("beta"), ConnectionState::Connected, QString());
         QCOMPARE(changed.count(), 1);
-        model.setState(QStringLiteral("nope"), remote::ConnectionState::Failed, QString());
+        model.setState(QStringLiteral("nope"), ConnectionState::Failed, QString());
         QCOMPARE(changed.count(), 1);
         model.setClusters({QStringLiteral("beta"), QStringLiteral("delta")}, {});
-        QCOMPARE(model.index(0).data(ClusterListModel::StateRole).toInt(), int(remote::ConnectionState::Connected));
+        QCOMPARE(model.index(0).data(ClusterListModel::StateRole).toInt(), int(ConnectionState::Connected));
         QVERIFY(model.index(0).data().toString().contains(QStringLiteral("connected")));
-        QCOMPARE(model.index(1).data(ClusterListModel::StateRole).toInt(), int(remote::ConnectionState::Disconnected));
+        QCOMPARE(model.index(1).data(ClusterListModel::StateRole).toInt(), int(ConnectionState::Disconnected));
     }
 };
 

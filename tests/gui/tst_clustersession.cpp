@@ -1,5 +1,5 @@
-// An edited profile reaches the session's run tracker: the session replaces its tracker (remote::RunTracker
-// takes its profile once) and the window, which listens to the session, notices nothing but the new answers.
+// An edited profile reaches the agent's run tracker: the window saves it and tells the agent, whose session
+// replaces its tracker (remote::RunTracker takes its profile once); the window notices nothing but the answers.
 #include "core/store/runstore.h"
 #include "gui/clusterpane.h"
 #include "gui/clusterprofiledialog.h"
@@ -7,7 +7,6 @@
 #include "guisandbox.h"
 #include "session/clustersession.h"
 #include "session/clustersessions.h"
-#include "term/blocking.h"
 
 #include <QComboBox>
 #include <QPointer>
@@ -17,7 +16,7 @@
 #include <QTest>
 
 using namespace torchdeck;
-using torchdeck::term::waitConnected;
+using torchdeck::testing::TestAgent;
 
 namespace {
 // One pass of the session, what it said.
@@ -73,12 +72,13 @@ void TestClusterSession::pollsWithTheEditedProfile()
         job.state = QStringLiteral("running");
         QVERIFY(store.saveJob(job).ok());
     }
+    TestAgent agent; // the window attaches to it
+    QVERIFY2(agent.started, qPrintable(agent.error));
     MainWindow window;
-    ClusterSession *session = window.sessions()->session(testing::kSandboxHost);
+    window.connectCluster(testing::kSandboxHost); // through the agent, as a double click does
+    QTRY_VERIFY_WITH_TIMEOUT(agent.session() && agent.session()->isConnected(), 20000);
+    ClusterSession *session = agent.session();
     QVERIFY(session->profile().slurmHistory != SlurmHistory::Accounting);
-    session->open();
-    QString error;
-    QVERIFY2(waitConnected(*session->connection(), 20000, &error), qPrintable(error));
     QCOMPARE(pass(session), QString());
 
     ClusterProfileDialog *dialog = window.clusterPane()->editProfile(testing::kSandboxHost);
@@ -87,9 +87,12 @@ void TestClusterSession::pollsWithTheEditedProfile()
     history->setCurrentIndex(history->findData(int(SlurmHistory::Accounting)));
     QVERIFY2(dialog->save(), qPrintable(dialog->errorText()));
     dialog->accept();
+    // The window tells the agent, whose session takes the saved profile.
+    QTRY_COMPARE_WITH_TIMEOUT(session->profile().slurmHistory, SlurmHistory::Accounting, 10000);
     const QString withSacct = pass(session);
     QVERIFY2(withSacct.endsWith(QStringLiteral("Slurm accounting storage is disabled")), qPrintable(withSacct));
-    QCOMPARE(window.statusBar()->currentMessage(), testing::kSandboxHost + QStringLiteral(": ") + withSacct);
+    QTRY_COMPARE_WITH_TIMEOUT(window.statusBar()->currentMessage(),
+                              testing::kSandboxHost + QStringLiteral(": ") + withSacct, 10000);
 }
 
 QTEST_MAIN(TestClusterSession)

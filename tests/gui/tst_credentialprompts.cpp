@@ -1,7 +1,8 @@
+#include "core/store/runstore.h"
 #include "gui/connectionprompts.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
-#include "remote/connection.h"
+#include "session/agentclient.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -12,10 +13,10 @@
 using namespace torchdeck;
 
 namespace {
-remote::CredentialPrompt passwordPrompt()
+CredentialPrompt passwordPrompt()
 {
-    remote::CredentialPrompt prompt;
-    prompt.kind = remote::CredentialPrompt::Kind::Password;
+    CredentialPrompt prompt;
+    prompt.kind = CredentialPrompt::Kind::Password;
     prompt.host = QStringLiteral("hpc.example.org");
     prompt.text = QStringLiteral("Password:");
     return prompt;
@@ -54,8 +55,8 @@ private slots:
         password.rememberBox()->setChecked(true);
         QVERIFY(password.rememberRequested());
 
-        remote::CredentialPrompt code = passwordPrompt();
-        code.kind = remote::CredentialPrompt::Kind::KeyboardInteractive;
+        CredentialPrompt code = passwordPrompt();
+        code.kind = CredentialPrompt::Kind::KeyboardInteractive;
         code.text = QStringLiteral("Verification code:");
         CredentialDialog twoFactor(code);
         QVERIFY(twoFactor.rememberBox()->isHidden());
@@ -67,13 +68,12 @@ private slots:
 
     void anAnswerWithoutTheTickIsNotStored()
     {
-        remote::ConnectionSettings settings;
-        settings.host = QStringLiteral("hpc.example.org");
-        remote::Connection connection(settings);
+        RunStore store;
+        AgentClient agent({}, &store); // the question as the agent sends it; no agent answers here
         KeychainSecrets secrets;
         QWidget window;
-        answerWithDialogs(&connection, &window, &secrets);
-        emit connection.credentialNeeded(passwordPrompt());
+        answerWithDialogs(&agent, &window, &secrets);
+        emit agent.credentialNeeded(QStringLiteral("hpc"), passwordPrompt());
         auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
         QVERIFY2(dialog, "no password dialog (a stored password answered?)");
         QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
@@ -84,13 +84,12 @@ private slots:
 
     void aTickedAnswerGoesToTheKeychainOnly()
     {
-        remote::ConnectionSettings settings;
-        settings.host = QStringLiteral("hpc.example.org");
-        remote::Connection connection(settings);
+        RunStore store;
+        AgentClient agent({}, &store); // the question as the agent sends it; no agent answers here
         KeychainSecrets secrets;
         QWidget window;
-        answerWithDialogs(&connection, &window, &secrets);
-        emit connection.credentialNeeded(passwordPrompt());
+        answerWithDialogs(&agent, &window, &secrets);
+        emit agent.credentialNeeded(QStringLiteral("hpc"), passwordPrompt());
         auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
         QVERIFY(dialog);
         QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));

@@ -45,6 +45,8 @@ private slots:
 
     void marksDeletesAndShowsTheBudget()
     {
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         const FormSubmission submission = submitThroughForm(window, smallTrainerJob(3));
@@ -76,7 +78,7 @@ private slots:
         QCOMPARE(messages.takeFirst().constFirst().toString(), QStringLiteral("Deleted 1 checkpoint(s)"));
         QVERIFY(!QFile::exists(oldest));
         QVERIFY(!QFile::exists(oldest + QStringLiteral(".json")));
-        QCOMPARE(window.sessions()->store()->checkpoints(runId).value.size(), 2);
+        QCOMPARE(window.agent()->store()->checkpoints(runId).value.size(), 2);
         QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, 5000);
     }
 };

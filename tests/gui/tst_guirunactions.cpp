@@ -40,7 +40,7 @@ private:
     }
     static QString jobState(MainWindow &window, const QString &runId)
     {
-        const auto jobs = window.sessions()->store()->jobs(runId).value;
+        const auto jobs = window.agent()->store()->jobs(runId).value;
         return jobs.isEmpty() ? QString() : jobs.constLast().state;
     }
 
@@ -56,13 +56,15 @@ private slots:
 
     void cancelsSelectedRunsAtOnceAndRequeues()
     {
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         const FormSubmission first = submitThroughForm(window, sleeper(QStringLiteral("sleeper-1")));
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
         const FormSubmission second = submitThroughForm(window, sleeper(QStringLiteral("sleeper-2")));
         QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
-        window.sessions()->existing(kSandboxHost)->setPollInterval(500);
+        window.agent()->setPollInterval(500);
         QTRY_COMPARE_WITH_TIMEOUT(jobState(window, first.result.runId), QStringLiteral("running"), 60000);
 
         // Requeue: the scheduler takes the running job back and queues it again under the same id.

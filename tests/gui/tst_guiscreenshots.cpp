@@ -9,7 +9,7 @@
 #include "gui/runview.h"
 #include "guisandbox.h"
 #include "session/clustersession.h"
-#include "session/submission.h"
+#include "session/sessionoperation.h"
 
 #include <QChart>
 #include <QDir>
@@ -47,6 +47,8 @@ private slots:
 
     void runViewAndNewJobForm()
     {
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.resize(1280, 760);
         window.show();
@@ -60,14 +62,10 @@ private slots:
         // The run branched: resumed from its epoch-4 checkpoint (step 128 of 32 a epoch; the trainer keeps the
         // newest 3), so the chart shows the boundary ("job N: branched") and the first job's discarded steps
         // dimmed, smoothed (0.6).
-        ClusterSession *session = window.sessions()->existing(kSandboxHost);
-        QVERIFY(session);
-        QString problem;
-        Submission *branch = session->resume(submission.result.runId, QStringLiteral("128"), {}, &problem);
-        QVERIFY2(branch, qPrintable(problem));
-        QSignalSpy branched(branch, &Submission::finished);
-        QSignalSpy branchFailed(branch, &Submission::failed);
-        branch->start();
+        SessionOperation *branch =
+            window.agent()->resume(kSandboxHost, submission.result.runId, QStringLiteral("128"), {});
+        QSignalSpy branched(branch, &SessionOperation::finished);
+        QSignalSpy branchFailed(branch, &SessionOperation::failed);
         QVERIFY(QTest::qWaitFor([&] { return !branched.isEmpty() || !branchFailed.isEmpty(); }, 180000));
         QVERIFY2(branchFailed.isEmpty(), qPrintable(branchFailed.value(0).value(0).toString()));
         QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));

@@ -1,7 +1,8 @@
-// The desktop window does what the terminal does, through the one session layer, against the sandbox:
-// restarts with only the window open (a real 2-minute wall time), tracking resumed for a run the terminal
-// submitted, a chain of 3, the automatic restart switched per run, and the form's preview equal to the
-// submitted script for Slurm and PBS.
+// The desktop window does what the terminal does, as a client of the agent, against the sandbox: the window
+// joining the agent a terminal command started (which restarted the command's run with no window open), a
+// chain of 3, the automatic restart switched per run, and the form's preview equal to the submitted script for
+// Slurm and PBS. Most cases run the agent in the test's process (TestAgent); the restart at a real wall time
+// with no front at all is requeue.walltime's.
 #include "core/metrics/metricscsv.h"
 #include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
@@ -12,7 +13,7 @@
 #include "gui/runview.h"
 #include "gui/scriptpreview.h"
 #include "guisandbox.h"
-#include "session/runaction.h"
+#include "session/sessionoperation.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -119,7 +120,7 @@ QString sameParameters(const QString &a, const QString &b)
 
 QList<JobRecord> jobsOf(MainWindow &window, const QString &runId)
 {
-    return window.sessions()->store()->jobs(runId).value;
+    return window.agent()->store()->jobs(runId).value;
 }
 } // namespace
 
@@ -144,20 +145,12 @@ private slots:
         const QString runId = qEnvironmentVariable("TORCHDECK_FRONT_RUN");
         if (runId.isEmpty())
             QSKIP("only as a front of term.two_fronts (TORCHDECK_FRONT_RUN)");
-        MainWindow window;
+        useTheRealAgent();
+        MainWindow window; // attaches to the agent the other fronts share
         window.show();
-        QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->existing(kSandboxHost), 10000);
-        window.sessions()->existing(kSandboxHost)->setPollInterval(300);
+        window.agent()->setPollInterval(300);
         QTRY_VERIFY_WITH_TIMEOUT(window.runModel()->run(runId), 10000);
-        // Not the first final state: another front may restart the run after this window saw its job end.
-        ClusterSession *session = window.sessions()->existing(kSandboxHost);
-        const bool completed = QTest::qWaitFor(
-            [&] { return window.runModel()->run(runId)->state == u"completed" && !session->isRestarting(); }, 200000);
-        QVERIFY2(completed, qPrintable(QStringLiteral("state %1, restarting %2, refreshing %3, %4")
-                                           .arg(window.runModel()->run(runId)->state)
-                                           .arg(session->isRestarting())
-                                           .arg(session->isRefreshing())
-                                           .arg(remote::connectionStateName(session->state()))));
+        QCOMPARE(waitForRunEnd(window, runId, 200000), QStringLiteral("completed"));
     }
 
     void previewIsTheSubmission_data()
@@ -190,6 +183,8 @@ private slots:
         profiles.put(profile);
         QVERIFY(profiles.save(&error));
 
+        TestAgent agent;
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         NewJobDialog *dialog = window.openNewJob();
         dialog->setCluster(kSandboxHost);
@@ -217,65 +212,23 @@ private slots:
         QFile sent(result.runDirectory + QStringLiteral("/job-0.sh"));
         QVERIFY(sent.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(sent.readAll()), previewed);
-        QCOMPARE(window.sessions()->store()->run(result.runId).value->script, previewed);
+        QCOMPARE(window.agent()->store()->run(result.runId).value->script, previewed);
         // The module does not exist on the sandbox: whatever the job does, it is not needed any more.
-        RunAction *cancel = window.sessions()->session(kSandboxHost)->cancel({result.runId});
-        QSignalSpy cancelled(cancel, &RunAction::finished);
-        cancel->start();
+        SessionOperation *cancel = window.agent()->cancel(kSandboxHost, {result.runId});
+        QSignalSpy cancelled(cancel, &SessionOperation::finished);
         QVERIFY(cancelled.wait(30000) || !cancelled.isEmpty());
     }
 
-    // Slurm's own warning signal at a real 2-minute wall time, with nothing but the window: the trainer
-    // checkpoints and exits 75, the window submits the next attempt, and the run ends as one curve with the
-    // parameters of an uninterrupted run (issue 14).
-    void restartsAtTheWallTimeWithOnlyTheWindow()
+    // A run a terminal command submitted stops to be requeued after the command ended: the agent the command
+    // started restarts it with no front attached. The window, opened later, attaches to that agent (no second
+    // login) and shows the run across its two jobs.
+    void joinsTheAgentOfATerminalRun()
     {
-        MainWindow window;
-        window.show();
-        // One rank each, so the reference runs beside it on the sandbox's 2 CPUs. 48 epochs of 7500 steps take
-        // well over the 60 s a 2-minute job trains before its signal (Slurm may send it up to 30 s late): an
-        // idle fast machine trained 18 in 40 s, and a slow one still ends within the wait below.
-        const QStringList common{
-            QStringLiteral("--batch-size"), QStringLiteral("8"),           QStringLiteral("--log-every"),
-            QStringLiteral("1500"),         QStringLiteral("--epochs"),    QStringLiteral("48"),
-            QStringLiteral("--seed"),       QStringLiteral("3"),           QStringLiteral("--lr"),
-            QStringLiteral("0.001"),        QStringLiteral("--optimizer"), QStringLiteral("adam")};
-        const FormSubmission reference = submitThroughForm(window, trainerJob(QStringLiteral("reference"), 1, common));
-        QVERIFY2(reference.error.isEmpty(), qPrintable(reference.error));
-        JobSpec walltime = trainerJob(QStringLiteral("walltime"), 1, common);
-        walltime.wallTimeSeconds = 120;
-        walltime.signalLeadSeconds = 60;
-        walltime.maxRestarts = 6;
-        const FormSubmission submission = submitThroughForm(window, walltime);
-        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
-        const QString runId = submission.result.runId;
-        QSignalSpy restarted(window.sessions()->session(kSandboxHost), &ClusterSession::restarted);
-
-        QCOMPARE(waitForRunEnd(window, runId, 480000), QStringLiteral("completed"));
-        QCOMPARE(waitForRunEnd(window, reference.result.runId, 60000), QStringLiteral("completed"));
-        const QList<JobRecord> jobs = jobsOf(window, runId);
-        QVERIFY2(jobs.size() >= 2, qPrintable(QString::number(jobs.size())));
-        QCOMPARE(jobs.constFirst().exitCode, 75); // stopped on the warning, not killed by the wall time
-        QVERIFY(!restarted.isEmpty());
-        QVERIFY2(restarted.constFirst().at(2).toString().contains(QStringLiteral("wall time's warning signal")),
-                 qPrintable(restarted.constFirst().at(2).toString()));
-        QCOMPARE(window.runModel()->run(runId)->epochsDone, 48);
-        QStringList expected;
-        for (int step = 1500; step <= 48 * 7500; step += 1500)
-            expected.append(QString::number(step));
-        QCOMPARE(stepsKept(*window.sessions()->store(), runId), expected);
-        const QString differs = sameParameters(finalCheckpoint(m_home.path(), reference.result.runId),
-                                               finalCheckpoint(m_home.path(), runId));
-        QVERIFY2(differs.isEmpty(), qPrintable(differs));
-    }
-
-    // A run the terminal submitted stops to be requeued while no torchdeck runs; the window, once opened,
-    // connects by itself (an unencrypted key, a known host: nothing to ask) and restarts it.
-    void resumesTrackingOfATerminalRun()
-    {
+        useTheRealAgent();
         const JobSpec spec = interruptedJob(QStringLiteral("from-terminal"));
-        QStringList args{QStringLiteral("submit"), kSandboxHost, QStringLiteral("--job"),
-                         m_home.filePath(QStringLiteral("job.json")), QStringLiteral("--json")};
+        QStringList args{QStringLiteral("submit"),       kSandboxHost,
+                         QStringLiteral("--job"),        m_home.filePath(QStringLiteral("job.json")),
+                         QStringLiteral("--no-requeue"), QStringLiteral("--json")};
         QFile job(args.at(3));
         QVERIFY(job.open(QIODevice::WriteOnly));
         job.write(QJsonDocument(spec.toJson()).toJson());
@@ -287,23 +240,23 @@ private slots:
         QVERIFY2(!runId.isEmpty(), qPrintable(out));
         RunStore store;
         QVERIFY(store.open(qEnvironmentVariable("TORCHDECK_DATA_DIR") + QStringLiteral("/runs.sqlite")).ok());
-        const QString jobId = store.jobs(runId).value.constFirst().jobId;
-        // Until Slurm has forgotten nothing but the job has ended: no torchdeck process looks meanwhile.
-        QTRY_VERIFY_WITH_TIMEOUT(
-            run(QStringLiteral("squeue"), {QStringLiteral("-h"), QStringLiteral("-j"), jobId}).trimmed().isEmpty(),
-            120000);
+        // No front is attached: the agent alone restarts the run.
+        QTRY_COMPARE_WITH_TIMEOUT(store.jobs(runId).value.size(), 2, 120000);
 
-        MainWindow window;
-        window.show();
-        const QModelIndex cluster = window.clusterModel()->index(window.clusterModel()->rowOf(kSandboxHost));
-        QTRY_COMPARE_WITH_TIMEOUT(cluster.data(ClusterListModel::StateRole).toInt(),
-                                  int(remote::ConnectionState::Connected), 30000);
-        QTRY_COMPARE_WITH_TIMEOUT(jobsOf(window, runId).size(), 2, 60000);
-        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
-        QCOMPARE(jobsOf(window, runId).constLast().state, QStringLiteral("completed"));
-        QCOMPARE(stepsKept(*window.sessions()->store(), runId),
-                 (QStringList{QStringLiteral("16"), QStringLiteral("32"), QStringLiteral("48"), QStringLiteral("64"),
-                              QStringLiteral("80"), QStringLiteral("96")}));
+        {
+            MainWindow window;
+            window.show();
+            const QModelIndex cluster = window.clusterModel()->index(window.clusterModel()->rowOf(kSandboxHost));
+            QTRY_COMPARE_WITH_TIMEOUT(cluster.data(ClusterListModel::StateRole).toInt(),
+                                      int(ConnectionState::Connected), 30000);
+            QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+            QCOMPARE(jobsOf(window, runId).size(), 2);
+            QCOMPARE(jobsOf(window, runId).constLast().state, QStringLiteral("completed"));
+            QCOMPARE(stepsKept(*window.agent()->store(), runId),
+                     (QStringList{QStringLiteral("16"), QStringLiteral("32"), QStringLiteral("48"),
+                                  QStringLiteral("64"), QStringLiteral("80"), QStringLiteral("96")}));
+        }
+        run(qEnvironmentVariable("TORCHDECK_BIN"), {QStringLiteral("agent"), QStringLiteral("stop")});
     }
 
     // "Submit as a chain of 3" does what `submit --chain 3` does: the attempts wait up front (afternotok), Slurm
@@ -311,6 +264,8 @@ private slots:
     // is restarted from outside.
     void submitsAChainOfThree()
     {
+        TestAgent agent;
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         const FormSubmission reference = submitThroughForm(window, chainJob(QStringLiteral("reference")));
@@ -323,7 +278,7 @@ private slots:
         dialog->form()->restartFields()->setChainLength(3);
         QCOMPARE(dialog->form()->chainLength(), 3);
         QSignalSpy submitted(dialog, &NewJobDialog::submitted);
-        QSignalSpy restarted(window.sessions()->session(kSandboxHost), &ClusterSession::restarted);
+        QSignalSpy restarted(window.agent(), &AgentClient::restarted);
         dialog->submit();
         QTRY_VERIFY_WITH_TIMEOUT(!submitted.isEmpty(), 60000);
         const QString runId = submitted.constFirst().constFirst().value<LaunchResult>().runId;
@@ -342,8 +297,8 @@ private slots:
         QCOMPARE(jobs.at(0).exitCode, 75);
         QCOMPARE(jobs.at(1).state, QStringLiteral("completed"));
         QCOMPARE(restarted.count(), 0);
-        QCOMPARE(stepsKept(*window.sessions()->store(), runId),
-                 stepsKept(*window.sessions()->store(), reference.result.runId));
+        QCOMPARE(stepsKept(*window.agent()->store(), runId),
+                 stepsKept(*window.agent()->store(), reference.result.runId));
         const QString differs = sameParameters(finalCheckpoint(m_home.path(), reference.result.runId),
                                                finalCheckpoint(m_home.path(), runId));
         QVERIFY2(differs.isEmpty(), qPrintable(differs));
@@ -353,6 +308,8 @@ private slots:
     // on again, the next pass restarts it.
     void autoRestartIsSwitchedPerRun()
     {
+        TestAgent agent;
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         const FormSubmission submission = submitThroughForm(window, interruptedJob(QStringLiteral("switched")));
@@ -364,14 +321,13 @@ private slots:
         QVERIFY(box->isChecked());
         QVERIFY2(box->text().contains(QStringLiteral("0 of 3 used")), qPrintable(box->text()));
         box->click();
-        QVERIFY(!window.sessions()->store()->run(runId).value->autoRestart);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.agent()->store()->run(runId).value->autoRestart, 10000);
 
-        window.sessions()->session(kSandboxHost)->setPollInterval(500);
-        QTRY_VERIFY_WITH_TIMEOUT(window.sessions()->store()->run(runId).value->message.contains(
+        window.agent()->setPollInterval(500);
+        QTRY_VERIFY_WITH_TIMEOUT(window.agent()->store()->run(runId).value->message.contains(
                                      QStringLiteral("automatic restart is off for this run")),
                                  120000);
         QCOMPARE(jobsOf(window, runId).size(), 1);
-        QVERIFY(window.sessions()->runsRelyingOnRestarts().isEmpty());
 
         box->click();
         QTRY_COMPARE_WITH_TIMEOUT(jobsOf(window, runId).size(), 2, 60000);
@@ -380,6 +336,10 @@ private slots:
     }
 
 private:
+    // The agent of a terminal command is the real binary's: the window attaches to it as the app does (and would
+    // start one as the app does). The other cases run their agent in this process (TestAgent).
+    static void useTheRealAgent() { AgentClient::setAgentProgram(qEnvironmentVariable("TORCHDECK_BIN")); }
+
     QTemporaryDir m_home{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR") + QStringLiteral("/gui-session.XXXXXX")};
 };
 

@@ -35,6 +35,8 @@ private slots:
 
     void submitsThroughTheFormAndSeesTheRunComplete()
     {
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         QVERIFY(window.clusterModel()->rowOf(kSandboxHost) >= 0);
@@ -46,7 +48,7 @@ private slots:
                      ->index(window.clusterModel()->rowOf(kSandboxHost))
                      .data(ClusterListModel::StateRole)
                      .toInt(),
-                 int(remote::ConnectionState::Connected));
+                 int(ConnectionState::Connected));
         QVERIFY(window.runModel()->run(runId));
         QCOMPARE(window.runView()->runId(), runId); // the new run is selected
 
@@ -63,7 +65,7 @@ private slots:
         // Steps every 16 of 64: the live charts got them through metricsArrived, or the store on selection.
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::TrainLoss).size() >= 4, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
-        QVERIFY(!window.sessions()->store()->checkpoints(runId).value.isEmpty());
+        QVERIFY(!window.agent()->store()->checkpoints(runId).value.isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("stop: done")), 20000);
 
         // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids.
@@ -73,8 +75,8 @@ private slots:
         const auto again = resumed.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(again.runId, runId);
         QCOMPARE(again.attempt, 1);
-        QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.size(), 2, 5000);
-        QTRY_COMPARE_WITH_TIMEOUT(window.sessions()->store()->jobs(runId).value.constLast().state,
+        QTRY_COMPARE_WITH_TIMEOUT(window.agent()->store()->jobs(runId).value.size(), 2, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.agent()->store()->jobs(runId).value.constLast().state,
                                   QStringLiteral("completed"), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
         QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString().contains(again.jobId));
@@ -84,6 +86,8 @@ private slots:
     {
         // Seed 001's script: mp.spawn, 2 ranks each printing "epoch: E/3, loss = L", sent from the form's
         // code folder; the chart shows 3 epochs.
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         QTemporaryDir project;
@@ -119,6 +123,8 @@ private slots:
 
     void submitsTheEditedScript()
     {
+        TestAgent agent; // the window attaches to it
+        QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
         window.show();
         NewJobDialog *dialog = window.openNewJob();
@@ -147,7 +153,7 @@ private slots:
         const auto result = submitted.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(result.script, script);
         QVERIFY(!preview->isEdited()); // it named this run's directory: the next job starts from the fields
-        QCOMPARE(window.sessions()->store()->run(result.runId).value->script, script);
+        QCOMPARE(window.agent()->store()->run(result.runId).value->script, script);
         QVERIFY(result.runDirectory.endsWith(result.runId));
         QVERIFY(script.contains(result.runDirectory)); // rendered for this very run
         QCOMPARE(waitForRunEnd(window, result.runId), QStringLiteral("completed"));

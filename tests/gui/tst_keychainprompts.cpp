@@ -5,8 +5,9 @@
 #include "gui/connectionprompts.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
-#include "remote/connection.h"
-#include "term/blocking.h"
+#include "guisandbox.h"
+#include "session/agentclient.h"
+#include "session/sessionoperation.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -16,24 +17,15 @@
 #include <QTest>
 
 using namespace torchdeck;
-using torchdeck::term::runAndWait;
-using torchdeck::term::waitConnected;
 
 namespace {
-remote::CredentialPrompt passwordPrompt(const QString &host)
+CredentialPrompt passwordPrompt(const QString &host)
 {
-    remote::CredentialPrompt prompt;
-    prompt.kind = remote::CredentialPrompt::Kind::Password;
+    CredentialPrompt prompt;
+    prompt.kind = CredentialPrompt::Kind::Password;
     prompt.host = host;
     prompt.text = QStringLiteral("Password for %1:").arg(host);
     return prompt;
-}
-
-remote::ConnectionSettings settingsFor(const QString &host)
-{
-    remote::ConnectionSettings settings;
-    settings.host = host;
-    return settings;
 }
 
 CredentialDialog *visibleDialog()
@@ -99,6 +91,7 @@ private slots:
 
 private:
     KeychainSecrets m_secrets;
+    RunStore m_store;
 };
 
 void TestKeychainPrompts::initTestCase()
@@ -120,10 +113,10 @@ void TestKeychainPrompts::aTickedAnswerIsStoredAndReadBack()
     const QString host = QStringLiteral("stored.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(!readBack(m_secrets, key));
-    remote::Connection connection(settingsFor(host));
+    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
     QWidget window;
     answerWithDialogs(&connection, &window, &m_secrets);
-    emit connection.credentialNeeded(passwordPrompt(host));
+    emit connection.credentialNeeded(host, passwordPrompt(host));
     CredentialDialog *dialog = waitForDialog();
     QVERIFY(dialog);
     answerDialog(dialog, QStringLiteral("it's $(secret)"), true);
@@ -134,10 +127,10 @@ void TestKeychainPrompts::aStoredAnswerIsUsedWithoutAsking()
 {
     const QString host = QStringLiteral("used.example.org");
     QVERIFY(storeAndWait(m_secrets, KeychainSecrets::keyFor(passwordPrompt(host)), QStringLiteral("hunter2")));
-    remote::Connection connection(settingsFor(host));
+    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
     QWidget window;
     answerWithDialogs(&connection, &window, &m_secrets);
-    emit connection.credentialNeeded(passwordPrompt(host));
+    emit connection.credentialNeeded(host, passwordPrompt(host));
     // The keychain's answer takes well under a second; a dialog would open by then.
     QTest::qWait(1500);
     QVERIFY(!visibleDialog());
@@ -148,14 +141,14 @@ void TestKeychainPrompts::askedAgainRemovesTheStoredOneAndATickReplacesIt()
     const QString host = QStringLiteral("again.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("old-one")));
-    remote::Connection connection(settingsFor(host));
+    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
     QWidget window;
     answerWithDialogs(&connection, &window, &m_secrets);
-    emit connection.stateChanged(remote::ConnectionState::Connecting, {});
-    emit connection.credentialNeeded(passwordPrompt(host));
+    emit connection.stateChanged(host, ConnectionState::Connecting, {});
+    emit connection.credentialNeeded(host, passwordPrompt(host));
     QTest::qWait(1000);
     QVERIFY(!visibleDialog());
-    emit connection.credentialNeeded(passwordPrompt(host)); // the server did not take it
+    emit connection.credentialNeeded(host, passwordPrompt(host)); // the server did not take it
     CredentialDialog *dialog = waitForDialog();
     QVERIFY(dialog);
     QCOMPARE(dialog->findChild<QLabel *>(QStringLiteral("credentialNote"))->text(),
@@ -170,27 +163,28 @@ void TestKeychainPrompts::aFailedAttemptRemovesTheStoredOneAndOthersDoNot()
     const QString host = QStringLiteral("failed.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("wrong")));
-    remote::Connection connection(settingsFor(host));
+    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
     QWidget window;
     answerWithDialogs(&connection, &window, &m_secrets);
     // Failing before anything was answered from the keychain (no route, host key refused) keeps it.
-    emit connection.stateChanged(remote::ConnectionState::Connecting, {});
-    emit connection.stateChanged(remote::ConnectionState::Failed, QStringLiteral("connection refused"));
+    emit connection.stateChanged(host, ConnectionState::Connecting, {});
+    emit connection.stateChanged(host, ConnectionState::Failed, QStringLiteral("connection refused"));
     QTest::qWait(500);
     QCOMPARE(readBack(m_secrets, key), QStringLiteral("wrong"));
     // Answered from it, then failed: a refused password ends the attempt without asking again.
-    emit connection.stateChanged(remote::ConnectionState::Connecting, {});
-    emit connection.credentialNeeded(passwordPrompt(host));
+    emit connection.stateChanged(host, ConnectionState::Connecting, {});
+    emit connection.credentialNeeded(host, passwordPrompt(host));
     QTest::qWait(1000);
     QVERIFY(!visibleDialog());
     emit connection.stateChanged(
-        remote::ConnectionState::Failed,
+        host, ConnectionState::Failed,
         QStringLiteral("authentication to %1 failed: the server refused the password").arg(host));
     QTRY_VERIFY_WITH_TIMEOUT(!readBack(m_secrets, key), 10000);
 }
 
-// End to end against a real PAM sshd: typed once with the tick, then the next connections log in without a
-// prompt; a stored password the server refuses fails that attempt, and the one after asks again.
+// End to end against a real PAM sshd, through the agent as the window sees it: typed once with the tick, then
+// the next logins go without a prompt; a stored password the server refuses fails that attempt, and the one
+// after asks again. Each attempt has an agent of its own (an agent keeps its login: one login per agent).
 void TestKeychainPrompts::loginWithoutPrompt()
 {
     using namespace torchdeck::testing;
@@ -199,50 +193,51 @@ void TestKeychainPrompts::loginWithoutPrompt()
     const QString password = QString::fromUtf8(authSshdFile(QStringLiteral("password")));
     const QString host = QStringLiteral("torchdeck-auth-password");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
+    qputenv("TORCHDECK_SSH_CONFIG", QFile::encodeName(authSshdDir() + QStringLiteral("/ssh_config")));
     m_secrets.remove(key);
     QTRY_VERIFY_WITH_TIMEOUT(!readBack(m_secrets, key), 10000);
     QWidget window;
-    const auto attempt = [&](int *asked, QString *error) {
-        remote::Connection connection(authSshdSettings(host));
-        connection.setInteractive(true);
-        answerWithDialogs(&connection, &window, &m_secrets);
-        QObject::connect(&connection, &remote::Connection::credentialNeeded, &connection, [asked] { ++*asked; });
-        connection.open();
-        if (CredentialDialog *dialog = waitForDialog(3000))
-            answerDialog(dialog, password, true);
-        const bool connected = waitConnected(connection, 20000, error);
-        connection.close();
-        return connected;
+    // Logs in through a fresh agent; `answer`: type the password in the dialog if one opens.
+    const auto attempt = [&](bool answer, int *asked, QString *error) {
+        TestAgent agent;
+        if (!agent.started) {
+            *error = agent.error;
+            return false;
+        }
+        AgentClient client({QStringLiteral("window"), true, false, false}, &m_store);
+        answerWithDialogs(&client, &window, &m_secrets);
+        QObject::connect(&client, &AgentClient::credentialNeeded, &client, [asked] { ++*asked; });
+        SessionOperation *opened = client.workDirectoryOf(host); // connects, then runs a command there
+        QSignalSpy ok(opened, &SessionOperation::finished);
+        QSignalSpy failed(opened, &SessionOperation::failed);
+        if (answer) {
+            if (CredentialDialog *dialog = waitForDialog(3000))
+                answerDialog(dialog, password, true);
+        }
+        (void)QTest::qWaitFor([&] { return !ok.isEmpty() || !failed.isEmpty(); }, 20000);
+        *error = failed.isEmpty() ? QString() : failed.constFirst().constFirst().toString();
+        return !ok.isEmpty();
     };
     int asked = 0;
     QString error;
-    QVERIFY2(attempt(&asked, &error), qPrintable(error)); // the dialog answered, with the tick
+    QVERIFY2(attempt(true, &asked, &error), qPrintable(error)); // the dialog answered, with the tick
     QCOMPARE(asked, 1);
     QTRY_COMPARE_WITH_TIMEOUT(readBack(m_secrets, key), password, 10000);
 
-    // No dialog: waitForDialog's 3 s pass unanswered and the keychain logs in.
     asked = 0;
-    remote::Connection connection(authSshdSettings(host));
-    connection.setInteractive(true);
-    answerWithDialogs(&connection, &window, &m_secrets);
-    QSignalSpy prompts(&connection, &remote::Connection::credentialNeeded);
-    connection.open();
-    QVERIFY2(waitConnected(connection, 20000, &error), qPrintable(error));
-    QCOMPARE(prompts.size(), 1); // the server asked; the keychain answered
+    QVERIFY2(attempt(false, &asked, &error), qPrintable(error)); // no dialog: the keychain logs in
+    QCOMPARE(asked, 1);                                          // the server asked; the keychain answered
     QVERIFY(!visibleDialog());
-    QCOMPARE(runAndWait(connection, QStringLiteral("echo logged-in"), 10000).out, QByteArray("logged-in\n"));
-    connection.close();
 
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("not-it")));
-    remote::Connection refused(authSshdSettings(host));
-    refused.setInteractive(true);
-    answerWithDialogs(&refused, &window, &m_secrets);
-    refused.open();
-    QVERIFY(!waitConnected(refused, 20000, &error));
-    QCOMPARE(error, QStringLiteral("authentication to %1 failed: the server refused the password").arg(host));
+    asked = 0;
+    QVERIFY(!attempt(false, &asked, &error));
+    QVERIFY2(error.contains(QStringLiteral("authentication to %1 failed: the server refused the password").arg(host)),
+             qPrintable(error));
     QVERIFY(!visibleDialog());
     QTRY_VERIFY_WITH_TIMEOUT(!readBack(m_secrets, key), 10000);
-    QVERIFY2(attempt(&asked, &error), qPrintable(error)); // asked again, and remembered again
+    asked = 0;
+    QVERIFY2(attempt(true, &asked, &error), qPrintable(error)); // asked again, and remembered again
     QCOMPARE(asked, 1);
     QCOMPARE(readBack(m_secrets, key), password);
 }

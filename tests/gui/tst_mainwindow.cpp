@@ -125,19 +125,10 @@ private slots:
             window.show();
             window.resize(1000, 650);
             QVERIFY(QTest::qWaitForWindowExposed(&window));
+            // The agent restarts runs whether a window is open or not: closing asks nothing, a running run or not.
             window.close();
-            // The running run relies on the window to restart it: closing asks first, and waits for the answer.
-            QMessageBox *box = nullptr;
-            QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("confirmClose"))));
-            QVERIFY(window.isVisible());
-            QVERIFY(box->detailedText().contains(QStringLiteral("newer on alpha (running)")));
-            box->button(QMessageBox::Cancel)->click();
-            QTRY_VERIFY(!window.findChild<QMessageBox *>(QStringLiteral("confirmClose")));
-            QVERIFY(window.isVisible());
-            window.close();
-            QTRY_VERIFY((box = window.findChild<QMessageBox *>(QStringLiteral("confirmClose"))));
-            box->button(QMessageBox::Close)->click();
             QTRY_VERIFY(!window.isVisible());
+            QVERIFY(!window.findChild<QMessageBox *>());
         }
         QVERIFY(QSettings().contains(QStringLiteral("window/geometry")));
         MainWindow again;

@@ -7,7 +7,7 @@
 #include "gui/jobform.h"
 #include "gui/newjobdialog.h"
 #include "gui/walltimebudgetlabel.h"
-#include "session/clustersessions.h"
+#include "session/agentclient.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -66,7 +66,7 @@ private:
     QTemporaryDir m_dir;
     RunStore m_store;
     std::unique_ptr<ProfileStore> m_profiles;
-    std::unique_ptr<ClusterSessions> m_sessions;
+    std::unique_ptr<AgentClient> m_agent;
     std::unique_ptr<NewJobDialog> m_dialog;
 };
 
@@ -93,9 +93,9 @@ void TestNewJobBudget::initTestCase()
     QVERIFY(m_store.appendMetrics(run.id, 0, reader.feed(capture.readAll())).ok());
 
     m_profiles = std::make_unique<ProfileStore>(m_dir.filePath(QStringLiteral("profiles.json")));
-    m_sessions = std::make_unique<ClusterSessions>(&m_store, m_profiles.get());
-    m_dialog =
-        std::make_unique<NewJobDialog>(m_sessions.get(), QStringList{kCluster, QStringLiteral("beta")}, kCluster);
+    m_agent = std::make_unique<AgentClient>(AgentClient::Options{}, &m_store); // no agent: the form reads the store
+    m_agent->setProfiles(m_profiles.get());
+    m_dialog = std::make_unique<NewJobDialog>(m_agent.get(), QStringList{kCluster, QStringLiteral("beta")}, kCluster);
     m_dialog->form()->setSpec(capturedSpec());
     m_dialog->show();
 }

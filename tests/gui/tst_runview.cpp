@@ -4,7 +4,7 @@
 #include "gui/runchartspanel.h"
 #include "gui/runsummarytable.h"
 #include "gui/runview.h"
-#include "session/clustersessions.h"
+#include "session/agentclient.h"
 
 #include <QFile>
 #include <QListWidget>
@@ -68,8 +68,9 @@ private slots:
     void overlaysOtherRunsWithTheirValues()
     {
         ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
-        ClusterSessions sessions(&m_store, &profiles);
-        RunView view(&sessions);
+        AgentClient agent({}, &m_store); // no agent: the view reads the store
+        agent.setProfiles(&profiles);
+        RunView view(&agent);
         view.showRun(m_ids.at(0));
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4);
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::Throughput).size(), 4);
@@ -111,8 +112,9 @@ private slots:
     void exportsTheRunsMetricsAsCsv()
     {
         ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
-        ClusterSessions sessions(&m_store, &profiles);
-        RunView view(&sessions);
+        AgentClient agent({}, &m_store); // no agent: the view reads the store
+        agent.setProfiles(&profiles);
+        RunView view(&agent);
         view.showRun(m_ids.at(1));
         const QString path = m_dir.filePath(QStringLiteral("export.csv"));
         QString error;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The real `torchdeck check` against the 2FA sshd of scripts/lib/auth-sshd, in a terminal (tmux): it asks for
-# the password, then for the one-time code, both without echo, and checks the cluster.
+# the password, then for the one-time code, both without echo, and checks the cluster. Then the window and three
+# more commands use the agent's connection: the code was asked once, and the sshd logged one login.
 # Needs TORCHDECK_BIN and TORCHDECK_AUTH_SSHD_DIR (set by ctest). Exit 77: skipped (not root).
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -11,7 +12,9 @@ dir=$TORCHDECK_AUTH_SSHD_DIR
 home=$(mktemp -d)
 socket=torchdeck-auth-check-$$
 tm() { tmux -L "$socket" "$@"; }
-trap 'tm kill-server 2>/dev/null || true; rm -rf "$home"' EXIT
+# The check started the agent of this store: stopped before the store goes.
+trap 'tm kill-server 2>/dev/null || true; TORCHDECK_DATA_DIR=$home/data TORCHDECK_CONFIG_DIR=$home/config \
+      timeout 60 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1; rm -rf "$home"' EXIT
 
 screen_has() { # TEXT SECONDS: wait until the terminal shows TEXT
     local i
@@ -21,6 +24,9 @@ screen_has() { # TEXT SECONDS: wait until the terminal shows TEXT
     done
     fail "the terminal never showed '$1'; it shows: $(tm capture-pane -p)"
 }
+
+logins() { grep -c "Accepted keyboard-interactive/pam" "$dir/sshd-otp/log" || true; }
+before=$(logins)
 
 # The check's lines go to a file; its questions go to the terminal (/dev/tty), as for a user.
 tm new-session -d -x 200 -y 50 "env TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data \
@@ -58,3 +64,20 @@ grep -qF "✓ SFTP" <<<"$out" || fail "no SFTP on the authenticated connection: 
 [[ "$screen" != *"$code"* ]] || fail "the code was echoed: $screen"
 echo "check asked twice, without echo, and authenticated:"
 echo "$out"
+
+# A day of fronts on the agent's one login: the window (offscreen) and three commands with no terminal, which
+# could not answer a question if one came.
+export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data TORCHDECK_SSH_CONFIG=$dir/ssh_config
+QT_QPA_PLATFORM=offscreen setsid "$TORCHDECK_BIN" </dev/null >"$home/window.txt" 2>&1 &
+window=$!
+trap 'kill $window 2>/dev/null; tm kill-server 2>/dev/null || true; timeout 60 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1
+      rm -rf "$home"' EXIT
+for _ in $(seq 100); do "$TORCHDECK_BIN" agent status | grep -q "^  window $window" && break; sleep 0.1; done
+"$TORCHDECK_BIN" agent status | grep -q "^  window $window" || fail "the window did not attach: $("$TORCHDECK_BIN" agent status)"
+for _ in 1 2; do
+    out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-auth-otp --scheduler local --work-dir "$home/work" </dev/null 2>&1) ||
+        fail "a later check: $out"
+done
+out=$(setsid -w "$TORCHDECK_BIN" code torchdeck-auth-otp </dev/null 2>&1) || fail "code: $out"
+[[ "$(( $(logins) - before ))" == 1 ]] || fail "$(( $(logins) - before )) logins for a window and four commands"
+echo "one login, one code for the window and four commands"

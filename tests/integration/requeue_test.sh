@@ -1,17 +1,40 @@
 #!/usr/bin/env bash
-# Issue 7's restarts against the real sandbox: Slurm's own warning signal at a real wall-time end, the
-# in-job requeue (scontrol requeue by the script, one job id throughout), and a chain of jobs submitted up
-# front (afternotok). Usage: requeue_test.sh CASE
+# Issue 7's restarts against the real sandbox: Slurm's own warning signal at a real wall-time end with no front
+# attached (the agent alone restarts the run), the in-job requeue that `check` proves and new runs then use by
+# default (scontrol requeue by the script, one job id throughout), and a chain of jobs submitted up front
+# (afternotok). Usage: requeue_test.sh CASE
 # Needs what term_helpers.sh needs, and TORCHDECK_TRAIN_BINARY (set by ctest).
 set -euo pipefail
 # shellcheck source=term_helpers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
 
+wait_offline() { # SECONDS RUN...: until the runs have ended, read from the store only: no front is attached
+    local deadline=$(( SECONDS + $1 )) run state
+    shift
+    for run in "$@"; do
+        while :; do
+            state=$(td status "$run" --offline --json | json_field state)
+            [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && break
+            (( SECONDS < deadline )) || fail "run $run still $state"
+            sleep 1
+        done
+    done
+}
+
+mechanism_of_a_submission() { # TEXT: a submission says how it is restarted (it is cancelled at once)
+    local out run
+    out=$(td submit torchdeck-sandbox --tasks-per-node 1 --time 00:10:00 --model ae --epochs 1 --name mechanism \
+          --json 2>"$home/mechanism.txt") || fail "submit: $(cat "$home/mechanism.txt")"
+    run=$(json_field run <<<"$out")
+    td cancel "$run" >/dev/null
+    grep -qF "torchdeck submit: restarts: $1" "$home/mechanism.txt" || fail "the mechanism: $(cat "$home/mechanism.txt")"
+}
+
 steps_kept() { # RUN: the logged steps of the visible curve (discarded=0), in file order
     td metrics "$1" --csv | awk -F, '$2 == "step" && $12 == 0 { print $5 }' | tr '\n' ' '
 }
 
-case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoint, restart, one run
+case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoint, restart by the agent alone
     use_prebuilt_trainer
     # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. The run must train well past
     # the 60 s a 2-minute job trains before its signal (lead 60 s, and Slurm checks every 30 s, so it comes
@@ -20,25 +43,24 @@ case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoi
     local base=(--tasks-per-node 1 --model ae --data fashion-mnist --batch-size 8 --threads 1 --log-every 1500
                 --seed 3) common ref run out first ids calibration seconds epochs
     calibration=$(td submit torchdeck-sandbox "${base[@]}" --epochs 1 --time 00:10:00 --name pace --json | json_field run)
-    timeout 180 setsid -w "$TORCHDECK_BIN" watch "$calibration" --interval 0.5 </dev/null >/dev/null 2>&1 ||
-        fail "the pace run did not end"
+    wait_offline 180 "$calibration"
     seconds=$(td metrics "$calibration" --csv | awk -F, '$2 == "epoch" { print $11 }' | tail -n1)
     epochs=$(python3 -c 'import math, sys; print(max(18, min(150, math.ceil(110 / float(sys.argv[1])))))' "$seconds")
     echo "an epoch takes $seconds s here: $epochs epochs"
     common=("${base[@]}" --epochs "$epochs")
     ref=$(td submit torchdeck-sandbox "${common[@]}" --time 00:10:00 --name reference --json | json_field run)
-    run=$(td submit torchdeck-sandbox "${common[@]}" --time 00:02:00 --signal-lead 60 --max-restarts 6 \
+    run=$(td submit torchdeck-sandbox "${common[@]}" --time 00:02:00 --signal-lead 60 --max-restarts 6 --no-requeue \
           --name walltime --json | json_field run)
     first=$(td status "$run" --offline --json | json_field jobs.0.job)
-    timeout 420 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
-        fail "watch: $(cat "$home/watch.txt")"
+    # The submitting command has ended and no front is attached: the agent alone follows and restarts the run.
+    wait_offline 420 "$ref" "$run"
     out=$(td status "$run" --json)
     expect_eq "$(json_field state <<<"$out")" completed "run state"
     expect_eq "$(json_field epochs_done <<<"$out")" "$epochs" "epochs"
     # The first job stopped on Slurm's signal, not on the wall time's kill: its trainer said "requeue me".
     expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
-    grep -q "restarted as job .*(job $first stopped at its wall time's warning signal" "$home/watch.txt" ||
-        fail "the first job's end is not shown as its wall time: $(grep restarted "$home/watch.txt")"
+    grep -q "restarted as job .*job $first stopped at its wall time's warning signal" "$TORCHDECK_DATA_DIR/agent.log" ||
+        fail "the agent did not restart it at its wall time: $(cat "$TORCHDECK_DATA_DIR/agent.log")"
     grep -qE 'stop: signal at step [0-9]+, exit code 75' <<<"$(td logs "$run" --attempt 0)" ||
         fail "no signal in the first job's log: $(td logs "$run" --attempt 0)"
     ids=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")
@@ -58,11 +80,28 @@ case_requeue() { # in-job requeue: the script runs scontrol requeue itself; the 
     # One rank each (the reference runs beside it); 3 epochs of 938 steps, ~10 s, so each run of the job is seen.
     local common=(--tasks-per-node 1 --time 00:10:00 --model ae --data fashion-mnist --batch-size 64 --threads 1
                   --log-every 100 --epochs 3 --seed 7) ref run id out states="" state log
-    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
-    run=$(td submit torchdeck-sandbox "${common[@]}" --requeue --name requeued --trainer-arg --signal-at-step \
-          --trainer-arg 1000 --json | json_field run)
+    # Unknown at first: the outside restart. `check` proves a job may requeue itself here and keeps the answer.
+    mechanism_of_a_submission "restarted from outside by the torchdeck agent (torchdeck check torchdeck-sandbox proves"
+    out=$(td check torchdeck-sandbox) || fail "check: $out"
+    grep -q "In-job requeue: a job may requeue itself (test job [0-9]*)" <<<"$out" || fail "the probe: $out"
+    expect_eq "$(td profile torchdeck-sandbox --json | json_field in_job_requeue)" allowed "the profile's answer"
+    grep -q "In-job requeue: allowed, found by an earlier check" <<<"$(td check torchdeck-sandbox)" ||
+        fail "a second check probed again"
+    ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --no-requeue --json | json_field run)
+    # No --requeue: the default now.
+    run=$(td submit torchdeck-sandbox "${common[@]}" --name requeued --trainer-arg --signal-at-step \
+          --trainer-arg 1000 --json 2>"$home/submit.txt" | json_field run)
+    grep -q "restarts: the job requeues itself: torchdeck check proved torchdeck-sandbox allows it" "$home/submit.txt" ||
+        fail "the mechanism: $(cat "$home/submit.txt")"
+    # Where a job may not requeue itself, the outside restart.
+    td profile torchdeck-sandbox --in-job-requeue refused >/dev/null
+    mechanism_of_a_submission "restarted from outside by the torchdeck agent: torchdeck-sandbox refused a job's own requeue"
+    td profile torchdeck-sandbox --in-job-requeue allowed >/dev/null
     id=$(td status "$run" --offline --json | json_field jobs.0.job)
     # Every `status` refreshes the run (and would restart it from outside, were that wrong): record its states.
+    # A watch asks the agent to poll every 0.3 s, so the statuses see the job's short first run.
+    setsid "$TORCHDECK_BIN" watch "$run" --plain --interval 0.3 </dev/null >/dev/null 2>&1 &
+    local watcher=$!
     for _ in $(seq 300); do
         out=$(td status "$run" --json)
         state=$(json_field state <<<"$out")
@@ -72,6 +111,7 @@ case_requeue() { # in-job requeue: the script runs scontrol requeue itself; the 
         [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && break
         sleep 0.5
     done
+    kill "$watcher" 2>/dev/null || true
     echo "the run's states:$states"
     # Slurm shows the job pending again with a restart count: torchdeck calls that requeued.
     [[ "$states" =~ running\ requeued\ running\ completed$ ]] || fail "the run's states: $states"

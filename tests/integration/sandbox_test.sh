@@ -77,12 +77,24 @@ case_clusters() { # torchdeck reads the ssh config the sandbox wrote, through it
     grep -q '"name":"torchdeck-sandbox"' <<<"$out" || fail "clusters --json printed: $out"
 }
 
+stop_agents() { # DATA_DIR...: the agents the checks started, each on a store of its own
+    local data
+    for data in "$@"; do TORCHDECK_DATA_DIR=$data timeout 60 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1 || true; done
+}
+
 case_check() { # torchdeck check: every line passes on the sandbox; without a terminal nothing hangs
     use_sandbox
-    local out rc=0 cfg
+    local out rc=0 cfg home
+    home=$(mktemp -d)
+    # Stores of the check's own (each has its agent, started by the check): gone with the case.
+    export TORCHDECK_DATA_DIR=$home/data TORCHDECK_CONFIG_DIR=$home/config
+    # shellcheck disable=SC2064 # expand now
+    trap "stop_agents '$home/data' '$home/data-unknown-key'; rm -rf '$home'" EXIT
     out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --work-dir "$TORCHDECK_SANDBOX_DIR/check-work") || rc=$?
     expect_eq "$rc" 0 "check exit code (output: $out)"
-    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 8 "passed checks in: $out"
+    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 9 "passed checks in: $out"
+    # A tiny job that requeued itself: the sandbox's Slurm allows it.
+    grep -qE '^  ✓ In-job requeue: a job may requeue itself' <<<"$out" || fail "no in-job requeue line in: $out"
     # Debian 12's torchrun is flagged (PyTorch 1.13 on Python 3.11): a warning, not a failure.
     grep -qE '^  [✓!] PyTorch launcher: .*PyTorch [0-9]' <<<"$out" || fail "no PyTorch launcher line in: $out"
     rc=0
@@ -92,7 +104,9 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     cfg=$(mktemp)
     sed "s|UserKnownHostsFile .*|UserKnownHostsFile $cfg.known_hosts|" "$TORCHDECK_SANDBOX_DIR/ssh/config" >"$cfg"
     rc=0
-    out=$(TORCHDECK_SSH_CONFIG=$cfg timeout 60 setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox 2>&1) || rc=$?
+    # Another ssh config is another agent's: the agent reads the ssh config it was started with.
+    out=$(TORCHDECK_DATA_DIR=$home/data-unknown-key TORCHDECK_SSH_CONFIG=$cfg timeout 60 \
+          setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox 2>&1) || rc=$?
     rm -f "$cfg" "$cfg.known_hosts"
     expect_eq "$rc" 1 "exit code with an unknown host key and no terminal"
     grep -q 'is not known and was not accepted' <<<"$out" || fail "unclear message: $out"

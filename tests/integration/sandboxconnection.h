@@ -3,7 +3,7 @@
 // What the integration tests share: whether the ctest fixture's sandbox runs, and how to reach it.
 #include "remote/connection.h"
 #include "remote/connectionstate.h"
-#include "term/blocking.h"
+#include "remotewait.h"
 
 #include <QFile>
 #include <QString>
@@ -11,8 +11,8 @@
 
 namespace torchdeck::testing {
 
-using term::runAndWait;
-using term::waitConnected;
+using testing::runAndWait;
+using testing::waitConnected;
 
 inline bool sandboxRunning()
 {

@@ -14,7 +14,20 @@ print(v)' "$1"; }
 home=$(mktemp -d "$TORCHDECK_SANDBOX_DIR/term-test.XXXXXX")
 export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data
 td() { setsid -w "$TORCHDECK_BIN" "$@"; } # no controlling terminal: nothing may wait for an answer
+# The case's first command starts the agent of its store (torchdeck agent): it is stopped when the case ends,
+# by its PID if it does not stop when asked. Cases with traps of their own call it from theirs.
+stop_agent() {
+    local status pid
+    status=$("$TORCHDECK_BIN" agent status --json 2>/dev/null) || return 0
+    pid=$(json_field pid <<<"$status" 2>/dev/null) || return 0
+    timeout 120 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1 || true
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+}
+trap stop_agent EXIT
+
 remove_home() { # at the end of a case: a job's last files (Slurm's step flushing) may land while rm runs
+    stop_agent
     local i
     for (( i = 0; i < 10; i++ )); do rm -rf "$home" 2>/dev/null && return 0; sleep 0.5; done
     rm -rf "$home"

@@ -171,7 +171,7 @@ case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with con
     run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name endless --json | json_field run)
     tm() { tmux -L "$socket" "$@"; }
     # shellcheck disable=SC2064 # the locals are gone when the trap runs: expand them now
-    trap "tmux -L '$socket' kill-server 2>/dev/null || true; td cancel '$run' >/dev/null 2>&1 || true" EXIT
+    trap "tmux -L '$socket' kill-server 2>/dev/null || true; td cancel '$run' >/dev/null 2>&1 || true; stop_agent" EXIT
     tm new-session -d -x 120 -y 40 "env TORCHDECK_CONFIG_DIR=$TORCHDECK_CONFIG_DIR TORCHDECK_DATA_DIR=$TORCHDECK_DATA_DIR \
         TORCHDECK_SSH_CONFIG=$TORCHDECK_SSH_CONFIG $TORCHDECK_BIN watch --interval 0.5; echo watch-exit=\$?; sleep 60"
     screen_has() { # PATTERN SECONDS
@@ -361,7 +361,7 @@ exit $rc
 WRAPPER
     chmod +x "$wrapper"
     # shellcheck disable=SC2064 # expand now
-    trap "rm -f '$wrapper' '$marker'" EXIT
+    trap "rm -f '$wrapper' '$marker'; stop_agent" EXIT
     touch "$marker"
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name lost-reply --json 2>"$home/submit.txt") ||
         fail "submit: $(cat "$home/submit.txt")"
@@ -388,7 +388,7 @@ exec /usr/bin/sbatch "$@"
 WRAPPER
     chmod +x "$wrapper"
     # shellcheck disable=SC2064 # expand now
-    trap "rm -f '$wrapper' '$marker'" EXIT
+    trap "rm -f '$wrapper' '$marker'; stop_agent" EXIT
     run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 3 --seed 7 --name refused --trainer-arg --signal-at-step \
           --trainer-arg 40 --json | json_field run)
     touch "$marker"

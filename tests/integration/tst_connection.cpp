@@ -1,7 +1,7 @@
 // The threaded Connection against the sandbox: async commands, tails, and a connection killed mid-tail.
 #include "remote/connection.h"
+#include "remotewait.h"
 #include "sandboxconnection.h"
-#include "term/blocking.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -17,9 +17,10 @@
 #include <csignal>
 #include <memory>
 
+using namespace torchdeck;
 using namespace torchdeck::remote;
-using torchdeck::term::runAndWait;
-using torchdeck::term::waitConnected;
+using torchdeck::testing::runAndWait;
+using torchdeck::testing::waitConnected;
 
 class TestConnection : public QObject {
     Q_OBJECT

@@ -2,7 +2,7 @@
 // real sshd daemons with PAM (scripts/lib/auth-sshd): what the front is asked, and the failures.
 #include "authsshd.h"
 #include "remote/connection.h"
-#include "term/blocking.h"
+#include "remotewait.h"
 
 #include <QElapsedTimer>
 #include <QLoggingCategory>
@@ -11,9 +11,10 @@
 #include <QTest>
 #include <functional>
 
+using namespace torchdeck;
 using namespace torchdeck::remote;
-using torchdeck::term::runAndWait;
-using torchdeck::term::waitConnected;
+using torchdeck::testing::runAndWait;
+using torchdeck::testing::waitConnected;
 using namespace torchdeck::testing;
 
 namespace {

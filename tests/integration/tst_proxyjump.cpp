@@ -3,7 +3,7 @@
 // fails at once with the jump's own reason.
 #include "authsshd.h"
 #include "remote/connection.h"
-#include "term/blocking.h"
+#include "remotewait.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,9 +11,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace torchdeck;
 using namespace torchdeck::remote;
-using torchdeck::term::runAndWait;
-using torchdeck::term::waitConnected;
+using torchdeck::testing::runAndWait;
+using torchdeck::testing::waitConnected;
 using namespace torchdeck::testing;
 
 namespace {

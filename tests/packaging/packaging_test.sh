@@ -3,7 +3,8 @@
 # Usage: packaging_test.sh CASE   (ctest sets TORCHDECK_SOURCE_DIR, TORCHDECK_BUILD_DIR and TORCHDECK_BIN)
 set -euo pipefail
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# A window the case opens starts the agent of its store ($scratch/data): stopped before the store goes.
+trap 'TORCHDECK_DATA_DIR=$scratch/data timeout 60 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1; rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 need() { command -v "$1" >/dev/null || fail "$1 is missing (scripts/install-deps installs it)"; }
 app_id=org.torchdeck.torchdeck

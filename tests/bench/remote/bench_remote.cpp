@@ -1,7 +1,7 @@
 // Prints remote figures on the sandbox: SFTP upload throughput against OpenSSH's sftp in the same run, and
 // tail latency (a line appended to a file -> its bytes delivered by RemoteTail), p50 and p99.
 #include "remote/connection.h"
-#include "term/blocking.h"
+#include "remotewait.h"
 
 #include <QCoreApplication>
 #include <QDateTime>
@@ -15,8 +15,8 @@
 #include <cstdio>
 
 using namespace torchdeck::remote;
-using torchdeck::term::runAndWait;
-using torchdeck::term::waitConnected;
+using torchdeck::testing::runAndWait;
+using torchdeck::testing::waitConnected;
 
 namespace {
 

@@ -37,7 +37,7 @@ case_install() { # every file in place, the validators pass, the installed binar
   local warnings
   warnings=$(groff -man -Tutf8 -ww -z "$usr/share/man/man1/torchdeck.1" 2>&1)
   [[ -z "$warnings" ]] || fail "groff warns about the man page: $warnings"
-  MANWIDTH=100 man -l "$usr/share/man/man1/torchdeck.1" 2>/dev/null | grep -q 'JOB OPTIONS' || fail "man -l"
+  grep -q 'JOB OPTIONS' <<<"$(MANWIDTH=100 man -l "$usr/share/man/man1/torchdeck.1" 2>/dev/null)" || fail "man -l"
   # The installed binary, with the build tree out of reach: the version matches the newest AppStream release.
   local version
   version=$(cd / && env -u LD_LIBRARY_PATH "$usr/bin/torchdeck" --version) || fail "--version"
@@ -89,7 +89,7 @@ case_completions() { # bash (completing `torchdeck su` gives submit), zsh and fi
 }
 
 case_options() { # the table and the parsers agree: every listed option is accepted, every parsed one listed
-  local command option value err
+  local command option value err help
   local -a operands
   : >"$scratch/job.json"
   for command in $("$TORCHDECK_BIN" __complete commands); do
@@ -98,7 +98,9 @@ case_options() { # the table and the parsers agree: every listed option is accep
       check | profile | script | submit | code) operands=(nosuchcluster) ;;
       runs | clusters | watch) operands=() ;; auto-restart) operands=(nosuchrun on) ;; *) operands=(nosuchrun) ;;
     esac
-    "$TORCHDECK_BIN" "$command" --help | grep -q "^Usage: torchdeck $command" || fail "$command --help"
+    # Read whole first: grep -q would stop reading at its match, and a help of over 4 KiB then dies of SIGPIPE.
+    help=$("$TORCHDECK_BIN" "$command" --help) || fail "$command --help exited $?"
+    grep -q "^Usage: torchdeck $command" <<<"$help" || fail "$command --help"
     while IFS=$'\t' read -r option value; do
       case $value in
         "") args=("$option") ;;
@@ -136,7 +138,7 @@ case_deb() { # cpack's .deb: Depends resolve, no trainer, and its files run from
     grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
   done
   ! grep -qi torch <<<"$depends" || fail "the dashboard's package depends on LibTorch: $depends"
-  ! dpkg-deb -c "$deb" | grep -q torchdeck-train || fail "torchdeck-train is in the package"
+  ! grep -q torchdeck-train <<<"$(dpkg-deb -c "$deb")" || fail "torchdeck-train is in the package"
   apt-get install --simulate "$deb" >"$scratch/apt.log" 2>&1 || fail "apt-get --simulate: $(cat "$scratch/apt.log")"
   grep -q '^Inst torchdeck ' "$scratch/apt.log" || fail "apt-get would not install it: $(cat "$scratch/apt.log")"
   dpkg-deb -x "$deb" "$scratch/unpacked"

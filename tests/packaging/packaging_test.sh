@@ -96,7 +96,8 @@ case_options() { # the table and the parsers agree: every listed option is accep
     case $command in
       completion) operands=(bash) ;; help) operands=(runs) ;;
       check | profile | script | submit | code) operands=(nosuchcluster) ;;
-      runs | clusters | watch) operands=() ;; auto-restart) operands=(nosuchrun on) ;; *) operands=(nosuchrun) ;;
+      runs | clusters | watch) operands=() ;; auto-restart) operands=(nosuchrun on) ;; agent) operands=(status) ;;
+      *) operands=(nosuchrun) ;;
     esac
     # Read whole first: grep -q would stop reading at its match, and a help of over 4 KiB then dies of SIGPIPE.
     help=$("$TORCHDECK_BIN" "$command" --help) || fail "$command --help exited $?"

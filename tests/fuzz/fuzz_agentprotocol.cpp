@@ -32,8 +32,8 @@ void decode(const QByteArray &payload)
         return;
     readAs(message->args);
     readAs(message->result.toMap());
-    for (const QCborValue &value : message->args)
-        readAs(value.toMap());
+    for (auto it = message->args.cbegin(); it != message->args.cend(); ++it)
+        readAs(it.value().toMap());
 }
 } // namespace
 

@@ -98,7 +98,53 @@ private slots:
         QVERIFY2(broken.startsWith(u"pattern \"loss=(?<loss>[0-9.]+\": "), qPrintable(broken));
         QVERIFY2(broken.endsWith(u"at offset 20"), qPrintable(broken)); // in the user's text
         QVERIFY(userLogPatternProblem({QStringLiteral("(?<speed>\\d+)")}).contains(u"unknown group \"speed\""));
-        QVERIFY(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}).contains(u"captures no loss"));
+        QVERIFY(userLogPatternProblem({QStringLiteral("epoch \\d+")}).contains(u"captures no value"));
+        // A pattern of context groups only is a context pattern: accepted.
+        QCOMPARE(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}), QString());
+    }
+
+    void twoLineSummaryWithAContextPattern()
+    {
+        // The common two-line summary: the epoch and its time, then the losses without an epoch.
+        MetricsReader reader(MetricsReader::Format::LogPatterns);
+        QCOMPARE(reader.patterns().setPatterns(
+                     jobLogPatterns({QStringLiteral(R"(^== epoch (?<epoch>\d+) done in (?<seconds>[\d.]+) s)"),
+                                     QStringLiteral(R"(^train (?<loss>[\d.]+) / val (?<val_loss>[\d.]+)$)")})),
+                 QString());
+        QVERIFY(PatternParser::isContextPattern({QStringLiteral("c"), QStringLiteral(R"(epoch (?<epoch>\d+))")}));
+        LogProgress progress;
+        const QList<MetricEvent> kept = firstOfEachRank(
+            reader.feed(
+                "== epoch 0 done in 12.5 s\ntrain 0.9 / val 0.8\n== epoch 1 done in 11.5 s\ntrain 0.7 / val 0.6\n"),
+            1.0, &progress);
+        RunSeries series;
+        series.apply(kept);
+        QCOMPARE(series.series(SeriesKind::ValLoss).visiblePoints(), (QList<QPointF>{{1, 0.8}, {2, 0.6}}));
+        QCOMPARE(series.series(SeriesKind::EpochTrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.9}, {2, 0.7}}));
+        QCOMPARE(series.series(SeriesKind::EpochSeconds).visiblePoints(), (QList<QPointF>{{1, 12.5}, {2, 11.5}}));
+    }
+
+    void epochsFromZeroReadInParts()
+    {
+        // The tracker reads a log in passes, each with a parser of its own: the second goes on from the first's
+        // stored events (counting from 0, and the epoch it was in).
+        RunSeries series;
+        MetricsReader first(MetricsReader::Format::LogPatterns);
+        LogProgress progress = logProgressOf(series, 0);
+        QList<MetricEvent> kept =
+            firstOfEachRank(first.feed("Epoch=0, train_loss=0.5\nEpoch=0, train_loss=0.6\n"), 1.0, &progress);
+        for (MetricEvent &e : kept)
+            e.source = MetricSource::Log;
+        series.apply(kept);
+        MetricsReader second(MetricsReader::Format::LogPatterns);
+        progress = logProgressOf(series, 0);
+        resumeLogParser(&second.patterns(), progress);
+        kept = firstOfEachRank(second.feed("Epoch=1, train_loss=0.4\nTraining time: 3.5s\n"), 2.0, &progress);
+        for (MetricEvent &e : kept)
+            e.source = MetricSource::Log;
+        series.apply(kept);
+        QCOMPARE(series.series(SeriesKind::EpochTrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.5}, {2, 0.4}}));
+        QCOMPARE(series.series(SeriesKind::EpochSeconds).visiblePoints(), (QList<QPointF>{{2, 3.5}}));
     }
 
     void catastrophicPatternGivesUpQuickly()

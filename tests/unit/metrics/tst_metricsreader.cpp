@@ -111,7 +111,7 @@ void TestMetricsReader::smallChunksGiveTheSameEvents()
 void TestMetricsReader::logPatternsMode()
 {
     MetricsReader reader(MetricsReader::Format::LogPatterns);
-    const QList<MetricEvent> events = reader.feed(sample("tutorial.log"));
+    const QList<MetricEvent> events = reader.feed(sample("../logs/tutorial.log"));
     QCOMPARE(events.size(), 5);
     QCOMPARE(reader.counts().unmatched, 4);
     QCOMPARE(reader.counts().malformed, 0);

@@ -1,5 +1,6 @@
 // A user's own command's log as metrics: per-rank duplicates, srun labels, the attempt's progress, and the
 // user's patterns (named in errors, bounded when they backtrack).
+#include "core/metrics/logexplain.h"
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
 
@@ -122,6 +123,19 @@ private slots:
         QCOMPARE(series.series(SeriesKind::ValLoss).visiblePoints(), (QList<QPointF>{{1, 0.8}, {2, 0.6}}));
         QCOMPARE(series.series(SeriesKind::EpochTrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.9}, {2, 0.7}}));
         QCOMPARE(series.series(SeriesKind::EpochSeconds).visiblePoints(), (QList<QPointF>{{1, 12.5}, {2, 11.5}}));
+    }
+
+    void explainSaysWhichRuleReadEachLine()
+    {
+        const QByteArray log = "Epoch 3/10\nbanner\n10/100 [==] - loss: 0.5\n1: 10/100 [==] - loss: 0.6\nit 300 L=0.4\n";
+        const QList<ExplainedLine> lines = explainLog(log, jobLogPatterns({QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))")}));
+        QStringList text;
+        for (const ExplainedLine &line : lines)
+            text.append(QString::number(line.number) + u' ' + explanationText(line));
+        QCOMPARE(text, (QStringList{QStringLiteral("1 general reader: context"),
+                                    QStringLiteral("3 general reader: step 210 (epoch 3/10): loss 0.5"),
+                                    QStringLiteral("4 nothing: another rank's line"),
+                                    QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300: loss 0.4")}));
     }
 
     void epochsFromZeroReadInParts()

@@ -36,9 +36,9 @@ QList<ExplainedLine> explainLog(QByteArrayView log, const QList<LogPattern> &pat
 QString describeEvent(const MetricEvent &e)
 {
     QStringList values;
-    const std::pair<const char *, double> named[] = {{"loss", e.loss},         {"val_loss", e.valLoss},
-                                                     {"accuracy", e.valAccuracy}, {"lr", e.lr},
-                                                     {"seconds", e.seconds},    {"samples/s", e.samplesPerSecond}};
+    const std::pair<const char *, double> named[] = {
+        {"loss", e.loss}, {"val_loss", e.valLoss}, {"accuracy", e.valAccuracy},
+        {"lr", e.lr},     {"seconds", e.seconds},  {"samples/s", e.samplesPerSecond}};
     for (const auto &[name, value] : named) {
         if (MetricEvent::has(value))
             values.append(QStringLiteral("%1 %2").arg(QLatin1StringView(name), QString::number(value, 'g', 6)));

@@ -19,13 +19,15 @@ void TestSignalLead::defaults_data()
     QTest::addColumn<int>("lead");
     QTest::addColumn<QString>("reason");
     QTest::addRow("partition default") << 0LL << false << 300 << QString();
-    QTest::addRow("five minutes") << 300LL << false << 60 << QStringLiteral("60 s by default: a fifth of the wall time");
+    QTest::addRow("five minutes") << 300LL << false << 60
+                                  << QStringLiteral("60 s by default: a fifth of the wall time");
     QTest::addRow("two minutes") << 120LL << false << 24 << QStringLiteral("24 s by default: a fifth of the wall time");
     QTest::addRow("25 minutes") << 1500LL << false << 300 << QString();
     QTest::addRow("a day") << 86400LL << false << 300 << QString();
     QTest::addRow("torchrun, two minutes")
         << 120LL << true << 40 << QStringLiteral("40 s by default: over the 30 s torchrun gives its workers");
-    QTest::addRow("torchrun, ten minutes") << 600LL << true << 120 << QStringLiteral("120 s by default: a fifth of the wall time");
+    QTest::addRow("torchrun, ten minutes")
+        << 600LL << true << 120 << QStringLiteral("120 s by default: a fifth of the wall time");
 }
 
 void TestSignalLead::defaults()

@@ -127,15 +127,20 @@ private slots:
 
     void explainSaysWhichRuleReadEachLine()
     {
-        const QByteArray log = "Epoch 3/10\nbanner\n10/100 [==] - loss: 0.5\n1: 10/100 [==] - loss: 0.6\nit 300 L=0.4\n";
-        const QList<ExplainedLine> lines = explainLog(log, jobLogPatterns({QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))")}));
+        const QByteArray log =
+            "Epoch 3/10\nbanner\n10/100 [==] - loss: 0.5\n1: 10/100 [==] - loss: 0.6\nit 300 L=0.4\n";
+        const QList<ExplainedLine> lines =
+            explainLog(log, jobLogPatterns({QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))")}));
         QStringList text;
         for (const ExplainedLine &line : lines)
             text.append(QString::number(line.number) + u' ' + explanationText(line));
-        QCOMPARE(text, (QStringList{QStringLiteral("1 general reader: context"),
-                                    QStringLiteral("3 general reader: step 210 (epoch 3/10): loss 0.5"),
-                                    QStringLiteral("4 nothing: another rank's line"),
-                                    QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300: loss 0.4")}));
+        QCOMPARE(
+            text,
+            (QStringList{
+                QStringLiteral("1 general reader: context"),
+                QStringLiteral("3 general reader: step 210 (epoch 3/10): loss 0.5"),
+                QStringLiteral("4 nothing: another rank's line"),
+                QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300 (epoch 3/10): loss 0.4")}));
     }
 
     void epochsFromZeroReadInParts()

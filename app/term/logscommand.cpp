@@ -1,5 +1,8 @@
 #include "term/logscommand.h"
 
+#include "core/jobs/jobspec.h"
+#include "core/metrics/logexplain.h"
+#include "core/metrics/logmetrics.h"
 #include "core/metrics/metricscsv.h"
 #include "core/remotepath.h"
 #include "core/scheduler/jobstate.h"
@@ -24,8 +27,26 @@ constexpr int followPollMs = 2000;
 struct LogArgs {
     QString run;
     bool follow = false;
+    bool explain = false;
     int attempt = -1; // all
 };
+
+// Per line that a rule read: which one, and what it gave (the run's and its cluster's patterns first).
+bool explainFile(TermContext &context, remote::Connection &connection, const QString &path,
+                 const QList<LogPattern> &patterns)
+{
+    const remote::ExecResult result =
+        runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
+    if (!result.ok()) {
+        const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
+        context.error(Tr::tr("cannot read %1: %2").arg(path, said));
+        return false;
+    }
+    for (const ExplainedLine &line : explainLog(result.out, patterns))
+        context.out() << Tr::tr("line %1: %2\n  %3\n").arg(line.number).arg(explanationText(line), line.text.left(160));
+    context.out() << Qt::flush;
+    return true;
+}
 
 bool printFile(TermContext &context, remote::Connection &connection, const QString &path)
 {
@@ -91,6 +112,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const QString &arg = args.at(i);
         if (arg == u"-f" || arg == u"--follow") {
             parsed.follow = true;
+        } else if (arg == u"--explain") {
+            parsed.explain = true;
         } else if (arg == u"--attempt" && i + 1 < args.size()) {
             bool ok = false;
             parsed.attempt = args.at(++i).toInt(&ok);
@@ -101,7 +124,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         } else if (!arg.startsWith(u'-') && parsed.run.isEmpty()) {
             parsed.run = arg;
         } else {
-            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
+            context.error(
+                Tr::tr("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N] [--explain])").arg(arg));
             return UsageError;
         }
     }
@@ -120,13 +144,24 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
                                 [](const JobRecord &job) { return !isFinal(jobStateFromName(job.state)); });
     const JobRecord &latest = current != jobs.value.cend() ? *current : jobs.value.constLast();
-    const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
+    const bool following = parsed.follow && !parsed.explain &&
+                           (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
                            !isFinal(jobStateFromName(latest.state));
     for (const JobRecord &job : jobs.value) {
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
+        if (parsed.explain) {
+            if (!context.loadProfiles())
+                return Failure;
+            const QStringList own =
+                JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object()).spec.logPatterns +
+                context.profiles().profile(run->cluster).logPatterns;
+            if (!explainFile(context, *session->connection(), job.stdoutPath, jobLogPatterns(own)))
+                return Failure;
+            continue;
+        }
         if (!printFile(context, *session->connection(), job.stdoutPath))
             return Failure;
         if (!job.stderrPath.isEmpty() && !printFile(context, *session->connection(), job.stderrPath))

@@ -259,14 +259,16 @@ QWidget *JobForm::buildResourceGroup()
         track(QString::fromUtf16(name), widget);
     for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
-    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus, m_signalLead})
+    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
     for (QComboBox *combo : {m_launch, m_signal})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
-    // A lead the user typed stays; until then it follows the wall time (defaultSignalLeadSeconds).
+    // A lead the user typed stays; until then it follows the wall time (defaultSignalLeadSeconds). Marked
+    // before update() runs, which would otherwise put the default back.
     connect(m_signalLead, &QSpinBox::valueChanged, this, [this] {
         if (!m_updating)
             m_leadFollowsWallTime = false;
+        update();
     });
     return box;
 }

@@ -1,6 +1,7 @@
 #include "term/submitcommand.h"
 
 #include "core/jobs/runlayout.h"
+#include "core/metrics/logmetrics.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
@@ -169,6 +170,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
+    for (const QString &note : contextPatternNotes(options.spec.logPatterns))
+        context.note(note);
     if (!context.open())
         return Failure;
     LaunchRequest request = newRunRequest(context.profiles().profile(options.cluster), options.spec);

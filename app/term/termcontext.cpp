@@ -26,7 +26,7 @@ TermContext::~TermContext()
     m_sessions.reset(); // before the store and profiles they use
 }
 
-void TermContext::error(const QString &message)
+void TermContext::note(const QString &message)
 {
     m_err << "torchdeck " << m_command << ": " << message << '\n' << Qt::flush;
 }

@@ -209,7 +209,9 @@ case_two_line() { # the common two-line summary, read with two patterns of the u
           --log-pattern '^== epoch (?<epoch>\d+) done in (?<seconds>[0-9.]+) s' \
           --log-pattern '^train (?<loss>[0-9.]+) / val (?<val_loss>[0-9.]+)$' \
           --command 'printf "== epoch 1 done in 12.5 s\ntrain 0.9 / val 0.8\n== epoch 2 done in 11.5 s\ntrain 0.7 / val 0.6\n"' \
-          --json | json_field run)
+          --json 2>"$home/submit.err" | json_field run) || fail "submit: $(cat "$home/submit.err")"
+    grep -qF 'pattern "^== epoch (?<epoch>\d+) done in (?<seconds>[0-9.]+) s" is a context pattern' "$home/submit.err" ||
+        fail "submit did not say which pattern is a context pattern: $(cat "$home/submit.err")"
     wait_final "$run" >/dev/null
     expect_eq "$(plotted_summary "$run")" "$(printf -- '-\t1:0.9 2:0.7\t1:0.8 2:0.6\t-\t1:12.5 2:11.5')" \
         "the epochs, losses and times of the two-line summary"

@@ -1,5 +1,7 @@
 #include "core/metrics/logmetrics.h"
 
+#include "core/coretr.h"
+
 #include <algorithm>
 
 namespace torchdeck {
@@ -19,6 +21,22 @@ QString userLogPatternProblem(const QStringList &userRegexes)
             return problem;
     }
     return {};
+}
+
+QStringList contextPatternNotes(const QStringList &userRegexes)
+{
+    QStringList notes;
+    for (const QString &regex : userRegexes) {
+        const LogPattern pattern{regex, regex};
+        if (!PatternParser::validate(pattern).isEmpty() || !PatternParser::isContextPattern(pattern))
+            continue;
+        QStringList groups = QRegularExpression(regex).namedCaptureGroups();
+        groups.removeAll(QString());
+        notes.append(core::Tr::tr("pattern \"%1\" is a context pattern: what it reads (%2) places the lines "
+                                  "after it, until the next line it reads")
+                         .arg(regex, groups.join(QStringLiteral(", "))));
+    }
+    return notes;
 }
 
 LogProgress logProgressOf(const RunSeries &series, int attempt)

@@ -16,6 +16,9 @@ namespace torchdeck {
 QList<LogPattern> jobLogPatterns(const QStringList &userRegexes);
 // The first of the user's patterns that cannot work, and why; empty when all can.
 QString userLogPatternProblem(const QStringList &userRegexes);
+// For each valid user pattern that captures only context groups (PatternParser::isContextPattern), a line
+// that says so: accepted, it places the lines after it. Said at submit and by `profile --log-pattern`.
+QStringList contextPatternNotes(const QStringList &userRegexes);
 
 // How far an attempt's log has come, and what its latest epoch and step gave (RunSeries::LogMark).
 using LogProgress = RunSeries::LogMark;

@@ -100,8 +100,14 @@ private slots:
         QVERIFY2(broken.endsWith(u"at offset 20"), qPrintable(broken)); // in the user's text
         QVERIFY(userLogPatternProblem({QStringLiteral("(?<speed>\\d+)")}).contains(u"unknown group \"speed\""));
         QVERIFY(userLogPatternProblem({QStringLiteral("epoch \\d+")}).contains(u"captures no value"));
-        // A pattern of context groups only is a context pattern: accepted.
+        // A pattern of context groups only is a context pattern: accepted, and said so.
         QCOMPARE(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}), QString());
+        const QStringList notes = contextPatternNotes({QStringLiteral("epoch (?<epoch>\\d+) in (?<seconds>\\S+)"),
+                                                       QStringLiteral("it (?<step>\\d+) (?<loss>\\S+)"),
+                                                       QStringLiteral("broken (?<epoch>\\d+")});
+        QCOMPARE(notes, QStringList{QStringLiteral(
+                            "pattern \"epoch (?<epoch>\\d+) in (?<seconds>\\S+)\" is a context pattern: what it "
+                            "reads (epoch, seconds) places the lines after it, until the next line it reads")});
     }
 
     void twoLineSummaryWithAContextPattern()

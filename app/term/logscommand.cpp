@@ -31,18 +31,27 @@ struct LogArgs {
     int attempt = -1; // all
 };
 
-// Per line that a rule read: which one, and what it gave (the run's and its cluster's patterns first).
-bool explainFile(TermContext &context, remote::Connection &connection, const QString &path,
-                 const QList<LogPattern> &patterns)
+// The whole file, or nothing with the reason said.
+std::optional<QByteArray> readFile(TermContext &context, remote::Connection &connection, const QString &path)
 {
     const remote::ExecResult result =
         runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
     if (!result.ok()) {
         const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
         context.error(Tr::tr("cannot read %1: %2").arg(path, said));
-        return false;
+        return std::nullopt;
     }
-    for (const ExplainedLine &line : explainLog(result.out, patterns))
+    return result.out;
+}
+
+// Per line that a rule read: which one, and what it gave (the run's and its cluster's patterns first).
+bool explainFile(TermContext &context, remote::Connection &connection, const QString &path,
+                 const QList<LogPattern> &patterns)
+{
+    const std::optional<QByteArray> log = readFile(context, connection, path);
+    if (!log)
+        return false;
+    for (const ExplainedLine &line : explainLog(*log, patterns))
         context.out() << Tr::tr("line %1: %2\n  %3\n").arg(line.number).arg(explanationText(line), line.text.left(160));
     context.out() << Qt::flush;
     return true;
@@ -50,14 +59,10 @@ bool explainFile(TermContext &context, remote::Connection &connection, const QSt
 
 bool printFile(TermContext &context, remote::Connection &connection, const QString &path)
 {
-    const remote::ExecResult result =
-        runAndWait(connection, QStringLiteral("cat -- %1").arg(remotePathExpression(path)), readTimeoutMs);
-    if (!result.ok()) {
-        const QString said = result.error.isEmpty() ? QString::fromUtf8(result.err.trimmed()) : result.error;
-        context.error(Tr::tr("cannot read %1: %2").arg(path, said));
+    const std::optional<QByteArray> text = readFile(context, connection, path);
+    if (!text)
         return false;
-    }
-    context.out() << QString::fromUtf8(result.out) << Qt::flush;
+    context.out() << QString::fromUtf8(*text) << Qt::flush;
     return true;
 }
 

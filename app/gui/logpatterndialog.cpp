@@ -100,9 +100,8 @@ void LogPatternDialog::evaluate()
         for (const MetricEvent &e : line.explanation.events)
             (e.kind == MetricEventKind::Epoch ? epochs : steps) += 1;
         contexts += line.explanation.context ? 1 : 0;
-        const QString rules = line.explanation.rules.isEmpty() ? tr("nothing") : line.explanation.rules.join(u", ");
-        QString gives = explanationText(line).mid(rules.size() + 2);
-        rows.append(new QTreeWidgetItem({QString::number(line.number), rules, gives, line.text.left(200)}));
+        rows.append(new QTreeWidgetItem(
+            {QString::number(line.number), explanationRules(line), explanationGives(line), line.text.left(200)}));
     }
     m_matches->addTopLevelItems(rows);
     m_status->setText(tr("%1 of the log's last %2 lines read: %3 epoch(s), %4 step(s), %5 context line(s). Every "

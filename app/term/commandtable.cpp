@@ -267,7 +267,9 @@ QList<OptionSpec> buildJobOptions()
         choice("--signal", "SIGNAL",
                {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM"), QStringLiteral("INT")},
                Tr::tr("the scheduler's warning signal before the wall time")),
-        valued("--signal-lead", "SECONDS", Tr::tr("how long before the wall time the signal comes")),
+        valued("--signal-lead", "SECONDS",
+               Tr::tr("how long before the wall time the signal comes (default: a fifth of a short wall time, "
+                      "at most 300)")),
         flag("--no-checkpoint-signal", Tr::tr("no warning signal")),
         flag("--requeue", Tr::tr("the job requeues itself after checkpointing on the signal")),
         valued("--max-restarts", "N", Tr::tr("how often torchdeck restarts the run from its checkpoint")),

@@ -21,7 +21,7 @@ private slots:
         QTemporaryDir dir;
         ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
         const QString log = QStringLiteral("loading data\n"
-                                           "epoch: 1/2, loss = 0.500000\n" // a tutorial's line: built in
+                                           "epoch: 1/2, loss = 0.500000\n" // a tutorial's line
                                            "iter 10 cost 0.91\n"
                                            "iter 20 cost 0.74\n"
                                            "done\n");
@@ -31,7 +31,7 @@ private slots:
         QCOMPARE(dialog.matches()->topLevelItem(0)->text(0), QStringLiteral("2"));
         QCOMPARE(dialog.matches()->topLevelItem(0)->text(1), QStringLiteral("general reader"));
         QCOMPARE(dialog.matches()->topLevelItem(0)->text(2), QStringLiteral("epoch 1/2: loss 0.5"));
-        QCOMPARE(dialog.matches()->topLevelItem(1)->text(2), QStringLiteral("context"));
+        QCOMPARE(dialog.matches()->topLevelItem(1)->text(2), QStringLiteral("context: step 10"));
 
         QTest::keyClicks(dialog.patternEdit(), QStringLiteral("iter (?<step>\\d+) cost (?<loss>[0-9.]+"));
         QVERIFY2(dialog.statusText().contains(QStringLiteral("missing closing parenthesis")),

@@ -71,21 +71,33 @@ QList<MetricEvent> LogContext::take(const LineReading &line, QString *note)
     base.epochFromZero = line.epochBase < 0 && m_base == 0 && MetricEvent::has(epoch);
 
     if (!line.hasValues()) { // where we are, for the lines after it
+        // What it set, for a person: "context: epoch 3/10, step 100/391 of the epoch".
+        QStringList set;
+        if (epoch >= 1 && MetricEvent::has(line.epoch))
+            set.append(m_epochs >= 0 ? core::Tr::tr("epoch %1/%2").arg(epoch).arg(m_epochs)
+                                     : core::Tr::tr("epoch %1").arg(epoch));
         // A bare "125/375" (a progress bar alone) is no context: only a line that names its epoch or step is.
         if ((step >= 0 || epochStep >= 0) && (MetricEvent::has(line.epoch) || step >= 0)) {
             m_step = step;
             m_epochStep = epochStep;
             m_steps = steps;
+            if (step >= 0)
+                set.append(core::Tr::tr("step %1").arg(step));
+            else
+                set.append(steps > 0 ? core::Tr::tr("step %1/%2 of the epoch").arg(epochStep).arg(steps)
+                                     : core::Tr::tr("step %1 of the epoch").arg(epochStep));
         }
-        if (MetricEvent::has(line.seconds))
+        if (MetricEvent::has(line.seconds)) {
             m_seconds = line.seconds;
+            set.append(core::Tr::tr("%1 s").arg(line.seconds));
+        }
         if (MetricEvent::has(line.seconds) && epoch >= 1) {
             MetricEvent e = base;
             e.kind = MetricEventKind::Epoch;
             e.seconds = line.seconds;
             events.append(e);
         }
-        say(core::Tr::tr("context for the lines after it"));
+        say(set.isEmpty() ? core::Tr::tr("context") : core::Tr::tr("context: %1").arg(set.join(QStringLiteral(", "))));
         return events;
     }
     if (line.validationPass) {

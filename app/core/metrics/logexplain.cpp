@@ -57,20 +57,31 @@ QString describeEvent(const MetricEvent &e)
     return where + QStringLiteral(": ") + values.join(QStringLiteral(", "));
 }
 
-QString explanationText(const ExplainedLine &line)
+QString explanationRules(const ExplainedLine &line)
+{
+    const QStringList &rules = line.explanation.rules;
+    return rules.isEmpty() ? core::Tr::tr("nothing") : rules.join(QStringLiteral(", "));
+}
+
+QString explanationGives(const ExplainedLine &line)
 {
     const LineExplanation &x = line.explanation;
     QStringList parts;
     for (const MetricEvent &e : x.events)
         parts.append(describeEvent(e));
+    // A context line that gave no event says what it set ("context: epoch 3/10").
     if (x.context)
-        parts.prepend(core::Tr::tr("context"));
+        parts.prepend(x.events.isEmpty() && !x.note.isEmpty() ? x.note : core::Tr::tr("context"));
     if (line.repeats > 0)
         parts.append(core::Tr::tr("%n repeat(s) of values given before, dropped", nullptr, int(line.repeats)));
     if (!x.note.isEmpty() && !x.context)
         parts.append(x.note);
-    const QString rules = x.rules.isEmpty() ? core::Tr::tr("nothing") : x.rules.join(QStringLiteral(", "));
-    return rules + QStringLiteral(": ") + parts.join(QStringLiteral("; "));
+    return parts.join(QStringLiteral("; "));
+}
+
+QString explanationText(const ExplainedLine &line)
+{
+    return explanationRules(line) + QStringLiteral(": ") + explanationGives(line);
 }
 
 } // namespace torchdeck

@@ -24,7 +24,10 @@ QList<ExplainedLine> explainLog(QByteArrayView log, const QList<LogPattern> &pat
 // "epoch 3/10: loss 0.042, val_loss 0.05" or "step 420 (epoch 2): loss 0.31"; "(counted)" marks a step the log
 // does not print.
 QString describeEvent(const MetricEvent &event);
-// One line's explanation: "general reader: step 420 (epoch 2): loss 0.31", "pattern "...": context", ...
+// One line's explanation, "RULES: GIVES": "general reader: step 420 (epoch 2): loss 0.31",
+// "pattern "...": context: epoch 3", "nothing: another rank's line".
 QString explanationText(const ExplainedLine &line);
+QString explanationRules(const ExplainedLine &line); // "general reader", ...; "nothing"
+QString explanationGives(const ExplainedLine &line); // what it gave, or why nothing
 
 } // namespace torchdeck

@@ -143,7 +143,7 @@ private slots:
         QCOMPARE(
             text,
             (QStringList{
-                QStringLiteral("1 general reader: context"),
+                QStringLiteral("1 general reader: context: epoch 3/10"),
                 QStringLiteral("3 general reader: step 210 (epoch 3/10): loss 0.5"),
                 QStringLiteral("4 nothing: another rank's line"),
                 QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300 (epoch 3/10): loss 0.4")}));

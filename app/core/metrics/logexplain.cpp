@@ -45,14 +45,19 @@ QString describeEvent(const MetricEvent &e)
     }
     for (const NamedValue &extra : e.extras)
         values.append(QStringLiteral("%1 %2").arg(extra.name, QString::number(extra.value, 'g', 6)));
-    const QString epochs = e.epochs >= 0 ? QStringLiteral("/%1").arg(e.epochs) : QString();
+    // Shown from 1; a script counting from 0 printed one less, which is why its "Epoch 0" reads epoch 1.
+    QString epoch = core::Tr::tr("epoch %1").arg(e.epoch);
+    if (e.epochs >= 0)
+        epoch += QStringLiteral("/%1").arg(e.epochs);
+    if (e.epochFromZero)
+        epoch += core::Tr::tr(", printed %1").arg(e.epoch - 1);
     QString where;
     if (e.kind == MetricEventKind::Epoch) {
-        where = core::Tr::tr("epoch %1%2").arg(e.epoch).arg(epochs);
+        where = epoch;
     } else {
         where = e.stepCounted ? core::Tr::tr("step %1 (counted)").arg(e.step) : core::Tr::tr("step %1").arg(e.step);
         if (e.epoch >= 1)
-            where += core::Tr::tr(" (epoch %1%2)").arg(e.epoch).arg(epochs);
+            where += QStringLiteral(" (%1)").arg(epoch);
     }
     return where + QStringLiteral(": ") + values.join(QStringLiteral(", "));
 }

@@ -149,6 +149,17 @@ private slots:
                 QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300 (epoch 3/10): loss 0.4")}));
     }
 
+    void explainSaysAnEpochFromZeroAndWhatContextSet()
+    {
+        const QByteArray log = "Epoch=0, train_loss=0.5\nTraining time: 3.5s\nEpoch: [1][100/391]\n";
+        QStringList text;
+        for (const ExplainedLine &line : explainLog(log, jobLogPatterns({})))
+            text.append(QString::number(line.number) + u' ' + explanationText(line));
+        QCOMPARE(text, (QStringList{QStringLiteral("1 general reader: epoch 1, printed 0: loss 0.5"),
+                                    QStringLiteral("2 general reader: context; epoch 1, printed 0: seconds 3.5"),
+                                    QStringLiteral("3 general reader: context: epoch 2, step 100/391 of the epoch")}));
+    }
+
     void epochsFromZeroReadInParts()
     {
         // The tracker reads a log in passes, each with a parser of its own: the second goes on from the first's

@@ -224,8 +224,7 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
         return noteOnRun(job.runId, tr("log patterns: %1").arg(problem));
     const RunSeries *cached = m_series->series(job.runId);
     LogProgress progress = cached ? logProgressOf(*cached, job.attempt) : LogProgress{};
-    reader.patterns().setImplicitStep(progress.step);
-    reader.patterns().setHeaderEpoch(progress.epoch + 1); // Keras: the epoch after the last one its log ended
+    resumeLogParser(&reader.patterns(), progress);
     QList<MetricEvent> events = reader.feed(bytes);
     if (ended)
         events += reader.finish(); // a last line without its newline

@@ -2,6 +2,7 @@
 
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
+#include "core/jobs/signallead.h"
 #include "core/jobs/walltime.h"
 #include "gui/restartfields.h"
 #include "gui/scriptpreview.h"
@@ -23,6 +24,7 @@
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -222,6 +224,8 @@ QWidget *JobForm::buildResourceGroup()
     m_signal->addItem(tr("none"), QStringLiteral("-"));
     m_signalLead = spin(0, 65535, kDefaultSignalLeadSeconds);
     m_signalLead->setSuffix(tr(" s before the end"));
+    m_signalLeadNote = new QLabel;
+    m_signalLeadNote->setVisible(false);
     m_budget = new WallTimeBudgetLabel;
     form->addRow(tr("&Name"), m_name);
     form->addRow(tr("No&des"), m_nodes);
@@ -237,6 +241,7 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("&Launch method"), m_launch);
     form->addRow(tr("Checkpoint &signal"), m_signal);
     form->addRow(tr("Signal l&ead"), m_signalLead);
+    form->addRow(QString(), m_signalLeadNote);
     const std::pair<const char16_t *, QWidget *> tracked[] = {{u"name", m_name},
                                                               {u"nodes", m_nodes},
                                                               {u"tasksPerNode", m_tasks},
@@ -254,10 +259,17 @@ QWidget *JobForm::buildResourceGroup()
         track(QString::fromUtf16(name), widget);
     for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
-    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus, m_signalLead})
+    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
     for (QComboBox *combo : {m_launch, m_signal})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
+    // A lead the user typed stays; until then it follows the wall time (defaultSignalLeadSeconds). Marked
+    // before update() runs, which would otherwise put the default back.
+    connect(m_signalLead, &QSpinBox::valueChanged, this, [this] {
+        if (!m_updating)
+            m_leadFollowsWallTime = false;
+        update();
+    });
     return box;
 }
 
@@ -328,6 +340,7 @@ void JobForm::setSpec(const JobSpec &spec)
     const QString signal = spec.checkpointSignalEnabled ? spec.checkpointSignal : QStringLiteral("-");
     m_signal->setCurrentIndex(std::max(0, m_signal->findData(signal)));
     m_signalLead->setValue(spec.signalLeadSeconds);
+    m_leadFollowsWallTime = spec.signalLeadSeconds == defaultSignalLeadSeconds(spec);
     m_restarts->setFrom(spec);
     m_custom->setChecked(spec.commandKind == CommandKind::Custom);
     m_trainer->setChecked(spec.commandKind == CommandKind::Trainer);
@@ -366,8 +379,15 @@ void JobForm::update()
                                   m_launch->currentData().toInt() == int(LaunchMethod::SrunPerNodeLauncher));
     m_restarts->setTrainer(trainer);
     m_signalLead->setEnabled(m_signal->currentData().toString() != u"-");
+    if (m_leadFollowsWallTime) {
+        const QSignalBlocker quiet(m_signalLead);
+        m_signalLead->setValue(defaultSignalLeadSeconds(spec()));
+    }
 
     const JobSpec current = spec();
+    const QString leadReason = m_leadFollowsWallTime ? signalLeadDefaultReason(current) : QString();
+    m_signalLeadNote->setText(leadReason);
+    m_signalLeadNote->setVisible(!leadReason.isEmpty());
     QList<JobSpecError> errors;
     const QString wall = m_wallTime->text().trimmed();
     if (!wall.isEmpty() && !parseWallTime(wall))

@@ -92,6 +92,8 @@ private:
     QComboBox *m_launch;
     QComboBox *m_signal;
     QSpinBox *m_signalLead;
+    QLabel *m_signalLeadNote;
+    bool m_leadFollowsWallTime = true; // until the user sets a lead, it is the default for the wall time
     WallTimeBudgetLabel *m_budget;
 
     QLabel *m_errorLabel;

@@ -1,5 +1,6 @@
 #include "gui/logpatterndialog.h"
 
+#include "core/metrics/logexplain.h"
 #include "core/metrics/logmetrics.h"
 #include "core/profiles/profilestore.h"
 #include "core/profiles/profilevalidation.h"
@@ -17,29 +18,6 @@ namespace torchdeck {
 namespace {
 
 constexpr qsizetype kLinesTried = 5000; // the log's last lines: enough to see a pattern work, quick to redo
-
-QString number(double value)
-{
-    return QString::number(value, 'g', 6);
-}
-
-// What one parsed line gives, as the charts would take it.
-QString describe(const MetricEvent &e)
-{
-    QStringList values;
-    const std::pair<const char *, double> named[] = {
-        {"loss", e.loss}, {"val_loss", e.valLoss}, {"accuracy", e.valAccuracy}, {"lr", e.lr}, {"seconds", e.seconds}};
-    for (const auto &[name, value] : named) {
-        if (MetricEvent::has(value))
-            values.append(QStringLiteral("%1 %2").arg(QLatin1String(name), number(value)));
-    }
-    const QString where = e.kind == MetricEventKind::Epoch
-                              ? LogPatternDialog::tr("epoch %1%2")
-                                    .arg(e.epoch)
-                                    .arg(e.epochs >= 0 ? QStringLiteral("/%1").arg(e.epochs) : QString())
-                              : LogPatternDialog::tr("step %1").arg(e.step);
-    return where + QStringLiteral(": ") + values.join(QStringLiteral(", "));
-}
 
 } // namespace
 
@@ -62,14 +40,16 @@ LogPatternDialog::LogPatternDialog(ProfileStore *profiles, const QString &cluste
         m_lines = m_lines.mid(m_lines.size() - kLinesTried);
     auto *intro = new QLabel(
         tr("How this cluster's own commands print their progress: one regular expression a line, with named groups "
-           "epoch, epochs, step, epoch_step, steps, loss, val_loss, accuracy, lr, seconds. Tried after the job's "
-           "own patterns%1 and before the built-in ones, on the run's log below.")
+           "epoch, epochs, step, epoch_step, steps, loss, val_loss, accuracy, lr, seconds. A pattern of only "
+           "epoch, epochs, step, epoch_step, steps and seconds is a context pattern: it places the lines after it. "
+           "Tried after the job's own patterns%1, before the general reader and the built-in ones, on the run's "
+           "log below: each line says which rule read it and what it gave.")
             .arg(jobPatterns.isEmpty() ? QString() : tr(" (%n of them)", nullptr, int(jobPatterns.size()))));
     intro->setWordWrap(true);
     m_patterns->setPlainText(profiles->profile(cluster).logPatterns.join(u'\n'));
     m_patterns->setTabChangesFocus(true);
     m_patterns->setMaximumHeight(m_patterns->fontMetrics().lineSpacing() * 6);
-    m_matches->setHeaderLabels({tr("Line"), tr("Reads"), tr("Text")});
+    m_matches->setHeaderLabels({tr("Line"), tr("Read by"), tr("Gives"), tr("Text")});
     m_matches->setRootIsDecorated(false);
     m_matches->header()->setStretchLastSection(true);
     m_status->setWordWrap(true);
@@ -114,20 +94,32 @@ void LogPatternDialog::evaluate()
     QList<QTreeWidgetItem *> rows;
     int epochs = 0;
     int steps = 0;
-    for (qsizetype i = 0; i < m_lines.size(); ++i) {
-        const QList<MetricEvent> events = parser.parseLine(m_lines.at(i).toUtf8());
-        for (const MetricEvent &e : events) {
+    int contexts = 0;
+    const QByteArray log = m_lines.join(u'\n').toUtf8();
+    for (const ExplainedLine &line : explainLog(log, jobLogPatterns(m_jobPatterns + patterns()))) {
+        for (const MetricEvent &e : line.explanation.events)
             (e.kind == MetricEventKind::Epoch ? epochs : steps) += 1;
-            rows.append(new QTreeWidgetItem({QString::number(i + 1), describe(e), m_lines.at(i).left(200)}));
-        }
+        contexts += line.explanation.context ? 1 : 0;
+        rows.append(new QTreeWidgetItem(
+            {QString::number(line.number), explanationRules(line), explanationGives(line), line.text.left(200)}));
     }
     m_matches->addTopLevelItems(rows);
-    m_status->setText(tr("%1 of the log's last %2 lines read: %3 epoch line(s), %4 step line(s). Every rank's "
-                         "repeat is listed here; the charts keep the first.")
+    m_status->setText(tr("%1 of the log's last %2 lines read: %3 epoch(s), %4 step(s), %5 context line(s). Every "
+                         "rank's repeat of a value is counted once, as in the charts.")
                           .arg(rows.size())
                           .arg(m_lines.size())
                           .arg(epochs)
-                          .arg(steps));
+                          .arg(steps)
+                          .arg(contexts));
+    QStringList context;
+    for (const QString &regex : patterns()) {
+        if (PatternParser::isContextPattern({regex, regex}))
+            context.append(regex);
+    }
+    if (!context.isEmpty())
+        m_status->setText(
+            m_status->text() + u' ' +
+            tr("Context pattern(s), giving where the lines after them belong: %1").arg(context.join(u", ")));
 }
 
 bool LogPatternDialog::save()

@@ -158,7 +158,8 @@ QList<CommandSpec> buildCommands()
          {run},
          Tr::tr("the job logs of a run"),
          {aliased("--follow", "-f", Tr::tr("follow until the job ends")),
-          valued("--attempt", "N", Tr::tr("the log of the run's Nth job, from 0"))}},
+          valued("--attempt", "N", Tr::tr("the log of the run's Nth job, from 0")),
+          flag("--explain", Tr::tr("per line, which rule read it and what it gave"))}},
         {QStringLiteral("metrics"),
          runs,
          {run},
@@ -286,7 +287,9 @@ QList<OptionSpec> buildJobOptions()
         choice("--signal", "SIGNAL",
                {QStringLiteral("USR1"), QStringLiteral("USR2"), QStringLiteral("TERM"), QStringLiteral("INT")},
                Tr::tr("the scheduler's warning signal before the wall time")),
-        valued("--signal-lead", "SECONDS", Tr::tr("how long before the wall time the signal comes")),
+        valued("--signal-lead", "SECONDS",
+               Tr::tr("how long before the wall time the signal comes (default: a fifth of a short wall time, "
+                      "at most 300)")),
         flag("--no-checkpoint-signal", Tr::tr("no warning signal")),
         flag("--requeue",
              Tr::tr("the job requeues itself after checkpointing on the signal (the default where torchdeck "

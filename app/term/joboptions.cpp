@@ -1,6 +1,7 @@
 #include "term/joboptions.h"
 
 #include "core/jobs/runlayout.h"
+#include "core/jobs/signallead.h"
 #include "core/jobs/walltime.h"
 #include "term/termtr.h"
 
@@ -238,6 +239,9 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
     if (!parsed.ok())
         return fail(Tr::tr("bad job: %1").arg(parsed.error));
     result.spec = parsed.spec;
+    // No lead named (option or job file): one that fits the wall time, so a short test job submits as it is.
+    if (!json.contains(u"signalLeadSeconds"))
+        result.spec.signalLeadSeconds = defaultSignalLeadSeconds(result.spec);
     return result;
 }
 

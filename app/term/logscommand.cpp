@@ -1,5 +1,8 @@
 #include "term/logscommand.h"
 
+#include "core/jobs/jobspec.h"
+#include "core/metrics/logexplain.h"
+#include "core/metrics/logmetrics.h"
 #include "core/metrics/metricscsv.h"
 #include "core/scheduler/jobstate.h"
 #include "session/sessionoperation.h"
@@ -25,19 +28,41 @@ constexpr int followPollMs = 2000;
 struct LogArgs {
     QString run;
     bool follow = false;
+    bool explain = false;
     int attempt = -1; // all
 };
 
+// The whole file through the agent, or nothing with the reason said.
+std::optional<QByteArray> readFile(TermContext &context, const QString &cluster, const QString &path)
+{
+    QByteArray bytes;
+    const OperationOutcome read = context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(),
+                                               [&bytes](const QString &name, const QCborMap &args) {
+                                                   if (name == u"data")
+                                                       bytes += args.value(QStringLiteral("bytes")).toByteArray();
+                                               });
+    return read.ok ? std::optional<QByteArray>(bytes) : std::nullopt;
+}
+
+// Per line that a rule read: which one, and what it gave (the run's and its cluster's patterns first).
+bool explainFile(TermContext &context, const QString &cluster, const QString &path, const QList<LogPattern> &patterns)
+{
+    const std::optional<QByteArray> log = readFile(context, cluster, path);
+    if (!log)
+        return false;
+    for (const ExplainedLine &line : explainLog(*log, patterns))
+        context.out() << Tr::tr("line %1: %2\n  %3\n").arg(line.number).arg(explanationText(line), line.text.left(160));
+    context.out() << Qt::flush;
+    return true;
+}
+
 bool printFile(TermContext &context, const QString &cluster, const QString &path)
 {
-    const OperationOutcome read =
-        context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(),
-                     [&context](const QString &name, const QCborMap &args) {
-                         if (name == u"data")
-                             context.out() << QString::fromUtf8(args.value(QStringLiteral("bytes")).toByteArray());
-                     });
-    context.out() << Qt::flush;
-    return read.ok;
+    const std::optional<QByteArray> text = readFile(context, cluster, path);
+    if (!text)
+        return false;
+    context.out() << QString::fromUtf8(*text) << Qt::flush;
+    return true;
 }
 
 // Follows the attempt's log until its job has ended (the agent's passes say when); returns its final state.
@@ -100,6 +125,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const QString &arg = args.at(i);
         if (arg == u"-f" || arg == u"--follow") {
             parsed.follow = true;
+        } else if (arg == u"--explain") {
+            parsed.explain = true;
         } else if (arg == u"--attempt" && i + 1 < args.size()) {
             bool ok = false;
             parsed.attempt = args.at(++i).toInt(&ok);
@@ -110,7 +137,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         } else if (!arg.startsWith(u'-') && parsed.run.isEmpty()) {
             parsed.run = arg;
         } else {
-            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N])").arg(arg));
+            context.error(
+                Tr::tr("unexpected argument '%1' (usage: torchdeck logs RUN [-f] [--attempt N] [--explain])").arg(arg));
             return UsageError;
         }
     }
@@ -128,13 +156,24 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
                                 [](const JobRecord &job) { return !isFinal(jobStateFromName(job.state)); });
     const JobRecord &latest = current != jobs.value.cend() ? *current : jobs.value.constLast();
-    const bool following = parsed.follow && (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
+    const bool following = parsed.follow && !parsed.explain &&
+                           (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
                            !isFinal(jobStateFromName(latest.state));
     for (const JobRecord &job : jobs.value) {
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
+        if (parsed.explain) {
+            if (!context.loadProfiles())
+                return Failure;
+            const QStringList own =
+                JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object()).spec.logPatterns +
+                context.profiles().profile(run->cluster).logPatterns;
+            if (!explainFile(context, run->cluster, job.stdoutPath, jobLogPatterns(own)))
+                return Failure;
+            continue;
+        }
         if (!printFile(context, run->cluster, job.stdoutPath))
             return Failure;
         if (!job.stderrPath.isEmpty() && !printFile(context, run->cluster, job.stderrPath))

@@ -1,5 +1,6 @@
 #include "term/profilecommand.h"
 
+#include "core/metrics/logmetrics.h"
 #include "core/profiles/profilevalidation.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
@@ -119,6 +120,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             context.error(Tr::tr("profile %1 not saved: %2").arg(cluster, lines.join(QStringLiteral("; "))));
             return UsageError;
         }
+        for (const QString &note : contextPatternNotes(logPatternsGiven ? profile.logPatterns : QStringList()))
+            context.note(note);
         if (!reset || !changes.isEmpty() || modulesGiven)
             profiles.put(profile);
         if (!profiles.save(&problem)) {

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentcodec.h"
 #include "core/jobs/runlayout.h"
+#include "core/metrics/logmetrics.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/restartmechanism.h"
 #include "core/runs/runbudget.h"
@@ -155,6 +156,8 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
+    for (const QString &note : contextPatternNotes(options.spec.logPatterns))
+        context.note(note);
     if (!context.open())
         return Failure;
     // How the run goes on at its wall time: in-job requeue where the cluster proved it allows it, unless asked.

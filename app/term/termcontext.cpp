@@ -22,7 +22,7 @@ TermContext::~TermContext()
     m_agent.reset(); // before the store it reads
 }
 
-void TermContext::error(const QString &message)
+void TermContext::note(const QString &message)
 {
     m_err << "torchdeck " << m_command << ": " << message << '\n' << Qt::flush;
 }

@@ -41,8 +41,9 @@ public:
 
     QTextStream &out() { return m_out; }
     QTextStream &err() { return m_err; }
-    // "torchdeck <command>: <message>" on stderr.
-    void error(const QString &message);
+    // "torchdeck <command>: <message>" on stderr: an error, or a note about what the command was given.
+    void error(const QString &message) { note(message); }
+    void note(const QString &message);
 
 private:
     QString m_command;

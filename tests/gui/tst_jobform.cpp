@@ -3,6 +3,7 @@
 #include "gui/scriptpreview.h"
 
 #include <QDir>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -189,6 +190,41 @@ private slots:
         QVERIFY(!expected.isEmpty());
         QCOMPARE(form.errors(), expected);
         QVERIFY(!memory->styleSheet().isEmpty());
+    }
+
+    void leadFollowsAShortWallTime()
+    {
+        JobForm form;
+        form.setCaps(capsFor(SchedulerKind::Slurm));
+        auto *wall = qobject_cast<QLineEdit *>(form.field(QStringLiteral("wallTimeSeconds")));
+        auto *lead = qobject_cast<QSpinBox *>(form.field(QStringLiteral("signalLeadSeconds")));
+        QVERIFY(wall && lead);
+        QCOMPARE(lead->value(), 300); // the partition's wall time: the fixed lead
+        const auto note = [&form] {
+            for (QLabel *label : form.findChildren<QLabel *>()) {
+                if (!label->isHidden() && label->text().contains(QStringLiteral("by default")))
+                    return label->text();
+            }
+            return QString();
+        };
+        QCOMPARE(note(), QString());
+        // A five-minute test job: a fifth of it, said beside the lead and in the script.
+        wall->setText(QStringLiteral("00:05:00"));
+        QCOMPARE(lead->value(), 60);
+        QCOMPARE(form.spec().signalLeadSeconds, 60);
+        QVERIFY(form.errors().isEmpty());
+        QCOMPARE(note(), QStringLiteral("60 s by default: a fifth of the wall time"));
+        QVERIFY2(form.previewScript().contains(QStringLiteral("#SBATCH --signal=B:USR1@60\n")),
+                 qPrintable(form.previewScript()));
+        wall->setText(QStringLiteral("02:00:00"));
+        QCOMPARE(lead->value(), 300);
+        QCOMPARE(note(), QString());
+        // A lead the user sets stays whatever the wall time.
+        lead->setValue(90);
+        wall->setText(QStringLiteral("00:05:00"));
+        QCOMPARE(lead->value(), 90);
+        QCOMPARE(note(), QString());
+        QVERIFY(form.previewScript().contains(QStringLiteral("#SBATCH --signal=B:USR1@90\n")));
     }
 
     void anEditedScriptStaysUntilReverted()

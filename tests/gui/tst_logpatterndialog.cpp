@@ -21,14 +21,17 @@ private slots:
         QTemporaryDir dir;
         ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
         const QString log = QStringLiteral("loading data\n"
-                                           "epoch: 1/2, loss = 0.500000\n" // a tutorial's line: built in
+                                           "epoch: 1/2, loss = 0.500000\n" // a tutorial's line
                                            "iter 10 cost 0.91\n"
                                            "iter 20 cost 0.74\n"
                                            "done\n");
         LogPatternDialog dialog(&store, QStringLiteral("hpc-a"), {}, log);
-        QCOMPARE(dialog.matches()->topLevelItemCount(), 1);
+        // The general reader reads the tutorial's line, and the iterations as where the log is (a step, no value).
+        QCOMPARE(dialog.matches()->topLevelItemCount(), 3);
         QCOMPARE(dialog.matches()->topLevelItem(0)->text(0), QStringLiteral("2"));
-        QCOMPARE(dialog.matches()->topLevelItem(0)->text(1), QStringLiteral("epoch 1/2: loss 0.5"));
+        QCOMPARE(dialog.matches()->topLevelItem(0)->text(1), QStringLiteral("general reader"));
+        QCOMPARE(dialog.matches()->topLevelItem(0)->text(2), QStringLiteral("epoch 1/2: loss 0.5"));
+        QCOMPARE(dialog.matches()->topLevelItem(1)->text(2), QStringLiteral("context: step 10"));
 
         QTest::keyClicks(dialog.patternEdit(), QStringLiteral("iter (?<step>\\d+) cost (?<loss>[0-9.]+"));
         QVERIFY2(dialog.statusText().contains(QStringLiteral("missing closing parenthesis")),
@@ -39,11 +42,12 @@ private slots:
 
         QTest::keyClicks(dialog.patternEdit(), QStringLiteral(")"));
         QCOMPARE(dialog.matches()->topLevelItemCount(), 3);
-        QCOMPARE(dialog.matches()->topLevelItem(1)->text(1), QStringLiteral("step 10: loss 0.91"));
+        QVERIFY(dialog.matches()->topLevelItem(1)->text(1).startsWith(QStringLiteral("pattern \"iter")));
+        QCOMPARE(dialog.matches()->topLevelItem(1)->text(2), QStringLiteral("step 10 (epoch 1/2): loss 0.91"));
         QCOMPARE(dialog.matches()->topLevelItem(2)->text(0), QStringLiteral("4"));
-        QVERIFY2(
-            dialog.statusText().startsWith(QStringLiteral("3 of the log's last 5 lines read: 1 epoch line(s), 2 step")),
-            qPrintable(dialog.statusText()));
+        QVERIFY2(dialog.statusText().startsWith(
+                     QStringLiteral("3 of the log's last 5 lines read: 1 epoch(s), 2 step(s), 0 context line(s)")),
+                 qPrintable(dialog.statusText()));
 
         QSignalSpy saved(&dialog, &LogPatternDialog::saved);
         QVERIFY(save->isEnabled());

@@ -120,8 +120,15 @@ void TestNewJobBudget::summaryUnderTheWallTime()
 
 void TestNewJobBudget::warnsWhenNoCheckpointFits()
 {
-    // 5 s left before the 300 s lead: less than one epoch and its save.
+    auto *lead = qobject_cast<QSpinBox *>(m_dialog->form()->field(QStringLiteral("signalLeadSeconds")));
+    QVERIFY(lead);
+    // The default lead follows a short wall time (a fifth of 00:05:05: 61 s), which leaves room for epochs.
     setText(m_dialog->form()->field(QStringLiteral("wallTimeSeconds")), QStringLiteral("00:05:05"));
+    QCOMPARE(lead->value(), 61);
+    QTRY_VERIFY(label()->text().startsWith(QStringLiteral("wall time 00:05:05 holds ")));
+    QVERIFY(!label()->isWarning());
+    // A lead the user sets stays: 5 s left before 300 s, less than one epoch and its save.
+    lead->setValue(300);
     QTRY_VERIFY(label()->isWarning());
     QVERIFY(label()->isVisible());
     QVERIFY2(
@@ -131,6 +138,7 @@ void TestNewJobBudget::warnsWhenNoCheckpointFits()
              QStringLiteral("Warning: ") + expected().summary + QStringLiteral(" (measured on an earlier run)"));
     setText(m_dialog->form()->field(QStringLiteral("wallTimeSeconds")), QStringLiteral("01:00:00"));
     QTRY_VERIFY(!label()->isWarning());
+    QCOMPARE(lead->value(), 300);
 }
 
 void TestNewJobBudget::suggestsALongerLead()

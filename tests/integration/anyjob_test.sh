@@ -171,6 +171,53 @@ case_log_pattern() { # --log-pattern: the user's own line format; a broken patte
     grep -qF 'round (?<epoch>' <<<"$profile" || fail "the refused change replaced the saved pattern: $profile"
 }
 
+plotted_summary() { # RUN: what tst_logcorpus computes, from the run's visible CSV rows (expected.tsv's columns)
+    td metrics "$1" --csv | /usr/bin/python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["discarded"] == "0"]
+g = lambda v: format(float(v), ".4g")
+steps = [(int(r["step"]), r["loss"]) for r in rows if r["event"] == "step" and r["loss"]]
+def by_epoch(field):
+    seen = {}
+    for r in rows:
+        if r["event"] == "epoch" and r[field]:
+            seen[int(r["epoch"])] = r[field]
+    return " ".join(f"{e}:{g(v)}" for e, v in sorted(seen.items())) or "-"
+first = f"{len(steps)} {steps[0][0]}:{g(steps[0][1])} {steps[-1][0]}:{g(steps[-1][1])}" if steps else "-"
+print("\t".join([first] + [by_epoch(f) for f in ("loss", "val_loss", "val_accuracy", "seconds")]))'
+}
+
+case_corpus() { # every log of tests/data/logs/ printed by a job with every option but --time defaulted
+    local logs=$TORCHDECK_SOURCE_DIR/tests/data/logs file expected run runs=() files=() i
+    while IFS=$'\t' read -r file expected; do
+        [[ "$file" == \#* || -z "$file" ]] && continue
+        run=$(td submit torchdeck-sandbox --time 00:05:00 --command "cat '$logs/$file'" --json 2>"$home/submit.err" |
+              json_field run) || fail "a five-minute job with the defaults was refused: $(cat "$home/submit.err")"
+        runs+=("$run") files+=("$file")
+    done <"$logs/expected.tsv"
+    for i in "${!runs[@]}"; do
+        wait_final "${runs[$i]}" >/dev/null
+        expected=$(grep -P "^\Q${files[$i]}\E\t" "$logs/expected.tsv" | cut -f2-)
+        expect_eq "$(plotted_summary "${runs[$i]}")" "$expected" "what ${files[$i]} plots"
+    done
+    echo "${#runs[@]} logs plotted as expected"
+}
+
+case_two_line() { # the common two-line summary, read with two patterns of the user's, one a context pattern
+    local run
+    run=$(td submit torchdeck-sandbox --name two-line --launch local --time 00:05:00 \
+          --log-pattern '^== epoch (?<epoch>\d+) done in (?<seconds>[0-9.]+) s' \
+          --log-pattern '^train (?<loss>[0-9.]+) / val (?<val_loss>[0-9.]+)$' \
+          --command 'printf "== epoch 1 done in 12.5 s\ntrain 0.9 / val 0.8\n== epoch 2 done in 11.5 s\ntrain 0.7 / val 0.6\n"' \
+          --json 2>"$home/submit.err" | json_field run) || fail "submit: $(cat "$home/submit.err")"
+    grep -qF 'pattern "^== epoch (?<epoch>\d+) done in (?<seconds>[0-9.]+) s" is a context pattern' "$home/submit.err" ||
+        fail "submit did not say which pattern is a context pattern: $(cat "$home/submit.err")"
+    wait_final "$run" >/dev/null
+    expect_eq "$(plotted_summary "$run")" "$(printf -- '-\t1:0.9 2:0.7\t1:0.8 2:0.6\t-\t1:12.5 2:11.5')" \
+        "the epochs, losses and times of the two-line summary"
+    grep -q "line 1: pattern .*: context" <<<"$(td logs "$run" --explain)" || fail "explain: $(td logs "$run" --explain)"
+}
+
 case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed
     local run out rows project="$home/resumable"
     mkdir -p "$project" && cp "$scripts/resumable.py" "$project/"

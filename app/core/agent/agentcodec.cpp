@@ -55,6 +55,10 @@ QCborMap metricEventToCbor(const MetricEvent &e)
     putNumber(m, QStringLiteral("val_loss"), e.valLoss);
     putNumber(m, QStringLiteral("val_accuracy"), e.valAccuracy);
     putNumber(m, QStringLiteral("seconds"), e.seconds);
+    if (e.stepCounted)
+        m.insert(QStringLiteral("step_counted"), true);
+    if (e.epochFromZero)
+        m.insert(QStringLiteral("epoch_from_zero"), true);
     if (!e.extras.isEmpty()) {
         QCborMap extras;
         for (const NamedValue &v : e.extras)
@@ -101,6 +105,8 @@ std::optional<MetricEvent> metricEventFromCbor(const QCborMap &map, QString *err
     e.valLoss = f.number(QStringLiteral("val_loss"), kNoValue);
     e.valAccuracy = f.number(QStringLiteral("val_accuracy"), kNoValue);
     e.seconds = f.number(QStringLiteral("seconds"), kNoValue);
+    e.stepCounted = f.flag(QStringLiteral("step_counted"));
+    e.epochFromZero = f.flag(QStringLiteral("epoch_from_zero"));
     const QCborMap extras = f.map(QStringLiteral("extras"));
     for (auto it = extras.cbegin(); it != extras.cend(); ++it) {
         if (!it.key().isString() || !(it.value().isDouble() || it.value().isInteger())) {

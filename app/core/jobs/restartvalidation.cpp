@@ -1,12 +1,9 @@
 #include "core/jobs/restartvalidation.h"
 
 #include "core/coretr.h"
+#include "core/jobs/signallead.h"
 
 namespace torchdeck {
-
-namespace {
-constexpr int kTorchrunGraceSeconds = 30; // torch.distributed.elastic's close(): SIGKILL after 30 s
-} // namespace
 
 QList<JobSpecError> restartProblems(const JobSpec &s, const ClusterCaps &c)
 {

@@ -51,6 +51,10 @@ struct MetricEvent {
     double valAccuracy = kNoValue;
     double seconds = kNoValue; // epoch: duration; checkpoint: time to save
     QList<NamedValue> extras;  // step, epoch: values of named series of their own
+    // Read from a log: the step is counted in the order of its lines (the script prints none), and the script
+    // counts epochs from 0 (`epoch` is the printed one + 1).
+    bool stepCounted = false;
+    bool epochFromZero = false;
 
     // checkpoint
     QString path;

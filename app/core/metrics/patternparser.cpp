@@ -1,6 +1,8 @@
 #include "core/metrics/patternparser.h"
 
 #include "core/coretr.h"
+#include "core/metrics/generalreader.h"
+#include "core/metrics/logprefix.h"
 
 #include <QSet>
 #include <algorithm>
@@ -66,7 +68,7 @@ QList<LogPattern> PatternParser::defaultPatterns()
         {QStringLiteral("torchdeck step"),
          QStringLiteral(R"(^epoch (?<epoch>\d+) step (?<epoch_step>\d+)/(?<steps>\d+) \(global (?<step>\d+)\): )"
                         R"(loss = (?<loss>)" TD_NUM R"()(?:, lr = (?<lr>)" TD_NUM R"())?)"),
-         1},
+         1, true},
         // Tutorials and torchdeck-train: "epoch: 3/10, loss = 0.0421[, val_loss = ..][, val_accuracy = ..]"
         {QStringLiteral("epoch x/y, loss"),
          QStringLiteral(R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)[\s,;|:\-]*(?:train[_ ]?)?)"
@@ -74,25 +76,25 @@ QList<LogPattern> PatternParser::defaultPatterns()
                         R"((?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
                         R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"
                         R"((?:.*?\btime\s*[:=]\s*(?<seconds>)" TD_NUM R"()\s*s)?)"),
-         1},
+         1, true},
         // PyTorch tutorials: "Epoch [3/10], Step [100/938], Loss: 0.0421"
         {QStringLiteral("Epoch [x/y] Step [i/n] Loss"),
          QStringLiteral(R"((?i)\bepoch\s*\[\s*(?<epoch>\d+)\s*/\s*(?<epochs>\d+)\s*\]\s*,?\s*)"
                         R"(step\s*\[\s*(?<epoch_step>\d+)\s*/\s*(?<steps>\d+)\s*\]\s*,?\s*loss\s*:\s*(?<loss>)" TD_NUM
                         R"())"),
-         1},
+         1, true},
         // Lightning's progress bar: "Epoch 2:  45%|####   | 420/938 [00:05<00:06, 80.1it/s, loss=0.31, ...]"
         {QStringLiteral("Lightning progress bar"),
          QStringLiteral(R"(\bEpoch (?<epoch>\d+):.*?\b(?<epoch_step>\d+)/(?<steps>\d+)\s*\[.*?)"
                         R"(\b(?:train_loss(?:_step)?|loss)=(?<loss>)" TD_NUM R"())"),
-         0},
+         0, true},
         // "epoch 3 ... loss: 0.04 ... val_loss: 0.05"
         {QStringLiteral("epoch N ... loss"),
          QStringLiteral(
              R"((?i)\bepoch\s*[:=]?\s*(?<epoch>\d+)\b(?!\s*/).*?\b(?:train[_ ]?)?loss\s*[:=]\s*(?<loss>)" TD_NUM
              R"()(?:.*?\bval[_ ]?loss\s*[:=]\s*(?<val_loss>)" TD_NUM R"())?)"
              R"((?:.*?\bval[_ ]?acc(?:uracy)?\s*[:=]\s*(?<accuracy>)" TD_NUM R"())?)"),
-         1},
+         1, true},
         // Keras' fit(): "Epoch 3/10" on its own line, then "469/469 [=====] - 2s 4ms/step - loss: 0.12 -
         // accuracy: 0.95 - val_loss: 0.10 - val_accuracy: 0.96" (Keras 3: a bar of ━, accuracy first).
         {QStringLiteral("Keras progress"),
@@ -104,7 +106,7 @@ QList<LogPattern> PatternParser::defaultPatterns()
         {QStringLiteral("[step=N] train_loss=x"),
          QStringLiteral(R"((?:\bstep[=:]\s*(?<step>\d+)\b.*?)?\btrain_loss(?:_step)?=(?<loss>)" TD_NUM R"())"
                         R"((?:.*?\blr=(?<lr>)" TD_NUM R"())?)"),
-         1},
+         1, true},
     };
 }
 
@@ -128,7 +130,7 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
                      .arg(std::max<qsizetype>(0, regex.patternErrorOffset() - kMatchLimit.size()));
         return std::nullopt;
     }
-    bool hasValue = false;
+    bool captures = false;
     for (const QString &group : regex.namedCaptureGroups()) {
         if (group.isEmpty())
             continue;
@@ -136,11 +138,12 @@ std::optional<PatternParser::Compiled> PatternParser::compile(const LogPattern &
             *error = core::Tr::tr("pattern \"%1\": unknown group \"%2\"").arg(pattern.name, group);
             return std::nullopt;
         }
-        hasValue =
-            hasValue || group == u"loss" || group == u"val_loss" || group == u"accuracy" || group == u"val_accuracy";
+        captures = true;
     }
-    if (!hasValue) {
-        *error = core::Tr::tr("pattern \"%1\" captures no loss, val_loss or accuracy").arg(pattern.name);
+    if (!captures) {
+        *error = core::Tr::tr("pattern \"%1\" captures no value (loss, val_loss, accuracy) and no context (epoch, "
+                              "step, seconds)")
+                     .arg(pattern.name);
         return std::nullopt;
     }
     regex.optimize();
@@ -176,83 +179,117 @@ QList<LogPattern> PatternParser::patterns() const
     return result;
 }
 
-std::optional<MetricEvent> PatternParser::parse(QStringView line)
+bool PatternParser::isContextPattern(const LogPattern &pattern)
 {
-    m_lastEndsEpoch = false;
-    static const QRegularExpression header(QStringLiteral(R"(^\s*Epoch (\d+)/(\d+)\s*$)"));
-    if (const QRegularExpressionMatch m = header.match(line); m.hasMatch()) {
-        m_headerEpoch = m.captured(1).toLongLong();
-        m_headerEpochs = m.captured(2).toLongLong();
-        return std::nullopt;
+    const QRegularExpression regex(pattern.regex);
+    for (const QString &group : regex.namedCaptureGroups()) {
+        if (group == u"loss" || group == u"val_loss" || group == u"accuracy" || group == u"val_accuracy" ||
+            group == u"lr")
+            return false;
     }
-    for (const Compiled &c : m_compiled) {
-        const QRegularExpressionMatch m = c.regex.match(line);
-        if (!m.hasMatch())
-            continue;
-        MetricEvent e;
-        e.epoch = capturedCount(m, u"epoch");
-        if (e.epoch >= 0)
-            e.epoch += 1 - c.pattern.epochBase;
-        e.epochs = capturedCount(m, u"epochs");
-        e.step = capturedCount(m, u"step");
-        e.epochStep = capturedCount(m, u"epoch_step");
-        e.stepsPerEpoch = capturedCount(m, u"steps");
-        e.loss = capturedDouble(m, u"loss");
-        e.valLoss = capturedDouble(m, u"val_loss");
-        e.valAccuracy = capturedDouble(m, u"accuracy");
-        if (!MetricEvent::has(e.valAccuracy))
-            e.valAccuracy = capturedDouble(m, u"val_accuracy");
-        e.lr = capturedDouble(m, u"lr");
-        e.seconds = capturedDouble(m, u"seconds");
-        if (c.pattern.epochFromHeader && e.epoch < 0 && m_headerEpoch > 0) {
-            e.epoch = m_headerEpoch;
-            e.epochs = m_headerEpochs;
-            m_lastEndsEpoch = e.epochStep >= 0 && e.epochStep == e.stepsPerEpoch;
-        }
-
-        const bool stepLine = e.step >= 0 || e.epochStep >= 0;
-        if (!stepLine && e.epoch >= 0) {
-            e.kind = MetricEventKind::Epoch;
-            return e;
-        }
-        e.kind = MetricEventKind::Step;
-        if (e.step < 0 && e.epochStep >= 0 && e.stepsPerEpoch > 0 && e.epoch >= 1)
-            e.step = (e.epoch - 1) * e.stepsPerEpoch + e.epochStep;
-        if (e.step < 0)
-            e.step = m_implicitStep + 1;
-        m_implicitStep = qMax(m_implicitStep, e.step);
-        return e;
-    }
-    return std::nullopt;
+    return true;
 }
 
-QList<MetricEvent> PatternParser::parseLine(QByteArrayView line)
+namespace {
+
+LineReading readingOf(const QRegularExpressionMatch &m, const LogPattern &pattern)
+{
+    LineReading r;
+    r.epochBase = pattern.epochBase;
+    if (const qint64 epoch = capturedCount(m, u"epoch"); epoch >= 0)
+        r.epoch = double(epoch);
+    r.epochs = capturedCount(m, u"epochs");
+    r.step = capturedCount(m, u"step");
+    r.epochStep = capturedCount(m, u"epoch_step");
+    r.stepsPerEpoch = capturedCount(m, u"steps");
+    r.loss = capturedDouble(m, u"loss");
+    r.valLoss = capturedDouble(m, u"val_loss");
+    r.valAccuracy = capturedDouble(m, u"accuracy");
+    if (!MetricEvent::has(r.valAccuracy))
+        r.valAccuracy = capturedDouble(m, u"val_accuracy");
+    r.lr = capturedDouble(m, u"lr");
+    r.seconds = capturedDouble(m, u"seconds");
+    // A value group that matched a printed nan still makes the line one of values.
+    for (QStringView group : {u"loss", u"val_loss", u"accuracy", u"val_accuracy"})
+        r.nonFinite = r.nonFinite || (m.capturedLength(group) > 0 && !MetricEvent::has(capturedDouble(m, group)));
+    // Keras' and Lightning's bars: the line at the epoch's last step sums up the epoch.
+    r.progressBar = pattern.builtIn && r.epochStep >= 0;
+    return r;
+}
+
+} // namespace
+
+QList<MetricEvent> PatternParser::parseSegment(QStringView segment, LineExplanation *explanation)
+{
+    std::optional<LineReading> reading;
+    QString rule;
+    qsizetype next = 0;
+    for (; next < m_compiled.size() && !m_compiled.at(next).pattern.builtIn && !reading; ++next) {
+        const Compiled &c = m_compiled.at(next);
+        if (const QRegularExpressionMatch m = c.regex.match(segment); m.hasMatch()) {
+            reading = readingOf(m, c.pattern);
+            rule = core::Tr::tr("pattern \"%1\"").arg(c.pattern.name);
+        }
+    }
+    if (!reading) {
+        if (const std::optional<QStringView> own = ownLogText(segment)) {
+            reading = generalReading(*own);
+            rule = core::Tr::tr("general reader");
+        }
+    }
+    for (; next < m_compiled.size() && !reading; ++next) {
+        const Compiled &c = m_compiled.at(next);
+        if (const QRegularExpressionMatch m = c.regex.match(segment); m.hasMatch()) {
+            reading = readingOf(m, c.pattern);
+            rule = core::Tr::tr("built-in pattern \"%1\"").arg(c.pattern.name);
+        }
+    }
+    if (!reading)
+        return {};
+    QString note;
+    const QList<MetricEvent> events = m_context.take(*reading, &note);
+    if (explanation) {
+        if (!explanation->rules.contains(rule))
+            explanation->rules.append(rule);
+        explanation->context = !reading->hasValues() && !reading->summary;
+        if (!note.isEmpty())
+            explanation->note = note;
+    }
+    return events;
+}
+
+std::optional<MetricEvent> PatternParser::parse(QStringView line)
+{
+    const QList<MetricEvent> events = parseSegment(line, nullptr);
+    if (events.isEmpty())
+        return std::nullopt;
+    return events.first();
+}
+
+QList<MetricEvent> PatternParser::parseLine(QByteArrayView line, LineExplanation *explanation)
 {
     QList<MetricEvent> events;
     const QString text = QString::fromUtf8(line);
     const std::optional<QStringView> own = rankZerosLine(text);
-    if (!own)
+    if (!own || !ownLogText(*own)) {
+        if (explanation)
+            explanation->note = core::Tr::tr("another rank's line");
         return events;
-    bool endsEpoch = false;
+    }
     for (const QStringView segment : own->tokenize(u'\r', Qt::SkipEmptyParts)) {
-        std::optional<MetricEvent> e = parse(segment);
-        if (!e)
-            continue;
-        endsEpoch = m_lastEndsEpoch;
-        if (!events.isEmpty() && events.last().kind == e->kind && events.last().step == e->step &&
-            events.last().epoch == e->epoch)
-            events.last() = *e;
-        else
-            events.append(*e);
+        for (const MetricEvent &e : parseSegment(segment, explanation)) {
+            // A bar rewritten in place: the last refresh of a step (or of an epoch's summary) wins.
+            auto same = std::find_if(events.begin(), events.end(), [&e](const MetricEvent &earlier) {
+                return earlier.kind == e.kind && earlier.step == e.step && earlier.epoch == e.epoch;
+            });
+            if (same != events.end())
+                *same = e;
+            else
+                events.append(e);
+        }
     }
-    if (endsEpoch) {
-        // The last step's running loss is the epoch's mean train loss; validation comes with it.
-        MetricEvent epoch = events.last();
-        epoch.kind = MetricEventKind::Epoch;
-        events.last().valLoss = kNoValue;
-        events.last().valAccuracy = kNoValue;
-        events.append(epoch);
-    }
+    if (explanation)
+        explanation->events = events;
     return events;
 }
 

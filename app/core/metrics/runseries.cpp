@@ -21,7 +21,81 @@ void mergeRows(MetricSeries::Rows *into, const MetricSeries::Rows &rows)
 
 constexpr int kEtaEpochs = 3; // the pace of the latest epochs predicts the next ones
 
+// The values an event of a log gives, by name.
+QSet<QString> fieldsOf(const MetricEvent &e)
+{
+    QSet<QString> fields;
+    const auto add = [&fields](const char16_t *name, double value) {
+        if (MetricEvent::has(value))
+            fields.insert(QString::fromUtf16(name));
+    };
+    add(u"loss", e.loss);
+    add(u"lr", e.lr);
+    add(u"samples_per_s", e.samplesPerSecond);
+    add(u"val_loss", e.valLoss);
+    add(u"val_accuracy", e.valAccuracy);
+    add(u"seconds", e.seconds);
+    for (const NamedValue &extra : e.extras)
+        fields.insert(u'.' + extra.name);
+    return fields;
+}
+
+// Leaves out of `e` the values named in `given`; false when none is left.
+bool withoutGiven(MetricEvent *e, const QSet<QString> &given)
+{
+    const auto drop = [&given](const char16_t *name, double *value) {
+        if (given.contains(QString::fromUtf16(name)))
+            *value = kNoValue;
+    };
+    drop(u"loss", &e->loss);
+    drop(u"lr", &e->lr);
+    drop(u"samples_per_s", &e->samplesPerSecond);
+    drop(u"val_loss", &e->valLoss);
+    drop(u"val_accuracy", &e->valAccuracy);
+    drop(u"seconds", &e->seconds);
+    e->extras.removeIf([&given](const NamedValue &extra) { return given.contains(u'.' + extra.name); });
+    return !fieldsOf(*e).isEmpty();
+}
+
+// One key (an epoch with the step it came with, or a step): a repeat of it gives only what it has not given.
+bool admitAt(MetricEvent *e, qint64 *markKey, QSet<QString> *given, qint64 key, bool newer)
+{
+    if (!newer && key < *markKey)
+        return false;
+    if (!newer && key == *markKey) {
+        if (!withoutGiven(e, *given))
+            return false;
+        *given += fieldsOf(*e);
+        return true;
+    }
+    *markKey = key;
+    *given = fieldsOf(*e);
+    return true;
+}
+
 } // namespace
+
+bool RunSeries::LogMark::admit(MetricEvent *e)
+{
+    if (e->kind == MetricEventKind::Epoch) {
+        if (e->epoch < epoch)
+            return false;
+        const bool newer = e->epoch > epoch;
+        if (!admitAt(e, &epochStep, &epochFields, e->step, newer))
+            return false;
+        epoch = e->epoch;
+        lastWasEpoch = true;
+    } else if (e->kind == MetricEventKind::Step) {
+        if (!admitAt(e, &step, &stepFields, e->step, false))
+            return false;
+        stepEpoch = e->epoch;
+        lastWasEpoch = false;
+    } else {
+        return true;
+    }
+    epochFromZero = epochFromZero || e->epochFromZero;
+    return true;
+}
 
 void RunSeriesChanges::merge(const RunSeriesChanges &other)
 {
@@ -148,11 +222,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         m_info.lastTime = e.time;
     }
     if (e.source == MetricSource::Log) {
-        LogMark &mark = m_logMarks[attempt];
-        if (e.kind == MetricEventKind::Epoch)
-            mark.epoch = std::max(mark.epoch, e.epoch);
-        else if (e.kind == MetricEventKind::Step)
-            mark.step = std::max(mark.step, e.step);
+        MetricEvent admitted = e;
+        m_logMarks[attempt].admit(&admitted);
     }
     switch (e.kind) {
     case MetricEventKind::Start:

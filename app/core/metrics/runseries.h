@@ -6,6 +6,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QStringList>
 #include <array>
 
@@ -90,11 +91,21 @@ public:
     const RunInfo &info() const { return m_info; }
     const QList<RunCheckpoint> &checkpoints() const { return m_checkpoints; }
     RunProgress progress() const;
-    // The highest epoch and step the log of an attempt gave (whatever values a file's superseded): where
-    // reading it on goes on counting.
+    // How far the log of an attempt has come (whatever values a file's superseded): where reading it on goes
+    // on counting, and what the latest epoch and step already gave, so that every rank's repeat of a line
+    // counts once. `admit` takes an event of the log in order: false for a repeat, else it keeps only the
+    // values its epoch or step has not given yet (a line giving more values of the same epoch, such as a
+    // validation line after the training one, adds them).
     struct LogMark {
         qint64 epoch = 0;
-        qint64 step = 0;
+        qint64 epochStep = kNoCount; // the step the latest epoch's event came with (-1: none)
+        qint64 step = kNoCount;
+        QSet<QString> epochFields;
+        QSet<QString> stepFields;
+        qint64 stepEpoch = kNoCount; // the epoch of the latest step event
+        bool lastWasEpoch = false;
+        bool epochFromZero = false; // the script counts epochs from 0
+        bool admit(MetricEvent *event);
     };
     LogMark logMark(int attempt) const { return m_logMarks.value(attempt); }
 

@@ -27,6 +27,11 @@ QVariant extraJson(const MetricEvent &e)
             values.append(QJsonArray{value.name, value.value});
         o.insert(u"values", values);
     }
+    // How a log placed the event: read on by the next pass over the log (resumeLogParser), said in --json.
+    if (e.stepCounted)
+        o.insert(u"step_counted", true);
+    if (e.epochFromZero)
+        o.insert(u"epoch_from_zero", true);
     if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
         return o.isEmpty() ? QVariant() : QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
     auto text = [&o](const char *key, const QString &value) {
@@ -77,6 +82,8 @@ void readExtra(const QVariant &json, MetricEvent *e)
     e->resumeEpoch = o.value(u"resume_epoch").toInteger(kNoCount);
     e->resumeStep = o.value(u"resume_step").toInteger(kNoCount);
     e->resumeSkipped = o.value(u"resume_skipped").toInteger(0);
+    e->stepCounted = o.value(u"step_counted").toBool();
+    e->epochFromZero = o.value(u"epoch_from_zero").toBool();
     const QJsonArray values = o.value(u"values").toArray();
     for (const QJsonValue &pair : values) {
         const QJsonArray nameValue = pair.toArray();

@@ -65,6 +65,8 @@ void TestAgentCodec::metricEventsRoundTrip()
     step.epoch = 2;
     step.step = 120;
     step.loss = 0.25;
+    step.stepCounted = true;
+    step.epochFromZero = true;
     step.extras = {{QStringLiteral("grad_norm"), 1.5}};
     MetricEvent stop;
     stop.kind = MetricEventKind::Stop;
@@ -85,6 +87,8 @@ void TestAgentCodec::metricEventsRoundTrip()
     QCOMPARE(s.time, step.time);
     QCOMPARE(s.step, 120);
     QCOMPARE(s.loss, 0.25);
+    QVERIFY(s.stepCounted);
+    QVERIFY(s.epochFromZero);
     QVERIFY(!MetricEvent::has(s.valLoss));
     QCOMPARE(s.extras, step.extras);
     QCOMPARE(read->at(1).exitCode, 75);

@@ -1,5 +1,6 @@
 // A user's own command's log as metrics: per-rank duplicates, srun labels, the attempt's progress, and the
 // user's patterns (named in errors, bounded when they backtrack).
+#include "core/metrics/logexplain.h"
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
 
@@ -98,7 +99,88 @@ private slots:
         QVERIFY2(broken.startsWith(u"pattern \"loss=(?<loss>[0-9.]+\": "), qPrintable(broken));
         QVERIFY2(broken.endsWith(u"at offset 20"), qPrintable(broken)); // in the user's text
         QVERIFY(userLogPatternProblem({QStringLiteral("(?<speed>\\d+)")}).contains(u"unknown group \"speed\""));
-        QVERIFY(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}).contains(u"captures no loss"));
+        QVERIFY(userLogPatternProblem({QStringLiteral("epoch \\d+")}).contains(u"captures no value"));
+        // A pattern of context groups only is a context pattern: accepted, and said so.
+        QCOMPARE(userLogPatternProblem({QStringLiteral("epoch (?<epoch>\\d+)")}), QString());
+        const QStringList notes = contextPatternNotes({QStringLiteral("epoch (?<epoch>\\d+) in (?<seconds>\\S+)"),
+                                                       QStringLiteral("it (?<step>\\d+) (?<loss>\\S+)"),
+                                                       QStringLiteral("broken (?<epoch>\\d+")});
+        QCOMPARE(notes, QStringList{QStringLiteral(
+                            "pattern \"epoch (?<epoch>\\d+) in (?<seconds>\\S+)\" is a context pattern: what it "
+                            "reads (epoch, seconds) places the lines after it, until the next line it reads")});
+    }
+
+    void twoLineSummaryWithAContextPattern()
+    {
+        // The common two-line summary: the epoch and its time, then the losses without an epoch.
+        MetricsReader reader(MetricsReader::Format::LogPatterns);
+        QCOMPARE(reader.patterns().setPatterns(
+                     jobLogPatterns({QStringLiteral(R"(^== epoch (?<epoch>\d+) done in (?<seconds>[\d.]+) s)"),
+                                     QStringLiteral(R"(^train (?<loss>[\d.]+) / val (?<val_loss>[\d.]+)$)")})),
+                 QString());
+        QVERIFY(PatternParser::isContextPattern({QStringLiteral("c"), QStringLiteral(R"(epoch (?<epoch>\d+))")}));
+        LogProgress progress;
+        const QList<MetricEvent> kept = firstOfEachRank(
+            reader.feed(
+                "== epoch 0 done in 12.5 s\ntrain 0.9 / val 0.8\n== epoch 1 done in 11.5 s\ntrain 0.7 / val 0.6\n"),
+            1.0, &progress);
+        RunSeries series;
+        series.apply(kept);
+        QCOMPARE(series.series(SeriesKind::ValLoss).visiblePoints(), (QList<QPointF>{{1, 0.8}, {2, 0.6}}));
+        QCOMPARE(series.series(SeriesKind::EpochTrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.9}, {2, 0.7}}));
+        QCOMPARE(series.series(SeriesKind::EpochSeconds).visiblePoints(), (QList<QPointF>{{1, 12.5}, {2, 11.5}}));
+    }
+
+    void explainSaysWhichRuleReadEachLine()
+    {
+        const QByteArray log =
+            "Epoch 3/10\nbanner\n10/100 [==] - loss: 0.5\n1: 10/100 [==] - loss: 0.6\nit 300 L=0.4\n";
+        const QList<ExplainedLine> lines =
+            explainLog(log, jobLogPatterns({QStringLiteral(R"(it (?<step>\d+) L=(?<loss>[\d.]+))")}));
+        QStringList text;
+        for (const ExplainedLine &line : lines)
+            text.append(QString::number(line.number) + u' ' + explanationText(line));
+        QCOMPARE(
+            text,
+            (QStringList{
+                QStringLiteral("1 general reader: context: epoch 3/10"),
+                QStringLiteral("3 general reader: step 210 (epoch 3/10): loss 0.5"),
+                QStringLiteral("4 nothing: another rank's line"),
+                QStringLiteral("5 pattern \"it (?<step>\\d+) L=(?<loss>[\\d.]+)\": step 300 (epoch 3/10): loss 0.4")}));
+    }
+
+    void explainSaysAnEpochFromZeroAndWhatContextSet()
+    {
+        const QByteArray log = "Epoch=0, train_loss=0.5\nTraining time: 3.5s\nEpoch: [1][100/391]\n";
+        QStringList text;
+        for (const ExplainedLine &line : explainLog(log, jobLogPatterns({})))
+            text.append(QString::number(line.number) + u' ' + explanationText(line));
+        QCOMPARE(text, (QStringList{QStringLiteral("1 general reader: epoch 1, printed 0: loss 0.5"),
+                                    QStringLiteral("2 general reader: context; epoch 1, printed 0: seconds 3.5"),
+                                    QStringLiteral("3 general reader: context: epoch 2, step 100/391 of the epoch")}));
+    }
+
+    void epochsFromZeroReadInParts()
+    {
+        // The tracker reads a log in passes, each with a parser of its own: the second goes on from the first's
+        // stored events (counting from 0, and the epoch it was in).
+        RunSeries series;
+        MetricsReader first(MetricsReader::Format::LogPatterns);
+        LogProgress progress = logProgressOf(series, 0);
+        QList<MetricEvent> kept =
+            firstOfEachRank(first.feed("Epoch=0, train_loss=0.5\nEpoch=0, train_loss=0.6\n"), 1.0, &progress);
+        for (MetricEvent &e : kept)
+            e.source = MetricSource::Log;
+        series.apply(kept);
+        MetricsReader second(MetricsReader::Format::LogPatterns);
+        progress = logProgressOf(series, 0);
+        resumeLogParser(&second.patterns(), progress);
+        kept = firstOfEachRank(second.feed("Epoch=1, train_loss=0.4\nTraining time: 3.5s\n"), 2.0, &progress);
+        for (MetricEvent &e : kept)
+            e.source = MetricSource::Log;
+        series.apply(kept);
+        QCOMPARE(series.series(SeriesKind::EpochTrainLoss).visiblePoints(), (QList<QPointF>{{1, 0.5}, {2, 0.4}}));
+        QCOMPARE(series.series(SeriesKind::EpochSeconds).visiblePoints(), (QList<QPointF>{{2, 3.5}}));
     }
 
     void catastrophicPatternGivesUpQuickly()

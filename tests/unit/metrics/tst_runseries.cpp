@@ -151,9 +151,9 @@ void TestRunSeries::progressAndEta()
 void TestRunSeries::plainLogsRestartingWithoutStartEvents()
 {
     RunSeries run;
-    run.apply(events("pytorch-tutorial.log", MetricsReader::Format::LogPatterns), 0);
+    run.apply(events("../logs/pytorch-tutorial.log", MetricsReader::Format::LogPatterns), 0);
     QCOMPARE(run.series(SeriesKind::TrainLoss).visibleCount(), 12);
-    run.apply(events("pytorch-tutorial.log", MetricsReader::Format::LogPatterns), 1);
+    run.apply(events("../logs/pytorch-tutorial.log", MetricsReader::Format::LogPatterns), 1);
     const MetricSeries &s = run.series(SeriesKind::TrainLoss);
     QCOMPARE(s.size(), 24);
     QCOMPARE(s.visibleCount(), 12);

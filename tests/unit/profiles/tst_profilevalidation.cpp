@@ -46,9 +46,10 @@ private slots:
         QTest::addRow("empty module") << "modules"
                                       << ""
                                       << "modules";
-        QTest::addRow("log pattern without a value") << "log_patterns"
-                                                     << "epoch (?<epoch>\\d+)"
-                                                     << "log_patterns";
+        // A pattern of context groups only ("epoch (?<epoch>\\d+)") is a context pattern, accepted.
+        QTest::addRow("log pattern that captures nothing") << "log_patterns"
+                                                           << "epoch \\d+"
+                                                           << "log_patterns";
         QTest::addRow("log pattern that does not compile") << "log_patterns"
                                                            << "loss=(?<loss>"
                                                            << "log_patterns";
@@ -81,6 +82,13 @@ private slots:
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.constFirst().field, field);
         QVERIFY(!errors.constFirst().message.isEmpty());
+    }
+
+    void contextPatternAccepted()
+    {
+        ClusterProfile profile = defaultProfile(QStringLiteral("alpha"));
+        profile.logPatterns = {QStringLiteral("^== epoch (?<epoch>\\d+) done in (?<seconds>[0-9.]+) s")};
+        QVERIFY(validateClusterProfile(profile).isEmpty());
     }
 
     void homePathsAreAbsolute()

@@ -202,17 +202,6 @@ void ClusterSession::resolveWorkDirectory()
         [this](const QString &) { m_resolving = false; });
 }
 
-void ClusterSession::setPolling(bool enabled)
-{
-    m_polling = enabled;
-    if (!enabled)
-        m_timer.stop();
-    else if (isConnected() && !m_timer.isActive()) {
-        m_timer.start();
-        refresh();
-    }
-}
-
 void ClusterSession::refresh(const QStringList &runIds)
 {
     replaceTrackerIfIdle();
@@ -228,10 +217,8 @@ void ClusterSession::onStateChanged(ConnectionState state, const QString &detail
     if (state == ConnectionState::Connected) {
         if (m_workDirectory.isEmpty())
             resolveWorkDirectory();
-        if (m_polling) {
-            m_timer.start();
-            refresh();
-        }
+        m_timer.start();
+        refresh();
     } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {
         m_timer.stop();
     }

@@ -53,17 +53,14 @@ public:
     // prebuilt one): what the fronts' script preview names.
     static QString embeddedTrainerHash();
 
-    // Polls every interval while connected and polling, and once on connecting; refresh() polls now
-    // (ignored while a pass runs).
-    void setPolling(bool enabled);
+    // Polls every interval while connected, and once on connecting; refresh() polls now (ignored while a pass
+    // runs).
     void setPollInterval(int ms) { m_timer.setInterval(ms); }
     int pollInterval() const { return m_timer.interval(); }
     void refresh(const QStringList &runIds = {});
     bool isRefreshing() const;
     bool isRestarting() const;   // a restart's submission is in flight
     bool hasRestartsDue() const; // a restart the scheduler refused waits to be tried again
-    // When the last pass ended (invalid before the first).
-    QDateTime lastPass() const { return m_lastPass; }
 
     const RunSeries *series(const QString &runId) { return m_series.series(runId); }
 
@@ -151,7 +148,6 @@ private:
     RunSeriesCache m_series;
     bool m_trackerStale = false; // made with an earlier profile
     QTimer m_timer;
-    bool m_polling = true;
     QString m_workDirectory;
     bool m_resolving = false;
     QDateTime m_lastPass;

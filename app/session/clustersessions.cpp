@@ -20,7 +20,6 @@ ClusterSession *ClusterSessions::session(const QString &cluster)
     if (ClusterSession *existing = m_sessions.value(cluster))
         return existing;
     auto *session = new ClusterSession(m_profiles->profile(cluster), m_sshConfigFile, m_store, this);
-    session->setPolling(m_polling);
     m_sessions.insert(cluster, session);
     emit sessionAdded(session);
     return session;

@@ -18,8 +18,6 @@ public:
     ClusterSessions(RunStore *store, ProfileStore *profiles, QObject *parent = nullptr);
 
     void setSshConfigFile(const QString &path) { m_sshConfigFile = path; }
-    // Whether new sessions poll by themselves once connected (on; a one-shot terminal command turns it off).
-    void setPolling(bool enabled) { m_polling = enabled; }
     ClusterSession *session(const QString &cluster); // made (not opened) when new
     ClusterSession *existing(const QString &cluster) const { return m_sessions.value(cluster); }
     QList<ClusterSession *> all() const { return m_sessions.values(); }
@@ -41,7 +39,6 @@ private:
     RunStore *m_store;
     ProfileStore *m_profiles;
     QString m_sshConfigFile;
-    bool m_polling = true;
     QHash<QString, ClusterSession *> m_sessions;
 };
 

@@ -272,11 +272,14 @@ case_corrupt() { # a torn latest checkpoint: the restart resumes from the one be
     ref=$(td submit torchdeck-sandbox "${common[@]}" --name reference --json | json_field run)
     run=$(td submit torchdeck-sandbox "${common[@]}" --name torn --trainer-arg --signal-at-step \
           --trainer-arg 40 --json | json_field run)
+    # The agent would restart the run as soon as it sees the job's end: not before its checkpoint is torn.
+    td auto-restart "$run" off >/dev/null
     id=$(td status "$run" --offline --json | json_field jobs.0.job)
     for _ in $(seq 300); do [[ -z "$(squeue -h -j "$id" 2>/dev/null)" ]] && break; sleep 0.2; done
     newest=$(final_checkpoint "$run")
     expect_eq "${newest##*/}" checkpoint-0000000041.pt "the checkpoint the signal wrote"
     truncate -s 1000 "$newest"
+    td auto-restart "$run" on >/dev/null
     timeout 240 setsid -w "$TORCHDECK_BIN" watch "$ref" "$run" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch"
     out=$(td status "$run" --json)
     expect_eq "$(json_field state <<<"$out")" completed "run state"
@@ -326,7 +329,12 @@ case_auto_restart() { # switched off, a job that stops to be requeued is left as
     grep -q "automatic restart off" <<<"$(td auto-restart "$run" off)" || fail "auto-restart off"
     id=$(td status "$run" --offline --json | json_field jobs.0.job)
     for _ in $(seq 300); do [[ -z "$(squeue -h -j "$id" 2>/dev/null)" ]] && break; sleep 0.2; done
-    out=$(td status "$run" --json)
+    # The agent's state is at most a poll old (a second, while a command asks): until its pass saw the end.
+    for _ in $(seq 50); do
+        out=$(td status "$run" --json)
+        [[ "$(json_field state <<<"$out")" == failed ]] && break
+        sleep 0.2
+    done
     expect_eq "$(json_field state <<<"$out")" failed "state while off"
     expect_eq "$(json_field auto_restart <<<"$out")" False "auto_restart"
     grep -q 'automatic restart is off for this run' <<<"$(json_field message <<<"$out")" || fail "message: $out"

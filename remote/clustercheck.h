@@ -16,10 +16,6 @@ namespace torchdeck::remote {
 
 class Connection;
 
-// The "PyTorch launcher" line from what the check's probe printed ("torchrun PATH|none", "python V",
-// "torch V" or "torch none ...", "broken True|False|...").
-CheckItem pyTorchLauncherItem(const QString &probeOutput);
-
 // "Check cluster": on an open connection, one line per check, a declared sequence of steps in order, each
 // independent of the others' failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++
 // compiler, LibTorch, work directory writable, and the PyTorch users' own scripts would get (torchrun and its

@@ -5,7 +5,9 @@
 #include "core/jobs/runlayout.h"
 #include "core/remotepath.h"
 #include "core/runs/checkpointbranch.h"
+#include "core/runs/launchrecords.h"
 #include "core/runs/pbsbuildjob.h"
+#include "core/runs/slurmbuildjob.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
@@ -117,17 +119,7 @@ void RunLauncher::deploy(const StepHandle &step)
         if (profile.scheduler != SchedulerKind::Slurm)
             return step.fail(
                 tr("building the trainer in a job needs Slurm or PBS; set build_on to login for %1").arg(profile.name));
-        // A job step that blocks and streams its output, like the login-node build.
-        settings.buildLauncher = {QStringLiteral("srun"),
-                                  QStringLiteral("--nodes=1"),
-                                  QStringLiteral("--ntasks=1"),
-                                  QStringLiteral("--cpus-per-task=%1").arg(profile.buildCpus),
-                                  QStringLiteral("--time=00:30:00"),
-                                  QStringLiteral("--job-name=torchdeck-build")};
-        if (!profile.partition.isEmpty())
-            settings.buildLauncher << QStringLiteral("--partition=") + profile.partition;
-        if (!profile.account.isEmpty())
-            settings.buildLauncher << QStringLiteral("--account=") + profile.account;
+        settings.buildLauncher = slurmBuildLauncher(profile);
     }
     auto *deployment = new TrainerDeployment(m_connection, TrainerBundle::embedded(), settings, step.context());
     connect(deployment, &TrainerDeployment::progress, this, &RunLauncher::progress);
@@ -221,29 +213,12 @@ void RunLauncher::branchCheckpoints(const StepHandle &step)
 
 void RunLauncher::claim(const StepHandle &step)
 {
-    const JobSpec &spec = m_rendered.attemptSpec;
     const auto existing = m_store->run(m_request.runId);
     if (!existing.ok())
         return step.fail(existing.error);
-    m_run = existing.value.value_or(RunRecord{});
-    m_run.id = m_request.runId;
-    m_run.name = m_request.spec.name;
-    m_run.cluster = m_request.profile.name;
-    m_run.state = jobStateName(JobState::Pending);
-    m_run.specJson = QString::fromUtf8(QJsonDocument(m_request.spec.toJson()).toJson(QJsonDocument::Compact));
-    m_run.script = m_rendered.script;
-    const QString epochs = trainerOption(m_request.spec.trainerArgs, QStringLiteral("--epochs"));
-    if (!epochs.isEmpty())
-        m_run.epochsTotal = epochs.toLongLong();
-    m_run.message.clear();
-    m_job = JobRecord{};
-    m_job.runId = m_run.id;
-    m_job.attempt = m_request.attempt;
-    m_job.state = jobStateName(JobState::Pending);
-    m_job.resumeFrom = m_request.resume == u"auto" || m_request.resume == u"none" ? QString() : m_request.resume;
-    m_job.metricsPath = spec.commandKind == CommandKind::Trainer
-                            ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
-                            : environmentValue(spec, QStringLiteral("TORCHDECK_METRICS_FILE"));
+    const LaunchRecords records = claimedLaunchRecords(m_request, m_rendered, existing.value);
+    m_run = records.run;
+    m_job = records.job;
     const auto claimed = m_store->claimAttempt(m_run, m_job, claimOwner(), claimLeaseMs,
                                                launchRequestJson(m_request, m_rendered.script));
     if (!claimed.ok())
@@ -349,12 +324,7 @@ void RunLauncher::release(const StepHandle &step, const QString &error)
 
 void RunLauncher::record(const StepHandle &step)
 {
-    const JobSpec &spec = m_rendered.attemptSpec;
-    m_job.jobId = m_jobId;
-    m_job.submitted = QDateTime::currentDateTimeUtc();
-    m_job.stdoutPath = expandLogPath(effectiveOutputPath(spec), m_jobId, spec.name);
-    const QString errorPath = effectiveErrorPath(spec);
-    m_job.stderrPath = errorPath.isEmpty() ? QString() : expandLogPath(errorPath, m_jobId, spec.name);
+    m_job = submittedJobRecord(m_job, m_rendered.attemptSpec, m_jobId, QDateTime::currentDateTimeUtc());
     // The run and its job in one transaction: a reader never sees a run without the job it waits on.
     const StoreStatus saved = m_store->recordClaimedJob(m_run, m_job, claimOwner());
     if (!saved.ok())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/profiles/clusterprofile.h"
+#include "core/runs/loggerfilediff.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 #include "core/store/runstore.h"
@@ -27,6 +28,9 @@ class Connection;
 // unfinished job by ONE scheduler poll, the new lines of each of their metrics files from the stored offset
 // (events and offset saved together), the attempts of a chain that can no longer start cancelled, then each
 // run's progress and, where the policy allows, its restart. The runs' series are kept current in `series`.
+// One file per part of the pass: runtracker.cpp (which runs and jobs), runtrackerpolling.cpp (the poll, a
+// chain's leftovers), runtrackerreading.cpp and runtrackerloggerfiles.cpp (what the jobs wrote),
+// runtrackersettling.cpp (state, message, restarts). What each decides is a pure function of core/runs.
 class RunTracker : public QObject {
     Q_OBJECT
 public:
@@ -66,12 +70,11 @@ private:
     // A custom command's log, parsed with log patterns (core/metrics/logmetrics.h).
     void readLog(const JobRecord &job, const std::function<void()> &done);
     void logRead(const JobRecord &job, const QByteArray &bytes);
-    // Files the command's own logger writes (remote/runtrackerloggerfiles.cpp).
+    // Files the command's own logger writes (runtrackerloggerfiles.cpp).
     void readLoggerFiles(const JobRecord &job, const std::function<void()> &done);
-    void readLoggerFile(const QString &runId, QList<std::pair<LoggerFileRecord, LoggerFileRecord>> files,
+    void readLoggerFile(const QString &runId, QList<torchdeck::LoggerFileChange> files,
                         const std::function<void()> &done);
-    void loggerFileRead(const QString &runId, const LoggerFileRecord &before, LoggerFileRecord after,
-                        const QByteArray &bytes);
+    void loggerFileRead(const QString &runId, const torchdeck::LoggerFileChange &change, const QByteArray &bytes);
     // The bytes of a cluster file from `offset` on, to `take`; `done` when that is over.
     void readTail(const QString &file, qint64 offset, const std::function<void()> &done,
                   const std::function<void(const QByteArray &)> &take);

@@ -74,7 +74,7 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
     m_records = records;
     QStringList budget;
     if (run) {
-        const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
+        const JobSpec::FromJson spec = run->spec();
         if (spec.ok()) {
             const WallTimeBudget wall = budgetFromSeries(spec.spec, series);
             if (wall.known)

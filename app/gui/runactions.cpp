@@ -1,6 +1,5 @@
 #include "gui/runactions.h"
 
-#include "core/runs/runstates.h"
 #include "core/store/runstore.h"
 #include "session/agentclient.h"
 #include "session/sessionoperation.h"
@@ -21,7 +20,7 @@ QStringList RunActions::unfinishedJobs(const QString &runId) const
 {
     QStringList ids;
     for (const JobRecord &job : m_agent->store()->jobs(runId).value) {
-        if (isUnfinishedJob(job) && !job.jobId.isEmpty())
+        if (!job.hasEnded() && !job.jobId.isEmpty())
             ids.append(job.jobId);
     }
     return ids;

@@ -12,7 +12,7 @@ constexpr quintptr kTopLevel = 0; // internal id of cluster rows; run rows hold 
 
 bool isActive(const RunRecord &run)
 {
-    return !isFinal(jobStateFromName(run.state));
+    return !run.hasEnded();
 }
 
 // Short enough for its column at 1366x768: the time today, the day this year, else the date.

@@ -3,7 +3,6 @@
 #include "core/metrics/runmetrics.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/restartdecision.h"
-#include "core/runs/runstates.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
@@ -164,10 +163,10 @@ void RunView::reloadDetails()
                                record.message.isEmpty()
                                    ? QString()
                                    : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
-    const bool running = !jobs.isEmpty() && isUnfinishedJob(jobs.constLast());
+    const bool running = !jobs.isEmpty() && !jobs.constLast().hasEnded();
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(record.specJson.toUtf8()).object());
+    const JobSpec::FromJson spec = record.spec();
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics->series());
@@ -207,7 +206,7 @@ LogPatternDialog *RunView::openLogPatterns()
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return nullptr;
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.value->specJson.toUtf8()).object());
+    const JobSpec::FromJson spec = run.value->spec();
     auto *dialog = new LogPatternDialog(m_agent->profiles(), run.value->cluster,
                                         spec.ok() ? spec.spec.logPatterns : QStringList{}, m_log->text(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -222,7 +221,7 @@ LogPatternDialog *RunView::openLogPatterns()
 
 void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs)
 {
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+    const JobSpec::FromJson spec = run.spec();
     const bool known = spec.ok();
     const bool trainer = known && spec.spec.commandKind == CommandKind::Trainer;
     m_autoRestart->setChecked(run.autoRestart && known);

@@ -36,7 +36,7 @@ QStringList ClusterSessions::resumeTracking()
     QStringList clusters;
     const auto runs = m_store->runs();
     for (const RunRecord &run : runs.value) {
-        if (isUnfinishedRun(run) && !clusters.contains(run.cluster))
+        if (!run.hasEnded() && !clusters.contains(run.cluster))
             clusters.append(run.cluster);
     }
     for (const QString &cluster : std::as_const(clusters))
@@ -49,7 +49,7 @@ QList<RunRecord> ClusterSessions::unfinishedRuns() const
     QList<RunRecord> unfinished;
     const auto runs = m_store->runs();
     for (const RunRecord &run : runs.value) {
-        if (isUnfinishedRun(run))
+        if (!run.hasEnded())
             unfinished.append(run);
     }
     return unfinished;

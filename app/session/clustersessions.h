@@ -1,6 +1,5 @@
 #pragma once
 
-#include "core/runs/runstates.h"
 #include "session/clustersession.h"
 
 #include <QHash>

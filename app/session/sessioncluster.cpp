@@ -23,9 +23,9 @@ QStringList snapshotsInUse(RunStore *store, const QString &cluster)
     QStringList keep;
     const auto runs = store->runs(cluster);
     for (const RunRecord &run : runs.value) {
-        if (isFinal(jobStateFromName(run.state)))
+        if (run.hasEnded())
             continue;
-        const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+        const JobSpec::FromJson spec = run.spec();
         if (spec.ok() && !spec.spec.codeSnapshot.isEmpty() && !keep.contains(spec.spec.codeSnapshot))
             keep.append(spec.spec.codeSnapshot);
     }

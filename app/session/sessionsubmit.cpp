@@ -89,7 +89,7 @@ SessionOperation *ClusterSession::cancel(const QStringList &runIds)
         const auto jobs = m_store->jobs(runId);
         for (const JobRecord &job : jobs.value) {
             localState = localStateDirectoryOf(job.stdoutPath);
-            if (!isFinal(jobStateFromName(job.state)) && !job.jobId.isEmpty())
+            if (!job.hasEnded() && !job.jobId.isEmpty())
                 jobIds.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
         }
     }
@@ -103,7 +103,7 @@ SessionOperation *ClusterSession::requeue(const QString &runId)
     QStringList running;
     if (jobs.ok() && !jobs.value.isEmpty()) {
         const JobRecord &job = jobs.value.at(speakingJob(jobs.value));
-        if (!isFinal(jobStateFromName(job.state)))
+        if (!job.hasEnded())
             running.append(job.jobId);
     }
     return runAction(this, new RunAction(this, SchedulerAction::Requeue, {runId}, running, m_profile.commands()));

@@ -60,8 +60,7 @@ LaunchRequest Submission::chainedAttempt(int attempt) const
     // The code the first job uploaded, as the run recorded it: the chain runs it, not the folder once more.
     const auto run = m_session->store()->run(next.runId);
     if (run.ok() && run.value) {
-        const JobSpec::FromJson stored =
-            JobSpec::fromJson(QJsonDocument::fromJson(run.value->specJson.toUtf8()).object());
+        const JobSpec::FromJson stored = run.value->spec();
         if (stored.ok())
             next.spec.codeSnapshot = stored.spec.codeSnapshot;
     }

@@ -2,7 +2,6 @@
 
 #include "core/agent/cborfields.h"
 #include "core/jobs/jobspec.h"
-#include "core/runs/runstates.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -29,12 +28,12 @@ QMap<QString, SnapshotUse> snapshotUses(const QList<RunRecord> &runs)
 {
     QMap<QString, SnapshotUse> uses;
     for (const RunRecord &run : runs) {
-        const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+        const JobSpec::FromJson spec = run.spec();
         if (!spec.ok() || spec.spec.codeSnapshot.isEmpty())
             continue;
         SnapshotUse &use = uses[spec.spec.codeSnapshot];
         use.runs.append(shortRunId(run.id) + u' ' + run.name);
-        use.needed = use.needed || isUnfinishedRun(run);
+        use.needed = use.needed || !run.hasEnded();
     }
     return uses;
 }

@@ -153,12 +153,11 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!context.connect(run->cluster))
         return Failure;
     // The job that speaks for the run: the first that has not ended (attempts of a chain wait behind it).
-    auto current = std::find_if(jobs.value.cbegin(), jobs.value.cend(),
-                                [](const JobRecord &job) { return !isFinal(jobStateFromName(job.state)); });
+    auto current =
+        std::find_if(jobs.value.cbegin(), jobs.value.cend(), [](const JobRecord &job) { return !job.hasEnded(); });
     const JobRecord &latest = current != jobs.value.cend() ? *current : jobs.value.constLast();
     const bool following = parsed.follow && !parsed.explain &&
-                           (parsed.attempt < 0 || parsed.attempt == latest.attempt) &&
-                           !isFinal(jobStateFromName(latest.state));
+                           (parsed.attempt < 0 || parsed.attempt == latest.attempt) && !latest.hasEnded();
     for (const JobRecord &job : jobs.value) {
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
@@ -167,9 +166,7 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (parsed.explain) {
             if (!context.loadProfiles())
                 return Failure;
-            const QStringList own =
-                JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object()).spec.logPatterns +
-                context.profiles().profile(run->cluster).logPatterns;
+            const QStringList own = run->spec().spec.logPatterns + context.profiles().profile(run->cluster).logPatterns;
             if (!explainFile(context, run->cluster, job.stdoutPath, jobLogPatterns(own)))
                 return Failure;
             continue;
@@ -218,7 +215,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (!run)
         return Failure;
     bool reached = true;
-    if (!offline && isUnfinishedRun(*run))
+    if (!offline && !run->hasEnded())
         reached = refreshRuns(context, {*run});
     const auto events = context.store().metrics(run->id);
     if (!events.ok()) {

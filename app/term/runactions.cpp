@@ -163,7 +163,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
     const auto run = context.openRun(runText);
     if (!run)
         return Failure;
-    if (isUnfinishedRun(*run))
+    if (!run->hasEnded())
         refreshRuns(context, {*run});
     const auto checkpoints = context.store().checkpoints(run->id);
     if (!checkpoints.ok()) {

@@ -18,7 +18,7 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
 {
     QMap<QString, QStringList> byCluster;
     for (const RunRecord &run : runs) {
-        if (isUnfinishedRun(run))
+        if (!run.hasEnded())
             byCluster[run.cluster].append(run.id);
     }
     bool allWell = true;

@@ -1,6 +1,5 @@
 #pragma once
 
-#include "core/runs/runstates.h"
 #include "core/store/runrecord.h"
 #include "term/termcontext.h"
 

@@ -60,7 +60,8 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     }
     bool reachedAll = true;
-    if (!flags->offline && std::any_of(runs.value.cbegin(), runs.value.cend(), isUnfinishedRun)) {
+    if (!flags->offline &&
+        std::any_of(runs.value.cbegin(), runs.value.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {
         reachedAll = refreshRuns(context, runs.value);
         runs = context.store().runs(flags->cluster);
     }
@@ -88,12 +89,12 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (!run)
         return Failure;
     bool reached = true;
-    if (!flags->offline && isUnfinishedRun(*run)) {
+    if (!flags->offline && !run->hasEnded()) {
         reached = refreshRuns(context, {*run});
         run = context.store().run(run->id).value;
     }
     const auto jobs = context.store().jobs(run->id);
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run->specJson.toUtf8()).object());
+    const JobSpec::FromJson spec = run->spec();
     const auto series = context.store().runSeries(run->id);
     const WallTimeBudget budget =
         spec.ok() && series.ok() ? budgetFromSeries(spec.spec, series.value) : WallTimeBudget{};
@@ -149,7 +150,7 @@ int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream
     if (!setting.isEmpty() && (setting == u"on") != run->autoRestart) {
         // On again: a job that stopped to be requeued meanwhile is restarted now, by the agent as always.
         const bool on = setting == u"on";
-        if (on && !isUnfinishedRun(*run) && !context.connect(run->cluster))
+        if (on && run->hasEnded() && !context.connect(run->cluster))
             return Failure;
         const OperationOutcome switched =
             context.wait(context.agent().setAutoRestart(run->cluster, run->id, on), 120000);

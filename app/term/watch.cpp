@@ -41,7 +41,7 @@ const RunRecord *Watch::selectedRun() const
 
 bool Watch::allFinished() const
 {
-    return std::none_of(m_runs.cbegin(), m_runs.cend(), isUnfinishedRun);
+    return std::all_of(m_runs.cbegin(), m_runs.cend(), [](const RunRecord &run) { return run.hasEnded(); });
 }
 
 void Watch::quitWhenDone()
@@ -154,8 +154,7 @@ void Watch::redraw()
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
     if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
-        const JobSpec::FromJson spec =
-            JobSpec::fromJson(QJsonDocument::fromJson(selectedRun()->specJson.toUtf8()).object());
+        const JobSpec::FromJson spec = selectedRun()->spec();
         const CheckpointOutlook outlook =
             spec.ok()
                 ? outlookFromSeries(spec.spec, *snapshot.series, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)

@@ -58,7 +58,6 @@ inline JobSpec smallTrainerJob(int epochs)
 } // namespace torchdeck::testing
 
 // Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
-#include "core/runs/runstates.h"
 #include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/jobform.h"
@@ -129,7 +128,7 @@ inline QString waitForRunEnd(MainWindow &window, const QString &runId, int timeo
             const bool final =
                 (state == u"completed" || state == u"failed" || state == u"cancelled" || state == u"timeout") &&
                 stored.ok() && stored.value && stored.value->state == state;
-            const bool lastJobEnded = !jobs.value.isEmpty() && !isUnfinishedJob(jobs.value.constLast());
+            const bool lastJobEnded = !jobs.value.isEmpty() && jobs.value.constLast().hasEnded();
             return final && lastJobEnded && !window.agent()->restartsPending(kSandboxHost);
         },
         timeoutMs);

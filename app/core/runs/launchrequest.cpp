@@ -110,12 +110,12 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
                      .arg(run.id.left(8));
         return std::nullopt;
     }
-    if (!isFinal(jobStateFromName(latest.state))) {
+    if (!latest.hasEnded()) {
         *error = core::Tr::tr("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
                      .arg(run.id.left(8), latest.state, latest.jobId);
         return std::nullopt;
     }
-    const JobSpec::FromJson spec = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+    const JobSpec::FromJson spec = run.spec();
     if (!spec.ok()) {
         *error = core::Tr::tr("the stored job of this run is unreadable: %1").arg(spec.error);
         return std::nullopt;

@@ -46,8 +46,9 @@ QString attemptJobName(const QString &name, const QString &runId, int attempt);
 // restarted attempt continues where the last one stopped.
 LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, const QString &script = {});
 
-// The next attempt of an ended run of the bundled trainer, from a checkpoint ("auto", a path, or a file name
-// or step as the run's checkpoints list them), optionally for a new number of epochs. Shared by the fronts
+// The next attempt of an ended run, from a checkpoint ("auto", a path, or a file name or step as the run's
+// checkpoints list them), optionally for a new number of epochs; a custom command only "auto" (its own latest
+// checkpoint) or "none". Shared by the fronts
 // and the automatic restart. Nothing, with `error` set, when it cannot resume.
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
                                            QString from, const QString &epochs, QString *error);

@@ -72,7 +72,7 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
 qsizetype speakingJob(const QList<JobRecord> &jobs)
 {
     for (qsizetype i = 0; i < jobs.size(); ++i) {
-        if (!isFinal(jobStateFromName(jobs.at(i).state)))
+        if (!jobs.at(i).hasEnded())
             return i;
     }
     for (qsizetype i = jobs.size() - 1; i > 0; --i) {
@@ -100,7 +100,7 @@ QStringList chainLeftovers(const QList<JobRecord> &jobs, const QHash<QString, Jo
         ++first;
     QStringList ids;
     for (qsizetype i = jobs.size() - 1; i >= first; --i) {
-        if (!isFinal(jobStateFromName(jobs.at(i).state)))
+        if (!jobs.at(i).hasEnded())
             ids.append(jobs.at(i).jobId);
     }
     return ids;

@@ -18,9 +18,10 @@ struct RestartDecision {
 // Restart from the latest checkpoint when the job stopped to be requeued (the trainer's exit code 75 after
 // a signal, read from its stop event since PBS wrappers report no exit status, or the job's), or when the
 // scheduler ended it by wall time or preemption; never after a real error, never past spec.maxRestarts
-// restarts (a job's own in-job requeues included), never for a custom command. A spec that requeues itself
-// in-job is restarted from here only when its job ended all the same (the script's `scontrol requeue`
-// failed, as where a container has no scheduler commands, or the wall time killed it first).
+// restarts (a job's own in-job requeues included). A custom command writes no stop event: its job's exit
+// code says whether it asked to be requeued. A spec that requeues itself in-job is restarted from here only
+// when its job ended all the same (the script's `scontrol requeue` failed, as where a container has no
+// scheduler commands, or the wall time killed it first).
 // `attempts`: the run's jobs so far, latest last; `info`: what the run's metrics said; `latest`: what the
 // scheduler said of the latest job when it ended (its run time tells a wall-time warning from another
 // signal).

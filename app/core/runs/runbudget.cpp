@@ -82,7 +82,7 @@ WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, con
         return {};
     const auto runs = store.runs(cluster);
     for (const RunRecord &run : runs.value) { // newest first
-        const JobSpec::FromJson earlier = JobSpec::fromJson(QJsonDocument::fromJson(run.specJson.toUtf8()).object());
+        const JobSpec::FromJson earlier = run.spec();
         if (!earlier.ok() || pace(earlier.spec) != pace(spec))
             continue;
         const auto series = store.runSeries(run.id);

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "core/jobs/jobspec.h"
 #include "core/metrics/metricevent.h"
+#include "core/scheduler/jobstate.h"
 
 #include <QDateTime>
 #include <QList>
@@ -8,8 +10,9 @@
 
 namespace torchdeck {
 
-// One run as the store keeps it. Spec and state are text (the job spec's JSON, a state name) so the store
-// depends on no other component. Unknown numbers are NaN / -1, stored as NULL.
+// One run as the store keeps it. Spec and state are kept as text (the job spec's JSON, a state name), so
+// a store written by another version still opens; spec() and jobState() read them typed. Unknown numbers are
+// NaN / -1, stored as NULL.
 struct RunRecord {
     QString id; // a UUID without braces
     QString name;
@@ -25,6 +28,10 @@ struct RunRecord {
     double etaSeconds = kNoValue;
     QString message;         // the latest error or note, shown with the run
     bool autoRestart = true; // restarted from outside when its job stops to be requeued (restartdecision.h)
+
+    JobSpec::FromJson spec() const; // the stored spec, or why it is unreadable
+    JobState jobState() const { return jobStateFromName(state); }
+    bool hasEnded() const { return isFinal(jobState()); }
 };
 
 // Where the tails of a job stopped: each offset is the first byte not yet consumed as a whole line.
@@ -47,6 +54,9 @@ struct JobRecord {
     QString stderrPath;
     QString metricsPath;
     TailOffsets offsets;
+
+    JobState jobState() const { return jobStateFromName(state); }
+    bool hasEnded() const { return isFinal(jobState()); }
 };
 
 // A file a custom command's own logger writes under its run directory (TensorBoard events, Lightning's

@@ -1,0 +1,40 @@
+#include "core/runs/runsettlement.h"
+
+#include "core/coretr.h"
+#include "core/runs/restartdecision.h"
+#include "core/scheduler/jobstate.h"
+
+namespace torchdeck {
+
+RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, const RunProgress &progress,
+                        const RunInfo &info)
+{
+    // Not simply the newest job: attempts submitted up front wait behind the one that runs.
+    const JobRecord &latest = jobs.at(speakingJob(jobs));
+    RunSettlement settled;
+    settled.ended = latest.hasEnded();
+    const bool trainerFailed = info.stopped && info.exitCode != 0;
+    settled.state = settled.ended && trainerFailed && latest.state == jobStateName(JobState::Completed)
+                        ? jobStateName(JobState::Failed)
+                        : latest.state;
+    settled.epochsDone = progress.epochsDone;
+    settled.epochsTotal = run.epochsTotal >= 0 ? run.epochsTotal : progress.epochsTotal;
+    settled.lastLoss = progress.lastLoss;
+    settled.etaSeconds = settled.ended ? kNoValue : progress.etaSeconds;
+    return settled;
+}
+
+QString settledMessage(const QString &message, const RunInfo &info)
+{
+    QString settled = info.stopped && info.stopReason == u"error" ? info.stopMessage : message;
+    if (info.resumeSkipped > 0) {
+        const QString warning = core::Tr::tr("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
+                                    .arg(info.resumedFrom.section(u'/', -1))
+                                    .arg(info.resumeSkipped);
+        if (!settled.contains(warning))
+            settled = settled.isEmpty() ? warning : settled + QStringLiteral("; ") + warning;
+    }
+    return settled;
+}
+
+} // namespace torchdeck

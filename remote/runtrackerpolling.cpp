@@ -1,0 +1,100 @@
+// RunTracker: the pass's one scheduler poll of every unfinished job, and the attempts of a chain that can
+// no longer start, cancelled.
+#include "core/jobs/runlayout.h"
+#include "core/runs/restartdecision.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+#include "remote/connection.h"
+#include "remote/runtracker.h"
+#include "remote/schedulerclient.h"
+
+namespace torchdeck::remote {
+
+void RunTracker::pollJobs(const StepHandle &step)
+{
+    QString localState;
+    if (m_profile.scheduler == SchedulerKind::Local) {
+        // Local jobs keep their state under <work>/local: the launcher made it absolute in the run's paths.
+        localState = localStateDirectoryOf(m_jobs.constFirst().stdoutPath);
+    }
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), step.context());
+    connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
+        client->deleteLater();
+        note(error); // without states, still read what the jobs wrote
+        step.done();
+    });
+    connect(client, &SchedulerClient::polled, step.context(), [this, client, step](const JobListResult &result) {
+        client->deleteLater();
+        jobsPolled(result);
+        step.done();
+    });
+    QStringList ids;
+    for (const JobRecord &job : std::as_const(m_jobs))
+        ids.append(job.jobId);
+    client->poll(ids);
+}
+
+void RunTracker::jobsPolled(const JobListResult &result)
+{
+    if (!result.ok())
+        note(tr("the scheduler's answer was partly unreadable: ") + result.errorString());
+    for (JobRecord &job : m_jobs) {
+        const JobInfo *info = result.find(job.jobId);
+        if (info)
+            m_polled.insert(job.jobId, *info);
+        if (!info || info->state == JobState::Unknown)
+            continue;
+        const QString state = jobStateName(info->state);
+        if (state != job.state || info->exitCode != job.exitCode) {
+            const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, state, info->exitCode);
+            if (!saved.ok())
+                note(saved.error);
+        }
+        job.state = state;
+        job.exitCode = info->exitCode;
+    }
+}
+
+void RunTracker::cancelWaitingInVain(const StepHandle &step)
+{
+    QStringList runs;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        if (!runs.contains(job.runId))
+            runs.append(job.runId);
+    }
+    QStringList ids;
+    for (const QString &runId : std::as_const(runs)) {
+        const auto jobs = m_store->jobs(runId);
+        if (jobs.ok())
+            ids += chainLeftovers(jobs.value, m_polled);
+    }
+    cancelNext(ids, step);
+}
+
+void RunTracker::cancelNext(QStringList ids, const StepHandle &step)
+{
+    if (ids.isEmpty() || !m_connection)
+        return step.done();
+    const QString id = ids.takeFirst();
+    auto *client = new SchedulerClient(m_connection, m_profile.commands(), step.context());
+    connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
+        client->deleteLater();
+        note(tr("cancelling attempts that can no longer start: ") + error);
+        step.done();
+    });
+    connect(client, &SchedulerClient::actionDone, step.context(), [this, client, id, ids, step] {
+        client->deleteLater();
+        for (JobRecord &job : m_jobs) {
+            if (job.jobId != id)
+                continue;
+            job.state = jobStateName(JobState::Cancelled);
+            const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, job.state, -1);
+            if (!saved.ok())
+                note(saved.error);
+        }
+        cancelNext(ids, step); // one at a time, each after the one that waits on it
+    });
+    client->act(SchedulerAction::Cancel, {id});
+}
+
+} // namespace torchdeck::remote

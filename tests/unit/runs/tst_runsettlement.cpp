@@ -1,0 +1,120 @@
+// How a tracker pass settles a run from its jobs and its series (core/runs/runsettlement.h).
+#include "core/runs/runsettlement.h"
+#include "core/scheduler/jobstate.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace torchdeck;
+
+namespace {
+
+JobRecord job(int attempt, JobState state)
+{
+    JobRecord record;
+    record.attempt = attempt;
+    record.jobId = QString::number(100 + attempt);
+    record.state = jobStateName(state);
+    return record;
+}
+
+RunInfo stopped(int exitCode, const QString &reason, const QString &message = {})
+{
+    RunInfo info;
+    info.stopped = true;
+    info.exitCode = exitCode;
+    info.stopReason = reason;
+    info.stopMessage = message;
+    return info;
+}
+
+} // namespace
+
+class TestRunSettlement : public QObject {
+    Q_OBJECT
+private slots:
+    void stateOfTheJobThatSpeaks_data()
+    {
+        QTest::addColumn<QList<JobRecord>>("jobs");
+        QTest::addColumn<RunInfo>("info");
+        QTest::addColumn<QString>("state");
+        QTest::addColumn<bool>("ended");
+        QTest::addRow("running") << QList<JobRecord>{job(0, JobState::Running)} << RunInfo{} << "running" << false;
+        QTest::addRow("completed, the trainer agrees") << QList<JobRecord>{job(0, JobState::Completed)}
+                                                       << stopped(0, QStringLiteral("done")) << "completed" << true;
+        QTest::addRow("a PBS wrapper's completed, the trainer failed")
+            << QList<JobRecord>{job(0, JobState::Completed)} << stopped(1, QStringLiteral("error")) << "failed" << true;
+        QTest::addRow("wall time, the trainer checkpointed")
+            << QList<JobRecord>{job(0, JobState::Timeout)} << stopped(75, QStringLiteral("signal")) << "timeout"
+            << true;
+        QTest::addRow("a chain: the attempt that waits behind a failed one")
+            << QList<JobRecord>{job(0, JobState::Failed), job(1, JobState::Pending)} << RunInfo{} << "pending" << false;
+        QTest::addRow("a chain: the running attempt, not the newest")
+            << QList<JobRecord>{job(0, JobState::Running), job(1, JobState::Pending)} << RunInfo{} << "running"
+            << false;
+        QTest::addRow("a chain that completed: its never-run leftover passed over")
+            << QList<JobRecord>{job(0, JobState::Completed), job(1, JobState::Cancelled)}
+            << stopped(0, QStringLiteral("done")) << "completed" << true;
+    }
+    void stateOfTheJobThatSpeaks()
+    {
+        QFETCH(QList<JobRecord>, jobs);
+        QFETCH(RunInfo, info);
+        QFETCH(QString, state);
+        QFETCH(bool, ended);
+        const RunSettlement settled = settleRun(RunRecord{}, jobs, RunProgress{}, info);
+        QCOMPARE(settled.state, state);
+        QCOMPARE(settled.ended, ended);
+    }
+
+    void progressAndTheSubmittedEpochs()
+    {
+        RunProgress progress;
+        progress.epochsDone = 3;
+        progress.epochsTotal = 5;
+        progress.lastLoss = 0.25;
+        progress.etaSeconds = 40;
+        RunRecord run;
+        const RunSettlement fromSeries = settleRun(run, {job(0, JobState::Running)}, progress, {});
+        QCOMPARE(fromSeries.epochsDone, 3);
+        QCOMPARE(fromSeries.epochsTotal, 5);
+        QCOMPARE(fromSeries.lastLoss, 0.25);
+        QCOMPARE(fromSeries.etaSeconds, 40.0);
+        run.epochsTotal = 10; // resumed with --epochs 10: the series says 5 until the new start event
+        QCOMPARE(settleRun(run, {job(0, JobState::Running)}, progress, {}).epochsTotal, 10);
+        QVERIFY(std::isnan(settleRun(run, {job(0, JobState::Completed)}, progress, {}).etaSeconds));
+    }
+
+    void message_data()
+    {
+        QTest::addColumn<QString>("before");
+        QTest::addColumn<RunInfo>("info");
+        QTest::addColumn<QString>("after");
+        QTest::addRow("nothing to say") << "submitted" << RunInfo{} << "submitted";
+        QTest::addRow("the trainer's error")
+            << "restarted" << stopped(1, QStringLiteral("error"), QStringLiteral("CUDA out of memory"))
+            << "CUDA out of memory";
+        QTest::addRow("a signal is no error")
+            << "restarted" << stopped(75, QStringLiteral("signal"), QStringLiteral("SIGUSR1")) << "restarted";
+        RunInfo resumed;
+        resumed.resumedFrom = QStringLiteral("/w/runs/r/ckpt/step-200.pt");
+        resumed.resumeSkipped = 2;
+        const QString warning =
+            QStringLiteral("warning: resumed from step-200.pt; 2 newer checkpoint(s) were torn or corrupt");
+        QTest::addRow("resumed from an older checkpoint") << "" << resumed << warning;
+        QTest::addRow("the warning after a message")
+            << "restarted" << resumed << QString(QStringLiteral("restarted; ") + warning);
+        QTest::addRow("the warning once") << QString(QStringLiteral("restarted; ") + warning) << resumed
+                                          << QString(QStringLiteral("restarted; ") + warning);
+    }
+    void message()
+    {
+        QFETCH(QString, before);
+        QFETCH(RunInfo, info);
+        QFETCH(QString, after);
+        QCOMPARE(settledMessage(before, info), after);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunSettlement)
+#include "tst_runsettlement.moc"

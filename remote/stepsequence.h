@@ -22,8 +22,6 @@ public:
     void doneAll() const;
     // For connections made by the step: they are dropped with the sequence.
     QObject *context() const;
-    // A handle of no sequence: every call is ignored (a placeholder until a step hands a real one).
-    static StepHandle detached() { return StepHandle(nullptr, 0); }
 
 private:
     friend class StepSequence;
@@ -56,7 +54,6 @@ public:
     // Drops the steps left; what the running step still delivers is ignored. No signal follows.
     void stop();
     bool isRunning() const { return m_running; }
-    QString currentTitle() const { return m_current.title; }
 
 signals:
     void started();

@@ -30,8 +30,9 @@ struct ComparedRun {
 };
 
 // The charts of one run: train loss and samples/s by step, train/val loss by epoch, epoch time bars. Every
-// Qt Charts call of the application is in runcharts*, runchartview* and runcharttheme* (Qt Charts is
-// deprecated from Qt 6.10 for Qt Graphs: the move stays there). Long series are drawn decimated to about one
+// Qt Charts call of the application is in runcharts.cpp, runchartsbystep.cpp, runchartaxes*, runchartticks*,
+// runchartview* and runcharttheme* (Qt Charts is deprecated from Qt 6.10 for Qt Graphs: the move stays
+// there; runchartspanel* only arranges them). Long series are drawn decimated to about one
 // point per pixel column of the visible range; appends are coalesced into one redraw per `redrawDelayMs`.
 // Each chart zooms and pans (RunChartView); a zoomed chart keeps its range while points arrive. The charts'
 // theme follows the palette.

@@ -4,7 +4,6 @@
 #include "core/scheduler/localcommands.h"
 #include "core/scheduler/qstatfullparser.h"
 #include "core/scheduler/qstatjsonparser.h"
-#include "core/scheduler/qstattableparser.h"
 #include "core/scheduler/sacctparser.h"
 #include "core/scheduler/scontrolparser.h"
 #include "core/scheduler/squeueparser.h"
@@ -29,9 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const QByteArray input(reinterpret_cast<const char *>(data), qsizetype(size));
     check(parseSqueue(input));
     check(parseSacct(input));
-    check(parseSacctTable(input));
     check(parseScontrolShowJob(input));
-    check(parseQstatTable(input));
     check(parseQstatFull(input, PbsDialect::PbsPro));
     check(parseQstatFull(input, PbsDialect::Torque));
     check(parseQstatJson(input, PbsDialect::PbsPro));

@@ -104,15 +104,4 @@ QString codeSnapshotIdOf(const QByteArray &manifest)
     return QString::fromLatin1(QCryptographicHash::hash(manifest, QCryptographicHash::Sha256).toHex().left(20));
 }
 
-QStringList codeManifestObjects(const QByteArray &manifest)
-{
-    QList<QByteArray> fields = manifest.split('\0');
-    if (fields.isEmpty() || !fields.takeLast().isEmpty() || fields.size() % 2 != 0)
-        return {};
-    QStringList objects;
-    for (qsizetype i = 0; i < fields.size(); i += 2)
-        objects.append(QString::fromLatin1(fields.at(i)));
-    return objects;
-}
-
 } // namespace torchdeck

@@ -36,7 +36,5 @@ QString codeObjectName(const CodeFile &file);
 // hold any character but NUL), sorted by path.
 QByteArray codeManifest(const QList<CodeFile> &files);
 QString codeSnapshotIdOf(const QByteArray &manifest);
-// The object names a manifest refers to; empty when it is malformed.
-QStringList codeManifestObjects(const QByteArray &manifest);
 
 } // namespace torchdeck

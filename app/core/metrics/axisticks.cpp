@@ -154,28 +154,4 @@ AxisTicks linearTicks(double min, double max, int maxTicks)
     return ticks;
 }
 
-AxisTicks logTicks(double min, double max)
-{
-    AxisTicks ticks;
-    if (!(min > 0) || !std::isfinite(min) || !std::isfinite(max) || max < min)
-        return ticks;
-    const int low = int(std::floor(std::log10(min) + 1e-9));
-    const int high = int(std::ceil(std::log10(max) - 1e-9));
-    const bool fewDecades = high - low < 3;
-    for (int exponent = low; exponent <= high; ++exponent) {
-        const double decade = std::pow(10.0, exponent);
-        for (const double mantissa : {1.0, 2.0, 5.0}) {
-            if (mantissa != 1 && !fewDecades)
-                continue;
-            const double value = mantissa * decade;
-            if (value >= min * (1 - 1e-9) && value <= max * (1 + 1e-9))
-                ticks.values.append(value);
-        }
-    }
-    // Each label as precise as its own value: "0.05", "200k", "1e-4".
-    for (const double value : std::as_const(ticks.values))
-        ticks.labels.append(tickLabel(value, value, value));
-    return ticks;
-}
-
 } // namespace torchdeck

@@ -17,9 +17,6 @@ struct AxisTicks {
 // Linear: at most `maxTicks` (>= 2) round values covering [min, max]. A flat range (min == max) is widened
 // around its value; non-finite bounds give no ticks.
 AxisTicks linearTicks(double min, double max, int maxTicks);
-// Logarithmic (min > 0): every decade inside [min, max]; with 2 and 5 between them when fewer than 3 decades
-// fall inside, so a short range still gets a few labels.
-AxisTicks logTicks(double min, double max);
 
 // Time along x: ticks on round durations (1, 2, 5, 10, 15, 30 s; 1, 2, 5, 10, 15, 30 min; 1, 2, 3, 6, 12 h;
 // days), labelled as durations ("30s", "1h30m") or, for Unix seconds, as the local clock time ("14:05",

@@ -25,9 +25,4 @@ QString seriesName(SeriesKind kind)
     return {};
 }
 
-QString seriesXName(SeriesKind kind)
-{
-    return isByEpoch(kind) ? core::Tr::tr("epoch") : core::Tr::tr("step");
-}
-
 } // namespace torchdeck

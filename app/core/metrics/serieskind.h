@@ -22,7 +22,6 @@ inline bool isByEpoch(SeriesKind kind)
     return kind >= SeriesKind::EpochTrainLoss;
 }
 
-QString seriesName(SeriesKind kind);  // "train loss", "val accuracy", ...
-QString seriesXName(SeriesKind kind); // "step" or "epoch"
+QString seriesName(SeriesKind kind); // "train loss", "val accuracy", ...
 
 } // namespace torchdeck

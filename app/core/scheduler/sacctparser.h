@@ -16,8 +16,4 @@ QString sacctFormat();
 // reported once, as its last line says.
 JobListResult parseSacct(const QByteArray &output);
 
-// sacct's default fixed-width table, as `sacct -c` prints it without --format: columns found from the
-// rule line under the header; names and states cut to the column width end in '+'.
-JobListResult parseSacctTable(const QByteArray &output);
-
 } // namespace torchdeck

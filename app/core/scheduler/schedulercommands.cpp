@@ -149,9 +149,4 @@ bool reportsUnknownJob(const QByteArray &stderrText)
     return stderrText.contains("Invalid job id specified") || stderrText.contains("Unknown Job Id");
 }
 
-bool reportsAccountingDisabled(const QByteArray &stderrText)
-{
-    return stderrText.contains("accounting storage is disabled");
-}
-
 } // namespace torchdeck

@@ -76,7 +76,4 @@ private:
 // with "Invalid job id specified", qstat says "Unknown Job Id". Treat as "not listed", not as a failure.
 bool reportsUnknownJob(const QByteArray &stderrText);
 
-// stderr of sacct on a cluster without slurmdbd: switch to SlurmHistory::CompletionFile.
-bool reportsAccountingDisabled(const QByteArray &stderrText);
-
 } // namespace torchdeck

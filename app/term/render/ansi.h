@@ -23,10 +23,4 @@ inline QString color(int index)
     return index < 0 ? kDefaultColor : QString(u"\x1b[38;5;" + QString::number(index) + u'm');
 }
 
-// Text in a colour, back to the default after it; plain text when colours are off.
-inline QString colored(const QString &text, int index, bool useColor)
-{
-    return useColor && index >= 0 ? QString(color(index) + text + kDefaultColor) : text;
-}
-
 } // namespace torchdeck::term::ansi

@@ -22,8 +22,6 @@ private slots:
     void linear();
     void roundSteps_data();
     void roundSteps();
-    void logarithmic_data();
-    void logarithmic();
     void degenerateRanges();
     void durations_data();
     void durations();
@@ -82,32 +80,12 @@ void TestAxisTicks::roundSteps()
     QCOMPARE(roundStep(raw), step);
 }
 
-void TestAxisTicks::logarithmic_data()
-{
-    QTest::addColumn<double>("min");
-    QTest::addColumn<double>("max");
-    QTest::addColumn<QStringList>("labels");
-    QTest::newRow("decades") << 1e-4 << 2.0 << words("1e-4 0.001 0.01 0.1 1");
-    QTest::newRow("short range: 1, 2, 5") << 0.03 << 0.6 << words("0.05 0.1 0.2 0.5");
-    QTest::newRow("counts") << 50.0 << 2e5 << words("100 1000 10k 100k");
-}
-
-void TestAxisTicks::logarithmic()
-{
-    QFETCH(double, min);
-    QFETCH(double, max);
-    QFETCH(QStringList, labels);
-    QCOMPARE(logTicks(min, max).labels, labels);
-}
-
 void TestAxisTicks::degenerateRanges()
 {
     const AxisTicks flat = linearTicks(0.5, 0.5, 5);
     QVERIFY(!flat.values.isEmpty());
     QVERIFY(flat.values.constFirst() <= 0.5 && flat.values.constLast() >= 0.5);
     QVERIFY(linearTicks(qQNaN(), 1, 5).values.isEmpty());
-    QVERIFY(logTicks(0, 10).values.isEmpty());
-    QVERIFY(logTicks(-1, 10).values.isEmpty());
     QCOMPARE(linearTicks(1, 0, 3).labels, linearTicks(0, 1, 3).labels);
 }
 

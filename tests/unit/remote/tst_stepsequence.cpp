@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
+#include <optional>
 
 using namespace torchdeck::remote;
 
@@ -62,7 +63,7 @@ private slots:
     void lateAndRepeatedRepliesAreIgnored()
     {
         StepSequence steps;
-        StepHandle first = StepHandle::detached();
+        std::optional<StepHandle> first;
         int seconds = 0;
         steps.add({{}, {}, [&](const StepHandle &step) {
                        first = step;
@@ -72,8 +73,8 @@ private slots:
         steps.add({{}, {}, [&](const StepHandle &) { ++seconds; }}); // never answers
         steps.start();
         QTRY_COMPARE(seconds, 1);
-        first.done();                       // stale: the second step runs
-        first.fail(QStringLiteral("late")); // stale too
+        first->done();                       // stale: the second step runs
+        first->fail(QStringLiteral("late")); // stale too
         QTest::qWait(20);
         QCOMPARE(seconds, 1);
         QVERIFY(steps.isRunning());

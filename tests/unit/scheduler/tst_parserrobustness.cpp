@@ -1,7 +1,6 @@
 #include "core/scheduler/localcommands.h"
 #include "core/scheduler/qstatfullparser.h"
 #include "core/scheduler/qstatjsonparser.h"
-#include "core/scheduler/qstattableparser.h"
 #include "core/scheduler/sacctparser.h"
 #include "core/scheduler/scontrolparser.h"
 #include "core/scheduler/squeueparser.h"
@@ -41,9 +40,7 @@ void TestParserRobustness::cutAndFlipped()
     const QList<std::function<JobListResult(const QByteArray &)>> parsers = {
         parseSqueue,
         parseSacct,
-        parseSacctTable,
         parseScontrolShowJob,
-        parseQstatTable,
         [](const QByteArray &out) { return parseQstatFull(out, PbsDialect::PbsPro); },
         [](const QByteArray &out) { return parseQstatFull(out, PbsDialect::Torque); },
         [](const QByteArray &out) { return parseQstatJson(out); },

@@ -17,25 +17,18 @@ private slots:
     void requeuedJobIsReportedOnceAsItsLastRun();
     void brokenJobcompRecordStaysAJob();
     void accountingFormat();
-    void tableStates_data();
-    void tableStates();
     void malformed_data();
     void malformed();
-    void malformedTable();
 
 private:
     JobListResult m_parsable;
-    JobListResult m_table;
 };
 
 void TestSacctParser::initTestCase()
 {
     m_parsable = parseSacct(fixture(QStringLiteral("slurm-sacct-c-parsable.txt")));
-    m_table = parseSacctTable(fixture(QStringLiteral("slurm-sacct-c.txt")));
     QVERIFY2(m_parsable.ok(), qPrintable(m_parsable.errorString()));
-    QVERIFY2(m_table.ok(), qPrintable(m_table.errorString()));
     QCOMPARE(m_parsable.jobs.size(), 15);
-    QCOMPARE(m_table.jobs.size(), 15);
 }
 
 void TestSacctParser::parsableStates_data()
@@ -117,29 +110,6 @@ void TestSacctParser::accountingFormat()
     QVERIFY(!result.jobs.at(2).submitted.isValid());
 }
 
-void TestSacctParser::tableStates_data()
-{
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    // The table cuts names to 10 characters with '+'.
-    QTest::addRow("completed") << QStringLiteral("td-comple+") << JobState::Completed;
-    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed;
-    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout;
-    QTest::addRow("cancelled") << QStringLiteral("td-running") << JobState::Cancelled;
-    QTest::addRow("broken record") << QStringLiteral("td") << JobState::Unknown;
-}
-
-void TestSacctParser::tableStates()
-{
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    const JobInfo *job = jobNamed(m_table, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->queue, QStringLiteral("debug"));
-    QCOMPARE(job->ended.isValid(), isFinal(state)); // an unknown state is not taken as ended
-}
-
 void TestSacctParser::malformed_data()
 {
     QTest::addColumn<QByteArray>("output");
@@ -161,19 +131,6 @@ void TestSacctParser::malformed()
     QVERIFY(!result.ok());
     QVERIFY(result.jobs.isEmpty());
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
-}
-
-void TestSacctParser::malformedTable()
-{
-    QVERIFY(parseSacctTable(QByteArray()).ok());
-    QVERIFY(!parseSacctTable("just some text\nmore text\n").ok());
-    QVERIFY(!parseSacctTable("Foo Bar\n--- ---\n1 2\n").ok()); // no JobID/State columns
-    QByteArray output = fixture(QStringLiteral("slurm-sacct-c.txt"));
-    output.append("garbage line here\n");
-    const JobListResult result = parseSacctTable(output);
-    QCOMPARE(result.jobs.size(), 15);
-    QCOMPARE(result.errors.size(), 1);
-    QVERIFY(result.errors.constFirst().startsWith(QStringLiteral("line 22:")));
 }
 
 QTEST_GUILESS_MAIN(TestSacctParser)

@@ -219,8 +219,6 @@ void TestSchedulerCommands::stderrVerdicts()
     QVERIFY(reportsUnknownJob(fixture(QStringLiteral("slurm-squeue-unknown-id-stderr.txt"))));
     QVERIFY(reportsUnknownJob("qstat: Unknown Job Id 99.pbs01\n"));
     QVERIFY(!reportsUnknownJob("slurm_load_jobs error: Unable to contact slurm controller\n"));
-    QVERIFY(reportsAccountingDisabled(fixture(QStringLiteral("slurm-sacct-disabled-stderr.txt"))));
-    QVERIFY(!reportsAccountingDisabled(QByteArray()));
 }
 
 QTEST_GUILESS_MAIN(TestSchedulerCommands)

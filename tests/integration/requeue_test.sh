@@ -113,8 +113,9 @@ case_requeue() { # in-job requeue: the script runs scontrol requeue itself; the 
     done
     kill "$watcher" 2>/dev/null || true
     echo "the run's states:$states"
-    # Slurm shows the job pending again with a restart count: torchdeck calls that requeued.
-    [[ "$states" =~ running\ requeued\ running\ completed$ ]] || fail "the run's states: $states"
+    # Slurm shows the job pending again with a restart count: torchdeck calls that requeued. The first run is
+    # short (1000 steps): a loaded machine may see it start only as requeued, so only the rerun is required.
+    [[ "$states" =~ requeued\ running\ completed$ ]] || fail "the run's states: $states"
     grep -qE "^${run:0:8} +requeued +torchdeck-sandbox +completed +3/3 " <<<"$(td runs)" || fail "runs: $(td runs)"
     expect_eq "$(scontrol show job "$id" | grep -o 'Restarts=[0-9]*')" Restarts=1 "Slurm's restart count"
     log=$(td logs "$run")

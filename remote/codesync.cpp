@@ -1,6 +1,7 @@
 #include "remote/codesync.h"
 
 #include "core/code/coderemote.h"
+#include "core/jobs/runlayout.h"
 #include "remote/connection.h"
 
 #include <QCoreApplication>
@@ -70,6 +71,15 @@ CodeSync::CodeSync(Connection *connection, QString localDirectory, QString workD
     , m_workDirectory(std::move(workDirectory))
 {
     qRegisterMetaType<CodeSyncResult>();
+    m_steps.add(
+        {tr("Reading the code in %1").arg(m_localDirectory), {}, [this](const StepHandle &step) { hash(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { prepareStore(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { uploadManifest(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { findMissing(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { uploadNext(step); }});
+    connect(&m_steps, &StepSequence::progress, this, &CodeSync::progress);
+    connect(&m_steps, &StepSequence::failed, this, &CodeSync::failed);
+    connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_result); });
 }
 
 CodeSync::~CodeSync()
@@ -79,13 +89,20 @@ CodeSync::~CodeSync()
 
 void CodeSync::start()
 {
-    emit progress(tr("Reading the code in %1").arg(m_localDirectory), 0, 0);
+    m_result = {};
+    m_missing.clear();
+    m_missingBytes = 0;
+    m_steps.start();
+}
+
+void CodeSync::hash(const StepHandle &step)
+{
     // Hashing a big folder takes seconds: the window stays responsive meanwhile.
     const auto running = m_hashing;
     const QString directory = m_localDirectory;
     const QPointer<CodeSync> self(this);
     offThread<CodeSnapshot>(
-        this,
+        step.context(),
         [running, self, directory] {
             return makeCodeSnapshot(directory, [running, self](qint64 done, qint64 total) {
                 inMainThread<CodeSync>(
@@ -93,71 +110,62 @@ void CodeSync::start()
                 return running->load();
             });
         },
-        [this](const CodeSnapshot &snapshot) { hashed(snapshot); });
+        [this, step](const CodeSnapshot &snapshot) {
+            if (!snapshot.ok())
+                return step.fail(snapshot.error);
+            m_snapshot = snapshot;
+            m_result.snapshotId = snapshot.id;
+            m_result.files = int(snapshot.files.size());
+            step.done();
+        });
 }
 
-void CodeSync::fail(const QString &error)
-{
-    m_stopped = true;
-    emit failed(error);
-}
-
-void CodeSync::run(const QString &what, const QString &command, const std::function<void(const QByteArray &)> &then)
+void CodeSync::run(const StepHandle &step, const QString &what, const QString &command,
+                   const std::function<void(const QByteArray &)> &then)
 {
     if (!m_connection)
-        return fail(tr("%1: no connection").arg(what));
+        return step.fail(tr("%1: no connection").arg(what));
     RemoteCommand *command_ = m_connection->run(command);
-    connect(command_, &RemoteCommand::failed, this, [this, what](const QString &error) { fail(what + u": " + error); });
-    connect(command_, &RemoteCommand::finished, this, [this, what, then](const ExecResult &result) {
+    connect(command_, &RemoteCommand::failed, step.context(),
+            [step, what](const QString &error) { step.fail(what + u": " + error); });
+    connect(command_, &RemoteCommand::finished, step.context(), [step, what, then](const ExecResult &result) {
         if (result.exitCode != 0)
-            return fail(QStringLiteral("%1: %2").arg(what, QString::fromUtf8(result.err.trimmed())));
+            return step.fail(QStringLiteral("%1: %2").arg(what, QString::fromUtf8(result.err.trimmed())));
         then(result.out);
     });
 }
 
-void CodeSync::hashed(const CodeSnapshot &snapshot)
+void CodeSync::prepareStore(const StepHandle &step)
 {
-    if (m_stopped)
-        return;
-    if (!snapshot.ok())
-        return fail(snapshot.error);
-    m_snapshot = snapshot;
-    m_result.snapshotId = snapshot.id;
-    m_result.files = int(snapshot.files.size());
-    CodeStore store{m_workDirectory + QStringLiteral("/code")};
-    run(tr("making the code folder on the cluster"), store.prepareCommand(), [this](const QByteArray &out) {
+    const CodeStore store{WorkLayout{m_workDirectory}.codeStore()};
+    run(step, tr("making the code folder on the cluster"), store.prepareCommand(), [this, step](const QByteArray &out) {
         m_root = QString::fromUtf8(out.trimmed());
-        uploadManifest();
+        step.done();
     });
 }
 
-void CodeSync::uploadManifest()
+void CodeSync::uploadManifest(const StepHandle &step)
 {
     emit progress(tr("Comparing snapshot %1 with the cluster's").arg(m_snapshot.id), 0, 0);
     // Uploaded once: replacing it would take it away for a moment from a submission of the same code.
-    run(tr("looking for the code's manifest"), CodeStore{m_root}.manifestPresentCommand(m_snapshot.id),
-        [this](const QByteArray &out) {
+    run(step, tr("looking for the code's manifest"), CodeStore{m_root}.manifestPresentCommand(m_snapshot.id),
+        [this, step](const QByteArray &out) {
             if (out.trimmed() == "present")
-                return findMissing();
-            sendManifest();
+                return step.done();
+            if (!m_connection)
+                return step.fail(tr("uploading the code: no connection"));
+            RemoteUpload *upload = m_connection->uploadData(codeManifest(m_snapshot.files),
+                                                            CodeStore{m_root}.manifestPath(m_snapshot.id), 0600);
+            connect(upload, &RemoteUpload::failed, step.context(),
+                    [step](const QString &error) { step.fail(tr("uploading the code's manifest: %1").arg(error)); });
+            connect(upload, &RemoteUpload::finished, step.context(), [step] { step.done(); });
         });
 }
 
-void CodeSync::sendManifest()
+void CodeSync::findMissing(const StepHandle &step)
 {
-    if (!m_connection)
-        return fail(tr("uploading the code: no connection"));
-    RemoteUpload *upload =
-        m_connection->uploadData(codeManifest(m_snapshot.files), CodeStore{m_root}.manifestPath(m_snapshot.id), 0600);
-    connect(upload, &RemoteUpload::failed, this,
-            [this](const QString &error) { fail(tr("uploading the code's manifest: %1").arg(error)); });
-    connect(upload, &RemoteUpload::finished, this, [this] { findMissing(); });
-}
-
-void CodeSync::findMissing()
-{
-    run(tr("comparing the code with the cluster's"), CodeStore{m_root}.missingObjectsCommand(m_snapshot.id),
-        [this](const QByteArray &out) {
+    run(step, tr("comparing the code with the cluster's"), CodeStore{m_root}.missingObjectsCommand(m_snapshot.id),
+        [this, step](const QByteArray &out) {
             QSet<QString> missing;
             for (const QByteArray &line : out.split('\n')) {
                 if (!line.isEmpty())
@@ -169,42 +177,38 @@ void CodeSync::findMissing()
                     m_missingBytes += file.size;
                 }
             }
-            uploadNext();
+            step.done();
         });
 }
 
-void CodeSync::uploadNext()
+void CodeSync::uploadNext(const StepHandle &step)
 {
-    if (m_stopped)
-        return;
     if (m_missing.isEmpty())
-        return emit finished(m_result);
+        return step.done();
     if (!m_connection)
-        return fail(tr("uploading the code: no connection"));
+        return step.fail(tr("uploading the code: no connection"));
     const CodeFile file = m_missing.takeFirst();
     const QString path = QDir(m_snapshot.directory).filePath(file.path);
     offThread<ReadObject>(
-        this, [path, file] { return readObject(path, file); },
-        [this, file](const ReadObject &read) { upload(file, read); });
+        step.context(), [path, file] { return readObject(path, file); },
+        [this, step, file](const ReadObject &read) { upload(step, file, read); });
 }
 
-void CodeSync::upload(const CodeFile &file, const ReadObject &read)
+void CodeSync::upload(const StepHandle &step, const CodeFile &file, const ReadObject &read)
 {
-    if (m_stopped)
-        return;
     if (!read.error.isEmpty())
-        return fail(read.error);
+        return step.fail(read.error);
     if (!m_connection)
-        return fail(tr("uploading the code: no connection"));
+        return step.fail(tr("uploading the code: no connection"));
     RemoteUpload *upload = m_connection->uploadData(read.content, CodeStore{m_root}.objectPath(codeObjectName(file)),
                                                     file.executable ? 0555 : 0444);
-    connect(upload, &RemoteUpload::failed, this,
-            [this, file](const QString &error) { fail(tr("uploading %1: %2").arg(file.path, error)); });
-    connect(upload, &RemoteUpload::finished, this, [this](qint64 bytes) {
+    connect(upload, &RemoteUpload::failed, step.context(),
+            [step, file](const QString &error) { step.fail(tr("uploading %1: %2").arg(file.path, error)); });
+    connect(upload, &RemoteUpload::finished, step.context(), [this, step](qint64 bytes) {
         ++m_result.uploadedFiles;
         m_result.uploadedBytes += bytes;
         emit progress(tr("Uploading the code (%1)").arg(m_snapshot.id), m_result.uploadedBytes, m_missingBytes);
-        uploadNext();
+        uploadNext(step); // one object after another: the SFTP channel is one
     });
 }
 

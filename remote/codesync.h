@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/code/codesnapshot.h"
+#include "remote/stepsequence.h"
 
 #include <QObject>
 #include <QPointer>
@@ -17,11 +18,12 @@ struct CodeSyncResult {
     qint64 uploadedBytes = 0;
 };
 
-// Puts a local project folder on a cluster as a content-addressed snapshot (core/code/coderemote.h):
-//   hash the files (off the event loop) -> make <work>/code -> upload the manifest -> ask which objects are
-//   missing -> upload those alone, each read and checked against its hash off the
+// Puts a local project folder on a cluster as a content-addressed snapshot (core/code/coderemote.h), a
+// StepSequence:
+//   hash the files (off the event loop) -> make <work>/code -> upload the manifest unless it is there -> ask
+//   which objects are missing -> upload those alone, each read and checked against its hash off the
 //   event loop.
-// Unchanged files are never sent again, whichever snapshot had them first. stop() ends it between files.
+// Unchanged files are never sent again, whichever snapshot had them first. stop() ends it, silently.
 class CodeSync : public QObject {
     Q_OBJECT
 public:
@@ -29,7 +31,7 @@ public:
     ~CodeSync() override;
 
     void start();
-    void stop() { m_stopped = true; }
+    void stop() { m_steps.stop(); }
 
 signals:
     void progress(const QString &step, qint64 done, qint64 total);
@@ -37,14 +39,14 @@ signals:
     void failed(const QString &error);
 
 private:
-    void hashed(const CodeSnapshot &snapshot);
-    void run(const QString &what, const QString &command, const std::function<void(const QByteArray &)> &then);
-    void uploadManifest();
-    void sendManifest();
-    void findMissing();
-    void uploadNext();
-    void upload(const CodeFile &file, const ReadObject &read);
-    void fail(const QString &error);
+    void hash(const StepHandle &step);
+    void run(const StepHandle &step, const QString &what, const QString &command,
+             const std::function<void(const QByteArray &)> &then);
+    void prepareStore(const StepHandle &step);
+    void uploadManifest(const StepHandle &step);
+    void findMissing(const StepHandle &step);
+    void uploadNext(const StepHandle &step);
+    void upload(const StepHandle &step, const CodeFile &file, const ReadObject &read);
 
     QPointer<Connection> m_connection;
     QString m_localDirectory;
@@ -55,7 +57,7 @@ private:
     qint64 m_missingBytes = 0;
     CodeSyncResult m_result;
     std::shared_ptr<std::atomic<bool>> m_hashing = std::make_shared<std::atomic<bool>>(true);
-    bool m_stopped = false;
+    StepSequence m_steps;
 };
 
 } // namespace torchdeck::remote

@@ -83,7 +83,6 @@ private:
     void storeEvents(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events,
                      const std::function<torchdeck::StoreResult<bool>()> &append);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
-    void cancelNext(QStringList ids, const StepHandle &step);
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);

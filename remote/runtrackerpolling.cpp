@@ -68,22 +68,15 @@ void RunTracker::cancelWaitingInVain(const StepHandle &step)
         if (jobs.ok())
             ids += chainLeftovers(jobs.value, m_polled);
     }
-    cancelNext(ids, step);
-}
-
-void RunTracker::cancelNext(QStringList ids, const StepHandle &step)
-{
     if (ids.isEmpty() || !m_connection)
         return step.done();
-    const QString id = ids.takeFirst();
     auto *client = new SchedulerClient(m_connection, m_profile.commands(), step.context());
     connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
         note(tr("cancelling attempts that can no longer start: ") + error);
         step.done();
     });
-    connect(client, &SchedulerClient::actionDone, step.context(), [this, client, id, ids, step] {
-        client->deleteLater();
+    connect(client, &SchedulerClient::actedOn, step.context(), [this](SchedulerAction, const QString &id) {
         for (JobRecord &job : m_jobs) {
             if (job.jobId != id)
                 continue;
@@ -92,9 +85,12 @@ void RunTracker::cancelNext(QStringList ids, const StepHandle &step)
             if (!saved.ok())
                 note(saved.error);
         }
-        cancelNext(ids, step); // one at a time, each after the one that waits on it
     });
-    client->act(SchedulerAction::Cancel, {id});
+    connect(client, &SchedulerClient::actionDone, step.context(), [client, step] {
+        client->deleteLater();
+        step.done();
+    });
+    client->actInTurn(SchedulerAction::Cancel, ids); // each after the one that waits on it
 }
 
 } // namespace torchdeck::remote

@@ -145,4 +145,28 @@ void SchedulerClient::act(SchedulerAction action, const QStringList &ids)
     });
 }
 
+void SchedulerClient::actInTurn(SchedulerAction action, const QStringList &ids)
+{
+    actFrom(action, ids, 0);
+}
+
+void SchedulerClient::actFrom(SchedulerAction action, const QStringList &ids, qsizetype index)
+{
+    if (index == ids.size())
+        return emit actionDone(action, ids);
+    const QStringList argv = m_commands.action(action, {ids.at(index)});
+    if (argv.isEmpty())
+        return emit failed(tr("this scheduler cannot do that to a job"));
+    run(argv.first(), argv, {},
+        [this, action, ids, index, argv](const QByteArray &, const QByteArray &err, int exitCode) {
+            if (exitCode != 0)
+                return emit failed(tr("%1 failed (exit code %2): %3")
+                                       .arg(shellJoin(argv))
+                                       .arg(exitCode)
+                                       .arg(QString::fromUtf8(err.trimmed())));
+            emit actedOn(action, ids.at(index));
+            actFrom(action, ids, index + 1);
+        });
+}
+
 } // namespace torchdeck::remote

@@ -23,6 +23,10 @@ public:
     // The jobs the scheduler knows by this name (local runs: by script): found(), or failed().
     void findNamed(const QString &jobName, const QString &scriptPath);
     void act(SchedulerAction action, const QStringList &ids);
+    // One command per job, each after the one before it succeeded (a chain's attempts, the last first: each
+    // waits on the one before): actedOn() for each, actionDone() after the last, or failed() at the first
+    // that fails.
+    void actInTurn(SchedulerAction action, const QStringList &ids);
     int commandsRun() const { return m_commandsRun; }
 
 signals:
@@ -32,6 +36,7 @@ signals:
     void found(const torchdeck::JobListResult &jobs);
     void polled(const torchdeck::JobListResult &jobs);
     void actionDone(torchdeck::SchedulerAction action, const QStringList &ids);
+    void actedOn(torchdeck::SchedulerAction action, const QString &id);
     void failed(const QString &error);
 
 private:
@@ -44,6 +49,7 @@ private:
                       const SubmitDependency &after);
     void submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after);
     void pollFinished(JobListResult listed, const QStringList &missing);
+    void actFrom(SchedulerAction action, const QStringList &ids, qsizetype index);
 
     QPointer<Connection> m_connection;
     SchedulerCommands m_commands;

@@ -24,100 +24,100 @@ TrainerDeployment::TrainerDeployment(Connection *connection, TrainerBundle bundl
     , m_settings(std::move(settings))
 {
     qRegisterMetaType<DeployResult>();
+    m_steps.add({tr("Finding the work directory"), {}, [this](const StepHandle &step) { resolveWorkDirectory(step); }});
+    // What follows depends on what is there: nothing, the sources, or a finished build.
+    m_steps.add({tr("Looking for an earlier build of trainer %1").arg(m_bundle.hash),
+                 {},
+                 [this](const StepHandle &step) { checkExistingBuild(step); }});
+    connect(&m_steps, &StepSequence::progress, this, &TrainerDeployment::progress);
+    connect(&m_steps, &StepSequence::failed, this, &TrainerDeployment::failed);
+    connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_result); });
 }
 
 void TrainerDeployment::start()
 {
     emit started();
     if (m_bundle.files.isEmpty())
-        return fail(tr("this torchdeck was built without the trainer's sources"));
+        return emit failed(tr("this torchdeck was built without the trainer's sources"));
+    m_result = {};
     m_result.hash = m_bundle.hash;
-    m_steps = {[this] { resolveWorkDirectory(); }, [this] { checkExistingBuild(); }};
-    next();
+    m_uploaded = 0;
+    m_steps.start();
 }
 
 void TrainerDeployment::stop()
 {
-    m_stopped = true;
+    if (!m_steps.isRunning())
+        return;
+    m_steps.stop();
+    emit failed(tr("deployment stopped"));
 }
 
-void TrainerDeployment::next()
-{
-    if (m_stopped)
-        return fail(tr("deployment stopped"));
-    if (m_steps.isEmpty())
-        return emit finished(m_result);
-    m_steps.takeFirst()();
-}
-
-void TrainerDeployment::fail(const QString &error)
-{
-    m_steps.clear();
-    emit failed(error);
-}
-
-void TrainerDeployment::runCommand(const QString &what, const QString &command,
+void TrainerDeployment::runCommand(const StepHandle &step, const QString &what, const QString &command,
                                    const std::function<void(const QByteArray &)> &then, bool streamOutput)
 {
     if (!m_connection)
-        return fail(tr("%1: the connection is gone").arg(what));
+        return step.fail(tr("%1: the connection is gone").arg(what));
     // A build (streamed) may take long on a busy login node or in a queued job: it keeps its output flowing.
     constexpr int buildDeadlineMs = 3 * 60 * 60 * 1000;
     RemoteCommand *run = m_connection->run(command, streamOutput ? buildDeadlineMs : kDefaultCommandDeadlineMs);
     if (streamOutput)
-        connect(run, &RemoteCommand::output, this,
+        connect(run, &RemoteCommand::output, step.context(),
                 [this](const QByteArray &data, bool) { emit output(QString::fromUtf8(data)); });
-    connect(run, &RemoteCommand::failed, this, [this, what](const QString &error) { fail(what + u": " + error); });
-    connect(run, &RemoteCommand::finished, this, [this, what, then](const ExecResult &result) {
+    connect(run, &RemoteCommand::failed, step.context(),
+            [step, what](const QString &error) { step.fail(what + u": " + error); });
+    connect(run, &RemoteCommand::finished, step.context(), [step, what, then](const ExecResult &result) {
         if (result.exitCode != 0) {
             const QByteArray tail = (result.err.isEmpty() ? result.out : result.err).right(4000).trimmed();
-            return fail(tr("%1 failed (exit code %2)%3%4")
-                            .arg(what)
-                            .arg(result.exitCode)
-                            .arg(tail.isEmpty() ? QString() : QStringLiteral(":\n"), QString::fromUtf8(tail)));
+            return step.fail(tr("%1 failed (exit code %2)%3%4")
+                                 .arg(what)
+                                 .arg(result.exitCode)
+                                 .arg(tail.isEmpty() ? QString() : QStringLiteral(":\n"), QString::fromUtf8(tail)));
         }
         then(result.out);
     });
 }
 
-void TrainerDeployment::resolveWorkDirectory()
+void TrainerDeployment::resolveWorkDirectory(const StepHandle &step)
 {
-    emit progress(tr("Finding the work directory"), 0, 0);
     const QString dir = m_settings.workDirectory;
     const QString expr = remotePathExpression(dir);
-    runCommand(tr("creating the work directory %1").arg(dir),
-               QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this](const QByteArray &out) {
+    runCommand(step, tr("creating the work directory %1").arg(dir),
+               QStringLiteral("mkdir -p %1/trainer && cd %1 && pwd -P").arg(expr), [this, step](const QByteArray &out) {
                    const QString work = QString::fromUtf8(out.trimmed());
-                   m_trainerDir = work + QStringLiteral("/trainer/") + m_bundle.hash;
-                   m_result.binary = deployedTrainerBinary(work, m_bundle.hash); // what a preview names
-                   next();
+                   m_trainerDir = WorkLayout{work}.trainerDirectory(m_bundle.hash);
+                   m_result.binary = WorkLayout{work}.trainerBinary(m_bundle.hash); // what a preview names
+                   step.done();
                });
 }
 
-void TrainerDeployment::checkExistingBuild()
+void TrainerDeployment::checkExistingBuild(const StepHandle &step)
 {
-    emit progress(tr("Looking for an earlier build of trainer %1").arg(m_bundle.hash), 0, 0);
     const QString dir = shellQuote(m_trainerDir);
-    runCommand(tr("checking %1").arg(m_trainerDir),
+    runCommand(step, tr("checking %1").arg(m_trainerDir),
                QStringLiteral("if [ -x %1/build/torchdeck-train ] && [ -f %1/build/%2 ]; then echo built; "
                               "elif [ -d %1 ]; then echo sources; else echo none; fi")
                    .arg(dir, readyMarker),
-               [this](const QByteArray &out) {
+               [this, step](const QByteArray &out) {
                    const QByteArray state = out.trimmed();
                    if (state == "built") {
                        m_result.reused = true;
                        emit output(tr("Reusing the build in %1\n").arg(m_trainerDir));
-                   } else if (state == "sources") {
-                       m_steps = {[this] { build(); }, [this] { verify(); }};
-                   } else {
-                       m_steps = {[this] { uploadSources(); }, [this] { publishSources(); }, [this] { build(); },
-                                  [this] { verify(); }};
+                       return step.doneAll();
                    }
-                   next();
+                   if (state == "sources") {
+                       m_steps.then({buildStep(), verifyStep()});
+                   } else {
+                       m_steps.then({{{}, {}, [this](const StepHandle &next) { uploadSources(next); }},
+                                     {{}, {}, [this](const StepHandle &next) { publishSources(next); }},
+                                     buildStep(),
+                                     verifyStep()});
+                   }
+                   step.done();
                });
 }
 
-void TrainerDeployment::uploadSources()
+void TrainerDeployment::uploadSources(const StepHandle &step)
 {
     m_stagingDir = m_trainerDir +
                    QStringLiteral(".upload-%1").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
@@ -128,48 +128,55 @@ void TrainerDeployment::uploadSources()
     for (const QString &dir : std::as_const(dirs))
         quoted.append(shellQuote(dir));
     quoted.sort();
-    runCommand(tr("creating %1").arg(m_stagingDir), QStringLiteral("mkdir -p ") + quoted.join(u' '),
-               [this](const QByteArray &) { uploadFile(0); });
+    runCommand(step, tr("creating %1").arg(m_stagingDir), QStringLiteral("mkdir -p ") + quoted.join(u' '),
+               [this, step](const QByteArray &) { uploadFile(step, 0); });
 }
 
-void TrainerDeployment::uploadFile(int index)
+void TrainerDeployment::uploadFile(const StepHandle &step, int index)
 {
-    if (m_stopped)
-        return fail(tr("deployment stopped"));
     if (index == m_bundle.files.size())
-        return next();
+        return step.done();
     if (!m_connection)
-        return fail(tr("uploading the trainer: the connection is gone"));
+        return step.fail(tr("uploading the trainer: the connection is gone"));
     const TrainerBundle::File &file = m_bundle.files.at(index);
     RemoteUpload *upload = m_connection->uploadData(file.content, m_stagingDir + u'/' + file.relativePath, 0644);
-    connect(upload, &RemoteUpload::failed, this,
-            [this](const QString &error) { fail(tr("uploading the trainer: %1").arg(error)); });
-    connect(upload, &RemoteUpload::finished, this, [this, index](qint64 bytes) {
+    connect(upload, &RemoteUpload::failed, step.context(),
+            [step](const QString &error) { step.fail(tr("uploading the trainer: %1").arg(error)); });
+    connect(upload, &RemoteUpload::finished, step.context(), [this, step, index](qint64 bytes) {
         m_uploaded += bytes;
         emit progress(tr("Uploading the trainer's sources"), m_uploaded, m_bundle.totalBytes());
-        uploadFile(index + 1);
+        uploadFile(step, index + 1); // one file after another: the SFTP channel is one
     });
 }
 
-void TrainerDeployment::publishSources()
+void TrainerDeployment::publishSources(const StepHandle &step)
 {
     // A rename makes the directory appear complete or not at all; if another torchdeck won the race, keep
     // theirs.
     const QString staging = shellQuote(m_stagingDir);
     runCommand(
-        tr("publishing %1").arg(m_trainerDir),
+        step, tr("publishing %1").arg(m_trainerDir),
         QStringLiteral("mv -T %1 %2 2>/dev/null || { [ -d %2 ] && rm -rf %1; }").arg(staging, shellQuote(m_trainerDir)),
-        [this](const QByteArray &) { next(); });
+        [step](const QByteArray &) { step.done(); });
 }
 
-void TrainerDeployment::build()
+Step TrainerDeployment::buildStep()
+{
+    const QString title = !m_settings.buildJobScript.isEmpty() ? tr("Building the trainer in a job (qsub)")
+                          : m_settings.buildLauncher.isEmpty()
+                              ? tr("Building the trainer on the cluster")
+                              : tr("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first());
+    return {title, {}, [this](const StepHandle &step) { build(step); }};
+}
+
+Step TrainerDeployment::verifyStep()
+{
+    return {{}, {}, [this](const StepHandle &step) { verify(step); }};
+}
+
+void TrainerDeployment::build(const StepHandle &step)
 {
     const bool inPbsJob = !m_settings.buildJobScript.isEmpty();
-    emit progress(inPbsJob ? tr("Building the trainer in a job (qsub)")
-                  : m_settings.buildLauncher.isEmpty()
-                      ? tr("Building the trainer on the cluster")
-                      : tr("Building the trainer in a job (%1)").arg(m_settings.buildLauncher.first()),
-                  0, 0);
     const QString dir = shellQuote(m_trainerDir);
     QStringList lines = m_settings.moduleLines;
     QString configure = QStringLiteral("cmake -S %1 -B %1/build -DCMAKE_BUILD_TYPE=Release").arg(dir);
@@ -186,16 +193,16 @@ void TrainerDeployment::build()
     const QString run = inPbsJob ? pbsBuildAndWaitCommand(script, m_settings.buildJobScript)
                                  : launcher + QStringLiteral("bash -c ") + shellQuote(script);
     runCommand(
-        tr("building the trainer"), QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
-        [this](const QByteArray &) { next(); }, true);
+        step, tr("building the trainer"), QStringLiteral("exec 2>&1; cd %1 && flock %1/.build.lock %2").arg(dir, run),
+        [step](const QByteArray &) { step.done(); }, true);
 }
 
-void TrainerDeployment::verify()
+void TrainerDeployment::verify(const StepHandle &step)
 {
-    runCommand(tr("running the built trainer"), shellQuote(m_result.binary) + QStringLiteral(" --version"),
-               [this](const QByteArray &out) {
+    runCommand(step, tr("running the built trainer"), shellQuote(m_result.binary) + QStringLiteral(" --version"),
+               [this, step](const QByteArray &out) {
                    emit output(QString::fromUtf8(out));
-                   next();
+                   step.done();
                });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remote/stepsequence.h"
 #include "remote/trainerbundle.h"
 
 #include <QObject>
@@ -28,11 +29,11 @@ struct DeployResult {
     bool reused = false; // an earlier build of the same bundle was found: nothing uploaded or built
 };
 
-// Puts the bundled trainer on a cluster and builds it there:
+// Puts the bundled trainer on a cluster and builds it there, a StepSequence:
 //   resolve the work directory -> reuse a finished build of this bundle's hash, or
 //   upload the sources into a staging directory -> rename it to <work>/trainer/<hash> -> cmake build ->
 //   verify.
-// Each step says what failed; the build's output streams through output(); stop() ends it between steps.
+// Each step says what failed; the build's output streams through output(); stop() ends it (failed follows).
 class TrainerDeployment : public QObject {
     Q_OBJECT
 public:
@@ -49,24 +50,22 @@ signals:
     void failed(const QString &error);
 
 private:
-    using Step = std::function<void()>;
-    void runCommand(const QString &what, const QString &command, const std::function<void(const QByteArray &)> &then,
-                    bool streamOutput = false);
-    void next();
-    void fail(const QString &error);
-    void resolveWorkDirectory();
-    void checkExistingBuild();
-    void uploadSources();
-    void uploadFile(int index);
-    void publishSources();
-    void build();
-    void verify();
+    void runCommand(const StepHandle &step, const QString &what, const QString &command,
+                    const std::function<void(const QByteArray &)> &then, bool streamOutput = false);
+    void resolveWorkDirectory(const StepHandle &step);
+    void checkExistingBuild(const StepHandle &step);
+    void uploadSources(const StepHandle &step);
+    void uploadFile(const StepHandle &step, int index);
+    void publishSources(const StepHandle &step);
+    void build(const StepHandle &step);
+    void verify(const StepHandle &step);
+    Step buildStep();
+    Step verifyStep();
 
     QPointer<Connection> m_connection;
     TrainerBundle m_bundle;
     DeploySettings m_settings;
-    QList<Step> m_steps;
-    bool m_stopped = false;
+    StepSequence m_steps;
     QString m_trainerDir; // <work>/trainer/<hash>
     QString m_stagingDir;
     qint64 m_uploaded = 0;

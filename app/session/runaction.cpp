@@ -29,37 +29,30 @@ void RunAction::start()
         return;
     }
     m_session->whenConnected(
-        this, [this] { next(m_jobIds); },
+        this, [this] { act(); },
         [this](const QString &error) {
             emit failed(tr("cannot connect to %1: %2").arg(m_session->name(), error));
             deleteLater();
         });
 }
 
-void RunAction::next(QStringList left)
+void RunAction::act()
 {
-    if (left.isEmpty()) {
+    if (!m_session)
+        return deleteLater();
+    auto *client = new remote::SchedulerClient(&SessionInternals::connection(*m_session), m_commands, this);
+    connect(client, &remote::SchedulerClient::failed, this, [this](const QString &error) {
+        emit failed(error);
+        deleteLater();
+    });
+    connect(client, &remote::SchedulerClient::actionDone, this, [this] {
         const QString done = m_action == SchedulerAction::Cancel ? tr("cancelled") : tr("requeued");
         emit finished(tr("%1 job %2").arg(done, m_jobIds.join(QStringLiteral(", "))));
         if (m_session)
             m_session->refresh(m_runIds);
         deleteLater();
-        return;
-    }
-    if (!m_session)
-        return deleteLater();
-    const QString id = left.takeFirst();
-    auto *client = new remote::SchedulerClient(&SessionInternals::connection(*m_session), m_commands, this);
-    connect(client, &remote::SchedulerClient::failed, this, [this, client](const QString &error) {
-        client->deleteLater();
-        emit failed(error);
-        deleteLater();
     });
-    connect(client, &remote::SchedulerClient::actionDone, this, [this, client, left] {
-        client->deleteLater();
-        next(left);
-    });
-    client->act(m_action, {id});
+    client->actInTurn(m_action, m_jobIds);
 }
 
 } // namespace torchdeck

@@ -3,35 +3,10 @@
 #include "session/sessionoperation.h"
 #include "term/termtr.h"
 
-#include <QEventLoop>
 #include <QPointer>
-#include <QTimer>
 #include <memory>
 
 namespace torchdeck::term {
-
-bool waitUntil(const std::function<void(std::function<void()> done)> &start, int timeoutMs)
-{
-    // done() may be called after a timeout, from a signal still connected: it must not touch the stack.
-    struct State {
-        bool finished = false;
-        QPointer<QEventLoop> loop;
-    };
-    const auto state = std::make_shared<State>();
-    QEventLoop loop;
-    state->loop = &loop;
-    start([state] {
-        state->finished = true;
-        if (state->loop)
-            state->loop->quit();
-    });
-    if (!state->finished) {
-        if (timeoutMs > 0)
-            QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
-        loop.exec();
-    }
-    return state->finished;
-}
 
 OperationOutcome waitFor(SessionOperation *operation, int timeoutMs,
                          const std::function<void(const QString &, const QCborMap &)> &onEvent)

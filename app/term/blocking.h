@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/eventwait.h"
+
 #include <QCborMap>
 #include <QCborValue>
 #include <QString>
@@ -14,9 +16,7 @@ namespace torchdeck::term {
 // A terminal command waits for its answer: these run the event loop until it comes (the libraries below
 // never block).
 
-// Runs the event loop until `done` is called (by a signal handler the caller connected) or timeoutMs passes
-// (0: no limit). Returns false on timeout.
-bool waitUntil(const std::function<void(std::function<void()> done)> &start, int timeoutMs);
+using torchdeck::waitUntil; // core/eventwait.h
 
 // How an operation of the agent ended.
 struct OperationOutcome {

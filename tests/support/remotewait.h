@@ -2,12 +2,12 @@
 
 // Blocking waits on the remote library, for its tests and benchmarks (the library itself never blocks; the
 // fronts wait through the agent, term/blocking.h).
+#include "core/eventwait.h"
 #include "remote/connection.h"
-#include "term/blocking.h"
 
 namespace torchdeck::testing {
 
-using term::waitUntil;
+using torchdeck::waitUntil;
 
 // Until the connection is up or has failed; `error` says why not.
 bool waitConnected(remote::Connection &connection, int timeoutMs, QString *error = nullptr);

@@ -28,7 +28,7 @@ signals:
     void failed(const QString &error);
 
 private:
-    void next(QStringList left);
+    void act(); // one job at a time, in the order given
 
     QPointer<ClusterSession> m_session;
     SchedulerAction m_action;

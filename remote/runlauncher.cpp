@@ -105,7 +105,7 @@ void RunLauncher::deploy(const StepHandle &step)
     m_trainerBinary = profile.trainerBinary;
     if (m_request.spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
         return step.done();
-    const QString trainerDirectory = m_workDirectory + QStringLiteral("/trainer/") + TrainerBundle::embedded().hash;
+    const QString trainerDirectory = WorkLayout{m_workDirectory}.trainerDirectory(TrainerBundle::embedded().hash);
     DeploySettings settings;
     settings.workDirectory = profile.workDirectory;
     settings.libtorchPrefix = profile.libtorchPrefix();
@@ -169,9 +169,9 @@ void RunLauncher::linkCode(const StepHandle &step)
         return step.done();
     if (!isCodeSnapshotId(id))
         return step.fail(tr("not a code snapshot id: %1").arg(id));
-    const QString runDirectory = runDirectoryOf(m_workDirectory, m_request.runId);
+    const QString runDirectory = WorkLayout{m_workDirectory}.runDirectory(m_request.runId);
     RemoteCommand *run =
-        m_connection->run(CodeStore{m_workDirectory + QStringLiteral("/code")}.linkCommand(id, runDirectory));
+        m_connection->run(CodeStore{WorkLayout{m_workDirectory}.codeStore()}.linkCommand(id, runDirectory));
     connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
     connect(run, &RemoteCommand::finished, step.context(), [step](const ExecResult &result) {
         if (result.exitCode != 0)
@@ -193,12 +193,13 @@ void RunLauncher::branchCheckpoints(const StepHandle &step)
 {
     const JobSpec &spec = m_rendered.attemptSpec;
     const QString checkpointDirectory = trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir"));
-    if (spec.commandKind != CommandKind::Trainer || !m_request.resume.startsWith(u'/') || checkpointDirectory.isEmpty())
+    if (spec.commandKind != CommandKind::Trainer || !m_request.resume.isCheckpointPath() ||
+        checkpointDirectory.isEmpty())
         return step.done();
     emit progress(tr("Branching the run's checkpoints"), 0, 0);
-    const CheckpointBranch branch{checkpointDirectory, m_request.resume, m_request.attempt};
+    const CheckpointBranch branch{checkpointDirectory, m_request.resume.checkpoint(), m_request.attempt};
     RemoteCommand *run = m_connection->run(branch.command());
-    const QString cannot = tr("cannot resume from %1: ").arg(m_request.resume);
+    const QString cannot = tr("cannot resume from %1: ").arg(m_request.resume.checkpoint());
     connect(run, &RemoteCommand::failed, step.context(),
             [step, cannot](const QString &error) { step.fail(cannot + error); });
     connect(run, &RemoteCommand::finished, step.context(), [this, branch, step, cannot](const ExecResult &result) {
@@ -249,7 +250,7 @@ void RunLauncher::submit(const StepHandle &step)
 void RunLauncher::send(const StepHandle &step)
 {
     ++m_sends;
-    const QString localState = m_workDirectory + QStringLiteral("/local");
+    const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
     auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
     connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
@@ -272,7 +273,7 @@ void RunLauncher::send(const StepHandle &step)
 
 void RunLauncher::lookFor(const StepHandle &step)
 {
-    const QString localState = m_workDirectory + QStringLiteral("/local");
+    const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
     auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
     const QString script =
         m_rendered.runDirectory + u'/' + RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt);

@@ -136,7 +136,7 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
         return;
     }
     QString problem;
-    const auto request = resumeRequest(*m_store, m_profile, run, QStringLiteral("auto"), {}, &problem);
+    const auto request = resumeRequest(*m_store, m_profile, run, ResumeFrom::latest(), {}, &problem);
     if (!request)
         return note(problem);
     launch(*request, decision.reason);

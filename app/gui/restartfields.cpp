@@ -1,5 +1,6 @@
 #include "gui/restartfields.h"
 
+#include "core/jobs/restartvalidation.h"
 #include "core/runs/restartmechanism.h"
 
 #include <QCheckBox>
@@ -28,7 +29,7 @@ RestartFields::RestartFields(QWidget *parent)
                              "the torchdeck agent restarts it from outside."));
     m_mechanism->setObjectName(QStringLiteral("restartMechanism"));
     m_mechanism->setWordWrap(true);
-    m_chain->setRange(1, 1 + m_maxRestarts->value());
+    m_chain->setRange(1, maxChainJobs(m_maxRestarts->value()));
     m_chain->setObjectName(QStringLiteral("chain"));
     m_chain->setSuffix(tr(" job(s)"));
     m_chain->setToolTip(tr("Submit this many jobs at once, each to start only if the one before it stops "
@@ -110,7 +111,7 @@ void RestartFields::setTrainer(bool trainer)
 
 void RestartFields::limitChain()
 {
-    m_chain->setMaximum(1 + m_maxRestarts->value());
+    m_chain->setMaximum(maxChainJobs(m_maxRestarts->value()));
 }
 
 } // namespace torchdeck

@@ -87,12 +87,13 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     connect(m_charts, &RunCharts::attemptClicked, this, &RunView::showAttemptLog);
     connect(m_actions, &RunActions::resumeOffered, this, [this](const QString &runId) {
         if (runId == m_runId)
-            resumeFrom(QStringLiteral("auto"));
+            resumeFrom(ResumeFrom::latest());
     });
     m_requeue->setToolTip(
         tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
-    connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(QStringLiteral("auto")); });
-    connect(m_checkpoints, &CheckpointPanel::resumeRequested, this, &RunView::resumeFrom);
+    connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(ResumeFrom::latest()); });
+    connect(m_checkpoints, &CheckpointPanel::resumeRequested, this,
+            [this](const QString &checkpoint) { resumeFrom(ResumeFrom::checkpoint(checkpoint)); });
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
     connect(m_tabs, &QTabWidget::currentChanged, this,
             [this] { m_log->follower()->setActive(m_tabs->currentWidget() == m_log && m_log->isFollowing()); });
@@ -252,7 +253,7 @@ void RunView::setAutoRestart(bool enabled)
     connect(switched, &SessionOperation::finished, this, &RunView::reloadDetails);
 }
 
-void RunView::resumeFrom(const QString &checkpoint)
+void RunView::resumeFrom(const ResumeFrom &checkpoint)
 {
     const auto run = m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/resumefrom.h"
 #include "core/metrics/metricevent.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/runrecord.h"
@@ -51,7 +52,7 @@ public:
     void requeueRun();
     // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
     LogPatternDialog *openLogPatterns();
-    void resumeFrom(const QString &checkpoint); // "auto": the latest
+    void resumeFrom(const ResumeFrom &checkpoint);
     // The log tab with one attempt's log (a boundary clicked on a chart); the latest job's again on showRun.
     void showAttemptLog(int attempt);
     int shownLogAttempt() const { return m_logAttempt; }

@@ -3,6 +3,7 @@
 #include "core/clustercheckitem.h"
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
+#include "core/jobs/resumefrom.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/seriescache.h"
 
@@ -65,7 +66,8 @@ public:
     // at most maxAgeMs old, covered them: {"problem"}.
     SessionOperation *refresh(const QString &cluster, const QStringList &runIds, int maxAgeMs);
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
-    SessionOperation *resume(const QString &cluster, const QString &runId, const QString &from, const QString &epochs);
+    SessionOperation *resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
+                             const QString &epochs);
     SessionOperation *cancel(const QString &cluster, const QStringList &runIds);
     SessionOperation *requeue(const QString &cluster, const QString &runId);
     SessionOperation *setAutoRestart(const QString &cluster, const QString &runId, bool enabled);

@@ -30,12 +30,12 @@ SessionOperation *AgentClient::submit(const LaunchRequest &request, int chain)
                                                     {QStringLiteral("chain"), chain}});
 }
 
-SessionOperation *AgentClient::resume(const QString &cluster, const QString &runId, const QString &from,
+SessionOperation *AgentClient::resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
                                       const QString &epochs)
 {
     return request(QStringLiteral("resume"), {{kCluster, cluster},
                                               {QStringLiteral("run"), runId},
-                                              {QStringLiteral("from"), from},
+                                              {QStringLiteral("from"), from.text()},
                                               {QStringLiteral("epochs"), epochs}});
 }
 
@@ -153,7 +153,7 @@ SubmissionScript AgentClient::previewSubmission(const LaunchRequest &request) co
     // Where the agent's deployment puts the bundled trainer, unless the profile names a prebuilt one.
     const QString trainer = !request.profile.trainerBinary.isEmpty()
                                 ? request.profile.trainerBinary
-                                : deployedTrainerBinary(work, ClusterSession::embeddedTrainerHash());
+                                : WorkLayout{work}.trainerBinary(ClusterSession::embeddedTrainerHash());
     return renderSubmission(request, work, trainer);
 }
 

@@ -146,7 +146,7 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
         const QString from = args.text(QStringLiteral("from"));
         const QString epochs = args.text(QStringLiteral("epochs"), false, 32);
         if (args.ok())
-            operation = session->resume(run, from, epochs);
+            operation = session->resume(run, ResumeFrom::fromText(from), epochs);
         submission = true;
     } else if (op == u"cancel") {
         const QStringList runs = args.texts(QStringLiteral("runs"), 10000);

@@ -3,6 +3,7 @@
 #include "core/clustercheckitem.h"
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
+#include "core/jobs/resumefrom.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/seriescache.h"
@@ -82,8 +83,8 @@ public:
     // (afternotok), each resuming from the latest checkpoint. Events "rendered" {script} and "job"
     // {result}; the result is the first job's LaunchResult.
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
-    // The next attempt of an ended run from a checkpoint ("auto": the latest; a step or file name: a branch).
-    SessionOperation *resume(const QString &runId, const QString &from, const QString &epochs);
+    // The next attempt of an ended run from a checkpoint (the latest; a step, file name or path: a branch).
+    SessionOperation *resume(const QString &runId, const ResumeFrom &from, const QString &epochs);
     // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
     // start the next): {"message", "jobs": [ids]}. Runs without one are left as they are.
     SessionOperation *cancel(const QStringList &runIds);

@@ -3,6 +3,7 @@
 #include "core/agent/agentcodec.h"
 #include "core/code/coderemote.h"
 #include "core/jobs/jobspec.h"
+#include "core/jobs/runlayout.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "remote/clustercheck.h"
@@ -61,7 +62,7 @@ SessionOperation *ClusterSession::codeSnapshots()
     SessionOperation *work = workDirectoryOperation();
     connect(work, &SessionOperation::failed, operation, &SessionOperation::fail);
     connect(work, &SessionOperation::finished, operation, [this, operation](const QCborValue &result) {
-        const CodeStore code{result.toMap().value(QStringLiteral("directory")).toString() + QStringLiteral("/code")};
+        const CodeStore code{WorkLayout{result.toMap().value(QStringLiteral("directory")).toString()}.codeStore()};
         runCommand(
             operation, code.listCommand(),
             [this, operation](int exitCode, const QByteArray &out, const QByteArray &err) {
@@ -97,8 +98,7 @@ SessionOperation *ClusterSession::pruneCodeSnapshots()
         SessionOperation *work = workDirectoryOperation();
         connect(work, &SessionOperation::failed, operation, &SessionOperation::fail);
         connect(work, &SessionOperation::finished, operation, [this, operation](const QCborValue &result) {
-            const CodeStore code{result.toMap().value(QStringLiteral("directory")).toString() +
-                                 QStringLiteral("/code")};
+            const CodeStore code{WorkLayout{result.toMap().value(QStringLiteral("directory")).toString()}.codeStore()};
             const QStringList keep = snapshotsInUse(m_store, name());
             runCommand(
                 operation, code.pruneCommand(keep),

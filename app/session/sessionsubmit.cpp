@@ -35,14 +35,13 @@ SessionOperation *ClusterSession::submit(const LaunchRequest &request, int chain
     return operation;
 }
 
-SessionOperation *ClusterSession::resume(const QString &runId, const QString &from, const QString &epochs)
+SessionOperation *ClusterSession::resume(const QString &runId, const ResumeFrom &from, const QString &epochs)
 {
     const auto run = m_store->run(runId);
     if (!run.ok() || !run.value)
         return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
     QString error;
-    const auto request =
-        resumeRequest(*m_store, m_profile, *run.value, from.isEmpty() ? QStringLiteral("auto") : from, epochs, &error);
+    const auto request = resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error);
     return request ? submit(*request) : SessionOperation::alreadyFailed(error, this);
 }
 

@@ -54,7 +54,7 @@ LaunchRequest Submission::chainedAttempt(int attempt) const
     LaunchRequest next = m_request;
     next.runId = m_results.constFirst().runId;
     next.attempt = m_request.attempt + attempt;
-    next.resume = QStringLiteral("auto");
+    next.resume = ResumeFrom::latest();
     next.script.clear();
     next.after = {SubmitDependency::AfterNotOk, {m_results.constLast().jobId}};
     // The code the first job uploaded, as the run recorded it: the chain runs it, not the folder once more.

@@ -1,6 +1,7 @@
 #include "term/submitcommand.h"
 
 #include "core/agent/agentcodec.h"
+#include "core/jobs/restartvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/metrics/logmetrics.h"
 #include "core/runs/launchrequest.h"
@@ -148,7 +149,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     }
     bool chainOk = true;
     const int chain = options.values.value(QStringLiteral("--chain"), QStringLiteral("1")).toInt(&chainOk);
-    if (!chainOk || chain < 1 || chain > 1 + options.spec.maxRestarts) {
+    if (!chainOk || chain < 1 || chain > maxChainJobs(options.spec.maxRestarts)) {
         context.error(Tr::tr("--chain wants the number of jobs, 1 to 1 + --max-restarts"));
         return UsageError;
     }
@@ -211,13 +212,15 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
 {
     TermContext context(QStringLiteral("resume"), out, err);
     QString runText;
-    QString from = QStringLiteral("auto");
+    ResumeFrom from = ResumeFrom::latest();
     QString epochs;
     bool json = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
-        if ((arg == u"--from" || arg == u"--epochs") && i + 1 < args.size()) {
-            (arg == u"--from" ? from : epochs) = args.at(++i);
+        if (arg == u"--from" && i + 1 < args.size()) {
+            from = ResumeFrom::fromText(args.at(++i));
+        } else if (arg == u"--epochs" && i + 1 < args.size()) {
+            epochs = args.at(++i);
         } else if (arg == u"--json") {
             json = true;
         } else if (!arg.startsWith(u'-') && runText.isEmpty()) {

@@ -2,11 +2,10 @@
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
 #include "session/sessionoperation.h"
+#include "term/console/terminalinput.h"
+#include "term/console/terminalsession.h"
 #include "term/render/plainupdate.h"
-#include "term/render/terminalinput.h"
-#include "term/render/terminalsession.h"
 #include "term/render/watchscreen.h"
-#include "term/runactions.h"
 #include "term/runrefresh.h"
 #include "term/submitcommand.h"
 #include "term/termcontext.h"
@@ -60,7 +59,7 @@ void Watch::resumeSelected()
     const RunRecord *run = selectedRun();
     if (!run || !m_clusters.contains(run->cluster))
         return setMessage(Tr::tr("not connected to this run's cluster"), true);
-    SessionOperation *resume = m_context.agent().resume(run->cluster, run->id, QStringLiteral("auto"), {});
+    SessionOperation *resume = m_context.agent().resume(run->cluster, run->id, ResumeFrom::latest(), {});
     connect(resume, &SessionOperation::progress, this,
             [this](const QString &step) { setMessage(step + QStringLiteral("...")); });
     connect(resume, &SessionOperation::failed, this,

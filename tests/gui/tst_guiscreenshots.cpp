@@ -62,8 +62,8 @@ private slots:
         // The run branched: resumed from its epoch-4 checkpoint (step 128 of 32 a epoch; the trainer keeps the
         // newest 3), so the chart shows the boundary ("job N: branched") and the first job's discarded steps
         // dimmed, smoothed (0.6).
-        SessionOperation *branch =
-            window.agent()->resume(kSandboxHost, submission.result.runId, QStringLiteral("128"), {});
+        SessionOperation *branch = window.agent()->resume(kSandboxHost, submission.result.runId,
+                                                          ResumeFrom::checkpoint(QStringLiteral("128")), {});
         QSignalSpy branched(branch, &SessionOperation::finished);
         QSignalSpy branchFailed(branch, &SessionOperation::failed);
         QVERIFY(QTest::qWaitFor([&] { return !branched.isEmpty() || !branchFailed.isEmpty(); }, 180000));

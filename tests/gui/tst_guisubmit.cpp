@@ -70,7 +70,7 @@ private slots:
 
         // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids.
         QSignalSpy resumed(window.runView(), &RunView::resumed);
-        window.runView()->resumeFrom(QStringLiteral("auto"));
+        window.runView()->resumeFrom(ResumeFrom::latest());
         QTRY_VERIFY_WITH_TIMEOUT(!resumed.isEmpty(), 120000);
         const auto again = resumed.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(again.runId, runId);

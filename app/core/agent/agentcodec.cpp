@@ -227,7 +227,7 @@ QCborMap launchRequestToCbor(const LaunchRequest &request)
                     {QStringLiteral("spec"), QCborMap::fromJsonObject(request.spec.toJson())},
                     {QStringLiteral("run"), request.runId},
                     {QStringLiteral("attempt"), request.attempt},
-                    {QStringLiteral("resume"), request.resume},
+                    {QStringLiteral("resume"), request.resume.text()},
                     {QStringLiteral("script"), request.script},
                     {QStringLiteral("after_kind"), int(request.after.kind)},
                     {QStringLiteral("after"), QCborArray::fromStringList(request.after.jobIds)}};
@@ -242,7 +242,7 @@ std::optional<LaunchRequest> launchRequestFromCbor(const QCborMap &map, QString 
     const QCborMap spec = f.map(QStringLiteral("spec"), true);
     request.runId = f.text(QStringLiteral("run"), false, 128);
     request.attempt = int(f.integer(QStringLiteral("attempt"), 0, 1 << 20));
-    request.resume = f.text(QStringLiteral("resume"));
+    request.resume = ResumeFrom::fromText(f.text(QStringLiteral("resume")));
     request.script = f.text(QStringLiteral("script"), false, 4 << 20);
     request.after.kind =
         SubmitDependency::Kind(f.integer(QStringLiteral("after_kind"), 0, int(SubmitDependency::AfterAny)));

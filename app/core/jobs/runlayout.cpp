@@ -6,20 +6,10 @@
 
 namespace torchdeck {
 
-QString runDirectoryOf(const QString &workDirectory, const QString &runId)
-{
-    return workDirectory + QStringLiteral("/runs/") + runId;
-}
-
 QString workDirectoryCommand(const QString &workDirectory)
 {
     // Private: what torchdeck makes there (runs, checkpoints, local jobs' logs) is the user's alone.
     return QStringLiteral("umask 077 && mkdir -p %1/local && cd %1 && pwd -P").arg(remotePathExpression(workDirectory));
-}
-
-QString deployedTrainerBinary(const QString &workDirectory, const QString &bundleHash)
-{
-    return workDirectory + QStringLiteral("/trainer/") + bundleHash + QStringLiteral("/build/torchdeck-train");
 }
 
 QString trainerOption(const QStringList &args, const QString &flag)
@@ -67,7 +57,7 @@ QString environmentValue(const JobSpec &spec, const QString &name)
 namespace {
 
 // A user's command learns where its run keeps things (docs/metrics-schema.md); a name the user set stays theirs.
-void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const QString &resume)
+void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const ResumeFrom &resume)
 {
     QList<EnvironmentVariable> vars{
         {QStringLiteral("TORCHDECK_RUN_ID"), layout.directory.section(u'/', -1)},
@@ -75,7 +65,7 @@ void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const 
         {QStringLiteral("TORCHDECK_CHECKPOINT_DIR"), layout.checkpointDirectory()},
         {QStringLiteral("TORCHDECK_METRICS_FILE"), layout.metricsPath(attempt)},
     };
-    if (!resume.isEmpty() && resume != u"none")
+    if (resume.kind() != ResumeFrom::Kind::AsSpecified && resume.kind() != ResumeFrom::Kind::Scratch)
         vars.append({QStringLiteral("TORCHDECK_RESUME"), QStringLiteral("1")});
     for (const EnvironmentVariable &var : vars) {
         const bool named = std::any_of(spec.environment.cbegin(), spec.environment.cend(),
@@ -88,7 +78,7 @@ void addRunVariables(JobSpec &spec, const RunLayout &layout, int attempt, const 
 } // namespace
 
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
-                    const QString &resume)
+                    const ResumeFrom &resume)
 {
     const bool usesCode =
         spec.commandKind == CommandKind::Custom && (!spec.codeDirectory.isEmpty() || !spec.codeSnapshot.isEmpty());
@@ -103,8 +93,8 @@ JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QS
     if (!trainerBinary.isEmpty())
         spec.trainerPath = trainerBinary;
     // --resume first: a dangling "--resume" at the end of the user's words must not take the next flag along.
-    if (!resume.isEmpty())
-        spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--resume"), resume);
+    if (resume.kind() != ResumeFrom::Kind::AsSpecified)
+        spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--resume"), resume.text());
     if (trainerOption(spec.trainerArgs, QStringLiteral("--metrics")).isEmpty())
         spec.trainerArgs << QStringLiteral("--metrics") << layout.metricsPath(attempt);
     if (trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir")).isEmpty())

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/jobs/jobspec.h"
+#include "core/jobs/resumefrom.h"
 
 namespace torchdeck {
 
@@ -18,17 +19,29 @@ struct RunLayout {
     QString codeDirectory() const { return directory + QStringLiteral("/code"); }
 };
 
-// <workDirectory>/runs/<runId>: where a run lives.
-QString runDirectoryOf(const QString &workDirectory, const QString &runId);
+// The work directory's folders, under its absolute path: each run's directory, the deployed trainers by content
+// hash, the content-addressed store of code snapshots (core/code/coderemote.h) and local jobs' state.
+struct WorkLayout {
+    QString directory; // absolute, symlinks resolved (workDirectoryCommand)
+
+    QString runDirectory(const QString &runId) const { return directory + QStringLiteral("/runs/") + runId; }
+    QString trainerDirectory(const QString &bundleHash) const
+    {
+        return directory + QStringLiteral("/trainer/") + bundleHash;
+    }
+    QString trainerBinary(const QString &bundleHash) const
+    {
+        return trainerDirectory(bundleHash) + QStringLiteral("/build/torchdeck-train");
+    }
+    QString codeStore() const { return directory + QStringLiteral("/code"); }
+    QString localStateDirectory() const { return directory + QStringLiteral("/local"); }
+};
 
 // The shell command that makes the work directory (a path the shell expands, "~/" allowed) with the local/
 // folder of scheduler-less jobs, readable by the user alone (umask 077), and prints it absolute with its
 // symlinks resolved. A submission and a
 // preview resolve it the same way, so the previewed script names the same paths as the submitted one.
 QString workDirectoryCommand(const QString &workDirectory);
-
-// Where a deployment builds the bundled trainer of content hash `bundleHash` under an absolute work directory.
-QString deployedTrainerBinary(const QString &workDirectory, const QString &bundleHash);
 
 // Where local (scheduler-less) jobs keep their state: <work directory>/local, found from any path inside
 // <work directory>/runs/; empty when the path is not in a run directory (the user chose another log path).
@@ -38,10 +51,10 @@ QString localStateDirectoryOf(const QString &pathInRun);
 // <run directory>/code for a command with a code folder),
 // the log there, and for the bundled trainer its binary, metrics file and checkpoint directory (unless the
 // user passed those); a custom command gets them as TORCHDECK_RUN_ID, TORCHDECK_ATTEMPT,
-// TORCHDECK_CHECKPOINT_DIR, TORCHDECK_METRICS_FILE and, when it resumes, TORCHDECK_RESUME=1. `resume` ("auto", "none"
-// or a checkpoint path) replaces any `--resume`; empty keeps it.
+// TORCHDECK_CHECKPOINT_DIR, TORCHDECK_METRICS_FILE and, when it resumes, TORCHDECK_RESUME=1. `resume`
+// replaces any `--resume` unless it is ResumeFrom::AsSpecified.
 JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QString &trainerBinary,
-                    const QString &resume);
+                    const ResumeFrom &resume);
 
 // The value of the spec's environment variable `name`; empty when it sets none.
 QString environmentValue(const JobSpec &spec, const QString &name);

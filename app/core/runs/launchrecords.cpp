@@ -28,7 +28,7 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     job.runId = run.id;
     job.attempt = request.attempt;
     job.state = jobStateName(JobState::Pending);
-    job.resumeFrom = request.resume == u"auto" || request.resume == u"none" ? QString() : request.resume;
+    job.resumeFrom = request.resume.kind() == ResumeFrom::Kind::Checkpoint ? request.resume.checkpoint() : QString();
     job.metricsPath = spec.commandKind == CommandKind::Trainer
                           ? trainerOption(spec.trainerArgs, QStringLiteral("--metrics"))
                           : environmentValue(spec, QStringLiteral("TORCHDECK_METRICS_FILE"));

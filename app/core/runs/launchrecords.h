@@ -15,7 +15,7 @@ struct LaunchRecords {
 
 // What a launch claims before it submits (RunStore::claimAttempt): the stored run, if any, with the spec, the
 // script and the epochs of this submission and its message cleared; the attempt's job pending, with no id yet,
-// the checkpoint it resumes from (a path; none for "auto" or "none") and the metrics file it will write.
+// the checkpoint it resumes from (none unless one was chosen) and the metrics file it will write.
 LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const SubmissionScript &rendered,
                                    const std::optional<RunRecord> &stored);
 

@@ -20,8 +20,8 @@ LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, 
     request.script = script;
     request.resume = spec.commandKind == CommandKind::Trainer &&
                              trainerOption(spec.trainerArgs, QStringLiteral("--resume")).isEmpty()
-                         ? QStringLiteral("auto")
-                         : QString();
+                         ? ResumeFrom::latest()
+                         : ResumeFrom();
     return request;
 }
 
@@ -33,7 +33,7 @@ QString launchRequestJson(const LaunchRequest &request, const QString &script)
     const QJsonObject object{{QStringLiteral("spec"), request.spec.toJson()},
                              {QStringLiteral("run"), request.runId},
                              {QStringLiteral("attempt"), request.attempt},
-                             {QStringLiteral("resume"), request.resume},
+                             {QStringLiteral("resume"), request.resume.text()},
                              {QStringLiteral("script"), script},
                              {QStringLiteral("after_kind"), int(request.after.kind)},
                              {QStringLiteral("after"), after}};
@@ -53,7 +53,7 @@ std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile
     request.spec = spec.spec;
     request.runId = object.value(u"run").toString();
     request.attempt = object.value(u"attempt").toInt();
-    request.resume = object.value(u"resume").toString();
+    request.resume = ResumeFrom::fromText(object.value(u"resume").toString());
     request.script = object.value(u"script").toString();
     request.after.kind = SubmitDependency::Kind(afterKind);
     for (const QJsonValue &id : object.value(u"after").toArray())
@@ -80,7 +80,7 @@ SubmissionScript renderSubmission(const LaunchRequest &request, const QString &w
     if (spec.modules.isEmpty())
         spec.modules = profile.modules;
     SubmissionScript rendered;
-    rendered.runDirectory = runDirectoryOf(workDirectory, request.runId);
+    rendered.runDirectory = WorkLayout{workDirectory}.runDirectory(request.runId);
     spec.name = attemptJobName(spec.name, request.runId, request.attempt);
     rendered.attemptSpec =
         attemptSpec(spec, RunLayout{rendered.runDirectory}, request.attempt, trainerBinary, request.resume);
@@ -95,7 +95,7 @@ SubmissionScript renderSubmission(const LaunchRequest &request, const QString &w
 }
 
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
-                                           QString from, const QString &epochs, QString *error)
+                                           ResumeFrom from, const QString &epochs, QString *error)
 {
     const auto jobs = store.jobs(run.id);
     if (!jobs.ok() || jobs.value.isEmpty()) {
@@ -121,20 +121,23 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
         return std::nullopt;
     }
     // A custom command finds its own checkpoint: it gets TORCHDECK_RESUME=1 and TORCHDECK_CHECKPOINT_DIR.
-    if (spec.spec.commandKind != CommandKind::Trainer && ((from != u"auto" && from != u"none") || !epochs.isEmpty())) {
+    const bool latestOrScratch = from.kind() == ResumeFrom::Kind::Latest || from.kind() == ResumeFrom::Kind::Scratch;
+    if (spec.spec.commandKind != CommandKind::Trainer && (!latestOrScratch || !epochs.isEmpty())) {
         *error = core::Tr::tr("a custom command resumes from its own latest checkpoint (auto) or from scratch "
                               "(none); a checkpoint or --epochs can only be given to the bundled trainer");
         return std::nullopt;
     }
-    if (from != u"auto" && from != u"none" && !from.startsWith(u'/')) {
+    if (from.kind() == ResumeFrom::Kind::AsSpecified)
+        from = ResumeFrom::latest();
+    if (from.kind() == ResumeFrom::Kind::Checkpoint && !from.isCheckpointPath()) {
         // A checkpoint by file name or by step, as `torchdeck checkpoints` lists them.
-        const QString found = checkpointNamed(store.checkpoints(run.id).value, from);
+        const QString found = checkpointNamed(store.checkpoints(run.id).value, from.checkpoint());
         if (found.isEmpty()) {
             *error = core::Tr::tr("run %1 has no checkpoint '%2' (torchdeck checkpoints %1 lists them)")
-                         .arg(run.id.left(8), from);
+                         .arg(run.id.left(8), from.checkpoint());
             return std::nullopt;
         }
-        from = found;
+        from = ResumeFrom::checkpoint(found);
     }
     LaunchRequest request;
     request.profile = profile;

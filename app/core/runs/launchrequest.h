@@ -2,6 +2,7 @@
 
 #include "core/jobs/jobscript.h"
 #include "core/jobs/jobspec.h"
+#include "core/jobs/resumefrom.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/scheduler/schedulercommands.h"
 #include "core/store/runrecord.h"
@@ -16,11 +17,11 @@ class RunStore;
 // One submission: a new run (attempt 0) or a further attempt of a stored run (resume, requeue, chain).
 struct LaunchRequest {
     ClusterProfile profile;
-    JobSpec spec;    // as the user wrote it; the profile's settings and the run layout are applied on rendering
-    QString runId;   // empty: a new run with a new id
-    int attempt = 0; // the attempt to submit; a resume is the next attempt of runId
-    QString resume;  // trainer --resume for this attempt: "auto", "none", a checkpoint path; empty: keep
-    QString script;  // non-empty: submit this text (the user edited the rendered script)
+    JobSpec spec;      // as the user wrote it; the profile's settings and the run layout are applied on rendering
+    QString runId;     // empty: a new run with a new id
+    int attempt = 0;   // the attempt to submit; a resume is the next attempt of runId
+    ResumeFrom resume; // the trainer's --resume for this attempt
+    QString script;    // non-empty: submit this text (the user edited the rendered script)
     SubmitDependency after;
 };
 
@@ -46,12 +47,13 @@ QString attemptJobName(const QString &name, const QString &runId, int attempt);
 // restarted attempt continues where the last one stopped.
 LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, const QString &script = {});
 
-// The next attempt of an ended run, from a checkpoint ("auto", a path, or a file name or step as the run's
-// checkpoints list them), optionally for a new number of epochs; a custom command only "auto" (its own latest
-// checkpoint) or "none". Shared by the fronts
+// The next attempt of an ended run, from its latest checkpoint (also when `from` is AsSpecified), from
+// scratch or from one checkpoint (a path, or a file name or step as the run's checkpoints list them: looked
+// up here), optionally for a new number of epochs; a custom command only from its own latest checkpoint or
+// from scratch. Shared by the fronts
 // and the automatic restart. Nothing, with `error` set, when it cannot resume.
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
-                                           QString from, const QString &epochs, QString *error);
+                                           ResumeFrom from, const QString &epochs, QString *error);
 
 // What the paths of a submission start with while the work directory is not known yet (before connecting):
 // a marked placeholder that still passes validation (absolute, and a character set directives can carry).

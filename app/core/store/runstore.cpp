@@ -1,6 +1,7 @@
 #include "core/store/runstore.h"
 
 #include "core/appidentity.h"
+#include "core/coretr.h"
 #include "core/privatefiles.h"
 #include "core/store/sqlvalues.h"
 #include "core/store/storelog.h"
@@ -76,20 +77,20 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     close();
     const QString driver = QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver))
-        return StoreStatus::failure(QStringLiteral("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
+        return StoreStatus::failure(core::Tr::tr("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
     if (path != kMemory) {
         const QString folder = QFileInfo(path).absolutePath();
         // The data folder is torchdeck's own: private. A store elsewhere (tests, exports) leaves its folder alone.
         const QString made = QDir(folder) == QDir(dataDirectory()) ? makePrivateDirectory(folder)
                              : QDir().mkpath(folder)               ? QString()
-                                                     : QStringLiteral("cannot create the folder of %1").arg(path);
+                                                     : core::Tr::tr("cannot create the folder of %1").arg(path);
         if (!made.isEmpty())
             return StoreStatus::failure(made);
         // The store and SQLite's journal files, which take the store's mode, readable by the user only.
         if (!QFileInfo::exists(path)) {
             QFile created(path);
             if (!created.open(QIODevice::WriteOnly) || !created.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
-                return StoreStatus::failure(QStringLiteral("cannot create %1: %2").arg(path, created.errorString()));
+                return StoreStatus::failure(core::Tr::tr("cannot create %1: %2").arg(path, created.errorString()));
         }
         for (const QString &file : QStringList{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}) {
             if (const QString problem = makePrivateFile(file); !problem.isEmpty())
@@ -104,7 +105,7 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
         db.setDatabaseName(path);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open()) {
-            status = StoreStatus::failure(QStringLiteral("cannot open %1: %2").arg(path, db.lastError().text()));
+            status = StoreStatus::failure(core::Tr::tr("cannot open %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery q(db);
             for (const char *pragma :
@@ -156,7 +157,7 @@ QSqlDatabase RunStore::database() const
 
 StoreStatus RunStore::notOpen() const
 {
-    return StoreStatus::failure(QStringLiteral("the run store is not open"));
+    return StoreStatus::failure(core::Tr::tr("the run store is not open"));
 }
 
 StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) const
@@ -165,9 +166,9 @@ StoreResult<qint64> RunStore::runKey(QSqlDatabase &db, const QString &runId) con
     q.prepare(QStringLiteral("SELECT key FROM runs WHERE id = ?"));
     q.addBindValue(runId);
     if (!q.exec())
-        return StoreResult<qint64>::failure(sql::error(QStringLiteral("run ") + runId, q));
+        return StoreResult<qint64>::failure(sql::error(core::Tr::tr("run %1").arg(runId), q));
     if (!q.next())
-        return StoreResult<qint64>::failure(QStringLiteral("no run %1 in the store").arg(runId));
+        return StoreResult<qint64>::failure(core::Tr::tr("no run %1 in the store").arg(runId));
     return {q.value(0).toLongLong(), {}};
 }
 
@@ -176,7 +177,7 @@ StoreStatus RunStore::addRun(const RunRecord &run)
     if (!isOpen())
         return notOpen();
     if (run.id.isEmpty())
-        return StoreStatus::failure(QStringLiteral("a run needs an id"));
+        return StoreStatus::failure(core::Tr::tr("a run needs an id"));
     QSqlQuery q(database());
     q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                   .arg(QLatin1StringView(kRunColumns)));
@@ -188,7 +189,7 @@ StoreStatus RunStore::addRun(const RunRecord &run)
           sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), QVariant(run.autoRestart)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot add run ") + run.id, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot add run %1").arg(run.id), q));
     return {};
 }
 
@@ -206,9 +207,9 @@ StoreStatus RunStore::updateRun(const RunRecord &run)
           sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + run.id, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(run.id), q));
     if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(run.id));
+        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(run.id));
     return {};
 }
 
@@ -221,9 +222,9 @@ StoreStatus RunStore::setAutoRestart(const QString &runId, bool enabled)
     for (const QVariant &v : {QVariant(enabled), sql::msecs(nowUtc()), sql::text(runId)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(runId), q));
     if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(runId));
+        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(runId));
     return {};
 }
 
@@ -241,7 +242,7 @@ StoreStatus RunStore::recordSubmission(const RunRecord &run, const JobRecord &jo
     if (saved.ok())
         saved = saveJob(job);
     if (saved.ok() && !transaction.commit())
-        saved = StoreStatus::failure(QStringLiteral("cannot commit run %1: %2").arg(run.id, transaction.error()));
+        saved = StoreStatus::failure(core::Tr::tr("cannot commit run %1: %2").arg(run.id, transaction.error()));
     return saved;
 }
 
@@ -257,9 +258,9 @@ StoreStatus RunStore::updateProgress(const QString &runId, const QString &state,
                               sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
         q.addBindValue(v);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot update run ") + runId, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(runId), q));
     if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(QStringLiteral("no run %1 in the store").arg(runId));
+        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(runId));
     return {};
 }
 
@@ -272,7 +273,7 @@ StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const
     q.prepare(QStringLiteral("SELECT %1 FROM runs WHERE id = ?").arg(QLatin1StringView(kRunColumns)));
     q.addBindValue(id);
     if (!q.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot read run ") + id, q));
+        return Result::failure(sql::error(core::Tr::tr("cannot read run %1").arg(id), q));
     if (!q.next())
         return {};
     return {readRun(q), {}};
@@ -291,7 +292,7 @@ StoreResult<QList<RunRecord>> RunStore::runs(const QString &cluster) const
     if (!cluster.isEmpty())
         q.addBindValue(cluster);
     if (!q.exec())
-        return Result::failure(sql::error(QStringLiteral("cannot list runs"), q));
+        return Result::failure(sql::error(core::Tr::tr("cannot list runs"), q));
     Result result;
     while (q.next())
         result.value.append(readRun(q));
@@ -306,7 +307,7 @@ StoreStatus RunStore::removeRun(const QString &id)
     q.prepare(QStringLiteral("DELETE FROM runs WHERE id = ?"));
     q.addBindValue(id);
     if (!q.exec())
-        return StoreStatus::failure(sql::error(QStringLiteral("cannot remove run ") + id, q));
+        return StoreStatus::failure(sql::error(core::Tr::tr("cannot remove run %1").arg(id), q));
     return {};
 }
 

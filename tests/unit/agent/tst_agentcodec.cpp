@@ -29,7 +29,7 @@ void TestAgentCodec::launchRequestRoundTrips()
     request.spec.requeue = true;
     request.runId = QStringLiteral("1234");
     request.attempt = 3;
-    request.resume = QStringLiteral("auto");
+    request.resume = ResumeFrom::latest();
     request.script = QStringLiteral("#!/bin/bash\necho hi\n");
     request.after = {SubmitDependency::AfterNotOk, {QStringLiteral("77")}};
     QString error;

@@ -70,7 +70,7 @@ void TestRunLayout::paths()
 void TestRunLayout::defaultsForTheBundledTrainer()
 {
     const RunLayout layout{runDir};
-    const JobSpec spec = attemptSpec(trainerSpec(), layout, 2, binary, QStringLiteral("auto"));
+    const JobSpec spec = attemptSpec(trainerSpec(), layout, 2, binary, ResumeFrom::latest());
 
     JobSpec expected = trainerSpec();
     expected.workingDirectory = runDir;
@@ -92,7 +92,7 @@ void TestRunLayout::keepsWhatTheUserChose()
     mine.outputPath = QStringLiteral("logs/%x-%j.txt");
     mine.errorPath = QStringLiteral("logs/%x-%j.err");
     // No binary given: the trainer the spec names (on PATH, by default).
-    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 1, QString(), QString());
+    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 1, QString(), ResumeFrom());
     QCOMPARE(spec.workingDirectory, QStringLiteral("/scratch/ada/work dir"));
     QCOMPARE(spec.outputPath, QStringLiteral("logs/%x-%j.txt"));
     QCOMPARE(spec.errorPath, QStringLiteral("logs/%x-%j.err"));
@@ -100,9 +100,9 @@ void TestRunLayout::keepsWhatTheUserChose()
     QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 0);
 
     mine.trainerPath = QStringLiteral("/opt/td/torchdeck-train");
-    QCOMPARE(attemptSpec(mine, RunLayout{runDir}, 1, QString(), QString()).trainerPath,
+    QCOMPARE(attemptSpec(mine, RunLayout{runDir}, 1, QString(), ResumeFrom()).trainerPath,
              QStringLiteral("/opt/td/torchdeck-train"));
-    QCOMPARE(attemptSpec(mine, RunLayout{runDir}, 1, binary, QString()).trainerPath, binary);
+    QCOMPARE(attemptSpec(mine, RunLayout{runDir}, 1, binary, ResumeFrom()).trainerPath, binary);
 }
 
 void TestRunLayout::keepsTheUsersMetricsAndCheckpointDir_data()
@@ -129,7 +129,7 @@ void TestRunLayout::keepsTheUsersMetricsAndCheckpointDir()
     QFETCH(QString, checkpoints);
     JobSpec mine = trainerSpec();
     mine.trainerArgs = args;
-    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 4, binary, QString());
+    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 4, binary, ResumeFrom());
     QCOMPARE(torchdeck::trainerOption(spec.trainerArgs, QStringLiteral("--metrics")), metrics);
     QCOMPARE(torchdeck::trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir")), checkpoints);
     QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--metrics")), 1);
@@ -154,7 +154,7 @@ void TestRunLayout::replacesResume()
     JobSpec mine = trainerSpec();
     mine.trainerArgs = args;
     for (const QString &resume : {QStringLiteral("auto"), QStringLiteral("none"), QStringLiteral("/runs/r/ck 9.pt")}) {
-        const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, resume);
+        const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, ResumeFrom::fromText(resume));
         const RunLayout layout{runDir};
         QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 1);
         const qsizetype at = spec.trainerArgs.indexOf(QStringLiteral("--resume"));
@@ -174,7 +174,7 @@ void TestRunLayout::emptyResumeKeepsTheUsers()
 {
     JobSpec mine = trainerSpec();
     mine.trainerArgs = words("--resume /old/ck-1.pt --epochs 3");
-    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, QString());
+    const JobSpec spec = attemptSpec(mine, RunLayout{runDir}, 2, binary, ResumeFrom());
     QCOMPARE(spec.trainerArgs.mid(0, 4), mine.trainerArgs);
     QCOMPARE(torchdeck::trainerOption(spec.trainerArgs, QStringLiteral("--resume")), QStringLiteral("/old/ck-1.pt"));
     QCOMPARE(occurrences(spec.trainerArgs, QStringLiteral("--resume")), 1);
@@ -188,7 +188,7 @@ void TestRunLayout::customCommandGetsTheRunsVariables()
     custom.customCommand = QStringLiteral("python train.py --metrics x --resume y");
     custom.trainerArgs = words("--epochs 3"); // left from a template; not run
     custom.environment = {{QStringLiteral("TORCHDECK_CHECKPOINT_DIR"), QStringLiteral("/scratch/mine")}};
-    const JobSpec spec = attemptSpec(custom, RunLayout{runDir}, 5, binary, QStringLiteral("auto"));
+    const JobSpec spec = attemptSpec(custom, RunLayout{runDir}, 5, binary, ResumeFrom::latest());
 
     // The command's words stay the user's; the run's places come as variables, a name the user set kept.
     JobSpec expected = custom;
@@ -206,7 +206,7 @@ void TestRunLayout::customCommandGetsTheRunsVariables()
              runDir + QStringLiteral("/metrics-5.jsonl"));
 
     // From scratch: no TORCHDECK_RESUME.
-    const JobSpec fresh = attemptSpec(custom, RunLayout{runDir}, 0, binary, QStringLiteral("none"));
+    const JobSpec fresh = attemptSpec(custom, RunLayout{runDir}, 0, binary, ResumeFrom::scratch());
     QCOMPARE(environmentValue(fresh, QStringLiteral("TORCHDECK_RESUME")), QString());
     QCOMPARE(environmentValue(fresh, QStringLiteral("TORCHDECK_ATTEMPT")), QStringLiteral("0"));
 }

@@ -41,7 +41,7 @@ LaunchRequest request(const JobSpec &spec, int attempt, const QString &resume)
     LaunchRequest launch = newRunRequest(slurm(), spec);
     launch.runId = QStringLiteral("0a1b2c3d-run");
     launch.attempt = attempt;
-    launch.resume = resume;
+    launch.resume = ResumeFrom::fromText(resume);
     return launch;
 }
 

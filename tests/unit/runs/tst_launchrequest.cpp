@@ -39,14 +39,14 @@ private slots:
     void aNewTrainerRunResumesAutomatically()
     {
         const ClusterProfile profile = profileWithSettings(SchedulerKind::Slurm);
-        QCOMPARE(newRunRequest(profile, trainerJob()).resume, QStringLiteral("auto"));
+        QCOMPARE(newRunRequest(profile, trainerJob()).resume, ResumeFrom::latest());
         JobSpec own = trainerJob();
         own.trainerArgs << QStringLiteral("--resume") << QStringLiteral("none");
-        QCOMPARE(newRunRequest(profile, own).resume, QString()); // the user's --resume stays
+        QCOMPARE(newRunRequest(profile, own).resume, ResumeFrom()); // the user's --resume stays
         JobSpec custom = trainerJob();
         custom.commandKind = CommandKind::Custom;
         custom.customCommand = QStringLiteral("python3 train.py");
-        QCOMPARE(newRunRequest(profile, custom).resume, QString());
+        QCOMPARE(newRunRequest(profile, custom).resume, ResumeFrom());
         QCOMPARE(newRunRequest(profile, custom, QStringLiteral("#!/bin/sh\n")).script, QStringLiteral("#!/bin/sh\n"));
     }
 
@@ -89,7 +89,7 @@ private slots:
         LaunchRequest request = newRunRequest(profileWithSettings(SchedulerKind::Slurm), trainerJob());
         request.runId = QStringLiteral("run");
         const SubmissionScript rendered = renderSubmission(
-            request, kUnknownWorkDirectory, deployedTrainerBinary(kUnknownWorkDirectory, QStringLiteral("abc")));
+            request, kUnknownWorkDirectory, WorkLayout{kUnknownWorkDirectory}.trainerBinary(QStringLiteral("abc")));
         QVERIFY2(rendered.ok(), qPrintable(formatJobSpecErrors(rendered.errors)));
         QVERIFY(rendered.script.contains(QStringLiteral("/@WORKDIR@/runs/run")));
         QVERIFY(rendered.script.contains(QStringLiteral("/@WORKDIR@/trainer/abc/build/torchdeck-train")));
@@ -142,13 +142,13 @@ private slots:
         QVERIFY(store.recordSubmission(run, job).ok());
         QString error;
         const ClusterProfile profile = profileWithSettings(SchedulerKind::Slurm);
-        QVERIFY(!resumeRequest(store, profile, run, QStringLiteral("auto"), {}, &error));
+        QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error));
         QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
         QVERIFY(store.updateJobState(run.id, 0, QStringLiteral("timeout"), -1).ok());
-        const auto request = resumeRequest(store, profile, run, QStringLiteral("auto"), QStringLiteral("5"), &error);
+        const auto request = resumeRequest(store, profile, run, ResumeFrom::latest(), QStringLiteral("5"), &error);
         QVERIFY(request);
         QCOMPARE(request->attempt, 1);
-        QCOMPARE(request->resume, QStringLiteral("auto"));
+        QCOMPARE(request->resume, ResumeFrom::latest());
         QCOMPARE(trainerOption(request->spec.trainerArgs, QStringLiteral("--epochs")), QStringLiteral("5"));
     }
 };

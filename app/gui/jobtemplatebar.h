@@ -1,6 +1,6 @@
 #pragma once
 
-#include "gui/jobtemplates.h"
+#include "core/profiles/jobtemplates.h"
 
 #include <QWidget>
 

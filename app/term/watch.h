@@ -2,7 +2,7 @@
 
 #include "core/metrics/runseries.h"
 #include "core/store/runrecord.h"
-#include "term/render/keydecoder.h"
+#include "term/console/keydecoder.h"
 #include "term/render/watchsnapshot.h"
 #include "term/terminalfront.h"
 

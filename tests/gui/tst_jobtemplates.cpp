@@ -1,6 +1,6 @@
+#include "core/profiles/jobtemplates.h"
 #include "gui/jobform.h"
 #include "gui/jobtemplatebar.h"
-#include "gui/jobtemplates.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "term/render/keydecoder.h"
+#include "term/console/keydecoder.h"
 
 #include <QRandomGenerator>
 #include <QTest>

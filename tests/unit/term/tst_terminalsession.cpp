@@ -1,5 +1,5 @@
-#include "term/render/terminalinput.h"
-#include "term/render/terminalsession.h"
+#include "term/console/terminalinput.h"
+#include "term/console/terminalsession.h"
 
 #include <QSignalSpy>
 #include <QTest>

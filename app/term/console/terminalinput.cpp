@@ -1,4 +1,4 @@
-#include "term/render/terminalinput.h"
+#include "term/console/terminalinput.h"
 
 #include <QSocketNotifier>
 #include <array>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "term/render/keydecoder.h"
+#include "term/console/keydecoder.h"
 
 #include <QObject>
 #include <QTimer>

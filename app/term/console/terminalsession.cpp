@@ -1,4 +1,4 @@
-#include "term/render/terminalsession.h"
+#include "term/console/terminalsession.h"
 
 #include <QByteArray>
 #include <array>

@@ -1,4 +1,4 @@
-#include "gui/jobtemplates.h"
+#include "core/profiles/jobtemplates.h"
 
 #include "core/appidentity.h"
 

@@ -37,7 +37,7 @@ void ClusterCheck::start()
     m_steps.start();
 }
 
-void ClusterCheck::report(const StepHandle &step, CheckItem item)
+void ClusterCheck::report(const StepHandle &step, const CheckItem &item)
 {
     m_items.append(item);
     emit itemChecked(item);

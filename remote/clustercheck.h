@@ -34,7 +34,7 @@ signals:
 private:
     void runShell(const StepHandle &step, const QString &name, const QString &script,
                   const std::function<CheckItem(int exitCode, const QString &out, const QString &err)> &judge);
-    void report(const StepHandle &step, CheckItem item);
+    void report(const StepHandle &step, const CheckItem &item);
     void checkQuoting(const StepHandle &step);
     void checkSftp(const StepHandle &step);
     void checkScheduler(const StepHandle &step);

@@ -11,7 +11,7 @@ namespace torchdeck::remote {
 
 namespace {
 constexpr int pumpIntervalMs = 10;
-constexpr qint64 tailChunkBytes = 4 * 1024 * 1024;
+constexpr qint64 tailChunkBytes = qint64(4) * 1024 * 1024;
 constexpr qint64 tailQuietAfterMs = 5000;
 constexpr int readBufferSize = 64 * 1024;
 
@@ -389,7 +389,7 @@ void ConnectionWorker::startUpload(quint64 id, const QString &localPath, const Q
         emit uploadFinished(id, 0, error.isEmpty() ? tr("not connected to %1").arg(m_settings.host) : error);
         return;
     }
-    constexpr qint64 progressEveryBytes = 1024 * 1024;
+    constexpr qint64 progressEveryBytes = qint64(1024) * 1024;
     qint64 reported = 0;
     const UploadResult result = uploadFile(session, localPath, remotePath, mode, [&](qint64 done, qint64 total) {
         if (done - reported >= progressEveryBytes || done == total) {

@@ -27,7 +27,7 @@ namespace torchdeck::remote {
 namespace {
 // Longer than a submission takes (sbatch, and the wait for a broken connection to come back), shorter than
 // anyone waits for a restart that a front which stopped had claimed.
-constexpr qint64 claimLeaseMs = 5 * 60 * 1000;
+constexpr qint64 claimLeaseMs = qint64(5) * 60 * 1000;
 } // namespace
 
 RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *parent)

@@ -10,7 +10,7 @@
 namespace torchdeck::remote {
 
 namespace {
-constexpr qint64 chunkBytes = 64 * 1024; // below OpenSSH sftp-server's 256 KiB packet limit
+constexpr qint64 chunkBytes = qint64(64) * 1024; // below OpenSSH sftp-server's 256 KiB packet limit
 
 QString sftpError(sftp_session sftp, const QString &what)
 {

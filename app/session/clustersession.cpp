@@ -298,7 +298,7 @@ SessionOperation *ClusterSession::workDirectoryOperation()
 
 StoreStatus ClusterSession::setAutoRestart(const QString &runId, bool enabled)
 {
-    const StoreStatus saved = m_store->setAutoRestart(runId, enabled);
+    StoreStatus saved = m_store->setAutoRestart(runId, enabled);
     if (!saved.ok())
         return saved;
     if (enabled && isConnected())

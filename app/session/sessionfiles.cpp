@@ -10,7 +10,7 @@
 namespace torchdeck {
 
 namespace {
-constexpr qsizetype chunkBytes = 1024 * 1024; // a "data" event: well inside a frame of the agent's socket
+constexpr qsizetype chunkBytes = qsizetype(1024) * 1024; // a "data" event: well inside a frame of the agent's socket
 constexpr int readDeadlineMs = 120000;
 
 QString said(const QByteArray &err, const QString &fallback)

@@ -99,7 +99,7 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QMap<QString, SnapshotUse> uses = snapshotUses(runs.value);
     QJsonArray array;
     QStringList lines;
-    for (const QCborValue &value : listed.map().value(QStringLiteral("snapshots")).toArray()) {
+    for (const auto &value : listed.map().value(QStringLiteral("snapshots")).toArray()) {
         CborFields snapshot(value.toMap());
         const QString id = snapshot.text(QStringLiteral("id"));
         const qint64 files = snapshot.integer(QStringLiteral("files"), 0, qint64(1) << 53);

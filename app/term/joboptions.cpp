@@ -214,7 +214,7 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
     if (trainerArgsGiven) {
         // Command-line trainer options override the job file's, flag by flag.
         QStringList merged;
-        for (const QJsonValue &word : json.value(u"trainerArgs").toArray())
+        for (const auto &word : json.value(u"trainerArgs").toArray())
             merged.append(word.toString());
         for (qsizetype i = 0; i < trainerArgs.size(); ++i) {
             const QString &word = trainerArgs.at(i);
@@ -230,7 +230,7 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
     // No name (or a template's empty one): named after the model, from the job file or the command line.
     if (const QJsonValue name = json.value(u"name"); name.isUndefined() || name == QJsonValue(QString())) {
         QStringList finalArgs;
-        for (const QJsonValue &word : json.value(u"trainerArgs").toArray())
+        for (const auto &word : json.value(u"trainerArgs").toArray())
             finalArgs.append(word.toString());
         const QString model = trainerOption(finalArgs, QStringLiteral("--model"));
         json[u"name"] = model.isEmpty() ? QStringLiteral("torchdeck-job") : QStringLiteral("train-") + model;

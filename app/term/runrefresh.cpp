@@ -28,7 +28,7 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
             continue;
         }
         AgentClient &agent = context.agent();
-        const QStringList runIds = it.value();
+        const QStringList &runIds = it.value();
         const QMetaObject::Connection said = QObject::connect(
             &agent, &AgentClient::restarted, &agent,
             [&context, runIds](const QString &runId, const QString &jobId, const QString &reason) {

@@ -59,7 +59,7 @@ std::optional<LaunchResult> follow(TermContext &context, SessionOperation *submi
         });
     progress.finish();
     QString problem = outcome.error;
-    const std::optional<LaunchResult> result =
+    std::optional<LaunchResult> result =
         outcome.ok ? launchResultFromCbor(outcome.map(), &problem) : std::optional<LaunchResult>();
     if (!result)
         context.error(problem);

@@ -115,7 +115,7 @@ bool TermContext::connect(const QString &cluster)
 OperationOutcome TermContext::wait(SessionOperation *operation, int timeoutMs, const QString &what,
                                    const std::function<void(const QString &, const QCborMap &)> &onEvent)
 {
-    const OperationOutcome outcome = waitFor(operation, timeoutMs, onEvent);
+    OperationOutcome outcome = waitFor(operation, timeoutMs, onEvent);
     if (!outcome.ok)
         error(what.isEmpty() ? outcome.error : what + QStringLiteral(": ") + outcome.error);
     return outcome;

@@ -7,7 +7,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTest>
 
 namespace torchdeck::testing {
 
@@ -35,6 +37,22 @@ inline QString prepareSandboxHome(const QString &home)
     profile.trainerBinary = qEnvironmentVariable("TORCHDECK_TRAIN_BINARY");
     profiles.put(profile);
     return profiles.save(&error) ? QString() : error;
+}
+
+// Whether a sandbox test runs the prebuilt trainer (TORCHDECK_TRAIN_BINARY).
+enum class TrainerUse { None, Prebuilt };
+
+// A sandbox test's initTestCase: QStandardPaths in test mode (QSettings stay out of the user's config), the
+// sandbox running, the trainer given where the test runs it, and `home` usable and prepared (prepareSandboxHome).
+inline void initSandboxTest(const QTemporaryDir &home, TrainerUse trainer = TrainerUse::None)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
+    if (trainer == TrainerUse::Prebuilt)
+        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
+    QVERIFY(home.isValid());
+    const QString problem = prepareSandboxHome(home.path());
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
 }
 
 inline JobSpec smallTrainerJob(int epochs)
@@ -71,6 +89,7 @@ inline JobSpec smallTrainerJob(int epochs)
 
 #include <QSignalSpy>
 #include <QTest>
+#include <memory>
 
 namespace torchdeck::testing {
 
@@ -109,6 +128,19 @@ struct TestAgent {
     Agent agent;
     bool started = false;
     QString error;
+};
+
+// The main window, shown, attached to an agent started for it; no window where the agent did not start.
+struct ShownWindow {
+    ShownWindow()
+    {
+        if (!agent.started)
+            return;
+        window = std::make_unique<MainWindow>();
+        window->show();
+    }
+    TestAgent agent;
+    std::unique_ptr<MainWindow> window;
 };
 
 // Waits until the window's run list shows the run in the final state the store has, its latest job ended, while

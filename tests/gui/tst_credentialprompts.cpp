@@ -36,6 +36,25 @@ template <typename T> T *waitForDialog(const QString &name)
         10000);
     return found;
 }
+
+// The desktop asked for a password: the question as the agent sends it (no agent answers here), answered with
+// a dialog that "hunter2" is typed into.
+struct PasswordAsked {
+    RunStore store;
+    AgentClient agent{AgentClient::Options(), &store};
+    KeychainSecrets secrets;
+    QWidget window;
+    CredentialDialog *dialog = nullptr;
+
+    PasswordAsked()
+    {
+        answerWithDialogs(&agent, &window, &secrets);
+        emit agent.credentialNeeded(QStringLiteral("hpc"), passwordPrompt());
+        dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
+        if (dialog)
+            QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
+    }
+};
 } // namespace
 
 // Secrets are stored only when the user ticks "remember": the dialog offers it off, a 2FA code never, and
@@ -68,34 +87,20 @@ private slots:
 
     void anAnswerWithoutTheTickIsNotStored()
     {
-        RunStore store;
-        AgentClient agent({}, &store); // the question as the agent sends it; no agent answers here
-        KeychainSecrets secrets;
-        QWidget window;
-        answerWithDialogs(&agent, &window, &secrets);
-        emit agent.credentialNeeded(QStringLiteral("hpc"), passwordPrompt());
-        auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
-        QVERIFY2(dialog, "no password dialog (a stored password answered?)");
-        QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
-        dialog->accept();
+        PasswordAsked asked;
+        QVERIFY2(asked.dialog, "no password dialog (a stored password answered?)");
+        asked.dialog->accept();
         QTest::qWait(200);
-        QCOMPARE(secrets.writesRequested(), 0);
+        QCOMPARE(asked.secrets.writesRequested(), 0);
     }
 
     void aTickedAnswerGoesToTheKeychainOnly()
     {
-        RunStore store;
-        AgentClient agent({}, &store); // the question as the agent sends it; no agent answers here
-        KeychainSecrets secrets;
-        QWidget window;
-        answerWithDialogs(&agent, &window, &secrets);
-        emit agent.credentialNeeded(QStringLiteral("hpc"), passwordPrompt());
-        auto *dialog = waitForDialog<CredentialDialog>(QStringLiteral("credentialDialog"));
-        QVERIFY(dialog);
-        QTest::keyClicks(dialog->field(), QStringLiteral("hunter2"));
-        dialog->rememberBox()->setChecked(true);
-        dialog->accept();
-        QCOMPARE(secrets.writesRequested(), 1);
+        PasswordAsked asked;
+        QVERIFY(asked.dialog);
+        asked.dialog->rememberBox()->setChecked(true);
+        asked.dialog->accept();
+        QCOMPARE(asked.secrets.writesRequested(), 1);
         if (!qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS"))
             QSKIP("a session bus is here: whether it stores depends on its keychain; not checked");
         // No keychain service: the refusal is shown, nothing falls back to a file.

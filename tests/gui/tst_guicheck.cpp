@@ -5,7 +5,6 @@
 
 #include <QLineEdit>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -18,21 +17,13 @@ using namespace torchdeck::testing;
 class TestGuiCheck : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
-        QVERIFY(m_home.isValid());
-        const QString problem = prepareSandboxHome(m_home.path());
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { initSandboxTest(m_home); }
 
     void checklistFollowsTheEditedProfile()
     {
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         ClusterPane *pane = window.clusterPane();
         pane->selectCluster(kSandboxHost);
         QCOMPARE(pane->selectedCluster(), kSandboxHost);

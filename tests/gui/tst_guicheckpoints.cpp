@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -33,22 +32,13 @@ class TestGuiCheckpoints : public QObject {
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
-        QVERIFY(m_home.isValid());
-        const QString problem = prepareSandboxHome(m_home.path());
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { initSandboxTest(m_home, TrainerUse::Prebuilt); }
 
     void marksDeletesAndShowsTheBudget()
     {
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         const FormSubmission submission = submitThroughForm(window, smallTrainerJob(3));
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;

@@ -5,7 +5,6 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QMessageBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -45,21 +44,13 @@ private:
     }
 
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
-        QVERIFY(m_home.isValid());
-        const QString problem = prepareSandboxHome(m_home.path());
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { initSandboxTest(m_home); }
 
     void cancelsSelectedRunsAtOnceAndRequeues()
     {
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         const FormSubmission first = submitThroughForm(window, sleeper(QStringLiteral("sleeper-1")));
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
         const FormSubmission second = submitThroughForm(window, sleeper(QStringLiteral("sleeper-2")));

@@ -269,10 +269,9 @@ private slots:
     // is restarted from outside.
     void submitsAChainOfThree()
     {
-        TestAgent agent;
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         const FormSubmission reference = submitThroughForm(window, chainJob(QStringLiteral("reference")));
         QVERIFY2(reference.error.isEmpty(), qPrintable(reference.error));
         JobSpec chained = chainJob(QStringLiteral("chained"));
@@ -313,10 +312,9 @@ private slots:
     // on again, the next pass restarts it.
     void autoRestartIsSwitchedPerRun()
     {
-        TestAgent agent;
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         const FormSubmission submission = submitThroughForm(window, interruptedJob(QStringLiteral("switched")));
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;

@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -23,22 +22,13 @@ using namespace torchdeck::testing;
 class TestGuiSubmit : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true); // QSettings stay out of the user's config
-        QVERIFY2(sandboxRunning(), "the sandbox fixture is not running (ctest -R 'sandbox.start|gui')");
-        QVERIFY2(!qEnvironmentVariableIsEmpty("TORCHDECK_TRAIN_BINARY"), "TORCHDECK_TRAIN_BINARY is not set");
-        QVERIFY(m_home.isValid());
-        const QString problem = prepareSandboxHome(m_home.path());
-        QVERIFY2(problem.isEmpty(), qPrintable(problem));
-    }
+    void initTestCase() { initSandboxTest(m_home, TrainerUse::Prebuilt); }
 
     void submitsThroughTheFormAndSeesTheRunComplete()
     {
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         QVERIFY(window.clusterModel()->rowOf(kSandboxHost) >= 0);
         const FormSubmission submission = submitThroughForm(window, smallTrainerJob(2));
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
@@ -86,10 +76,9 @@ private slots:
     {
         // Seed 001's script: mp.spawn, 2 ranks each printing "epoch: E/3, loss = L", sent from the form's
         // code folder; the chart shows 3 epochs.
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         QTemporaryDir project;
         QVERIFY(QFile::copy(qEnvironmentVariable("TORCHDECK_SOURCE_DIR") +
                                 QStringLiteral("/tests/data/scripts/spawn_fashion_mnist.py"),
@@ -123,10 +112,9 @@ private slots:
 
     void submitsTheEditedScript()
     {
-        TestAgent agent; // the window attaches to it
-        QVERIFY2(agent.started, qPrintable(agent.error));
-        MainWindow window;
-        window.show();
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
         NewJobDialog *dialog = window.openNewJob();
         dialog->setCluster(kSandboxHost);
         JobSpec spec;

@@ -70,6 +70,17 @@ bool storeAndWait(KeychainSecrets &secrets, const QString &key, const QString &s
     return problem.isEmpty();
 }
 
+// A connection's questions as the agent sends them (no agent answers here), answered with dialogs over a window.
+struct AnsweredWithDialogs {
+    AnsweredWithDialogs(RunStore *store, KeychainSecrets *secrets)
+        : connection({}, store)
+    {
+        answerWithDialogs(&connection, &window, secrets);
+    }
+    AgentClient connection;
+    QWidget window;
+};
+
 void answerDialog(CredentialDialog *dialog, const QString &answer, bool remember)
 {
     QTest::keyClicks(dialog->field(), answer);
@@ -113,9 +124,8 @@ void TestKeychainPrompts::aTickedAnswerIsStoredAndReadBack()
     const QString host = QStringLiteral("stored.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(!readBack(m_secrets, key));
-    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
-    QWidget window;
-    answerWithDialogs(&connection, &window, &m_secrets);
+    AnsweredWithDialogs answered(&m_store, &m_secrets);
+    AgentClient &connection = answered.connection;
     emit connection.credentialNeeded(host, passwordPrompt(host));
     CredentialDialog *dialog = waitForDialog();
     QVERIFY(dialog);
@@ -127,9 +137,8 @@ void TestKeychainPrompts::aStoredAnswerIsUsedWithoutAsking()
 {
     const QString host = QStringLiteral("used.example.org");
     QVERIFY(storeAndWait(m_secrets, KeychainSecrets::keyFor(passwordPrompt(host)), QStringLiteral("hunter2")));
-    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
-    QWidget window;
-    answerWithDialogs(&connection, &window, &m_secrets);
+    AnsweredWithDialogs answered(&m_store, &m_secrets);
+    AgentClient &connection = answered.connection;
     emit connection.credentialNeeded(host, passwordPrompt(host));
     // The keychain's answer takes well under a second; a dialog would open by then.
     QTest::qWait(1500);
@@ -141,9 +150,8 @@ void TestKeychainPrompts::askedAgainRemovesTheStoredOneAndATickReplacesIt()
     const QString host = QStringLiteral("again.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("old-one")));
-    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
-    QWidget window;
-    answerWithDialogs(&connection, &window, &m_secrets);
+    AnsweredWithDialogs answered(&m_store, &m_secrets);
+    AgentClient &connection = answered.connection;
     emit connection.stateChanged(host, ConnectionState::Connecting, {});
     emit connection.credentialNeeded(host, passwordPrompt(host));
     QTest::qWait(1000);
@@ -163,9 +171,8 @@ void TestKeychainPrompts::aFailedAttemptRemovesTheStoredOneAndOthersDoNot()
     const QString host = QStringLiteral("failed.example.org");
     const QString key = KeychainSecrets::keyFor(passwordPrompt(host));
     QVERIFY(storeAndWait(m_secrets, key, QStringLiteral("wrong")));
-    AgentClient connection({}, &m_store); // the questions as the agent sends them; no agent answers here
-    QWidget window;
-    answerWithDialogs(&connection, &window, &m_secrets);
+    AnsweredWithDialogs answered(&m_store, &m_secrets);
+    AgentClient &connection = answered.connection;
     // Failing before anything was answered from the keychain (no route, host key refused) keeps it.
     emit connection.stateChanged(host, ConnectionState::Connecting, {});
     emit connection.stateChanged(host, ConnectionState::Failed, QStringLiteral("connection refused"));

@@ -1,10 +1,12 @@
 // The run view's readable charts: ticks on round numbers, TensorBoard's smoothing with the raw curve behind,
 // attempt boundaries (job id and why it ended) with the discarded steps dimmed, a click on a boundary, and one
 // crosshair across the charts by step.
+#include "../unit/metrics/metricevents.h"
 #include "core/metrics/runmetrics.h"
 #include "core/metrics/smoothing.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
+#include "runchartstest.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -13,26 +15,18 @@
 #include <QTest>
 
 using namespace torchdeck;
+using namespace torchdeck::testing;
 
 namespace {
 
 MetricEvent step(qint64 at, double loss)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.epoch = 1;
-    e.loss = loss;
-    e.samplesPerSecond = 1000 + at;
-    return e;
+    return testing::stepEvent(at, loss, 1, 1000 + at);
 }
 
 MetricEvent resumedAt(qint64 atStep)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Start;
-    e.resumed = true;
-    e.resumeStep = atStep;
+    MetricEvent e = resumedStart(atStep);
     e.resumePath = QStringLiteral("ckpt-%1.pt").arg(atStep);
     return e;
 }
@@ -74,10 +68,7 @@ void TestRunChartAttempts::ticksFallOnRoundNumbers()
         events.append(step(8092 + i * 75, 0.177 - i * 0.00277)); // the old screenshot's 8092 .. 11092, 0.177 .. 0.066
     metrics.ingest(events);
     RunCharts charts;
-    charts.resize(1200, 700);
-    charts.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&charts));
-    charts.setRun(&metrics);
+    QVERIFY(showRun(charts, &metrics, QSize(1200, 700)));
     const QChart *chart = charts.view(SeriesKind::TrainLoss)->chart();
     auto *x = qobject_cast<QCategoryAxis *>(chart->axes(Qt::Horizontal).constFirst());
     auto *y = qobject_cast<QCategoryAxis *>(chart->axes(Qt::Vertical).constFirst());
@@ -140,10 +131,7 @@ void TestRunChartAttempts::attemptsAreMarkedAndDiscardedStepsDimmed()
     metrics.ingest(second, 1);
 
     RunCharts charts;
-    charts.resize(1000, 600);
-    charts.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&charts));
-    charts.setRun(&metrics);
+    QVERIFY(showRun(charts, &metrics));
     CheckpointRecord checkpoint;
     checkpoint.attempt = 0;
     checkpoint.step = 20;
@@ -174,10 +162,7 @@ void TestRunChartAttempts::oneCrosshairAcrossTheStepCharts()
     RunMetrics metrics;
     metrics.ingest({step(10, 1.0), step(20, 0.5), step(30, 0.25)});
     RunCharts charts;
-    charts.resize(1000, 600);
-    charts.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&charts));
-    charts.setRun(&metrics);
+    QVERIFY(showRun(charts, &metrics));
     RunChartView *loss = charts.view(SeriesKind::TrainLoss);
     RunChartView *throughput = charts.view(SeriesKind::Throughput);
     QTest::mouseMove(loss->viewport(), widgetPoint(loss, QPointF(20, 0.5)));
@@ -204,10 +189,7 @@ void TestRunChartAttempts::timeAlongX()
     metrics.ingest(first, 0);
     metrics.ingest(second, 1);
     RunCharts charts;
-    charts.resize(1000, 600);
-    charts.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&charts));
-    charts.setRun(&metrics);
+    QVERIFY(showRun(charts, &metrics));
     charts.setAttempts({job(0, "timeout"), job(1, "running", QStringLiteral("ckpt-30.pt"))}, {});
     const auto xs = [&charts](SeriesKind kind) {
         QList<double> values;

@@ -1,7 +1,9 @@
+#include "../unit/metrics/metricevents.h"
 #include "core/metrics/runmetrics.h"
 #include "gui/runcharts.h"
 #include "gui/runcharttheme.h"
 #include "gui/runchartview.h"
+#include "runchartstest.h"
 
 #include <QAbstractAxis>
 #include <QChart>
@@ -10,29 +12,17 @@
 #include <QValueAxis>
 
 using namespace torchdeck;
+using namespace torchdeck::testing;
 
 namespace {
 MetricEvent step(qint64 at, double loss, double samplesPerSecond = kNoValue)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.epoch = 1;
-    e.loss = loss;
-    e.samplesPerSecond = samplesPerSecond;
-    return e;
+    return testing::stepEvent(at, loss, 1, samplesPerSecond);
 }
 
 MetricEvent epoch(qint64 n, double val)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Epoch;
-    e.epoch = n;
-    e.epochs = 3;
-    e.loss = val * 0.9;
-    e.valLoss = val;
-    e.seconds = 2;
-    return e;
+    return testing::epochEvent(n, 3, val * 0.9, val, 2);
 }
 
 QValueAxis *xAxis(RunChartView *view)
@@ -64,10 +54,7 @@ private slots:
             events.append(step(i, 1.0 / i));
         metrics.ingest(events);
         RunCharts charts;
-        charts.resize(1000, 600);
-        charts.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&charts));
-        charts.setRun(&metrics);
+        QVERIFY(showRun(charts, &metrics));
         RunChartView *view = charts.view(SeriesKind::TrainLoss);
         QCOMPARE(xAxis(view)->max(), 1000.0);
 
@@ -96,10 +83,7 @@ private slots:
         RunMetrics metrics;
         metrics.ingest({step(10, 1.0, 500), step(20, 0.5, 520), step(30, 0.25, 480)});
         RunCharts charts;
-        charts.resize(1000, 600);
-        charts.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&charts));
-        charts.setRun(&metrics);
+        QVERIFY(showRun(charts, &metrics));
         QCOMPARE(charts.drawnPoints(SeriesKind::Throughput),
                  (QList<QPointF>{QPointF(10, 500), QPointF(20, 520), QPointF(30, 480)}));
 

@@ -1,3 +1,4 @@
+#include "../unit/metrics/metricevents.h"
 #include "core/metrics/runmetrics.h"
 #include "gui/runcharts.h"
 
@@ -9,24 +10,12 @@ using namespace torchdeck;
 namespace {
 MetricEvent step(qint64 at, double loss)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.epoch = 1;
-    e.loss = loss;
-    return e;
+    return testing::stepEvent(at, loss, 1);
 }
 
 MetricEvent epoch(qint64 n, double train, double val, double seconds)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Epoch;
-    e.epoch = n;
-    e.epochs = 10;
-    e.loss = train;
-    e.valLoss = val;
-    e.seconds = seconds;
-    return e;
+    return testing::epochEvent(n, 10, train, val, seconds);
 }
 } // namespace
 
@@ -126,11 +115,7 @@ private slots:
         RunCharts charts;
         charts.setRun(&metrics);
         metrics.ingest({step(10, 1.0), step(20, 0.9), step(30, 0.8)});
-        MetricEvent start;
-        start.kind = MetricEventKind::Start;
-        start.resumed = true;
-        start.resumeStep = 20;
-        metrics.ingest({start, step(30, 0.7)}, 1);
+        metrics.ingest({testing::resumedStart(20), step(30, 0.7)}, 1);
         charts.redraw();
         QCOMPARE(charts.drawnPoints(SeriesKind::TrainLoss),
                  (QList<QPointF>{QPointF(10, 1.0), QPointF(20, 0.9), QPointF(30, 0.7)}));

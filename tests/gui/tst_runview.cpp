@@ -1,3 +1,4 @@
+#include "../unit/metrics/metricevents.h"
 #include "core/profiles/profilestore.h"
 #include "core/store/runstore.h"
 #include "gui/runcharts.h"
@@ -11,32 +12,35 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 using namespace torchdeck;
 
 namespace {
 MetricEvent step(qint64 at, double loss)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.epoch = 1;
-    e.loss = loss;
-    e.samplesPerSecond = 1000 + at;
-    return e;
+    return testing::stepEvent(at, loss, 1, 1000 + at);
 }
 
 MetricEvent epoch(qint64 n, double val)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Epoch;
-    e.epoch = n;
-    e.epochs = 2;
-    e.loss = val;
-    e.valLoss = val;
-    e.seconds = 4;
-    return e;
+    return testing::epochEvent(n, 2, val, val, 4);
 }
+
+// A run view showing the run `runId` of `store`, with no agent behind it: the view reads the store.
+struct ShownRun {
+    ShownRun(RunStore *store, const QString &profilesPath, const QString &runId)
+        : profiles(profilesPath)
+        , agent({}, store)
+    {
+        agent.setProfiles(&profiles);
+        view = std::make_unique<RunView>(&agent);
+        view->showRun(runId);
+    }
+    ProfileStore profiles;
+    AgentClient agent;
+    std::unique_ptr<RunView> view;
+};
 } // namespace
 
 // The run view offline, on a store of three runs: compare with others through its chooser, export CSV.
@@ -67,11 +71,8 @@ private slots:
 
     void overlaysOtherRunsWithTheirValues()
     {
-        ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
-        AgentClient agent({}, &m_store); // no agent: the view reads the store
-        agent.setProfiles(&profiles);
-        RunView view(&agent);
-        view.showRun(m_ids.at(0));
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), m_ids.at(0));
+        RunView &view = *shown.view;
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4);
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::Throughput).size(), 4);
 
@@ -111,11 +112,8 @@ private slots:
 
     void exportsTheRunsMetricsAsCsv()
     {
-        ProfileStore profiles(m_dir.filePath(QStringLiteral("clusters.json")));
-        AgentClient agent({}, &m_store); // no agent: the view reads the store
-        agent.setProfiles(&profiles);
-        RunView view(&agent);
-        view.showRun(m_ids.at(1));
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), m_ids.at(1));
+        RunView &view = *shown.view;
         const QString path = m_dir.filePath(QStringLiteral("export.csv"));
         QString error;
         QVERIFY2(view.chartsPanel()->exportCsv(path, &error), qPrintable(error));

@@ -13,8 +13,6 @@
 
 using namespace torchdeck;
 using namespace torchdeck::remote;
-using torchdeck::testing::runAndWait;
-using torchdeck::testing::waitConnected;
 using namespace torchdeck::testing;
 
 namespace {

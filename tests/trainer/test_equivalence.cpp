@@ -13,13 +13,6 @@ namespace {
 
 constexpr double kTolerance = 1e-5;
 
-void expectClose(const ModelTensors &a, const ModelTensors &b)
-{
-    const double diff = maxDifference(a, b);
-    std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
-    EXPECT_LT(diff, kTolerance);
-}
-
 Args common(const std::string &model)
 {
     return {"--device", "cpu",      "--model", model,         "--data", "fashion-mnist", "--limit",
@@ -43,7 +36,7 @@ void expectSameParameters(const std::string &model, const std::string &backend, 
     const ModelTensors one = newestModel(dir + "/one");
     const ModelTensors both = newestModel(dir + "/two");
     ASSERT_FALSE(one.empty());
-    expectClose(one, both);
+    expectClose(one, both, kTolerance);
     // The runs really trained: parameters moved away from the initial ones.
     const auto start = events(dir + "/two.jsonl", "start");
     ASSERT_EQ(start.size(), 1u);

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstdio>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <thread>
@@ -16,13 +15,6 @@ using namespace torchdeck::trainer::test;
 namespace {
 
 constexpr double kTolerance = 1e-6;
-
-void expectClose(const ModelTensors &a, const ModelTensors &b)
-{
-    const double diff = maxDifference(a, b);
-    std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, kTolerance);
-    EXPECT_LT(diff, kTolerance);
-}
 
 Args aeRun()
 {
@@ -71,7 +63,7 @@ TEST(Launcher, NprocPerNodeTwoEqualsTwoRanks)
     ASSERT_EQ(start.size(), 1u) << "one start event: only rank 0 reports";
     EXPECT_NE(start[0].find("\"launcher\":\"torchrun\",\"world_size\":2"), std::string::npos) << start[0];
     EXPECT_NE(readText(dir + "/run.log").find("launched 2 workers"), std::string::npos);
-    expectClose(newestModel(dir + "/ckpt"), reference);
+    expectClose(newestModel(dir + "/ckpt"), reference, kTolerance);
 }
 
 TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes)
@@ -90,7 +82,7 @@ TEST(Launcher, ExternalSignalIsForwardedAndTheRunResumes)
     ASSERT_EQ(events(dir + "/m.jsonl", "checkpoint").size(), 1u);
 
     ASSERT_EQ(runTrainer(run, {}, dir + "/b.log"), 0) << readText(dir + "/b.log");
-    expectClose(newestModel(dir + "/ckpt"), reference);
+    expectClose(newestModel(dir + "/ckpt"), reference, kTolerance);
 }
 
 TEST(Launcher, OneWorkerDyingStopsTheOthers)

@@ -8,9 +8,11 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
@@ -216,6 +218,13 @@ double maxDifference(const ModelTensors &a, const ModelTensors &b)
             worst = std::max(worst, static_cast<double>(std::abs(a[i].second[j] - b[i].second[j])));
     }
     return worst;
+}
+
+void expectClose(const ModelTensors &a, const ModelTensors &b, double tolerance)
+{
+    const double diff = maxDifference(a, b);
+    std::printf("    max |difference| of the parameters: %.3g (tolerance %.0e)\n", diff, tolerance);
+    EXPECT_LT(diff, tolerance);
 }
 
 } // namespace torchdeck::trainer::test

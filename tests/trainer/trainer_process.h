@@ -36,6 +36,8 @@ std::vector<std::string> events(const std::string &metricsPath, const std::strin
 // The model tensors of the newest checkpoint of `dir`.
 ModelTensors newestModel(const std::string &dir);
 double maxDifference(const ModelTensors &a, const ModelTensors &b);
+// Expects no parameter of `a` and `b` to differ by `tolerance` or more, and prints the largest difference.
+void expectClose(const ModelTensors &a, const ModelTensors &b, double tolerance);
 
 Args concat(Args a, const Args &b);
 

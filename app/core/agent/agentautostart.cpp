@@ -119,14 +119,14 @@ QString setAutostart(bool enabled, const QString &executable, const QString &dat
 {
     if (!enabled) {
         for (const QString &path : {wantsLink(), unitPath(), entryPath()}) {
-            if (const QString error = removeFile(path); !error.isEmpty())
+            if (QString error = removeFile(path); !error.isEmpty())
                 return error;
         }
         return {};
     }
     const AutostartKind kind = hasUserManager() ? AutostartKind::SystemdUser : AutostartKind::XdgAutostart;
     const AutostartFile file = autostartFile(kind, executable, dataDirectory);
-    if (const QString error = writeFile(file.path, file.text); !error.isEmpty())
+    if (QString error = writeFile(file.path, file.text); !error.isEmpty())
         return error;
     if (kind == AutostartKind::SystemdUser) {
         // What `systemctl --user enable` does, without needing the manager to answer.

@@ -297,7 +297,7 @@ std::optional<QList<MetricEvent>> metricEventsFromCbor(const QCborArray &array, 
     }
     QList<MetricEvent> events;
     events.reserve(array.size());
-    for (const QCborValue &value : array) {
+    for (const auto &value : array) {
         if (!value.isMap()) {
             *error = core::Tr::tr("an event is a map");
             return std::nullopt;
@@ -356,7 +356,7 @@ std::optional<AgentStatus> agentStatusFromCbor(const QCborMap &map, QString *err
     status.socketPath = f.text(QStringLiteral("socket"));
     status.idleExitMinutes = int(f.integer(QStringLiteral("idle_exit_minutes"), 0, 1 << 20));
     status.submissionsInFlight = int(f.integer(QStringLiteral("submissions"), 0, 1 << 20));
-    for (const QCborValue &value : f.array(QStringLiteral("clusters"))) {
+    for (const auto &value : f.array(QStringLiteral("clusters"))) {
         CborFields c(value.toMap());
         AgentClusterStatus cluster;
         cluster.name = c.text(QStringLiteral("name"), true);
@@ -370,7 +370,7 @@ std::optional<AgentStatus> agentStatusFromCbor(const QCborMap &map, QString *err
             f.fail(c.error());
         status.clusters.append(cluster);
     }
-    for (const QCborValue &value : f.array(QStringLiteral("clients"))) {
+    for (const auto &value : f.array(QStringLiteral("clients"))) {
         CborFields c(value.toMap());
         AgentClientStatus client;
         client.front = c.text(QStringLiteral("front"));

@@ -46,6 +46,17 @@ std::optional<AgentMessageKind> kindFromName(const QString &name)
     return std::nullopt;
 }
 
+// The fields every kind of message has; a request's or an event's operation and arguments.
+AgentMessage agentMessage(AgentMessageKind kind, qint64 id, const QString &op = {}, const QCborMap &args = {})
+{
+    AgentMessage m;
+    m.kind = kind;
+    m.id = id;
+    m.op = op;
+    m.args = args;
+    return m;
+}
+
 constexpr qint64 maxId = qint64(1) << 53; // what every CBOR reader takes as an exact integer
 constexpr qsizetype maxOpLength = 64;
 } // namespace
@@ -59,28 +70,19 @@ QString agentBuildVersion(const QString &executable)
 
 AgentMessage agentRequest(qint64 id, const QString &op, const QCborMap &args)
 {
-    AgentMessage m;
-    m.kind = AgentMessageKind::Request;
-    m.id = id;
-    m.op = op;
-    m.args = args;
-    return m;
+    return agentMessage(AgentMessageKind::Request, id, op, args);
 }
 
 AgentMessage agentReply(qint64 id, const QCborValue &result)
 {
-    AgentMessage m;
-    m.kind = AgentMessageKind::Reply;
-    m.id = id;
+    AgentMessage m = agentMessage(AgentMessageKind::Reply, id);
     m.result = result;
     return m;
 }
 
 AgentMessage agentErrorReply(qint64 id, const QString &error)
 {
-    AgentMessage m;
-    m.kind = AgentMessageKind::Reply;
-    m.id = id;
+    AgentMessage m = agentMessage(AgentMessageKind::Reply, id);
     m.ok = false;
     m.error = error;
     return m;
@@ -88,12 +90,7 @@ AgentMessage agentErrorReply(qint64 id, const QString &error)
 
 AgentMessage agentEvent(const QString &name, const QCborMap &args, qint64 id)
 {
-    AgentMessage m;
-    m.kind = AgentMessageKind::Event;
-    m.id = id;
-    m.op = name;
-    m.args = args;
-    return m;
+    return agentMessage(AgentMessageKind::Event, id, name, args);
 }
 
 QByteArray encodeAgentFrame(const AgentMessage &message)
@@ -209,7 +206,7 @@ std::optional<QByteArray> AgentFrameReader::next()
         return std::nullopt;
     QByteArray payload = m_buffer.mid(m_read + headerBytes, length);
     m_read += headerBytes + qsizetype(length);
-    if (m_read > 64 * 1024 && m_read * 2 > m_buffer.size()) { // keep the buffer from growing without end
+    if (m_read > qsizetype(64) * 1024 && m_read * 2 > m_buffer.size()) { // keep the buffer from growing without end
         m_buffer.remove(0, m_read);
         m_read = 0;
     }

@@ -16,7 +16,7 @@ namespace torchdeck {
 // Raised when a message changes meaning; a front and an agent that differ hand over (docs/agent.md).
 inline constexpr int kAgentProtocolVersion = 1;
 // A frame's limit: metrics batches and log chunks stay far below it.
-inline constexpr qsizetype kMaxAgentFrameBytes = 16 * 1024 * 1024;
+inline constexpr qsizetype kMaxAgentFrameBytes = qsizetype(16) * 1024 * 1024;
 
 // What a front and an agent compare in their hello: the version of the torchdeck at `executable`, the
 // application's and when the file was built. The agent says its own (read when it started); a front expects the

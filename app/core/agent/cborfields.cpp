@@ -34,7 +34,7 @@ QStringList CborFields::texts(const QString &key, qsizetype maxCount)
         return {};
     }
     QStringList list;
-    for (const QCborValue &item : value.toArray()) {
+    for (const auto &item : value.toArray()) {
         if (!item.isString()) {
             fail(core::Tr::tr("%1: a list of texts is expected").arg(key));
             return {};

@@ -12,8 +12,8 @@ namespace torchdeck {
 // decoder reads all its fields and then asks ok() once.
 class CborFields {
 public:
-    explicit CborFields(QCborMap map)
-        : m_map(std::move(map))
+    explicit CborFields(const QCborMap &map)
+        : m_map(map)
     {
     }
 

@@ -17,7 +17,7 @@ QList<LogPattern> jobLogPatterns(const QStringList &userRegexes)
 QString userLogPatternProblem(const QStringList &userRegexes)
 {
     for (const QString &regex : userRegexes) {
-        if (const QString problem = PatternParser::validate({regex, regex}); !problem.isEmpty())
+        if (QString problem = PatternParser::validate({regex, regex}); !problem.isEmpty())
             return problem;
     }
     return {};

@@ -247,7 +247,7 @@ QList<MetricEvent> PatternParser::parseSegment(QStringView segment, LineExplanat
     if (!reading)
         return {};
     QString note;
-    const QList<MetricEvent> events = m_context.take(*reading, &note);
+    QList<MetricEvent> events = m_context.take(*reading, &note);
     if (explanation) {
         if (!explanation->rules.contains(rule))
             explanation->rules.append(rule);

@@ -19,6 +19,24 @@ void mergeRows(MetricSeries::Rows *into, const MetricSeries::Rows &rows)
     into->last = std::max(into->last, rows.last);
 }
 
+// The series a step event and an epoch event add a point to, and the event's field each point's value is.
+struct EventSeries {
+    SeriesKind kind;
+    double MetricEvent::*value;
+};
+constexpr EventSeries kStepSeries[] = {
+    {SeriesKind::TrainLoss, &MetricEvent::loss},
+    {SeriesKind::LearningRate, &MetricEvent::lr},
+    {SeriesKind::Throughput, &MetricEvent::samplesPerSecond},
+};
+constexpr EventSeries kEpochSeries[] = {
+    {SeriesKind::EpochTrainLoss, &MetricEvent::loss},
+    {SeriesKind::ValLoss, &MetricEvent::valLoss},
+    {SeriesKind::ValAccuracy, &MetricEvent::valAccuracy},
+    {SeriesKind::EpochSeconds, &MetricEvent::seconds},
+    {SeriesKind::EpochThroughput, &MetricEvent::samplesPerSecond},
+};
+
 constexpr int kEtaEpochs = 3; // the pace of the latest epochs predicts the next ones
 
 // The values an event of a log gives, by name.
@@ -247,9 +265,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         break;
     case MetricEventKind::Step: {
         const double x = static_cast<double>(e.step);
-        add(SeriesKind::TrainLoss, x, e.loss, e.source, attempt, &changes);
-        add(SeriesKind::LearningRate, x, e.lr, e.source, attempt, &changes);
-        add(SeriesKind::Throughput, x, e.samplesPerSecond, e.source, attempt, &changes);
+        for (const EventSeries &series : kStepSeries)
+            add(series.kind, x, e.*series.value, e.source, attempt, &changes);
         addExtras(e, x, false, attempt, &changes);
         addTime(&m_stepTimes, &m_stepTimesFromFiles, x, e, attempt);
         m_info.lastStepTime = e.time;
@@ -263,11 +280,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
     }
     case MetricEventKind::Epoch: {
         const double x = static_cast<double>(e.epoch);
-        add(SeriesKind::EpochTrainLoss, x, e.loss, e.source, attempt, &changes);
-        add(SeriesKind::ValLoss, x, e.valLoss, e.source, attempt, &changes);
-        add(SeriesKind::ValAccuracy, x, e.valAccuracy, e.source, attempt, &changes);
-        add(SeriesKind::EpochSeconds, x, e.seconds, e.source, attempt, &changes);
-        add(SeriesKind::EpochThroughput, x, e.samplesPerSecond, e.source, attempt, &changes);
+        for (const EventSeries &series : kEpochSeries)
+            add(series.kind, x, e.*series.value, e.source, attempt, &changes);
         addExtras(e, x, true, attempt, &changes);
         addTime(&m_epochTimes, &m_epochTimesFromFiles, x, e, attempt);
         if (e.epochs >= 0 && m_info.epochs != e.epochs) {

@@ -42,7 +42,7 @@ public:
     QString fileVersion() const { return m_fileVersion; }
 
     // Larger records are taken for corrupt framing: scalars events are a few hundred bytes.
-    static constexpr quint64 kMaxRecordBytes = 64 * 1024 * 1024;
+    static constexpr quint64 kMaxRecordBytes = quint64(64) * 1024 * 1024;
 
 private:
     bool parseEvent(QByteArrayView data, QList<TfScalar> *scalars);

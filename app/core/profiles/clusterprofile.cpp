@@ -137,7 +137,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
         };
         if (value.isArray() && allText(value.toArray())) {
             field->clear();
-            for (const QJsonValue &line : value.toArray())
+            for (const auto &line : value.toArray())
                 field->append(line.toString());
         } else if (!value.isUndefined()) {
             *error = core::Tr::tr("%1: \"%2\" must be a list of lines").arg(name, QStringView(key));

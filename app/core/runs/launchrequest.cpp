@@ -56,7 +56,7 @@ std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile
     request.resume = ResumeFrom::fromText(object.value(u"resume").toString());
     request.script = object.value(u"script").toString();
     request.after.kind = SubmitDependency::Kind(afterKind);
-    for (const QJsonValue &id : object.value(u"after").toArray())
+    for (const auto &id : object.value(u"after").toArray())
         request.after.jobIds.append(id.toString());
     return request;
 }

@@ -20,7 +20,7 @@ QString pbsBuildJobScript(const ClusterProfile &profile, const QString &trainerD
     JobSpec spec;
     spec.name = QStringLiteral("torchdeck-build");
     spec.cpusPerTask = std::max(cpus, 1);
-    spec.wallTimeSeconds = 30 * 60;
+    spec.wallTimeSeconds = qint64(30) * 60;
     spec.partition = profile.partition;
     spec.account = profile.account;
     spec.workingDirectory = trainerDir;

@@ -88,7 +88,7 @@ WallTimeBudget budgetFromEarlierRun(RunStore &store, const QString &cluster, con
         const auto series = store.runSeries(run.id);
         if (!series.ok())
             continue;
-        const WallTimeBudget budget = budgetFromSeries(spec, series.value);
+        WallTimeBudget budget = budgetFromSeries(spec, series.value);
         if (budget.known)
             return budget;
     }

@@ -47,38 +47,23 @@ QString sacctFormat()
 
 JobListResult parseSacct(const QByteArray &output)
 {
+    static constexpr SlurmColumns columns{Id, State, Reason, Nodes, Partition, Submit, Start, End, TimeLimit, Elapsed};
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
-        QStringList fields = line.text.split(u'|');
-        if (fields.size() < FieldCount) {
-            result.errors.append(core::Tr::tr("line %1: expected %2 fields separated by '|', got %3")
-                                     .arg(line.number)
-                                     .arg(FieldCount)
-                                     .arg(fields.size()));
+        const std::optional<QStringList> split = slurmFields(line, FieldCount, &result.errors);
+        if (!split)
             continue;
-        }
+        const QStringList &fields = *split;
         if (isStep(fields.at(Id)))
             continue;
         if (!isSlurmJobId(fields.at(Id))) {
-            result.errors.append(
-                core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
+            result.errors.append(notASlurmJobId(line, fields.at(Id)));
             continue;
         }
-        JobInfo job;
-        job.id = fields.at(Id);
-        job.rawState = fields.at(State);
-        job.state = slurmJobState(job.rawState);
+        JobInfo job = slurmJob(fields, columns);
         const schedulertext::ExitStatus exit = slurmExitCode(fields.at(Exit));
         job.exitCode = exit.code;
         job.signal = exit.signal;
-        job.reason = slurmText(fields.at(Reason));
-        job.nodes = slurmText(fields.at(Nodes));
-        job.queue = fields.at(Partition);
-        job.submitted = slurmTime(fields.at(Submit));
-        job.started = slurmTime(fields.at(Start));
-        job.ended = slurmTime(fields.at(End));
-        job.timeLimitSeconds = slurmDuration(fields.at(TimeLimit));
-        job.elapsedSeconds = slurmDuration(fields.at(Elapsed));
         job.name = fields.mid(Name).join(u'|');
         settleJob(job);
         addOrReplace(result, job);

@@ -1,5 +1,7 @@
 #include "core/scheduler/schedulertext.h"
 
+#include "core/coretr.h"
+
 #include <QRegularExpression>
 
 namespace torchdeck::schedulertext {
@@ -146,6 +148,40 @@ bool isPbsJobId(QStringView text)
 {
     static const QRegularExpression pattern(QStringLiteral(R"(\A\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?\z)"));
     return pattern.match(text).hasMatch();
+}
+
+std::optional<QStringList> slurmFields(const Line &line, int count, QStringList *errors)
+{
+    QStringList fields = line.text.split(u'|');
+    if (fields.size() >= count)
+        return fields;
+    errors->append(core::Tr::tr("line %1: expected %2 fields separated by '|', got %3")
+                       .arg(line.number)
+                       .arg(count)
+                       .arg(fields.size()));
+    return std::nullopt;
+}
+
+QString notASlurmJobId(const Line &line, QStringView id)
+{
+    return core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(id.left(40));
+}
+
+JobInfo slurmJob(const QStringList &fields, const SlurmColumns &columns)
+{
+    JobInfo job;
+    job.id = fields.at(columns.id);
+    job.rawState = fields.at(columns.state);
+    job.state = slurmJobState(job.rawState);
+    job.reason = slurmText(fields.at(columns.reason));
+    job.nodes = slurmText(fields.at(columns.nodes));
+    job.queue = fields.at(columns.partition);
+    job.submitted = slurmTime(fields.at(columns.submit));
+    job.started = slurmTime(fields.at(columns.start));
+    job.ended = slurmTime(fields.at(columns.end));
+    job.timeLimitSeconds = slurmDuration(fields.at(columns.timeLimit));
+    job.elapsedSeconds = slurmDuration(fields.at(columns.elapsed));
+    return job;
 }
 
 QList<Column> columnsFromRule(QStringView rule)

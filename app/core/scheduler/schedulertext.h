@@ -6,7 +6,9 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <QStringView>
+#include <optional>
 
 // Small readers shared by the scheduler output parsers.
 namespace torchdeck::schedulertext {
@@ -47,6 +49,29 @@ ExitStatus waitStatus(int status);
 // 123[].server, 123[7].server.
 bool isSlurmJobId(QStringView text);
 bool isPbsJobId(QStringView text);
+
+// A '|'-separated line of a Slurm report with at least `count` fields; else nothing, and the error in `errors`.
+[[nodiscard]] std::optional<QStringList> slurmFields(const Line &line, int count, QStringList *errors);
+
+// The error of a Slurm report's line whose id field is not a Slurm job id.
+QString notASlurmJobId(const Line &line, QStringView id);
+
+// Where a '|'-separated Slurm report (squeue, sacct) keeps the columns both have.
+struct SlurmColumns {
+    int id;
+    int state;
+    int reason;
+    int nodes;
+    int partition;
+    int submit;
+    int start;
+    int end;
+    int timeLimit;
+    int elapsed;
+};
+
+// The job of such a report's line, read from those columns; exit status, restarts and name are the caller's.
+JobInfo slurmJob(const QStringList &fields, const SlurmColumns &columns);
 
 // Column spans of a fixed-width table, read from its rule line ("----- ---------- ---"): each run of '-'
 // is one column. A value's text is the line's characters under that run (the last column runs to the end).

@@ -42,24 +42,19 @@ QString squeueFormat()
 
 JobListResult parseSqueue(const QByteArray &output)
 {
+    static constexpr SlurmColumns columns{Id, State, Reason, Nodes, Partition, Submit, Start, End, TimeLimit, TimeUsed};
     JobListResult result;
     for (const Line &line : nonBlankLines(output)) {
         if (line.text.startsWith(QStringLiteral("JOBID|")))
             continue; // a header, if --noheader was lost on the way
         // The name is last: split off the first fields and keep the rest whole.
-        QStringList fields = line.text.split(u'|');
-        if (fields.size() < FieldCount) {
-            result.errors.append(core::Tr::tr("line %1: expected %2 fields separated by '|', got %3")
-                                     .arg(line.number)
-                                     .arg(FieldCount)
-                                     .arg(fields.size()));
+        const std::optional<QStringList> split = slurmFields(line, FieldCount, &result.errors);
+        if (!split)
             continue;
-        }
-        const QString name = fields.mid(Name).join(u'|');
-        fields = fields.mid(0, Name);
+        const QString name = split->mid(Name).join(u'|');
+        const QStringList fields = split->mid(0, Name);
         if (!isSlurmJobId(fields.at(Id))) {
-            result.errors.append(
-                core::Tr::tr("line %1: '%2' is not a Slurm job id").arg(line.number).arg(fields.at(Id).left(40)));
+            result.errors.append(notASlurmJobId(line, fields.at(Id)));
             continue;
         }
         bool restartsOk = false;
@@ -72,22 +67,11 @@ JobListResult parseSqueue(const QByteArray &output)
                                      .arg(fields.at(Restarts), fields.at(Exit)));
             continue;
         }
-        JobInfo job;
-        job.id = fields.at(Id);
-        job.rawState = fields.at(State);
-        job.state = slurmJobState(job.rawState);
-        job.reason = slurmText(fields.at(Reason));
+        JobInfo job = slurmJob(fields, columns);
         job.restarts = restarts;
         const schedulertext::ExitStatus exit = waitStatus(status);
         job.exitCode = exit.code;
         job.signal = exit.signal;
-        job.timeLimitSeconds = slurmDuration(fields.at(TimeLimit));
-        job.elapsedSeconds = slurmDuration(fields.at(TimeUsed));
-        job.nodes = slurmText(fields.at(Nodes));
-        job.queue = fields.at(Partition);
-        job.submitted = slurmTime(fields.at(Submit));
-        job.started = slurmTime(fields.at(Start));
-        job.ended = slurmTime(fields.at(End));
         job.name = name;
         settleJob(job);
         result.jobs.append(job);

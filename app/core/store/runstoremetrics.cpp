@@ -16,6 +16,13 @@ namespace {
 // metrics.event holds MetricEventKind's values: they are stored, so the enum only ever grows at its end.
 constexpr auto kMetricColumns = "attempt, event, time, epoch, step, epochs, epoch_step, steps_per_epoch, loss, lr, "
                                 "samples_per_s, val_loss, val_accuracy, seconds, extra, source";
+// The fields of kMetricColumns' count columns (epoch .. steps_per_epoch), then of its real ones (loss .. seconds).
+constexpr int kFirstCountColumn = 3;
+constexpr qint64 MetricEvent::*kCountFields[] = {&MetricEvent::epoch, &MetricEvent::step, &MetricEvent::epochs,
+                                                 &MetricEvent::epochStep, &MetricEvent::stepsPerEpoch};
+constexpr double MetricEvent::*kRealFields[] = {
+    &MetricEvent::loss,    &MetricEvent::lr,          &MetricEvent::samplesPerSecond,
+    &MetricEvent::valLoss, &MetricEvent::valAccuracy, &MetricEvent::seconds};
 
 // The rare fields of start, checkpoint and stop events, as JSON; NULL for step and epoch events (the bulk).
 QVariant extraJson(const MetricEvent &e)
@@ -85,7 +92,7 @@ void readExtra(const QVariant &json, MetricEvent *e)
     e->stepCounted = o.value(u"step_counted").toBool();
     e->epochFromZero = o.value(u"epoch_from_zero").toBool();
     const QJsonArray values = o.value(u"values").toArray();
-    for (const QJsonValue &pair : values) {
+    for (const auto &pair : values) {
         const QJsonArray nameValue = pair.toArray();
         if (nameValue.size() == 2 && nameValue.at(1).isDouble())
             e->extras.append({nameValue.at(0).toString(), nameValue.at(1).toDouble()});
@@ -99,19 +106,13 @@ StoredMetricEvent readRow(const QSqlQuery &q)
     MetricEvent &e = s.event;
     e.kind = static_cast<MetricEventKind>(q.value(1).toInt());
     e.time = sql::toReal(q.value(2));
-    e.epoch = sql::toCount(q.value(3));
-    e.step = sql::toCount(q.value(4));
-    e.epochs = sql::toCount(q.value(5));
-    e.epochStep = sql::toCount(q.value(6));
-    e.stepsPerEpoch = sql::toCount(q.value(7));
-    e.loss = sql::toReal(q.value(8));
-    e.lr = sql::toReal(q.value(9));
-    e.samplesPerSecond = sql::toReal(q.value(10));
-    e.valLoss = sql::toReal(q.value(11));
-    e.valAccuracy = sql::toReal(q.value(12));
-    e.seconds = sql::toReal(q.value(13));
-    readExtra(q.value(14), &e);
-    e.source = static_cast<MetricSource>(q.value(15).toInt());
+    int column = kFirstCountColumn;
+    for (const auto field : kCountFields)
+        e.*field = sql::toCount(q.value(column++));
+    for (const auto field : kRealFields)
+        e.*field = sql::toReal(q.value(column++));
+    readExtra(q.value(column++), &e);
+    e.source = static_cast<MetricSource>(q.value(column).toInt());
     return s;
 }
 
@@ -134,12 +135,14 @@ StoreStatus insertEvents(QSqlDatabase &db, qint64 key, const QString &runId, int
     for (const MetricEvent &e : events) {
         int i = 0;
         for (const QVariant &v :
-             {QVariant(key), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)), sql::real(e.time),
-              sql::count(e.epoch), sql::count(e.step), sql::count(e.epochs), sql::count(e.epochStep),
-              sql::count(e.stepsPerEpoch), sql::real(e.loss), sql::real(e.lr), sql::real(e.samplesPerSecond),
-              sql::real(e.valLoss), sql::real(e.valAccuracy), sql::real(e.seconds), extraJson(e),
-              QVariant(static_cast<int>(e.source))})
+             {QVariant(key), QVariant(seq++), QVariant(attempt), QVariant(static_cast<int>(e.kind)), sql::real(e.time)})
             insert.bindValue(i++, v);
+        for (const auto field : kCountFields)
+            insert.bindValue(i++, sql::count(e.*field));
+        for (const auto field : kRealFields)
+            insert.bindValue(i++, sql::real(e.*field));
+        insert.bindValue(i++, extraJson(e));
+        insert.bindValue(i, static_cast<int>(e.source));
         if (!insert.exec())
             return StoreStatus::failure(sql::error(core::Tr::tr("cannot append metrics of run %1").arg(runId), insert));
     }
@@ -169,7 +172,7 @@ StoreResult<bool> RunStore::appendInTransaction(const QString &runId, int attemp
         return Result::failure(key.error);
     // The offset first, and only from where this reader began: another process (a second front on the same
     // store) that stored these values already moved it, and they must not be stored twice.
-    const Result moved = moveOffset(db);
+    Result moved = moveOffset(db);
     if (!moved.ok() || !moved.value)
         return moved;
     if (const StoreStatus inserted = insertEvents(db, key.value, runId, attempt, events); !inserted.ok())
@@ -213,14 +216,17 @@ StoreResult<bool> RunStore::appendMetrics(const QString &runId, int attempt, con
 
 namespace {
 
-StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
+// Every metrics row of the run `runKey` found (RunStore::runKey), in order, to `take`.
+StoreStatus scanMetrics(const QSqlDatabase &db, const StoreResult<qint64> &runKey,
                         const std::function<void(const StoredMetricEvent &)> &take)
 {
+    if (!runKey.ok())
+        return StoreStatus::failure(runKey.error);
     QSqlQuery q(db);
     q.setForwardOnly(true);
     q.prepare(
         QStringLiteral("SELECT %1 FROM metrics WHERE run_key = ? ORDER BY seq").arg(QLatin1StringView(kMetricColumns)));
-    q.addBindValue(runKey);
+    q.addBindValue(runKey.value);
     if (!q.exec())
         return StoreStatus::failure(sql::error(core::Tr::tr("cannot read metrics"), q));
     while (q.next())
@@ -228,6 +234,18 @@ StoreStatus scanMetrics(const QSqlDatabase &db, qint64 runKey,
     if (q.lastError().isValid())
         return StoreStatus::failure(sql::error(core::Tr::tr("cannot read metrics"), q));
     return {};
+}
+
+// The one number `select` reads for the run `runId`; `error` says what could not be read.
+StoreResult<qint64> selectNumber(const QSqlDatabase &db, const QString &select, const QString &runId,
+                                 const QString &error)
+{
+    QSqlQuery q(db);
+    q.prepare(select);
+    q.addBindValue(runId);
+    if (!q.exec() || !q.next())
+        return StoreResult<qint64>::failure(sql::error(error, q));
+    return {q.value(0).toLongLong(), {}};
 }
 
 } // namespace
@@ -238,11 +256,9 @@ StoreResult<QList<StoredMetricEvent>> RunStore::metrics(const QString &runId) co
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlDatabase db = database();
-    const StoreResult<qint64> key = runKey(db, runId);
-    if (!key.ok())
-        return Result::failure(key.error);
     Result result;
-    const StoreStatus status = scanMetrics(db, key.value, [&](const StoredMetricEvent &e) { result.value.append(e); });
+    const StoreStatus status =
+        scanMetrics(db, runKey(db, runId), [&](const StoredMetricEvent &e) { result.value.append(e); });
     if (!status.ok())
         return Result::failure(status.error);
     return result;
@@ -259,14 +275,11 @@ StoreResult<RunSeries> RunStore::runSeries(const QString &runId, qint64 *end) co
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlDatabase db = database();
-    const StoreResult<qint64> key = runKey(db, runId);
-    if (!key.ok())
-        return Result::failure(key.error);
     // Replayed row by row: a million-step run never exists as a list of events.
     Result result;
     // One statement reads every row and its position, so the end matches what was read.
     qint64 rows = 0;
-    const StoreStatus status = scanMetrics(db, key.value, [&](const StoredMetricEvent &e) {
+    const StoreStatus status = scanMetrics(db, runKey(db, runId), [&](const StoredMetricEvent &e) {
         result.value.apply(e.event, e.attempt);
         ++rows;
     });
@@ -281,25 +294,20 @@ StoreResult<qint64> RunStore::metricsEnd(const QString &runId) const
 {
     if (!isOpen())
         return StoreResult<qint64>::failure(notOpen().error);
-    QSqlQuery q(database());
-    q.prepare(QStringLiteral(
-        "SELECT COALESCE(MAX(m.seq), -1) + 1 FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
-    q.addBindValue(runId);
-    if (!q.exec() || !q.next())
-        return StoreResult<qint64>::failure(sql::error(core::Tr::tr("cannot read metrics of run %1").arg(runId), q));
-    return {q.value(0).toLongLong(), {}};
+    return selectNumber(
+        database(),
+        QStringLiteral(
+            "SELECT COALESCE(MAX(m.seq), -1) + 1 FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"),
+        runId, core::Tr::tr("cannot read metrics of run %1").arg(runId));
 }
 
 StoreResult<qint64> RunStore::metricsCount(const QString &runId) const
 {
     if (!isOpen())
         return StoreResult<qint64>::failure(notOpen().error);
-    QSqlQuery q(database());
-    q.prepare(QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"));
-    q.addBindValue(runId);
-    if (!q.exec() || !q.next())
-        return StoreResult<qint64>::failure(sql::error(core::Tr::tr("cannot count metrics of run %1").arg(runId), q));
-    return {q.value(0).toLongLong(), {}};
+    return selectNumber(
+        database(), QStringLiteral("SELECT COUNT(*) FROM metrics m JOIN runs r ON r.key = m.run_key WHERE r.id = ?"),
+        runId, core::Tr::tr("cannot count metrics of run %1").arg(runId));
 }
 
 StoreStatus RunStore::clearMetrics(const QString &runId)

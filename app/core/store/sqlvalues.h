@@ -15,8 +15,8 @@ namespace torchdeck::sql {
 // One transaction, begun on construction and rolled back on destruction unless it was committed.
 class Transaction {
 public:
-    explicit Transaction(QSqlDatabase db)
-        : m_db(std::move(db))
+    explicit Transaction(const QSqlDatabase &db)
+        : m_db(db)
         , m_begun(m_db.transaction())
     {
     }

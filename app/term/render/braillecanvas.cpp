@@ -109,7 +109,7 @@ QString BrailleCanvas::row(int row, bool useColor) const
     QString out;
     if (row < 0 || row >= m_rows)
         return out;
-    out.reserve(m_cols * 2);
+    out.reserve(qsizetype(m_cols) * 2);
     int current = ansi::kNoColor;
     bool faint = false;
     for (int col = 0; col < m_cols; ++col) {

@@ -17,8 +17,6 @@ QString terminalSafe(QStringView text);
 QString stripAnsi(QStringView text);
 // Plain text cut to at most `width` cells, ending with an ellipsis when something was cut.
 QString fitToWidth(QStringView text, int width);
-// The text without its ANSI escape sequences (what a terminal would show, for tests and captures).
-QString stripAnsi(QStringView text);
 // Plain text cut and padded with spaces to exactly `width` cells, on the right or on the left.
 QString padRight(QStringView text, int width);
 QString padLeft(QStringView text, int width);

@@ -2,6 +2,7 @@
 // jobs shown or closed (a job goes on one step's time after the one before it); on a run restarted once.
 #include "core/metrics/chartx.h"
 #include "core/metrics/runseries.h"
+#include "metricevents.h"
 
 #include <QTest>
 
@@ -20,10 +21,7 @@ namespace {
 
 MetricEvent step(qint64 at, double time)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.loss = 1.0 / double(at);
+    MetricEvent e = testing::stepEvent(at, 1.0 / double(at));
     e.time = time;
     return e;
 }
@@ -84,11 +82,7 @@ void TestChartX::resumedStepsUseTheirNewTimes()
     // Job 1 resumes from step 20: its step 30 replaces job 0's, with its own time.
     RunSeries series;
     series.apply({step(10, 1000), step(20, 1010), step(30, 1020)}, 0);
-    MetricEvent resumed;
-    resumed.kind = MetricEventKind::Start;
-    resumed.resumed = true;
-    resumed.resumeStep = 20;
-    series.apply({resumed, step(30, 1200)}, 1);
+    series.apply({testing::resumedStart(20), step(30, 1200)}, 1);
     const StepClock clock(series.stepTimes(), ChartX::RelativeTime, 0, true);
     QCOMPARE(clock.map(30), 20.0); // closed: job 1 goes on one step (10 s) after job 0's step 20
     QCOMPARE(StepClock(series.stepTimes(), ChartX::WallTime, 0, false).map(30), 1200.0);

@@ -1,42 +1,11 @@
 #include "core/metrics/lightningcsv.h"
+#include "metricevents.h"
 
 #include <QFile>
 #include <QTest>
 
 using namespace torchdeck;
 using namespace Qt::StringLiterals;
-
-namespace {
-
-QString describe(const MetricEvent &e)
-{
-    QStringList parts{e.kind == MetricEventKind::Epoch ? u"Epoch"_s : u"Step"_s};
-    const auto add = [&parts](QStringView name, double value) {
-        if (MetricEvent::has(value))
-            parts.append(name + u'=' + QString::number(value));
-    };
-    if (MetricEvent::has(e.epoch))
-        parts.append(u"epoch="_s + QString::number(e.epoch));
-    if (MetricEvent::has(e.step))
-        parts.append(u"step="_s + QString::number(e.step));
-    add(u"loss", e.loss);
-    add(u"lr", e.lr);
-    add(u"val_loss", e.valLoss);
-    add(u"val_acc", e.valAccuracy);
-    for (const NamedValue &extra : e.extras)
-        add(extra.name, extra.value);
-    return parts.join(u' ');
-}
-
-QStringList describeAll(const QList<MetricEvent> &events)
-{
-    QStringList described;
-    for (const MetricEvent &e : events)
-        described.append(describe(e));
-    return described;
-}
-
-} // namespace
 
 class TestLightningCsv : public QObject {
     Q_OBJECT
@@ -88,7 +57,7 @@ void TestLightningCsv::rows()
     QFETCH(QStringList, events);
     LightningCsvReader reader;
     const QList<MetricEvent> read = reader.read(file, 0);
-    QCOMPARE(describeAll(read), events);
+    QCOMPARE(testing::describeEvents(read), events);
     for (const MetricEvent &e : read)
         QVERIFY(std::isnan(e.time)); // the caller stamps it
     QCOMPARE(reader.malformed(), 0);
@@ -99,7 +68,7 @@ void TestLightningCsv::fixtureFile()
     QFile file(QStringLiteral(TORCHDECK_TEST_DATA "/metrics/lightning-metrics.csv"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     LightningCsvReader reader;
-    const QStringList events = describeAll(reader.read(file.readAll(), 0));
+    const QStringList events = testing::describeEvents(reader.read(file.readAll(), 0));
     QCOMPARE(reader.rows(), 12);
     QCOMPARE(events.size(), 12);
     QCOMPARE(events[0], u"Step step=0 lr=0.001"_s);
@@ -118,7 +87,7 @@ void TestLightningCsv::rewriteWithNewColumn()
     LightningCsvReader reader;
     QCOMPARE(reader.read(before, 0).size(), 3);
     QCOMPARE(reader.rows(), 3);
-    QCOMPARE(describeAll(reader.read(after, reader.rows())),
+    QCOMPARE(testing::describeEvents(reader.read(after, reader.rows())),
              (QStringList{u"Epoch epoch=1 step=29 val_loss=0.65"_s, u"Step epoch=2 step=39 loss=0.6"_s}));
     QCOMPARE(reader.rows(), 5);
     QVERIFY(reader.read(after, reader.rows()).isEmpty());
@@ -131,7 +100,8 @@ void TestLightningCsv::tornLastRow()
     LightningCsvReader reader;
     QCOMPARE(reader.read(whole.chopped(3), 0).size(), 1); // "0,19,0" without its newline
     QCOMPARE(reader.rows(), 1);
-    QCOMPARE(describeAll(reader.read(whole, reader.rows())), QStringList{u"Step epoch=1 step=19 loss=0.8"_s});
+    QCOMPARE(testing::describeEvents(reader.read(whole, reader.rows())),
+             QStringList{u"Step epoch=1 step=19 loss=0.8"_s});
     QCOMPARE(reader.rows(), 2);
     // A torn quoted cell holding a newline is no row either.
     QCOMPARE(reader.read(whole + "1,\"29\n", 2).size(), 0);
@@ -151,7 +121,7 @@ void TestLightningCsv::malformedCells()
 {
     LightningCsvReader reader;
     const QByteArray file("epoch,step,train_loss_step,grad_norm\n0,1,tensor(0.5),2\nx,2,0.4,\n");
-    QCOMPARE(describeAll(reader.read(file, 0)),
+    QCOMPARE(testing::describeEvents(reader.read(file, 0)),
              (QStringList{u"Step epoch=1 step=1 grad_norm=2"_s, u"Step step=2 loss=0.4"_s}));
     QCOMPARE(reader.malformed(), 2);
     reader.read(file, 2); // rows read before are not counted again

@@ -1,5 +1,6 @@
 #include "core/metrics/metricscsv.h"
 #include "core/metrics/runseries.h"
+#include "metricevents.h"
 
 #include <QTest>
 
@@ -13,41 +14,25 @@ private slots:
     {
         QCOMPARE(metricsCsvHeader(), QStringLiteral("attempt,event,time,epoch,step,loss,lr,samples_per_s,val_"
                                                     "loss,val_accuracy,seconds,discarded,source"));
-        MetricEvent step;
-        step.kind = MetricEventKind::Step;
+        MetricEvent step = testing::stepEvent(130, 0.125, 2, 5120);
         step.time = 1700000000; // 10 significant digits, as `metrics --csv` always wrote: whole seconds
-        step.epoch = 2;
-        step.step = 130;
-        step.loss = 0.125;
         step.lr = 0.001;
-        step.samplesPerSecond = 5120;
         QCOMPARE(metricsCsvRow(1, step, false),
                  QStringLiteral("1,step,1700000000,2,130,0.125,0.001,5120,,,,0,metrics_file"));
 
-        MetricEvent epoch;
-        epoch.kind = MetricEventKind::Epoch;
-        epoch.epoch = 3;
-        epoch.loss = 0.25;
-        epoch.valLoss = 0.3;
-        epoch.valAccuracy = 0.875;
-        epoch.seconds = 12.5;
+        const MetricEvent epoch = testing::epochEvent(3, kNoCount, 0.25, 0.3, 12.5, 0.875);
         QCOMPARE(metricsCsvRow(0, epoch, true), QStringLiteral("0,epoch,,3,,0.25,,,0.3,0.875,12.5,1,metrics_file"));
         QCOMPARE(metricsCsvRow(0, epoch, false).count(u','), metricsCsvHeader().count(u','));
     }
 
     void extrasAndSources()
     {
-        MetricEvent fromFile;
-        fromFile.kind = MetricEventKind::Epoch;
+        MetricEvent fromFile = testing::epochEvent(1, kNoCount, kNoValue, 0.5);
         fromFile.source = MetricSource::LoggerFiles;
-        fromFile.epoch = 1;
-        fromFile.valLoss = 0.5;
         fromFile.extras = {{QStringLiteral("val_f1"), 0.75}, {QStringLiteral("odd, \"name\""), 2}};
-        MetricEvent fromLog; // the log's val loss gives way to the file's; its train loss fills a gap
-        fromLog.kind = MetricEventKind::Epoch;
+        // The log's val loss gives way to the file's; its train loss fills a gap.
+        MetricEvent fromLog = testing::epochEvent(1, kNoCount, kNoValue, 0.6);
         fromLog.source = MetricSource::Log;
-        fromLog.epoch = 1;
-        fromLog.valLoss = 0.6;
         MetricEvent trainFromLog = fromLog;
         trainFromLog.valLoss = kNoValue;
         trainFromLog.loss = 0.4;
@@ -63,11 +48,8 @@ private slots:
 
     void logValuesStoredBeforeAFilesAreSuperseded()
     {
-        MetricEvent fromLog;
-        fromLog.kind = MetricEventKind::Step;
+        MetricEvent fromLog = testing::stepEvent(1, 0.9);
         fromLog.source = MetricSource::Log;
-        fromLog.step = 1;
-        fromLog.loss = 0.9;
         MetricEvent fromFile = fromLog;
         fromFile.source = MetricSource::MetricsFile;
         fromFile.loss = 0.8;
@@ -93,18 +75,10 @@ private slots:
         // (epoch 1) and logs 30..40 again.
         QList<StoredMetricEvent> events;
         const auto step = [&](int attempt, qint64 at) {
-            MetricEvent e;
-            e.kind = MetricEventKind::Step;
-            e.step = at;
-            e.loss = 1.0 / double(at);
-            events.append({attempt, e});
+            events.append({attempt, testing::stepEvent(at, 1.0 / double(at))});
         };
         const auto epoch = [&](int attempt, qint64 number) {
-            MetricEvent e;
-            e.kind = MetricEventKind::Epoch;
-            e.epoch = number;
-            e.loss = 1.0 / double(number);
-            events.append({attempt, e});
+            events.append({attempt, testing::epochEvent(number, kNoCount, 1.0 / double(number), kNoValue)});
         };
         step(0, 10);
         step(0, 20);
@@ -112,12 +86,7 @@ private slots:
         step(0, 30);
         step(0, 40);
         epoch(0, 2);
-        MetricEvent start;
-        start.kind = MetricEventKind::Start;
-        start.resumed = true;
-        start.resumeStep = 20;
-        start.resumeEpoch = 1;
-        events.append({1, start});
+        events.append({1, testing::resumedStart(20, 1)});
         step(1, 30);
         step(1, 40);
         epoch(1, 2);

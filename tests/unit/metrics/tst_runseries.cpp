@@ -1,5 +1,6 @@
 #include "core/metrics/metricsreader.h"
 #include "core/metrics/runseries.h"
+#include "metricevents.h"
 
 #include <QFile>
 #include <QTest>
@@ -18,11 +19,7 @@ QList<MetricEvent> events(const char *name, MetricsReader::Format format = Metri
 
 MetricEvent step(qint64 s, double loss)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = s;
-    e.loss = loss;
-    return e;
+    return testing::stepEvent(s, loss);
 }
 } // namespace
 
@@ -116,11 +113,7 @@ void TestRunSeries::checkpointsAfterTheResumePointAreDiscarded()
         ckpt.path = QStringLiteral("ckpt-%1.pt").arg(s);
         run.apply(ckpt);
     }
-    MetricEvent start;
-    start.kind = MetricEventKind::Start;
-    start.resumed = true;
-    start.resumeStep = 20; // ckpt-25.pt was torn: the trainer fell back to 20
-    start.resumeEpoch = 1;
+    const MetricEvent start = testing::resumedStart(20, 1); // ckpt-25.pt was torn: the trainer fell back to 20
     const RunSeriesChanges changes = run.apply(start, 1);
     QVERIFY(changes.checkpoints);
     QVERIFY(!run.checkpoints()[0].discarded);

@@ -1,6 +1,7 @@
 // A run's final and best values (the overlay's table): on the visible curve only, lowest loss, highest
 // accuracy, per-epoch loss when a run logs no steps.
 #include "core/metrics/runsummary.h"
+#include "metricevents.h"
 
 #include <QTest>
 
@@ -19,23 +20,12 @@ namespace {
 
 MetricEvent step(qint64 at, double loss)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = at;
-    e.epoch = 1;
-    e.loss = loss;
-    return e;
+    return testing::stepEvent(at, loss, 1);
 }
 
 MetricEvent epoch(qint64 n, double train, double val, double accuracy)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Epoch;
-    e.epoch = n;
-    e.loss = train;
-    e.valLoss = val;
-    e.valAccuracy = accuracy;
-    return e;
+    return testing::epochEvent(n, kNoCount, train, val, kNoValue, accuracy);
 }
 
 } // namespace
@@ -60,11 +50,7 @@ void TestRunSummary::discardedStepsDoNotCount()
 {
     RunSeries series;
     series.apply({step(10, 0.9), step(20, 0.1), step(30, 0.05)}, 0);
-    MetricEvent resumed;
-    resumed.kind = MetricEventKind::Start;
-    resumed.resumed = true;
-    resumed.resumeStep = 10;
-    series.apply({resumed, step(20, 0.5), step(30, 0.4)}, 1); // a branch from step 10
+    series.apply({testing::resumedStart(10), step(20, 0.5), step(30, 0.4)}, 1); // a branch from step 10
     const RunSummary summary = summarize(series);
     QCOMPARE(summary.finalLoss, 0.4);
     QCOMPARE(summary.bestLoss, 0.4); // not the discarded 0.05

@@ -1,4 +1,5 @@
 #include "core/metrics/scalarmapping.h"
+#include "metricevents.h"
 
 #include <QTest>
 
@@ -17,28 +18,6 @@ QList<TfScalar> scalarsOf(const QString &spec)
             scalars.append({value.section(u'=', 0, 0), step, 10.0 * double(step), value.section(u'=', 1).toDouble()});
     }
     return scalars;
-}
-
-QString describe(const MetricEvent &e)
-{
-    QStringList parts{e.kind == MetricEventKind::Epoch ? u"Epoch"_s : u"Step"_s};
-    const auto count = [&parts](QStringView name, qint64 value) {
-        if (MetricEvent::has(value))
-            parts.append(name + u'=' + QString::number(value));
-    };
-    const auto number = [&parts](QStringView name, double value) {
-        if (MetricEvent::has(value))
-            parts.append(name + u'=' + QString::number(value));
-    };
-    count(u"epoch", e.epoch);
-    count(u"step", e.step);
-    number(u"loss", e.loss);
-    number(u"lr", e.lr);
-    number(u"val_loss", e.valLoss);
-    number(u"val_acc", e.valAccuracy);
-    for (const NamedValue &extra : e.extras)
-        number(extra.name, extra.value);
-    return parts.join(u' ');
 }
 
 } // namespace
@@ -155,11 +134,9 @@ void TestScalarMapping::tensorBoardEvents()
 {
     QFETCH(QString, scalars);
     QFETCH(QStringList, events);
-    QStringList described;
-    for (const MetricEvent &e :
-         torchdeck::tensorBoardEvents(scalars.isEmpty() ? QList<TfScalar>{} : scalarsOf(scalars)))
-        described.append(describe(e));
-    QCOMPARE(described, events);
+    QCOMPARE(testing::describeEvents(
+                 torchdeck::tensorBoardEvents(scalars.isEmpty() ? QList<TfScalar>{} : scalarsOf(scalars))),
+             events);
 }
 
 void TestScalarMapping::eventTimes()

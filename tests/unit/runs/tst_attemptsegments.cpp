@@ -1,10 +1,12 @@
 // A run's attempts over its curve: which points each job wrote, which a later attempt discarded, and why each
 // ended; on a run that hit its wall time, was restarted, and then branched from an older checkpoint.
+#include "../attemptrecords.h"
 #include "core/runs/attemptsegments.h"
 
 #include <QTest>
 
 using namespace torchdeck;
+using namespace torchdeck::testing;
 
 Q_DECLARE_METATYPE(torchdeck::AttemptEnd)
 Q_DECLARE_METATYPE(torchdeck::JobRecord)
@@ -18,46 +20,11 @@ private slots:
     void jobWithoutPoints();
 };
 
-namespace {
-
-JobRecord job(int attempt, const char *state, const char *resumeFrom = "", int exitCode = -1)
-{
-    JobRecord record;
-    record.attempt = attempt;
-    record.jobId = QString::number(100 + attempt);
-    record.state = QString::fromLatin1(state);
-    record.resumeFrom = QString::fromLatin1(resumeFrom);
-    record.exitCode = exitCode;
-    return record;
-}
-
-CheckpointRecord checkpoint(int attempt, qint64 step)
-{
-    CheckpointRecord record;
-    record.attempt = attempt;
-    record.step = step;
-    record.path = QStringLiteral("ckpt-%1.pt").arg(step);
-    return record;
-}
-
-void steps(MetricSeries *series, int attempt, int from, int to)
-{
-    for (int step = from; step <= to; ++step)
-        series->append(step, 1.0 / step, attempt);
-}
-
-} // namespace
-
 void TestAttemptSegments::restartThenBranch()
 {
     // Attempt 0 trains steps 1..10 and hits its wall time; its latest checkpoint is at step 6. Attempt 1
     // resumes there and trains 7..12. Then the user resumes from step 4: attempt 2 trains 5..8.
-    MetricSeries series;
-    steps(&series, 0, 1, 10);
-    series.discardAfter(6);
-    steps(&series, 1, 7, 12);
-    series.discardAfter(4);
-    steps(&series, 2, 5, 8);
+    const MetricSeries series = restartedThenBranched();
     const QList<JobRecord> jobs = {job(0, "timeout"), job(1, "completed", "ckpt-6.pt", 0),
                                    job(2, "running", "ckpt-4.pt")};
     const QList<CheckpointRecord> checkpoints = {checkpoint(0, 4), checkpoint(0, 6), checkpoint(1, 12)};

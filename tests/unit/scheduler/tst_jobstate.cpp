@@ -6,7 +6,6 @@
 
 using namespace torchdeck;
 
-Q_DECLARE_METATYPE(torchdeck::JobState)
 Q_DECLARE_METATYPE(torchdeck::PbsDialect)
 Q_DECLARE_METATYPE(torchdeck::PbsEnd)
 

@@ -6,8 +6,6 @@
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
-Q_DECLARE_METATYPE(torchdeck::JobState)
-
 class TestSacctParser : public QObject {
     Q_OBJECT
 private slots:
@@ -33,31 +31,17 @@ void TestSacctParser::initTestCase()
 
 void TestSacctParser::parsableStates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<int>("signal");
-    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
-    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
-    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
-    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 0;
-    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 0;
+    addEndedJobColumns();
+    addSlurmEndedJobRows(0); // the jobcomp file keeps no signal
     QTest::addRow("pending cancelled") << QStringLiteral("td-held") << JobState::Cancelled << 0 << 0;
     QTest::addRow("wrapper job") << QStringLiteral("td-pbs") << JobState::Cancelled << 0 << 0;
 }
 
 void TestSacctParser::parsableStates()
 {
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    QFETCH(int, exitCode);
-    QFETCH(int, signal);
-    const JobInfo *job = jobNamed(m_parsable, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->exitCode, exitCode);
-    QCOMPARE(job->signal, signal);
-    QVERIFY(job->ended.isValid());
+    const JobInfo *job = verifyEndedJob(m_parsable);
+    if (!job)
+        return;
     QCOMPARE(job->restarts, -1); // sacct does not say
 }
 
@@ -112,8 +96,7 @@ void TestSacctParser::accountingFormat()
 
 void TestSacctParser::malformed_data()
 {
-    QTest::addColumn<QByteArray>("output");
-    QTest::addColumn<QString>("error");
+    addRejectedOutputColumns();
     QTest::addRow("garbage") << QByteArray("\x01\x02 binary\n") << QStringLiteral("line 1: expected 12 fields");
     QTest::addRow("wrong column count") << QByteArray("1|COMPLETED|0:0\n")
                                         << QStringLiteral("line 1: expected 12 fields");
@@ -125,12 +108,7 @@ void TestSacctParser::malformed_data()
 
 void TestSacctParser::malformed()
 {
-    QFETCH(QByteArray, output);
-    QFETCH(QString, error);
-    const JobListResult result = parseSacct(output);
-    QVERIFY(!result.ok());
-    QVERIFY(result.jobs.isEmpty());
-    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+    verifyRejectedOutput(parseSacct);
 }
 
 QTEST_GUILESS_MAIN(TestSacctParser)

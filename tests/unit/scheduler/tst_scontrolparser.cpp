@@ -28,19 +28,16 @@ private:
 
 void TestScontrolParser::initTestCase()
 {
-    m_active = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-active.txt")));
-    m_final = parseScontrolShowJob(fixture(QStringLiteral("slurm-scontrol-final.txt")));
-    QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
-    QVERIFY2(m_final.ok(), qPrintable(m_final.errorString()));
+    parseActiveAndFinal(parseScontrolShowJob, QStringLiteral("slurm-scontrol"), &m_active, &m_final);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(m_active.jobs.size(), 15);
     QCOMPARE(m_final.jobs.size(), 15);
 }
 
 void TestScontrolParser::activeStates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    QTest::addColumn<QString>("reason");
+    addQueuedJobColumns();
     QTest::addColumn<int>("restarts");
     QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QString() << 0;
     QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString() << 0;
@@ -55,44 +52,26 @@ void TestScontrolParser::activeStates_data()
 
 void TestScontrolParser::activeStates()
 {
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    QFETCH(QString, reason);
     QFETCH(int, restarts);
-    const JobInfo *job = jobNamed(m_active, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->reason, reason);
+    const JobInfo *job = verifyQueuedJob(m_active);
+    if (!job)
+        return;
     QCOMPARE(job->restarts, restarts);
     QCOMPARE(job->exitCode, -1);
 }
 
 void TestScontrolParser::finalStates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<int>("signal");
-    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
-    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
-    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
-    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 15;
-    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 15;
+    addEndedJobColumns();
+    addSlurmEndedJobRows(15);
     QTest::addRow("requeued, then completed") << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
 }
 
 void TestScontrolParser::finalStates()
 {
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    QFETCH(int, exitCode);
-    QFETCH(int, signal);
-    const JobInfo *job = jobNamed(m_final, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->exitCode, exitCode);
-    QCOMPARE(job->signal, signal);
-    QVERIFY(job->ended.isValid());
+    const JobInfo *job = verifyEndedJob(m_final);
+    if (!job)
+        return;
     QVERIFY(job->started.isValid());
 }
 
@@ -136,25 +115,18 @@ void TestScontrolParser::arrayTaskIds()
 
 void TestScontrolParser::malformed_data()
 {
-    QTest::addColumn<QByteArray>("output");
-    QTest::addColumn<QString>("error");
+    addRejectedOutputColumns();
     QTest::addRow("garbage") << QByteArray("%%%% not scontrol\n") << QStringLiteral("line 1: no JobId=<number>");
     QTest::addRow("non-numeric id") << QByteArray("JobId=abc JobName=x JobState=RUNNING\n")
                                     << QStringLiteral("line 1: no JobId=<number>");
     QTest::addRow("truncated") << QByteArray("JobId=12 JobName=x UserId=root(0) GroupId=ro")
                                << QStringLiteral("line 1: no JobId=<number> and JobState=");
-    QTest::addRow("error reply") << QByteArray("slurm_load_jobs error: Invalid job id specified\n")
-                                 << QStringLiteral("line 1:");
+    addSlurmErrorReplyRow("error reply");
 }
 
 void TestScontrolParser::malformed()
 {
-    QFETCH(QByteArray, output);
-    QFETCH(QString, error);
-    const JobListResult result = parseScontrolShowJob(output);
-    QVERIFY(result.jobs.isEmpty());
-    QVERIFY(!result.ok());
-    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+    verifyRejectedOutput(parseScontrolShowJob);
 }
 
 void TestScontrolParser::badLineKeepsTheOthers()

@@ -6,8 +6,6 @@
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
-Q_DECLARE_METATYPE(torchdeck::JobState)
-
 class TestSqueueParser : public QObject {
     Q_OBJECT
 private slots:
@@ -32,10 +30,7 @@ private:
 
 void TestSqueueParser::initTestCase()
 {
-    m_active = parseSqueue(fixture(QStringLiteral("slurm-squeue-active.txt")));
-    m_final = parseSqueue(fixture(QStringLiteral("slurm-squeue-final.txt")));
-    QVERIFY2(m_active.ok(), qPrintable(m_active.errorString()));
-    QVERIFY2(m_final.ok(), qPrintable(m_final.errorString()));
+    parseActiveAndFinal(parseSqueue, QStringLiteral("slurm-squeue"), &m_active, &m_final);
 }
 
 void TestSqueueParser::everyCapturedJobParses_data()
@@ -62,9 +57,7 @@ void TestSqueueParser::everyCapturedJobParses()
 
 void TestSqueueParser::activeStates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    QTest::addColumn<QString>("reason");
+    addQueuedJobColumns();
     QTest::addRow("running") << QStringLiteral("td-timeout") << JobState::Running << QString();
     QTest::addRow("suspended") << QStringLiteral("td-running") << JobState::Pending << QString();
     QTest::addRow("resources") << QStringLiteral("td-pending-resources") << JobState::Pending << QString();
@@ -82,26 +75,13 @@ void TestSqueueParser::activeStates_data()
 
 void TestSqueueParser::activeStates()
 {
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    QFETCH(QString, reason);
-    const JobInfo *job = jobNamed(m_active, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->reason, reason);
+    verifyQueuedJob(m_active);
 }
 
 void TestSqueueParser::finalStates_data()
 {
-    QTest::addColumn<QString>("name");
-    QTest::addColumn<JobState>("state");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<int>("signal");
-    QTest::addRow("completed") << QStringLiteral("td-completed") << JobState::Completed << 0 << 0;
-    QTest::addRow("failed") << QStringLiteral("td-failed") << JobState::Failed << 3 << 0;
-    QTest::addRow("killed") << QStringLiteral("td-signal") << JobState::Failed << 0 << 9;
-    QTest::addRow("cancelled") << QStringLiteral("td-cancelled") << JobState::Cancelled << 0 << 15;
-    QTest::addRow("timeout") << QStringLiteral("td-timeout") << JobState::Timeout << 0 << 15;
+    addEndedJobColumns();
+    addSlurmEndedJobRows(15);
     QTest::addRow("cancelled running") << QStringLiteral("td-running") << JobState::Cancelled << 143 << 0;
     QTest::addRow("requeued then done") << QStringLiteral("td-requeued") << JobState::Completed << 0 << 0;
     QTest::addRow("held cancelled") << QStringLiteral("td-held") << JobState::Cancelled << 0 << 0;
@@ -109,16 +89,7 @@ void TestSqueueParser::finalStates_data()
 
 void TestSqueueParser::finalStates()
 {
-    QFETCH(QString, name);
-    QFETCH(JobState, state);
-    QFETCH(int, exitCode);
-    QFETCH(int, signal);
-    const JobInfo *job = jobNamed(m_final, name);
-    QVERIFY(job);
-    QCOMPARE(job->state, state);
-    QCOMPARE(job->exitCode, exitCode);
-    QCOMPARE(job->signal, signal);
-    QVERIFY(job->ended.isValid());
+    verifyEndedJob(m_final);
 }
 
 void TestSqueueParser::exitStatusOnlyWhenEnded()
@@ -155,8 +126,7 @@ void TestSqueueParser::times()
 
 void TestSqueueParser::malformed_data()
 {
-    QTest::addColumn<QByteArray>("output");
-    QTest::addColumn<QString>("error");
+    addRejectedOutputColumns();
     QTest::addRow("garbage") << QByteArray("hello world\n") << QStringLiteral("line 1: expected 13 fields");
     QTest::addRow("truncated line")
         << QByteArray("26|CANCELLED|None|0|15|UNLIMITED|0:00|node1|debug|2026-11-22T18:21:46|2026-11-")
@@ -167,18 +137,12 @@ void TestSqueueParser::malformed_data()
     QTest::addRow("non-numeric restarts")
         << QByteArray("\n5|RUNNING|None|x|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
         << QStringLiteral("line 2: restart count 'x'");
-    QTest::addRow("slurm error text") << QByteArray("slurm_load_jobs error: Invalid job id specified\n")
-                                      << QStringLiteral("line 1:");
+    addSlurmErrorReplyRow("slurm error text");
 }
 
 void TestSqueueParser::malformed()
 {
-    QFETCH(QByteArray, output);
-    QFETCH(QString, error);
-    const JobListResult result = parseSqueue(output);
-    QVERIFY(!result.ok());
-    QVERIFY(result.jobs.isEmpty());
-    QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errors.constFirst()));
+    verifyRejectedOutput(parseSqueue);
 }
 
 void TestSqueueParser::badLineKeepsTheOthers()

@@ -25,6 +25,15 @@ RunRecord sampleRun(const QString &name, const QDateTime &created = {})
     r.etaSeconds = 123.5;
     return r;
 }
+
+// The job `jobId` of the first attempt of run `runId`.
+JobRecord firstJob(const QString &runId, const QString &jobId)
+{
+    JobRecord j;
+    j.runId = runId;
+    j.jobId = jobId;
+    return j;
+}
 } // namespace
 
 class TestRunStore : public QObject {
@@ -179,10 +188,7 @@ void TestRunStore::offsetsSurviveReopen()
 {
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
-    JobRecord j;
-    j.runId = run.id;
-    j.jobId = QStringLiteral("77");
-    QVERIFY(m_store.saveJob(j).ok());
+    QVERIFY(m_store.saveJob(firstJob(run.id, QStringLiteral("77"))).ok());
     QVERIFY(m_store.saveOffsets(run.id, 0, {1234, 56, 7890123456LL}).ok());
     m_store.close();
     QVERIFY(m_store.open(m_path).ok());
@@ -227,10 +233,7 @@ void TestRunStore::removeRunCascades()
 {
     const RunRecord run = sampleRun(QStringLiteral("r"));
     QVERIFY(m_store.addRun(run).ok());
-    JobRecord j;
-    j.runId = run.id;
-    j.jobId = QStringLiteral("1");
-    QVERIFY(m_store.saveJob(j).ok());
+    QVERIFY(m_store.saveJob(firstJob(run.id, QStringLiteral("1"))).ok());
     CheckpointRecord c;
     c.runId = run.id;
     c.path = QStringLiteral("a.pt");

@@ -11,7 +11,7 @@ using namespace torchdeck;
 using namespace torchdeck::term;
 using namespace torchdeck::term::testing;
 
-class TestJobOptions : public QObject {
+class TestJobOptionsFiles : public QObject {
     Q_OBJECT
 private slots:
     void init();
@@ -30,13 +30,13 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
-void TestJobOptions::init()
+void TestJobOptionsFiles::init()
 {
     m_dir = std::make_unique<QTemporaryDir>();
     QVERIFY(m_dir->isValid());
 }
 
-QString TestJobOptions::writeJobFile(const QByteArray &bytes)
+QString TestJobOptionsFiles::writeJobFile(const QByteArray &bytes)
 {
     const QString path = m_dir->filePath(QStringLiteral("my job.json"));
     QFile file(path);
@@ -45,7 +45,7 @@ QString TestJobOptions::writeJobFile(const QByteArray &bytes)
     return path;
 }
 
-void TestJobOptions::everyTrainerOptionGoesToTheTrainer()
+void TestJobOptionsFiles::everyTrainerOptionGoesToTheTrainer()
 {
     const char *const flags[] = {"--model",     "--data",           "--epochs",           "--batch-size", "--lr",
                                  "--optimizer", "--seed",           "--checkpoint-every", "--keep",       "--threads",
@@ -65,7 +65,7 @@ void TestJobOptions::everyTrainerOptionGoesToTheTrainer()
     }
 }
 
-void TestJobOptions::trainerOptions_data()
+void TestJobOptionsFiles::trainerOptions_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QStringList>("trainerArgs");
@@ -87,7 +87,7 @@ void TestJobOptions::trainerOptions_data()
                                    << QStringList{QStringLiteral("--data"), QStringLiteral("mnist:/d/'x' $(id)\n")};
 }
 
-void TestJobOptions::trainerOptions()
+void TestJobOptionsFiles::trainerOptions()
 {
     QFETCH(QStringList, args);
     QFETCH(QStringList, trainerArgs);
@@ -96,7 +96,7 @@ void TestJobOptions::trainerOptions()
     QCOMPARE(options.spec.trainerArgs, trainerArgs);
 }
 
-void TestJobOptions::jobFileIsTheBase()
+void TestJobOptionsFiles::jobFileIsTheBase()
 {
     JobSpec saved;
     saved.name = QStringLiteral("from-file");
@@ -125,7 +125,7 @@ void TestJobOptions::jobFileIsTheBase()
     }
 }
 
-void TestJobOptions::commandLineOverridesTheJobFileFlagByFlag()
+void TestJobOptionsFiles::commandLineOverridesTheJobFileFlagByFlag()
 {
     const QString path = writeJobFile(R"({
         "name": "from-file",
@@ -152,7 +152,7 @@ void TestJobOptions::commandLineOverridesTheJobFileFlagByFlag()
     QCOMPARE(model.spec.name, QStringLiteral("from-file"));
 }
 
-void TestJobOptions::badJobFile_data()
+void TestJobOptionsFiles::badJobFile_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("mentions");
@@ -163,7 +163,7 @@ void TestJobOptions::badJobFile_data()
         << QByteArray(R"({"trainerArgs": ["--epochs", 3]})") << QStringLiteral("bad job: trainerArgs");
 }
 
-void TestJobOptions::badJobFile()
+void TestJobOptionsFiles::badJobFile()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, mentions);
@@ -179,7 +179,7 @@ void TestJobOptions::badJobFile()
     QVERIFY2(absent.error.startsWith(QStringLiteral("cannot read the job file ") + missing), qPrintable(absent.error));
 }
 
-void TestJobOptions::defaultName_data()
+void TestJobOptionsFiles::defaultName_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QByteArray>("jobFile"); // empty: none
@@ -205,7 +205,7 @@ void TestJobOptions::defaultName_data()
         << words("--model ae") << QByteArray(R"({"name": ""})") << QStringLiteral("train-ae");
 }
 
-void TestJobOptions::defaultName()
+void TestJobOptionsFiles::defaultName()
 {
     QFETCH(QStringList, args);
     QFETCH(QByteArray, jobFile);
@@ -220,5 +220,5 @@ void TestJobOptions::defaultName()
     QCOMPARE(options.spec.name, name);
 }
 
-QTEST_GUILESS_MAIN(TestJobOptions)
+QTEST_GUILESS_MAIN(TestJobOptionsFiles)
 #include "tst_joboptionsfiles.moc"

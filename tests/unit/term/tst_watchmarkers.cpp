@@ -1,56 +1,15 @@
 // The attempt markers watch puts on its loss chart: one where each later attempt's points begin, named after
 // the job that ended before it and why.
+#include "../attemptrecords.h"
 #include "term/watchmarkers.h"
 
 #include <QTest>
 
 using namespace torchdeck;
 using namespace torchdeck::term;
+using namespace torchdeck::testing;
 
 Q_DECLARE_METATYPE(torchdeck::JobRecord)
-
-namespace {
-
-JobRecord job(int attempt, const char *state, const char *resumeFrom = "", int exitCode = -1)
-{
-    JobRecord record;
-    record.attempt = attempt;
-    record.jobId = QString::number(100 + attempt);
-    record.state = QString::fromLatin1(state);
-    record.resumeFrom = QString::fromLatin1(resumeFrom);
-    record.exitCode = exitCode;
-    return record;
-}
-
-CheckpointRecord checkpoint(int attempt, qint64 step)
-{
-    CheckpointRecord record;
-    record.attempt = attempt;
-    record.step = step;
-    record.path = QStringLiteral("ckpt-%1.pt").arg(step);
-    return record;
-}
-
-void steps(MetricSeries *series, int attempt, int from, int to)
-{
-    for (int step = from; step <= to; ++step)
-        series->append(step, 1.0 / step, attempt);
-}
-
-// Attempt 0 trains steps 1..10 and hits its wall time (latest checkpoint at 6); attempt 1 resumes there and
-// trains 7..12; then the user resumes from step 4 and attempt 2 trains 5..8.
-MetricSeries restartedThenBranched()
-{
-    MetricSeries series;
-    steps(&series, 0, 1, 10);
-    series.discardAfter(6);
-    steps(&series, 1, 7, 12);
-    series.discardAfter(4);
-    steps(&series, 2, 5, 8);
-    return series;
-}
-
-} // namespace
 
 class TestWatchMarkers : public QObject {
     Q_OBJECT

@@ -1,3 +1,4 @@
+#include "../metrics/metricevents.h"
 #include "term/render/textwidth.h"
 #include "term/render/watchscreen.h"
 
@@ -19,22 +20,12 @@ MetricEvent start(qint64 epochs, qint64 stepsPerEpoch)
 
 MetricEvent step(qint64 s, double loss, double samplesPerSecond)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Step;
-    e.step = s;
-    e.loss = loss;
-    e.samplesPerSecond = samplesPerSecond;
-    return e;
+    return testing::stepEvent(s, loss, kNoCount, samplesPerSecond);
 }
 
 MetricEvent epoch(qint64 n, double valLoss, double seconds)
 {
-    MetricEvent e;
-    e.kind = MetricEventKind::Epoch;
-    e.epoch = n;
-    e.valLoss = valLoss;
-    e.seconds = seconds;
-    return e;
+    return testing::epochEvent(n, kNoCount, kNoValue, valLoss, seconds);
 }
 
 RunSeries trainingRun()

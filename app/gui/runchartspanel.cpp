@@ -148,7 +148,8 @@ void RunChartsPanel::setRunId(const QString &runId)
 
 void RunChartsPanel::compareWith(const QStringList &runIds)
 {
-    const QStringList wanted = runIds; // runIds may be m_compared itself
+    // A copy: runIds may be m_compared itself, which the loop below clears.
+    const QStringList wanted = runIds; // NOLINT(performance-unnecessary-copy-initialization)
     QList<ComparedRun> runs;
     QStringList names;
     m_compared.clear();

@@ -247,11 +247,17 @@ void RunLauncher::submit(const StepHandle &step)
     send(step);
 }
 
+SchedulerClient *RunLauncher::schedulerClient(const StepHandle &step)
+{
+    // Local jobs keep their state in the work directory's local/ folder.
+    const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
+    return new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+}
+
 void RunLauncher::send(const StepHandle &step)
 {
     ++m_sends;
-    const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
-    auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+    SchedulerClient *client = schedulerClient(step);
     connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
         release(step, error); // refused, or never ran: nothing was submitted
@@ -273,8 +279,7 @@ void RunLauncher::send(const StepHandle &step)
 
 void RunLauncher::lookFor(const StepHandle &step)
 {
-    const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
-    auto *client = new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+    SchedulerClient *client = schedulerClient(step);
     const QString script =
         m_rendered.runDirectory + u'/' + RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt);
     connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {

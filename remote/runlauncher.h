@@ -13,6 +13,7 @@ class RunStore;
 namespace torchdeck::remote {
 
 class Connection;
+class SchedulerClient;
 
 // One job sent to the cluster, a declared sequence of steps each with its own error text: prepare the run
 // directory, deploy the trainer (unless the profile names a prebuilt one) or upload a custom command's code
@@ -52,6 +53,7 @@ private:
     void branchCheckpoints(const StepHandle &step);
     void claim(const StepHandle &step);
     void submit(const StepHandle &step);
+    SchedulerClient *schedulerClient(const StepHandle &step); // dropped with the step
     void send(const StepHandle &step);
     void lookFor(const StepHandle &step);
     void whenReconnected(const StepHandle &step, const std::function<void()> &then);

@@ -90,7 +90,7 @@ private:
     void takeOverExpiredClaims(); // of fronts that stopped while submitting
     void noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked);
     void retryRefusedRestarts(const QSet<QString> &tracked);
-    void noteOnRun(const QString &runId, const QString &message);
+    void noteOnRun(const QString &runId, const QString &message); // written unless the run says it already
     void note(const QString &problem);
 
     QPointer<Connection> m_connection;

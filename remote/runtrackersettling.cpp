@@ -117,22 +117,11 @@ void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &j
         decideRestart(spec.spec, jobs, runSeries->info(), m_polled.value(jobs.constLast().jobId));
     if (decision.restart && !run.autoRestart) {
         // Switched off for this run: it says what would have happened, once.
-        const QString off = tr("not restarted: automatic restart is off for this run (%1)").arg(decision.reason);
-        if (run.message != off) {
-            RunRecord updated = run;
-            updated.message = off;
-            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
-                note(saved.error);
-        }
-        return;
+        return noteOnRun(run.id, tr("not restarted: automatic restart is off for this run (%1)").arg(decision.reason));
     }
     if (!decision.restart) {
-        if (!decision.reason.isEmpty() && run.message.isEmpty()) {
-            RunRecord updated = run;
-            updated.message = decision.reason;
-            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
-                note(saved.error);
-        }
+        if (!decision.reason.isEmpty() && run.message.isEmpty())
+            noteOnRun(run.id, decision.reason);
         return;
     }
     QString problem;
@@ -170,13 +159,7 @@ void RunTracker::launch(const LaunchRequest &request, const QString &reason)
         m_restarting.remove(runId);
         m_retries.remove(runId);
         m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
-        const auto stored = m_store->run(runId);
-        if (stored.ok() && stored.value) {
-            RunRecord updated = *stored.value;
-            updated.message = reason;
-            if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
-                note(saved.error);
-        }
+        noteOnRun(runId, reason);
         emit restarted(runId, result.jobId, reason);
         emit runUpdated(runId);
     });

@@ -132,17 +132,7 @@ void SchedulerClient::pollFinished(JobListResult listed, const QStringList &miss
 
 void SchedulerClient::act(SchedulerAction action, const QStringList &ids)
 {
-    const QStringList argv = m_commands.action(action, ids);
-    if (argv.isEmpty())
-        return emit failed(tr("this scheduler cannot do that to a job"));
-    run(argv.first(), argv, {}, [this, action, ids, argv](const QByteArray &, const QByteArray &err, int exitCode) {
-        if (exitCode != 0)
-            return emit failed(tr("%1 failed (exit code %2): %3")
-                                   .arg(shellJoin(argv))
-                                   .arg(exitCode)
-                                   .arg(QString::fromUtf8(err.trimmed())));
-        emit actionDone(action, ids);
-    });
+    runAction(action, ids, [this, action, ids] { emit actionDone(action, ids); });
 }
 
 void SchedulerClient::actInTurn(SchedulerAction action, const QStringList &ids)
@@ -154,19 +144,25 @@ void SchedulerClient::actFrom(SchedulerAction action, const QStringList &ids, qs
 {
     if (index == ids.size())
         return emit actionDone(action, ids);
-    const QStringList argv = m_commands.action(action, {ids.at(index)});
+    runAction(action, {ids.at(index)}, [this, action, ids, index] {
+        emit actedOn(action, ids.at(index));
+        actFrom(action, ids, index + 1);
+    });
+}
+
+void SchedulerClient::runAction(SchedulerAction action, const QStringList &ids, const std::function<void()> &then)
+{
+    const QStringList argv = m_commands.action(action, ids);
     if (argv.isEmpty())
         return emit failed(tr("this scheduler cannot do that to a job"));
-    run(argv.first(), argv, {},
-        [this, action, ids, index, argv](const QByteArray &, const QByteArray &err, int exitCode) {
-            if (exitCode != 0)
-                return emit failed(tr("%1 failed (exit code %2): %3")
-                                       .arg(shellJoin(argv))
-                                       .arg(exitCode)
-                                       .arg(QString::fromUtf8(err.trimmed())));
-            emit actedOn(action, ids.at(index));
-            actFrom(action, ids, index + 1);
-        });
+    run(argv.first(), argv, {}, [this, argv, then](const QByteArray &, const QByteArray &err, int exitCode) {
+        if (exitCode != 0)
+            return emit failed(tr("%1 failed (exit code %2): %3")
+                                   .arg(shellJoin(argv))
+                                   .arg(exitCode)
+                                   .arg(QString::fromUtf8(err.trimmed())));
+        then();
+    });
 }
 
 } // namespace torchdeck::remote

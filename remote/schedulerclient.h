@@ -50,6 +50,8 @@ private:
     void submitUploaded(const QString &remoteDir, const QString &path, const SubmitDependency &after);
     void pollFinished(JobListResult listed, const QStringList &missing);
     void actFrom(SchedulerAction action, const QStringList &ids, qsizetype index);
+    // One action command for `ids`; `then` once it succeeded, else failed().
+    void runAction(SchedulerAction action, const QStringList &ids, const std::function<void()> &then);
 
     QPointer<Connection> m_connection;
     SchedulerCommands m_commands;

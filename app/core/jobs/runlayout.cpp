@@ -42,7 +42,7 @@ QStringList withTrainerOption(const QStringList &args, const QString &flag, cons
 QString localStateDirectoryOf(const QString &pathInRun)
 {
     const qsizetype runs = pathInRun.lastIndexOf(QStringLiteral("/runs/"));
-    return runs > 0 ? pathInRun.left(runs) + QStringLiteral("/local") : QString();
+    return runs > 0 ? WorkLayout{pathInRun.left(runs)}.localStateDirectory() : QString();
 }
 
 QString environmentValue(const JobSpec &spec, const QString &name)

@@ -184,34 +184,6 @@ JobInfo slurmJob(const QStringList &fields, const SlurmColumns &columns)
     return job;
 }
 
-QList<Column> columnsFromRule(QStringView rule)
-{
-    QList<Column> columns;
-    qsizetype i = 0;
-    while (i < rule.size()) {
-        if (rule.at(i) != u'-') {
-            ++i;
-            continue;
-        }
-        const qsizetype start = i;
-        while (i < rule.size() && rule.at(i) == u'-')
-            ++i;
-        columns.append({start, i - start});
-    }
-    return columns;
-}
-
-QString columnText(QStringView line, const QList<Column> &columns, int index)
-{
-    if (index < 0 || index >= columns.size())
-        return {};
-    const Column &column = columns.at(index);
-    if (column.start >= line.size())
-        return {};
-    const bool last = index == columns.size() - 1;
-    return line.mid(column.start, last ? -1 : column.length).trimmed().toString();
-}
-
 QString slurmText(QStringView text)
 {
     text = text.trimmed();

@@ -73,15 +73,6 @@ struct SlurmColumns {
 // The job of such a report's line, read from those columns; exit status, restarts and name are the caller's.
 JobInfo slurmJob(const QStringList &fields, const SlurmColumns &columns);
 
-// Column spans of a fixed-width table, read from its rule line ("----- ---------- ---"): each run of '-'
-// is one column. A value's text is the line's characters under that run (the last column runs to the end).
-struct Column {
-    qsizetype start;
-    qsizetype length;
-};
-QList<Column> columnsFromRule(QStringView rule);
-QString columnText(QStringView line, const QList<Column> &columns, int index);
-
 // Slurm's placeholders for "nothing": "(null)", "None", "N/A" -> "".
 QString slurmText(QStringView text);
 

@@ -17,7 +17,6 @@ private slots:
     void jobIds_data();
     void jobIds();
     void linesKeepTheirNumbers();
-    void columns();
 };
 
 void TestSchedulerText::slurmDurations_data()
@@ -128,16 +127,6 @@ void TestSchedulerText::linesKeepTheirNumbers()
     QCOMPARE(lines.at(0).text, QStringLiteral("first"));
     QCOMPARE(lines.at(1).number, 4);
     QVERIFY(nonBlankLines(QByteArray()).isEmpty());
-}
-
-void TestSchedulerText::columns()
-{
-    const QList<Column> columns = columnsFromRule(u"---- -----  --");
-    QCOMPARE(columns.size(), 3);
-    QCOMPARE(columnText(u"ab   c d e  tail end", columns, 1), QStringLiteral("c d e"));
-    QCOMPARE(columnText(u"ab   c d e  tail end", columns, 2), QStringLiteral("tail end"));
-    QCOMPARE(columnText(u"ab", columns, 2), QString());
-    QCOMPARE(columnText(u"ab", columns, 7), QString());
 }
 
 QTEST_GUILESS_MAIN(TestSchedulerText)

@@ -1,5 +1,6 @@
 #include "remote/runtracker.h"
 
+#include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
 #include "remote/connection.h"
@@ -63,6 +64,7 @@ void RunTracker::collect(const StepHandle &step)
     m_logPatterns.clear();
     m_loggerFilesRead.clear();
     QSet<QString> tracked;
+    QStringList requeued; // runs settled as requeued whose next attempt is not (yet) claimed
     for (const RunRecord &run : std::as_const(runs)) {
         m_runs.append(run.id);
         const JobSpec::FromJson spec = run.spec();
@@ -71,17 +73,22 @@ void RunTracker::collect(const StepHandle &step)
         const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
             return step.fail(jobs.error);
+        bool claimed = false;
         for (const JobRecord &job : jobs.value) {
             // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
             if (!job.hasEnded() && !job.jobId.isEmpty()) {
                 m_jobs.append(job);
                 tracked.insert(run.id);
             }
+            claimed = claimed || (!job.hasEnded() && job.jobId.isEmpty());
         }
+        if (run.jobState() == JobState::Requeued && !tracked.contains(run.id) && !claimed)
+            requeued.append(run.id);
     }
     noticeChangesFromElsewhere(runs, tracked);
     takeOverExpiredClaims();
     retryRefusedRestarts(tracked);
+    settleUnclaimedRestarts(requeued);
     if (m_jobs.isEmpty())
         return step.doneAll();
     if (!m_connection) {
@@ -89,6 +96,16 @@ void RunTracker::collect(const StepHandle &step)
         return step.doneAll();
     }
     step.done();
+}
+
+void RunTracker::settleUnclaimedRestarts(const QStringList &runIds)
+{
+    // Settled to be restarted, but whoever settled it stopped before claiming the next attempt: decided again
+    // here (restarted, or settled as its last job ended if the policy says no now).
+    for (const QString &runId : runIds) {
+        if (m_connection && !m_restarting.contains(runId) && !m_retries.contains(runId))
+            settleRun(runId);
+    }
 }
 
 void RunTracker::noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/profiles/clusterprofile.h"
+#include "core/runs/launchrequest.h"
 #include "core/runs/loggerfilediff.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
@@ -12,11 +13,11 @@
 #include <QObject>
 #include <QPointer>
 #include <QSet>
+#include <optional>
 
 namespace torchdeck {
 class RunStore;
 class RunSeriesCache;
-struct LaunchRequest;
 struct LaunchResult;
 } // namespace torchdeck
 
@@ -56,6 +57,8 @@ signals:
     void seriesReset(const QString &runId);
     void runUpdated(const QString &runId);
     void refreshed(const QString &problem); // empty: all went well
+    // The policy's word on an ended run: restart it (the new attempt is being submitted), or not, and why.
+    void restartDecided(const QString &runId, bool restart, const QString &reason);
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
     void failed(const QString &error); // the store broke
@@ -86,8 +89,16 @@ private:
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
+    struct PlannedRestart {
+        torchdeck::LaunchRequest request;
+        QString reason;
+    };
+    // The next attempt of an ended run, where the policy restarts it; the decision is told either way.
+    std::optional<PlannedRestart> planRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     void launch(const torchdeck::LaunchRequest &request, const QString &reason);
+    void markRequeued(const QString &runId);
     void takeOverExpiredClaims(); // of fronts that stopped while submitting
+    void settleUnclaimedRestarts(const QStringList &runIds);
     void noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked);
     void retryRefusedRestarts(const QSet<QString> &tracked);
     void noteOnRun(const QString &runId, const QString &message); // written unless the run says it already

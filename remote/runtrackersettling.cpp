@@ -4,6 +4,7 @@
 #include "core/runs/restartbackoff.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runsettlement.h"
+#include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
 #include "remote/connection.h"
@@ -32,8 +33,14 @@ void RunTracker::settleRun(const QString &runId)
         return note(!jobs.ok() ? jobs.error : run.error);
     const RunSeries *runSeries = m_series->series(runId);
     const RunInfo info = runSeries ? runSeries->info() : RunInfo{};
-    const RunSettlement settled =
+    RunSettlement settled =
         torchdeck::settleRun(*run.value, jobs.value, runSeries ? runSeries->progress() : RunProgress{}, info);
+    const std::optional<PlannedRestart> restart =
+        settled.ended && m_autoRestart ? planRestart(*run.value, jobs.value) : std::nullopt;
+    // A run to be restarted is not over: a front waiting for its end sees it requeued until the new job is
+    // claimed (pending), not failed in between.
+    if (restart)
+        settled.state = jobStateName(JobState::Requeued);
     const StoreStatus saved = m_store->updateProgress(runId, settled.state, settled.epochsDone, settled.epochsTotal,
                                                       settled.lastLoss, settled.etaSeconds);
     if (!saved.ok())
@@ -49,8 +56,8 @@ void RunTracker::settleRun(const QString &runId)
         if (!noted.ok())
             note(noted.error);
     }
-    if (settled.ended && m_autoRestart)
-        considerRestart(updated, jobs.value);
+    if (restart)
+        launch(restart->request, restart->reason);
     emit runUpdated(runId);
 }
 
@@ -107,34 +114,66 @@ void RunTracker::reconsider(const QString &runId)
 
 void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &jobs)
 {
+    if (const std::optional<PlannedRestart> restart = planRestart(run, jobs))
+        launch(restart->request, restart->reason);
+}
+
+std::optional<RunTracker::PlannedRestart> RunTracker::planRestart(const RunRecord &run, const QList<JobRecord> &jobs)
+{
     if (m_restarting.contains(run.id) || !m_connection)
-        return;
+        return std::nullopt;
     const JobSpec::FromJson spec = run.spec();
     const RunSeries *runSeries = m_series->series(run.id);
-    if (!spec.ok() || !runSeries)
-        return;
+    if (!spec.ok() || !runSeries) {
+        note(tr("run %1 was not considered for a restart: %2")
+                 .arg(run.id.left(8), spec.ok() ? tr("its metrics are unreadable") : spec.error));
+        return std::nullopt;
+    }
     const RestartDecision decision =
         decideRestart(spec.spec, jobs, runSeries->info(), m_polled.value(jobs.constLast().jobId));
     if (decision.restart && !run.autoRestart) {
         // Switched off for this run: it says what would have happened, once.
-        return noteOnRun(run.id, tr("not restarted: automatic restart is off for this run (%1)").arg(decision.reason));
+        const QString off = tr("not restarted: automatic restart is off for this run (%1)").arg(decision.reason);
+        emit restartDecided(run.id, false, off);
+        noteOnRun(run.id, off);
+        return std::nullopt;
     }
     if (!decision.restart) {
-        if (!decision.reason.isEmpty() && run.message.isEmpty())
-            noteOnRun(run.id, decision.reason);
-        return;
+        if (!decision.reason.isEmpty()) {
+            emit restartDecided(run.id, false, decision.reason);
+            if (run.message.isEmpty())
+                noteOnRun(run.id, decision.reason);
+        }
+        return std::nullopt;
     }
     QString problem;
-    const auto request = resumeRequest(*m_store, m_profile, run, ResumeFrom::latest(), {}, &problem);
-    if (!request)
-        return note(problem);
-    launch(*request, decision.reason);
+    auto request = resumeRequest(*m_store, m_profile, run, ResumeFrom::latest(), {}, &problem);
+    if (!request) {
+        emit restartDecided(run.id, false, problem);
+        note(problem);
+        return std::nullopt;
+    }
+    emit restartDecided(run.id, true, decision.reason);
+    return PlannedRestart{std::move(*request), decision.reason};
+}
+
+void RunTracker::markRequeued(const QString &runId)
+{
+    // A run restarted after its end (its switch turned on, a refused restart tried again) is not over either.
+    const auto stored = m_store->run(runId);
+    if (!stored.ok() || !stored.value || !stored.value->hasEnded())
+        return;
+    RunRecord updated = *stored.value;
+    updated.state = jobStateName(JobState::Requeued);
+    if (const StoreStatus saved = m_store->updateRun(updated); !saved.ok())
+        note(saved.error);
 }
 
 void RunTracker::launch(const LaunchRequest &request, const QString &reason)
 {
     const QString runId = request.runId;
     m_restarting.insert(runId);
+    markRequeued(runId);
     auto *launcher = new RunLauncher(m_connection, m_store, this);
     connect(launcher, &RunLauncher::failed, this, [this, launcher, runId](const QString &error) {
         launcher->deleteLater();

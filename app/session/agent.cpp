@@ -221,6 +221,12 @@ void Agent::sessionAdded(ClusterSession *session)
                                                 {QStringLiteral("problem"), problem},
                                                 {QStringLiteral("restarts_pending"), restartsPending()}});
     });
+    connect(session, &ClusterSession::restartDecided, this,
+            [](const QString &runId, bool restart, const QString &reason) {
+                qCInfo(lcAgent).noquote()
+                    << QStringLiteral("run %1 ended: %2%3")
+                           .arg(runId.left(8), restart ? QStringLiteral("restarting, ") : QString(), reason);
+            });
     connect(session, &ClusterSession::restarted, this,
             [this, session, restartsPending](const QString &runId, const QString &jobId, const QString &reason) {
                 qCInfo(lcAgent) << "run" << runId.left(8) << "restarted as job" << jobId << reason;

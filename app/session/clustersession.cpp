@@ -51,6 +51,7 @@ void ClusterSession::makeTracker()
         emit refreshed(problem);
         replaceTrackerIfIdle();
     });
+    connect(tracker, &remote::RunTracker::restartDecided, this, &ClusterSession::restartDecided);
     connect(tracker, &remote::RunTracker::restarted, this, &ClusterSession::restarted);
     connect(tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
     connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);

@@ -61,6 +61,9 @@ case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoi
     expect_eq "$(json_field jobs.0.exit_code <<<"$out")" 75 "the first job's exit code"
     grep -q "restarted as job .*job $first stopped at its wall time's warning signal" "$TORCHDECK_DATA_DIR/agent.log" ||
         fail "the agent did not restart it at its wall time: $(cat "$TORCHDECK_DATA_DIR/agent.log")"
+    # Each end is decided in the agent's log: the first jobs' restarts, then the last one's "not restarted".
+    grep -q "run ${run:0:8} ended: restarting, job $first stopped at its wall time's warning signal" \
+        "$TORCHDECK_DATA_DIR/agent.log" || fail "no restart decision logged: $(cat "$TORCHDECK_DATA_DIR/agent.log")"
     grep -qE 'stop: signal at step [0-9]+, exit code 75' <<<"$(td logs "$run" --attempt 0)" ||
         fail "no signal in the first job's log: $(td logs "$run" --attempt 0)"
     ids=$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")

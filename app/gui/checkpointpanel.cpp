@@ -6,6 +6,7 @@
 #include "core/runs/checkpointinventory.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
+#include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
 #include "session/agentclient.h"
@@ -61,12 +62,14 @@ CheckpointPanel::CheckpointPanel(AgentClient *agent, QWidget *parent)
     updateButtons();
 }
 
-void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunSeries &series)
+void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunMetrics *metrics)
 {
+    static const RunSeries none;
+    const RunSeries &series = metrics ? metrics->series() : none;
     const bool sameRun = run && run->id == m_runId;
     m_runId = run ? run->id : QString();
     m_cluster = run ? run->cluster : QString();
-    m_series = &series;
+    m_metrics = metrics;
     m_jobRunning = !jobs.isEmpty() && jobStateFromName(jobs.constLast().state) == JobState::Running;
     const QList<CheckpointRecord> records =
         run ? m_agent->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
@@ -104,7 +107,7 @@ void CheckpointPanel::showRecords()
 void CheckpointPanel::showEntries(const QStringList &present)
 {
     static const RunSeries none;
-    m_model->setEntries(markCheckpoints(m_records, present, m_series ? *m_series : none));
+    m_model->setEntries(markCheckpoints(m_records, present, m_metrics ? m_metrics->series() : none));
 }
 
 void CheckpointPanel::checkPresence()

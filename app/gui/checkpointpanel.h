@@ -2,6 +2,7 @@
 
 #include "core/store/runrecord.h"
 
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -12,7 +13,7 @@ namespace torchdeck {
 
 class CheckpointListModel;
 class AgentClient;
-class RunSeries;
+class RunMetrics;
 
 // The Checkpoints tab of a run: its checkpoints with their marks (what is still on the cluster is asked in
 // the background), "Resume from here", "Delete" (never the latest), and the wall-time budget: epochs per job
@@ -23,7 +24,7 @@ public:
     explicit CheckpointPanel(AgentClient *agent, QWidget *parent = nullptr);
 
     // A run (null: none), its jobs and its series as the charts hold it.
-    void showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunSeries &series);
+    void showRun(const RunRecord *run, const QList<JobRecord> &jobs, const RunMetrics *metrics);
     CheckpointListModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     QPushButton *deleteButton() const { return m_delete; }
@@ -51,7 +52,7 @@ private:
     QString m_runId;
     QString m_cluster;
     QList<CheckpointRecord> m_records;
-    const RunSeries *m_series = nullptr;
+    QPointer<const RunMetrics> m_metrics; // the shown run's series, read as it is now
     bool m_jobRunning = false;
     quint64 m_generation = 0; // a presence answer for an older listing is dropped
 };

@@ -248,11 +248,8 @@ void MainWindow::listenToAgent()
                 if (state == ConnectionState::Connected)
                     m_runView->runChanged(m_runView->runId()); // the log can be read now
             });
-    connect(m_agent, &AgentClient::metricsArrived, m_runView, &RunView::ingest);
-    connect(m_agent, &AgentClient::seriesReset, m_runView, [this](const QString &runId) {
-        if (runId == m_runView->runId())
-            m_runView->showRun(runId); // from the series, read again
-    });
+    // The shown run's series is the cache's, which these events update (and a reset reads again).
+    connect(m_agent, &AgentClient::metricsArrived, m_runView, &RunView::runMetricsArrived);
     connect(m_agent, &AgentClient::runUpdated, this, &MainWindow::updateRunRow);
     connect(m_agent, &AgentClient::submitted, this, [this](const LaunchResult &result) { updateRunRow(result.runId); });
     connect(m_agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {

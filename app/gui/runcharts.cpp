@@ -1,8 +1,8 @@
 #include "gui/runcharts.h"
 
 #include "core/metrics/chartx.h"
-#include "core/metrics/runmetrics.h"
 #include "core/metrics/smoothing.h"
+#include "core/store/runmetrics.h"
 #include "gui/runchartaxes.h"
 #include "gui/runcharttheme.h"
 #include "gui/runchartticks.h"
@@ -297,7 +297,7 @@ void RunCharts::redraw()
     for (qsizetype i = 0; i < m_overlays.size(); ++i) {
         steps.append(m_overlays.at(i).steps);
         epochs.append(m_overlays.at(i).epochs);
-        const RunSeries &other = m_compared.at(i).series;
+        const RunSeries &other = *m_compared.at(i).series;
         stepSeries.append(onX(&other.series(SeriesKind::TrainLoss), other));
         epochSeries.append(&other.series(SeriesKind::ValLoss));
     }

@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <QWidget>
 #include <deque>
+#include <memory>
 
 class QChart;
 class QLineSeries;
@@ -26,7 +27,7 @@ class RunMetrics;
 struct ComparedRun {
     QString id; // its colour follows it: the same run keeps its colour as others come and go
     QString name;
-    RunSeries series;
+    std::shared_ptr<const RunSeries> series; // the cache's (RunSeriesCache::shared), never null
 };
 
 // The charts of one run: train loss and samples/s by step, train/val loss by epoch, epoch time bars. Every

@@ -1,9 +1,9 @@
 // RunCharts: what the charts by step add to plain curves: smoothing, another x (epoch, time), and the run's
 // jobs (boundaries, discarded steps). The charts themselves are in runcharts.cpp.
 #include "core/metrics/chartx.h"
-#include "core/metrics/runmetrics.h"
 #include "core/metrics/smoothing.h"
 #include "core/runs/attemptsegments.h"
+#include "core/store/runmetrics.h"
 #include "gui/runchartaxes.h"
 #include "gui/runcharts.h"
 #include "gui/runchartticks.h"

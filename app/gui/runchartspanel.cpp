@@ -1,8 +1,9 @@
 #include "gui/runchartspanel.h"
 
 #include "core/metrics/metricscsv.h"
-#include "core/metrics/runmetrics.h"
+#include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
+#include "core/store/seriescache.h"
 #include "gui/runcharts.h"
 #include "gui/runsummarytable.h"
 
@@ -37,9 +38,10 @@ QString exportDirectory()
 }
 } // namespace
 
-RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
+RunChartsPanel::RunChartsPanel(RunStore *store, RunSeriesCache *series, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
+    , m_series(series)
     , m_charts(new RunCharts)
     , m_comparedLabel(new QLabel)
     , m_smoothing(new QSlider(Qt::Horizontal))
@@ -50,6 +52,8 @@ RunChartsPanel::RunChartsPanel(RunStore *store, QWidget *parent)
     m_reloadCompared.setSingleShot(true);
     m_reloadCompared.setInterval(1000);
     connect(&m_reloadCompared, &QTimer::timeout, this, [this] { compareWith(m_compared); });
+    // A compared run the cache reads anew (a gap, a new attempt) is taken from it again.
+    connect(m_series, &RunSeriesCache::dropped, this, &RunChartsPanel::runMetricsArrived);
     auto *reset = new QPushButton(tr("Reset &zoom"));
     auto *png = new QPushButton(tr("Export &PNG\u2026"));
     auto *csv = new QPushButton(tr("Export CS&V\u2026"));
@@ -157,21 +161,21 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
         if (id == m_runId)
             continue;
         const auto run = m_store->run(id);
-        const auto series = m_store->runSeries(id);
-        if (!run.ok() || !run.value || !series.ok()) {
-            emit message(
-                tr("Cannot read run %1 to compare: %2").arg(id.left(8), series.ok() ? run.error : series.error));
+        std::shared_ptr<const RunSeries> series = run.ok() && run.value ? m_series->shared(id) : nullptr;
+        if (!series) {
+            emit message(tr("Cannot read run %1 to compare: %2")
+                             .arg(id.left(8), run.ok() ? tr("its metrics are unreadable") : run.error));
             continue;
         }
         const QString name = run.value->name.isEmpty() ? id.left(8) : run.value->name;
-        runs.append({id, name, series.value});
+        runs.append({id, name, std::move(series)});
         names.append(name);
         m_compared.append(id);
     }
     m_charts->setComparison(runs);
     m_comparedRows.clear();
     for (int i = 0; i < runs.size(); ++i)
-        m_comparedRows.append({runs.at(i).name, m_charts->comparisonColor(i), summarize(runs.at(i).series)});
+        m_comparedRows.append({runs.at(i).name, m_charts->comparisonColor(i), summarize(*runs.at(i).series)});
     m_comparedLabel->setText(names.isEmpty() ? tr("Select several runs in the list to overlay them.")
                                              : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
     m_comparedLabel->setToolTip(m_comparedLabel->text());

@@ -14,6 +14,7 @@ class QSlider;
 namespace torchdeck {
 
 class RunCharts;
+class RunSeriesCache;
 class RunStore;
 
 // The run view's Charts tab: the charts, and what is done with them: overlay other stored runs (selected in
@@ -22,18 +23,19 @@ class RunStore;
 class RunChartsPanel : public QWidget {
     Q_OBJECT
 public:
-    explicit RunChartsPanel(RunStore *store, QWidget *parent = nullptr);
+    // The runs compared are shown from `series` (the front's cache), not copied.
+    RunChartsPanel(RunStore *store, RunSeriesCache *series, QWidget *parent = nullptr);
 
     RunCharts *charts() const { return m_charts; }
     QSlider *smoothingSlider() const { return m_smoothing; }
     QComboBox *chartXBox() const { return m_chartX; }
     void setRunId(const QString &runId);
     QStringList comparedRuns() const { return m_compared; }
-    // Overlays these runs (the window's selection), loaded from the store; the shown run is left out. A table
+    // Overlays these runs (the window's selection), from the cache; the shown run is left out. A table
     // beside the charts lists every run's final and best values.
     void compareWith(const QStringList &runIds);
     RunSummaryTable *summaryTable() const { return m_summary; }
-    // New metrics of a run (from its tracker, already in the store): a compared run is redrawn, at most
+    // New metrics of a run (already in the cache): a compared run is redrawn and summarized again, at most
     // once a second.
     void runMetricsArrived(const QString &runId);
     bool exportCsv(const QString &path, QString *error) const;
@@ -47,6 +49,7 @@ private:
     void updateSummary();
 
     RunStore *m_store;
+    RunSeriesCache *m_series;
     QString m_runId;
     QString m_runName;
     QStringList m_compared;

@@ -1,9 +1,9 @@
 #include "gui/runview.h"
 
-#include "core/metrics/runmetrics.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
+#include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
 #include "gui/logpanel.h"
@@ -46,7 +46,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_tabs(new QTabWidget)
-    , m_chartsPanel(new RunChartsPanel(agent->store()))
+    , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
     , m_charts(m_chartsPanel->charts())
     , m_log(new LogPanel)
     , m_script(new QPlainTextEdit)
@@ -104,16 +104,11 @@ void RunView::showRun(const QString &runId)
 {
     m_runId = runId;
     m_logAttempt = -1;
-    RunSeries series;
     const auto run = runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_agent->store()->run(runId);
-    if (run.ok() && run.value) {
-        // The front's cache, which the agent's events keep current.
-        if (const RunSeries *cached = m_agent->series(runId))
-            series = *cached;
-        else
-            emit message(tr("Cannot read the metrics of run %1").arg(runId.left(8)));
-    }
-    m_metrics->replace(series);
+    const bool shown = run.ok() && run.value;
+    // The front's cache, which the agent's events keep current: shown from there, not copied.
+    if (!m_metrics->follow(m_agent->seriesCache(), shown ? runId : QString()))
+        emit message(tr("Cannot read the metrics of run %1").arg(runId.left(8)));
     m_chartsPanel->setRunId(runId);
     m_charts->redraw();
     reloadDetails();
@@ -124,11 +119,10 @@ RunCharts *RunView::charts() const
     return m_charts;
 }
 
-void RunView::ingest(const QString &runId, int attempt, const QList<MetricEvent> &events)
+void RunView::runMetricsArrived(const QString &runId)
 {
-    if (runId == m_runId && !runId.isEmpty())
-        m_metrics->ingest(events, attempt);
-    else
+    // The shown run's events reach its charts from the cache (RunMetrics follows it).
+    if (runId != m_runId)
         m_chartsPanel->runMetricsArrived(runId); // a compared run that is still running
 }
 
@@ -148,7 +142,7 @@ void RunView::reloadDetails()
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
-        m_checkpoints->showRun(nullptr, {}, m_metrics->series());
+        m_checkpoints->showRun(nullptr, {}, m_metrics);
         m_script->clear();
         m_log->follow(nullptr, {}, {});
         return;
@@ -170,7 +164,7 @@ void RunView::reloadDetails()
     const JobSpec::FromJson spec = record.spec();
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
-    m_checkpoints->showRun(&record, jobs, m_metrics->series());
+    m_checkpoints->showRun(&record, jobs, m_metrics);
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);
     m_charts->setAttempts(jobs, store->checkpoints(m_runId).value);

@@ -37,8 +37,8 @@ public:
 
     void showRun(const QString &runId); // empty: nothing
     QString runId() const { return m_runId; }
-    // From the agent's tracker: events of the shown run go to the charts, others are ignored.
-    void ingest(const QString &runId, int attempt, const QList<MetricEvent> &events);
+    // New events of a run reached the cache: a compared run's curves are redrawn (the shown run's follow it).
+    void runMetricsArrived(const QString &runId);
     void runChanged(const QString &runId); // state, jobs or checkpoints may have changed
 
     RunCharts *charts() const;

@@ -100,6 +100,7 @@ public:
     SubmissionScript previewSubmission(const LaunchRequest &request) const;
     // The run's series from the store, kept current by the agent's events; null when the store cannot be read.
     const RunSeries *series(const QString &runId) { return m_series.series(runId); }
+    RunSeriesCache *seriesCache() { return &m_series; } // the process's one copy of each run's series
     RunStore *store() const { return m_store; }
     // The front's cluster profiles, which it edits (the agent reads the saved file again).
     void setProfiles(ProfileStore *profiles) { m_profiles = profiles; }

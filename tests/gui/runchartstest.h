@@ -1,7 +1,7 @@
 #pragma once
 
 // What the chart tests share: the charts on screen, drawing a run.
-#include "core/metrics/runmetrics.h"
+#include "core/store/runmetrics.h"
 #include "gui/runcharts.h"
 
 #include <QTest>

@@ -2,8 +2,8 @@
 // attempt boundaries (job id and why it ended) with the discarded steps dimmed, a click on a boundary, and one
 // crosshair across the charts by step.
 #include "../unit/metrics/metricevents.h"
-#include "core/metrics/runmetrics.h"
 #include "core/metrics/smoothing.h"
+#include "core/store/runmetrics.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
 #include "runchartstest.h"

@@ -1,5 +1,5 @@
 #include "../unit/metrics/metricevents.h"
-#include "core/metrics/runmetrics.h"
+#include "core/store/runmetrics.h"
 #include "gui/runcharts.h"
 #include "gui/runcharttheme.h"
 #include "gui/runchartview.h"
@@ -108,8 +108,8 @@ private slots:
     {
         RunMetrics metrics;
         metrics.ingest({step(1, 1.0), step(2, 0.8), epoch(1, 0.9)});
-        RunSeries other;
-        other.apply({step(1, 2.0), step(2, 1.5), step(3, 1.2), epoch(1, 1.4), epoch(2, 1.1)});
+        auto other = std::make_shared<RunSeries>();
+        other->apply({step(1, 2.0), step(2, 1.5), step(3, 1.2), epoch(1, 1.4), epoch(2, 1.1)});
         RunCharts charts;
         charts.setRun(&metrics);
         charts.setComparison({{QStringLiteral("id-1"), QStringLiteral("baseline"), other}});

@@ -1,5 +1,5 @@
 #include "../unit/metrics/metricevents.h"
-#include "core/metrics/runmetrics.h"
+#include "core/store/runmetrics.h"
 #include "gui/runcharts.h"
 
 #include <QSignalSpy>

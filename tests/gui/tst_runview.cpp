@@ -1,6 +1,8 @@
 #include "../unit/metrics/metricevents.h"
 #include "core/profiles/profilestore.h"
+#include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
+#include "core/store/seriescache.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runsummarytable.h"
@@ -71,10 +73,12 @@ private slots:
 
     void overlaysOtherRunsWithTheirValues()
     {
-        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), m_ids.at(0));
+        ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), m_ids.at(0));
         RunView &view = *shown.view;
+        RunSeriesCache *cache = shown.agent.seriesCache();
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4);
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::Throughput).size(), 4);
+        QCOMPARE(&view.metrics()->series(), cache->series(m_ids.at(0))); // shown from the cache, not a copy
 
         QVERIFY(view.chartsPanel()->summaryTable()->isHidden());     // nothing overlaid
         view.chartsPanel()->compareWith({m_ids.at(0), m_ids.at(2)}); // the window's selection: the shown run too
@@ -95,13 +99,30 @@ private slots:
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 2.5)});
 
-        // The compared run is still running: its new metrics reach the overlay (coalesced).
+        // The compared run is still running: its new metrics reach the overlay (coalesced), through the cache
+        // as the agent's events arrive.
         const QList<MetricEvent> more{step(70, 0.05), step(80, 0.04)};
+        const qint64 first = m_store.metricsEnd(m_ids.at(2)).value;
         QVERIFY(m_store.appendMetrics(m_ids.at(2), 0, more).ok());
-        view.ingest(m_ids.at(2), 0, more);
+        cache->apply(m_ids.at(2), 0, more, first);
+        view.runMetricsArrived(m_ids.at(2));
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
         QTRY_COMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 8);
         QCOMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 4); // the shown run is unchanged
+
+        // The shown run's events redraw its charts from the cache; a gap makes it read the store again.
+        const QList<MetricEvent> shownMore{step(50, 0.2)};
+        const qint64 shownFirst = m_store.metricsEnd(m_ids.at(0)).value;
+        QVERIFY(m_store.appendMetrics(m_ids.at(0), 0, shownMore).ok());
+        cache->apply(m_ids.at(0), 0, shownMore, shownFirst);
+        QTRY_COMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 5);
+        const QList<MetricEvent> missed{step(60, 0.15)}, after{step(70, 0.1)};
+        QVERIFY(m_store.appendMetrics(m_ids.at(0), 0, missed).ok());
+        const qint64 afterFirst = m_store.metricsEnd(m_ids.at(0)).value;
+        QVERIFY(m_store.appendMetrics(m_ids.at(0), 0, after).ok());
+        cache->apply(m_ids.at(0), 0, after, afterFirst); // `missed` never came: read again, whole
+        QTRY_COMPARE(view.charts()->drawnPoints(SeriesKind::TrainLoss).size(), 7);
+        QCOMPARE(&view.metrics()->series(), cache->series(m_ids.at(0)));
 
         view.chartsPanel()->compareWith({m_ids.at(1), m_ids.at(2)});
         QCOMPARE(view.charts()->comparedRuns(), 2);

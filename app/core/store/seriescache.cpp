@@ -4,42 +4,63 @@
 
 namespace torchdeck {
 
-const RunSeries *RunSeriesCache::series(const QString &runId)
+std::shared_ptr<const RunSeries> RunSeriesCache::shared(const QString &runId)
 {
     auto it = m_series.find(runId);
     if (it == m_series.end()) {
-        Cached cached;
-        const StoreResult<RunSeries> stored = m_store->runSeries(runId, &cached.end);
+        auto cached = std::make_shared<Cached>();
+        const StoreResult<RunSeries> stored = m_store->runSeries(runId, &cached->end);
         if (!stored.ok())
             return nullptr;
-        cached.series = stored.value;
-        it = m_series.insert(runId, cached);
+        cached->series = stored.value;
+        it = m_series.insert(runId, std::move(cached));
     }
-    return &it->series;
+    // Aliasing: the series, kept alive by its entry.
+    return {*it, &(*it)->series};
+}
+
+const RunSeries *RunSeriesCache::series(const QString &runId)
+{
+    return shared(runId).get();
+}
+
+void RunSeriesCache::forget(const QString &runId)
+{
+    if (m_series.remove(runId) > 0)
+        emit dropped(runId);
+}
+
+void RunSeriesCache::applied(const QString &runId, const RunSeriesChanges &changes)
+{
+    if (!changes.isEmpty())
+        emit changed(runId, changes);
 }
 
 void RunSeriesCache::apply(const QString &runId, int attempt, const QList<MetricEvent> &events)
 {
-    if (const auto cached = m_series.find(runId); cached != m_series.end() && !events.isEmpty()) {
-        cached->series.apply(events, attempt);
-        cached->end += events.size();
-    }
+    const auto cached = m_series.constFind(runId);
+    if (cached == m_series.cend() || events.isEmpty())
+        return;
+    Cached &entry = **cached;
+    const RunSeriesChanges changes = entry.series.apply(events, attempt);
+    entry.end += events.size();
+    applied(runId, changes);
 }
 
 void RunSeriesCache::apply(const QString &runId, int attempt, const QList<MetricEvent> &events, qint64 first)
 {
-    const auto cached = m_series.find(runId);
-    if (cached == m_series.end() || events.isEmpty())
+    const auto cached = m_series.constFind(runId);
+    if (cached == m_series.cend() || events.isEmpty())
         return;
-    if (first > cached->end) { // some were never seen here: the store has them all
-        m_series.erase(cached);
-        return;
-    }
-    const qint64 known = cached->end - first;
+    Cached &entry = **cached;
+    if (first > entry.end) // some were never seen here: the store has them all
+        return forget(runId);
+    const qint64 known = entry.end - first;
     if (known >= events.size())
         return;
-    cached->series.apply(known == 0 ? events : events.mid(known), attempt);
-    cached->end = first + events.size();
+    const RunSeriesChanges changes = entry.series.apply(known == 0 ? events : events.mid(known), attempt);
+    entry.end = first + events.size();
+    applied(runId, changes);
 }
 
 } // namespace torchdeck

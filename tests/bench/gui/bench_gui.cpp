@@ -4,7 +4,7 @@
 //   redraw:  a full redraw and repaint of the charts of a 1,000,000-point run (decimated), median of 20
 //   append:  1,000 points/s for 5 s into the shown charts: CPU time of the process / wall time
 //   memory:  resident memory with 10 runs x 100,000 points loaded and one of them shown
-#include "core/metrics/runmetrics.h"
+#include "core/store/runmetrics.h"
 #include "gui/mainwindow.h"
 #include "gui/runcharts.h"
 

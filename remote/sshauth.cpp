@@ -81,6 +81,17 @@ SshSession::AuthOutcome SshSession::authenticateWithKeys(const PromptFunction &a
     return {AuthOutcome::Refused, Tr::tr("no key from ssh-agent or the identity files was accepted")};
 }
 
+std::optional<SshSession::AuthOutcome> SshSession::settledOutcome(int rc) const
+{
+    if (rc == SSH_AUTH_SUCCESS)
+        return AuthOutcome{AuthOutcome::Accepted, {}};
+    if (rc == SSH_AUTH_PARTIAL)
+        return AuthOutcome{AuthOutcome::Partial, {}};
+    if (rc == SSH_AUTH_ERROR)
+        return AuthOutcome{AuthOutcome::Failed, sshError()};
+    return std::nullopt;
+}
+
 SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const PromptFunction &ask)
 {
     QStringList asked; // the questions, to say which answers were refused
@@ -108,12 +119,8 @@ SshSession::AuthOutcome SshSession::authenticateKeyboardInteractive(const Prompt
         }
         rc = ssh_userauth_kbdint(m_session.get(), nullptr, nullptr);
     }
-    if (rc == SSH_AUTH_SUCCESS)
-        return {AuthOutcome::Accepted, {}};
-    if (rc == SSH_AUTH_PARTIAL)
-        return {AuthOutcome::Partial, {}};
-    if (rc == SSH_AUTH_ERROR)
-        return {AuthOutcome::Failed, sshError()};
+    if (const std::optional<AuthOutcome> settled = settledOutcome(rc))
+        return *settled;
     if (asked.isEmpty())
         return {AuthOutcome::Unavailable, Tr::tr("the server refused keyboard-interactive login")};
     return {AuthOutcome::Refused,
@@ -131,12 +138,8 @@ SshSession::AuthOutcome SshSession::authenticateWithPassword(const PromptFunctio
         return {AuthOutcome::Cancelled, Tr::tr("no password was given")};
     const int rc = ssh_userauth_password(m_session.get(), nullptr, password->constData());
     password->fill('\0');
-    if (rc == SSH_AUTH_SUCCESS)
-        return {AuthOutcome::Accepted, {}};
-    if (rc == SSH_AUTH_PARTIAL)
-        return {AuthOutcome::Partial, {}};
-    if (rc == SSH_AUTH_ERROR)
-        return {AuthOutcome::Failed, sshError()};
+    if (const std::optional<AuthOutcome> settled = settledOutcome(rc))
+        return *settled;
     return {AuthOutcome::Refused, Tr::tr("the server refused the password")};
 }
 

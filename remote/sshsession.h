@@ -65,6 +65,8 @@ private:
     AuthOutcome authenticateWithKeys(const PromptFunction &ask);
     AuthOutcome authenticateKeyboardInteractive(const PromptFunction &ask);
     AuthOutcome authenticateWithPassword(const PromptFunction &ask);
+    // Accepted, partial or failed (the link's error), from a libssh answer; else refused: the method says why.
+    std::optional<AuthOutcome> settledOutcome(int rc) const;
     // One round over the methods the server lists now, in order: keys, keyboard-interactive, password.
     AuthOutcome authenticateOnce(int methods, const PromptFunction &ask, AuthOutcome &keys, AuthOutcome &interactive);
     std::optional<QByteArray> askSecret(const PromptFunction &ask, const CredentialPrompt &question);

@@ -55,6 +55,26 @@ QString sql::error(const QString &what, const QSqlQuery &query)
     return what + QStringLiteral(": ") + query.lastError().text();
 }
 
+StoreStatus sql::exec(QSqlQuery &query, const QString &what)
+{
+    return query.exec() ? StoreStatus{} : StoreStatus::failure(error(what, query));
+}
+
+StoreStatus sql::execOnRow(QSqlQuery &query, const QString &what, const QString &missing)
+{
+    StoreStatus done = exec(query, what);
+    if (done.ok() && query.numRowsAffected() == 0)
+        done = StoreStatus::failure(missing);
+    return done;
+}
+
+StoreStatus sql::commit(Transaction &transaction, StoreStatus saved, const QString &runId)
+{
+    if (saved.ok() && !transaction.commit())
+        saved = StoreStatus::failure(core::Tr::tr("cannot commit run %1: %2").arg(runId, transaction.error()));
+    return saved;
+}
+
 QString RunStore::defaultPath()
 {
     return dataDirectory() + QStringLiteral("/runs.sqlite");
@@ -206,11 +226,8 @@ StoreStatus RunStore::updateRun(const RunRecord &run)
           sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
           sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
         q.addBindValue(v);
-    if (!q.exec())
-        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(run.id), q));
-    if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(run.id));
-    return {};
+    return sql::execOnRow(q, core::Tr::tr("cannot update run %1").arg(run.id),
+                          core::Tr::tr("no run %1 in the store").arg(run.id));
 }
 
 StoreStatus RunStore::setAutoRestart(const QString &runId, bool enabled)
@@ -221,11 +238,8 @@ StoreStatus RunStore::setAutoRestart(const QString &runId, bool enabled)
     q.prepare(QStringLiteral("UPDATE runs SET auto_restart = ?, updated = ? WHERE id = ?"));
     for (const QVariant &v : {QVariant(enabled), sql::msecs(nowUtc()), sql::text(runId)})
         q.addBindValue(v);
-    if (!q.exec())
-        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(runId), q));
-    if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(runId));
-    return {};
+    return sql::execOnRow(q, core::Tr::tr("cannot update run %1").arg(runId),
+                          core::Tr::tr("no run %1 in the store").arg(runId));
 }
 
 StoreStatus RunStore::recordSubmission(const RunRecord &run, const JobRecord &job)
@@ -241,9 +255,7 @@ StoreStatus RunStore::recordSubmission(const RunRecord &run, const JobRecord &jo
                                          : addRun(run);
     if (saved.ok())
         saved = saveJob(job);
-    if (saved.ok() && !transaction.commit())
-        saved = StoreStatus::failure(core::Tr::tr("cannot commit run %1: %2").arg(run.id, transaction.error()));
-    return saved;
+    return sql::commit(transaction, saved, run.id);
 }
 
 StoreStatus RunStore::updateProgress(const QString &runId, const QString &state, qint64 epochsDone, qint64 epochsTotal,
@@ -257,11 +269,8 @@ StoreStatus RunStore::updateProgress(const QString &runId, const QString &state,
     for (const QVariant &v : {sql::msecs(nowUtc()), sql::text(state), QVariant(epochsDone), sql::count(epochsTotal),
                               sql::real(lastLoss), sql::real(etaSeconds), sql::text(runId)})
         q.addBindValue(v);
-    if (!q.exec())
-        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update run %1").arg(runId), q));
-    if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(core::Tr::tr("no run %1 in the store").arg(runId));
-    return {};
+    return sql::execOnRow(q, core::Tr::tr("cannot update run %1").arg(runId),
+                          core::Tr::tr("no run %1 in the store").arg(runId));
 }
 
 StoreResult<std::optional<RunRecord>> RunStore::run(const QString &id) const

@@ -7,15 +7,6 @@
 
 namespace torchdeck {
 
-namespace {
-
-StoreStatus exec(QSqlQuery &q, const QString &what)
-{
-    return q.exec() ? StoreStatus{} : StoreStatus::failure(sql::error(what, q));
-}
-
-} // namespace
-
 StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const JobRecord &job, const QString &owner,
                                                  qint64 leaseMs, const QString &request)
 {
@@ -32,7 +23,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     QSqlQuery touch(db);
     touch.prepare(QStringLiteral("UPDATE runs SET updated = updated WHERE id = ?"));
     touch.addBindValue(run.id);
-    if (const StoreStatus touched = exec(touch, what); !touched.ok())
+    if (const StoreStatus touched = sql::exec(touch, what); !touched.ok())
         return Result::failure(touched.error);
     if (touch.numRowsAffected() == 0) {
         RunRecord submitting = run;
@@ -44,7 +35,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     held.prepare(QStringLiteral("SELECT job_id, claim_owner, claim_until FROM jobs WHERE run_id = ? AND attempt = ?"));
     held.addBindValue(run.id);
     held.addBindValue(job.attempt);
-    if (const StoreStatus read = exec(held, what); !read.ok())
+    if (const StoreStatus read = sql::exec(held, what); !read.ok())
         return Result::failure(read.error);
     AttemptClaim claim;
     if (held.next()) {
@@ -63,7 +54,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
             QStringLiteral("UPDATE jobs SET claim_owner = ?, claim_until = ? WHERE run_id = ? AND attempt = ?"));
         for (const QVariant &v : {sql::text(owner), QVariant(now + leaseMs), sql::text(run.id), QVariant(job.attempt)})
             renew.addBindValue(v);
-        if (const StoreStatus renewed = exec(renew, what); !renewed.ok())
+        if (const StoreStatus renewed = sql::exec(renew, what); !renewed.ok())
             return Result::failure(renewed.error);
     } else {
         held.finish();
@@ -75,7 +66,7 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
                                   sql::text(job.stdoutPath), sql::text(job.stderrPath), sql::text(job.metricsPath),
                                   sql::text(owner), QVariant(now + leaseMs), sql::text(request)})
             insert.addBindValue(v);
-        if (const StoreStatus inserted = exec(insert, what); !inserted.ok())
+        if (const StoreStatus inserted = sql::exec(insert, what); !inserted.ok())
             return Result::failure(inserted.error);
     }
     if (!transaction.commit())
@@ -100,15 +91,12 @@ StoreStatus RunStore::recordClaimedJob(const RunRecord &run, const JobRecord &jo
                               sql::text(job.resumeFrom), sql::text(job.stdoutPath), sql::text(job.stderrPath),
                               sql::text(job.metricsPath), sql::text(run.id), QVariant(job.attempt), sql::text(owner)})
         q.addBindValue(v);
-    StoreStatus saved = exec(q, core::Tr::tr("cannot record job %1 of run %2").arg(job.jobId, run.id));
-    if (saved.ok() && q.numRowsAffected() == 0)
-        saved = StoreStatus::failure(
-            core::Tr::tr("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
+    StoreStatus saved = sql::execOnRow(
+        q, core::Tr::tr("cannot record job %1 of run %2").arg(job.jobId, run.id),
+        core::Tr::tr("attempt %1 of run %2 is no longer claimed by this torchdeck").arg(job.attempt).arg(run.id));
     if (saved.ok())
         saved = updateRun(run);
-    if (saved.ok() && !transaction.commit())
-        saved = StoreStatus::failure(core::Tr::tr("cannot commit run %1: %2").arg(run.id, transaction.error()));
-    return saved;
+    return sql::commit(transaction, saved, run.id);
 }
 
 StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QString &owner)
@@ -125,7 +113,7 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
         QStringLiteral("DELETE FROM jobs WHERE run_id = ? AND attempt = ? AND claim_owner = ? AND job_id = ''"));
     for (const QVariant &v : {sql::text(runId), QVariant(attempt), sql::text(owner)})
         job.addBindValue(v);
-    StoreStatus released = exec(job, what);
+    StoreStatus released = sql::exec(job, what);
     if (released.ok()) {
         // A run made by the claim goes with it: nothing of it was submitted.
         QSqlQuery run(db);
@@ -133,7 +121,7 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
             QStringLiteral("DELETE FROM runs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM jobs WHERE run_id = ?)"));
         run.addBindValue(runId);
         run.addBindValue(runId);
-        released = exec(run, what);
+        released = sql::exec(run, what);
     }
     if (released.ok() && !transaction.commit())
         released = StoreStatus::failure(QStringLiteral("%1: %2").arg(what, transaction.error()));

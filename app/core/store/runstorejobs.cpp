@@ -75,11 +75,8 @@ StoreStatus RunStore::updateJobState(const QString &runId, int attempt, const QS
     q.prepare(QStringLiteral("UPDATE jobs SET state = ?, exit_code = ? WHERE run_id = ? AND attempt = ?"));
     for (const QVariant &v : {sql::text(state), exitCode(code), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
-    if (!q.exec())
-        return StoreStatus::failure(sql::error(core::Tr::tr("cannot update a job of run %1").arg(runId), q));
-    if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
-    return {};
+    return sql::execOnRow(q, core::Tr::tr("cannot update a job of run %1").arg(runId),
+                          core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
 }
 
 StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailOffsets &offsets)
@@ -92,11 +89,8 @@ StoreStatus RunStore::saveOffsets(const QString &runId, int attempt, const TailO
     for (const QVariant &v : {QVariant(offsets.stdoutOffset), QVariant(offsets.stderrOffset),
                               QVariant(offsets.metricsOffset), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
-    if (!q.exec())
-        return StoreStatus::failure(sql::error(core::Tr::tr("cannot save tail offsets of run %1").arg(runId), q));
-    if (q.numRowsAffected() == 0)
-        return StoreStatus::failure(core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
-    return {};
+    return sql::execOnRow(q, core::Tr::tr("cannot save tail offsets of run %1").arg(runId),
+                          core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));
 }
 
 StoreResult<QList<JobRecord>> RunStore::jobs(const QString &runId) const

@@ -2,6 +2,7 @@
 
 // Conversions between the store's value structs and SQL values: NaN and -1 mean NULL.
 #include "core/coretr.h"
+#include "core/store/storeresult.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -77,5 +78,12 @@ inline QDateTime toDateTime(const QVariant &v)
 
 // "what: the driver's message"
 QString error(const QString &what, const QSqlQuery &query);
+
+// Runs a prepared statement: its error, told as `what`.
+StoreStatus exec(QSqlQuery &query, const QString &what);
+// The same for a statement that must change a row: `missing` when it changed none.
+StoreStatus execOnRow(QSqlQuery &query, const QString &what, const QString &missing);
+// Commits what went well so far (`saved`), else leaves it to be rolled back: what the write returns.
+StoreStatus commit(Transaction &transaction, StoreStatus saved, const QString &runId);
 
 } // namespace torchdeck::sql

@@ -2,6 +2,7 @@
 
 #include "core/code/coderemote.h"
 #include "core/jobs/runlayout.h"
+#include "remote/commandstep.h"
 #include "remote/connection.h"
 
 #include <QCoreApplication>
@@ -123,16 +124,7 @@ void CodeSync::hash(const StepHandle &step)
 void CodeSync::run(const StepHandle &step, const QString &what, const QString &command,
                    const std::function<void(const QByteArray &)> &then)
 {
-    if (!m_connection)
-        return step.fail(tr("%1: no connection").arg(what));
-    RemoteCommand *command_ = m_connection->run(command);
-    connect(command_, &RemoteCommand::failed, step.context(),
-            [step, what](const QString &error) { step.fail(what + u": " + error); });
-    connect(command_, &RemoteCommand::finished, step.context(), [step, what, then](const ExecResult &result) {
-        if (result.exitCode != 0)
-            return step.fail(QStringLiteral("%1: %2").arg(what, QString::fromUtf8(result.err.trimmed())));
-        then(result.out);
-    });
+    runCommandStep(m_connection, step, what, command, then);
 }
 
 void CodeSync::prepareStore(const StepHandle &step)

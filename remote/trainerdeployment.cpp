@@ -4,6 +4,7 @@
 #include "core/remotepath.h"
 #include "core/runs/pbsbuildjob.h"
 #include "core/shellquote.h"
+#include "remote/commandstep.h"
 #include "remote/connection.h"
 
 #include <QFileInfo>
@@ -56,26 +57,13 @@ void TrainerDeployment::stop()
 void TrainerDeployment::runCommand(const StepHandle &step, const QString &what, const QString &command,
                                    const std::function<void(const QByteArray &)> &then, bool streamOutput)
 {
-    if (!m_connection)
-        return step.fail(tr("%1: the connection is gone").arg(what));
-    // A build (streamed) may take long on a busy login node or in a queued job: it keeps its output flowing.
-    constexpr int buildDeadlineMs = 3 * 60 * 60 * 1000;
-    RemoteCommand *run = m_connection->run(command, streamOutput ? buildDeadlineMs : kDefaultCommandDeadlineMs);
-    if (streamOutput)
-        connect(run, &RemoteCommand::output, step.context(),
-                [this](const QByteArray &data, bool) { emit output(QString::fromUtf8(data)); });
-    connect(run, &RemoteCommand::failed, step.context(),
-            [step, what](const QString &error) { step.fail(what + u": " + error); });
-    connect(run, &RemoteCommand::finished, step.context(), [step, what, then](const ExecResult &result) {
-        if (result.exitCode != 0) {
-            const QByteArray tail = (result.err.isEmpty() ? result.out : result.err).right(4000).trimmed();
-            return step.fail(tr("%1 failed (exit code %2)%3%4")
-                                 .arg(what)
-                                 .arg(result.exitCode)
-                                 .arg(tail.isEmpty() ? QString() : QStringLiteral(":\n"), QString::fromUtf8(tail)));
-        }
-        then(result.out);
-    });
+    CommandStepOptions options;
+    if (streamOutput) {
+        // A build may take long on a busy login node or in a queued job: it keeps its output flowing.
+        options.deadlineMs = 3 * 60 * 60 * 1000;
+        options.output = [this](const QByteArray &data) { emit output(QString::fromUtf8(data)); };
+    }
+    runCommandStep(m_connection, step, what, command, then, options);
 }
 
 void TrainerDeployment::resolveWorkDirectory(const StepHandle &step)

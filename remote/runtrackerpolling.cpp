@@ -1,6 +1,7 @@
 // RunTracker: the pass's one scheduler poll of every unfinished job, and the attempts of a chain that can
 // no longer start, cancelled.
 #include "core/jobs/runlayout.h"
+#include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
@@ -52,6 +53,12 @@ void RunTracker::jobsPolled(const JobListResult &result)
         }
         job.state = state;
         job.exitCode = info->exitCode;
+        // Why it waits, when it may start, where it runs, its scheduler's own word for how it ended.
+        if (const JobScheduling scheduling = schedulingOf(*info); scheduling != job.scheduling) {
+            if (const StoreStatus saved = m_store->updateJobScheduling(job.runId, job.attempt, scheduling); !saved.ok())
+                note(saved.error);
+            job.scheduling = scheduling;
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 #include "gui/runview.h"
 
 #include "core/profiles/profilestore.h"
+#include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runmetrics.h"
@@ -150,8 +151,11 @@ void RunView::reloadDetails()
     const RunRecord &record = *run.value;
     const QList<JobRecord> jobs = store->jobs(m_runId).value;
     const QStringList ids = submittedJobIds(jobs);
-    m_header->setText(tr("<b>%1</b> on %2 \u2014 %3 \u2014 epoch %4/%5 \u2014 jobs %6%7")
-                          .arg(record.name.toHtmlEscaped(), record.cluster.toHtmlEscaped(), record.state)
+    // Why it waits (and when it may start) or how its job ended, beside the state.
+    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)));
+    m_header->setText(tr("<b>%1</b> on %2 \u2014 %3%4 \u2014 epoch %5/%6 \u2014 jobs %7%8")
+                          .arg(record.name.toHtmlEscaped(), record.cluster.toHtmlEscaped(), record.state,
+                               why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped()))
                           .arg(record.epochsDone)
                           .arg(record.epochsTotal > 0 ? QString::number(record.epochsTotal) : QStringLiteral("?"))
                           .arg(ids.join(QStringLiteral(", ")),

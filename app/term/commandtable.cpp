@@ -281,6 +281,9 @@ QList<OptionSpec> buildJobOptions()
                 QStringLiteral("local")},
                Tr::tr("how the ranks are started")),
         repeated(valued("--launcher-option", "X", Tr::tr("an option for the launcher"))),
+        repeated(valued("--directive", "OPTION",
+                        Tr::tr("a scheduler option of your own, as #SBATCH/#PBS writes it: --exclusive, "
+                               "--begin=now+1hour, --constraint=a100"))),
         flag("--oversubscribe", Tr::tr("let mpirun place more ranks than cores")),
         flag("--mpi-allow-run-as-root", Tr::tr("mpirun as root (containers and test machines)")),
         valued("--container", "RUNTIME:IMAGE", Tr::tr("run in a container: apptainer, singularity or shifter")),

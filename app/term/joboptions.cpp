@@ -45,6 +45,7 @@ const std::pair<const char16_t *, const char16_t *> listOptions[] = {
     {u"--module", u"modules"},
     {u"--launcher-option", u"launcherOptions"},
     {u"--log-pattern", u"logPatterns"},
+    {u"--directive", u"extraDirectives"}, // a raw scheduler option, e.g. --begin=now+1hour or --exclusive
 };
 // The trainer's flags that take a value (docs/trainer.md); they go to the trainer's command line.
 const char16_t *const trainerOptions[] = {

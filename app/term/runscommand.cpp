@@ -1,6 +1,7 @@
 #include "term/runscommand.h"
 
 #include "core/agent/cborfields.h"
+#include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
@@ -65,15 +66,27 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         reachedAll = refreshRuns(context, runs.value);
         runs = context.store().runs(flags->cluster);
     }
+    // Why each run that has not completed waits or how it ended, from the job that speaks for it.
+    QHash<QString, QString> why;
+    for (const RunRecord &run : std::as_const(runs.value)) {
+        if (run.jobState() == JobState::Completed)
+            continue;
+        const auto jobs = context.store().jobs(run.id);
+        if (jobs.ok() && !jobs.value.isEmpty())
+            why.insert(run.id, jobWhy(jobs.value.at(speakingJob(jobs.value))));
+    }
     if (flags->json) {
         QJsonArray array;
-        for (const RunRecord &run : std::as_const(runs.value))
-            array.append(runJson(run, {}));
+        for (const RunRecord &run : std::as_const(runs.value)) {
+            QJsonObject object = runJson(run, {});
+            object[u"why"] = why.value(run.id);
+            array.append(object);
+        }
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else if (runs.value.isEmpty()) {
         out << Tr::tr("No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n");
     } else {
-        out << formatRunTable(runs.value);
+        out << formatRunTable(runs.value, why);
     }
     out << Qt::flush;
     return reachedAll ? Ok : Failure;

@@ -1,10 +1,13 @@
 #include "term/runtable.h"
 
+#include "core/runs/jobscheduling.h"
+#include "core/runs/restartdecision.h"
 #include "term/render/numberformat.h"
 #include "term/termcontext.h"
 #include "term/termtr.h"
 
 #include <QJsonArray>
+#include <algorithm>
 #include <cmath>
 
 namespace torchdeck::term {
@@ -33,17 +36,23 @@ QString formatLoss(double loss)
     return QString::number(loss, 'g', 4);
 }
 
-QString formatRunTable(const QList<RunRecord> &runs)
+QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QString> &why)
 {
-    const QStringList headers{Tr::tr("RUN"),   Tr::tr("NAME"), Tr::tr("CLUSTER"), Tr::tr("STATE"),
-                              Tr::tr("EPOCH"), Tr::tr("LOSS"), Tr::tr("ETA"),     Tr::tr("CREATED")};
+    QStringList headers{Tr::tr("RUN"),   Tr::tr("NAME"), Tr::tr("CLUSTER"), Tr::tr("STATE"),
+                        Tr::tr("EPOCH"), Tr::tr("LOSS"), Tr::tr("ETA"),     Tr::tr("CREATED")};
+    const bool anyWhy = std::any_of(why.cbegin(), why.cend(), [](const QString &text) { return !text.isEmpty(); });
+    if (anyWhy)
+        headers.append(Tr::tr("WHY"));
     QList<QStringList> rows;
     rows.reserve(runs.size());
-    for (const RunRecord &run : runs)
+    for (const RunRecord &run : runs) {
         rows.append({shortRunId(run.id), run.name, run.cluster, run.state,
                      formatEpochs(run.epochsDone, run.epochsTotal), formatLoss(run.lastLoss),
                      formatDuration(run.etaSeconds),
                      run.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"))});
+        if (anyWhy)
+            rows.last().append(why.value(run.id));
+    }
     QList<qsizetype> widths;
     for (const QString &header : headers)
         widths.append(header.size());
@@ -81,6 +90,10 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
                     .arg(job.jobId, job.state, job.exitCode >= 0 ? Tr::tr(" (exit %1)").arg(job.exitCode) : QString(),
                          job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                          job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom));
+        if (const QString why = jobWhy(job); !why.isEmpty())
+            text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended by") : Tr::tr("waits:"), why);
+        if (!job.scheduling.nodes.isEmpty())
+            text += Tr::tr("    nodes %1\n").arg(job.scheduling.nodes);
         text += Tr::tr("    log %1\n").arg(job.stdoutPath);
     }
     return text;
@@ -101,16 +114,30 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
         {QStringLiteral("message"), run.message}};
     if (jobs.isEmpty())
         return object;
+    const auto startEstimate = [](const JobRecord &job) {
+        return job.scheduling.startEstimate.isValid() ? QJsonValue(job.scheduling.startEstimate.toString(Qt::ISODate))
+                                                      : QJsonValue();
+    };
     QJsonArray array;
     for (const JobRecord &job : jobs)
         array.append(QJsonObject{{QStringLiteral("attempt"), job.attempt},
                                  {QStringLiteral("job"), job.jobId},
                                  {QStringLiteral("state"), job.state},
                                  {QStringLiteral("exit_code"), job.exitCode},
+                                 {QStringLiteral("scheduler_state"), job.scheduling.state},
+                                 {QStringLiteral("reason"), job.scheduling.reason},
+                                 {QStringLiteral("start_estimate"), startEstimate(job)},
+                                 {QStringLiteral("nodes"), job.scheduling.nodes},
+                                 {QStringLiteral("why"), jobWhy(job)},
                                  {QStringLiteral("resume_from"), job.resumeFrom},
                                  {QStringLiteral("stdout"), job.stdoutPath},
                                  {QStringLiteral("metrics"), job.metricsPath}});
     object[u"jobs"] = array;
+    // The job that speaks for the run (the one that runs or waits, else the last that ran).
+    const JobRecord &speaking = jobs.at(speakingJob(jobs));
+    object[u"reason"] = speaking.scheduling.reason;
+    object[u"start_estimate"] = startEstimate(speaking);
+    object[u"why"] = jobWhy(speaking);
     return object;
 }
 

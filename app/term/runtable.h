@@ -2,14 +2,17 @@
 
 #include "core/store/runrecord.h"
 
+#include <QHash>
 #include <QJsonObject>
 
 namespace torchdeck::term {
 
 // The plain text and JSON forms of runs, shared by runs, status and the plain live view.
-QString formatRunTable(const QList<RunRecord> &runs);
+// `why`: by run id, why a run waits or how it ended (core/runs/jobscheduling.h's jobWhy), the last column.
+QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QString> &why = {});
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs);
-QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs); // jobs empty: without "jobs"
+// jobs empty: without "jobs", "reason", "start_estimate" and "why" (those of the job that speaks for the run).
+QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs);
 
 QString formatEpochs(qint64 done, qint64 total); // "2/4", "2/?"
 QString formatLoss(double loss);                 // "0.0421", "-" when unknown

@@ -1,5 +1,7 @@
 #include "term/watch.h"
 
+#include "core/runs/jobscheduling.h"
+#include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
 #include "session/sessionoperation.h"
@@ -144,12 +146,19 @@ void Watch::fetchLog()
     });
 }
 
+WatchRunRow Watch::rowOf(const RunRecord &run) const
+{
+    const QList<JobRecord> jobs = m_jobs.value(run.id);
+    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)));
+    return {shortRunId(run.id), run.name,     run.cluster,    run.state.toUpper(),   run.epochsDone,
+            run.epochsTotal,    run.lastLoss, run.etaSeconds, submittedJobIds(jobs), why};
+}
+
 void Watch::redraw()
 {
     WatchSnapshot snapshot;
     for (const RunRecord &run : std::as_const(m_runs))
-        snapshot.runs.append({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
-                              run.epochsTotal, run.lastLoss, run.etaSeconds, submittedJobIds(m_jobs.value(run.id))});
+        snapshot.runs.append(rowOf(run));
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
     if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
@@ -222,10 +231,7 @@ int Watch::run(int intervalMs)
         // What the screen showed, left in the scrollback.
         QByteArray text;
         for (const RunRecord &run : std::as_const(m_runs))
-            text += plainRunLine({shortRunId(run.id), run.name, run.cluster, run.state.toUpper(), run.epochsDone,
-                                  run.epochsTotal, run.lastLoss, run.etaSeconds, submittedJobIds(m_jobs.value(run.id))})
-                        .toUtf8() +
-                    '\n';
+            text += plainRunLine(rowOf(run)).toUtf8() + '\n';
         writeAll(STDOUT_FILENO, text);
     }
     return m_exitCode;

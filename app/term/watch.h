@@ -36,6 +36,7 @@ private:
     void refreshAll();
     void loadRuns();
     void redraw();
+    WatchRunRow rowOf(const RunRecord &run) const; // a line of the runs table
     void onKey(Key key);
     void fetchLog();
     void cancelSelected();

@@ -10,10 +10,12 @@
 #include "session/agentclient.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QListWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <memory>
 
 using namespace torchdeck;
@@ -146,6 +148,34 @@ private slots:
         QCOMPARE(lines.size(), 1 + 5 + 1 + 1); // header, 5 steps, 1 epoch, the last line end
         QCOMPARE(lines.at(1), QByteArray("0,step,,1,10,0.5,,1010,,,,0,metrics_file"));
         QCOMPARE(lines.at(6), QByteArray("0,epoch,,1,,1.5,,,1.5,,4,0,metrics_file"));
+    }
+
+    // A waiting run says why beside its state, and when the scheduler expects to start it.
+    void saysWhyItWaits()
+    {
+        RunRecord run;
+        run.id = QStringLiteral("waiting-run");
+        run.name = QStringLiteral("waiting");
+        run.cluster = QStringLiteral("c");
+        run.state = QStringLiteral("pending");
+        QVERIFY(m_store.addRun(run).ok());
+        JobRecord job;
+        job.runId = run.id;
+        job.jobId = QStringLiteral("7");
+        job.state = QStringLiteral("pending");
+        job.scheduling = {QStringLiteral("PENDING"),
+                          QStringLiteral("Priority"),
+                          QDateTime(QDate(2030, 1, 2), QTime(3, 4), Qt::LocalTime).toUTC(),
+                          {}};
+        QVERIFY(m_store.saveJob(job).ok());
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), run.id);
+        const QList<QLabel *> labels = shown.view->findChildren<QLabel *>();
+        const bool said = std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
+            return label->text().contains(QStringLiteral(
+                "pending (higher-priority jobs are ahead of it (Priority); expected start 2030-01-02 03:04)"));
+        });
+        QVERIFY(said);
+        QVERIFY(m_store.removeRun(run.id).ok());
     }
 
 private:

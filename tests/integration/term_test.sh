@@ -47,7 +47,18 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
 
 case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless
     use_prebuilt_trainer
-    local out run
+    local out run later
+    # Why a job waits and when it may start, as the scheduler says: a start an hour from now.
+    later=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name later --directive --begin=now+1hour --json |
+            json_field run)
+    out=$(td status "$later" --json)
+    expect_eq "$(json_field state <<<"$out")" pending "a job that begins later"
+    expect_eq "$(json_field reason <<<"$out")" BeginTime "the reason"
+    [[ "$(json_field start_estimate <<<"$out")" =~ ^20[0-9-]+T ]] || fail "no start estimate: $out"
+    grep -qE "^${later:0:8} +later .* pending .*its start time has not come yet \(BeginTime\); expected start " \
+        <<<"$(td runs)" || fail "runs: $(td runs)"
+    grep -q "waits: its start time has not come yet (BeginTime)" <<<"$(td status "$later")" || fail "$(td status "$later")"
+    td cancel "$later" >/dev/null
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name long --json)
     run=$(json_field run <<<"$out")
     for _ in $(seq 100); do [[ "$(td status "$run" --json | json_field state)" == running ]] && break; sleep 0.2; done

@@ -23,6 +23,7 @@ struct JobInfo {
     QString queue; // partition or queue
     QDateTime submitted;
     QDateTime started;
+    QDateTime expectedStart; // while it waits: when the scheduler expects to start it (invalid: not said)
     QDateTime ended;
     qint64 timeLimitSeconds = -1; // -1: unknown, 0: unlimited
     qint64 elapsedSeconds = -1;   // -1: unknown

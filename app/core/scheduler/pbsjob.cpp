@@ -89,6 +89,7 @@ JobInfo pbsJobFromAttributes(const QString &id, const QHash<QString, QString> &a
     job.submitted = timeOf(value(u"qtime"));
     job.started = timeOf(attributes.contains(QStringLiteral("stime")) ? value(u"stime") : value(u"start_time"));
     job.ended = timeOf(attributes.contains(QStringLiteral("obittime")) ? value(u"obittime") : value(u"comp_time"));
+    job.expectedStart = timeOf(value(u"estimated.start_time")); // PBS Pro's scheduler, where it estimates
     job.timeLimitSeconds = walltimeOf(value(u"resource_list.walltime"));
     job.elapsedSeconds = pbsDuration(value(u"resources_used.walltime"));
     bool runCountOk = false;

@@ -201,8 +201,13 @@ void settleJob(JobInfo &job)
         job.signal = 0;
         job.ended = {};
     }
-    if (job.state == JobState::Pending || job.state == JobState::Requeued)
-        job.started = {}; // Slurm prints the expected start
+    if (job.state == JobState::Pending || job.state == JobState::Requeued) {
+        if (!job.expectedStart.isValid())
+            job.expectedStart = job.started; // Slurm prints the expected start as StartTime
+        job.started = {};
+    } else {
+        job.expectedStart = {};
+    }
 }
 
 } // namespace torchdeck::schedulertext

@@ -41,6 +41,21 @@ struct TailOffsets {
     qint64 metricsOffset = 0;
 };
 
+// What the scheduler last said of a job beyond its state (core/runs/jobscheduling.h reads it to words).
+struct JobScheduling {
+    QString state;           // its own word for the state: "OUT_OF_MEMORY", "PENDING", "Q"
+    QString reason;          // why it waits or ended: Slurm's Reason ("Priority", "BeginTime"), PBS's comment
+    QDateTime startEstimate; // UTC; while it waits, when the scheduler expects to start it; invalid: not said
+    QString nodes;           // where it runs or ran: "node[01-02]"
+
+    bool operator==(const JobScheduling &other) const
+    {
+        return state == other.state && reason == other.reason && startEstimate == other.startEstimate &&
+               nodes == other.nodes;
+    }
+    bool operator!=(const JobScheduling &other) const { return !(*this == other); }
+};
+
 // One scheduler job of a run; a run that was requeued or resumed has several, attempt 0, 1, ...
 struct JobRecord {
     QString runId;
@@ -54,6 +69,7 @@ struct JobRecord {
     QString stderrPath;
     QString metricsPath;
     TailOffsets offsets;
+    JobScheduling scheduling;
 
     JobState jobState() const { return jobStateFromName(state); }
     bool hasEnded() const { return isFinal(jobState()); }

@@ -83,6 +83,7 @@ public:
     // Jobs, keyed by (run, attempt).
     StoreStatus saveJob(const JobRecord &job); // insert or replace
     StoreStatus updateJobState(const QString &runId, int attempt, const QString &state, int exitCode = -1);
+    StoreStatus updateJobScheduling(const QString &runId, int attempt, const JobScheduling &scheduling);
     StoreStatus saveOffsets(const QString &runId, int attempt, const TailOffsets &offsets);
     StoreResult<QList<JobRecord>> jobs(const QString &runId) const; // by attempt
     StoreResult<std::optional<JobRecord>> jobByJobId(const QString &cluster, const QString &jobId) const;

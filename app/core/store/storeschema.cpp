@@ -105,6 +105,15 @@ QList<StoreMigration> storeMigrations()
                             " size INTEGER NOT NULL DEFAULT 0,"
                             " PRIMARY KEY (run_id, path))"),
          }},
+        {5,
+         {
+             // What the scheduler last said of each job beyond its state (JobScheduling): its own word for the
+             // state, its reason, the expected start of a waiting job (ms since the epoch) and its nodes.
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN scheduler_state TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN reason TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN start_estimate INTEGER"),
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN nodes TEXT NOT NULL DEFAULT ''"),
+         }},
     };
 }
 

@@ -19,7 +19,7 @@ const WatchRunRow *findRun(const QList<WatchRunRow> &runs, const QString &id)
 bool changed(const WatchRunRow &before, const WatchRunRow &now)
 {
     return before.state != now.state || before.epochsDone != now.epochsDone || before.epochsTotal != now.epochsTotal ||
-           before.jobIds != now.jobIds;
+           before.jobIds != now.jobIds || before.why != now.why;
 }
 
 } // namespace
@@ -35,6 +35,8 @@ QString plainRunLine(const WatchRunRow &run)
         line += u" eta " + formatDuration(run.etaSeconds);
     if (!run.jobIds.isEmpty())
         line += u" job " + terminalSafe(run.jobIds.last());
+    if (!run.why.isEmpty())
+        line += u" (" + terminalSafe(run.why) + u')';
     return line;
 }
 

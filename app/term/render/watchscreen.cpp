@@ -158,6 +158,10 @@ QString throughputLine(const WatchSnapshot &s, int cols)
             line.add(Tr::tr("  jobs "), key);
             line.add(terminalSafe(r.jobIds.join(u", ")));
         }
+        if (!r.why.isEmpty()) {
+            line.add(QStringLiteral("  "));
+            line.add(terminalSafe(r.why), key);
+        }
     }
     return line.finish();
 }

@@ -21,6 +21,7 @@ struct WatchRunRow {
     double lastLoss = kNoValue;
     double etaSeconds = kNoValue;
     QStringList jobIds; // one per attempt, oldest first
+    QString why{};      // why it waits or how it ended (core/runs/jobscheduling.h), empty: nothing to say
     // While its job runs: seconds to the next checkpoint and to the warning signal (or wall time's end).
     double nextCheckpointIn = kNoValue;
     double signalIn = kNoValue;

@@ -67,6 +67,7 @@ int main(int argc, char *argv[])
                                                                 QStringLiteral("/scratch/x.out"),
                                                                 {},
                                                                 QStringLiteral("/scratch/m.jsonl"),
+                                                                {},
                                                                 {}});
             if (!saved.ok())
                 qFatal("%s", qPrintable(saved.error));

@@ -105,6 +105,10 @@ void TestSqueueParser::exitStatusOnlyWhenEnded()
     QVERIFY(requeued);
     QCOMPARE(requeued->restarts, 1);
     QVERIFY(!requeued->started.isValid()); // an expected start, not a start
+    QCOMPARE(requeued->expectedStart, QDateTime(QDate(2026, 11, 22), QTime(18, 22, 10), Qt::LocalTime));
+    QVERIFY(!running->expectedStart.isValid()); // it started
+    const JobInfo *pending = jobNamed(m_active, QStringLiteral("td-pending-resources"));
+    QVERIFY(pending && !pending->expectedStart.isValid()); // N/A: the scheduler gave none
     QVERIFY(requeued->nodes.isEmpty());
     QCOMPARE(requeued->timeLimitSeconds, qint64(0)); // UNLIMITED
 }

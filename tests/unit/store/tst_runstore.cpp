@@ -182,6 +182,14 @@ void TestRunStore::jobsAcrossAttempts()
     QCOMPARE(watched.value.size(), 1);
     QCOMPARE(watched.value.first().jobId, QStringLiteral("1002"));
     QVERIFY(!m_store.updateJobState(run.id, 9, QStringLiteral("x")).ok());
+
+    // What the scheduler says beyond the state, kept as it was said.
+    JobScheduling waiting{
+        QStringLiteral("PENDING"), QStringLiteral("BeginTime"), QDateTime::fromSecsSinceEpoch(1700003600, Qt::UTC), {}};
+    QVERIFY(m_store.updateJobScheduling(run.id, 2, waiting).ok());
+    QCOMPARE(m_store.jobs(run.id).value.at(2).scheduling, waiting);
+    QCOMPARE(m_store.jobs(run.id).value.at(0).scheduling, JobScheduling{});
+    QVERIFY(!m_store.updateJobScheduling(run.id, 9, waiting).ok());
 }
 
 void TestRunStore::offsetsSurviveReopen()

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "core/scheduler/jobinfo.h"
+#include "core/store/runrecord.h"
+
+#include <QString>
+
+namespace torchdeck {
+
+// What a poll says of a job beyond its state, as the store keeps it: Slurm's "None" and "(null)" are nothing,
+// the expected start only while the job waits, times in UTC.
+JobScheduling schedulingOf(const JobInfo &info);
+
+// Why a waiting job waits, in words, with the scheduler's own code: "higher-priority jobs are ahead of it
+// (Priority)"; a PBS comment as it is. Empty when the job does not wait or the scheduler said nothing.
+QString waitReason(const JobRecord &job);
+
+// How an ended job ended, when not simply completed: "out of memory", "node failure", "wall time",
+// "preempted", "cancelled", "exit code N". Empty while it runs or waits, and for a clean end.
+QString endCause(const JobRecord &job);
+
+// One line on a job for the fronts' "why" column: why it waits and when it may start ("BeginTime; expected
+// start 2026-11-26 17:30", local time), or how it ended (endCause). Empty when there is nothing to say.
+QString jobWhy(const JobRecord &job);
+
+} // namespace torchdeck

@@ -1,6 +1,7 @@
 #include "remote/clustercheck.h"
 
 #include "core/remotepath.h"
+#include "core/runs/accountcheck.h"
 #include "core/runs/launchercheck.h"
 #include "core/runs/requeueprobe.h"
 #include "core/shellquote.h"
@@ -22,9 +23,10 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
     qRegisterMetaType<CheckItem>();
     // A check that fails is a line of the list, not the end of it: every step reports and goes on.
     using Check = void (ClusterCheck::*)(const StepHandle &);
-    for (const Check check : {&ClusterCheck::checkQuoting, &ClusterCheck::checkSftp, &ClusterCheck::checkScheduler,
-                              &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch,
-                              &ClusterCheck::checkWorkDirectory, &ClusterCheck::checkPyTorchLauncher})
+    for (const Check check :
+         {&ClusterCheck::checkQuoting, &ClusterCheck::checkSftp, &ClusterCheck::checkScheduler,
+          &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch, &ClusterCheck::checkWorkDirectory,
+          &ClusterCheck::checkPyTorchLauncher, &ClusterCheck::checkFairShare, &ClusterCheck::checkQuota})
         m_steps.add({{}, {}, [this, check](const StepHandle &step) { (this->*check)(step); }});
     if (m_settings.probeRequeue)
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkRequeue(step); }});
@@ -180,6 +182,18 @@ void ClusterCheck::checkPyTorchLauncher(const StepHandle &step)
 {
     runShell(step, pyTorchLauncherItem({}).name, pyTorchLauncherProbeScript(m_settings.moduleLines),
              [](int, const QString &out, const QString &) { return pyTorchLauncherItem(out); });
+}
+
+void ClusterCheck::checkFairShare(const StepHandle &step)
+{
+    runShell(step, fairShareItem(0, {}, {}).name, fairShareProbeScript(m_settings.moduleLines, m_settings.scheduler),
+             &fairShareItem);
+}
+
+void ClusterCheck::checkQuota(const StepHandle &step)
+{
+    runShell(step, quotaItem({}).name, quotaProbeScript(),
+             [](int, const QString &out, const QString &) { return quotaItem(out); });
 }
 
 } // namespace torchdeck::remote

@@ -42,6 +42,8 @@ private:
     void checkLibTorch(const StepHandle &step);
     void checkWorkDirectory(const StepHandle &step);
     void checkPyTorchLauncher(const StepHandle &step);
+    void checkFairShare(const StepHandle &step);
+    void checkQuota(const StepHandle &step);
     void checkRequeue(const StepHandle &step); // only when the settings ask for it (core/runs/requeueprobe.h)
 
     QPointer<Connection> m_connection;

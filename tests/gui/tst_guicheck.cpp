@@ -36,7 +36,7 @@ private slots:
                 [&] { rowsSeen.append(dialog->list()->topLevelItemCount()); });
         QSignalSpy checked(dialog, &ClusterCheckDialog::checked);
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
         QTreeWidgetItem *last = dialog->list()->topLevelItem(5);
         QCOMPARE(last->text(1), QStringLiteral("FAIL"));
         QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
@@ -48,7 +48,7 @@ private slots:
         QCOMPARE(launcher->text(0), QStringLiteral("PyTorch launcher"));
         QVERIFY2(launcher->text(1) == u"warning" || launcher->text(1) == u"pass", qPrintable(launcher->text(1)));
         // Whether a job may requeue itself is not known yet: the probe job has no work directory to run in.
-        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(7);
+        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(9);
         QCOMPARE(requeue->text(0), QStringLiteral("In-job requeue"));
         QCOMPARE(requeue->text(1), QStringLiteral("warning"));
         QVERIFY2(requeue->text(2).startsWith(QStringLiteral("could not submit the test job")),
@@ -59,10 +59,10 @@ private slots:
         rowsSeen.clear();
         dialog->start();
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen.size(), 8);
+        QCOMPARE(rowsSeen.size(), 10);
         for (const CheckItem &item : dialog->items())
             QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
-        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 8")), qPrintable(dialog->statusText()));
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 10")), qPrintable(dialog->statusText()));
         // The sandbox lets a job requeue itself: the profile keeps it, and new runs requeue themselves.
         QCOMPARE(dialog->items().constLast().finding, QStringLiteral("allowed"));
         ProfileStore profiles;

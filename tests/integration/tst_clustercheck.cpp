@@ -63,7 +63,7 @@ void TestClusterCheck::sandboxPassesEveryCheck()
     settings.scheduler = SchedulerKind(scheduler);
     settings.workDirectory = QStringLiteral("~/.torchdeck-check-test");
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 7);
+    QCOMPARE(items.size(), 9);
     for (const CheckItem &item : items)
         QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
     // The sandbox's Python: Debian's own PyTorch, whose torchrun the check flags on Python 3.11.
@@ -74,6 +74,11 @@ void TestClusterCheck::sandboxPassesEveryCheck()
     QVERIFY2(items.at(3).detail.contains(QStringLiteral("cmake version")), qPrintable(items.at(3).detail));
     QVERIFY2(items.at(4).detail.contains(QStringLiteral("TorchConfig.cmake")), qPrintable(items.at(4).detail));
     QVERIFY(items.at(5).detail.endsWith(QStringLiteral("/.torchdeck-check-test is writable")));
+    // The sandbox keeps no accounting database and sets no quota: both lines say so, neither fails.
+    QCOMPARE(items.at(7).name, QStringLiteral("Fair share"));
+    QCOMPARE(items.at(8).name, QStringLiteral("Quota"));
+    QVERIFY2(!items.at(7).detail.isEmpty() && !items.at(8).detail.isEmpty(),
+             qPrintable(items.at(7).detail + u'\n' + items.at(8).detail));
 }
 
 void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
@@ -81,11 +86,11 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
     ClusterCheckSettings settings;
     settings.workDirectory = QStringLiteral("/proc/torchdeck");
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 7);
+    QCOMPARE(items.size(), 9);
     QVERIFY(!items.at(5).ok);
     QVERIFY2(items.at(5).detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
              qPrintable(items.at(5).detail));
-    for (int i : {0, 1, 2, 3, 4, 6})
+    for (int i : {0, 1, 2, 3, 4, 6, 7, 8})
         QVERIFY(items.at(i).ok);
 }
 

@@ -29,8 +29,10 @@ int main(int argc, char *argv[])
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
+    // `torchdeck --run ID`: the window, showing that run (a notification's action starts it so).
+    const bool windowWithRun = args.size() == 2 && args.constFirst() == u"--run";
     // A subcommand runs without a display: a terminal on a login node or over ssh has none.
-    if (torchdeck::term::isTerminalInvocation(args)) {
+    if (!windowWithRun && torchdeck::term::isTerminalInvocation(args)) {
         // Qt 6.4's glib event dispatcher crashed in its destructor after `logs -f` (a timer's record read
         // as a pointer, under valgrind); the terminal needs no glib integration, so use Qt's own loop.
         qputenv("QT_NO_GLIB", "1");
@@ -52,5 +54,7 @@ int main(int argc, char *argv[])
         qCInfo(lcApp) << "carried" << migrated.moved << "settings over from" << migrated.from;
     torchdeck::MainWindow window;
     window.show();
+    if (windowWithRun)
+        window.selectRun(args.at(1));
     return QApplication::exec();
 }

@@ -56,6 +56,8 @@ signals:
     // Another process on the store stored the run's new events: its series is to be read again.
     void seriesReset(const QString &runId);
     void runUpdated(const QString &runId);
+    // The run settled into an end in this pass (not to be restarted); `stateBefore`: its state until now.
+    void runEnded(const QString &runId, const QString &stateBefore);
     void refreshed(const QString &problem); // empty: all went well
     // The policy's word on an ended run: restart it (the new attempt is being submitted), or not, and why.
     void restartDecided(const QString &runId, bool restart, const QString &reason);

@@ -58,6 +58,8 @@ void RunTracker::settleRun(const QString &runId)
     }
     if (restart)
         launch(restart->request, restart->reason);
+    if (!run.value->hasEnded() && updated.hasEnded())
+        emit runEnded(runId, run.value->state);
     emit runUpdated(runId);
 }
 

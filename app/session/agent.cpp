@@ -6,6 +6,7 @@
 #include "session/agentpeer.h"
 #include "session/agentrequests.h"
 #include "session/clustersessions.h"
+#include "session/notifier.h"
 #include "session/questionrouter.h"
 #include "session/sessionoperation.h"
 
@@ -34,6 +35,7 @@ Agent::Agent(QObject *parent)
     , m_started(QDateTime::currentDateTimeUtc())
     , m_version(agentBuildVersion(QCoreApplication::applicationFilePath()))
     , m_questions(std::make_unique<QuestionRouter>())
+    , m_notifier(new Notifier(this))
     , m_idleExitMinutes(agentIdleExitMinutes())
 {
     m_idleTimer.setInterval(idleCheckMs);
@@ -227,9 +229,19 @@ void Agent::sessionAdded(ClusterSession *session)
                     << QStringLiteral("run %1 ended: %2%3")
                            .arg(runId.left(8), restart ? QStringLiteral("restarting, ") : QString(), reason);
             });
+    connect(session, &ClusterSession::runEnded, this, [this, session](const QString &runId, const QString &before) {
+        const auto run = m_store.run(runId);
+        const auto jobs = m_store.jobs(runId);
+        if (run.ok() && run.value && jobs.ok()) {
+            if (const std::optional<RunNotice> notice = endNotice(before, *run.value, jobs.value))
+                tell(*notice, session);
+        }
+    });
     connect(session, &ClusterSession::restarted, this,
             [this, session, restartsPending](const QString &runId, const QString &jobId, const QString &reason) {
                 qCInfo(lcAgent) << "run" << runId.left(8) << "restarted as job" << jobId << reason;
+                if (const auto run = m_store.run(runId); run.ok() && run.value)
+                    tell(restartNotice(*run.value, jobId, reason), session);
                 broadcast(QStringLiteral("restarted"), {{QStringLiteral("cluster"), session->name()},
                                                         {QStringLiteral("run"), runId},
                                                         {QStringLiteral("job"), jobId},
@@ -239,6 +251,8 @@ void Agent::sessionAdded(ClusterSession *session)
     connect(session, &ClusterSession::restartFailed, this,
             [this, session, restartsPending](const QString &runId, const QString &error) {
                 qCInfo(lcAgent) << "run" << runId.left(8) << "not restarted:" << error;
+                if (const auto run = m_store.run(runId); run.ok() && run.value)
+                    tell(restartFailedNotice(*run.value, error), session);
                 broadcast(QStringLiteral("restart_failed"), {{QStringLiteral("cluster"), session->name()},
                                                              {QStringLiteral("run"), runId},
                                                              {QStringLiteral("error"), error},
@@ -254,6 +268,16 @@ void Agent::sessionAdded(ClusterSession *session)
                   {{QStringLiteral("cluster"), session->name()}, {QStringLiteral("directory"), directory}});
     });
     applyPollIntervals();
+}
+
+void Agent::tell(const RunNotice &notice, ClusterSession *session)
+{
+    m_notifier->notify(notice, session->profile().notifyCommand);
+    broadcast(QStringLiteral("notice"), {{QStringLiteral("cluster"), notice.cluster},
+                                         {QStringLiteral("run"), notice.runId},
+                                         {QStringLiteral("event"), notice.event()},
+                                         {QStringLiteral("title"), notice.title()},
+                                         {QStringLiteral("body"), notice.body()}});
 }
 
 void Agent::broadcast(const QString &event, const QCborMap &args)

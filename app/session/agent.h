@@ -3,6 +3,7 @@
 #include "core/agent/agentcodec.h"
 #include "core/agent/agentpaths.h"
 #include "core/profiles/profilestore.h"
+#include "core/runs/runnotice.h"
 #include "core/store/runstore.h"
 
 #include <QDateTime>
@@ -18,6 +19,7 @@ namespace torchdeck {
 class AgentPeer;
 class ClusterSession;
 class ClusterSessions;
+class Notifier;
 class QuestionRouter;
 class SessionOperation;
 struct AgentMessage;
@@ -54,6 +56,8 @@ private:
     void peerGone(AgentPeer *peer);
     void sessionAdded(ClusterSession *session);
     void broadcast(const QString &event, const QCborMap &args);
+    // A run's news for its user: the desktop, the profile's notify_command, and every front ("notice").
+    void tell(const RunNotice &notice, ClusterSession *session);
     void applyPollIntervals();
     void reloadProfilesIfChanged();
     void checkIdle();
@@ -70,6 +74,7 @@ private:
     QDateTime m_profilesRead;
     std::unique_ptr<ClusterSessions> m_sessions;
     std::unique_ptr<QuestionRouter> m_questions;
+    Notifier *m_notifier;
     std::unique_ptr<QLockFile> m_lock;
     QLocalServer *m_server = nullptr;
     QList<AgentPeer *> m_peers;

@@ -329,6 +329,9 @@ void AgentClient::event(const AgentMessage &message)
         const QString run = args.text(QStringLiteral("run"));
         m_series.forget(run);
         emit seriesReset(run);
+    } else if (name == u"notice") {
+        emit notice(args.text(QStringLiteral("run")), args.text(QStringLiteral("event")),
+                    args.text(QStringLiteral("title")), args.text(QStringLiteral("body")));
     } else if (name == u"refreshed") {
         emit refreshed(args.text(kCluster), args.text(QStringLiteral("problem")));
     } else if (name == u"restarted") {

@@ -117,6 +117,9 @@ signals:
     void runUpdated(const QString &runId);
     void metricsArrived(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events);
     void seriesReset(const QString &runId); // read series(runId) again
+    // A run's news the agent told its user (core/runs/runnotice.h): event "completed", "failed", "restarted",
+    // "restart_failed".
+    void notice(const QString &runId, const QString &event, const QString &title, const QString &body);
     void refreshed(const QString &cluster, const QString &problem);
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);

@@ -52,6 +52,7 @@ void ClusterSession::makeTracker()
         replaceTrackerIfIdle();
     });
     connect(tracker, &remote::RunTracker::restartDecided, this, &ClusterSession::restartDecided);
+    connect(tracker, &remote::RunTracker::runEnded, this, &ClusterSession::runEnded);
     connect(tracker, &remote::RunTracker::restarted, this, &ClusterSession::restarted);
     connect(tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
     connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);

@@ -126,6 +126,7 @@ signals:
     void seriesReset(const QString &runId);
     void refreshed(const QString &problem); // one pass ended; empty: all went well
     void restartDecided(const QString &runId, bool restart, const QString &reason); // see RunTracker
+    void runEnded(const QString &runId, const QString &stateBefore);                // see RunTracker
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
     void submitted(const torchdeck::LaunchResult &result); // every job a submission of this session sent

@@ -138,6 +138,10 @@ QList<CommandSpec> buildCommands()
                  {QStringLiteral("unknown"), QStringLiteral("allowed"), QStringLiteral("refused")},
                  Tr::tr("whether jobs may requeue themselves there (torchdeck check finds out); new runs requeue "
                         "themselves where allowed, else the agent restarts them")),
+          valued("--notify-command", "CMD",
+                 Tr::tr("a shell command on this machine that gets each run's notice (completed, failed, restarted) "
+                        "as JSON on stdin, e.g. to post it to a chat"),
+                 Completion::None),
           flag("--reset", Tr::tr("back to the defaults")), jsonFlag()}},
         {QStringLiteral("script"), runs, {cluster}, Tr::tr("print the job script a submission would send"), {}, true},
         {QStringLiteral("submit"),

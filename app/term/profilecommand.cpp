@@ -19,7 +19,7 @@ const std::pair<const char16_t *, const char16_t *> textOptions[] = {
     {u"--partition", u"partition"},           {u"--queue", u"partition"},
     {u"--work-dir", u"work_directory"},       {u"--libtorch", u"libtorch"},
     {u"--trainer-binary", u"trainer_binary"}, {u"--build-on", u"build_on"},
-    {u"--in-job-requeue", u"in_job_requeue"},
+    {u"--in-job-requeue", u"in_job_requeue"}, {u"--notify-command", u"notify_command"},
 };
 
 void printProfile(QTextStream &out, const ClusterProfile &profile, bool saved)

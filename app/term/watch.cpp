@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QTimer>
+#include <algorithm>
 #include <unistd.h>
 
 namespace torchdeck::term {
@@ -96,6 +97,15 @@ void Watch::connectClusters(int intervalMs)
             });
     connect(&agent, &AgentClient::restartFailed, this,
             [this](const QString &, const QString &error) { setMessage(error, true); });
+    // What the agent told the user of a watched run: shown, with the terminal's bell (restarts say themselves).
+    connect(&agent, &AgentClient::notice, this,
+            [this](const QString &runId, const QString &event, const QString &title, const QString &body) {
+                if (std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &run) { return run.id == runId; }))
+                    return;
+                writeAll(STDOUT_FILENO, QByteArrayLiteral("\a"));
+                if (event == u"completed" || event == u"failed")
+                    setMessage(title + QStringLiteral(": ") + body, event == u"failed");
+            });
     connect(&agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {
         if (!m_clusters.contains(cluster))
             return;

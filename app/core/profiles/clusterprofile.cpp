@@ -103,6 +103,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"build_cpus"] = buildCpus;
     object[u"log_patterns"] = toArray(logPatterns);
     object[u"in_job_requeue"] = inJobRequeueName(inJobRequeue);
+    object[u"notify_command"] = notifyCommand;
     return object;
 }
 
@@ -130,6 +131,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     text(u"work_directory", &profile.workDirectory);
     text(u"libtorch", &profile.libtorch);
     text(u"trainer_binary", &profile.trainerBinary);
+    text(u"notify_command", &profile.notifyCommand);
     const auto lines = [&](const char16_t *key, QStringList *field) {
         const QJsonValue value = object.value(QStringView(key));
         const auto allText = [](const QJsonArray &array) {
@@ -211,7 +213,7 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition &&
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
-           a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue;
+           a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand;
 }
 
 ClusterProfile defaultProfile(const QString &name)

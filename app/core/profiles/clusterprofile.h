@@ -33,6 +33,7 @@ struct ClusterProfile {
     bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
     int buildCpus = 4;       // the build job's CPUs
     QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
+    QString notifyCommand;   // a local shell command the agent runs with each run's notice as JSON on stdin
     InJobRequeue inJobRequeue = InJobRequeue::Unknown;
 
     QJsonObject toJson() const; // without the name

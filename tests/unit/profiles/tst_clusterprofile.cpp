@@ -28,6 +28,7 @@ ClusterProfile everyFieldSet()
     p.buildInJob = true;
     p.buildCpus = 16;
     p.logPatterns = {QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")};
+    p.notifyCommand = QStringLiteral("curl -s -d @- https://chat.example/hook");
     return p;
 }
 
@@ -143,7 +144,8 @@ void TestClusterProfile::writesDocumentedKeys()
     QCOMPARE(json.value(u"log_patterns").toArray(),
              QJsonArray({QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")}));
     QCOMPARE(json.value(u"in_job_requeue").toString(), QStringLiteral("unknown")); // until torchdeck check finds out
-    QCOMPARE(json.size(), 13);
+    QCOMPARE(json.value(u"notify_command").toString(), QStringLiteral("curl -s -d @- https://chat.example/hook"));
+    QCOMPARE(json.size(), 14);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));

@@ -72,6 +72,10 @@ private:
         QString command;
         int deadlineMs;
     };
+    struct Tunnel {
+        ChannelHandle channel;
+        QByteArray unsent; // beyond the channel's window: sent as the far end reads, never blocking the thread
+    };
     struct Tail {
         SftpTail tail;
         qint64 lastDataMs = 0;
@@ -93,7 +97,8 @@ private:
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
     void pumpTunnels();
-    bool pumpTunnel(quint64 id, ssh_channel channel); // true when it ended
+    bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
+    bool sendUnsent(Tunnel &tunnel);             // false when the channel failed
     void dropTunnels(const QString &why);
     bool idle() const { return m_commands.empty() && m_tails.empty() && m_tunnels.empty(); }
     sftp_session sftp(QString &error);
@@ -108,7 +113,7 @@ private:
     std::map<quint64, Command> m_commands; // running: at most maxRunningCommands
     std::deque<Waiting> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
-    std::map<quint64, ChannelHandle> m_tunnels;
+    std::map<quint64, Tunnel> m_tunnels;
     QTimer m_pump;
     QTimer m_reconnect;
     QTimer m_keepalive;

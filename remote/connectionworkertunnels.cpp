@@ -1,6 +1,7 @@
 // ConnectionWorker's tunnels: direct-tcpip channels read in the pump beside commands and tails.
 #include "remote/connectionworker.h"
 
+#include <algorithm>
 #include <array>
 
 namespace torchdeck::remote {
@@ -30,7 +31,7 @@ void ConnectionWorker::startTunnel(quint64 id, const QString &host, int port)
         return;
     }
     heard();
-    m_tunnels.emplace(id, std::move(channel));
+    m_tunnels.emplace(id, Tunnel{std::move(channel), {}});
     emit tunnelOpened(id);
     m_pump.start();
 }
@@ -40,8 +41,8 @@ void ConnectionWorker::writeTunnel(quint64 id, const QByteArray &data)
     const auto it = m_tunnels.find(id);
     if (it == m_tunnels.end())
         return; // closed meanwhile: its closing was said already
-    // The session blocks: a write waits for the channel's window, which paces a fast local sender.
-    if (ssh_channel_write(it->second.get(), data.constData(), uint32_t(data.size())) == int(data.size()))
+    it->second.unsent += data;
+    if (sendUnsent(it->second))
         return;
     const QString error = m_ssh.lastError();
     m_tunnels.erase(it);
@@ -50,18 +51,42 @@ void ConnectionWorker::writeTunnel(quint64 id, const QByteArray &data)
         connectionLost(error);
 }
 
+bool ConnectionWorker::sendUnsent(Tunnel &tunnel)
+{
+    // Only what the channel's window takes: a write beyond it would block this thread (and every command and
+    // tail of the connection) until the far end reads.
+    const qsizetype fits = std::min<qsizetype>(tunnel.unsent.size(), ssh_channel_window_size(tunnel.channel.get()));
+    if (fits <= 0)
+        return true;
+    const int written = ssh_channel_write(tunnel.channel.get(), tunnel.unsent.constData(), uint32_t(fits));
+    if (written < 0)
+        return false;
+    tunnel.unsent.remove(0, written);
+    return true;
+}
+
 void ConnectionWorker::stopTunnel(quint64 id)
 {
     const auto it = m_tunnels.find(id);
     if (it == m_tunnels.end())
         return;
-    ssh_channel_send_eof(it->second.get());
-    ssh_channel_close(it->second.get());
+    ssh_channel_send_eof(it->second.channel.get());
+    ssh_channel_close(it->second.channel.get());
     m_tunnels.erase(it);
 }
 
-bool ConnectionWorker::pumpTunnel(quint64 id, ssh_channel channel)
+bool ConnectionWorker::pumpTunnel(quint64 id, Tunnel &tunnel)
 {
+    ssh_channel channel = tunnel.channel.get();
+    if (!sendUnsent(tunnel)) {
+        const QString error = m_ssh.lastError();
+        if (!m_ssh.isConnected()) {
+            connectionLost(error);
+            return false;
+        }
+        emit tunnelClosed(id, error); // this channel alone failed (its far end closed it)
+        return true;
+    }
     std::array<char, tunnelReadBytes> buffer{};
     int n = 0;
     for (int reads = 0; reads < tunnelReadsPerPump; ++reads) {
@@ -85,7 +110,7 @@ bool ConnectionWorker::pumpTunnel(quint64 id, ssh_channel channel)
 void ConnectionWorker::pumpTunnels()
 {
     for (auto it = m_tunnels.begin(); it != m_tunnels.end();) {
-        const bool ended = pumpTunnel(it->first, it->second.get());
+        const bool ended = pumpTunnel(it->first, it->second);
         if (m_state != ConnectionState::Connected)
             return; // the connection was lost: m_tunnels was emptied under this loop
         it = ended ? m_tunnels.erase(it) : std::next(it);

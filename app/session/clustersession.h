@@ -119,7 +119,8 @@ public:
     SessionOperation *workDirectoryOperation();
     // Forwards 127.0.0.1:localPort (0: a free one) to remotePort on the first node of the run's newest job,
     // at the address the scheduler gives for it, once a first connection through it succeeded: {"forward":
-    // PortForward}. Kept until stopForward, through reconnects; a refusal fails the operation, in words.
+    // PortForward}. Kept until stopForwards or the run's end, through reconnects; a refusal fails the operation,
+    // in words.
     SessionOperation *startForward(const QString &runId, int remotePort, int localPort);
     // Stops the forwards of this local port (0: any) and run (empty: any); returns those stopped.
     QList<PortForward> stopForwards(int localPort, const QString &runId);

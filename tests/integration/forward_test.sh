@@ -74,7 +74,12 @@ case_http() { # a job's python3 -m http.server, reached through the forward befo
     expect_eq "$out" "stopped forwarding localhost:$lport to node1:$rport for run ${run:0:8}" "forward --stop"
     fetch "http://127.0.0.1:$lport/hello.txt" >/dev/null 2>&1 && fail "the port still answers after --stop"
     expect_eq "$(td forward --list)" "no forwards" "forwards after --stop"
+    # A forward goes with its run's end.
+    td forward "$run" "$rport" >/dev/null
+    [[ "$(td forward --list)" == "localhost:"* ]] || fail "the second forward: $(td forward --list)"
     td cancel "$run" >/dev/null
+    for _ in $(seq 150); do [[ "$(td forward --list)" == "no forwards" ]] && break; sleep 0.2; done
+    expect_eq "$(td forward --list)" "no forwards" "forwards after the run was cancelled"
     remove_home
 }
 

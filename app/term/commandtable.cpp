@@ -194,7 +194,8 @@ QList<CommandSpec> buildCommands()
          Tr::tr("forward localhost:LOCAL_PORT (a free one if not given) to REMOTE_PORT on the run's first node, over "
                 "the cluster's connection; the agent keeps it until stopped"),
          {flag("--list", Tr::tr("the forwards the agent keeps")),
-          valued("--stop", "RUN|LOCAL_PORT", Tr::tr("stop the run's forwards, or the one of that local port")),
+          valued("--stop", "RUN|LOCAL_PORT", Tr::tr("stop the run's forwards, or the one of that local port"),
+                 Completion::Run),
           jsonFlag()}},
         {QStringLiteral("code"),
          runs,

@@ -52,6 +52,21 @@ QString forwardLine(const PortForward &forward)
         .arg(forward.lastError.isEmpty() ? QString() : Tr::tr("  last error: %1").arg(forward.lastError));
 }
 
+// The agent's forwards (those stopped, for --stop); none when no agent runs: forwards live only in one, so
+// none is started to ask.
+std::optional<QList<PortForward>> askForwards(TermContext &context, bool stop, int localPort, const QString &runId)
+{
+    AgentClient &agent = context.agent(false);
+    const OperationOutcome answered =
+        waitFor(stop ? agent.stopForwards(localPort, runId) : agent.forwards(), forwardTimeoutMs);
+    if (answered.ok)
+        return forwardsOf(answered);
+    if (agent.agentPid() == 0)
+        return QList<PortForward>{};
+    context.error(answered.error);
+    return std::nullopt;
+}
+
 int printForwards(TermContext &context, const QList<PortForward> &forwards, bool json, const QString &none)
 {
     if (json) {
@@ -82,8 +97,8 @@ int runForwardCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (!context.open())
         return Failure;
     if (parsed.action == ForwardArgs::Action::List) {
-        const OperationOutcome listed = context.wait(context.agent().forwards(), forwardTimeoutMs);
-        return listed.ok ? printForwards(context, forwardsOf(listed), parsed.json, Tr::tr("no forwards")) : Failure;
+        const std::optional<QList<PortForward>> listed = askForwards(context, false, 0, {});
+        return listed ? printForwards(context, *listed, parsed.json, Tr::tr("no forwards")) : Failure;
     }
     if (parsed.action == ForwardArgs::Action::Stop) {
         QString runId;
@@ -93,11 +108,10 @@ int runForwardCommand(const QStringList &args, QTextStream &out, QTextStream &er
                 return Failure;
             runId = run->id;
         }
-        const OperationOutcome stopped =
-            context.wait(context.agent().stopForwards(parsed.localPort, runId), forwardTimeoutMs);
-        if (!stopped.ok)
+        const std::optional<QList<PortForward>> stopped = askForwards(context, true, parsed.localPort, runId);
+        if (!stopped)
             return Failure;
-        const QList<PortForward> forwards = forwardsOf(stopped);
+        const QList<PortForward> &forwards = *stopped;
         if (forwards.isEmpty()) {
             context.error(Tr::tr("no forward of %1")
                               .arg(parsed.run.isEmpty() ? Tr::tr("localhost:%1").arg(parsed.localPort)

@@ -214,7 +214,7 @@ QString SshSession::openForward(const QString &host, int port, ChannelHandle &ch
     if (channel && ssh_channel_open_forward(channel.get(), hostBytes.constData(), port, "127.0.0.1", 0) == SSH_OK)
         return {};
     channel.reset();
-    return Tr::tr("%1 did not open a connection to %2:%3 (%4)").arg(m_host, host).arg(port).arg(sshError());
+    return Tr::tr("%1 could not connect to %2:%3 (%4)").arg(m_host, host).arg(port).arg(sshError());
 }
 
 sftp_session SshSession::newSftp(QString &error)

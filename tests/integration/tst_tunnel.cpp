@@ -102,7 +102,7 @@ void TestTunnel::aClosedPortIsRefusedInWords()
     QCOMPARE(opened.count(), 0);
     const QString error = closedSpy.first().first().toString();
     qInfo().noquote() << "refused:" << error;
-    QVERIFY2(error.contains(QStringLiteral("did not open a connection to 127.0.0.1:%1").arg(port)), qPrintable(error));
+    QVERIFY2(error.contains(QStringLiteral("could not connect to 127.0.0.1:%1").arg(port)), qPrintable(error));
     // The refusal was the port's, not the connection's: it goes on.
     QCOMPARE(m_connection->state(), ConnectionState::Connected);
 }

@@ -99,6 +99,20 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
             emit upload->failed(error);
         upload->deleteLater();
     });
+    relay(m_worker, &ConnectionWorker::tunnelOpened, inbox, [this](quint64 id) {
+        if (RemoteTunnel *tunnel = m_tunnels.value(id))
+            emit tunnel->opened();
+    });
+    relay(m_worker, &ConnectionWorker::tunnelData, inbox, [this](quint64 id, const QByteArray &bytes) {
+        if (RemoteTunnel *tunnel = m_tunnels.value(id))
+            emit tunnel->data(bytes);
+    });
+    relay(m_worker, &ConnectionWorker::tunnelClosed, inbox, [this](quint64 id, const QString &error) {
+        if (RemoteTunnel *tunnel = m_tunnels.take(id)) {
+            emit tunnel->closed(error);
+            tunnel->deleteLater();
+        }
+    });
     m_thread->setObjectName(QStringLiteral("ssh:") + m_settings.host);
     m_thread->start();
 }
@@ -142,6 +156,15 @@ RemoteTail *Connection::tail(const QString &path, qint64 offset)
     auto *operation = new RemoteTail(this, id);
     m_tails.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); });
+    return operation;
+}
+
+RemoteTunnel *Connection::tunnel(const QString &host, int port)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteTunnel(this, id);
+    m_tunnels.insert(id, operation);
+    m_toWorker.post([worker = m_worker, id, host, port] { worker->startTunnel(id, host, port); });
     return operation;
 }
 
@@ -190,6 +213,18 @@ void Connection::stopTail(quint64 id)
     m_toWorker.post([worker = m_worker, id] { worker->stopTail(id); });
 }
 
+void Connection::writeTunnel(quint64 id, const QByteArray &data)
+{
+    m_toWorker.post([worker = m_worker, id, data] { worker->writeTunnel(id, data); });
+}
+
+void Connection::stopTunnel(quint64 id)
+{
+    if (RemoteTunnel *tunnel = m_tunnels.take(id))
+        tunnel->deleteLater();
+    m_toWorker.post([worker = m_worker, id] { worker->stopTunnel(id); });
+}
+
 void Connection::answerHostKey(bool trust)
 {
     m_hostKeyAnswer->answer(trust ? std::optional<QString>(hostKeyAccepted) : std::nullopt);
@@ -222,6 +257,23 @@ RemoteTail::RemoteTail(Connection *connection, quint64 id)
 void RemoteTail::stop()
 {
     m_connection->stopTail(m_id);
+}
+
+RemoteTunnel::RemoteTunnel(Connection *connection, quint64 id)
+    : QObject(connection)
+    , m_connection(connection)
+    , m_id(id)
+{
+}
+
+void RemoteTunnel::write(const QByteArray &data)
+{
+    m_connection->writeTunnel(m_id, data);
+}
+
+void RemoteTunnel::stop()
+{
+    m_connection->stopTunnel(m_id);
 }
 
 } // namespace torchdeck::remote

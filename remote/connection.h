@@ -37,6 +37,8 @@ public:
     // Fails (interrupted) if it runs past deadlineMs; 0: no deadline.
     RemoteCommand *run(const QString &command, int deadlineMs = kDefaultCommandDeadlineMs);
     RemoteTail *tail(const QString &path, qint64 offset = 0);
+    // host is resolved on the server (a node's address as the scheduler gives it).
+    RemoteTunnel *tunnel(const QString &host, int port);
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
     // Uploads bytes held in memory (a job script, an embedded file) through a temporary local file.
     RemoteUpload *uploadData(const QByteArray &data, const QString &remotePath, int mode = 0644);
@@ -56,8 +58,11 @@ signals:
 private:
     friend class RemoteCommand;
     friend class RemoteTail;
+    friend class RemoteTunnel;
     void stopCommand(quint64 id);
     void stopTail(quint64 id);
+    void writeTunnel(quint64 id, const QByteArray &data);
+    void stopTunnel(quint64 id);
 
     ConnectionSettings m_settings;
     ConnectionState m_state = ConnectionState::Disconnected;
@@ -71,6 +76,7 @@ private:
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
     QHash<quint64, QPointer<RemoteUpload>> m_uploads;
+    QHash<quint64, QPointer<RemoteTunnel>> m_tunnels;
     std::shared_ptr<PendingAnswer> m_hostKeyAnswer;
     std::shared_ptr<PendingAnswer> m_credentialAnswer;
 };

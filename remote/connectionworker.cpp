@@ -37,6 +37,7 @@ ConnectionWorker::ConnectionWorker(ConnectionSettings settings, HostKeyQuestion 
     connect(&m_pump, &QTimer::timeout, this, [this] {
         pumpCommands();
         pollTails();
+        pumpTunnels();
     });
     m_reconnect.setSingleShot(true);
     connect(&m_reconnect, &QTimer::timeout, this, [this] {
@@ -103,6 +104,7 @@ void ConnectionWorker::close()
     m_pump.stop();
     m_keepalive.stop();
     failCommands(tr("connection closed"), true);
+    dropTunnels(tr("connection closed"));
     m_tails.clear();
     m_sftp.reset();
     m_ssh.disconnect();
@@ -122,6 +124,7 @@ void ConnectionWorker::connectionLost(const QString &why)
     failCommands(tr("connection to %1 lost while the command ran (%2); it may or may not have completed")
                      .arg(m_settings.host, why),
                  true);
+    dropTunnels(tr("connection to %1 lost (%2)").arg(m_settings.host, why));
     m_sftp.reset();
     m_ssh.disconnect();
     scheduleReconnect();
@@ -292,7 +295,7 @@ void ConnectionWorker::pumpCommands()
     }
     if (finished)
         launchWaitingCommands();
-    if (m_commands.empty() && m_tails.empty())
+    if (idle())
         m_pump.stop();
 }
 

@@ -20,7 +20,8 @@ namespace torchdeck::remote {
 // Commands and tails are multiplexed over the one session; the Connection facade talks to it through a
 // CallQueue each way (its signals are handled in this thread and posted on). Commands beyond
 // maxRunningCommands wait for a channel. On a lost connection it fails the running commands (they may have had
-// effects: never re-run them blindly), reconnects with backoff, and resumes every tail at its offset.
+// effects: never re-run them blindly), closes the tunnels (their TCP streams cannot be resumed: the one who
+// forwards opens new ones), reconnects with backoff, and resumes every tail at its offset.
 class ConnectionWorker : public QObject {
     Q_OBJECT
 public:
@@ -41,6 +42,10 @@ public slots:
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
     void startUpload(quint64 id, const QString &localPath, const QString &remotePath, int mode,
                      std::shared_ptr<std::atomic<bool>> cancelled);
+    // A TCP stream from the server to host:port (a direct-tcpip channel), read beside commands and tails.
+    void startTunnel(quint64 id, const QString &host, int port);
+    void writeTunnel(quint64 id, const QByteArray &data);
+    void stopTunnel(quint64 id);
 
 signals:
     void stateChanged(torchdeck::ConnectionState state, const QString &detail);
@@ -51,6 +56,9 @@ signals:
     void tailFailed(quint64 id, const QString &error);
     void uploadProgress(quint64 id, qint64 done, qint64 total);
     void uploadFinished(quint64 id, qint64 bytes, const QString &error);
+    void tunnelOpened(quint64 id);
+    void tunnelData(quint64 id, const QByteArray &data);
+    void tunnelClosed(quint64 id, const QString &error); // empty: the far end closed the stream
 
 private:
     struct Command {
@@ -63,6 +71,10 @@ private:
         quint64 id;
         QString command;
         int deadlineMs;
+    };
+    struct Tunnel {
+        ChannelHandle channel;
+        QByteArray unsent; // beyond the channel's window: sent as the far end reads, never blocking the thread
     };
     struct Tail {
         SftpTail tail;
@@ -84,6 +96,11 @@ private:
     void pumpCommands();
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
+    void pumpTunnels();
+    bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
+    bool sendUnsent(Tunnel &tunnel);             // false when the channel failed
+    void dropTunnels(const QString &why);
+    bool idle() const { return m_commands.empty() && m_tails.empty() && m_tunnels.empty(); }
     sftp_session sftp(QString &error);
 
     ConnectionSettings m_settings;
@@ -96,6 +113,7 @@ private:
     std::map<quint64, Command> m_commands; // running: at most maxRunningCommands
     std::deque<Waiting> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
+    std::map<quint64, Tunnel> m_tunnels;
     QTimer m_pump;
     QTimer m_reconnect;
     QTimer m_keepalive;

@@ -50,6 +50,28 @@ private:
     quint64 m_id;
 };
 
+// A TCP stream opened by the server to a host and port it reaches (a job's node): bytes both ways until either
+// end closes. closed() comes once (an error in words, empty when the far end closed), also when the connection
+// is lost: a stream cannot be resumed, so the one who forwards opens a new tunnel after the reconnect. Deletes
+// itself after closed() or stop().
+class RemoteTunnel : public QObject {
+    Q_OBJECT
+public:
+    void write(const QByteArray &data);
+    void stop();
+
+signals:
+    void opened();
+    void data(const QByteArray &bytes);
+    void closed(const QString &error);
+
+private:
+    friend class Connection;
+    RemoteTunnel(Connection *connection, quint64 id);
+    Connection *m_connection;
+    quint64 m_id;
+};
+
 // A file upload (atomic: written under a temporary name, then renamed). Deletes itself when done.
 class RemoteUpload : public QObject {
     Q_OBJECT

@@ -204,6 +204,19 @@ ExecResult SshSession::startExec(const QString &command, ChannelHandle &channel)
     return result;
 }
 
+QString SshSession::openForward(const QString &host, int port, ChannelHandle &channel)
+{
+    if (!isConnected())
+        return Tr::tr("not connected to %1").arg(m_host);
+    channel.reset(ssh_channel_new(m_session.get()));
+    const QByteArray hostBytes = host.toUtf8();
+    // The originator's address is only informative for the server: this end is the agent's own listener.
+    if (channel && ssh_channel_open_forward(channel.get(), hostBytes.constData(), port, "127.0.0.1", 0) == SSH_OK)
+        return {};
+    channel.reset();
+    return Tr::tr("%1 could not connect to %2:%3 (%4)").arg(m_host, host).arg(port).arg(sshError());
+}
+
 sftp_session SshSession::newSftp(QString &error)
 {
     if (!isConnected()) {

@@ -47,6 +47,9 @@ public:
     // A round trip the server must answer (a channel opened and closed): false when it does not within the
     // timeout, as when the link stalled or the server process is stopped.
     bool roundTrip();
+    // A direct-tcpip channel: the server connects to host:port (resolved there) and relays its bytes; an error
+    // in words (the server refused, the port is closed, the name is unknown there), empty on success.
+    QString openForward(const QString &host, int port, ChannelHandle &channel);
     QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;

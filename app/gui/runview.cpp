@@ -9,6 +9,7 @@
 #include "gui/checkpointpanel.h"
 #include "gui/logpanel.h"
 #include "gui/logpatterndialog.h"
+#include "gui/openport.h"
 #include "gui/runactions.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
@@ -46,6 +47,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_requeue(new QPushButton(tr("Re&queue")))
     , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
+    , m_openPort(new QPushButton(tr("&Open port\u2026")))
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
     , m_charts(m_chartsPanel->charts())
@@ -69,6 +71,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     bar->addWidget(m_autoRestart);
     bar->addWidget(m_resumeLatest);
     bar->addWidget(m_logPatterns);
+    bar->addWidget(m_openPort);
     bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
@@ -82,6 +85,12 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
     connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
     connect(m_logPatterns, &QPushButton::clicked, this, &RunView::openLogPatterns);
+    m_openPort->setToolTip(tr("Reach a port of the running job's first node (a web server, TensorBoard) from here"));
+    connect(m_openPort, &QPushButton::clicked, this, [this] {
+        const auto run = m_agent->store()->run(m_runId);
+        if (run.ok() && run.value)
+            openPort(this, m_agent, run.value->cluster, m_runId);
+    });
     m_logPatterns->setToolTip(tr("How the run's log becomes metrics: try patterns on it, save them for the cluster"));
     connect(m_actions, &RunActions::message, this, &RunView::message);
     connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
@@ -138,8 +147,8 @@ void RunView::reloadDetails()
     RunStore *store = m_agent->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w :
-         std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart, m_logPatterns})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart,
+                                                       m_logPatterns, m_openPort})
         w->setEnabled(have);
     if (!have) {
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));

@@ -79,6 +79,7 @@ private:
     QPushButton *m_requeue;
     QPushButton *m_logPatterns; // a custom command's: try and save the cluster's log patterns
     QPushButton *m_resumeLatest;
+    QPushButton *m_openPort; // a port on the run's node, forwarded by the agent
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

@@ -5,6 +5,7 @@
 #include "core/sshconfigparser.h"
 #include "session/agentpeer.h"
 #include "session/agentrequests.h"
+#include "session/clustersession.h"
 #include "session/clustersessions.h"
 #include "session/notifier.h"
 #include "session/questionrouter.h"
@@ -17,6 +18,7 @@
 #include <QLocalSocket>
 #include <QLockFile>
 #include <QLoggingCategory>
+#include <algorithm>
 #include <unistd.h>
 
 namespace torchdeck {
@@ -338,7 +340,13 @@ void Agent::checkIdle()
 {
     if (m_stopping)
         return;
-    const bool busy = !m_peers.isEmpty() || m_submissionsInFlight > 0 || !m_sessions->unfinishedRuns().isEmpty();
+    const auto forwarding = [this] {
+        const QList<ClusterSession *> sessions = m_sessions->all();
+        return std::any_of(sessions.cbegin(), sessions.cend(),
+                           [](const ClusterSession *session) { return !session->forwards().isEmpty(); });
+    };
+    const bool busy =
+        !m_peers.isEmpty() || m_submissionsInFlight > 0 || !m_sessions->unfinishedRuns().isEmpty() || forwarding();
     if (busy) {
         m_idleSince = {};
         return;

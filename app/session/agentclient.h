@@ -79,6 +79,13 @@ public:
     SessionOperation *codeSnapshots(const QString &cluster);
     SessionOperation *pruneCodeSnapshots(const QString &cluster);
     SessionOperation *workDirectoryOf(const QString &cluster);
+    // Forwards localhost:localPort (0: a free one) to remotePort on the run's node until stopped, however long
+    // this front lives: {"forward": PortForward}, or why not.
+    SessionOperation *startForward(const QString &cluster, const QString &runId, int remotePort, int localPort);
+    // The agent's forwards on every cluster: {"forwards": [PortForward]}.
+    SessionOperation *forwards();
+    // Stops the forwards of this local port (0: any) and run (empty: any): {"forwards": [those stopped]}.
+    SessionOperation *stopForwards(int localPort, const QString &runId);
     SessionOperation *status();
     SessionOperation *stopAgent();
     // How often this front wants its clusters polled from now on (0: no wish); the agent polls at the shortest

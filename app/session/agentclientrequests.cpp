@@ -69,6 +69,25 @@ SessionOperation *AgentClient::deleteCheckpoints(const QString &cluster, const Q
                     {QStringLiteral("names"), QCborArray::fromStringList(names)}});
 }
 
+SessionOperation *AgentClient::startForward(const QString &cluster, const QString &runId, int remotePort, int localPort)
+{
+    return request(QStringLiteral("forward"), {{kCluster, cluster},
+                                               {QStringLiteral("run"), runId},
+                                               {QStringLiteral("port"), remotePort},
+                                               {QStringLiteral("local_port"), localPort}});
+}
+
+SessionOperation *AgentClient::forwards()
+{
+    return request(QStringLiteral("forwards"));
+}
+
+SessionOperation *AgentClient::stopForwards(int localPort, const QString &runId)
+{
+    return request(QStringLiteral("forward_stop"),
+                   {{QStringLiteral("local_port"), localPort}, {QStringLiteral("run"), runId}});
+}
+
 SessionOperation *AgentClient::readFile(const QString &cluster, const QString &path, int lastLines)
 {
     return request(QStringLiteral("read_file"),

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentcodec.h"
 #include "core/agent/cborfields.h"
+#include "core/agent/portforward.h"
 #include "session/agent.h"
 #include "session/agentpeer.h"
 #include "session/clustersession.h"
@@ -109,6 +110,19 @@ bool AgentRequests::agentOperation(const QString &op, CborFields &args)
         reply(QCborMap{});
     } else if (op == u"profiles_changed") {
         reply(QCborMap{}); // read again before every request already
+    } else if (op == u"forwards" || op == u"forward_stop") {
+        const int localPort = int(args.integer(QStringLiteral("local_port"), 0, 65535));
+        const QString run = args.text(kRun, false, 128);
+        if (!args.ok())
+            return failed(args.error());
+        QCborArray listed;
+        for (ClusterSession *session : m_agent->sessions()->all()) {
+            const QList<PortForward> forwards =
+                op == u"forwards" ? session->forwards() : session->stopForwards(localPort, run);
+            for (const PortForward &forward : forwards)
+                listed.append(portForwardToCbor(forward));
+        }
+        reply(QCborMap{{QStringLiteral("forwards"), listed}});
     } else if (op == u"cancel_request") {
         const qint64 id = args.integer(QStringLiteral("id"), 1, qint64(1) << 53);
         if (const QPointer<SessionOperation> operation = m_peer->operations.value(id))
@@ -176,6 +190,15 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
         const qint64 offset = args.integer(QStringLiteral("offset"), 0, qint64(1) << 53);
         if (args.ok())
             operation = op == u"read_file" ? session->readFile(path, lines) : session->followFile(path, offset);
+    } else if (op == u"forward") {
+        const QString run = args.text(kRun, true, 128);
+        const int port = int(args.integer(QStringLiteral("port"), 1, 65535));
+        const int localPort = int(args.integer(QStringLiteral("local_port"), 0, 65535));
+        if (args.ok() && !args.has(QStringLiteral("port")))
+            args.fail(
+                QCoreApplication::translate("torchdeck::AgentRequests", "port: a port from 1 to 65535 is needed"));
+        if (args.ok())
+            operation = session->startForward(run, port, localPort);
     } else if (op == u"check") {
         QString problem;
         const std::optional<ClusterCheckSettings> settings =

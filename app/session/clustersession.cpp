@@ -3,6 +3,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/store/runstore.h"
 #include "remote/trainerbundle.h"
+#include "session/internal/portforwarder.h"
 #include "session/internal/sessioninternals.h"
 #include "session/sessionoperation.h"
 
@@ -36,6 +37,7 @@ ClusterSession::~ClusterSession()
 {
     delete m_parts->tracker; // before the connection it uses
     m_parts->tracker = nullptr;
+    qDeleteAll(std::exchange(m_forwards, {})); // their tunnels too
 }
 
 void ClusterSession::makeTracker()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/agent/portforward.h"
 #include "core/clustercheckitem.h"
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
@@ -17,6 +18,7 @@
 
 namespace torchdeck {
 
+class PortForwarder;
 class RunStore;
 class SessionOperation;
 
@@ -115,6 +117,14 @@ public:
     SessionOperation *pruneCodeSnapshots();
     // The work directory, resolved: {"directory": path}.
     SessionOperation *workDirectoryOperation();
+    // Forwards 127.0.0.1:localPort (0: a free one) to remotePort on the first node of the run's newest job,
+    // at the address the scheduler gives for it, once a first connection through it succeeded: {"forward":
+    // PortForward}. Kept until stopForwards or the run's end, through reconnects; a refusal fails the operation,
+    // in words.
+    SessionOperation *startForward(const QString &runId, int remotePort, int localPort);
+    // Stops the forwards of this local port (0: any) and run (empty: any); returns those stopped.
+    QList<PortForward> stopForwards(int localPort, const QString &runId);
+    QList<PortForward> forwards() const;
 
 signals:
     void stateChanged(const QString &cluster, torchdeck::ConnectionState state, const QString &detail);
@@ -140,6 +150,11 @@ private:
     void replaceTrackerIfIdle();
     void onStateChanged(ConnectionState state, const QString &detail);
     void resolveWorkDirectory();
+    // The address the login node reaches the first node of a running job at: then(node, address).
+    void findJobNode(QObject *context, const QString &jobId, const QString &localState,
+                     const std::function<void(const QString &node, const QString &address)> &then,
+                     const std::function<void(const QString &error)> &failed);
+    void forwardTo(SessionOperation *operation, PortForward forward, int localPort);
     // Runs `command` once connected; `done` gets its exit code, stdout and stderr, or the error.
     void runCommand(QObject *context, const QString &command,
                     const std::function<void(int exitCode, const QByteArray &out, const QByteArray &err)> &done,
@@ -155,6 +170,8 @@ private:
     bool m_resolving = false;
     QDateTime m_lastPass;
     QStringList m_lastPassRuns; // empty: all of the cluster's unfinished runs
+    // The forwards the agent keeps for this cluster, children of the session.
+    QList<PortForwarder *> m_forwards;
 };
 
 } // namespace torchdeck

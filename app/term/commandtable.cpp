@@ -7,6 +7,7 @@
 #include "term/clusterscommand.h"
 #include "term/codecommand.h"
 #include "term/completioncommand.h"
+#include "term/forwardcommand.h"
 #include "term/logscommand.h"
 #include "term/profilecommand.h"
 #include "term/runscommand.h"
@@ -77,6 +78,8 @@ QList<CommandSpec> buildCommands()
     runs1.repeatable = true;
     OperandSpec watchRuns = runs1;
     watchRuns.optional = true;
+    OperandSpec localPort = operand("LOCAL_PORT", Completion::None);
+    localPort.optional = true;
     OperandSpec onOff{
         QStringLiteral("on|off"), Completion::Choices, {QStringLiteral("on"), QStringLiteral("off")}, true, false};
     OperandSpec shellName{QStringLiteral("SHELL"),
@@ -189,6 +192,15 @@ QList<CommandSpec> buildCommands()
          Tr::tr("a new job continuing the run from its latest checkpoint"),
          {valued("--from", "STEP|FILE", Tr::tr("the checkpoint to continue from; an older one branches the run")),
           valued("--epochs", "N", Tr::tr("train up to N epochs in all")), jsonFlag()}},
+        {QStringLiteral("forward"),
+         runs,
+         {run, operand("REMOTE_PORT", Completion::None), localPort},
+         Tr::tr("forward localhost:LOCAL_PORT (a free one if not given) to REMOTE_PORT on the run's first node, over "
+                "the cluster's connection; the agent keeps it until stopped"),
+         {flag("--list", Tr::tr("the forwards the agent keeps")),
+          valued("--stop", "RUN|LOCAL_PORT", Tr::tr("stop the run's forwards, or the one of that local port"),
+                 Completion::Run),
+          jsonFlag()}},
         {QStringLiteral("code"),
          runs,
          {cluster},
@@ -243,6 +255,7 @@ QList<CommandSpec> buildCommands()
         {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},
         {u"code", runCodeCommand},
+        {u"forward", runForwardCommand},
         {u"agent", runAgentCommand},
         {u"completion", runCompletionCommand},
         {u"manpage", runManPageCommand},

@@ -97,6 +97,7 @@ case_options() { # the table and the parsers agree: every listed option is accep
       completion) operands=(bash) ;; help) operands=(runs) ;;
       check | profile | script | submit | code) operands=(nosuchcluster) ;;
       runs | clusters | watch) operands=() ;; auto-restart) operands=(nosuchrun on) ;; agent) operands=(status) ;;
+      forward) operands=(nosuchrun 8000) ;;
       *) operands=(nosuchrun) ;;
     esac
     # Read whole first: grep -q would stop reading at its match, and a help of over 4 KiB then dies of SIGPIPE.
@@ -111,7 +112,9 @@ case_options() { # the table and the parsers agree: every listed option is accep
         *) args=("$option" "$("$TORCHDECK_BIN" __complete values "$command" "$option" | head -n1)")
            [[ -n "${args[1]}" ]] || args[1]=x ;;
       esac
-      err=$(timeout 20 "$TORCHDECK_BIN" "$command" "${operands[@]}" "${args[@]}" 2>&1 >/dev/null) || true
+      local -a given=("${operands[@]}")
+      [[ $command == forward && $option != --json ]] && given=() # --list and --stop take no RUN REMOTE_PORT
+      err=$(timeout 20 "$TORCHDECK_BIN" "$command" "${given[@]}" "${args[@]}" 2>&1 >/dev/null) || true
       if grep -qiE "unknown option|unexpected argument|needs a value|usage: torchdeck" <<<"$err"; then
         fail "torchdeck $command ${operands[*]} ${args[*]}: $err"
       fi

@@ -100,8 +100,12 @@ CheckItem fairShareItem(int exitCode, const QString &out, const QString &err)
         accounts.append(core::Tr::tr("%1 %2").arg(fields.at(0)).arg(share, 0, 'f', 2));
         lowest = std::min(lowest, share);
     }
-    if (accounts.isEmpty())
-        return {fairShareName, true, core::Tr::tr("not reported here: %1").arg(firstLine(out + u'\n' + err))};
+    if (accounts.isEmpty()) {
+        const QString said = firstLine(out + u'\n' + err);
+        return {fairShareName, true,
+                said.isEmpty() ? core::Tr::tr("sshare reports no fair-share factor for you (no accounting here?)")
+                               : core::Tr::tr("not reported here: %1").arg(said)};
+    }
     CheckItem item{fairShareName, true,
                    core::Tr::tr("fair-share factor by account: %1 (1: used little lately; near 0: its jobs wait "
                                 "behind others)")

@@ -31,6 +31,9 @@ private slots:
                                                          "database: Connection refused");
         QTest::addRow("silent failure") << 1 << QString() << QString() << false
                                         << QStringLiteral("not reported here (sshare ended with exit code 1)");
+        QTest::addRow("no accounting, quietly") << 0 << QString() << QString() << false
+                                                << QStringLiteral("sshare reports no fair-share factor for you (no "
+                                                                  "accounting here?)");
         QTest::addRow("no sshare") << 0 << QStringLiteral("none\n") << QString() << false
                                    << QStringLiteral("this scheduler reports none (no sshare)");
         QTest::addRow("nothing readable")

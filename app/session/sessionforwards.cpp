@@ -120,9 +120,8 @@ void ClusterSession::forwardTo(SessionOperation *operation, PortForward forward,
         m_forwards.append(forwarder);
         connect(forwarder, &QObject::destroyed, this, [this, raw = forwarder.data()] { m_forwards.removeAll(raw); });
         // Nothing listens on the node once the run has ended: the forward goes with it.
-        connect(this, &ClusterSession::runUpdated, forwarder, [this, raw = forwarder.data()](const QString &runId) {
-            const auto run = m_store->run(runId);
-            if (runId == raw->forward().runId && run.ok() && run.value && run.value->hasEnded())
+        connect(this, &ClusterSession::runEnded, forwarder, [this, raw = forwarder.data()](const QString &runId) {
+            if (runId == raw->forward().runId)
                 stopForwards(raw->forward().localPort, runId);
         });
         asked->finish(QCborMap{{QStringLiteral("forward"), portForwardToCbor(made)}});

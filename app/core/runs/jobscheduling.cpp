@@ -45,6 +45,12 @@ QString slurmReasonWords(const QString &code)
     return {};
 }
 
+// Waiting for its start, or to start again: the states a reason and an expected start are about.
+bool waits(JobState state)
+{
+    return state == JobState::Pending || state == JobState::Requeued;
+}
+
 bool isSlurmCode(const QString &reason)
 {
     return !reason.isEmpty() && !reason.contains(u' ');
@@ -58,8 +64,7 @@ JobScheduling schedulingOf(const JobInfo &info)
     scheduling.state = info.rawState.trimmed();
     const QString reason = info.reason.trimmed();
     scheduling.reason = reason == u"None" || reason == u"(null)" ? QString() : reason;
-    const bool waits = info.state == JobState::Pending || info.state == JobState::Requeued;
-    if (waits && info.expectedStart.isValid())
+    if (waits(info.state) && info.expectedStart.isValid())
         scheduling.startEstimate = info.expectedStart.toUTC();
     const QString nodes = info.nodes.trimmed();
     scheduling.nodes = nodes == u"(null)" || nodes == u"None" ? QString() : nodes;
@@ -68,8 +73,7 @@ JobScheduling schedulingOf(const JobInfo &info)
 
 QString waitReason(const JobRecord &job)
 {
-    const JobState state = job.jobState();
-    if (state != JobState::Pending && state != JobState::Requeued)
+    if (!waits(job.jobState()))
         return {};
     const QString &reason = job.scheduling.reason;
     if (!isSlurmCode(reason))
@@ -110,8 +114,7 @@ QString jobWhy(const JobRecord &job)
     if (job.hasEnded())
         return endCause(job);
     QString why = waitReason(job);
-    if (job.scheduling.startEstimate.isValid() &&
-        (job.jobState() == JobState::Pending || job.jobState() == JobState::Requeued)) {
+    if (job.scheduling.startEstimate.isValid() && waits(job.jobState())) {
         const QString start =
             core::Tr::tr("expected start %1")
                 .arg(job.scheduling.startEstimate.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));

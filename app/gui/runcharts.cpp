@@ -129,6 +129,22 @@ RunCharts::RunCharts(QWidget *parent)
         extras->addWidget(extra.view, 1);
     }
     layout->addLayout(extras, 0); // stretched once it shows a chart (drawExtras)
+    // What the job uses, sampled while the run is shown (ClusterSession::setLookedAt), by wall clock.
+    auto *resources = new QHBoxLayout;
+    for (const bool memory : {false, true}) {
+        ExtraChart &chart = m_resources[memory];
+        chart.chart = new QChart;
+        chart.chart->setTitle(memory ? tr("Memory (GiB) over time") : tr("CPU and GPU use (%) over time"));
+        QValueAxis *x = makeTickedAxis(chart.chart);
+        setTickLabels(x, TickLabels::ClockTimes);
+        chart.chart->addAxis(x, Qt::AlignBottom);
+        replaceYAxis(chart.chart, false, memory ? tr("GiB") : tr("%"));
+        chart.view = makeView(chart.chart);
+        chart.view->setObjectName(memory ? QStringLiteral("resourceMemoryChart") : QStringLiteral("resourceUseChart"));
+        chart.view->hide();
+        resources->addWidget(chart.view, 1);
+    }
+    layout->addLayout(resources, 0); // stretched once sampled (drawResources)
     // One crosshair: hovering a chart shows the same x on the others with that x (step, or epoch).
     for (const QList<RunChartView *> &group : {stepViews(), QList<RunChartView *>{m_epochView, m_extras[1].view}}) {
         for (RunChartView *view : group) {
@@ -183,6 +199,7 @@ void RunCharts::setRun(RunMetrics *run)
             connect(run, &RunMetrics::pointsDiscarded, this, &RunCharts::scheduleRedraw),
             connect(run, &RunMetrics::replaced, this, &RunCharts::scheduleRedraw),
             connect(run, &RunMetrics::extrasChanged, this, &RunCharts::scheduleRedraw),
+            connect(run, &RunMetrics::resourcesChanged, this, &RunCharts::scheduleRedraw),
         };
     }
     redraw();
@@ -240,8 +257,8 @@ void RunCharts::setComparison(const QList<ComparedRun> &runs)
 
 void RunCharts::resetZoom()
 {
-    const QList<RunChartView *> views{m_stepView, m_throughputView, m_epochView,
-                                      m_timeView, m_extras[0].view, m_extras[1].view};
+    const QList<RunChartView *> views{m_stepView,       m_throughputView, m_epochView,         m_timeView,
+                                      m_extras[0].view, m_extras[1].view, m_resources[0].view, m_resources[1].view};
     for (RunChartView *view : views)
         view->chart()->zoomReset();
     for (RunChartView *view : views) {
@@ -310,6 +327,7 @@ void RunCharts::redraw()
     drawDecimated(m_epochChart, epochs, epochSeries, m_epochView->isZoomed(), minimumColumns);
     drawBars();
     drawExtras();
+    drawResources();
     drawAttempts();
     emit redrawn();
 }
@@ -354,6 +372,71 @@ void RunCharts::drawExtras()
         static_cast<QBoxLayout *>(this->layout())->setStretch(2, anyExtras ? 1 : 0);
         drawDecimated(extra.chart, lines, series, extra.view->isZoomed(), minimumColumns);
     }
+}
+
+void RunCharts::drawResources()
+{
+    const QStringList all = m_run ? m_run->series().resourceNames() : QStringList();
+    bool any = false;
+    for (const bool memory : {false, true}) {
+        ExtraChart &chart = m_resources[memory];
+        QStringList names;
+        for (const QString &name : all) {
+            if (name.endsWith(QStringLiteral("GiB")) == memory)
+                names.append(name);
+        }
+        bool changed = false;
+        for (qsizetype i = chart.lines.size() - 1; i >= 0; --i) { // another run's names
+            if (!names.contains(chart.lines.at(i)->name())) {
+                chart.chart->removeSeries(chart.lines.at(i));
+                delete chart.lines.takeAt(i);
+                changed = true;
+            }
+        }
+        QList<QLineSeries *> lines;
+        QList<const MetricSeries *> series;
+        for (const QString &name : names) {
+            auto it = std::find_if(chart.lines.cbegin(), chart.lines.cend(),
+                                   [&name](const QLineSeries *line) { return line->name() == name; });
+            QLineSeries *line = it != chart.lines.cend() ? *it : nullptr;
+            if (!line) {
+                line = addLine(chart.chart, name);
+                for (QAbstractAxis *axis : chart.chart->axes())
+                    line->attachAxis(axis);
+                chart.lines.append(line);
+                changed = true;
+            }
+            lines.append(line);
+            series.append(m_run->series().resource(name));
+        }
+        if (changed)
+            applyPalette(chart.chart, activePalette());
+        chart.view->setVisible(!names.isEmpty());
+        any = any || !names.isEmpty();
+        drawDecimated(chart.chart, lines, series, chart.view->isZoomed(), minimumColumns);
+    }
+    static_cast<QBoxLayout *>(layout())->setStretch(3, any ? 1 : 0);
+}
+
+QStringList RunCharts::drawnResources() const
+{
+    QStringList names;
+    for (const ExtraChart &chart : m_resources) {
+        for (const QLineSeries *line : chart.lines)
+            names.append(line->name());
+    }
+    return names;
+}
+
+QList<QPointF> RunCharts::drawnResource(const QString &name) const
+{
+    for (const ExtraChart &chart : m_resources) {
+        for (const QLineSeries *line : chart.lines) {
+            if (line->name() == name)
+                return line->points();
+        }
+    }
+    return {};
 }
 
 QStringList RunCharts::drawnExtras(bool byEpoch) const
@@ -495,7 +578,8 @@ RunChartView *RunCharts::view(SeriesKind kind) const
 
 QList<QChart *> RunCharts::charts() const
 {
-    return {m_stepChart, m_throughputChart, m_epochChart, m_timeChart, m_extras[0].chart, m_extras[1].chart};
+    return {m_stepChart,       m_throughputChart, m_epochChart,         m_timeChart,
+            m_extras[0].chart, m_extras[1].chart, m_resources[0].chart, m_resources[1].chart};
 }
 
 } // namespace torchdeck

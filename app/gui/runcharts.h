@@ -79,6 +79,9 @@ public:
     // The named series of the run's own logger drawn (by step, or by epoch), by name.
     QStringList drawnExtras(bool byEpoch) const;
     QList<QPointF> drawnExtra(const QString &name, bool byEpoch) const;
+    // What the job used over wall time (RunSeries::resourceNames): percents on one chart, GiB on the other.
+    QStringList drawnResources() const;
+    QList<QPointF> drawnResource(const QString &name) const;
     QList<QPointF> drawnSmoothed(SeriesKind kind) const; // TrainLoss or Throughput; empty while not smoothed
     QList<QPointF> drawnDiscarded() const;               // the train loss points later attempts discarded
 
@@ -99,7 +102,8 @@ private:
     void drawBars();
     void scheduleRedraw();
     void applyTheme();
-    void drawExtras(); // one chart of the extra series by step, one by epoch; hidden while empty
+    void drawExtras();    // one chart of the extra series by step, one by epoch; hidden while empty
+    void drawResources(); // CPU and GPU percents, memory in GiB, over wall time; hidden while unsampled
     void drawSmoothed();
     void drawAttempts();
     void styleSmoothed(); // the raw curves faint behind the smoothed ones, in the same colour
@@ -148,7 +152,8 @@ private:
         RunChartView *view = nullptr;
         QList<QLineSeries *> lines; // named as the series they draw
     };
-    ExtraChart m_extras[2]; // by step, by epoch
+    ExtraChart m_extras[2];    // by step, by epoch
+    ExtraChart m_resources[2]; // percents, GiB
 };
 
 } // namespace torchdeck

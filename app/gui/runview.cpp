@@ -1,5 +1,6 @@
 #include "gui/runview.h"
 
+#include "core/metrics/resourcesample.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
@@ -18,6 +19,7 @@
 #include "session/sessionoperation.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
@@ -41,6 +43,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_metrics(new RunMetrics(this))
     , m_checkpoints(new CheckpointPanel(agent))
     , m_header(new QLabel)
+    , m_uses(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
     , m_autoRestart(new QCheckBox(tr("Restart &automatically")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
@@ -77,6 +80,13 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    m_uses->setObjectName(QStringLiteral("resourceUse"));
+    m_uses->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_uses->setToolTip(tr("What the running job uses, sampled on its nodes every %1 s while the run is shown")
+                           .arg(kResourceSampleMs / 1000));
+    m_uses->hide();
+    layout->addWidget(m_uses);
+    connect(m_metrics, &RunMetrics::resourcesChanged, this, &RunView::showUses);
     layout->addWidget(m_tabs, 1);
 
     connect(m_logScale, &QCheckBox::toggled, m_charts, &RunCharts::setLogScale);
@@ -151,6 +161,7 @@ void RunView::reloadDetails()
                                                        m_logPatterns, m_openPort})
         w->setEnabled(have);
     if (!have) {
+        lookAt({}, false);
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
         m_checkpoints->showRun(nullptr, {}, m_metrics);
         m_script->clear();
@@ -172,6 +183,7 @@ void RunView::reloadDetails()
                                    ? QString()
                                    : QString(QStringLiteral("<br>") + record.message.toHtmlEscaped())));
     const bool running = !jobs.isEmpty() && !jobs.constLast().hasEnded();
+    lookAt(record.cluster, jobStateFromName(jobs.isEmpty() ? QString() : jobs.constLast().state) == JobState::Running);
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
     const JobSpec::FromJson spec = record.spec();
@@ -188,6 +200,28 @@ void RunView::reloadDetails()
                             : jobs.isEmpty()     ? QString()
                                                  : jobs.constLast().stdoutPath;
     m_log->follow(m_agent, record.cluster, logPath);
+}
+
+void RunView::lookAt(const QString &cluster, bool running)
+{
+    if (!m_lookedCluster.isEmpty() && m_lookedCluster != cluster)
+        m_agent->lookAt(m_lookedCluster, {});
+    m_lookedCluster = cluster;
+    m_running = running;
+    if (!cluster.isEmpty())
+        m_agent->lookAt(cluster, running ? QStringList{m_runId} : QStringList{});
+    showUses();
+}
+
+void RunView::showUses()
+{
+    const ResourceSample &sample = m_metrics->series().lastResources();
+    const QString summary = m_running ? resourceSummary(sample) : QString();
+    m_uses->setVisible(!summary.isEmpty());
+    m_uses->setText(
+        tr("Uses %1 (sampled %2)")
+            .arg(summary,
+                 QDateTime::fromMSecsSinceEpoch(qint64(sample.time * 1000)).toString(QStringLiteral("HH:mm:ss"))));
 }
 
 void RunView::showAttemptLog(int attempt)

@@ -64,6 +64,9 @@ signals:
 private:
     void reloadDetails();
     void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
+    // The agent samples what the shown run's job uses while it runs; the line under the header says it.
+    void lookAt(const QString &cluster, bool running);
+    void showUses();
     void setAutoRestart(bool enabled);
 
     AgentClient *m_agent;
@@ -73,6 +76,9 @@ private:
     RunMetrics *m_metrics;
     CheckpointPanel *m_checkpoints;
     QLabel *m_header;
+    QLabel *m_uses;
+    QString m_lookedCluster; // where the agent samples the shown run's job
+    bool m_running = false;
     QCheckBox *m_logScale;
     QCheckBox *m_autoRestart;
     QPushButton *m_cancel;

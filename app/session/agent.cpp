@@ -129,6 +129,23 @@ void Agent::peerGone(AgentPeer *peer)
     }
     peer->deleteLater();
     applyPollIntervals();
+    applyLooking();
+}
+
+void Agent::applyLooking()
+{
+    if (!m_sessions)
+        return;
+    for (ClusterSession *session : m_sessions->all()) {
+        QStringList runs;
+        for (const AgentPeer *peer : std::as_const(m_peers)) {
+            for (const QString &run : peer->looking.value(session->name())) {
+                if (!runs.contains(run))
+                    runs.append(run);
+            }
+        }
+        session->setLookedAt(runs);
+    }
 }
 
 void Agent::peerMessage(AgentPeer *peer, const AgentMessage &message)

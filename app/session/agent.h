@@ -59,6 +59,7 @@ private:
     // A run's news for its user: the desktop, the profile's notify_command, and every front ("notice").
     void tell(const RunNotice &notice, ClusterSession *session);
     void applyPollIntervals();
+    void applyLooking(); // each session samples the runs some front shows
     void reloadProfilesIfChanged();
     void checkIdle();
     void retryTracking();

@@ -7,6 +7,7 @@
 #include "session/agentlauncher.h"
 #include "session/sessionoperation.h"
 
+#include <QCborArray>
 #include <QCoreApplication>
 #include <QLoggingCategory>
 
@@ -261,6 +262,9 @@ void AgentClient::helloAnswered(const AgentMessage &reply)
     m_phase = Phase::Attached;
     m_attached = true;
     m_connectTries = 0;
+    for (auto it = m_looking.cbegin(); it != m_looking.cend(); ++it) // an agent started anew knows none
+        request(QStringLiteral("look"), {{QStringLiteral("cluster"), it.key()},
+                                         {QStringLiteral("runs"), QCborArray::fromStringList(it.value())}});
     for (auto it = m_pending.begin(); it != m_pending.end(); ++it) {
         if (!it->sent)
             send(it.key());

@@ -91,6 +91,11 @@ public:
     // How often this front wants its clusters polled from now on (0: no wish); the agent polls at the shortest
     // wish of its fronts, and every 10 s when none is attached.
     void setPollInterval(int ms);
+    // The runs of a cluster this front shows now (none: an empty list): the agent samples their jobs'
+    // resources while some front shows them (ClusterSession::setLookedAt).
+    void lookAt(const QString &cluster, const QStringList &runIds);
+    // A sample of what the runs' running jobs use now, stored with the runs: {"sampled", "problems"}.
+    SessionOperation *sampleResources(const QString &cluster, const QStringList &runIds);
     void answerHostKey(const QString &cluster, bool trust);
     void answerCredential(const QString &cluster, std::optional<QString> answer);
 
@@ -178,6 +183,7 @@ private:
     };
     QHash<qint64, Pending> m_pending;
     QHash<QString, ClusterNews> m_clusters;
+    QHash<QString, QStringList> m_looking; // lookAt's, said again to an agent attached anew
 };
 
 } // namespace torchdeck

@@ -150,6 +150,24 @@ void AgentClient::setPollInterval(int ms)
     request(QStringLiteral("poll"), {{QStringLiteral("ms"), ms}});
 }
 
+void AgentClient::lookAt(const QString &cluster, const QStringList &runIds)
+{
+    if (m_looking.value(cluster) == runIds && m_looking.contains(cluster))
+        return;
+    if (runIds.isEmpty())
+        m_looking.remove(cluster);
+    else
+        m_looking.insert(cluster, runIds);
+    request(QStringLiteral("look"),
+            {{kCluster, cluster}, {QStringLiteral("runs"), QCborArray::fromStringList(runIds)}});
+}
+
+SessionOperation *AgentClient::sampleResources(const QString &cluster, const QStringList &runIds)
+{
+    return request(QStringLiteral("resources"),
+                   {{kCluster, cluster}, {QStringLiteral("runs"), QCborArray::fromStringList(runIds)}});
+}
+
 void AgentClient::answerHostKey(const QString &cluster, bool trust)
 {
     request(QStringLiteral("answer_host_key"), {{kCluster, cluster}, {QStringLiteral("trust"), trust}});

@@ -27,7 +27,8 @@ public:
     qint64 pid = 0;
     bool interactive = false;
     bool greeted = false;
-    int pollMs = 0; // 0: no wish
+    int pollMs = 0;                      // 0: no wish
+    QHash<QString, QStringList> looking; // the runs it shows, by cluster: their resources are sampled
 
     // Requests running for this front, by its id: a stop request ends one, and nothing reaches a front that left.
     QHash<qint64, QPointer<SessionOperation>> operations;

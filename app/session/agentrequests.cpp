@@ -207,6 +207,17 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
             args.fail(problem);
         else if (args.ok())
             operation = session->check(*settings);
+    } else if (op == u"resources") {
+        const QStringList runs = args.texts(QStringLiteral("runs"), 1000);
+        if (args.ok())
+            operation = session->sampleResources(runs);
+    } else if (op == u"look") {
+        const QStringList runs = args.texts(QStringLiteral("runs"), 1000);
+        if (!args.ok())
+            return failed(args.error());
+        m_peer->looking.insert(session->name(), runs);
+        m_agent->applyLooking();
+        return replied(QCborMap{});
     } else if (op == u"code_snapshots") {
         operation = session->codeSnapshots();
     } else if (op == u"prune_code") {

@@ -25,6 +25,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &ssh
     makeTracker();
     m_timer.setInterval(defaultPollMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
+    m_resourceTimer.setInterval(kResourceSampleMs);
+    connect(&m_resourceTimer, &QTimer::timeout, this, [this] { sampleResources(m_lookedAt); }); // it ends by itself
     remote::Connection *connection = &m_parts->connection;
     connect(connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
     connect(connection, &remote::Connection::hostKeyConfirmationNeeded, this,

@@ -5,12 +5,15 @@
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
 #include "core/jobs/resumefrom.h"
+#include "core/metrics/resourcesample.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/seriescache.h"
 #include "core/store/storeresult.h"
 
+#include <QHash>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -122,6 +125,14 @@ public:
     // PortForward}. Kept until stopForwards or the run's end, through reconnects; a refusal fails the operation,
     // in words.
     SessionOperation *startForward(const QString &runId, int remotePort, int localPort);
+    // What the runs' running jobs use now (core/scheduler/resourceprobe.h), one command per job: each sample is
+    // stored as a Resources event and told as metricsArrived. {"sampled": [runs], "problems": [texts]}; runs
+    // with no running job are left out.
+    SessionOperation *sampleResources(const QStringList &runIds);
+    // The runs a front shows: their running jobs are sampled every kResourceSampleMs (only these: a sample is a
+    // step on the job's nodes).
+    void setLookedAt(const QStringList &runIds);
+
     // Stops the forwards of this local port (0: any) and run (empty: any); returns those stopped.
     QList<PortForward> stopForwards(int localPort, const QString &runId);
     QList<PortForward> forwards() const;
@@ -155,6 +166,8 @@ private:
                      const std::function<void(const QString &node, const QString &address)> &then,
                      const std::function<void(const QString &error)> &failed);
     void forwardTo(SessionOperation *operation, PortForward forward, int localPort);
+    // One sample of the run's running job; `done` with the error, empty when stored (or there was no job).
+    void sampleRun(QObject *context, const QString &runId, const std::function<void(bool, const QString &)> &done);
     // Runs `command` once connected; `done` gets its exit code, stdout and stderr, or the error.
     void runCommand(QObject *context, const QString &command,
                     const std::function<void(int exitCode, const QByteArray &out, const QByteArray &err)> &done,
@@ -172,6 +185,10 @@ private:
     QStringList m_lastPassRuns; // empty: all of the cluster's unfinished runs
     // The forwards the agent keeps for this cluster, children of the session.
     QList<PortForwarder *> m_forwards;
+    QStringList m_lookedAt;
+    QTimer m_resourceTimer;
+    QSet<QString> m_sampling;                    // runs whose sample is in flight
+    QHash<QString, ResourceSample> m_lastSample; // by job id: the CPU percent is since the one before
 };
 
 } // namespace torchdeck

@@ -1,6 +1,7 @@
 #include "term/runscommand.h"
 
 #include "core/agent/cborfields.h"
+#include "core/metrics/resourcesample.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
@@ -10,6 +11,7 @@
 #include "term/terminalfront.h"
 #include "term/termtr.h"
 
+#include <QCborArray>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -24,6 +26,24 @@ struct Flags {
     bool offline = false;
     QString cluster;
 };
+
+// What the run's running job uses now, stored with the run; a sample that fails is said, not fatal.
+void sampleResources(TermContext &context, const RunRecord &run)
+{
+    const OperationOutcome sampled = context.wait(context.agent().sampleResources(run.cluster, {run.id}), 60000);
+    const QCborArray problems = sampled.map().value(QStringLiteral("problems")).toArray();
+    for (const QCborValue &problem : problems)
+        context.err() << Tr::tr("torchdeck: %1\n").arg(problem.toString()) << Qt::flush;
+}
+
+QString sampleAge(double time)
+{
+    const double seconds = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 - time;
+    return seconds < 90 ? Tr::tr("sampled %1 s ago").arg(std::max(0.0, seconds), 0, 'f', 0)
+                        : Tr::tr("sampled at %1")
+                              .arg(QDateTime::fromMSecsSinceEpoch(qint64(time * 1000))
+                                       .toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+}
 
 std::optional<Flags> parseFlags(TermContext &context, const QStringList &args, bool wantsRun)
 {
@@ -105,6 +125,8 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (!flags->offline && !run->hasEnded()) {
         reached = refreshRuns(context, {*run});
         run = context.store().run(run->id).value;
+        if (reached && !run->hasEnded())
+            sampleResources(context, *run);
     }
     const auto jobs = context.store().jobs(run->id);
     const JobSpec::FromJson spec = run->spec();
@@ -130,6 +152,8 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                             {QStringLiteral("reaches_checkpoint"), budget.reachesCheckpoint},
                                             {QStringLiteral("suggested_lead_seconds"), budget.suggestedLeadSeconds},
                                             {QStringLiteral("summary"), budget.summary}};
+        if (series.ok() && !series.value.lastResources().isEmpty())
+            object[u"resources"] = resourceJson(series.value.lastResources());
         if (outlook.known)
             object[u"next_checkpoint"] = QJsonObject{{QStringLiteral("in_seconds"), outlook.nextCheckpointIn},
                                                      {QStringLiteral("signal_in_seconds"), outlook.signalIn},
@@ -144,6 +168,10 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             out << Tr::tr("now      %1\n").arg(outlook.summary);
         if (!restarts.isEmpty())
             out << Tr::tr("restarts %1\n").arg(restarts);
+        if (series.ok() && !series.value.lastResources().isEmpty())
+            out << Tr::tr("uses     %1 (%2)\n")
+                       .arg(resourceSummary(series.value.lastResources()),
+                            sampleAge(series.value.lastResources().time));
     }
     out << Qt::flush;
     return reached ? Ok : Failure;

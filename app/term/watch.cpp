@@ -156,6 +156,14 @@ void Watch::fetchLog()
     });
 }
 
+void Watch::lookAtSelected()
+{
+    const RunRecord *run = selectedRun();
+    const bool sampled = !m_plain && run && jobStateFromName(run->state) == JobState::Running;
+    for (const QString &cluster : std::as_const(m_clusters))
+        m_context.agent().lookAt(cluster, sampled && run->cluster == cluster ? QStringList{run->id} : QStringList{});
+}
+
 WatchRunRow Watch::rowOf(const RunRecord &run) const
 {
     const QList<JobRecord> jobs = m_jobs.value(run.id);
@@ -171,7 +179,9 @@ void Watch::redraw()
         snapshot.runs.append(rowOf(run));
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
+    lookAtSelected();
     if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
+        snapshot.runs[m_selected].resources = resourceSummary(snapshot.series->lastResources());
         const JobSpec::FromJson spec = selectedRun()->spec();
         const CheckpointOutlook outlook =
             spec.ok()

@@ -43,6 +43,7 @@ private:
     void resumeSelected();
     void setMessage(const QString &text, bool error = false);
     const RunRecord *selectedRun() const;
+    void lookAtSelected(); // the agent samples what the selected run's job uses (not in --plain)
     const RunSeries *seriesOf(const QString &runId);
     bool allFinished() const;
     void quitWhenDone();

@@ -67,6 +67,17 @@ case_cancel() { # a long job is cancelled; the run says so; cancelling again is 
     grep -qE '^now +next checkpoint \(step [0-9]+\) in ~[0-9]+s, the warning signal in ~[0-9]m[0-9]{2}s: it fits$' \
         <<<"$(td status "$run")" || fail "no outlook: $(td status "$run")"
     expect_eq "$(td status "$run" --json | json_field next_checkpoint.fits)" True "next_checkpoint.fits"
+    # What the running job uses: sampled on its node by a step inside the allocation, read from /proc (the sandbox
+    # gathers no accounting for sstat), one task per rank, with the CPU it burns and its resident memory.
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field resources.via <<<"$out")" proc "where the resources were read"
+    /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin)["resources"]
+tasks=sorted(t["task"] for t in r["tasks"])
+assert tasks == ["0", "1"], tasks
+assert all(t["node"] == "node1" and t["rss_mib"] > 10 and t["cpu_seconds"] > 0 for t in r["tasks"]), r
+assert r["cpu_percent"] > 10 and r["rss_mib"] > 20, r' <<<"$out" || fail "resources: $out"
+    grep -qE '^uses +CPU [0-9]+% · RSS [0-9.]+ GiB · 2 tasks \(sampled [0-9]+ s ago\)$' <<<"$(td status "$run")" ||
+        fail "no resource line: $(td status "$run")"
     out=$(td cancel "$run")
     grep -q "cancelled run ${run:0:8}" <<<"$out" || fail "cancel said: $out"
     for _ in $(seq 50); do [[ "$(td status "$run" --json | json_field state)" == cancelled ]] && break; sleep 0.2; done

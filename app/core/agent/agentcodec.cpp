@@ -90,8 +90,8 @@ std::optional<MetricEvent> metricEventFromCbor(const QCborMap &map, QString *err
 {
     CborFields f(map);
     MetricEvent e;
-    e.kind = MetricEventKind(f.integer(QStringLiteral("kind"), 0, int(MetricEventKind::Stop)));
-    e.source = MetricSource(f.integer(QStringLiteral("source"), 0, int(MetricSource::LoggerFiles)));
+    e.kind = MetricEventKind(f.integer(QStringLiteral("kind"), 0, int(MetricEventKind::Resources)));
+    e.source = MetricSource(f.integer(QStringLiteral("source"), 0, int(MetricSource::Resources)));
     e.schema = int(f.integer(QStringLiteral("schema"), 0, 1 << 20, 1));
     e.time = f.number(QStringLiteral("time"), kNoValue);
     e.epoch = f.integer(QStringLiteral("epoch"), 0, maxCount, kNoCount);

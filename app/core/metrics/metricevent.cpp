@@ -15,6 +15,8 @@ QString metricEventName(MetricEventKind kind)
         return QStringLiteral("checkpoint");
     case MetricEventKind::Stop:
         return QStringLiteral("stop");
+    case MetricEventKind::Resources:
+        return QStringLiteral("resources");
     }
     return {};
 }

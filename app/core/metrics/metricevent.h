@@ -9,12 +9,14 @@
 namespace torchdeck {
 
 // The events of the trainer's JSON Lines contract (docs/metrics-schema.md); plain log lines parsed through
-// patterns become Step or Epoch events too.
-enum class MetricEventKind : quint8 { Start, Step, Epoch, Checkpoint, Stop };
+// patterns become Step or Epoch events too. Resources: what the job used, sampled by torchdeck
+// (core/metrics/resourcesample.h), not written by the job.
+enum class MetricEventKind : quint8 { Start, Step, Epoch, Checkpoint, Stop, Resources };
 
 // Where an event was read: the trainer's or the job's metrics file, a custom command's log (through log
-// patterns), or files the job's own logger wrote (TensorBoard, Lightning CSV). Stored: only grows at its end.
-enum class MetricSource : quint8 { MetricsFile, Log, LoggerFiles };
+// patterns), files the job's own logger wrote (TensorBoard, Lightning CSV), or torchdeck's samples of the job's
+// resource use. Stored: only grows at its end.
+enum class MetricSource : quint8 { MetricsFile, Log, LoggerFiles, Resources };
 
 // A value of a series the trainer does not have ("grad_norm", "val_f1"): plotted by step from step events,
 // by epoch from epoch events.

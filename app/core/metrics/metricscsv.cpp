@@ -37,6 +37,8 @@ QString metricSourceName(MetricSource source)
         return QStringLiteral("log");
     case MetricSource::LoggerFiles:
         return QStringLiteral("logger_files");
+    case MetricSource::Resources:
+        return QStringLiteral("resources");
     }
     return {};
 }

@@ -122,6 +122,7 @@ void RunSeriesChanges::merge(const RunSeriesChanges &other)
         mergeRows(&discarded[k], other.discarded[k]);
     }
     extras = extras || other.extras;
+    resources = resources || other.resources;
     checkpoints = checkpoints || other.checkpoints;
     info = info || other.info;
 }
@@ -132,7 +133,7 @@ bool RunSeriesChanges::isEmpty() const
         if (!appended[k].isEmpty() || !discarded[k].isEmpty())
             return false;
     }
-    return !extras && !checkpoints && !info;
+    return !extras && !resources && !checkpoints && !info;
 }
 
 void RunSeries::add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes)
@@ -189,6 +190,40 @@ QStringList RunSeries::extraNames(bool byEpoch) const
     return names;
 }
 
+QStringList RunSeries::resourceNames() const
+{
+    QStringList names;
+    for (const Extra &resource : m_resources)
+        names.append(resource.name);
+    return names;
+}
+
+const MetricSeries *RunSeries::resource(const QString &name) const
+{
+    for (const Extra &resource : m_resources) {
+        if (resource.name == name)
+            return &resource.series;
+    }
+    return nullptr;
+}
+
+void RunSeries::addResources(const MetricEvent &e, int attempt, RunSeriesChanges *changes)
+{
+    ResourceSample sample = resourceSampleOf(e);
+    if (!MetricEvent::has(sample.time) ||
+        (MetricEvent::has(m_lastResources.time) && sample.time < m_lastResources.time))
+        return;
+    for (const NamedValue &value : resourceSeriesValues(sample)) {
+        auto it = std::find_if(m_resources.begin(), m_resources.end(),
+                               [&value](const Extra &resource) { return resource.name == value.name; });
+        if (it == m_resources.end())
+            it = m_resources.insert(m_resources.end(), Extra{value.name, false, {}});
+        it->series.append(sample.time, value.value, attempt);
+    }
+    m_lastResources = std::move(sample);
+    changes->resources = true;
+}
+
 const MetricSeries *RunSeries::extra(const QString &name, bool byEpoch) const
 {
     for (const Extra &extra : m_extras) {
@@ -234,6 +269,10 @@ void RunSeries::resume(const MetricEvent &start, RunSeriesChanges *changes)
 RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
 {
     RunSeriesChanges changes;
+    if (e.kind == MetricEventKind::Resources) { // sampled by torchdeck: says nothing of the run's progress
+        addResources(e, attempt, &changes);
+        return changes;
+    }
     if (MetricEvent::has(e.time)) {
         if (!MetricEvent::has(m_info.firstTime))
             m_info.firstTime = e.time;
@@ -301,6 +340,8 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         m_info.stopMessage = e.message;
         changes.info = true;
         break;
+    case MetricEventKind::Resources:
+        break; // above
     }
     return changes;
 }
@@ -322,6 +363,8 @@ void RunSeries::clear()
     m_epochTimes.clear();
     m_stepTimesFromFiles = m_epochTimesFromFiles = false;
     m_extras.clear();
+    m_resources.clear();
+    m_lastResources = {};
     m_logMarks.clear();
     m_info = {};
     m_checkpoints.clear();

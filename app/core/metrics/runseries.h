@@ -2,6 +2,7 @@
 
 #include "core/metrics/metricevent.h"
 #include "core/metrics/metricseries.h"
+#include "core/metrics/resourcesample.h"
 #include "core/metrics/serieskind.h"
 
 #include <QHash>
@@ -60,7 +61,8 @@ struct RunProgress {
 struct RunSeriesChanges {
     std::array<MetricSeries::Rows, kSeriesKindCount> appended;
     std::array<MetricSeries::Rows, kSeriesKindCount> discarded;
-    bool extras = false; // a named extra series changed
+    bool extras = false;    // a named extra series changed
+    bool resources = false; // a resource sample came
     bool checkpoints = false;
     bool info = false;
 
@@ -86,6 +88,11 @@ public:
     const MetricSeries *extra(const QString &name, bool byEpoch) const;
     // When each step (x: step) and each epoch (x: epoch) was logged: wall-clock Unix seconds as y, for the
     // charts over time. Discarded with the points a resume discards.
+    // What the job used over wall time (x: Unix seconds), resourceSeriesValues' names in the order they came,
+    // and the latest sample whole.
+    QStringList resourceNames() const;
+    const MetricSeries *resource(const QString &name) const;
+    const ResourceSample &lastResources() const { return m_lastResources; }
     const MetricSeries &stepTimes() const { return m_stepTimes; }
     const MetricSeries &epochTimes() const { return m_epochTimes; }
     const RunInfo &info() const { return m_info; }
@@ -113,6 +120,7 @@ private:
     MetricSeries &at(SeriesKind kind) { return m_series[static_cast<int>(kind)]; }
     void add(SeriesKind kind, double x, double y, MetricSource source, int attempt, RunSeriesChanges *changes);
     void addExtras(const MetricEvent &event, double x, bool byEpoch, int attempt, RunSeriesChanges *changes);
+    void addResources(const MetricEvent &event, int attempt, RunSeriesChanges *changes);
     // Whether a value from `source` goes into a series: once a file gives it values, the log's give way (what
     // the log gave so far is discarded, its rows merged into `superseded`).
     static bool takesSource(MetricSeries *series, bool *fromFiles, MetricSource source, MetricSeries::Rows *superseded);
@@ -131,6 +139,8 @@ private:
         MetricSeries series;
     };
     QList<Extra> m_extras;
+    QList<Extra> m_resources; // byEpoch unused
+    ResourceSample m_lastResources;
     QHash<int, LogMark> m_logMarks; // by attempt
     RunInfo m_info;
     QList<RunCheckpoint> m_checkpoints;

@@ -88,6 +88,8 @@ void RunMetrics::announce(const RunSeriesChanges &changes)
     }
     if (changes.extras)
         emit extrasChanged();
+    if (changes.resources)
+        emit resourcesChanged();
     if (changes.checkpoints)
         emit checkpointsChanged();
     if (changes.info)

@@ -33,7 +33,8 @@ signals:
     // Emitted after the rows exist. kind is a SeriesKind; rows are inclusive.
     void pointsAppended(torchdeck::SeriesKind kind, qsizetype first, qsizetype last);
     void pointsDiscarded(torchdeck::SeriesKind kind, qsizetype first, qsizetype last);
-    void extrasChanged(); // a named series of the run's own logger (RunSeries::extraNames)
+    void extrasChanged();    // a named series of the run's own logger (RunSeries::extraNames)
+    void resourcesChanged(); // a sample of what its job uses (RunSeries::resourceNames)
     void checkpointsChanged();
     void infoChanged();
     void aboutToReplace();

@@ -146,6 +146,10 @@ QString throughputLine(const WatchSnapshot &s, int cols)
         line.add(epochText(r));
         line.add(Tr::tr("  eta "), key);
         line.add(formatDuration(r.etaSeconds));
+        if (!r.resources.isEmpty()) {
+            line.add(Tr::tr("  uses "), key);
+            line.add(terminalSafe(r.resources));
+        }
         if (MetricEvent::has(r.nextCheckpointIn) && MetricEvent::has(r.signalIn)) {
             line.add(Tr::tr("  next ckpt "), key);
             line.add(formatDuration(r.nextCheckpointIn));

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "core/metrics/resourcesample.h"
+#include "core/schedulerkind.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace torchdeck {
+
+// How torchdeck samples what a running job uses: one command on the login node per job and sample.
+// Slurm: a step inside the allocation on each of the job's nodes (`srun --overlap --jobid`, which needs no
+// accounting) runs nvidia-smi and reads /proc for the job's own processes (those whose environment names the
+// job and the node, this step's excepted), grouped by rank (RANK, else SLURM_PROCID). PBS: `qstat -f` for
+// resources_used (the whole job), and nvidia-smi over ssh on the job's first node.
+
+// The command; `nodes` as the scheduler prints them (Slurm's NodeList, PBS's hosts); empty for a local run.
+QString resourceProbeCommand(SchedulerKind kind, PbsDialect dialect, const QString &jobId, const QString &nodes);
+
+struct ResourceProbeResult {
+    ResourceSample sample; // time left unset: the caller's clock
+    QString error;         // the output held nothing to read
+};
+
+// The probe's standard output, read; the CPU percent is left to computeCpuPercent.
+ResourceProbeResult parseResourceProbe(SchedulerKind kind, const QByteArray &output);
+
+// nvidia-smi --query-gpu=index,utilization.gpu,memory.used,memory.total --format=csv,noheader,nounits, one line
+// ("0, 87, 31245, 81559"); false for anything else ("[N/A]" values are left unknown).
+bool parseNvidiaSmiLine(QStringView line, const QString &node, GpuUse *gpu);
+
+} // namespace torchdeck

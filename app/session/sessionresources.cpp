@@ -1,0 +1,111 @@
+// ClusterSession's samples of what running jobs use (core/scheduler/resourceprobe.h), for the runs a front shows.
+#include "core/runs/restartdecision.h"
+#include "core/scheduler/jobstate.h"
+#include "core/scheduler/resourceprobe.h"
+#include "core/store/runstore.h"
+#include "session/clustersession.h"
+#include "session/sessionoperation.h"
+
+#include <QCborArray>
+#include <QDateTime>
+#include <memory>
+
+namespace torchdeck {
+
+namespace {
+constexpr int probeDeadlineMs = 45000; // the probe's own timeout (30 s) and the round trip
+} // namespace
+
+void ClusterSession::setLookedAt(const QStringList &runIds)
+{
+    const bool added = std::any_of(runIds.cbegin(), runIds.cend(),
+                                   [this](const QString &runId) { return !m_lookedAt.contains(runId); });
+    m_lookedAt = runIds;
+    if (m_lookedAt.isEmpty()) {
+        m_resourceTimer.stop();
+        return;
+    }
+    if (!m_resourceTimer.isActive())
+        m_resourceTimer.start();
+    if (added) // a run just shown gets its numbers now, not a whole interval later
+        sampleResources(m_lookedAt);
+}
+
+SessionOperation *ClusterSession::sampleResources(const QStringList &runIds)
+{
+    auto *operation = new SessionOperation(this);
+    struct Tally {
+        int pending = 1; // released after all are asked
+        QCborArray sampled;
+        QCborArray problems;
+    };
+    auto tally = std::make_shared<Tally>();
+    auto settle = [operation, tally] {
+        if (--tally->pending == 0)
+            operation->finish(
+                QCborMap{{QStringLiteral("sampled"), tally->sampled}, {QStringLiteral("problems"), tally->problems}});
+    };
+    for (const QString &runId : runIds) {
+        ++tally->pending;
+        sampleRun(operation, runId, [runId, tally, settle](bool sampled, const QString &error) {
+            if (sampled)
+                tally->sampled.append(runId);
+            if (!error.isEmpty())
+                tally->problems.append(error);
+            settle();
+        });
+    }
+    settle();
+    return operation;
+}
+
+void ClusterSession::sampleRun(QObject *context, const QString &runId,
+                               const std::function<void(bool, const QString &)> &done)
+{
+    const auto jobs = m_store->jobs(runId);
+    if (!jobs.ok())
+        return done(false, jobs.error);
+    if (jobs.value.isEmpty() || m_sampling.contains(runId))
+        return done(false, {});
+    const JobRecord job = jobs.value.at(speakingJob(jobs.value));
+    const QString command =
+        jobStateFromName(job.state) == JobState::Running
+            ? resourceProbeCommand(m_profile.scheduler, m_profile.pbsDialect, job.jobId, job.scheduling.nodes)
+            : QString();
+    if (command.isEmpty())
+        return done(false, {});
+    m_sampling.insert(runId);
+    const SchedulerKind kind = m_profile.scheduler;
+    runCommand(
+        context, command,
+        [this, runId, job, kind, done](int exitCode, const QByteArray &out, const QByteArray &err) {
+            m_sampling.remove(runId);
+            ResourceProbeResult probe = parseResourceProbe(kind, out);
+            if (!probe.error.isEmpty()) {
+                const QString said = QString::fromUtf8(err.trimmed()).section(u'\n', -1);
+                return done(false, tr("no resource sample of job %1 (exit %2): %3")
+                                       .arg(job.jobId)
+                                       .arg(exitCode)
+                                       .arg(said.isEmpty() ? probe.error : said));
+            }
+            ResourceSample &sample = probe.sample;
+            sample.time = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+            computeCpuPercent(&sample, m_lastSample.value(job.jobId));
+            m_lastSample.insert(job.jobId, sample);
+            const QList<MetricEvent> events{resourceEvent(sample)};
+            m_series.series(runId); // cached before the append, as the tracker does
+            const StoreStatus stored = m_store->appendMetrics(runId, job.attempt, events);
+            if (!stored.ok())
+                return done(false, stored.error);
+            m_series.apply(runId, job.attempt, events);
+            emit metricsArrived(runId, job.attempt, events);
+            done(true, {});
+        },
+        [this, runId, job, done](const QString &error) {
+            m_sampling.remove(runId);
+            done(false, tr("no resource sample of job %1: %2").arg(job.jobId, error));
+        },
+        probeDeadlineMs);
+}
+
+} // namespace torchdeck

@@ -1,9 +1,11 @@
 #include "gui/runactions.h"
+#include "gui/runcharts.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QLabel>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -57,6 +59,18 @@ private slots:
         QVERIFY2(second.error.isEmpty(), qPrintable(second.error));
         window.agent()->setPollInterval(500);
         QTRY_COMPARE_WITH_TIMEOUT(jobState(window, first.result.runId), QStringLiteral("running"), 60000);
+
+        // What the shown run's job uses: the agent samples it on its node; the charts and the line under the
+        // header show it (the sleeper's resident memory, its CPU near 0%).
+        window.selectRun(first.result.runId);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->charts()->drawnResources().contains(QStringLiteral("memory GiB")),
+                                 30000);
+        QVERIFY(window.runView()->charts()->drawnResources().contains(QStringLiteral("CPU %")));
+        const auto *uses = window.runView()->findChild<QLabel *>(QStringLiteral("resourceUse"));
+        QVERIFY(uses);
+        QTRY_VERIFY(uses->isVisible());
+        QVERIFY2(uses->text().contains(QStringLiteral("RSS")) && uses->text().contains(QStringLiteral("1 task")),
+                 qPrintable(uses->text()));
 
         // Requeue: the scheduler takes the running job back and queues it again under the same id.
         QSignalSpy done(window.runView()->actions(), &RunActions::actionDone);

@@ -91,7 +91,10 @@ void addProcess(QStringView line, const QString &node, const NodeClock &clock, Q
     const auto stat = line.mid(bar + 1).split(u' ', Qt::SkipEmptyParts);
     if (stat.size() < 22)
         return;
-    const double cpuTicks = number(stat.at(14 - 3)) + number(stat.at(15 - 3));
+    // utime and stime, and those of its children that ended (a shell's short commands): live children are
+    // processes of their own here.
+    const double cpuTicks =
+        number(stat.at(14 - 3)) + number(stat.at(15 - 3)) + number(stat.at(16 - 3)) + number(stat.at(17 - 3));
     const double startTicks = number(stat.at(22 - 3));
     const double rssPages = stat.size() > 24 - 3 ? number(stat.at(24 - 3)) : kNoValue;
     if (!MetricEvent::has(cpuTicks))

@@ -23,6 +23,7 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { watchStalls(step); }});
     connect(&m_pass, &StepSequence::finished, this, [this] { emit refreshed(m_problems.join(QStringLiteral("; "))); });
     connect(&m_pass, &StepSequence::failed, this, &RunTracker::failed);
 }

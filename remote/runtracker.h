@@ -3,6 +3,7 @@
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/loggerfilediff.h"
+#include "core/runs/stallcheck.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 #include "core/store/runstore.h"
@@ -63,6 +64,9 @@ signals:
     void restartDecided(const QString &runId, bool restart, const QString &reason);
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
+    // The run's job shows no sign of progress for longer than its threshold (runtrackerstalls.cpp); once per
+    // stall.
+    void runStalled(const QString &runId, const QString &message);
     void failed(const QString &error); // the store broke
 
 private:
@@ -104,6 +108,10 @@ private:
     void noticeChangesFromElsewhere(const QList<RunRecord> &runs, const QSet<QString> &tracked);
     void retryRefusedRestarts(const QSet<QString> &tracked);
     void noteOnRun(const QString &runId, const QString &message); // written unless the run says it already
+    void markActive(const QString &runId);                        // its job's files grew just now
+    void watchStalls(const StepHandle &step);
+    void nameStall(const JobRecord &job, double quiet, const torchdeck::StallThreshold &threshold);
+    void noteStall(const QString &runId, const QString &message); // empty: no longer stalled
     void note(const QString &problem);
 
     QPointer<Connection> m_connection;
@@ -125,6 +133,8 @@ private:
     };
     QHash<QString, Retry> m_retries;         // runs whose restart failed: when to try again
     QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
+    QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
+    QSet<QString> m_stalled;                 // runs noted as stalled
 };
 
 } // namespace torchdeck::remote

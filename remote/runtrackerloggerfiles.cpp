@@ -44,6 +44,8 @@ void RunTracker::readLoggerFile(const QString &runId, QList<LoggerFileChange> fi
 
 void RunTracker::loggerFileRead(const QString &runId, const LoggerFileChange &change, const QByteArray &bytes)
 {
+    if (!bytes.isEmpty())
+        markActive(runId);
     const LoggerFileRead read =
         readLoggerFileBytes(change, bytes, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0);
     if (!read.skipped.isEmpty())

@@ -28,6 +28,8 @@ void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &
 
 void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
 {
+    if (!bytes.isEmpty())
+        markActive(job.runId);
     MetricsReader reader(MetricsReader::Format::JsonLines, job.offsets.metricsOffset);
     const QList<MetricEvent> events = reader.feed(bytes);
     if (reader.offset() == job.offsets.metricsOffset)
@@ -50,6 +52,8 @@ void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done
 
 void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 {
+    if (!bytes.isEmpty())
+        markActive(job.runId);
     const bool ended = job.hasEnded();
     MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
     // The job's own patterns, then the cluster's, then the built-in ones.

@@ -1,6 +1,7 @@
 #include "gui/runview.h"
 
 #include "core/metrics/resourcesample.h"
+#include "core/metrics/slowestrank.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
@@ -87,6 +88,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_uses->hide();
     layout->addWidget(m_uses);
     connect(m_metrics, &RunMetrics::resourcesChanged, this, &RunView::showUses);
+    connect(m_metrics, &RunMetrics::infoChanged, this, &RunView::showUses);
     layout->addWidget(m_tabs, 1);
 
     connect(m_logScale, &QCheckBox::toggled, m_charts, &RunCharts::setLogScale);
@@ -217,11 +219,17 @@ void RunView::showUses()
 {
     const ResourceSample &sample = m_metrics->series().lastResources();
     const QString summary = m_running ? resourceSummary(sample) : QString();
-    m_uses->setVisible(!summary.isEmpty());
-    m_uses->setText(
-        tr("Uses %1 (sampled %2)")
-            .arg(summary,
-                 QDateTime::fromMSecsSinceEpoch(qint64(sample.time * 1000)).toString(QStringLiteral("HH:mm:ss"))));
+    const QString slowest = slowestRankSummary(slowestRank(m_metrics->series().info().rankComputeSeconds));
+    QStringList lines;
+    if (!summary.isEmpty())
+        lines.append(
+            tr("Uses %1 (sampled %2)")
+                .arg(summary,
+                     QDateTime::fromMSecsSinceEpoch(qint64(sample.time * 1000)).toString(QStringLiteral("HH:mm:ss"))));
+    if (!slowest.isEmpty())
+        lines.append(slowest.at(0).toUpper() + slowest.mid(1));
+    m_uses->setVisible(!lines.isEmpty());
+    m_uses->setText(lines.join(QStringLiteral(" \u2014 ")));
 }
 
 void RunView::showAttemptLog(int attempt)

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentprotocol.h"
 #include "core/appidentity.h"
+#include "core/runs/restartdecision.h"
 #include "core/sshconfigparser.h"
 #include "session/agentpeer.h"
 #include "session/agentrequests.h"
@@ -277,6 +278,13 @@ void Agent::sessionAdded(ClusterSession *session)
                                                              {QStringLiteral("error"), error},
                                                              {QStringLiteral("restarts_pending"), restartsPending()}});
             });
+    connect(session, &ClusterSession::runStalled, this, [this, session](const QString &runId, const QString &message) {
+        qCInfo(lcAgent).noquote() << QStringLiteral("run %1 %2").arg(runId.left(8), message);
+        const auto run = m_store.run(runId);
+        const auto jobs = m_store.jobs(runId);
+        if (run.ok() && run.value && jobs.ok() && !jobs.value.isEmpty())
+            tell(stallNotice(*run.value, jobs.value.at(speakingJob(jobs.value)).jobId, message), session);
+    });
     connect(session, &ClusterSession::submitted, this,
             [this](const LaunchResult &result) { broadcast(QStringLiteral("submitted"), launchResultToCbor(result)); });
     connect(session, &ClusterSession::storeFailed, this, [this](const QString &error) {

@@ -96,6 +96,8 @@ public:
     void lookAt(const QString &cluster, const QStringList &runIds);
     // A sample of what the runs' running jobs use now, stored with the runs: {"sampled", "problems"}.
     SessionOperation *sampleResources(const QString &cluster, const QStringList &runIds);
+    // The stacks of every process of the run's running job, kept by the agent: {"dump", "path"}.
+    SessionOperation *stackDump(const QString &cluster, const QString &runId);
     void answerHostKey(const QString &cluster, bool trust);
     void answerCredential(const QString &cluster, std::optional<QString> answer);
 

@@ -168,6 +168,11 @@ SessionOperation *AgentClient::sampleResources(const QString &cluster, const QSt
                    {{kCluster, cluster}, {QStringLiteral("runs"), QCborArray::fromStringList(runIds)}});
 }
 
+SessionOperation *AgentClient::stackDump(const QString &cluster, const QString &runId)
+{
+    return request(QStringLiteral("stack_dump"), {{kCluster, cluster}, {QStringLiteral("run"), runId}});
+}
+
 void AgentClient::answerHostKey(const QString &cluster, bool trust)
 {
     request(QStringLiteral("answer_host_key"), {{kCluster, cluster}, {QStringLiteral("trust"), trust}});

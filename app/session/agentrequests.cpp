@@ -207,6 +207,10 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
             args.fail(problem);
         else if (args.ok())
             operation = session->check(*settings);
+    } else if (op == u"stack_dump") {
+        const QString run = args.text(kRun, true, 128);
+        if (args.ok())
+            operation = session->stackDump(run);
     } else if (op == u"resources") {
         const QStringList runs = args.texts(QStringLiteral("runs"), 1000);
         if (args.ok())

@@ -129,6 +129,9 @@ public:
     // stored as a Resources event and told as metricsArrived. {"sampled": [runs], "problems": [texts]}; runs
     // with no running job are left out.
     SessionOperation *sampleResources(const QStringList &runIds);
+    // A stack dump of every process of the run's running job (core/runs/stackdump.h), kept with the run in
+    // the data folder: {"dump": text, "path": the file}.
+    SessionOperation *stackDump(const QString &runId);
     // The runs a front shows: their running jobs are sampled every kResourceSampleMs (only these: a sample is a
     // step on the job's nodes).
     void setLookedAt(const QStringList &runIds);
@@ -150,7 +153,8 @@ signals:
     void runEnded(const QString &runId, const QString &stateBefore);                // see RunTracker
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
-    void submitted(const torchdeck::LaunchResult &result); // every job a submission of this session sent
+    void runStalled(const QString &runId, const QString &message); // see RunTracker
+    void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);
 

@@ -1,5 +1,7 @@
 // ClusterSession's samples of what running jobs use (core/scheduler/resourceprobe.h), for the runs a front shows.
+#include "core/privatefiles.h"
 #include "core/runs/restartdecision.h"
+#include "core/runs/stackdump.h"
 #include "core/scheduler/jobstate.h"
 #include "core/scheduler/resourceprobe.h"
 #include "core/store/runstore.h"
@@ -8,13 +10,60 @@
 
 #include <QCborArray>
 #include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <memory>
 
 namespace torchdeck {
 
 namespace {
 constexpr int probeDeadlineMs = 45000; // the probe's own timeout (30 s) and the round trip
+constexpr int dumpDeadlineMs = 150000; // the dump's own timeout (120 s) and the round trip
 } // namespace
+
+SessionOperation *ClusterSession::stackDump(const QString &runId)
+{
+    const auto jobs = m_store->jobs(runId);
+    if (!jobs.ok())
+        return SessionOperation::alreadyFailed(jobs.error, this);
+    if (jobs.value.isEmpty())
+        return SessionOperation::alreadyFailed(tr("run %1 has no job").arg(runId.left(8)), this);
+    const JobRecord job = jobs.value.at(speakingJob(jobs.value));
+    if (jobStateFromName(job.state) != JobState::Running)
+        return SessionOperation::alreadyFailed(
+            tr("job %1 of run %2 is %3: only a running job has stacks").arg(job.jobId, runId.left(8), job.state), this);
+    const QString command = stackDumpCommand(m_profile.scheduler, job.jobId, job.scheduling.nodes);
+    if (command.isEmpty())
+        return SessionOperation::alreadyFailed(tr("no stack dump for local runs yet"), this);
+    auto *operation = new SessionOperation(this);
+    operation->reportProgress(tr("Dumping the stacks of job %1").arg(job.jobId), 0, 0);
+    const QString folder = QFileInfo(m_store->path()).dir().filePath(QStringLiteral("stacks/") + runId);
+    const SchedulerKind kind = m_profile.scheduler;
+    runCommand(
+        operation, command,
+        [operation, folder, job, kind](int exitCode, const QByteArray &out, const QByteArray &err) {
+            QString dump = assembleStackDump(kind, out);
+            if (dump.trimmed().isEmpty())
+                return operation->fail(tr("no stack of job %1 (exit %2): %3")
+                                           .arg(job.jobId)
+                                           .arg(exitCode)
+                                           .arg(QString::fromUtf8(err.trimmed()).section(u'\n', -1)));
+            dump.prepend(tr("# job %1, %2\n").arg(job.jobId, QDateTime::currentDateTime().toString(Qt::ISODate)));
+            QString path;
+            if (makePrivateDirectory(folder).isEmpty()) {
+                path = QDir(folder).filePath(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")) +
+                                             QStringLiteral(".txt"));
+                QFile file(path);
+                if (!file.open(QIODevice::WriteOnly) || file.write(dump.toUtf8()) < 0 ||
+                    !makePrivateFile(path).isEmpty())
+                    path.clear();
+            }
+            operation->finish(QCborMap{{QStringLiteral("dump"), dump}, {QStringLiteral("path"), path}});
+        },
+        [operation](const QString &error) { operation->fail(error); }, dumpDeadlineMs);
+    return operation;
+}
 
 void ClusterSession::setLookedAt(const QStringList &runIds)
 {

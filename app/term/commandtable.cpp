@@ -11,6 +11,7 @@
 #include "term/logscommand.h"
 #include "term/profilecommand.h"
 #include "term/runscommand.h"
+#include "term/stackcommand.h"
 #include "term/submitcommand.h"
 #include "term/termtr.h"
 #include "term/watchcommand.h"
@@ -192,6 +193,12 @@ QList<CommandSpec> buildCommands()
          Tr::tr("a new job continuing the run from its latest checkpoint"),
          {valued("--from", "STEP|FILE", Tr::tr("the checkpoint to continue from; an older one branches the run")),
           valued("--epochs", "N", Tr::tr("train up to N epochs in all")), jsonFlag()}},
+        {QStringLiteral("stack"),
+         runs,
+         {run},
+         Tr::tr("the stacks of every process of the run's running job (py-spy or gdb on its nodes), kept with "
+                "the run: for a run that stalls"),
+         {}},
         {QStringLiteral("forward"),
          runs,
          {run, operand("REMOTE_PORT", Completion::None), localPort},
@@ -256,6 +263,7 @@ QList<CommandSpec> buildCommands()
         {u"watch", runWatchCommand},
         {u"code", runCodeCommand},
         {u"forward", runForwardCommand},
+        {u"stack", runStackCommand},
         {u"agent", runAgentCommand},
         {u"completion", runCompletionCommand},
         {u"manpage", runManPageCommand},
@@ -317,6 +325,9 @@ QList<OptionSpec> buildJobOptions()
                     "check proved the cluster allows it)")),
         flag("--no-requeue", Tr::tr("the agent restarts the run from outside instead (a new job from the checkpoint)")),
         valued("--max-restarts", "N", Tr::tr("how often torchdeck restarts the run from its checkpoint")),
+        valued("--stall-after", "SECONDS",
+               Tr::tr("the stall alarm after this long without new events or log output (default: from the "
+                      "run's own step times)")),
         valued("--master-port", "PORT", Tr::tr("the rendezvous port")),
         valued("--command", "CMD", Tr::tr("run your own command on every rank instead of the bundled trainer")),
         valued("--code", "DIR",

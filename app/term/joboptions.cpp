@@ -38,6 +38,7 @@ const SpecOption specOptions[] = {
     {u"--signal", u"checkpointSignal", ValueKind::Text},
     {u"--signal-lead", u"signalLeadSeconds", ValueKind::Integer},
     {u"--max-restarts", u"maxRestarts", ValueKind::Integer},
+    {u"--stall-after", u"stallSeconds", ValueKind::Integer},
     {u"--master-port", u"masterPort", ValueKind::Integer},
 };
 // Options appended to a list key.

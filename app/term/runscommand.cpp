@@ -2,6 +2,7 @@
 
 #include "core/agent/cborfields.h"
 #include "core/metrics/resourcesample.h"
+#include "core/metrics/slowestrank.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
@@ -138,6 +139,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         running && spec.ok() && series.ok()
             ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
+    const SlowestRank slowest = series.ok() ? slowestRank(series.value.info().rankComputeSeconds) : SlowestRank{};
     const QString restarts = spec.ok() ? Tr::tr("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
                                              .arg(run->autoRestart ? Tr::tr("automatic") : Tr::tr("off for this run"))
                                              .arg(restartsUsed(jobs.value))
@@ -154,6 +156,12 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
                                             {QStringLiteral("summary"), budget.summary}};
         if (series.ok() && !series.value.lastResources().isEmpty())
             object[u"resources"] = resourceJson(series.value.lastResources());
+        if (slowest.rank >= 0)
+            object[u"slowest_rank"] = QJsonObject{{QStringLiteral("rank"), slowest.rank},
+                                                  {QStringLiteral("ratio"), slowest.ratio},
+                                                  {QStringLiteral("seconds"), slowest.seconds},
+                                                  {QStringLiteral("median_seconds"), slowest.median},
+                                                  {QStringLiteral("summary"), slowestRankSummary(slowest)}};
         if (outlook.known)
             object[u"next_checkpoint"] = QJsonObject{{QStringLiteral("in_seconds"), outlook.nextCheckpointIn},
                                                      {QStringLiteral("signal_in_seconds"), outlook.signalIn},
@@ -168,6 +176,8 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             out << Tr::tr("now      %1\n").arg(outlook.summary);
         if (!restarts.isEmpty())
             out << Tr::tr("restarts %1\n").arg(restarts);
+        if (slowest.rank >= 0)
+            out << Tr::tr("ranks    %1\n").arg(slowestRankSummary(slowest));
         if (series.ok() && !series.value.lastResources().isEmpty())
             out << Tr::tr("uses     %1 (%2)\n")
                        .arg(resourceSummary(series.value.lastResources()),

@@ -1,5 +1,6 @@
 #include "term/watch.h"
 
+#include "core/metrics/slowestrank.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
@@ -103,8 +104,8 @@ void Watch::connectClusters(int intervalMs)
                 if (std::none_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &run) { return run.id == runId; }))
                     return;
                 writeAll(STDOUT_FILENO, QByteArrayLiteral("\a"));
-                if (event == u"completed" || event == u"failed")
-                    setMessage(title + QStringLiteral(": ") + body, event == u"failed");
+                if (event == u"completed" || event == u"failed" || event == u"stalled")
+                    setMessage(title + QStringLiteral(": ") + body, event != u"completed");
             });
     connect(&agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {
         if (!m_clusters.contains(cluster))
@@ -182,6 +183,8 @@ void Watch::redraw()
     lookAtSelected();
     if (snapshot.series && jobStateFromName(selectedRun()->state) == JobState::Running) {
         snapshot.runs[m_selected].resources = resourceSummary(snapshot.series->lastResources());
+        snapshot.runs[m_selected].slowestRank =
+            slowestRankSummary(slowestRank(snapshot.series->info().rankComputeSeconds));
         const JobSpec::FromJson spec = selectedRun()->spec();
         const CheckpointOutlook outlook =
             spec.ok()

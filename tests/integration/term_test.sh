@@ -85,6 +85,38 @@ assert r["cpu_percent"] > 10 and r["rss_mib"] > 20, r' <<<"$out" || fail "resour
     grep -q 'no unfinished job' <<<"$(td cancel "$run")" || fail "second cancel"
 }
 
+case_stall() { # a straggler is named; a hanging rank raises the stall alarm, named; its stack shows where it hangs
+    use_prebuilt_trainer
+    local run out
+    # Rank 1 takes 20 ms longer in every step, then hangs for 100 s inside step 40.
+    run=$(td submit torchdeck-sandbox --tasks-per-node 2 --time 00:10:00 --model ae --data fashion-mnist --limit 4096 \
+          --batch-size 64 --threads 1 --log-every 4 --epochs 50 --stall-after 6 --name stall \
+          --trainer-arg --slow-rank --trainer-arg 1:0.02 --trainer-arg --sleep-in-step --trainer-arg 40:1:100 \
+          --json | json_field run)
+    # shellcheck disable=SC2064 # the locals are gone when the trap runs: expand them now
+    trap "td cancel '$run' >/dev/null 2>&1 || true; stop_agent" EXIT
+    for _ in $(seq 150); do grep -q 'slowest rank' <<<"$(td status "$run")" && break; sleep 0.2; done
+    grep -qE '^ranks +slowest rank 1: [0-9.]+x the median compute per step \([0-9.]+ ms vs [0-9.]+ ms\)$' \
+        <<<"$(td status "$run")" || fail "no straggler: $(td status "$run")"
+    expect_eq "$(td status "$run" --json | json_field slowest_rank.rank)" 1 "the slowest rank"
+    # No new step event for 6 s: stalled, and the ranks' heartbeats say which one holds the others up.
+    for _ in $(seq 120); do grep -q 'rank 1 is still' <<<"$(td status "$run" --json | json_field message)" && break
+                            sleep 0.5; done
+    out=$(td status "$run" --json | json_field message)
+    grep -qE '^stalled: no new output for [0-9]+s .*; rank 1 is still computing step 40 while the others wait in the all-reduce$' \
+        <<<"$out" || fail "no stall: $out"
+    grep -q "run ${run:0:8} stalled: " "$TORCHDECK_DATA_DIR/agent.log" || fail "the agent did not tell: $(tail -5 "$TORCHDECK_DATA_DIR/agent.log")"
+    # The stacks of its ranks: rank 1 sleeps in the testing aid, rank 0 waits in the all-reduce.
+    out=$(td stack "$run" 2>"$home/stack.err") || fail "stack: $(cat "$home/stack.err")"
+    /usr/bin/python3 -c 'import re,sys; text=sys.stdin.read()
+blocks=dict((m.group(1), m.group(2)) for m in re.finditer(r"== node1 pid \d+ rank (\d) \(torchdeck-train\) ==\n(.*?)(?=\n== |\Z)", text, re.S))
+assert set(blocks) == {"0", "1"}, blocks.keys()
+assert "sleepForTesting" in blocks["1"] and "sleepForTesting" not in blocks["0"], text' <<<"$out" || fail "stacks: $out"
+    grep -q "kept in .*/stacks/$run/" "$home/stack.err" || fail "not kept: $(cat "$home/stack.err")"
+    td cancel "$run" >/dev/null
+    for _ in $(seq 100); do [[ "$(td status "$run" --json | json_field state)" == cancelled ]] && break; sleep 0.2; done
+}
+
 case_local() { # the local scheduler (a background process on the cluster): submit, follow, cancel
     use_prebuilt_trainer
     td profile torchdeck-sandbox --scheduler local >/dev/null

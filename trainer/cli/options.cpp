@@ -6,10 +6,23 @@
 #include <csignal>
 #include <functional>
 #include <map>
+#include <vector>
 
 namespace torchdeck::trainer {
 
 namespace {
+
+std::vector<std::string> splitColons(const std::string &text)
+{
+    std::vector<std::string> parts(1);
+    for (const char c : text) {
+        if (c == ':')
+            parts.emplace_back();
+        else
+            parts.back() += c;
+    }
+    return parts;
+}
 
 using Setter = std::function<std::string(Options &, const std::string &)>;
 
@@ -97,6 +110,26 @@ const std::map<std::string, Flag> &flags()
         {"--stop-signals", {[](Options &o, const std::string &v) { return parseSignalList(v, o.stopSignals); }}},
         {"--signal-at-step",
          {[](Options &o, const std::string &v) { return parseInt64(v, 0, INT64_MAX, o.signalAtStep); }}},
+        {"--sleep-in-step", {[](Options &o, const std::string &v) {
+             const auto parts = splitColons(v);
+             if (parts.size() != 3)
+                 return std::string("expected STEP:RANK:SECONDS, got '") + v + "'";
+             std::string e = parseInt64(parts[0], 1, INT64_MAX, o.hangAtStep);
+             if (e.empty())
+                 e = parseInt(parts[1], 0, 1 << 24, o.hangRank);
+             if (e.empty())
+                 e = parseDoubleInRange(parts[2], 0, 86400, o.hangSeconds);
+             return e;
+         }}},
+        {"--slow-rank", {[](Options &o, const std::string &v) {
+             const auto parts = splitColons(v);
+             if (parts.size() != 2)
+                 return std::string("expected RANK:SECONDS, got '") + v + "'";
+             std::string e = parseInt(parts[0], 0, 1 << 24, o.slowRank);
+             if (e.empty())
+                 e = parseDoubleInRange(parts[1], 0, 3600, o.slowSeconds);
+             return e;
+         }}},
         {"--help",
          {[](Options &o, const std::string &) {
               o.help = true;

@@ -38,6 +38,14 @@ struct Options {
     int timeoutSeconds = 300;
     std::vector<int> stopSignals;   // filled with the defaults by the parser
     std::int64_t signalAtStep = -1; // testing aid: raise the first stop signal after this global step
+    // Testing aids for the stall alarm and the straggler report: rank `hangRank` sleeps `hangSeconds` inside
+    // global step `hangAtStep` (--sleep-in-step STEP:RANK:SECONDS); rank `slowRank` sleeps `slowSeconds` in
+    // every step (--slow-rank RANK:SECONDS).
+    std::int64_t hangAtStep = -1;
+    int hangRank = 0;
+    double hangSeconds = 0;
+    int slowRank = -1;
+    double slowSeconds = 0;
 
     bool help = false;
     bool version = false;

@@ -37,6 +37,8 @@ Checkpoints
   --resume WHAT           auto (newest valid in --checkpoint-dir) | none | PATH [auto]
   --stop-signals LIST     signals that mean "checkpoint and stop", or none      [USR1,USR2,TERM]
   --signal-at-step N      testing aid: raise the first stop signal once global step N is done
+  --sleep-in-step S:R:SEC testing aid: rank R sleeps SEC seconds inside global step S (a hang)
+  --slow-rank R:SEC       testing aid: rank R sleeps SEC seconds in every step (a straggler)
 
 Distributed and hardware
   --backend NAME          auto | gloo | shm | nccl                              [auto]

@@ -4,6 +4,7 @@
 #include "optim/flat_parameters.h"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/utils/lambda_post_hook.h>
@@ -89,6 +90,7 @@ void GradientReducer::prepare(float control)
     }
     nextToLaunch_ = 0;
     launchedInBackward_ = 0;
+    launchSeconds_ = 0;
     inFlight_.clear();
 }
 
@@ -108,10 +110,15 @@ void GradientReducer::launchReadyInOrder(bool inBackward)
         Bucket &b = buckets_[nextToLaunch_++];
         at::Tensor range = params_.groups()[b.group].gradsWithControl.narrow(0, b.offset, b.length);
         range.mul_(scale);
+        if (inBackward && launchHook_)
+            launchHook_();
+        const auto start = std::chrono::steady_clock::now();
         inFlight_.push_back(comm_.allreduceSum(range));
         b.launched = true;
-        if (inBackward)
+        if (inBackward) {
             ++launchedInBackward_;
+            launchSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
     }
 }
 

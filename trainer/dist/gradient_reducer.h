@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -40,6 +41,12 @@ public:
     std::size_t bucketCount() const { return buckets_.size(); }
     // How many buckets were launched from inside backward in the last step (the overlap).
     std::size_t launchedDuringBackward() const { return launchedInBackward_; }
+    // Seconds spent inside the collectives' launches from backward in the last step: a communicator whose
+    // launch blocks until every rank arrives (shm) waits there, and that wait is not this rank's compute.
+    double secondsInBackwardLaunches() const { return launchSeconds_; }
+    // Called before each collective launched from backward (on an autograd thread, under the reducer's
+    // lock): the rank's heartbeat says from then on that it waits for the others.
+    void setLaunchHook(std::function<void()> hook) { launchHook_ = std::move(hook); }
 
 private:
     struct Bucket {
@@ -62,6 +69,8 @@ private:
     std::vector<std::unique_ptr<PendingCollective>> inFlight_;
     std::size_t nextToLaunch_ = 0;
     std::size_t launchedInBackward_ = 0;
+    double launchSeconds_ = 0;
+    std::function<void()> launchHook_;
     std::mutex mutex_; // hooks of different devices run on different autograd threads
 };
 

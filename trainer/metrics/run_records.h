@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torchdeck::trainer {
 
@@ -44,6 +45,10 @@ struct StepRecord {
     double loss = 0;
     double lr = 0;
     double samplesPerSecond = 0;
+    // With several ranks: each rank's mean seconds per step since the previous step event, computing (batch,
+    // forward, backward) and waiting for the gradient all-reduce to finish; indexed by rank.
+    std::vector<double> rankComputeSeconds;
+    std::vector<double> rankWaitSeconds;
 };
 
 struct EpochRecord {

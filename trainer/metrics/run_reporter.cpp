@@ -120,6 +120,15 @@ void RunReporter::step(const StepRecord &r)
         .add("loss", r.loss)
         .add("lr", r.lr)
         .add("samples_per_s", r.samplesPerSecond);
+    if (!r.rankComputeSeconds.empty()) {
+        for (const auto &[key, values] :
+             {std::pair{"rank_compute_s", &r.rankComputeSeconds}, std::pair{"rank_wait_s", &r.rankWaitSeconds}}) {
+            std::vector<std::string> numbers;
+            for (const double v : *values)
+                numbers.push_back(jsonNumber(v));
+            j.addRaw(key, jsonArray(numbers));
+        }
+    }
     writeEvent("step", j.str());
     std::printf("epoch %lld step %lld/%lld (global %lld): loss = %.6f, lr = %g, %.1f samples/s\n",
                 static_cast<long long>(r.epoch), static_cast<long long>(r.epochStep),

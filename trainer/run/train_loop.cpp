@@ -12,12 +12,14 @@
 #include "run/autocast_scope.h"
 #include "run/batch.h"
 #include "run/evaluate.h"
+#include "run/rank_heartbeat.h"
 #include "run/stop_signals.h"
 #include "run/train_context.h"
 
 #include <chrono>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <torch/torch.h>
 
 namespace torchdeck::trainer {
@@ -42,6 +44,12 @@ std::vector<double> sumOverRanks(const TrainContext &ctx, std::vector<double> va
     return std::vector<double>(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
 }
 
+// The testing aids' sleep, in a frame of its own: a stack dump of the hanging rank shows it by name.
+[[gnu::noinline]] void sleepForTesting(double seconds)
+{
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
 // Rank 0's model buffers (BatchNorm statistics) to every rank.
 void syncBuffers(const TrainContext &ctx)
 {
@@ -61,6 +69,8 @@ struct LossTally {
     double logSum = 0; // since the last step event
     std::int64_t logSteps = 0;
     std::int64_t logSamples = 0;
+    double logComputeSeconds = 0; // this rank's, since the last step event
+    double logWaitSeconds = 0;
 
     void add(const at::Tensor &loss, std::int64_t samples)
     {
@@ -85,6 +95,8 @@ struct LossTally {
         logSum = 0;
         logSteps = 0;
         logSamples = 0;
+        logComputeSeconds = 0;
+        logWaitSeconds = 0;
     }
 };
 
@@ -96,6 +108,7 @@ public:
         , progress_(progress)
         , sampler_(ctx.data.train.size(), ctx.launch.worldSize, ctx.launch.rank, /*shuffle=*/true, o_.seed)
         , valIndices_(strideShard(ctx.data.val.size(), ctx.launch.worldSize, ctx.launch.rank))
+        , heartbeat_(ctx.options.metricsPath, ctx.launch.rank)
     {
         tally_.unflushed =
             torch::zeros({}, torch::TensorOptions().dtype(torch::kFloat64).device(ctx.devices.dataDevice));
@@ -105,7 +118,19 @@ public:
         stopCheckEvery_ = ctx.devices.cuda ? kCudaStopCheckEvery : 1;
         if (progress.globalStep > 0)
             lastCheckpointStep_ = progress.globalStep; // resumed from a checkpoint of this step
+        // A bucket's all-reduce launched from backward may block until every rank is there (shm): from then
+        // on this rank waits for the others, whatever backward has left to do.
+        if (ctx.reducer != nullptr)
+            ctx.reducer->setLaunchHook([this] { heartbeat_.mark(progress_.globalStep + 1, "allreduce"); });
     }
+
+    ~Trainer()
+    {
+        if (ctx_.reducer != nullptr)
+            ctx_.reducer->setLaunchHook({});
+    }
+    Trainer(const Trainer &) = delete;
+    Trainer &operator=(const Trainer &) = delete;
 
     TrainOutcome run()
     {
@@ -147,6 +172,8 @@ private:
         // ranks see the same sum after the step, and it costs no collective of its own.
         const bool checkStop = progress_.globalStep % stopCheckEvery_ == 0;
         bool stop = ctx_.signals.requested();
+        const auto stepStart = Clock::now();
+        heartbeat_.mark(progress_.globalStep + 1, "compute");
         const std::int64_t batch = o_.batchSize;
         const std::int64_t begin = progress_.epochStep * batch;
         const std::int64_t count = std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
@@ -161,9 +188,16 @@ private:
             output = ctx_.model.forward(b.inputs);
         }
         const at::Tensor loss = batchLoss(ctx_.model.lossKind(), output, b);
+        sleepIfAsked(progress_.globalStep + 1);
         loss.backward();
-        if (ctx_.reducer != nullptr)
+        const auto waitStart = Clock::now();
+        const double waitedInBackward = ctx_.reducer != nullptr ? ctx_.reducer->secondsInBackwardLaunches() : 0.0;
+        tally_.logComputeSeconds += std::chrono::duration<double>(waitStart - stepStart).count() - waitedInBackward;
+        if (ctx_.reducer != nullptr) {
+            heartbeat_.mark(progress_.globalStep + 1, "allreduce");
             ctx_.reducer->finish();
+        }
+        tally_.logWaitSeconds += secondsSince(waitStart) + waitedInBackward;
         ctx_.optimizer.step();
 
         ++progress_.globalStep;
@@ -178,10 +212,26 @@ private:
         return stop;
     }
 
+    // The testing aids (--sleep-in-step, --slow-rank), in the compute part of `step`.
+    void sleepIfAsked(std::int64_t step) const
+    {
+        if (o_.hangAtStep == step && o_.hangRank == ctx_.launch.rank)
+            sleepForTesting(o_.hangSeconds);
+        if (o_.slowRank == ctx_.launch.rank)
+            sleepForTesting(o_.slowSeconds);
+    }
+
     void reportStep(std::int64_t steps)
     {
-        const auto sums = sumOverRanks(
-            ctx_, {tally_.logSum, static_cast<double>(tally_.logSteps), static_cast<double>(tally_.logSamples)});
+        // Each rank's compute and wait per step ride in the same sum, in slots of their own.
+        const int world = ctx_.launch.worldSize;
+        std::vector<double> values{tally_.logSum, static_cast<double>(tally_.logSteps),
+                                   static_cast<double>(tally_.logSamples)};
+        values.resize(3 + 2 * static_cast<std::size_t>(world), 0.0);
+        const double stepsDone = std::max<double>(static_cast<double>(tally_.logSteps), 1.0);
+        values[3 + 2 * static_cast<std::size_t>(ctx_.launch.rank)] = tally_.logComputeSeconds / stepsDone;
+        values[4 + 2 * static_cast<std::size_t>(ctx_.launch.rank)] = tally_.logWaitSeconds / stepsDone;
+        const auto sums = sumOverRanks(ctx_, values);
         StepRecord r;
         r.epoch = progress_.epoch + 1;
         r.step = progress_.globalStep;
@@ -190,6 +240,12 @@ private:
         r.loss = sums[1] > 0 ? sums[0] / sums[1] : 0.0;
         r.lr = ctx_.optimizer.lr();
         r.samplesPerSecond = sums[2] / std::max(secondsSince(windowStart_), 1e-9);
+        if (world > 1) {
+            for (std::size_t rank = 0; rank < static_cast<std::size_t>(world); ++rank) {
+                r.rankComputeSeconds.push_back(sums[3 + 2 * rank]);
+                r.rankWaitSeconds.push_back(sums[4 + 2 * rank]);
+            }
+        }
         ctx_.reporter.step(r);
         tally_.resetLog();
         windowStart_ = Clock::now();
@@ -199,6 +255,7 @@ private:
     {
         const auto loss = sumOverRanks(ctx_, {tally_.epochSum, static_cast<double>(tally_.epochCount)});
         const auto evalStart = Clock::now();
+        heartbeat_.mark(progress_.globalStep, "eval");
         syncBuffers(ctx_);
         const EvalSums eval = evaluate(ctx_.model, ctx_.data.val, valIndices_, o_.batchSize, ctx_.devices,
                                        o_.channelsLast, o_.amp == "bf16");
@@ -239,6 +296,7 @@ private:
         lastCheckpointStep_ = progress_.globalStep;
         if (o_.checkpointDir.empty())
             return;
+        heartbeat_.mark(progress_.globalStep, "checkpoint");
         std::string failure;
         if (ctx_.launch.rank == 0) {
             try {
@@ -285,6 +343,7 @@ private:
     std::int64_t lastCheckpointStep_ = -1;
     std::optional<double> epochValLoss_; // set only while the end-of-epoch checkpoint is written
     Clock::time_point windowStart_;
+    RankHeartbeat heartbeat_;
 };
 
 } // namespace

@@ -65,6 +65,15 @@ QCborMap metricEventToCbor(const MetricEvent &e)
             extras.insert(v.name, v.value);
         m.insert(QStringLiteral("extras"), extras);
     }
+    for (const auto &[key, values] : {std::pair{QStringLiteral("rank_compute"), &e.rankComputeSeconds},
+                                      std::pair{QStringLiteral("rank_wait"), &e.rankWaitSeconds}}) {
+        if (!values->isEmpty()) {
+            QCborArray array;
+            for (const double v : *values)
+                array.append(v);
+            m.insert(key, array);
+        }
+    }
     putText(m, QStringLiteral("path"), e.path);
     putCount(m, QStringLiteral("bytes"), e.bytes);
     putText(m, QStringLiteral("reason"), e.reason);
@@ -114,6 +123,12 @@ std::optional<MetricEvent> metricEventFromCbor(const QCborMap &map, QString *err
             break;
         }
         e.extras.append({it.key().toString(), it.value().toDouble()});
+    }
+    for (const auto &[key, values] : {std::pair{QStringLiteral("rank_compute"), &e.rankComputeSeconds},
+                                      std::pair{QStringLiteral("rank_wait"), &e.rankWaitSeconds}}) {
+        const QCborArray array = f.array(key);
+        for (const QCborValue &v : array)
+            values->append(v.isDouble() || v.isInteger() ? v.toDouble() : kNoValue);
     }
     e.path = f.text(QStringLiteral("path"));
     e.bytes = f.integer(QStringLiteral("bytes"), 0, maxCount, kNoCount);

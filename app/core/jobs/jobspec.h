@@ -92,6 +92,9 @@ struct JobSpec {
     bool requeue = false;                              // requeue in-job when the command exits with requeueExitCode
     int maxRestarts = 3;
     int requeueExitCode = kTrainerRequeueExitCode;
+    // The stall alarm: seconds a running job may show no new events or log bytes; 0: from the run's own step
+    // times (core/runs/stallcheck.h).
+    int stallSeconds = 0;
 
     QList<JobDependency> dependencies;
     QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines

@@ -215,6 +215,7 @@ QJsonObject JobSpec::toJson() const
         {u"requeue"_s, requeue},
         {u"maxRestarts"_s, maxRestarts},
         {u"requeueExitCode"_s, requeueExitCode},
+        {u"stallSeconds"_s, stallSeconds},
         {u"dependencies"_s, deps},
         {u"extraDirectives"_s, toArray(extraDirectives)},
     };
@@ -281,6 +282,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.boolean(u"requeue"_s, s.requeue);
     r.integer(u"maxRestarts"_s, s.maxRestarts, 0, 10000);
     r.integer(u"requeueExitCode"_s, s.requeueExitCode, 1, 255);
+    r.integer(u"stallSeconds"_s, s.stallSeconds, 0, 7 * 86400);
     r.objects(u"dependencies"_s, s.dependencies, [](Reader &item, JobDependency &dep) {
         item.choice(u"kind"_s, dep.kind, kDependencyNames);
         item.stringList(u"jobIds"_s, dep.jobIds);

@@ -53,6 +53,10 @@ struct MetricEvent {
     double valAccuracy = kNoValue;
     double seconds = kNoValue; // epoch: duration; checkpoint: time to save
     QList<NamedValue> extras;  // step, epoch: values of named series of their own
+    // step, with several ranks: each rank's mean seconds per step computing and waiting in the gradient
+    // all-reduce since the step event before (the trainer's rank_compute_s, rank_wait_s), indexed by rank
+    QList<double> rankComputeSeconds;
+    QList<double> rankWaitSeconds;
     // Read from a log: the step is counted in the order of its lines (the script prints none), and the script
     // counts epochs from 0 (`epoch` is the printed one + 1).
     bool stepCounted = false;

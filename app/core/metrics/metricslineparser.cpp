@@ -38,6 +38,24 @@ error_code readDouble(od::value v, double *out)
     return v.get_double().get(*out);
 }
 
+// An array of numbers (the trainer's per-rank keys), at most a million: a hostile line cannot grow it further.
+error_code readNumbers(od::value v, QList<double> *out)
+{
+    od::array array;
+    if (const error_code e = v.get_array().get(array))
+        return e;
+    out->clear();
+    for (auto item : array) {
+        double value = kNoValue;
+        if (const error_code e = readDouble(item.value(), &value))
+            return e;
+        if (out->size() >= 1000000)
+            return simdjson::CAPACITY;
+        out->append(value);
+    }
+    return simdjson::SUCCESS;
+}
+
 error_code readInt(od::value v, qint64 *out)
 {
     if (isNull(v)) {
@@ -229,6 +247,10 @@ ParsedMetricsLine MetricsLineParser::parse(QByteArrayView line)
             e = readString(v, &ev.signal);
         else if (key == "message")
             e = readString(v, &ev.message);
+        else if (key == "rank_compute_s")
+            e = readNumbers(v, &ev.rankComputeSeconds);
+        else if (key == "rank_wait_s")
+            e = readNumbers(v, &ev.rankWaitSeconds);
         // Unknown keys are skipped by moving on to the next field.
         if (e)
             return malformed(core::Tr::tr("field \"%1\": %2")

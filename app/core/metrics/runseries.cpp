@@ -309,6 +309,11 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         addExtras(e, x, false, attempt, &changes);
         addTime(&m_stepTimes, &m_stepTimesFromFiles, x, e, attempt);
         m_info.lastStepTime = e.time;
+        if (!e.rankComputeSeconds.isEmpty()) {
+            m_info.rankComputeSeconds = e.rankComputeSeconds;
+            m_info.rankWaitSeconds = e.rankWaitSeconds;
+            changes.info = true;
+        }
         m_info.lastEpochStep = e.epochStep;
         m_info.lastStep = e.step;
         if (e.stepsPerEpoch > 0 && m_info.stepsPerEpoch != e.stepsPerEpoch) {

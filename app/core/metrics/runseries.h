@@ -46,6 +46,9 @@ struct RunInfo {
     QString stopReason;
     int exitCode = 0;
     QString stopMessage;
+    // The latest step event's per-rank seconds per step (several ranks only): core/metrics/slowestrank.h.
+    QList<double> rankComputeSeconds;
+    QList<double> rankWaitSeconds;
 };
 
 struct RunProgress {

@@ -27,6 +27,8 @@ QString RunNotice::event() const
         return QStringLiteral("restarted");
     case Kind::RestartFailed:
         return QStringLiteral("restart_failed");
+    case Kind::Stalled:
+        return QStringLiteral("stalled");
     }
     return {};
 }
@@ -42,6 +44,8 @@ QString RunNotice::title() const
         return core::Tr::tr("run %1 restarted").arg(runName);
     case Kind::RestartFailed:
         return core::Tr::tr("run %1 could not be restarted").arg(runName);
+    case Kind::Stalled:
+        return core::Tr::tr("run %1 stalled").arg(runName);
     }
     return {};
 }
@@ -91,6 +95,11 @@ RunNotice restartNotice(const RunRecord &run, const QString &jobId, const QStrin
 RunNotice restartFailedNotice(const RunRecord &run, const QString &error)
 {
     return noticeOf(RunNotice::Kind::RestartFailed, run, {}, error);
+}
+
+RunNotice stallNotice(const RunRecord &run, const QString &jobId, const QString &message)
+{
+    return noticeOf(RunNotice::Kind::Stalled, run, jobId, message);
 }
 
 } // namespace torchdeck

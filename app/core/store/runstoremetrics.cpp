@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSqlError>
+#include <cmath>
 #include <functional>
 
 namespace torchdeck {
@@ -39,6 +40,15 @@ QVariant extraJson(const MetricEvent &e)
         o.insert(u"step_counted", true);
     if (e.epochFromZero)
         o.insert(u"epoch_from_zero", true);
+    for (const auto &[key, values] :
+         {std::pair{u"rank_compute", &e.rankComputeSeconds}, std::pair{u"rank_wait", &e.rankWaitSeconds}}) {
+        if (!values->isEmpty()) {
+            QJsonArray array;
+            for (const double v : *values)
+                array.append(std::isfinite(v) ? QJsonValue(v) : QJsonValue());
+            o.insert(QStringView(key), array);
+        }
+    }
     if (e.kind == MetricEventKind::Step || e.kind == MetricEventKind::Epoch)
         return o.isEmpty() ? QVariant() : QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact));
     auto text = [&o](const char *key, const QString &value) {
@@ -91,6 +101,12 @@ void readExtra(const QVariant &json, MetricEvent *e)
     e->resumeSkipped = o.value(u"resume_skipped").toInteger(0);
     e->stepCounted = o.value(u"step_counted").toBool();
     e->epochFromZero = o.value(u"epoch_from_zero").toBool();
+    for (const auto &[key, values] :
+         {std::pair{u"rank_compute", &e->rankComputeSeconds}, std::pair{u"rank_wait", &e->rankWaitSeconds}}) {
+        const QJsonArray array = o.value(QStringView(key)).toArray();
+        for (const QJsonValue &v : array)
+            values->append(v.isDouble() ? v.toDouble() : kNoValue);
+    }
     const QJsonArray values = o.value(u"values").toArray();
     for (const auto &pair : values) {
         const QJsonArray nameValue = pair.toArray();

@@ -150,6 +150,10 @@ QString throughputLine(const WatchSnapshot &s, int cols)
             line.add(Tr::tr("  uses "), key);
             line.add(terminalSafe(r.resources));
         }
+        if (!r.slowestRank.isEmpty()) {
+            line.add(QStringLiteral("  "));
+            line.add(terminalSafe(r.slowestRank), key);
+        }
         if (MetricEvent::has(r.nextCheckpointIn) && MetricEvent::has(r.signalIn)) {
             line.add(Tr::tr("  next ckpt "), key);
             line.add(formatDuration(r.nextCheckpointIn));

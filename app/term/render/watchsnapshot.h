@@ -25,7 +25,8 @@ struct WatchRunRow {
     // While its job runs: seconds to the next checkpoint and to the warning signal (or wall time's end).
     double nextCheckpointIn = kNoValue;
     double signalIn = kNoValue;
-    QString resources{}; // while its job runs and is sampled: resourceSummary (core/metrics/resourcesample.h)
+    QString resources{};   // while its job runs and is sampled: resourceSummary (core/metrics/resourcesample.h)
+    QString slowestRank{}; // several ranks: slowestRankSummary (core/metrics/slowestrank.h)
 };
 
 // Everything one frame of `torchdeck watch` shows; the event loop fills it, the renderer only reads it.

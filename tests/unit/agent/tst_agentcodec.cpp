@@ -68,6 +68,8 @@ void TestAgentCodec::metricEventsRoundTrip()
     step.stepCounted = true;
     step.epochFromZero = true;
     step.extras = {{QStringLiteral("grad_norm"), 1.5}};
+    step.rankComputeSeconds = {0.25, 0.75};
+    step.rankWaitSeconds = {0.5, 0.0};
     MetricEvent stop;
     stop.kind = MetricEventKind::Stop;
     stop.exitCode = 75;
@@ -91,6 +93,9 @@ void TestAgentCodec::metricEventsRoundTrip()
     QVERIFY(s.epochFromZero);
     QVERIFY(!MetricEvent::has(s.valLoss));
     QCOMPARE(s.extras, step.extras);
+    QCOMPARE(s.rankComputeSeconds, step.rankComputeSeconds);
+    QCOMPARE(s.rankWaitSeconds, step.rankWaitSeconds);
+    QVERIFY(read->at(1).rankComputeSeconds.isEmpty());
     QCOMPARE(read->at(1).exitCode, 75);
     QCOMPARE(read->at(1).signal, QStringLiteral("USR1"));
     QCOMPARE(read->at(2).worldSize, 4);

@@ -54,6 +54,8 @@ void TestRunStoreMetrics::extrasAndSourceRoundTrip()
     log.source = MetricSource::Log;
     log.step = 3;
     log.loss = 0.25;
+    log.rankComputeSeconds = {0.5, 1.5}; // the trainer's per-rank keys, kept with the step
+    log.rankWaitSeconds = {1.0, 0.0};
     QVERIFY(m_store.appendMetrics(m_run, 0, {e, log}).ok());
     const auto stored = m_store.metrics(m_run);
     QVERIFY2(stored.ok(), qPrintable(stored.error));
@@ -62,6 +64,9 @@ void TestRunStoreMetrics::extrasAndSourceRoundTrip()
     QCOMPARE(stored.value[0].event.extras, e.extras); // in the logger's order
     QCOMPARE(stored.value[1].event.source, MetricSource::Log);
     QVERIFY(stored.value[1].event.extras.isEmpty());
+    QCOMPARE(stored.value[1].event.rankComputeSeconds, log.rankComputeSeconds);
+    QCOMPARE(stored.value[1].event.rankWaitSeconds, log.rankWaitSeconds);
+    QVERIFY(stored.value[0].event.rankComputeSeconds.isEmpty());
     const auto series = m_store.runSeries(m_run);
     QCOMPARE(series.value.extraNames(true), (QStringList{QStringLiteral("val_f1"), QStringLiteral("grad/norm \"x\"")}));
 }

@@ -67,6 +67,8 @@ signals:
     // The run's job shows no sign of progress for longer than its threshold (runtrackerstalls.cpp); once per
     // stall.
     void runStalled(const QString &runId, const QString &message);
+    // The job has waited past the profile's wait_notice_seconds for a reason of the scheduler's; once per job.
+    void runWaiting(const QString &runId, const QString &jobId);
     void failed(const QString &error); // the store broke
 
 private:
@@ -135,6 +137,7 @@ private:
     QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
     QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
     QSet<QString> m_stalled;                 // runs noted as stalled
+    QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
 };
 
 } // namespace torchdeck::remote

@@ -1,6 +1,8 @@
-// RunTracker: the stall alarm (core/runs/stallcheck.h). A running job's files growing is its sign of life; a run
-// that shows none for longer than its threshold is noted as stalled once, with the rank that holds the others up
-// where the trainer's heartbeats say so, and told (runStalled) for the agent's notice.
+// RunTracker: the stall alarm (core/runs/stallcheck.h) and jobs kept waiting past the profile's limit. A running job's
+// files growing is its sign of life; a run that shows none for longer than its threshold is noted as stalled once, with
+// the rank that holds the others up where the trainer's heartbeats say so, and told (runStalled) for the agent's
+// notice.
+#include "core/runs/jobscheduling.h"
 #include "core/runs/stallcheck.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
@@ -28,8 +30,20 @@ void RunTracker::watchStalls(const StepHandle &step)
     QSet<QString> runIds;
     for (const JobRecord &job : std::as_const(m_jobs)) {
         runIds.insert(job.runId);
-        if (m_polled.value(job.jobId).state == JobState::Running)
+        const auto polled = m_polled.constFind(job.jobId);
+        if (polled == m_polled.cend())
+            continue;
+        if (polled->state == JobState::Running)
             running.append(job);
+        // Kept waiting by the scheduler past the profile's limit: told once per job.
+        JobRecord now = job;
+        now.state = jobStateName(polled->state);
+        now.scheduling = schedulingOf(*polled);
+        if (!m_toldWaiting.contains(job.jobId) &&
+            waitedPastLimit(now, QDateTime::currentDateTimeUtc(), m_profile.waitNoticeSeconds)) {
+            m_toldWaiting.insert(job.jobId);
+            emit runWaiting(job.runId, job.jobId);
+        }
     }
     for (const QString &runId : std::as_const(runIds)) {
         if (std::none_of(running.cbegin(), running.cend(), [&](const JobRecord &job) { return job.runId == runId; })) {

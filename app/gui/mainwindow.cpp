@@ -264,6 +264,14 @@ void MainWindow::listenToAgent()
             });
     connect(m_agent, &AgentClient::restartFailed, this,
             [this](const QString &, const QString &error) { statusBar()->showMessage(error, 15000); });
+    // What the agent told the user of a run (the desktop notification says it too): the status bar repeats it
+    // while the window is open; restarts say themselves above.
+    connect(m_agent, &AgentClient::notice, this,
+            [this](const QString &runId, const QString &event, const QString &title, const QString &body) {
+                if (event != u"restarted" && event != u"restart_failed")
+                    statusBar()->showMessage(QStringLiteral("%1: %2").arg(title, body), 30000);
+                updateRunRow(runId);
+            });
     connect(m_agent, &AgentClient::storeFailed, this,
             [this](const QString &error) { statusBar()->showMessage(tr("Run store: %1").arg(error)); });
 }

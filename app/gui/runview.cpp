@@ -19,6 +19,7 @@
 #include "session/agentclient.h"
 #include "session/sessionoperation.h"
 
+#include <QCborMap>
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDialog>
@@ -52,6 +53,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_openPort(new QPushButton(tr("&Open port\u2026")))
+    , m_stackDump(new QPushButton(tr("S&tacks\u2026")))
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
     , m_charts(m_chartsPanel->charts())
@@ -76,6 +78,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     bar->addWidget(m_resumeLatest);
     bar->addWidget(m_logPatterns);
     bar->addWidget(m_openPort);
+    bar->addWidget(m_stackDump);
     bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
@@ -103,6 +106,10 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
         if (run.ok() && run.value)
             openPort(this, m_agent, run.value->cluster, m_runId);
     });
+    m_stackDump->setObjectName(QStringLiteral("stackDump"));
+    m_stackDump->setToolTip(tr("The stack of every process of the running job (py-spy or gdb on its nodes), kept "
+                               "with the run: where a run that stalls hangs"));
+    connect(m_stackDump, &QPushButton::clicked, this, &RunView::dumpStacks);
     m_logPatterns->setToolTip(tr("How the run's log becomes metrics: try patterns on it, save them for the cluster"));
     connect(m_actions, &RunActions::message, this, &RunView::message);
     connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
@@ -160,7 +167,7 @@ void RunView::reloadDetails()
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
     for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart,
-                                                       m_logPatterns, m_openPort})
+                                                       m_logPatterns, m_openPort, m_stackDump})
         w->setEnabled(have);
     if (!have) {
         lookAt({}, false);
@@ -188,6 +195,7 @@ void RunView::reloadDetails()
     lookAt(record.cluster, jobStateFromName(jobs.isEmpty() ? QString() : jobs.constLast().state) == JobState::Running);
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
+    m_stackDump->setEnabled(m_running);
     const JobSpec::FromJson spec = record.spec();
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
@@ -230,6 +238,38 @@ void RunView::showUses()
         lines.append(slowest.at(0).toUpper() + slowest.mid(1));
     m_uses->setVisible(!lines.isEmpty());
     m_uses->setText(lines.join(QStringLiteral(" \u2014 ")));
+}
+
+void RunView::dumpStacks()
+{
+    const auto run = m_agent->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("stackDumpDialog"));
+    dialog->setWindowTitle(tr("Stacks of %1").arg(run.value->name));
+    auto *text = new QPlainTextEdit;
+    text->setReadOnly(true);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text->setPlainText(tr("Attaching to every process of the job on its nodes\u2026"));
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(text, 1);
+    layout->addWidget(buttons);
+    dialog->resize(900, 600);
+    dialog->show();
+    SessionOperation *dump = m_agent->stackDump(run.value->cluster, m_runId);
+    connect(dump, &SessionOperation::finished, text, [this, text](const QCborValue &result) {
+        const QCborMap map = result.toMap();
+        text->setPlainText(map.value(QStringLiteral("dump")).toString());
+        const QString path = map.value(QStringLiteral("path")).toString();
+        if (!path.isEmpty())
+            emit message(tr("The stacks are kept in %1").arg(path));
+    });
+    connect(dump, &SessionOperation::failed, text,
+            [text](const QString &error) { text->setPlainText(tr("No stacks: %1").arg(error)); });
 }
 
 void RunView::showAttemptLog(int attempt)

@@ -66,6 +66,7 @@ private:
     void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     // The agent samples what the shown run's job uses while it runs; the line under the header says it.
     void lookAt(const QString &cluster, bool running);
+    void dumpStacks();
     void showUses();
     void setAutoRestart(bool enabled);
 
@@ -85,7 +86,8 @@ private:
     QPushButton *m_requeue;
     QPushButton *m_logPatterns; // a custom command's: try and save the cluster's log patterns
     QPushButton *m_resumeLatest;
-    QPushButton *m_openPort; // a port on the run's node, forwarded by the agent
+    QPushButton *m_openPort;  // a port on the run's node, forwarded by the agent
+    QPushButton *m_stackDump; // every rank's stack, for a run that stalls
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

@@ -285,6 +285,19 @@ void Agent::sessionAdded(ClusterSession *session)
         if (run.ok() && run.value && jobs.ok() && !jobs.value.isEmpty())
             tell(stallNotice(*run.value, jobs.value.at(speakingJob(jobs.value)).jobId, message), session);
     });
+    connect(session, &ClusterSession::runWaiting, this, [this, session](const QString &runId, const QString &jobId) {
+        const auto run = m_store.run(runId);
+        const auto jobs = m_store.jobs(runId);
+        if (!run.ok() || !run.value || !jobs.ok())
+            return;
+        for (const JobRecord &job : jobs.value) {
+            if (job.jobId == jobId) {
+                const RunNotice notice = waitNotice(*run.value, job, QDateTime::currentDateTimeUtc());
+                qCInfo(lcAgent).noquote() << QStringLiteral("run %1 %2").arg(runId.left(8), notice.body());
+                tell(notice, session);
+            }
+        }
+    });
     connect(session, &ClusterSession::submitted, this,
             [this](const LaunchResult &result) { broadcast(QStringLiteral("submitted"), launchResultToCbor(result)); });
     connect(session, &ClusterSession::storeFailed, this, [this](const QString &error) {

@@ -60,6 +60,7 @@ void ClusterSession::makeTracker()
     connect(tracker, &remote::RunTracker::restarted, this, &ClusterSession::restarted);
     connect(tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
     connect(tracker, &remote::RunTracker::runStalled, this, &ClusterSession::runStalled);
+    connect(tracker, &remote::RunTracker::runWaiting, this, &ClusterSession::runWaiting);
     connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);
 }
 

@@ -154,6 +154,7 @@ signals:
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
     void runStalled(const QString &runId, const QString &message); // see RunTracker
+    void runWaiting(const QString &runId, const QString &jobId);   // see RunTracker
     void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);

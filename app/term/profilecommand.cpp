@@ -59,14 +59,15 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         if (known)
             continue;
-        if (arg == u"--build-cpus" && hasValue) {
+        if ((arg == u"--build-cpus" || arg == u"--wait-notice") && hasValue) {
             bool ok = false;
-            const int cpus = args.at(++i).toInt(&ok);
+            const int number = args.at(++i).toInt(&ok);
             if (!ok) {
-                context.error(Tr::tr("--build-cpus wants a whole number"));
+                context.error(Tr::tr("%1 wants a whole number").arg(arg));
                 return UsageError;
             }
-            changes[u"build_cpus"] = cpus;
+            changes[arg == u"--build-cpus" ? QStringLiteral("build_cpus") : QStringLiteral("wait_notice_seconds")] =
+                number;
         } else if (arg == u"--module" && hasValue) {
             modules.append(args.at(++i));
             modulesGiven = true;

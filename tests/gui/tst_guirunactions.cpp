@@ -5,8 +5,11 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -71,6 +74,16 @@ private slots:
         QTRY_VERIFY(uses->isVisible());
         QVERIFY2(uses->text().contains(QStringLiteral("RSS")) && uses->text().contains(QStringLiteral("1 task")),
                  qPrintable(uses->text()));
+        // Its stacks, from the run view: the sleeper's process under its node's header.
+        auto *stacks = window.runView()->findChild<QPushButton *>(QStringLiteral("stackDump"));
+        QVERIFY(stacks && stacks->isEnabled());
+        stacks->click();
+        QDialog *dialog = nullptr;
+        QTRY_VERIFY((dialog = window.runView()->findChild<QDialog *>(QStringLiteral("stackDumpDialog"))));
+        const auto *text = dialog->findChild<QPlainTextEdit *>();
+        QTRY_VERIFY_WITH_TIMEOUT(text->toPlainText().contains(QStringLiteral("(sleep) ==")), 60000);
+        QVERIFY2(text->toPlainText().contains(QStringLiteral("== node1 pid ")), qPrintable(text->toPlainText()));
+        dialog->close();
 
         // Requeue: the scheduler takes the running job back and queues it again under the same id.
         QSignalSpy done(window.runView()->actions(), &RunActions::actionDone);

@@ -87,7 +87,7 @@ assert r["cpu_percent"] > 10 and r["rss_mib"] > 20, r' <<<"$out" || fail "resour
 
 case_stall() { # a straggler is named; a hanging rank raises the stall alarm, named; its stack shows where it hangs
     use_prebuilt_trainer
-    local run out
+    local run out waiting
     # Rank 1 takes 20 ms longer in every step, then hangs for 100 s inside step 40.
     run=$(td submit torchdeck-sandbox --tasks-per-node 2 --time 00:10:00 --model ae --data fashion-mnist --limit 4096 \
           --batch-size 64 --threads 1 --log-every 4 --epochs 50 --stall-after 6 --name stall \
@@ -99,6 +99,17 @@ case_stall() { # a straggler is named; a hanging rank raises the stall alarm, na
     grep -qE '^ranks +slowest rank 1: [0-9.]+x the median compute per step \([0-9.]+ ms vs [0-9.]+ ms\)$' \
         <<<"$(td status "$run")" || fail "no straggler: $(td status "$run")"
     expect_eq "$(td status "$run" --json | json_field slowest_rank.rank)" 1 "the slowest rank"
+    # A job the scheduler keeps waiting (both CPUs are taken) past the profile's limit: told once.
+    td profile torchdeck-sandbox --wait-notice 2 >/dev/null
+    waiting=$(td submit torchdeck-sandbox --tasks-per-node 1 --time 00:05:00 --command true --name waiting --json |
+              json_field run)
+    # shellcheck disable=SC2064 # the locals are gone when the trap runs: expand them now
+    trap "td cancel '$run' '$waiting' >/dev/null 2>&1 || true; stop_agent" EXIT
+    for _ in $(seq 60); do grep -q "run ${waiting:0:8} job" "$TORCHDECK_DATA_DIR/agent.log" && break
+                           td status "$waiting" >/dev/null; sleep 0.5; done
+    grep -qE "run ${waiting:0:8} job [0-9]+ on torchdeck-sandbox: waiting for [0-9]+s: .*\((Resources|Priority)\)" \
+        "$TORCHDECK_DATA_DIR/agent.log" || fail "no waiting notice: $(tail -5 "$TORCHDECK_DATA_DIR/agent.log")"
+    td cancel "$waiting" >/dev/null
     # No new step event for 6 s: stalled, and the ranks' heartbeats say which one holds the others up.
     for _ in $(seq 120); do grep -q 'rank 1 is still' <<<"$(td status "$run" --json | json_field message)" && break
                             sleep 0.5; done

@@ -104,6 +104,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"log_patterns"] = toArray(logPatterns);
     object[u"in_job_requeue"] = inJobRequeueName(inJobRequeue);
     object[u"notify_command"] = notifyCommand;
+    object[u"wait_notice_seconds"] = waitNoticeSeconds;
     return object;
 }
 
@@ -153,15 +154,22 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
         profile.buildInJob = buildOn == u"job";
     else
         *error = core::Tr::tr("%1: build_on \"%2\" is not login or job").arg(name, buildOn);
-    const QJsonValue cpus = object.value(u"build_cpus");
-    if (!cpus.isUndefined()) {
+    const auto whole = [&](const char16_t *key, int *field, int min, int max) {
+        const QJsonValue number = object.value(QStringView(key));
+        if (number.isUndefined())
+            return;
         // QJsonValue::toInt(0) is 0 for 2.5 and strings: check the number itself.
-        const double value = cpus.toDouble(-1);
-        if (!cpus.isDouble() || value < 1 || value > 1024 || value != std::floor(value))
-            *error = core::Tr::tr("%1: build_cpus must be a whole number from 1 to 1024").arg(name);
+        const double value = number.toDouble(-1);
+        if (!number.isDouble() || value < min || value > max || value != std::floor(value))
+            *error = core::Tr::tr("%1: %2 must be a whole number from %3 to %4")
+                         .arg(name, QStringView(key))
+                         .arg(min)
+                         .arg(max);
         else
-            profile.buildCpus = int(value);
-    }
+            *field = int(value);
+    };
+    whole(u"build_cpus", &profile.buildCpus, 1, 1024);
+    whole(u"wait_notice_seconds", &profile.waitNoticeSeconds, 0, 30 * 86400);
     if (const auto kind = schedulerKindFromName(scheduler))
         profile.scheduler = *kind;
     else
@@ -213,7 +221,8 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.slurmHistory == b.slurmHistory && a.account == b.account && a.partition == b.partition &&
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
-           a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand;
+           a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand &&
+           a.waitNoticeSeconds == b.waitNoticeSeconds;
 }
 
 ClusterProfile defaultProfile(const QString &name)

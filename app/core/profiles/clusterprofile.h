@@ -34,6 +34,7 @@ struct ClusterProfile {
     int buildCpus = 4;       // the build job's CPUs
     QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
     QString notifyCommand;   // a local shell command the agent runs with each run's notice as JSON on stdin
+    int waitNoticeSeconds = 3600; // tell the user of a job the scheduler keeps waiting longer; 0: never
     InJobRequeue inJobRequeue = InJobRequeue::Unknown;
 
     QJsonObject toJson() const; // without the name

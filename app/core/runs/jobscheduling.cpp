@@ -123,4 +123,17 @@ QString jobWhy(const JobRecord &job)
     return why;
 }
 
+bool waitedPastLimit(const JobRecord &job, const QDateTime &now, int limitSeconds)
+{
+    if (limitSeconds <= 0 || !waits(job.jobState()) || !job.submitted.isValid() || job.jobId.isEmpty())
+        return false;
+    const QString &reason = job.scheduling.reason;
+    static const QStringList asked{QStringLiteral("BeginTime"), QStringLiteral("Dependency"),
+                                   QStringLiteral("DependencyNeverSatisfied"), QStringLiteral("JobHeldUser"),
+                                   QStringLiteral("JobHeldAdmin")};
+    if (asked.contains(reason) || job.scheduling.state == u"H") // PBS and Torque say H for held
+        return false;
+    return job.submitted.secsTo(now) > limitSeconds;
+}
+
 } // namespace torchdeck

@@ -23,4 +23,9 @@ QString endCause(const JobRecord &job);
 // start 2026-11-26 17:30", local time), or how it ended (endCause). Empty when there is nothing to say.
 QString jobWhy(const JobRecord &job);
 
+// Whether the scheduler has kept a job waiting longer than `limitSeconds` (0: never) since it was submitted,
+// for a reason of the scheduler's: not a start time, a hold or a dependency its user asked for (a chain's
+// later attempts wait for the one before by design).
+bool waitedPastLimit(const JobRecord &job, const QDateTime &now, int limitSeconds);
+
 } // namespace torchdeck

@@ -1,6 +1,7 @@
 #include "core/runs/runnotice.h"
 
 #include "core/coretr.h"
+#include "core/duration.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
@@ -29,6 +30,8 @@ QString RunNotice::event() const
         return QStringLiteral("restart_failed");
     case Kind::Stalled:
         return QStringLiteral("stalled");
+    case Kind::Waiting:
+        return QStringLiteral("waiting");
     }
     return {};
 }
@@ -46,6 +49,8 @@ QString RunNotice::title() const
         return core::Tr::tr("run %1 could not be restarted").arg(runName);
     case Kind::Stalled:
         return core::Tr::tr("run %1 stalled").arg(runName);
+    case Kind::Waiting:
+        return core::Tr::tr("run %1 still waits").arg(runName);
     }
     return {};
 }
@@ -100,6 +105,14 @@ RunNotice restartFailedNotice(const RunRecord &run, const QString &error)
 RunNotice stallNotice(const RunRecord &run, const QString &jobId, const QString &message)
 {
     return noticeOf(RunNotice::Kind::Stalled, run, jobId, message);
+}
+
+RunNotice waitNotice(const RunRecord &run, const JobRecord &job, const QDateTime &now)
+{
+    const QString waited = core::Tr::tr("waiting for %1").arg(formatDuration(double(job.submitted.secsTo(now))));
+    const QString why = jobWhy(job);
+    return noticeOf(RunNotice::Kind::Waiting, run, job.jobId,
+                    why.isEmpty() ? waited : waited + QStringLiteral(": ") + why);
 }
 
 } // namespace torchdeck

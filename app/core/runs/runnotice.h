@@ -11,7 +11,7 @@ namespace torchdeck {
 // What the agent tells its user of a run, once per event however many fronts are attached: a desktop
 // notification, a line in `watch` (with the bell), and the JSON a profile's notify_command gets on stdin.
 struct RunNotice {
-    enum class Kind { Completed, Failed, Restarted, RestartFailed, Stalled };
+    enum class Kind { Completed, Failed, Restarted, RestartFailed, Stalled, Waiting };
     Kind kind = Kind::Completed;
     QString runId;
     QString runName;
@@ -19,7 +19,7 @@ struct RunNotice {
     QString jobId;  // the job that ended, or the new one
     QString detail; // the cause in words, the restart's reason, why the restart failed
 
-    QString event() const; // "completed" | "failed" | "restarted" | "restart_failed" | "stalled"
+    QString event() const; // "completed" | "failed" | "restarted" | "restart_failed" | "stalled" | "waiting"
     QString title() const; // "run fashion completed"
     QString body() const;  // "job 17 on narvi: out of memory; <the run's message>"
     QJsonObject toJson() const;
@@ -33,5 +33,7 @@ RunNotice restartNotice(const RunRecord &run, const QString &jobId, const QStrin
 RunNotice restartFailedNotice(const RunRecord &run, const QString &error);
 // Its running job shows no progress (core/runs/stallcheck.h); `message` says for how long and which rank.
 RunNotice stallNotice(const RunRecord &run, const QString &jobId, const QString &message);
+// Its job has waited past the profile's limit (waitedPastLimit): for how long, and why (jobWhy).
+RunNotice waitNotice(const RunRecord &run, const JobRecord &job, const QDateTime &now);
 
 } // namespace torchdeck

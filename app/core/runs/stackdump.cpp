@@ -29,7 +29,7 @@ QString nodeScript(const QString &jobVariable, bool slurm)
                "  case \"$own\" in *\" $f \"*) continue;; esac\n"
                "  p=${f#/proc/}; p=${p%/environ}\n"
                "  c=$(cat /proc/$p/comm 2>/dev/null) || continue\n"
-               "  case \"$c\" in sh|bash|dash|srun|slurm_script|sleep|timeout) continue;; esac\n"
+               "  case \"$c\" in sh|bash|dash|srun|slurm_script) continue;; esac\n"
                "  r=$(tr '\\0' '\\n' <\"$f\" 2>/dev/null | sed -n 's/^RANK=//p;s/^SLURM_PROCID=//p;s/^PMI_RANK=//p'"
                " | head -n1)\n"
                "  echo \"== $n pid $p rank ${r:-?} ($c) ==\"\n"

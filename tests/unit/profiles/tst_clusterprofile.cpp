@@ -145,7 +145,8 @@ void TestClusterProfile::writesDocumentedKeys()
              QJsonArray({QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")}));
     QCOMPARE(json.value(u"in_job_requeue").toString(), QStringLiteral("unknown")); // until torchdeck check finds out
     QCOMPARE(json.value(u"notify_command").toString(), QStringLiteral("curl -s -d @- https://chat.example/hook"));
-    QCOMPARE(json.size(), 14);
+    QCOMPARE(json.value(u"wait_notice_seconds").toInt(), 3600); // an hour's wait is news
+    QCOMPARE(json.size(), 15);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));

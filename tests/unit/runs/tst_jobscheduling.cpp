@@ -95,6 +95,34 @@ private slots:
         QCOMPARE(waitReason(job), reason);
     }
 
+    void waitedPastTheLimit_data()
+    {
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<int>("waitedSeconds");
+        QTest::addColumn<int>("limit");
+        QTest::addColumn<bool>("told");
+        QTest::addRow("resources, long") << QStringLiteral("Resources") << 7200 << 3600 << true;
+        QTest::addRow("priority, not yet") << QStringLiteral("Priority") << 60 << 3600 << false;
+        QTest::addRow("switched off") << QStringLiteral("Resources") << 7200 << 0 << false;
+        QTest::addRow("a start time asked for") << QStringLiteral("BeginTime") << 7200 << 3600 << false;
+        QTest::addRow("a chain's attempt") << QStringLiteral("Dependency") << 7200 << 3600 << false;
+        QTest::addRow("held by its user") << QStringLiteral("JobHeldUser") << 7200 << 3600 << false;
+    }
+    void waitedPastTheLimit()
+    {
+        QFETCH(QString, reason);
+        QFETCH(int, waitedSeconds);
+        QFETCH(int, limit);
+        QFETCH(bool, told);
+        JobRecord waiting = job(JobState::Pending, QStringLiteral("PENDING"), reason);
+        const QDateTime now = QDateTime::fromSecsSinceEpoch(1800000000, Qt::UTC);
+        waiting.submitted = now.addSecs(-waitedSeconds);
+        QCOMPARE(waitedPastLimit(waiting, now, limit), told);
+        JobRecord running = waiting;
+        running.state = jobStateName(JobState::Running);
+        QVERIFY(!waitedPastLimit(running, now, limit));
+    }
+
     void expectedStartInWords()
     {
         JobRecord waiting = job(JobState::Pending, QStringLiteral("PENDING"), QStringLiteral("BeginTime"));

@@ -103,6 +103,27 @@ private slots:
         QCOMPARE(refused.title(), QStringLiteral("run fashion could not be restarted"));
         QCOMPARE(refused.body(), QStringLiteral("on narvi: sbatch: error: QOSMaxSubmitJobPerUserLimit"));
     }
+
+    void stallsAndWaits()
+    {
+        const RunRecord run = runIn(JobState::Running);
+        const RunNotice stalled = stallNotice(run, QStringLiteral("17"), QStringLiteral("stalled: no new output"));
+        QCOMPARE(stalled.event(), QStringLiteral("stalled"));
+        QCOMPARE(stalled.title(), QStringLiteral("run fashion stalled"));
+        QCOMPARE(stalled.body(), QStringLiteral("job 17 on narvi: stalled: no new output"));
+        JobRecord job;
+        job.jobId = QStringLiteral("18");
+        job.state = jobStateName(JobState::Pending);
+        job.scheduling.reason = QStringLiteral("Resources");
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+        job.submitted = now.addSecs(-3725);
+        const RunNotice waiting = waitNotice(run, job, now);
+        QCOMPARE(waiting.event(), QStringLiteral("waiting"));
+        QCOMPARE(waiting.title(), QStringLiteral("run fashion still waits"));
+        QVERIFY2(waiting.body().startsWith(QStringLiteral("job 18 on narvi: waiting for 1h02m: ")) &&
+                     waiting.body().endsWith(QStringLiteral("(Resources)")),
+                 qPrintable(waiting.body()));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRunNotice)

@@ -1,5 +1,6 @@
 // ClusterSession's forwards: a local port relayed to a port on a run's node over the session's connection.
 #include "core/jobs/runlayout.h"
+#include "core/runs/restartdecision.h"
 #include "core/scheduler/nodeaddress.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
@@ -21,12 +22,10 @@ SessionOperation *ClusterSession::startForward(const QString &runId, int remoteP
     const auto jobs = m_store->jobs(runId);
     if (!jobs.ok())
         return SessionOperation::alreadyFailed(jobs.error, this);
-    const JobRecord *newest = nullptr;
-    for (const JobRecord &job : jobs.value) {
-        if (!job.jobId.isEmpty())
-            newest = &job;
-    }
-    if (!newest)
+    // The job that speaks for the run: the one that runs (a chain's next attempt waits behind it), else the
+    // last that ran.
+    const JobRecord *newest = jobs.value.isEmpty() ? nullptr : &jobs.value.at(speakingJob(jobs.value));
+    if (!newest || newest->jobId.isEmpty())
         return SessionOperation::alreadyFailed(tr("run %1 has no job on %2").arg(runId.left(8), name()), this);
     for (const PortForwarder *forwarder : std::as_const(m_forwards)) {
         if (localPort != 0 && forwarder->forward().localPort == localPort)

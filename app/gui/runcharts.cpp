@@ -332,41 +332,48 @@ void RunCharts::redraw()
     emit redrawn();
 }
 
+QList<QLineSeries *> RunCharts::syncLines(ExtraChart &chart, const QStringList &names, bool points)
+{
+    bool changed = false;
+    for (qsizetype i = chart.lines.size() - 1; i >= 0; --i) { // another run's names
+        if (!names.contains(chart.lines.at(i)->name())) {
+            chart.chart->removeSeries(chart.lines.at(i));
+            delete chart.lines.takeAt(i);
+            changed = true;
+        }
+    }
+    QList<QLineSeries *> lines;
+    for (const QString &name : names) {
+        auto it = std::find_if(chart.lines.cbegin(), chart.lines.cend(),
+                               [&name](const QLineSeries *line) { return line->name() == name; });
+        QLineSeries *line = it != chart.lines.cend() ? *it : nullptr;
+        if (!line) {
+            line = addLine(chart.chart, name);
+            for (QAbstractAxis *axis : chart.chart->axes())
+                line->attachAxis(axis);
+            line->setPointsVisible(points);
+            chart.lines.append(line);
+            changed = true;
+        }
+        lines.append(line);
+    }
+    if (changed)
+        applyPalette(chart.chart, activePalette());
+    chart.view->setVisible(!names.isEmpty());
+    return lines;
+}
+
 void RunCharts::drawExtras()
 {
     std::deque<MetricSeries> moved;
     for (const bool byEpoch : {false, true}) {
         ExtraChart &extra = m_extras[byEpoch];
         const QStringList names = m_run ? m_run->series().extraNames(byEpoch) : QStringList();
-        bool changed = false;
-        for (qsizetype i = extra.lines.size() - 1; i >= 0; --i) { // another run's names
-            if (!names.contains(extra.lines.at(i)->name())) {
-                extra.chart->removeSeries(extra.lines.at(i));
-                delete extra.lines.takeAt(i);
-                changed = true;
-            }
-        }
-        QList<QLineSeries *> lines;
+        const QList<QLineSeries *> lines = syncLines(extra, names, byEpoch);
         QList<const MetricSeries *> series;
-        for (const QString &name : names) {
-            auto it = std::find_if(extra.lines.cbegin(), extra.lines.cend(),
-                                   [&name](const QLineSeries *line) { return line->name() == name; });
-            QLineSeries *line = it != extra.lines.cend() ? *it : nullptr;
-            if (!line) {
-                line = addLine(extra.chart, name);
-                for (QAbstractAxis *axis : extra.chart->axes())
-                    line->attachAxis(axis);
-                line->setPointsVisible(byEpoch);
-                extra.lines.append(line);
-                changed = true;
-            }
-            lines.append(line);
+        for (const QString &name : names)
             series.append(byEpoch ? m_run->series().extra(name, true)
                                   : onChartX(m_run->series().extra(name, false), m_run->series(), &moved));
-        }
-        if (changed)
-            applyPalette(extra.chart, activePalette());
-        extra.view->setVisible(!names.isEmpty());
         // An empty row of extra charts takes no room from the others.
         const bool anyExtras = !m_extras[0].view->isHidden() || !m_extras[1].view->isHidden();
         static_cast<QBoxLayout *>(this->layout())->setStretch(2, anyExtras ? 1 : 0);
@@ -377,7 +384,6 @@ void RunCharts::drawExtras()
 void RunCharts::drawResources()
 {
     const QStringList all = m_run ? m_run->series().resourceNames() : QStringList();
-    bool any = false;
     for (const bool memory : {false, true}) {
         ExtraChart &chart = m_resources[memory];
         QStringList names;
@@ -385,37 +391,13 @@ void RunCharts::drawResources()
             if (name.endsWith(QStringLiteral("GiB")) == memory)
                 names.append(name);
         }
-        bool changed = false;
-        for (qsizetype i = chart.lines.size() - 1; i >= 0; --i) { // another run's names
-            if (!names.contains(chart.lines.at(i)->name())) {
-                chart.chart->removeSeries(chart.lines.at(i));
-                delete chart.lines.takeAt(i);
-                changed = true;
-            }
-        }
-        QList<QLineSeries *> lines;
+        const QList<QLineSeries *> lines = syncLines(chart, names, false);
         QList<const MetricSeries *> series;
-        for (const QString &name : names) {
-            auto it = std::find_if(chart.lines.cbegin(), chart.lines.cend(),
-                                   [&name](const QLineSeries *line) { return line->name() == name; });
-            QLineSeries *line = it != chart.lines.cend() ? *it : nullptr;
-            if (!line) {
-                line = addLine(chart.chart, name);
-                for (QAbstractAxis *axis : chart.chart->axes())
-                    line->attachAxis(axis);
-                chart.lines.append(line);
-                changed = true;
-            }
-            lines.append(line);
+        for (const QString &name : names)
             series.append(m_run->series().resource(name));
-        }
-        if (changed)
-            applyPalette(chart.chart, activePalette());
-        chart.view->setVisible(!names.isEmpty());
-        any = any || !names.isEmpty();
         drawDecimated(chart.chart, lines, series, chart.view->isZoomed(), minimumColumns);
     }
-    static_cast<QBoxLayout *>(layout())->setStretch(3, any ? 1 : 0);
+    static_cast<QBoxLayout *>(layout())->setStretch(3, all.isEmpty() ? 0 : 1);
 }
 
 QStringList RunCharts::drawnResources() const

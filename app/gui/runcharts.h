@@ -98,6 +98,9 @@ private:
         QLineSeries *epochs = nullptr;
     };
     RunChartView *makeView(QChart *chart);
+    struct ExtraChart;
+    // The chart's lines made those of `names`, in order (others removed, new ones added); hidden when none.
+    QList<QLineSeries *> syncLines(ExtraChart &chart, const QStringList &names, bool points);
     QLineSeries *addLine(QChart *chart, const QString &name);
     void drawBars();
     void scheduleRedraw();

@@ -1,5 +1,6 @@
 #include "core/runs/stackdump.h"
 
+#include "core/scheduler/jobstep.h"
 #include "core/scheduler/nodeaddress.h"
 #include "core/shellquote.h"
 
@@ -13,17 +14,10 @@ namespace {
 constexpr int kDumpSeconds = 120; // gdb reads symbols of a big process for a while
 constexpr int kLinesPerProcess = 400;
 
-// The job's processes on this node: those whose environment names the job (JOBVAR=JOB) and, under Slurm, the
-// node; this step's own excepted.
-QString nodeScript(const QString &jobVariable, bool slurm)
+// On each node: every process of the job (core/scheduler/jobstep.h) under a header, then its stack.
+QString nodeScript(const QString &jobVariable)
 {
-    const QString select =
-        slurm ? QStringLiteral("mine=$(grep -lsxz \"SLURM_JOB_ID=$SLURM_JOB_ID\" /proc/[0-9]*/environ)\n"
-                               "on=; [ -n \"$mine\" ] && on=$(grep -lsxz \"SLURMD_NODENAME=$n\" $mine)\n"
-                               "own=; [ -n \"$on\" ] && own=\" $(grep -lsxz \"SLURM_STEP_ID=$SLURM_STEP_ID\" $on | "
-                               "tr '\\n' ' ') \"\n")
-              : QStringLiteral("on=$(grep -lsxz \"%1=$j\" /proc/[0-9]*/environ)\nown=\n").arg(jobVariable);
-    return QStringLiteral("n=${SLURMD_NODENAME:-$(hostname -s)}\n") + select +
+    return QStringLiteral("n=${SLURMD_NODENAME:-$(hostname -s)}\n") + jobProcessesScript(jobVariable) +
            QStringLiteral(
                "for f in $on; do\n"
                "  case \"$own\" in *\" $f \"*) continue;; esac\n"
@@ -51,30 +45,15 @@ QString nodeScript(const QString &jobVariable, bool slurm)
 QString stackDumpCommand(SchedulerKind kind, const QString &jobId, const QString &nodes)
 {
     switch (kind) {
-    case SchedulerKind::Slurm: {
-        QStringList argv{QStringLiteral("timeout"),
-                         QString::number(kDumpSeconds),
-                         QStringLiteral("srun"),
-                         QStringLiteral("--overlap"),
-                         QStringLiteral("--jobid=") + jobId,
-                         QStringLiteral("--label"),
-                         QStringLiteral("--quiet"),
-                         QStringLiteral("--ntasks-per-node=1"),
-                         QStringLiteral("--job-name=torchdeck-stack")};
-        if (!nodes.isEmpty() && nodes != u"(null)")
-            argv << QStringLiteral("--nodelist=") + nodes;
-        argv << QStringLiteral("sh") << QStringLiteral("-c") << nodeScript({}, true);
-        QStringList quoted;
-        for (const QString &word : std::as_const(argv))
-            quoted.append(shellQuote(word));
-        return quoted.join(u' ');
-    }
+    case SchedulerKind::Slurm:
+        return slurmOverlapStepCommand(jobId, nodes, QStringLiteral("torchdeck-stack"), kDumpSeconds,
+                                       nodeScript(QStringLiteral("SLURM_JOB_ID")));
     case SchedulerKind::Pbs: {
         const QString node = firstNode(SchedulerKind::Pbs, nodes);
         if (node.isEmpty())
             return {};
         const QString script =
-            QStringLiteral("j=%1\n").arg(shellQuote(jobId)) + nodeScript(QStringLiteral("PBS_JOBID"), false);
+            QStringLiteral("j=%1\n").arg(shellQuote(jobId)) + nodeScript(QStringLiteral("PBS_JOBID"));
         return QStringLiteral("timeout %1 ssh -o BatchMode=yes -o ConnectTimeout=5 %2 sh -c %3")
             .arg(kDumpSeconds)
             .arg(shellQuote(node), shellQuote(shellQuote(script)));

@@ -1,6 +1,7 @@
 #include "core/scheduler/resourceprobe.h"
 
 #include "core/coretr.h"
+#include "core/scheduler/jobstep.h"
 #include "core/scheduler/nodeaddress.h"
 #include "core/scheduler/schedulertext.h"
 #include "core/shellquote.h"
@@ -24,22 +25,20 @@ const char kGpuQuery[] = "nvidia-smi --query-gpu=index,utilization.gpu,memory.us
 // the job on this node "@pid PID rank=R procid=P | FIELDS" (FIELDS: /proc/PID/stat after the command name).
 QString slurmNodeScript()
 {
-    return QStringLiteral(
-               "n=$SLURMD_NODENAME; j=$SLURM_JOB_ID; s=$SLURM_STEP_ID\n"
-               "echo \"@node $n $(getconf CLK_TCK) $(getconf PAGESIZE) $(cut -d' ' -f1 /proc/uptime)\"\n"
-               "if command -v nvidia-smi >/dev/null 2>&1; then %1 | sed 's/^/@gpu /'; fi\n"
-               "mine=$(grep -lsxz \"SLURM_JOB_ID=$j\" /proc/[0-9]*/environ)\n"
-               "on=; [ -n \"$mine\" ] && on=$(grep -lsxz \"SLURMD_NODENAME=$n\" $mine)\n"
-               "own=; [ -n \"$on\" ] && own=\" $(grep -lsxz \"SLURM_STEP_ID=$s\" $on | tr '\\n' ' ') \"\n"
+    return QStringLiteral("n=$SLURMD_NODENAME\n"
+                          "echo \"@node $n $(getconf CLK_TCK) $(getconf PAGESIZE) $(cut -d' ' -f1 /proc/uptime)\"\n"
+                          "if command -v nvidia-smi >/dev/null 2>&1; then %1 | sed 's/^/@gpu /'; fi\n")
+               .arg(QLatin1StringView(kGpuQuery)) +
+           jobProcessesScript() +
+           QStringLiteral(
                "for f in $on; do\n"
                "  case \"$own\" in *\" $f \"*) continue;; esac\n"
                "  p=${f#/proc/}; p=${p%/environ}\n"
-               "  r=$(tr '\\0' '\\n' <\"$f\" 2>/dev/null | sed -n 's/^RANK=/rank=/p;s/^SLURM_PROCID=/procid=/p' | "
-               "tr '\\n' ' ')\n"
+               "  r=$(tr '\\0' '\\n' <\"$f\" 2>/dev/null | sed -n 's/^RANK=/rank=/p;s/^SLURM_PROCID=/procid=/p' "
+               "| tr '\\n' ' ')\n"
                "  st=$(sed 's/.*) //' \"/proc/$p/stat\" 2>/dev/null) && echo \"@pid $p $r| $st\"\n"
                "done\n"
-               "exit 0\n")
-        .arg(QLatin1StringView(kGpuQuery));
+               "exit 0\n");
 }
 
 double number(QStringView text)
@@ -228,25 +227,9 @@ ResourceProbeResult parsePbsProbe(const QByteArray &output)
 QString resourceProbeCommand(SchedulerKind kind, PbsDialect dialect, const QString &jobId, const QString &nodes)
 {
     switch (kind) {
-    case SchedulerKind::Slurm: {
-        QStringList argv{QStringLiteral("timeout"),
-                         QString::number(kProbeSeconds),
-                         QStringLiteral("srun"),
-                         QStringLiteral("--overlap"),
-                         QStringLiteral("--jobid=") + jobId,
-                         QStringLiteral("--label"),
-                         QStringLiteral("--quiet"),
-                         QStringLiteral("--ntasks-per-node=1"),
-                         QStringLiteral("--job-name=torchdeck-sample")};
-        // Without a node list the step gets one node; the job's own list reaches all of them.
-        if (!nodes.isEmpty() && nodes != u"(null)")
-            argv << QStringLiteral("--nodelist=") + nodes;
-        argv << QStringLiteral("sh") << QStringLiteral("-c") << slurmNodeScript();
-        QStringList quoted;
-        for (const QString &word : std::as_const(argv))
-            quoted.append(shellQuote(word));
-        return quoted.join(u' ');
-    }
+    case SchedulerKind::Slurm:
+        return slurmOverlapStepCommand(jobId, nodes, QStringLiteral("torchdeck-sample"), kProbeSeconds,
+                                       slurmNodeScript());
     case SchedulerKind::Pbs: {
         QString command = dialect == PbsDialect::PbsPro ? QStringLiteral("qstat -f -F json %1").arg(shellQuote(jobId))
                                                         : QStringLiteral("qstat -f %1").arg(shellQuote(jobId));

@@ -1,0 +1,36 @@
+#include "core/scheduler/jobstep.h"
+
+#include "core/shellquote.h"
+
+#include <QStringList>
+
+namespace torchdeck {
+
+QString slurmOverlapStepCommand(const QString &jobId, const QString &nodes, const QString &stepName, int timeoutSeconds,
+                                const QString &script)
+{
+    QStringList argv{
+        QStringLiteral("timeout"),   QString::number(timeoutSeconds),       QStringLiteral("srun"),
+        QStringLiteral("--overlap"), QStringLiteral("--jobid=") + jobId,    QStringLiteral("--label"),
+        QStringLiteral("--quiet"),   QStringLiteral("--ntasks-per-node=1"), QStringLiteral("--job-name=") + stepName};
+    // Without a node list the step gets one node; the job's own list reaches all of them.
+    if (!nodes.isEmpty() && nodes != u"(null)")
+        argv << QStringLiteral("--nodelist=") + nodes;
+    argv << QStringLiteral("sh") << QStringLiteral("-c") << script;
+    QStringList quoted;
+    for (const QString &word : std::as_const(argv))
+        quoted.append(shellQuote(word));
+    return quoted.join(u' ');
+}
+
+QString jobProcessesScript(const QString &jobVariable)
+{
+    if (jobVariable != u"SLURM_JOB_ID")
+        return QStringLiteral("on=$(grep -lsxz \"%1=$j\" /proc/[0-9]*/environ)\nown=\n").arg(jobVariable);
+    return QStringLiteral(
+        "mine=$(grep -lsxz \"SLURM_JOB_ID=$SLURM_JOB_ID\" /proc/[0-9]*/environ)\n"
+        "on=; [ -n \"$mine\" ] && on=$(grep -lsxz \"SLURMD_NODENAME=$n\" $mine)\n"
+        "own=; [ -n \"$on\" ] && own=\" $(grep -lsxz \"SLURM_STEP_ID=$SLURM_STEP_ID\" $on | tr '\\n' ' ') \"\n");
+}
+
+} // namespace torchdeck

@@ -29,10 +29,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -50,10 +52,11 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_autoRestart(new QCheckBox(tr("Restart &automatically")))
     , m_cancel(new QPushButton(tr("&Cancel run")))
     , m_requeue(new QPushButton(tr("Re&queue")))
-    , m_logPatterns(new QPushButton(tr("Log &patterns\u2026")))
+    , m_logPatterns(new QAction(tr("Log &patterns\u2026"), this))
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
-    , m_openPort(new QPushButton(tr("&Open port\u2026")))
-    , m_stackDump(new QPushButton(tr("S&tacks\u2026")))
+    , m_openPort(new QAction(tr("&Open port\u2026"), this))
+    , m_stackDump(new QAction(tr("S&tacks\u2026"), this))
+    , m_more(new QToolButton)
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
     , m_charts(m_chartsPanel->charts())
@@ -76,9 +79,15 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     bar->addWidget(m_logScale);
     bar->addWidget(m_autoRestart);
     bar->addWidget(m_resumeLatest);
-    bar->addWidget(m_logPatterns);
-    bar->addWidget(m_openPort);
-    bar->addWidget(m_stackDump);
+    m_more->setText(tr("&More"));
+    m_more->setObjectName(QStringLiteral("moreRunActions"));
+    m_more->setPopupMode(QToolButton::InstantPopup);
+    m_more->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto *more = new QMenu(m_more);
+    more->setToolTipsVisible(true);
+    more->addActions({m_logPatterns, m_openPort, m_stackDump});
+    m_more->setMenu(more);
+    bar->addWidget(m_more);
     bar->addWidget(m_requeue);
     bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
@@ -99,9 +108,9 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     connect(m_autoRestart, &QCheckBox::clicked, this, &RunView::setAutoRestart);
     connect(m_cancel, &QPushButton::clicked, this, &RunView::cancelRun);
     connect(m_requeue, &QPushButton::clicked, this, &RunView::requeueRun);
-    connect(m_logPatterns, &QPushButton::clicked, this, &RunView::openLogPatterns);
+    connect(m_logPatterns, &QAction::triggered, this, &RunView::openLogPatterns);
     m_openPort->setToolTip(tr("Reach a port of the running job's first node (a web server, TensorBoard) from here"));
-    connect(m_openPort, &QPushButton::clicked, this, [this] {
+    connect(m_openPort, &QAction::triggered, this, [this] {
         const auto run = m_agent->store()->run(m_runId);
         if (run.ok() && run.value)
             openPort(this, m_agent, run.value->cluster, m_runId);
@@ -109,7 +118,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_stackDump->setObjectName(QStringLiteral("stackDump"));
     m_stackDump->setToolTip(tr("The stack of every process of the running job (py-spy or gdb on its nodes), kept "
                                "with the run: where a run that stalls hangs"));
-    connect(m_stackDump, &QPushButton::clicked, this, &RunView::dumpStacks);
+    connect(m_stackDump, &QAction::triggered, this, &RunView::dumpStacks);
     m_logPatterns->setToolTip(tr("How the run's log becomes metrics: try patterns on it, save them for the cluster"));
     connect(m_actions, &RunActions::message, this, &RunView::message);
     connect(m_chartsPanel, &RunChartsPanel::message, this, &RunView::message);
@@ -166,9 +175,11 @@ void RunView::reloadDetails()
     RunStore *store = m_agent->store();
     const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : store->run(m_runId);
     const bool have = run.ok() && run.value.has_value();
-    for (QWidget *w : std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart,
-                                                       m_logPatterns, m_openPort, m_stackDump})
+    for (QWidget *w :
+         std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart, m_more})
         w->setEnabled(have);
+    for (QAction *action : {m_logPatterns, m_openPort, m_stackDump})
+        action->setEnabled(have);
     if (!have) {
         lookAt({}, false);
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));

@@ -8,10 +8,12 @@
 #include <QPointer>
 #include <QWidget>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QToolButton;
 
 namespace torchdeck {
 class LogPatternDialog;
@@ -84,10 +86,11 @@ private:
     QCheckBox *m_autoRestart;
     QPushButton *m_cancel;
     QPushButton *m_requeue;
-    QPushButton *m_logPatterns; // a custom command's: try and save the cluster's log patterns
+    QAction *m_logPatterns; // a custom command's: try and save the cluster's log patterns
     QPushButton *m_resumeLatest;
-    QPushButton *m_openPort;  // a port on the run's node, forwarded by the agent
-    QPushButton *m_stackDump; // every rank's stack, for a run that stalls
+    QAction *m_openPort;  // a port on the run's node, forwarded by the agent
+    QAction *m_stackDump; // every rank's stack, for a run that stalls
+    QToolButton *m_more;  // the three above: the row of buttons stays narrow
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

@@ -1,5 +1,7 @@
 # Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
-# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, munge_socket.
+# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, munge_socket. The sandbox gathers
+# no job accounting (sstat has nothing) unless TORCHDECK_SANDBOX_ACCT_GATHER names a plugin (linux), as
+# scripts/capture-resource-probe --sstat asks.
 
 free_port() { # a random free TCP port on 127.0.0.1 from 20000 up to the ephemeral range, not in "$@"
     # Below the kernel's ephemeral ports: an outgoing connection may take one of those at any moment (and
@@ -79,7 +81,7 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-JobAcctGatherType=jobacct_gather/none
+JobAcctGatherType=jobacct_gather/${TORCHDECK_SANDBOX_ACCT_GATHER:-none}
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/filetxt
 JobCompLoc=$dir/slurm/jobcomp.txt

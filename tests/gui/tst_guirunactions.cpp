@@ -4,12 +4,12 @@
 #include "guisandbox.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QPushButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -75,9 +75,9 @@ private slots:
         QVERIFY2(uses->text().contains(QStringLiteral("RSS")) && uses->text().contains(QStringLiteral("1 task")),
                  qPrintable(uses->text()));
         // Its stacks, from the run view: the sleeper's process under its node's header.
-        auto *stacks = window.runView()->findChild<QPushButton *>(QStringLiteral("stackDump"));
+        auto *stacks = window.runView()->findChild<QAction *>(QStringLiteral("stackDump"));
         QVERIFY(stacks && stacks->isEnabled());
-        stacks->click();
+        stacks->trigger();
         QDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = window.runView()->findChild<QDialog *>(QStringLiteral("stackDumpDialog"))));
         const auto *text = dialog->findChild<QPlainTextEdit *>();

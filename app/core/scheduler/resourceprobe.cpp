@@ -121,6 +121,71 @@ void addProcess(QStringView line, const QString &node, const NodeClock &clock, Q
     ++use.processes;
 }
 
+// sstat's times: [DD-][HH:]MM:SS[.mmm]; NaN for anything else.
+double sstatSeconds(QStringView text)
+{
+    double days = 0;
+    if (const qsizetype dash = text.indexOf(u'-'); dash >= 0) {
+        days = number(text.left(dash));
+        text = text.mid(dash + 1);
+    }
+    double seconds = 0;
+    const auto parts = text.split(u':');
+    if (parts.size() < 2 || parts.size() > 3)
+        return kNoValue;
+    for (const QStringView part : parts) {
+        const double value = number(part);
+        if (!MetricEvent::has(value))
+            return kNoValue;
+        seconds = seconds * 60 + value;
+    }
+    return MetricEvent::has(days) ? days * 86400 + seconds : kNoValue;
+}
+
+// sstat's sizes: "2048K", "1.50M", "3G", "0".
+double sstatMiB(QStringView text)
+{
+    static const QList<std::pair<QChar, double>> units{
+        {u'K', 1.0 / 1024.0}, {u'M', 1.0}, {u'G', 1024.0}, {u'T', 1024.0 * 1024.0}};
+    for (const auto &[unit, mib] : units) {
+        if (text.endsWith(unit))
+            return number(text.chopped(1)) * mib;
+    }
+    return number(text) / kBytesPerMiB;
+}
+
+} // namespace
+
+QList<TaskUse> parseSstat(const QByteArray &output)
+{
+    QList<TaskUse> tasks;
+    const QString text = QString::fromUtf8(output);
+    const auto lines = QStringView(text).split(u'\n', Qt::SkipEmptyParts);
+    for (QStringView line : lines) {
+        if (line.startsWith(u"@sstat "))
+            line = line.mid(7);
+        const auto fields = line.split(u'|');
+        if (fields.size() != 5)
+            continue;
+        bool ok = false;
+        const int count = fields.at(1).toInt(&ok);
+        const double cpu = sstatSeconds(fields.at(3));
+        const double rss = sstatMiB(fields.at(4));
+        if (!ok || count <= 0 || !MetricEvent::has(cpu) || !MetricEvent::has(rss))
+            continue;
+        TaskUse task;
+        task.node = firstNode(SchedulerKind::Slurm, fields.at(2).toString());
+        task.task = fields.at(0).toString().section(u'.', 1); // the step: 0, batch, extern
+        task.cpuSeconds = cpu * count;                        // its tasks' average, times their number
+        task.rssMiB = rss * count;
+        task.processes = count;
+        tasks.append(task);
+    }
+    return tasks;
+}
+
+namespace {
+
 ResourceProbeResult parseSlurmProbe(const QByteArray &output)
 {
     ResourceProbeResult result;
@@ -159,8 +224,13 @@ ResourceProbeResult parseSlurmProbe(const QByteArray &output)
     }
     for (const QString &key : std::as_const(order))
         result.sample.tasks.append(tasks.value(key));
-    if (nodeOfLabel.isEmpty())
-        result.error = core::Tr::tr("the sampling step printed nothing");
+    if (nodeOfLabel.isEmpty() && result.sample.tasks.isEmpty()) {
+        result.sample.tasks = parseSstat(output);
+        result.sample.via = QStringLiteral("sstat");
+    }
+    if (result.sample.isEmpty())
+        result.error = nodeOfLabel.isEmpty() ? core::Tr::tr("the sampling step printed nothing, and sstat nothing")
+                                             : core::Tr::tr("no process of the job found on its nodes");
     return result;
 }
 
@@ -228,8 +298,13 @@ QString resourceProbeCommand(SchedulerKind kind, PbsDialect dialect, const QStri
 {
     switch (kind) {
     case SchedulerKind::Slurm:
+        // Where the site forbids a step beside the job's (or the step cannot start), sstat: the job's steps
+        // as accounting gathers them, when it does.
         return slurmOverlapStepCommand(jobId, nodes, QStringLiteral("torchdeck-sample"), kProbeSeconds,
-                                       slurmNodeScript());
+                                       slurmNodeScript()) +
+               QStringLiteral(" || sstat --noheader --parsable2 --allsteps --jobs=%1 "
+                              "--format=JobID,NTasks,NodeList,AveCPU,AveRSS | sed 's/^/@sstat /'")
+                   .arg(shellQuote(jobId));
     case SchedulerKind::Pbs: {
         QString command = dialect == PbsDialect::PbsPro ? QStringLiteral("qstat -f -F json %1").arg(shellQuote(jobId))
                                                         : QStringLiteral("qstat -f %1").arg(shellQuote(jobId));

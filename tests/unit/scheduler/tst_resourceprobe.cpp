@@ -16,6 +16,8 @@ private slots:
     void slurmCapture();
     void slurmLinesOfAnUnnamedNodeAreIgnored();
     void slurmNothingPrinted();
+    void sstatCapture();
+    void sstatWhenTheStepCannotRun();
     void nvidiaSmi_data();
     void nvidiaSmi();
     void gpusOfTheSlurmStep();
@@ -86,6 +88,40 @@ void TestResourceProbe::slurmNothingPrinted()
         parseResourceProbe(SchedulerKind::Slurm, "srun: error: Unable to create step for job 7: Invalid job id\n");
     QVERIFY(!probe.error.isEmpty());
     QVERIFY(probe.sample.isEmpty());
+}
+
+void TestResourceProbe::sstatCapture()
+{
+    // The same kind of job sampled by sstat, in a sandbox that gathers accounting (capture-resource-probe --sstat).
+    const QList<TaskUse> steps = parseSstat(fixture(QStringLiteral("slurm-sstat.txt")));
+    QVERIFY(!steps.isEmpty());
+    const auto ranks = std::find_if(steps.cbegin(), steps.cend(), [](const TaskUse &t) { return t.task == u"0"; });
+    QVERIFY(ranks != steps.cend()); // the srun step of the four spinning ranks
+    QCOMPARE(ranks->processes, 4);
+    QCOMPARE(ranks->node, QStringLiteral("node1"));
+    QVERIFY2(ranks->cpuSeconds > 1, qPrintable(QString::number(ranks->cpuSeconds)));
+    QVERIFY(ranks->rssMiB > 0);
+}
+
+void TestResourceProbe::sstatWhenTheStepCannotRun()
+{
+    const QByteArray output = "srun: error: Unable to create step for job 9: Step creation disabled\n"
+                              "@sstat 9.0|4|node[1-2]|00:01:30|2048K\n"
+                              "@sstat 9.batch|1|node1|00:00:00.120|1.5M\n"
+                              "@sstat torn|line\n";
+    const ResourceProbeResult probe = parseResourceProbe(SchedulerKind::Slurm, output);
+    QVERIFY2(probe.error.isEmpty(), qPrintable(probe.error));
+    QCOMPARE(probe.sample.via, QStringLiteral("sstat"));
+    QCOMPARE(probe.sample.tasks.size(), 2);
+    const TaskUse &step = probe.sample.tasks.constFirst();
+    QCOMPARE(step.task, QStringLiteral("0"));
+    QCOMPARE(step.node, QStringLiteral("node1"));
+    QCOMPARE(step.cpuSeconds, 360.0); // 90 s on average, four tasks
+    QCOMPARE(step.rssMiB, 8.0);
+    QCOMPARE(probe.sample.tasks.at(1).cpuSeconds, 0.12);
+    QCOMPARE(probe.sample.tasks.at(1).rssMiB, 1.5);
+    QVERIFY(resourceProbeCommand(SchedulerKind::Slurm, PbsDialect::PbsPro, QStringLiteral("9"), {})
+                .contains(QStringLiteral(" || sstat --noheader --parsable2 --allsteps --jobs=9 ")));
 }
 
 void TestResourceProbe::nvidiaSmi_data()

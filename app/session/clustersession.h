@@ -192,8 +192,13 @@ private:
     QList<PortForwarder *> m_forwards;
     QStringList m_lookedAt;
     QTimer m_resourceTimer;
-    QSet<QString> m_sampling;                    // runs whose sample is in flight
-    QHash<QString, ResourceSample> m_lastSample; // by job id: the CPU percent is since the one before
+    QSet<QString> m_sampling; // runs whose sample is in flight
+    struct LastSample {
+        QString jobId;
+        ResourceSample sample;
+    };
+    // By run, while it is looked at: the CPU percent is since the sample before of the same job.
+    QHash<QString, LastSample> m_lastSample;
 };
 
 } // namespace torchdeck

@@ -70,6 +70,7 @@ void ClusterSession::setLookedAt(const QStringList &runIds)
     const bool added = std::any_of(runIds.cbegin(), runIds.cend(),
                                    [this](const QString &runId) { return !m_lookedAt.contains(runId); });
     m_lookedAt = runIds;
+    m_lastSample.removeIf([&runIds](const auto &last) { return !runIds.contains(last.key()); });
     if (m_lookedAt.isEmpty()) {
         m_resourceTimer.stop();
         return;
@@ -139,8 +140,9 @@ void ClusterSession::sampleRun(QObject *context, const QString &runId,
             }
             ResourceSample &sample = probe.sample;
             sample.time = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
-            computeCpuPercent(&sample, m_lastSample.value(job.jobId));
-            m_lastSample.insert(job.jobId, sample);
+            const LastSample before = m_lastSample.value(runId);
+            computeCpuPercent(&sample, before.jobId == job.jobId ? before.sample : ResourceSample{});
+            m_lastSample.insert(runId, {job.jobId, sample});
             const QList<MetricEvent> events{resourceEvent(sample)};
             m_series.series(runId); // cached before the append, as the tracker does
             const StoreStatus stored = m_store->appendMetrics(runId, job.attempt, events);

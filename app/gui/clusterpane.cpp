@@ -11,8 +11,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
+#include <QScrollBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -69,6 +71,13 @@ ClusterPane::ClusterPane(ClusterListModel *clusters, AgentClient *agent, QWidget
     layout->addWidget(new QLabel(tr("Clusters")));
     layout->addWidget(m_view, 1);
     layout->addLayout(buttons);
+}
+
+int ClusterPane::fittingWidth() const
+{
+    const int list =
+        m_view->sizeHintForColumn(0) + 2 * m_view->frameWidth() + m_view->verticalScrollBar()->sizeHint().width();
+    return std::max(list, layout()->minimumSize().width());
 }
 
 QString ClusterPane::selectedCluster() const

@@ -19,6 +19,7 @@ public:
     ClusterPane(ClusterListModel *clusters, AgentClient *agent, QWidget *parent = nullptr);
 
     QString selectedCluster() const;
+    int fittingWidth() const; // as wide as its longest line and its buttons, no wider
     void selectCluster(const QString &name);
     QListView *view() const { return m_view; }
 

@@ -31,6 +31,7 @@
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -45,7 +46,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_clusterPane(new ClusterPane(m_clusters, m_agent))
     , m_runTree(new QTreeView)
     , m_filter(new QLineEdit)
-    , m_mainSplitter(new QSplitter(Qt::Horizontal))
+    , m_listSplitter(new QSplitter(Qt::Horizontal))
     , m_runSplitter(new QSplitter(Qt::Vertical))
     , m_runView(new RunView(m_agent))
 {
@@ -115,13 +116,15 @@ MainWindow::MainWindow(QWidget *parent)
     runLayout->addWidget(m_filter);
     runLayout->addWidget(m_runTree);
 
-    m_runSplitter->addWidget(runPane);
+    // The clusters and the runs side by side on top, the run view across the whole width under them: the charts
+    // get the room, not a column of clusters holding one line.
+    m_listSplitter->addWidget(m_clusterPane);
+    m_listSplitter->addWidget(runPane);
+    m_listSplitter->setStretchFactor(1, 1);
+    m_runSplitter->addWidget(m_listSplitter);
     m_runSplitter->addWidget(m_runView);
     m_runSplitter->setStretchFactor(1, 3);
-    m_mainSplitter->addWidget(m_clusterPane);
-    m_mainSplitter->addWidget(m_runSplitter);
-    m_mainSplitter->setStretchFactor(1, 4);
-    setCentralWidget(m_mainSplitter);
+    setCentralWidget(m_runSplitter);
     connect(m_runView, &RunView::message, this, [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_runView, &RunView::resumed, this, [this](const LaunchResult &result) { updateRunRow(result.runId); });
 
@@ -351,9 +354,11 @@ void MainWindow::restoreState()
         resize(1280, 760); // fits a 1366x768 laptop screen
     QMainWindow::restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     if (!m_runSplitter->restoreState(settings.value(QStringLiteral("window/runSplitter")).toByteArray()))
-        m_runSplitter->setSizes({170, 590}); // the run view gets the room on a 768-pixel screen
-    if (!m_mainSplitter->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray()))
-        m_mainSplitter->setSizes({220, 1060});
+        m_runSplitter->setSizes({150, 610}); // the run view gets the room on a 768-pixel screen
+    if (!m_listSplitter->restoreState(settings.value(QStringLiteral("window/listSplitter")).toByteArray())) {
+        const int clusters = std::min(m_clusterPane->fittingWidth(), width() / 4);
+        m_listSplitter->setSizes({clusters, width() - clusters});
+    }
     if (!m_runTree->header()->restoreState(settings.value(QStringLiteral("window/runTreeColumns")).toByteArray())) {
         const int widths[] = {200, 90, 90, 60, 70, 90, 130}; // the run's name first; Updated stretches
         for (int column = 0; column < int(std::size(widths)); ++column)
@@ -366,7 +371,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
-    settings.setValue(QStringLiteral("window/mainSplitter"), m_mainSplitter->saveState());
+    settings.setValue(QStringLiteral("window/listSplitter"), m_listSplitter->saveState());
     settings.setValue(QStringLiteral("window/runSplitter"), m_runSplitter->saveState());
     settings.setValue(QStringLiteral("window/runTreeColumns"), m_runTree->header()->saveState());
     QMainWindow::closeEvent(event);

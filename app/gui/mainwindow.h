@@ -70,7 +70,7 @@ private:
     ClusterPane *m_clusterPane;
     QTreeView *m_runTree;
     QLineEdit *m_filter;
-    QSplitter *m_mainSplitter;
+    QSplitter *m_listSplitter;
     QSplitter *m_runSplitter;
     RunView *m_runView;
 };

@@ -114,6 +114,21 @@ RunCharts::RunCharts(QWidget *parent)
     auto *bottom = new QHBoxLayout;
     bottom->addWidget(m_epochView, 3);
     bottom->addWidget(m_timeView, 2);
+    // What the job uses, sampled while the run is shown (ClusterSession::setLookedAt), by wall clock: a third
+    // column once sampled, so a 768-pixel screen keeps two rows of charts.
+    for (const bool memory : {false, true}) {
+        ExtraChart &chart = m_resources[memory];
+        chart.chart = new QChart;
+        chart.chart->setTitle(memory ? tr("Memory (GiB) over time") : tr("CPU and GPU use (%) over time"));
+        QValueAxis *x = makeTickedAxis(chart.chart);
+        setTickLabels(x, TickLabels::ClockTimes);
+        chart.chart->addAxis(x, Qt::AlignBottom);
+        replaceYAxis(chart.chart, false, memory ? tr("GiB") : tr("%"));
+        chart.view = makeView(chart.chart);
+        chart.view->setObjectName(memory ? QStringLiteral("resourceMemoryChart") : QStringLiteral("resourceUseChart"));
+        chart.view->hide();
+        (memory ? bottom : top)->addWidget(chart.view, 2);
+    }
     layout->addLayout(top, 1);
     layout->addLayout(bottom, 1);
     // What the run's own logger writes beyond loss, accuracy and lr (grad norms, F1, ...), shown once there.
@@ -129,22 +144,6 @@ RunCharts::RunCharts(QWidget *parent)
         extras->addWidget(extra.view, 1);
     }
     layout->addLayout(extras, 0); // stretched once it shows a chart (drawExtras)
-    // What the job uses, sampled while the run is shown (ClusterSession::setLookedAt), by wall clock.
-    auto *resources = new QHBoxLayout;
-    for (const bool memory : {false, true}) {
-        ExtraChart &chart = m_resources[memory];
-        chart.chart = new QChart;
-        chart.chart->setTitle(memory ? tr("Memory (GiB) over time") : tr("CPU and GPU use (%) over time"));
-        QValueAxis *x = makeTickedAxis(chart.chart);
-        setTickLabels(x, TickLabels::ClockTimes);
-        chart.chart->addAxis(x, Qt::AlignBottom);
-        replaceYAxis(chart.chart, false, memory ? tr("GiB") : tr("%"));
-        chart.view = makeView(chart.chart);
-        chart.view->setObjectName(memory ? QStringLiteral("resourceMemoryChart") : QStringLiteral("resourceUseChart"));
-        chart.view->hide();
-        resources->addWidget(chart.view, 1);
-    }
-    layout->addLayout(resources, 0); // stretched once sampled (drawResources)
     // One crosshair: hovering a chart shows the same x on the others with that x (step, or epoch).
     for (const QList<RunChartView *> &group : {stepViews(), QList<RunChartView *>{m_epochView, m_extras[1].view}}) {
         for (RunChartView *view : group) {
@@ -245,12 +244,7 @@ void RunCharts::setComparison(const QList<ComparedRun> &runs)
         }
         m_overlays.append(overlay);
     }
-    m_stepChart->legend()->setVisible(!runs.isEmpty());
-    // The legend names runs: the smoothed twin and the dimmed discarded points need no entry.
-    for (QAbstractSeries *series : std::initializer_list<QAbstractSeries *>{m_stepLossSmooth, m_stepDiscarded}) {
-        for (QLegendMarker *marker : m_stepChart->legend()->markers(series))
-            marker->setVisible(false);
-    }
+    fitLegends();
     applyTheme(); // colours the new lines
     redraw();
 }
@@ -329,6 +323,7 @@ void RunCharts::redraw()
     drawExtras();
     drawResources();
     drawAttempts();
+    tipLegends();
     emit redrawn();
 }
 
@@ -397,7 +392,6 @@ void RunCharts::drawResources()
             series.append(m_run->series().resource(name));
         drawDecimated(chart.chart, lines, series, chart.view->isZoomed(), minimumColumns);
     }
-    static_cast<QBoxLayout *>(layout())->setStretch(3, all.isEmpty() ? 0 : 1);
 }
 
 QStringList RunCharts::drawnResources() const
@@ -493,6 +487,40 @@ void RunCharts::nameOwnLines()
     m_epochVal->setName(label(SeriesKind::ValLoss));
     m_stepLossSmooth->setName(tr("%1, smoothed").arg(m_stepLoss->name()));
     m_stepLossSmooth->setProperty("twinOf", m_stepLoss->name());
+    fitLegends();
+}
+
+void RunCharts::fitLegends()
+{
+    // The table under the charts names the overlaid runs (RunSummaryTable): a legend of run names in a
+    // chart's width would elide every one. The epoch chart's legend tells the shown run's train loss from its val
+    // loss; hovering a line names it whole.
+    for (QLineSeries *own : {m_epochTrain, m_epochVal}) {
+        for (QLegendMarker *marker : m_epochChart->legend()->markers(own))
+            marker->setLabel(seriesName(own == m_epochTrain ? SeriesKind::EpochTrainLoss : SeriesKind::ValLoss));
+    }
+    for (const Overlay &overlay : std::as_const(m_overlays)) {
+        for (QLegendMarker *marker : m_epochChart->legend()->markers(overlay.epochs))
+            marker->setVisible(false);
+    }
+}
+
+void RunCharts::tipLegends()
+{
+    // A legend elides long names (a logger's own series): hovering an entry shows it whole.
+    for (QChart *chart : charts()) {
+        for (QLegendMarker *marker : chart->legend()->markers()) {
+            if (marker->property("tipped").toBool())
+                continue;
+            marker->setProperty("tipped", true);
+            connect(marker, &QLegendMarker::hovered, marker, [marker](bool over) {
+                if (over)
+                    QToolTip::showText(QCursor::pos(), marker->series()->name());
+                else
+                    QToolTip::hideText();
+            });
+        }
+    }
 }
 
 QPalette RunCharts::activePalette() const

@@ -116,6 +116,8 @@ private:
                                  std::deque<MetricSeries> *keep) const;
     QPalette activePalette() const;
     void nameOwnLines();                     // "train loss", or "<run>: train loss" while others are overlaid
+    void fitLegends();                       // overlaid runs: named in the table under the charts, not in a legend
+    void tipLegends();                       // a legend entry's whole name on hover
     QList<RunChartView *> stepViews() const; // the charts whose x is the step: one crosshair across them
 
     QPointer<RunMetrics> m_run;

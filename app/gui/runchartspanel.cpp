@@ -16,7 +16,6 @@
 #include <QSaveFile>
 #include <QSettings>
 #include <QSlider>
-#include <QSplitter>
 #include <QStandardPaths>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -115,16 +114,10 @@ RunChartsPanel::RunChartsPanel(RunStore *store, RunSeriesCache *series, QWidget 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
-    // Beside the charts while runs are overlaid: their final and best values.
-    auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(m_charts);
-    splitter->addWidget(m_summary);
-    splitter->setStretchFactor(0, 1);
-    splitter->setStretchFactor(1, 0);
-    m_summary->setMinimumWidth(340);
-    splitter->setCollapsible(0, false);
+    // Under the charts while runs are overlaid: their legend, with their final and best values.
+    layout->addWidget(m_charts, 1);
+    layout->addWidget(m_summary);
     m_summary->hide();
-    layout->addWidget(splitter, 1);
     connect(m_charts, &RunCharts::redrawn, this, &RunChartsPanel::updateSummary);
 }
 
@@ -135,7 +128,7 @@ void RunChartsPanel::updateSummary()
         return;
     QList<RunSummaryTable::Row> rows;
     if (const RunMetrics *run = m_charts->run())
-        rows.append({m_runName, m_charts->runColor(), summarize(run->series())});
+        rows.append({m_runName, m_charts->runColor(), summarize(run->series()), false});
     rows.append(m_comparedRows); // summarized once, when loaded
     m_summary->setRows(rows);
 }
@@ -175,10 +168,10 @@ void RunChartsPanel::compareWith(const QStringList &runIds)
     m_charts->setComparison(runs);
     m_comparedRows.clear();
     for (int i = 0; i < runs.size(); ++i)
-        m_comparedRows.append({runs.at(i).name, m_charts->comparisonColor(i), summarize(*runs.at(i).series)});
+        m_comparedRows.append({runs.at(i).name, m_charts->comparisonColor(i), summarize(*runs.at(i).series), true});
     m_comparedLabel->setText(names.isEmpty() ? tr("Select several runs in the list to overlay them.")
-                                             : tr("compared with %1 (dashed)").arg(names.join(QStringLiteral(", "))));
-    m_comparedLabel->setToolTip(m_comparedLabel->text());
+                                             : tr("Overlaid: the runs below dashed, in their colours"));
+    m_comparedLabel->setToolTip(names.join(u'\n'));
     updateSummary();
 }
 

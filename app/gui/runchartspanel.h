@@ -32,7 +32,7 @@ public:
     void setRunId(const QString &runId);
     QStringList comparedRuns() const { return m_compared; }
     // Overlays these runs (the window's selection), from the cache; the shown run is left out. A table
-    // beside the charts lists every run's final and best values.
+    // under the charts names every run and lists its final and best values.
     void compareWith(const QStringList &runIds);
     RunSummaryTable *summaryTable() const { return m_summary; }
     // New metrics of a run (already in the cache): a compared run is redrawn and summarized again, at most

@@ -1,6 +1,9 @@
 #include "gui/runsummarytable.h"
 
 #include <QHeaderView>
+#include <QPainter>
+#include <QPixmap>
+#include <QScrollBar>
 #include <cmath>
 #include <functional>
 
@@ -8,18 +11,33 @@ namespace torchdeck {
 
 namespace {
 
+constexpr int mostRowsShown = 6; // beyond that the table scrolls rather than take the charts' room
+
 QString number(double value)
 {
     return std::isnan(value) ? QStringLiteral("-") : QString::number(value, 'g', 4);
 }
 
-// One row of the table: a value of every run, and which way is better (none: not compared).
+// A column of the table: a value of every run, and which way is better (none: not compared).
 struct Measure {
     QString name;
     QString tip;
     std::function<double(const RunSummary &)> value;
     int better = 0; // -1 lower, +1 higher
 };
+
+// The legend's sample of a run's curve, drawn as the charts draw it.
+QPixmap lineSample(const QColor &color, bool dashed, qreal ratio)
+{
+    QPixmap pixmap(QSize(28, 12) * ratio);
+    pixmap.setDevicePixelRatio(ratio);
+    pixmap.fill(Qt::transparent);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(QPen(color, 2, dashed ? Qt::DashLine : Qt::SolidLine));
+    painter.drawLine(QPointF(1, 6), QPointF(27, 6));
+    return pixmap;
+}
 
 } // namespace
 
@@ -29,16 +47,14 @@ RunSummaryTable::RunSummaryTable(QWidget *parent)
     setObjectName(QStringLiteral("runSummary"));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
-    // Narrow run columns (names elided, whole in their tooltips): three runs fit beside the charts.
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    horizontalHeader()->setDefaultSectionSize(72);
-    horizontalHeader()->setTextElideMode(Qt::ElideMiddle);
-    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    setIconSize(QSize(28, 12));
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents); // whole names, whole headers
+    verticalHeader()->hide();
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }
 
 void RunSummaryTable::setRows(const QList<Row> &rows)
 {
-    // Runs across, values down: a narrow table beside the charts holds three or four runs.
     const QList<Measure> measures = {
         {tr("Steps"), {}, [](const RunSummary &s) { return s.steps; }},
         {tr("Final loss"), tr("The last train loss"), [](const RunSummary &s) { return s.finalLoss; }, -1},
@@ -50,36 +66,51 @@ void RunSummaryTable::setRows(const QList<Row> &rows)
          1},
     };
     clear();
-    setColumnCount(int(rows.size()));
-    setRowCount(int(measures.size()));
-    for (int column = 0; column < rows.size(); ++column) {
-        auto *header = new QTableWidgetItem(rows.at(column).name);
-        header->setData(Qt::DecorationRole, rows.at(column).color);
-        header->setForeground(rows.at(column).color);
-        header->setToolTip(rows.at(column).name);
-        setHorizontalHeaderItem(column, header);
+    setRowCount(int(rows.size()));
+    setColumnCount(int(measures.size()) + 1);
+    auto *runHeader = new QTableWidgetItem(tr("Run"));
+    runHeader->setToolTip(tr("Solid: the shown run; dashed: the runs compared with it (train loss by step, val loss "
+                             "by epoch)"));
+    setHorizontalHeaderItem(0, runHeader);
+    for (int row = 0; row < rows.size(); ++row) {
+        const Row &run = rows.at(row);
+        auto *name = new QTableWidgetItem(QIcon(lineSample(run.color, run.dashed, devicePixelRatioF())), run.name);
+        name->setToolTip(run.name);
+        setItem(row, 0, name);
     }
-    for (int row = 0; row < measures.size(); ++row) {
-        const Measure &measure = measures.at(row);
-        auto *name = new QTableWidgetItem(measure.name);
-        name->setToolTip(measure.tip);
-        setVerticalHeaderItem(row, name);
-        int best = -1; // the best run of a compared row, in bold
-        for (int column = 0; column < rows.size(); ++column) {
-            const double value = measure.value(rows.at(column).summary);
+    for (int measureIndex = 0; measureIndex < measures.size(); ++measureIndex) {
+        const Measure &measure = measures.at(measureIndex);
+        const int column = measureIndex + 1;
+        auto *header = new QTableWidgetItem(measure.name);
+        header->setToolTip(measure.tip);
+        setHorizontalHeaderItem(column, header);
+        int best = -1; // the best run of a compared column, in bold
+        for (int row = 0; row < rows.size(); ++row) {
+            const double value = measure.value(rows.at(row).summary);
             const double bestValue = best < 0 ? 0 : measure.value(rows.at(best).summary);
             if (measure.better != 0 && !std::isnan(value) && (best < 0 || (value - bestValue) * measure.better > 0))
-                best = column;
+                best = row;
             auto *item = new QTableWidgetItem(number(value));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             setItem(row, column, item);
         }
         if (best >= 0 && rows.size() > 1) {
-            QFont font = item(row, best)->font();
+            QFont font = item(best, column)->font();
             font.setBold(true);
-            item(row, best)->setFont(font);
+            item(best, column)->setFont(font);
         }
     }
+    fitHeight();
+}
+
+void RunSummaryTable::fitHeight()
+{
+    int height = horizontalHeader()->sizeHint().height() + 2 * frameWidth();
+    for (int row = 0; row < std::min(rowCount(), mostRowsShown); ++row)
+        height += rowHeight(row);
+    if (horizontalScrollBar()->isVisible() || horizontalHeader()->length() > viewport()->width())
+        height += horizontalScrollBar()->sizeHint().height();
+    setFixedHeight(height);
 }
 
 } // namespace torchdeck

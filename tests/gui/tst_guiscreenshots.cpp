@@ -13,6 +13,7 @@
 
 #include <QChart>
 #include <QDir>
+#include <QHeaderView>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QStandardPaths>
@@ -24,11 +25,10 @@
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
-// Run under Xvfb by ctest (gui.screenshots): the window on a real run of the sandbox that branched from a
-// checkpoint (light and dark), three runs overlaid, the log, the cluster profile dialog, the Check cluster
-// checklist and the new-job form,
-// saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots; copy them to docs/screenshots to
-// update the README's pictures).
+// Run under Xvfb by ctest (gui.screenshots), at 1366x768: the window on a real run of the sandbox that branched from
+// a checkpoint (light and dark) with what its job used, three runs overlaid, the log, the cluster profile dialog, the
+// Check cluster checklist and the new-job form, saved as PNGs into $TORCHDECK_SCREENSHOT_DIR (build/dev/screenshots;
+// copy them to docs/screenshots to update the README's pictures).
 class TestGuiScreenshots : public QObject {
     Q_OBJECT
 private slots:
@@ -50,12 +50,14 @@ private slots:
         TestAgent agent; // the window attaches to it
         QVERIFY2(agent.started, qPrintable(agent.error));
         MainWindow window;
-        window.resize(1280, 760);
+        window.resize(1366, 768); // a laptop's screen: the run view with resources and an overlay must fit it
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         JobSpec spec = smallTrainerJob(6);
         spec.name = QStringLiteral("fashion-ae");
         spec.trainerArgs.append({QStringLiteral("--checkpoint-every"), QStringLiteral("epoch")});
+        // A pause in epoch 2 long enough for the resource charts' samples (every 10 s while the run is shown).
+        spec.trainerArgs.append({QStringLiteral("--sleep-in-step"), QStringLiteral("40:0:21")});
         const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         QCOMPARE(waitForRunEnd(window, submission.result.runId), QStringLiteral("completed"));
@@ -74,6 +76,7 @@ private slots:
         QTRY_COMPARE(window.runView()->charts()->view(SeriesKind::TrainLoss)->markers().size(), 1);
         QVERIFY(!window.runView()->charts()->drawnDiscarded().isEmpty());
         QVERIFY(!window.runView()->charts()->drawnSmoothed(SeriesKind::TrainLoss).isEmpty());
+        QVERIFY(window.runView()->charts()->drawnResource(QStringLiteral("CPU %")).size() >= 2);
         QTest::qWait(300);
         save(window.grab(), QStringLiteral("run-view.png"));
 
@@ -97,7 +100,12 @@ private slots:
             tree->selectionModel()->select(shown, QItemSelectionModel::Select | QItemSelectionModel::Rows);
         }
         QCOMPARE(window.runView()->charts()->comparedRuns(), 2);
-        QCOMPARE(window.runView()->chartsPanel()->summaryTable()->columnCount(), 3); // a column per run
+        RunSummaryTable *legend = window.runView()->chartsPanel()->summaryTable();
+        QCOMPARE(legend->rowCount(), 3); // a row per run, named whole
+        for (int row = 0; row < legend->rowCount(); ++row)
+            QVERIFY(legend->fontMetrics().horizontalAdvance(legend->item(row, 0)->text()) + legend->iconSize().width() <
+                    legend->columnWidth(0));
+        QVERIFY(legend->horizontalHeader()->length() <= legend->viewport()->width()); // no header cut
         window.runView()->charts()->redraw();
         QTest::qWait(300);
         save(window.grab(), QStringLiteral("run-overlay.png"));

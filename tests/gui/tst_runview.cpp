@@ -9,8 +9,11 @@
 #include "gui/runview.h"
 #include "session/agentclient.h"
 
+#include <QChart>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLegendMarker>
 #include <QListWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -85,18 +88,26 @@ private slots:
         QVERIFY(view.chartsPanel()->summaryTable()->isHidden());     // nothing overlaid
         view.chartsPanel()->compareWith({m_ids.at(0), m_ids.at(2)}); // the window's selection: the shown run too
         QCOMPARE(view.chartsPanel()->comparedRuns(), QStringList{m_ids.at(2)});
-        // Beside the charts: the final and best values of both runs, in their curves' colours.
+        // Under the charts, as their legend: both runs' whole names beside their curves' colours, their final and best
+        // values; the charts' own legends name no run.
         RunSummaryTable *table = view.chartsPanel()->summaryTable();
         QVERIFY(!table->isHidden());
-        QCOMPARE(table->columnCount(), 2); // a column per run
-        QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("run-0"));
-        QCOMPARE(table->horizontalHeaderItem(1)->data(Qt::DecorationRole).value<QColor>(),
-                 view.charts()->comparisonColor(0));
-        QCOMPARE(table->verticalHeaderItem(1)->text(), QStringLiteral("Final loss"));
-        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("0.25")); // the shown run's: 1 / 4
-        QCOMPARE(table->item(1, 1)->text(), QString::number(1.0 / 8, 'g', 4));
-        QVERIFY(table->item(1, 1)->font().bold()); // the lower one
-        QVERIFY(!table->item(1, 0)->font().bold());
+        QCOMPARE(table->rowCount(), 2); // a row per run
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("run-0"));
+        QCOMPARE(table->item(1, 0)->toolTip(), table->item(1, 0)->text());
+        QVERIFY(!table->item(1, 0)->icon().isNull()); // the dashed sample of its curve
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("Final loss"));
+        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("0.25")); // the shown run's: 1 / 4
+        QCOMPARE(table->item(1, 2)->text(), QString::number(1.0 / 8, 'g', 4));
+        QVERIFY(table->item(1, 2)->font().bold()); // the lower one
+        QVERIFY(!table->item(0, 2)->font().bold());
+        QVERIFY(table->height() >= table->horizontalHeader()->height() + table->rowHeight(0) + table->rowHeight(1));
+        for (QChart *chart : view.charts()->charts()) {
+            for (QLegendMarker *marker : chart->legend()->markers()) {
+                if (chart->legend()->isVisible() && marker->isVisible())
+                    QVERIFY2(!marker->label().contains(QStringLiteral("run-")), qPrintable(marker->label()));
+            }
+        }
         QCOMPARE(view.charts()->comparedRuns(), 1);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::TrainLoss).size(), 6);
         QCOMPARE(view.charts()->drawnComparison(0, SeriesKind::ValLoss), QList<QPointF>{QPointF(1, 2.5)});

@@ -46,6 +46,7 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         return answer->wait();
     };
     m_worker = new ConnectionWorker(m_settings, askHostKey, askCredential, m_interactive);
+    m_worker->countSftpRequestsIn(m_sftpRequests);
     auto *workerInbox = new CallQueue;
     workerInbox->setParent(m_worker); // moves to the thread with it, and is deleted with it
     m_toWorker = workerInbox->sender();
@@ -67,6 +68,7 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         if (!command)
             return;
         command->m_interrupted = result.interrupted;
+        m_load.bytesIn += result.out.size() + result.err.size();
         if (result.error.isEmpty())
             emit command->finished(result);
         else
@@ -74,6 +76,7 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         command->deleteLater();
     });
     relay(m_worker, &ConnectionWorker::tailData, inbox, [this](quint64 id, qint64 offset, const QByteArray &bytes) {
+        m_load.bytesIn += bytes.size();
         if (RemoteTail *tail = m_tails.value(id))
             emit tail->data(offset, bytes);
     });
@@ -144,10 +147,18 @@ void Connection::close()
 RemoteCommand *Connection::run(const QString &command, int deadlineMs)
 {
     const quint64 id = m_nextId++;
+    ++m_load.commands;
     auto *operation = new RemoteCommand(this, id);
     m_commands.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, command, deadlineMs] { worker->startCommand(id, command, deadlineMs); });
     return operation;
+}
+
+ConnectionLoad Connection::load() const
+{
+    ConnectionLoad load = m_load;
+    load.sftpRequests = m_sftpRequests->load();
+    return load;
 }
 
 RemoteTail *Connection::tail(const QString &path, qint64 offset)

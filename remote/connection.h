@@ -49,6 +49,9 @@ public:
 
     // What the last state change said: why it failed, or what it is trying.
     QString lastDetail() const { return m_lastDetail; }
+    // What this connection asked of the server so far; a scheduler client counts its polls in.
+    ConnectionLoad load() const;
+    void countSchedulerQuery() { ++m_load.schedulerQueries; }
 
 signals:
     void stateChanged(torchdeck::ConnectionState state, const QString &detail);
@@ -68,6 +71,8 @@ private:
     ConnectionState m_state = ConnectionState::Disconnected;
     QString m_lastDetail;
     std::shared_ptr<std::atomic<bool>> m_interactive = std::make_shared<std::atomic<bool>>(false);
+    ConnectionLoad m_load; // but SFTP requests:
+    std::shared_ptr<std::atomic<qint64>> m_sftpRequests = std::make_shared<std::atomic<qint64>>(0); // the worker's
     quint64 m_nextId = 1;
     QThread *m_thread = new QThread;    // destroying waits for it 250 ms at most; else it deletes itself later
     ConnectionWorker *m_worker;         // lives in m_thread

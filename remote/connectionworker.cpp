@@ -345,6 +345,7 @@ void ConnectionWorker::pollTails()
             continue;
         }
         TailPoll poll = tail.tail.poll(session, tailChunkBytes);
+        *m_sftpRequests += poll.requests;
         if (poll.kind != TailPoll::Kind::ConnectionLost && poll.kind != TailPoll::Kind::Error)
             heard(); // an SFTP round trip
         const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
@@ -353,7 +354,8 @@ void ConnectionWorker::pollTails()
         switch (poll.kind) {
         case TailPoll::Kind::Data:
             tail.lastDataMs = now;
-            tail.nextPollMs = now; // more may be waiting: read on at the next pump
+            // More is waiting: read on at the next pump; else it grows: look again soon.
+            tail.nextPollMs = poll.bytes.size() >= tailChunkBytes ? now : now + m_settings.tailPollMs;
             emit tailData(id, poll.offset, poll.bytes);
             break;
         case TailPoll::Kind::Reset:

@@ -37,6 +37,7 @@ public slots:
     // deadlineMs > 0: the command is stopped and fails (interrupted) if it runs longer.
     void startCommand(quint64 id, const QString &command, int deadlineMs);
     void stopCommand(quint64 id);
+    void countSftpRequestsIn(std::shared_ptr<std::atomic<qint64>> counter) { m_sftpRequests = std::move(counter); }
     void startTail(quint64 id, const QString &path, qint64 offset);
     void stopTail(quint64 id);
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
@@ -107,6 +108,7 @@ private:
     HostKeyQuestion m_askHostKey;
     PromptFunction m_askCredential;
     std::shared_ptr<const std::atomic<bool>> m_interactive;
+    std::shared_ptr<std::atomic<qint64>> m_sftpRequests = std::make_shared<std::atomic<qint64>>(0);
     ConnectionState m_state = ConnectionState::Disconnected;
     SshSession m_ssh;
     SftpSessionHandle m_sftp;

@@ -4,6 +4,7 @@
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
 #include "remote/connection.h"
+#include "remote/remoteoperations.h"
 
 namespace torchdeck::remote {
 
@@ -28,6 +29,14 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     connect(&m_pass, &StepSequence::failed, this, &RunTracker::failed);
 }
 
+RunTracker::~RunTracker()
+{
+    for (const FollowedFile &file : std::as_const(m_followed)) {
+        if (file.tail)
+            file.tail->stop();
+    }
+}
+
 void RunTracker::note(const QString &problem)
 {
     m_problems.append(problem);
@@ -39,6 +48,9 @@ void RunTracker::refresh(const QStringList &runIds)
         return;
     m_problems.clear();
     m_runs = runIds;
+    m_wholePass = runIds.isEmpty();
+    m_pollFailed = false;
+    m_pollDurationMs = 0;
     m_jobs.clear();
     m_polled.clear();
     m_pass.start();

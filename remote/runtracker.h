@@ -25,19 +25,22 @@ struct LaunchResult;
 namespace torchdeck::remote {
 
 class Connection;
+class RemoteTail;
 
 // Brings the stored runs of one cluster up to date, in one pass of declared steps: the state of every
 // unfinished job by ONE scheduler poll, the new lines of each of their metrics files from the stored offset
-// (events and offset saved together), the attempts of a chain that can no longer start cancelled, then each
-// run's progress and, where the policy allows, its restart. The runs' series are kept current in `series`.
-// One file per part of the pass: runtracker.cpp (which runs and jobs), runtrackerpolling.cpp (the poll, a
-// chain's leftovers), runtrackerreading.cpp and runtrackerloggerfiles.cpp (what the jobs wrote),
-// runtrackersettling.cpp (state, message, restarts). What each decides is a pure function of core/runs.
+// (events and offset saved together; a running job's files streamed as they grow, between passes too), the attempts of
+// a chain that can no longer start cancelled, then each run's progress and, where the policy allows, its restart. The
+// runs' series are kept current in `series`. One file per part of the pass: runtracker.cpp (which runs and jobs),
+// runtrackerpolling.cpp (the poll, a chain's leftovers), runtrackerreading.cpp, runtrackerfollowing.cpp and
+// runtrackerloggerfiles.cpp (what the jobs wrote), runtrackersettling.cpp (state, message, restarts). What each decides
+// is a pure function of core/runs.
 class RunTracker : public QObject {
     Q_OBJECT
 public:
     RunTracker(Connection *connection, ClusterProfile profile, RunStore *store, RunSeriesCache *series,
                QObject *parent = nullptr);
+    ~RunTracker() override; // stops its streams
 
     // One pass over these runs (all of this cluster's unfinished runs when empty). Ignored while one runs.
     void refresh(const QStringList &runIds = {});
@@ -48,6 +51,9 @@ public:
     // A run that has ended: restart it now if the policy allows (its switch was just turned on).
     void reconsider(const QString &runId);
     bool isRefreshing() const { return m_pass.isRunning(); }
+    // The last pass's scheduler query: it failed (refused, timed out), or how long its answer took.
+    bool lastPollFailed() const { return m_pollFailed; }
+    qint64 lastPollDurationMs() const { return m_pollDurationMs; }
     bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
     // A restart the scheduler refused is tried again later: the run is not over for a front that waits.
     bool hasRestartsDue() const { return !m_retries.isEmpty(); }
@@ -77,10 +83,12 @@ private:
     void jobsPolled(const torchdeck::JobListResult &result);
     void readAllMetrics(const StepHandle &step);
     void readMetrics(const JobRecord &job, const std::function<void()> &done);
-    void metricsRead(const JobRecord &job, const QByteArray &bytes);
+    // What a read of a job's file gave, stored: the offset the store now has for it; none where the store took
+    // nothing (another writer was first, or it failed).
+    std::optional<qint64> metricsRead(const JobRecord &job, const QByteArray &bytes);
     // A custom command's log, parsed with log patterns (core/metrics/logmetrics.h).
     void readLog(const JobRecord &job, const std::function<void()> &done);
-    void logRead(const JobRecord &job, const QByteArray &bytes);
+    std::optional<qint64> logRead(const JobRecord &job, const QByteArray &bytes);
     // Files the command's own logger writes (runtrackerloggerfiles.cpp).
     void readLoggerFiles(const JobRecord &job, const std::function<void()> &done);
     void readLoggerFile(const QString &runId, QList<torchdeck::LoggerFileChange> files,
@@ -91,8 +99,17 @@ private:
                   const std::function<void(const QByteArray &)> &take);
     // The events of a file read, stored by `append` with the file's new offset (a RunStore append); then
     // the cache and the fronts hear of them, unless another front on the store stored them first.
-    void storeEvents(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events,
+    bool storeEvents(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events,
                      const std::function<torchdeck::StoreResult<bool>()> &append);
+    JobRecord withStoredOffsets(const JobRecord &job) const;
+    // A running job's files, followed as they grow (runtrackerfollowing.cpp); false: read them by command.
+    bool streams(const JobRecord &job);
+    QList<std::pair<QString, RunStore::TailedFile>> followedFilesOf(const JobRecord &job) const;
+    void follow(const JobRecord &job, RunStore::TailedFile which, const QString &path);
+    void unfollow(const QString &path);
+    void unfollowJob(const JobRecord &job);
+    void unfollowAllBut(const QSet<QString> &paths);
+    void followedData(const QString &path, qint64 at, const QByteArray &bytes);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
@@ -138,6 +155,18 @@ private:
     QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
     QSet<QString> m_stalled;                 // runs noted as stalled
     QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
+    bool m_wholePass = true;                 // this pass is over all of the cluster's runs
+    bool m_pollFailed = false;
+    qint64 m_pollDurationMs = 0;
+    struct FollowedFile {
+        JobRecord job;
+        RunStore::TailedFile which = RunStore::TailedFile::Metrics;
+        qint64 stored = 0;  // the offset the store has
+        QByteArray pending; // bytes after it, not yet a whole line
+        QPointer<RemoteTail> tail;
+    };
+    QHash<QString, FollowedFile> m_followed; // by path
+    QSet<QString> m_unfollowable;            // files a stream could not follow: read by command
 };
 
 } // namespace torchdeck::remote

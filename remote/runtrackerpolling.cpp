@@ -9,6 +9,8 @@
 #include "remote/runtracker.h"
 #include "remote/schedulerclient.h"
 
+#include <QElapsedTimer>
+
 namespace torchdeck::remote {
 
 void RunTracker::pollJobs(const StepHandle &step)
@@ -19,13 +21,18 @@ void RunTracker::pollJobs(const StepHandle &step)
         localState = localStateDirectoryOf(m_jobs.constFirst().stdoutPath);
     }
     auto *client = new SchedulerClient(m_connection, m_profile.commands(localState), step.context());
+    QElapsedTimer asked;
+    asked.start();
     connect(client, &SchedulerClient::failed, step.context(), [this, client, step](const QString &error) {
         client->deleteLater();
+        m_pollFailed = true;
         note(error); // without states, still read what the jobs wrote
         step.done();
     });
-    connect(client, &SchedulerClient::polled, step.context(), [this, client, step](const JobListResult &result) {
+    connect(client, &SchedulerClient::polled, step.context(), [this, client, step, asked](const JobListResult &result) {
         client->deleteLater();
+        m_pollFailed = false;
+        m_pollDurationMs = asked.elapsed();
         jobsPolled(result);
         step.done();
     });

@@ -2,6 +2,7 @@
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
 #include "core/remotepath.h"
+#include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
 #include "remote/connection.h"
@@ -11,11 +12,44 @@ namespace torchdeck::remote {
 
 void RunTracker::readAllMetrics(const StepHandle &step)
 {
-    // A job's metrics file, a custom command's logger files, then its log: the log fills only the series the
-    // files lack (RunSeries), so the files come first.
+    // A running job's files stream (runtrackerfollowing.cpp); a job that waits has written nothing; what the
+    // others wrote (one that ended: the rest of it, once) is read by command. A job's metrics file, a custom
+    // command's logger files, then its log: the log fills only the series the files lack (RunSeries), so the files
+    // come first.
     const std::function<void()> read = afterAll(int(m_jobs.size()), [step] { step.done(); });
-    for (const JobRecord &job : std::as_const(m_jobs))
-        readMetrics(job, [this, job, read] { readLoggerFiles(job, [this, job, read] { readLog(job, read); }); });
+    QSet<QString> followed;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        if (streams(job)) {
+            for (const auto &[path, which] : followedFilesOf(job))
+                followed.insert(path);
+            readLoggerFiles(job, read);
+        } else if (job.jobState() == JobState::Pending) {
+            read();
+        } else {
+            unfollowJob(job);
+            const JobRecord current = withStoredOffsets(job); // the stream may have stored more since the pass began
+            readMetrics(current, [this, current, read] {
+                readLoggerFiles(current, [this, current, read] { readLog(current, read); });
+            });
+        }
+    }
+    if (m_wholePass) // a pass over some runs leaves the others' streams be
+        unfollowAllBut(followed);
+}
+
+JobRecord RunTracker::withStoredOffsets(const JobRecord &job) const
+{
+    const auto jobs = m_store->jobs(job.runId);
+    if (jobs.ok()) {
+        for (const JobRecord &stored : jobs.value) {
+            if (stored.attempt == job.attempt) {
+                JobRecord current = job;
+                current.offsets = stored.offsets;
+                return current;
+            }
+        }
+    }
+    return job;
 }
 
 void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &done)
@@ -26,20 +60,21 @@ void RunTracker::readMetrics(const JobRecord &job, const std::function<void()> &
              [this, job](const QByteArray &bytes) { metricsRead(job, bytes); });
 }
 
-void RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
+std::optional<qint64> RunTracker::metricsRead(const JobRecord &job, const QByteArray &bytes)
 {
     if (!bytes.isEmpty())
         markActive(job.runId);
     MetricsReader reader(MetricsReader::Format::JsonLines, job.offsets.metricsOffset);
     const QList<MetricEvent> events = reader.feed(bytes);
     if (reader.offset() == job.offsets.metricsOffset)
-        return;
+        return reader.offset();
     if (reader.counts().malformed > 0)
         note(tr("%1: %2 malformed line(s) skipped").arg(job.metricsPath).arg(reader.counts().malformed));
-    storeEvents(job.runId, job.attempt, events, [&] {
+    const bool stored = storeEvents(job.runId, job.attempt, events, [&] {
         return m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.metricsOffset, reader.offset(),
                                       RunStore::TailedFile::Metrics);
     });
+    return stored ? std::optional(reader.offset()) : std::nullopt;
 }
 
 void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done)
@@ -50,7 +85,7 @@ void RunTracker::readLog(const JobRecord &job, const std::function<void()> &done
              [this, job](const QByteArray &bytes) { logRead(job, bytes); });
 }
 
-void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
+std::optional<qint64> RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
 {
     if (!bytes.isEmpty())
         markActive(job.runId);
@@ -58,8 +93,10 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
     MetricsReader reader(MetricsReader::Format::LogPatterns, job.offsets.stdoutOffset);
     // The job's own patterns, then the cluster's, then the built-in ones.
     const QStringList own = m_logPatterns.value(job.runId) + m_profile.logPatterns;
-    if (const QString problem = reader.patterns().setPatterns(jobLogPatterns(own)); !problem.isEmpty())
-        return noteOnRun(job.runId, tr("log patterns: %1").arg(problem));
+    if (const QString problem = reader.patterns().setPatterns(jobLogPatterns(own)); !problem.isEmpty()) {
+        noteOnRun(job.runId, tr("log patterns: %1").arg(problem));
+        return std::nullopt;
+    }
     const RunSeries *cached = m_series->series(job.runId);
     LogProgress progress = cached ? logProgressOf(*cached, job.attempt) : LogProgress{};
     resumeLogParser(&reader.patterns(), progress);
@@ -67,14 +104,15 @@ void RunTracker::logRead(const JobRecord &job, const QByteArray &bytes)
     if (ended)
         events += reader.finish(); // a last line without its newline
     if (reader.offset() == job.offsets.stdoutOffset)
-        return;
+        return reader.offset();
     events = firstOfEachRank(events, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0, &progress);
     for (MetricEvent &event : events)
         event.source = MetricSource::Log; // fills only the series no file has (RunSeries)
-    storeEvents(job.runId, job.attempt, events, [&] {
+    const bool stored = storeEvents(job.runId, job.attempt, events, [&] {
         return m_store->appendMetrics(job.runId, job.attempt, events, job.offsets.stdoutOffset, reader.offset(),
                                       RunStore::TailedFile::Stdout);
     });
+    return stored ? std::optional(reader.offset()) : std::nullopt;
 }
 
 void RunTracker::readTail(const QString &file, qint64 offset, const std::function<void()> &done,
@@ -99,18 +137,21 @@ void RunTracker::readTail(const QString &file, qint64 offset, const std::functio
     });
 }
 
-void RunTracker::storeEvents(const QString &runId, int attempt, const QList<MetricEvent> &events,
+bool RunTracker::storeEvents(const QString &runId, int attempt, const QList<MetricEvent> &events,
                              const std::function<StoreResult<bool>()> &append)
 {
     // Cached before the append: a series first read from the store afterwards would hold these events already.
     m_series->series(runId);
     const StoreResult<bool> saved = append();
-    if (!saved.ok())
-        return note(saved.error);
+    if (!saved.ok()) {
+        note(saved.error);
+        return false;
+    }
     if (!saved.value) {
         // Another front on this store stored these lines first: what is cached is read again from the store.
         m_series->forget(runId);
-        return emit seriesReset(runId);
+        emit seriesReset(runId);
+        return false;
     }
     for (const MetricEvent &event : events) {
         if (event.kind != MetricEventKind::Checkpoint)
@@ -124,6 +165,7 @@ void RunTracker::storeEvents(const QString &runId, int attempt, const QList<Metr
     m_series->apply(runId, attempt, events);
     if (!events.isEmpty())
         emit metricsArrived(runId, attempt, events);
+    return true;
 }
 
 } // namespace torchdeck::remote

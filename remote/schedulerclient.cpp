@@ -95,6 +95,8 @@ void SchedulerClient::poll(const QStringList &ids)
     const QueryCommand query = m_commands.query(ids);
     if (query.argv.isEmpty())
         return emit polled({});
+    if (m_connection)
+        m_connection->countSchedulerQuery();
     run(tr("polling %1 job(s)").arg(ids.size()), query.argv, {},
         [this, query, ids](const QByteArray &out, const QByteArray &err, int exitCode) {
             if (exitCode != 0 && !reportsUnknownJob(err))
@@ -115,6 +117,8 @@ void SchedulerClient::pollFinished(JobListResult listed, const QStringList &miss
     const QueryCommand history = m_commands.queryFinished(missing);
     if (history.argv.isEmpty())
         return emit polled(listed);
+    if (m_connection)
+        m_connection->countSchedulerQuery();
     run(tr("looking up %1 finished job(s)").arg(missing.size()), history.argv, {},
         [this, history, listed](const QByteArray &out, const QByteArray &err, int exitCode) mutable {
             if (exitCode != 0 && !reportsUnknownJob(err))

@@ -11,13 +11,14 @@ namespace {
 constexpr qint64 headBytes = 64;
 
 // Reads up to `count` bytes at `offset`; an empty result with ok=false is an SFTP failure.
-QByteArray readAt(sftp_file file, qint64 offset, qint64 count, bool &ok)
+QByteArray readAt(sftp_file file, qint64 offset, qint64 count, bool &ok, int *requests)
 {
     QByteArray data;
     ok = sftp_seek64(file, quint64(offset)) == 0;
     while (ok && data.size() < count) {
         char buffer[32 * 1024];
         const qint64 want = std::min<qint64>(count - data.size(), qint64(sizeof buffer));
+        ++*requests;
         const ssize_t n = sftp_read(file, buffer, size_t(want));
         if (n < 0)
             ok = false;
@@ -35,7 +36,8 @@ TailPoll failure(sftp_session sftp, qint64 offset, const QString &what)
     return {lost ? TailPoll::Kind::ConnectionLost : TailPoll::Kind::Error,
             offset,
             {},
-            Tr::tr("%1 (SFTP error %2)").arg(what).arg(code)};
+            Tr::tr("%1 (SFTP error %2)").arg(what).arg(code),
+            0};
 }
 
 } // namespace
@@ -44,16 +46,25 @@ TailPoll SftpTail::restart(const QString &why)
 {
     m_offset = 0;
     m_head.clear();
-    return {TailPoll::Kind::Reset, 0, {}, why};
+    return {TailPoll::Kind::Reset, 0, {}, why, 0};
 }
 
 TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
 {
+    int requests = 0;
+    TailPoll result = pollCounting(sftp, maxBytes, &requests);
+    result.requests = requests;
+    return result;
+}
+
+TailPoll SftpTail::pollCounting(sftp_session sftp, qint64 maxBytes, int *requests)
+{
     const QByteArray path = m_path.toUtf8();
+    ++*requests;
     const SftpAttributesHandle attributes(sftp_stat(sftp, path.constData()));
     if (!attributes) {
         if (sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE)
-            return {TailPoll::Kind::Missing, m_offset, {}, {}};
+            return {TailPoll::Kind::Missing, m_offset, {}, {}, 0};
         return failure(sftp, m_offset, Tr::tr("cannot stat %1").arg(m_path));
     }
     const auto size = qint64(attributes->size);
@@ -65,18 +76,20 @@ TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
     const qint64 headSize = std::min(size, headBytes);
     if (size == m_offset && m_head.size() == headSize)
         return {};
+    ++*requests; // the open; each read below counts too, the close goes without an answer waited for
     const SftpFileHandle file(sftp_open(sftp, path.constData(), O_RDONLY, 0));
     if (!file)
         return failure(sftp, m_offset, Tr::tr("cannot open %1").arg(m_path));
     bool ok = true;
-    const QByteArray head = readAt(file.get(), 0, headSize, ok);
+    const QByteArray head = readAt(file.get(), 0, headSize, ok, requests);
     if (ok && !head.startsWith(m_head))
         return restart(Tr::tr("%1 was replaced by another file: reading it from the start").arg(m_path));
-    const QByteArray bytes = ok ? readAt(file.get(), m_offset, std::min(size - m_offset, maxBytes), ok) : QByteArray();
+    const QByteArray bytes =
+        ok ? readAt(file.get(), m_offset, std::min(size - m_offset, maxBytes), ok, requests) : QByteArray();
     if (!ok)
         return failure(sftp, m_offset, Tr::tr("cannot read %1").arg(m_path));
     m_head = head;
-    TailPoll result{bytes.isEmpty() ? TailPoll::Kind::Nothing : TailPoll::Kind::Data, m_offset, bytes, {}};
+    TailPoll result{bytes.isEmpty() ? TailPoll::Kind::Nothing : TailPoll::Kind::Data, m_offset, bytes, {}, 0};
     m_offset += bytes.size();
     return result;
 }

@@ -14,6 +14,7 @@ struct TailPoll {
     qint64 offset = 0; // Data: offset of the first byte of `bytes`
     QByteArray bytes;
     QString message; // Reset: why (truncated, replaced); Error: what failed
+    int requests = 0; // SFTP requests the poll made (the login node's load)
 };
 
 // Follows one remote file by byte offset over SFTP. The offset and a fingerprint of the file's first bytes
@@ -33,6 +34,7 @@ public:
     const QString &path() const { return m_path; }
 
 private:
+    TailPoll pollCounting(sftp_session sftp, qint64 maxBytes, int *requests);
     TailPoll restart(const QString &why);
 
     QString m_path;

@@ -27,6 +27,15 @@ inline QString connectionStateName(ConnectionState state)
     return {};
 }
 
+// What a connection asked of the login node since it was made: the measure of a tool's load on it (agent
+// status, scripts/bench-remote).
+struct ConnectionLoad {
+    qint64 commands = 0;         // remote commands (each a shell the server starts)
+    qint64 schedulerQueries = 0; // of them, squeue/sacct/qstat polls
+    qint64 sftpRequests = 0;     // stat, open and read requests on the SFTP channel
+    qint64 bytesIn = 0;          // command output and file bytes received
+};
+
 } // namespace torchdeck
 
 Q_DECLARE_METATYPE(torchdeck::ConnectionState)

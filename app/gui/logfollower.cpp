@@ -16,27 +16,41 @@ LogFollower::LogFollower(QObject *parent)
     connect(&m_timer, &QTimer::timeout, this, &LogFollower::readNow);
 }
 
-void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path)
+void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing)
 {
-    ++m_generation;
-    m_reading = false;
-    m_agent = agent;
-    m_cluster = cluster;
-    m_path = path;
-    if (!agent || path.isEmpty()) {
-        m_timer.stop();
-        return;
+    if (agent != m_agent || cluster != m_cluster || path != m_path) {
+        ++m_generation;
+        m_reading = false;
+        m_agent = agent;
+        m_cluster = cluster;
+        m_path = path;
+        m_stale = true;
     }
-    m_timer.start();
-    readNow();
+    if (m_growing && !growing)
+        m_stale = true; // what the job wrote last
+    m_growing = growing;
+    apply();
 }
 
 void LogFollower::setActive(bool active)
 {
-    if (!active)
-        m_timer.stop();
-    else if (m_agent && !m_path.isEmpty() && !m_timer.isActive())
-        m_timer.start();
+    m_active = active;
+    apply();
+}
+
+void LogFollower::apply()
+{
+    const bool followable = m_agent && !m_path.isEmpty() && m_active;
+    if (followable && m_growing) {
+        if (!m_timer.isActive()) {
+            m_timer.start();
+            readNow();
+        }
+        return;
+    }
+    m_timer.stop();
+    if (followable && m_stale)
+        readNow();
 }
 
 void LogFollower::readNow()
@@ -55,6 +69,7 @@ void LogFollower::readNow()
         if (generation != m_generation)
             return;
         m_reading = false;
+        m_stale = false;
         emit text(QString::fromUtf8(*bytes));
     });
     connect(read, &SessionOperation::failed, this, [this, generation](const QString &error) {

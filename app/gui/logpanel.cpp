@@ -40,8 +40,8 @@ LogPanel::LogPanel(QWidget *parent)
         m_path->setText(tr("%1 (cannot read: %2)").arg(m_follower.path(), error));
     });
     connect(m_followBox, &QCheckBox::toggled, this, [this](bool on) {
-        m_follower.setActive(on);
-        if (on)
+        applyActive();
+        if (on && m_shown)
             m_follower.readNow();
     });
     connect(m_search, &QLineEdit::returnPressed, this, [this] { find(false); });
@@ -50,13 +50,23 @@ LogPanel::LogPanel(QWidget *parent)
     connect(previous, &QShortcut::activated, this, [this] { find(true); });
 }
 
-void LogPanel::follow(AgentClient *agent, const QString &cluster, const QString &path)
+void LogPanel::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing)
 {
     m_path->setText(path.isEmpty() ? tr("No log yet") : path);
     if (path != m_follower.path())
         m_text->clear();
-    m_follower.follow(agent, cluster, path);
-    m_follower.setActive(isFollowing());
+    m_follower.follow(agent, cluster, path, growing);
+}
+
+void LogPanel::setShown(bool shown)
+{
+    m_shown = shown;
+    applyActive();
+}
+
+void LogPanel::applyActive()
+{
+    m_follower.setActive(m_shown && isFollowing());
 }
 
 void LogPanel::setFollowing(bool on)

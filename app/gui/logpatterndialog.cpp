@@ -33,11 +33,7 @@ LogPatternDialog::LogPatternDialog(ProfileStore *profiles, const QString &cluste
 {
     setObjectName(QStringLiteral("logPatternDialog"));
     setWindowTitle(tr("Log patterns of %1").arg(cluster));
-    m_lines = log.split(u'\n');
-    if (!m_lines.isEmpty() && m_lines.constLast().isEmpty())
-        m_lines.removeLast(); // the newline ending the last line
-    if (m_lines.size() > kLinesTried)
-        m_lines = m_lines.mid(m_lines.size() - kLinesTried);
+    takeLog(log);
     auto *intro = new QLabel(
         tr("How this cluster's own commands print their progress: one regular expression a line, with named groups "
            "epoch, epochs, step, epoch_step, steps, loss, val_loss, accuracy, lr, seconds. A pattern of only "
@@ -80,6 +76,21 @@ QStringList LogPatternDialog::patterns() const
 QString LogPatternDialog::statusText() const
 {
     return m_status->text();
+}
+
+void LogPatternDialog::takeLog(const QString &log)
+{
+    m_lines = log.split(u'\n');
+    if (!m_lines.isEmpty() && m_lines.constLast().isEmpty())
+        m_lines.removeLast(); // the newline ending the last line
+    if (m_lines.size() > kLinesTried)
+        m_lines = m_lines.mid(m_lines.size() - kLinesTried);
+}
+
+void LogPatternDialog::setLog(const QString &log)
+{
+    takeLog(log);
+    evaluate();
 }
 
 void LogPatternDialog::evaluate()

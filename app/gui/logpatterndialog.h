@@ -25,13 +25,15 @@ public:
     QPlainTextEdit *patternEdit() const { return m_patterns; }
     QTreeWidget *matches() const { return m_matches; }
     QString statusText() const;
-    QStringList patterns() const; // the edited ones, one a line
+    QStringList patterns() const;    // the edited ones, one a line
+    void setLog(const QString &log); // the log's end read since the dialog opened
     bool save();
 
 signals:
     void saved(const QString &cluster);
 
 private:
+    void takeLog(const QString &log);
     void evaluate();
 
     ProfileStore *m_profiles;

@@ -51,6 +51,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_runView(new RunView(m_agent))
 {
     setWindowTitle(QStringLiteral("torchdeck"));
+    m_windowPollMs = m_agent->pollInterval();
     m_agent->setProfiles(&m_profiles);
     answerWithDialogs(m_agent, this, m_secrets);
     listenToAgent();
@@ -364,6 +365,17 @@ void MainWindow::restoreState()
         for (int column = 0; column < int(std::size(widths)); ++column)
             m_runTree->header()->resizeSection(column, widths[column]);
     }
+}
+
+void MainWindow::changeEvent(QEvent *event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() != QEvent::WindowStateChange)
+        return;
+    // Minimized: nothing is read for the window, and its clusters are polled at the agent's own slow rate.
+    const bool minimized = isMinimized();
+    m_runView->setOnScreen(!minimized);
+    m_agent->setPollInterval(minimized ? 0 : m_windowPollMs);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

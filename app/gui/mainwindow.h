@@ -49,6 +49,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void buildActions();
@@ -62,6 +63,7 @@ private:
     RunStore m_store;
     ProfileStore m_profiles;
     AgentClient *m_agent;
+    int m_windowPollMs; // what the window asks of the agent while it is on screen
     KeychainSecrets *m_secrets;
     QLabel *m_agentLabel;
     ClusterListModel *m_clusters;

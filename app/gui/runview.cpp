@@ -134,7 +134,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
             [this](const QString &checkpoint) { resumeFrom(ResumeFrom::checkpoint(checkpoint)); });
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
     connect(m_tabs, &QTabWidget::currentChanged, this,
-            [this] { m_log->follower()->setActive(m_tabs->currentWidget() == m_log && m_log->isFollowing()); });
+            [this] { m_log->setShown(m_onScreen && m_tabs->currentWidget() == m_log); });
     showRun({});
 }
 
@@ -185,7 +185,7 @@ void RunView::reloadDetails()
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
         m_checkpoints->showRun(nullptr, {}, m_metrics);
         m_script->clear();
-        m_log->follow(nullptr, {}, {});
+        m_log->follow(nullptr, {}, {}, false);
         return;
     }
     const RunRecord &record = *run.value;
@@ -217,10 +217,8 @@ void RunView::reloadDetails()
     // The latest job's log, or the one whose boundary was clicked on a chart.
     const auto shown =
         std::find_if(jobs.cbegin(), jobs.cend(), [this](const JobRecord &job) { return job.attempt == m_logAttempt; });
-    const QString logPath = shown != jobs.cend() ? shown->stdoutPath
-                            : jobs.isEmpty()     ? QString()
-                                                 : jobs.constLast().stdoutPath;
-    m_log->follow(m_agent, record.cluster, logPath);
+    const JobRecord *logJob = shown != jobs.cend() ? &*shown : jobs.isEmpty() ? nullptr : &jobs.constLast();
+    m_log->follow(m_agent, record.cluster, logJob ? logJob->stdoutPath : QString(), logJob && !logJob->hasEnded());
 }
 
 void RunView::lookAt(const QString &cluster, bool running)
@@ -229,9 +227,18 @@ void RunView::lookAt(const QString &cluster, bool running)
         m_agent->lookAt(m_lookedCluster, {});
     m_lookedCluster = cluster;
     m_running = running;
-    if (!cluster.isEmpty())
-        m_agent->lookAt(cluster, running ? QStringList{m_runId} : QStringList{});
+    if (!cluster.isEmpty()) // a minimized window looks at nothing: no samples are taken for it
+        m_agent->lookAt(cluster, running && m_onScreen ? QStringList{m_runId} : QStringList{});
     showUses();
+}
+
+void RunView::setOnScreen(bool onScreen)
+{
+    if (onScreen == m_onScreen)
+        return;
+    m_onScreen = onScreen;
+    m_log->setShown(m_onScreen && m_tabs->currentWidget() == m_log);
+    lookAt(m_lookedCluster, m_running);
 }
 
 void RunView::showUses()
@@ -311,6 +318,9 @@ LogPatternDialog *RunView::openLogPatterns()
     auto *dialog = new LogPatternDialog(m_agent->profiles(), run.value->cluster,
                                         spec.ok() ? spec.spec.logPatterns : QStringList{}, m_log->text(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // The log is read only while its tab is shown: read now what the patterns are tried on.
+    connect(m_log->follower(), &LogFollower::text, dialog, &LogPatternDialog::setLog);
+    m_log->follower()->readNow();
     connect(dialog, &LogPatternDialog::saved, this, [this](const QString &cluster) {
         // The agent's tracker reads the logs of the cluster's runs with them from its next pass on.
         m_agent->profilesChanged();

@@ -42,6 +42,9 @@ public:
     // New events of a run reached the cache: a compared run's curves are redrawn (the shown run's follow it).
     void runMetricsArrived(const QString &runId);
     void runChanged(const QString &runId); // state, jobs or checkpoints may have changed
+    // The window was minimized (false) or shown again: while off screen the log is not read and the agent samples
+    // nothing for the view.
+    void setOnScreen(bool onScreen);
 
     RunCharts *charts() const;
     RunChartsPanel *chartsPanel() const { return m_chartsPanel; }
@@ -82,6 +85,7 @@ private:
     QLabel *m_uses;
     QString m_lookedCluster; // where the agent samples the shown run's job
     bool m_running = false;
+    bool m_onScreen = true; // the window is not minimized
     QCheckBox *m_logScale;
     QCheckBox *m_autoRestart;
     QPushButton *m_cancel;

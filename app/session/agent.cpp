@@ -442,7 +442,7 @@ AgentStatus Agent::status() const
         for (ClusterSession *session : m_sessions->all())
             status.clusters.append({session->name(), session->state(), session->stateDetail(),
                                     unfinished.value(session->name()), m_questions->needsYou(session->name()),
-                                    session->pollInterval()});
+                                    session->pollInterval(), session->connectionLoad(), session->nextPollMs()});
     }
     for (const AgentPeer *peer : std::as_const(m_peers))
         status.clients.append({peer->front, peer->pid, peer->interactive});

@@ -91,6 +91,7 @@ public:
     // How often this front wants its clusters polled from now on (0: no wish); the agent polls at the shortest
     // wish of its fronts, and every 10 s when none is attached.
     void setPollInterval(int ms);
+    int pollInterval() const { return m_options.pollMs; }
     // The runs of a cluster this front shows now (none: an empty list): the agent samples their jobs'
     // resources while some front shows them (ClusterSession::setLookedAt).
     void lookAt(const QString &cluster, const QStringList &runIds);

@@ -23,8 +23,14 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &ssh
 {
     qRegisterMetaType<LaunchResult>();
     makeTracker();
-    m_timer.setInterval(defaultPollMs);
-    connect(&m_timer, &QTimer::timeout, this, [this] { refresh(); });
+    m_askedPollMs = defaultPollMs;
+    m_pollMs = std::max(defaultPollMs, m_profile.minPollSeconds * 1000);
+    m_timer.setInterval(m_pollMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] {
+        if (m_timer.interval() != m_pollMs)
+            m_timer.setInterval(m_pollMs); // after a shortened round
+        refresh();
+    });
     m_resourceTimer.setInterval(kResourceSampleMs);
     connect(&m_resourceTimer, &QTimer::timeout, this, [this] { sampleResources(m_lookedAt); }); // it ends by itself
     remote::Connection *connection = &m_parts->connection;
@@ -52,6 +58,7 @@ void ClusterSession::makeTracker()
     connect(tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
     connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
         m_lastPass = QDateTime::currentDateTimeUtc();
+        backOffIfSchedulerStruggles();
         emit refreshed(problem);
         replaceTrackerIfIdle();
     });
@@ -70,6 +77,7 @@ void ClusterSession::setProfile(const ClusterProfile &profile)
         return;
     const bool otherWorkDirectory = profile.workDirectory != m_profile.workDirectory;
     m_profile = profile;
+    applyPollInterval(); // its min_poll_seconds
     m_trackerStale = true;
     replaceTrackerIfIdle();
     if (otherWorkDirectory) {
@@ -104,6 +112,50 @@ QString ClusterSession::stateDetail() const
 QString ClusterSession::embeddedTrainerHash()
 {
     return remote::TrainerBundle::embedded().hash;
+}
+
+void ClusterSession::setPollInterval(int ms)
+{
+    m_askedPollMs = ms;
+    applyPollInterval();
+}
+
+int ClusterSession::nextPollMs() const
+{
+    return m_timer.isActive() ? std::max(0, m_timer.remainingTime()) : -1;
+}
+
+void ClusterSession::backOffIfSchedulerStruggles()
+{
+    // Refused or failed: twice the wait each time, up to 5 minutes; slow: ten times its answer's time between polls.
+    constexpr int mostBackoffMs = 5 * 60 * 1000;
+    const remote::RunTracker *tracker = m_parts->tracker;
+    if (tracker->lastPollFailed())
+        m_backoffMs = std::min(mostBackoffMs, std::max(2 * m_backoffMs, 2 * m_pollMs));
+    else
+        m_backoffMs = std::min(mostBackoffMs, int(10 * tracker->lastPollDurationMs()));
+    applyPollInterval();
+}
+
+void ClusterSession::applyPollInterval()
+{
+    const int ms = std::max({m_askedPollMs, m_profile.minPollSeconds * 1000, m_backoffMs});
+    if (ms == m_pollMs)
+        return;
+    m_pollMs = ms;
+    if (!m_timer.isActive())
+        return m_timer.setInterval(ms);
+    // Due at the last poll + the new interval: sooner means a shortened round now; later, the round under way stands
+    // and the timeout takes the new interval up.
+    const int remaining = std::max(0, m_timer.remainingTime());
+    const int due = std::max(0, ms - (m_timer.interval() - remaining));
+    if (due < remaining)
+        m_timer.start(due);
+}
+
+ConnectionLoad ClusterSession::connectionLoad() const
+{
+    return m_parts->connection.load();
 }
 
 bool ClusterSession::isRefreshing() const

@@ -61,9 +61,14 @@ public:
 
     // Polls every interval while connected, and once on connecting; refresh() polls now (ignored while a pass
     // runs).
-    void setPollInterval(int ms) { m_timer.setInterval(ms); }
-    int pollInterval() const { return m_timer.interval(); }
+    // The interval the fronts wish for; the session polls no faster than the profile's min_poll_seconds, and backs
+    // off while the scheduler fails or answers slowly. A new interval counts from the last poll: fronts that come
+    // and go (a status loop) change it often, and must not put the next poll off each time.
+    void setPollInterval(int ms);
+    int pollInterval() const { return m_pollMs; } // what it polls at now
+    int nextPollMs() const;                       // until the next poll; -1: none planned
     void refresh(const QStringList &runIds = {});
+    ConnectionLoad connectionLoad() const; // what the cluster's login node was asked since the session began
     bool isRefreshing() const;
     bool isRestarting() const;   // a restart's submission is in flight
     bool hasRestartsDue() const; // a restart the scheduler refused waits to be tried again
@@ -183,7 +188,12 @@ private:
     std::unique_ptr<Parts> m_parts;
     RunSeriesCache m_series;
     bool m_trackerStale = false; // made with an earlier profile
-    QTimer m_timer;
+    QTimer m_timer;              // its interval is m_pollMs but for a round shortened by setPollInterval
+    int m_pollMs;
+    int m_askedPollMs;   // the fronts' wish
+    int m_backoffMs = 0; // while the scheduler fails or is slow
+    void applyPollInterval();
+    void backOffIfSchedulerStruggles();
     QString m_workDirectory;
     bool m_resolving = false;
     QDateTime m_lastPass;

@@ -53,8 +53,16 @@ void printStatus(QTextStream &out, const AgentStatus &status)
                    .arg(c.name, -20)
                    .arg(connectionStateName(c.state), -12)
                    .arg(Tr::tr("%n run(s) watched", nullptr, c.runsWatched), -16)
-                   .arg(Tr::tr("polled every %1 s").arg(double(c.pollMs) / 1000.0))
-                   .arg(c.needsYou ? Tr::tr("  needs you (a password, code or host key)") : QString());
+                   .arg(c.nextPollMs < 0 ? Tr::tr("polled every %1 s").arg(double(c.pollMs) / 1000.0)
+                                         : Tr::tr("polled every %1 s, next in %2 s")
+                                               .arg(double(c.pollMs) / 1000.0)
+                                               .arg(qRound(c.nextPollMs / 100.0) / 10.0))
+                   .arg(c.needsYou ? Tr::tr("  needs you (a password, code or host key)") : QString())
+            << Tr::tr("    asked %1 command(s) (%2 scheduler queries), %3 SFTP request(s), %4 KiB received\n")
+                   .arg(c.load.commands)
+                   .arg(c.load.schedulerQueries)
+                   .arg(c.load.sftpRequests)
+                   .arg(c.load.bytesIn / 1024);
     out << Tr::tr("fronts:\n");
     for (const AgentClientStatus &c : status.clients)
         out << QStringLiteral("  %1 %2%3%4\n")

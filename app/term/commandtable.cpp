@@ -138,6 +138,8 @@ QList<CommandSpec> buildCommands()
           valued("--build-cpus", "N", Tr::tr("cores for building the trainer")),
           valued("--wait-notice", "SECONDS",
                  Tr::tr("tell me of a job the scheduler keeps waiting longer than this (0: never; default 3600)")),
+          valued("--min-poll", "SECONDS",
+                 Tr::tr("ask the scheduler at most this often, whatever a front wishes (default 10)")),
           repeated(
               valued("--log-pattern", "REGEX",
                      Tr::tr("a pattern that turns the cluster's job log lines into metrics (docs/metrics-schema.md)"))),

@@ -59,15 +59,16 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         if (known)
             continue;
-        if ((arg == u"--build-cpus" || arg == u"--wait-notice") && hasValue) {
+        if ((arg == u"--build-cpus" || arg == u"--wait-notice" || arg == u"--min-poll") && hasValue) {
             bool ok = false;
             const int number = args.at(++i).toInt(&ok);
             if (!ok) {
                 context.error(Tr::tr("%1 wants a whole number").arg(arg));
                 return UsageError;
             }
-            changes[arg == u"--build-cpus" ? QStringLiteral("build_cpus") : QStringLiteral("wait_notice_seconds")] =
-                number;
+            changes[arg == u"--build-cpus"    ? QStringLiteral("build_cpus")
+                    : arg == u"--wait-notice" ? QStringLiteral("wait_notice_seconds")
+                                              : QStringLiteral("min_poll_seconds")] = number;
         } else if (arg == u"--module" && hasValue) {
             modules.append(args.at(++i));
             modulesGiven = true;

@@ -123,6 +123,14 @@ void Watch::connectClusters(int intervalMs)
         m_loop.quit();
     });
     agent.setPollInterval(intervalMs); // the agent polls at the shortest interval its fronts ask for
+    for (const QString &cluster : std::as_const(m_clusters)) {
+        const int least = m_context.profiles().profile(cluster).minPollSeconds;
+        if (intervalMs < least * 1000) // shown with the first frame: the full screen is not up yet
+            m_message = Tr::tr("%1's scheduler is asked every %2 s at most (min_poll_seconds of its profile); "
+                               "metrics and logs stream in between")
+                            .arg(cluster)
+                            .arg(least);
+    }
 }
 
 const RunSeries *Watch::seriesOf(const QString &runId)
@@ -140,6 +148,11 @@ void Watch::fetchLog()
     if (m_plain || m_fetchingLog || !run || !m_clusters.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
         return;
     const QString runId = run->id;
+    // A running job's log after each pass; any other's once per state (the last lines of an ended job).
+    const QString readAs = runId + u'\n' + m_logPaths.value(runId) + u'\n' + run->state;
+    const bool growing = jobStateFromName(run->state) == JobState::Running;
+    if (!growing && readAs == m_logReadAs)
+        return;
     SessionOperation *tail = m_context.agent().readFile(run->cluster, m_logPaths.value(runId), logLinesShown);
     m_fetchingLog = true;
     auto text = std::make_shared<QByteArray>();
@@ -148,10 +161,11 @@ void Watch::fetchLog()
             *text += args.value(QStringLiteral("bytes")).toByteArray();
     });
     connect(tail, &SessionOperation::failed, this, [this] { m_fetchingLog = false; });
-    connect(tail, &SessionOperation::finished, this, [this, runId, text] {
+    connect(tail, &SessionOperation::finished, this, [this, runId, text, readAs] {
         m_fetchingLog = false;
         if (!selectedRun() || selectedRun()->id != runId)
             return;
+        m_logReadAs = readAs;
         m_logLines = QString::fromUtf8(*text).split(u'\n', Qt::SkipEmptyParts);
         redraw();
     });

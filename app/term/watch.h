@@ -58,6 +58,7 @@ private:
     int m_selected = 0;
     QStringList m_clusters; // connected through the agent
     QStringList m_logLines;
+    QString m_logReadAs; // the run, log and state the lines shown were read for
     bool m_fetchingLog = false;
     QString m_message;
     bool m_messageIsError = false;

@@ -116,6 +116,7 @@ void Watch::onKey(Key key)
         break;
     }
     m_logLines.clear();
+    m_logReadAs.clear();
     redraw();
     fetchLog();
 }

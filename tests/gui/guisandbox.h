@@ -35,6 +35,7 @@ inline QString prepareSandboxHome(const QString &home)
     ClusterProfile profile = profiles.profile(kSandboxHost);
     profile.workDirectory = home + QStringLiteral("/work");
     profile.trainerBinary = qEnvironmentVariable("TORCHDECK_TRAIN_BINARY");
+    profile.minPollSeconds = 1; // the sandbox is on this machine: its scheduler may be asked every second
     profiles.put(profile);
     return profiles.save(&error) ? QString() : error;
 }

@@ -5,6 +5,7 @@
 #include "gui/runview.h"
 #include "gui/scriptpreview.h"
 #include "guisandbox.h"
+#include "session/clustersession.h"
 
 #include <QApplication>
 #include <QFile>
@@ -56,7 +57,19 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::TrainLoss).size() >= 4, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
         QVERIFY(!window.agent()->store()->checkpoints(runId).value.isEmpty());
+        // The log is read once its tab is shown (the job ended: once).
+        QVERIFY(window.runView()->logPanel()->text().isEmpty());
+        window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("stop: done")), 20000);
+        QVERIFY(!window.runView()->logPanel()->follower()->isPolling());
+        // No unfinished run: with the window open on the run's log, the login node is asked nothing, through several
+        // of every timer's periods (the window's polls 3 s, the log 2 s, resource samples 10 s).
+        const ConnectionLoad before = shown.agent.session()->connectionLoad();
+        QTest::qWait(15000);
+        const ConnectionLoad after = shown.agent.session()->connectionLoad();
+        QCOMPARE(after.commands, before.commands);
+        QCOMPARE(after.sftpRequests, before.sftpRequests);
+        window.runView()->tabs()->setCurrentIndex(0);
 
         // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids.
         QSignalSpy resumed(window.runView(), &RunView::resumed);
@@ -100,11 +113,11 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::EpochTrainLoss).size(), 3, 10000);
         QCOMPARE(window.runModel()->run(runId)->epochsDone, 3);
 
-        // The pattern editor on the run's actual log: both ranks' lines read (two may share a line when they
-        // print at once), where the charts kept one of each.
-        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("epoch: 3/3")), 20000);
+        // The pattern editor on the run's actual log, read for it (the Log tab was never shown): both ranks' lines
+        // read (two may share a line when they print at once), where the charts kept one of each.
         LogPatternDialog *patterns = window.runView()->openLogPatterns();
         QVERIFY(patterns);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("epoch: 3/3")), 20000);
         const int rows = patterns->matches()->topLevelItemCount();
         QVERIFY2(rows >= 3 && rows <= 6, qPrintable(QString::number(rows)));
         patterns->close();

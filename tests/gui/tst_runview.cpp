@@ -3,6 +3,7 @@
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
+#include "gui/logpanel.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runsummarytable.h"
@@ -16,6 +17,7 @@
 #include <QLegendMarker>
 #include <QListWidget>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
@@ -186,6 +188,41 @@ private slots:
                 "pending (higher-priority jobs are ahead of it (Priority); expected start 2030-01-02 03:04)"));
         });
         QVERIFY(said);
+        QVERIFY(m_store.removeRun(run.id).ok());
+    }
+
+    // The log is read periodically only while it is shown and its job runs: not behind another tab, not for an
+    // ended job (read once), not while the window is minimized.
+    void readsTheLogOnlyWhileShownAndGrowing()
+    {
+        RunRecord run;
+        run.id = QStringLiteral("running-run");
+        run.name = QStringLiteral("running");
+        run.cluster = QStringLiteral("c");
+        run.state = QStringLiteral("running");
+        QVERIFY(m_store.addRun(run).ok());
+        JobRecord job;
+        job.runId = run.id;
+        job.jobId = QStringLiteral("8");
+        job.state = QStringLiteral("running");
+        job.stdoutPath = QStringLiteral("/work/runs/running-run/attempt-0-8.out");
+        QVERIFY(m_store.saveJob(job).ok());
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), run.id);
+        RunView &view = *shown.view;
+        LogFollower *follower = view.logPanel()->follower();
+        QCOMPARE(follower->path(), job.stdoutPath);
+        QVERIFY(!follower->isPolling()); // the charts are shown, not the log
+        view.tabs()->setCurrentWidget(view.logPanel());
+        QVERIFY(follower->isPolling());
+        view.setOnScreen(false); // minimized
+        QVERIFY(!follower->isPolling());
+        view.setOnScreen(true);
+        QVERIFY(follower->isPolling());
+        job.state = QStringLiteral("completed");
+        QVERIFY(m_store.saveJob(job).ok());
+        view.runChanged(run.id);
+        QVERIFY(!follower->isPolling()); // ended: its last bytes are read once, then nothing
+        view.tabs()->setCurrentIndex(0);
         QVERIFY(m_store.removeRun(run.id).ok());
     }
 

@@ -14,6 +14,8 @@ print(v)' "$1"; }
 home=$(mktemp -d "$TORCHDECK_SANDBOX_DIR/term-test.XXXXXX")
 export TORCHDECK_CONFIG_DIR=$home/config TORCHDECK_DATA_DIR=$home/data
 td() { setsid -w "$TORCHDECK_BIN" "$@"; } # no controlling terminal: nothing may wait for an answer
+# The sandbox is on this machine: its scheduler may be asked every second (a profile's default minimum is 10 s).
+td profile torchdeck-sandbox --min-poll 1 >/dev/null
 # The case's first command starts the agent of its store (torchdeck agent): it is stopped when the case ends,
 # by its PID if it does not stop when asked. Cases with traps of their own call it from theirs.
 stop_agent() {

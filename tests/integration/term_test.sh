@@ -78,6 +78,30 @@ assert all(t["node"] == "node1" and t["rss_mib"] > 10 and t["cpu_seconds"] > 0 f
 assert r["cpu_percent"] > 10 and r["rss_mib"] > 20, r' <<<"$out" || fail "resources: $out"
     grep -qE '^uses +CPU [0-9]+% · RSS [0-9.]+ GiB · 2 tasks \(sampled [0-9]+ s ago\)$' <<<"$(td status "$run")" ||
         fail "no resource line: $(td status "$run")"
+    # The running job's metrics stream over SFTP as they are written: over two of the agent's polls the login node is
+    # asked the scheduler queries and nothing else (no command per file and poll), and new steps arrive meanwhile.
+    local before steps
+    before=$(td agent status --json)
+    steps=$(td metrics "$run" --csv --offline | grep -c '^[0-9]*,step,')
+    load_since() { /usr/bin/python3 -c 'import json,sys
+load=lambda s: json.loads(s)["clusters"][0]["load"]
+a, b = load(sys.argv[1]), load(sys.argv[2])
+print(" ".join(f"{k}={b[k] - a[k]}" for k in a))' "$before" "$(td agent status --json)"; }
+    for _ in $(seq 150); do [[ "$(load_since)" =~ scheduler_queries=([2-9]|[0-9][0-9]) ]] && break; sleep 0.2; done
+    out=$(load_since)
+    /usr/bin/python3 -c 'import sys; d=dict(kv.split("=") for kv in sys.argv[1].split()); d={k: int(v) for k, v in d.items()}
+assert d["scheduler_queries"] >= 2 and d["sftp_requests"] > 0 and d["bytes_in"] > 0, d
+assert d["commands"] - d["scheduler_queries"] <= 1, d' "$out" || fail "the metrics did not stream: $out"
+    (($(td metrics "$run" --csv --offline | grep -c '^[0-9]*,step,') > steps)) || fail "no new steps"
+    # The profile's minimum bounds the scheduler queries whatever a front asks: watch at 0.2 s, polled every 3 s.
+    td profile torchdeck-sandbox --min-poll 3 >/dev/null
+    before=$(td agent status --json)
+    timeout 7 setsid -w "$TORCHDECK_BIN" watch "$run" --plain --interval 0.2 </dev/null >"$home/watch.txt" 2>&1 || true
+    out=$(load_since)
+    [[ "$out" =~ scheduler_queries=([0-9]+) ]] && ((BASH_REMATCH[1] <= 4)) || fail "polled too often: $out"
+    grep -q "torchdeck-sandbox's scheduler is asked every 3 s at most (min_poll_seconds of its profile)" \
+        "$home/watch.txt" || fail "watch did not say so: $(cat "$home/watch.txt")"
+    td profile torchdeck-sandbox --min-poll 1 >/dev/null
     out=$(td cancel "$run")
     grep -q "cancelled run ${run:0:8}" <<<"$out" || fail "cancel said: $out"
     for _ in $(seq 50); do [[ "$(td status "$run" --json | json_field state)" == cancelled ]] && break; sleep 0.2; done

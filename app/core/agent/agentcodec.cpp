@@ -336,12 +336,17 @@ QCborMap agentStatusToCbor(const AgentStatus &status)
 {
     QCborArray clusters;
     for (const AgentClusterStatus &c : status.clusters)
-        clusters.append(QCborMap{{QStringLiteral("name"), c.name},
-                                 {QStringLiteral("state"), int(c.state)},
-                                 {QStringLiteral("detail"), c.detail},
-                                 {QStringLiteral("runs"), c.runsWatched},
-                                 {QStringLiteral("needs_you"), c.needsYou},
-                                 {QStringLiteral("poll_ms"), c.pollMs}});
+        clusters.append(
+            QCborMap{{QStringLiteral("name"), c.name},
+                     {QStringLiteral("state"), int(c.state)},
+                     {QStringLiteral("detail"), c.detail},
+                     {QStringLiteral("runs"), c.runsWatched},
+                     {QStringLiteral("needs_you"), c.needsYou},
+                     {QStringLiteral("poll_ms"), c.pollMs},
+                     {QStringLiteral("load"), QCborMap{{QStringLiteral("commands"), c.load.commands},
+                                                       {QStringLiteral("scheduler_queries"), c.load.schedulerQueries},
+                                                       {QStringLiteral("sftp_requests"), c.load.sftpRequests},
+                                                       {QStringLiteral("bytes_in"), c.load.bytesIn}}}});
     QCborArray clients;
     for (const AgentClientStatus &c : status.clients)
         clients.append(QCborMap{{QStringLiteral("front"), c.front},
@@ -381,6 +386,12 @@ std::optional<AgentStatus> agentStatusFromCbor(const QCborMap &map, QString *err
         cluster.runsWatched = int(c.integer(QStringLiteral("runs"), 0, 1 << 24));
         cluster.needsYou = c.flag(QStringLiteral("needs_you"));
         cluster.pollMs = int(c.integer(QStringLiteral("poll_ms"), 0, 1 << 30));
+        cluster.nextPollMs = int(c.integer(QStringLiteral("next_poll_ms"), -1, 1 << 30, -1));
+        CborFields load(value.toMap().value(QStringLiteral("load")).toMap());
+        cluster.load = {load.integer(QStringLiteral("commands"), 0, maxCount),
+                        load.integer(QStringLiteral("scheduler_queries"), 0, maxCount),
+                        load.integer(QStringLiteral("sftp_requests"), 0, maxCount),
+                        load.integer(QStringLiteral("bytes_in"), 0, maxCount)};
         if (!c.ok())
             f.fail(c.error());
         status.clusters.append(cluster);

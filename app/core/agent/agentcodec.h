@@ -46,6 +46,8 @@ struct AgentClusterStatus {
     int runsWatched = 0;   // unfinished runs of the cluster
     bool needsYou = false; // a question waits for a front (host key, password, one-time code)
     int pollMs = 0;
+    ConnectionLoad load;
+    int nextPollMs = -1; // -1: no poll planned (not connected)
 };
 struct AgentClientStatus {
     QString front; // "window", "term", ...

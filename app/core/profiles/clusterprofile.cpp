@@ -105,6 +105,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"in_job_requeue"] = inJobRequeueName(inJobRequeue);
     object[u"notify_command"] = notifyCommand;
     object[u"wait_notice_seconds"] = waitNoticeSeconds;
+    object[u"min_poll_seconds"] = minPollSeconds;
     return object;
 }
 
@@ -170,6 +171,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     };
     whole(u"build_cpus", &profile.buildCpus, 1, 1024);
     whole(u"wait_notice_seconds", &profile.waitNoticeSeconds, 0, 30 * 86400);
+    whole(u"min_poll_seconds", &profile.minPollSeconds, 1, 3600);
     if (const auto kind = schedulerKindFromName(scheduler))
         profile.scheduler = *kind;
     else
@@ -222,7 +224,7 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
            a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand &&
-           a.waitNoticeSeconds == b.waitNoticeSeconds;
+           a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds;
 }
 
 ClusterProfile defaultProfile(const QString &name)

@@ -35,6 +35,8 @@ struct ClusterProfile {
     QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
     QString notifyCommand;   // a local shell command the agent runs with each run's notice as JSON on stdin
     int waitNoticeSeconds = 3600; // tell the user of a job the scheduler keeps waiting longer; 0: never
+    // The scheduler is asked (squeue, sacct, qstat) at most this often, whatever a front wishes: sites limit it.
+    int minPollSeconds = 10;
     InJobRequeue inJobRequeue = InJobRequeue::Unknown;
 
     QJsonObject toJson() const; // without the name

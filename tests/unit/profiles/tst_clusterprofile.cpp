@@ -102,6 +102,10 @@ void TestClusterProfile::roundTrips_data()
     ClusterProfile local = defaultProfile(QStringLiteral("laptop"));
     local.scheduler = SchedulerKind::Local;
     QTest::addRow("local") << local;
+    ClusterProfile gentle = defaultProfile(QStringLiteral("strict-site"));
+    gentle.minPollSeconds = 60;
+    gentle.waitNoticeSeconds = 0;
+    QTest::addRow("a site that wants a minute between polls") << gentle;
     // A sandbox profile moved off its defaults must not come back with them.
     ClusterProfile movedSandbox = defaultProfile(sandbox);
     movedSandbox.slurmHistory = SlurmHistory::Accounting;
@@ -146,7 +150,8 @@ void TestClusterProfile::writesDocumentedKeys()
     QCOMPARE(json.value(u"in_job_requeue").toString(), QStringLiteral("unknown")); // until torchdeck check finds out
     QCOMPARE(json.value(u"notify_command").toString(), QStringLiteral("curl -s -d @- https://chat.example/hook"));
     QCOMPARE(json.value(u"wait_notice_seconds").toInt(), 3600); // an hour's wait is news
-    QCOMPARE(json.size(), 15);
+    QCOMPARE(json.value(u"min_poll_seconds").toInt(), 10);      // what sites ask of squeue pollers
+    QCOMPARE(json.size(), 16);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));

@@ -166,48 +166,32 @@ private slots:
     // A waiting run says why beside its state, and when the scheduler expects to start it.
     void saysWhyItWaits()
     {
-        RunRecord run;
-        run.id = QStringLiteral("waiting-run");
-        run.name = QStringLiteral("waiting");
-        run.cluster = QStringLiteral("c");
-        run.state = QStringLiteral("pending");
-        QVERIFY(m_store.addRun(run).ok());
-        JobRecord job;
-        job.runId = run.id;
-        job.jobId = QStringLiteral("7");
-        job.state = QStringLiteral("pending");
+        JobRecord job = addRunWithJob(QStringLiteral("waiting"), QStringLiteral("pending"));
+        QVERIFY(!job.runId.isEmpty());
         job.scheduling = {QStringLiteral("PENDING"),
                           QStringLiteral("Priority"),
                           QDateTime(QDate(2030, 1, 2), QTime(3, 4), Qt::LocalTime).toUTC(),
                           {}};
         QVERIFY(m_store.saveJob(job).ok());
-        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), run.id);
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), job.runId);
         const QList<QLabel *> labels = shown.view->findChildren<QLabel *>();
         const bool said = std::any_of(labels.cbegin(), labels.cend(), [](const QLabel *label) {
             return label->text().contains(QStringLiteral(
                 "pending (higher-priority jobs are ahead of it (Priority); expected start 2030-01-02 03:04)"));
         });
         QVERIFY(said);
-        QVERIFY(m_store.removeRun(run.id).ok());
+        QVERIFY(m_store.removeRun(job.runId).ok());
     }
 
     // The log is read periodically only while it is shown and its job runs: not behind another tab, not for an
     // ended job (read once), not while the window is minimized.
     void readsTheLogOnlyWhileShownAndGrowing()
     {
-        RunRecord run;
-        run.id = QStringLiteral("running-run");
-        run.name = QStringLiteral("running");
-        run.cluster = QStringLiteral("c");
-        run.state = QStringLiteral("running");
-        QVERIFY(m_store.addRun(run).ok());
-        JobRecord job;
-        job.runId = run.id;
-        job.jobId = QStringLiteral("8");
-        job.state = QStringLiteral("running");
+        JobRecord job = addRunWithJob(QStringLiteral("running"), QStringLiteral("running"));
+        QVERIFY(!job.runId.isEmpty());
         job.stdoutPath = QStringLiteral("/work/runs/running-run/attempt-0-8.out");
         QVERIFY(m_store.saveJob(job).ok());
-        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), run.id);
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), job.runId);
         RunView &view = *shown.view;
         LogFollower *follower = view.logPanel()->follower();
         QCOMPARE(follower->path(), job.stdoutPath);
@@ -220,13 +204,29 @@ private slots:
         QVERIFY(follower->isPolling());
         job.state = QStringLiteral("completed");
         QVERIFY(m_store.saveJob(job).ok());
-        view.runChanged(run.id);
+        view.runChanged(job.runId);
         QVERIFY(!follower->isPolling()); // ended: its last bytes are read once, then nothing
         view.tabs()->setCurrentIndex(0);
-        QVERIFY(m_store.removeRun(run.id).ok());
+        QVERIFY(m_store.removeRun(job.runId).ok());
     }
 
 private:
+    // A run named `name` of cluster "c" ("<name>-run") with one job, both in `state`: saved and returned.
+    JobRecord addRunWithJob(const QString &name, const QString &state)
+    {
+        RunRecord run;
+        run.id = name + QStringLiteral("-run");
+        run.name = name;
+        run.cluster = QStringLiteral("c");
+        run.state = state;
+        const bool added = m_store.addRun(run).ok();
+        JobRecord job;
+        job.runId = run.id;
+        job.jobId = QString::number(qHash(name) % 1000);
+        job.state = state;
+        return added && m_store.saveJob(job).ok() ? job : JobRecord{};
+    }
+
     QTemporaryDir m_dir;
     RunStore m_store;
     QStringList m_ids;

@@ -49,7 +49,7 @@ void RunTracker::follow(const JobRecord &job, RunStore::TailedFile which, const 
             [this, path](qint64 at, const QByteArray &bytes) { followedData(path, at, bytes); });
     connect(tail, &RemoteTail::reset, this, [this, path](const QString &reason) {
         // Rewritten under the job: what was stored stays; the pass's read by command goes on from the offset.
-        note(tr("%1 was %2; read by command from now on").arg(path, reason));
+        note(tr("%1: the stored part stays, the rest is read by command").arg(reason.section(u':', 0, 0)));
         m_unfollowable.insert(path);
         unfollow(path);
     });

@@ -93,6 +93,8 @@ MinJobAge=300
 JobRequeue=1
 SlurmdTimeout=30
 CONF
+        # More CPUs than the machine has: slurmd would drain its node for a low core count.
+        (( cpus > $(nproc) )) && echo "SlurmdParameters=config_overrides"
         [[ -n "$spank_pbs" ]] && echo "PlugStackConfig=$dir/slurm/plugstack.conf"
         local i
         for (( i = 1; i <= nodes; i++ )); do

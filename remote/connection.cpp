@@ -161,12 +161,22 @@ ConnectionLoad Connection::load() const
     return load;
 }
 
-RemoteTail *Connection::tail(const QString &path, qint64 offset)
+RemoteTail *Connection::tail(const QString &path, qint64 offset, std::optional<TailPace> pace)
+{
+    return startTail(SftpTail(path, offset), pace.value_or(m_settings.tailPace));
+}
+
+RemoteTail *Connection::tailEnd(const QString &path, qint64 lastBytes)
+{
+    return startTail(SftpTail::lastBytesOf(path, lastBytes), m_settings.tailPace);
+}
+
+RemoteTail *Connection::startTail(const SftpTail &tail, TailPace pace)
 {
     const quint64 id = m_nextId++;
     auto *operation = new RemoteTail(this, id);
     m_tails.insert(id, operation);
-    m_toWorker.post([worker = m_worker, id, path, offset] { worker->startTail(id, path, offset); });
+    m_toWorker.post([worker = m_worker, id, tail, pace] { worker->startTail(id, tail, pace); });
     return operation;
 }
 
@@ -215,6 +225,11 @@ RemoteUpload *Connection::uploadData(const QByteArray &data, const QString &remo
 void Connection::stopCommand(quint64 id)
 {
     m_toWorker.post([worker = m_worker, id] { worker->stopCommand(id); });
+}
+
+void Connection::setTailPace(quint64 id, TailPace pace)
+{
+    m_toWorker.post([worker = m_worker, id, pace] { worker->setTailPace(id, pace); });
 }
 
 void Connection::stopTail(quint64 id)
@@ -268,6 +283,11 @@ RemoteTail::RemoteTail(Connection *connection, quint64 id)
 void RemoteTail::stop()
 {
     m_connection->stopTail(m_id);
+}
+
+void RemoteTail::setPace(TailPace pace)
+{
+    m_connection->setTailPace(m_id, pace);
 }
 
 RemoteTunnel::RemoteTunnel(Connection *connection, quint64 id)

@@ -4,6 +4,7 @@
 #include "remote/callqueue.h"
 #include "remote/connectionstate.h"
 #include "remote/remoteoperations.h"
+#include "remote/sftptail.h"
 #include "remote/sshsession.h"
 
 #include <QHash>
@@ -12,6 +13,7 @@
 #include <QThread>
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace torchdeck::remote {
 
@@ -36,7 +38,10 @@ public:
 
     // Fails (interrupted) if it runs past deadlineMs; 0: no deadline.
     RemoteCommand *run(const QString &command, int deadlineMs = kDefaultCommandDeadlineMs);
-    RemoteTail *tail(const QString &path, qint64 offset = 0);
+    RemoteTail *tail(const QString &path, qint64 offset = 0, std::optional<TailPace> pace = std::nullopt);
+    // From lastBytes before the file's end as it is when the tail starts (a log's latest part); data()'s first
+    // bytes may begin inside a line.
+    RemoteTail *tailEnd(const QString &path, qint64 lastBytes);
     // host is resolved on the server (a node's address as the scheduler gives it).
     RemoteTunnel *tunnel(const QString &host, int port);
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
@@ -63,7 +68,9 @@ private:
     friend class RemoteTail;
     friend class RemoteTunnel;
     void stopCommand(quint64 id);
+    RemoteTail *startTail(const SftpTail &tail, TailPace pace);
     void stopTail(quint64 id);
+    void setTailPace(quint64 id, TailPace pace);
     void writeTunnel(quint64 id, const QByteArray &data);
     void stopTunnel(quint64 id);
 

@@ -7,14 +7,20 @@
 
 namespace torchdeck::remote {
 
+// How often a followed file is looked at: while it grows, and once it has been quiet for a while (or does not
+// exist yet). Each look is one SFTP stat when nothing changed.
+struct TailPace {
+    int growingMs = 50;
+    int quietMs = 500;
+};
+
 struct ConnectionSettings {
     QString host;          // an alias of the ssh config, or a host name
     QString sshConfigFile; // empty: ~/.ssh/config
     int reconnectAttempts = 8;
     int reconnectFirstDelayMs = 250; // doubles per attempt, up to reconnectMaxDelayMs
     int reconnectMaxDelayMs = 30000;
-    int tailPollMs = 50;      // while a followed file is growing
-    int tailIdlePollMs = 500; // after it has been quiet for a while, or does not exist yet
+    TailPace tailPace; // a tail's unless it asks for its own
     // Commands running at once; more wait for a channel. sshd refuses channels past its MaxSessions (10 by
     // default) and SFTP holds one: a front that asked for more at once saw its commands fail.
     int maxRunningCommands = 6;

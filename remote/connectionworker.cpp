@@ -310,17 +310,38 @@ sftp_session ConnectionWorker::sftp(QString &error)
     return m_sftp.get();
 }
 
-void ConnectionWorker::startTail(quint64 id, const QString &path, qint64 offset)
+void ConnectionWorker::startTail(quint64 id, const SftpTail &tail, TailPace pace)
 {
     m_tails.erase(id);
-    m_tails.emplace(id, Tail{SftpTail(path, offset), nowMs(), 0});
+    m_tails.emplace(id, Tail{tail, pace, nowMs(), 0});
+    fitPumpToTails();
     if (m_state == ConnectionState::Connected)
         m_pump.start();
+}
+
+void ConnectionWorker::setTailPace(quint64 id, TailPace pace)
+{
+    const auto it = m_tails.find(id);
+    if (it == m_tails.end())
+        return;
+    it->second.pace = pace;
+    it->second.nextPollMs = std::min(it->second.nextPollMs, nowMs() + pace.growingMs); // faster now: not a slow wait
+    fitPumpToTails();
 }
 
 void ConnectionWorker::stopTail(quint64 id)
 {
     m_tails.erase(id);
+    fitPumpToTails();
+}
+
+void ConnectionWorker::fitPumpToTails()
+{
+    int interval = pumpIntervalMs;
+    for (const auto &[id, tail] : m_tails)
+        interval = std::min(interval, tail.pace.growingMs);
+    if (m_pump.interval() != std::max(1, interval))
+        m_pump.setInterval(std::max(1, interval));
 }
 
 void ConnectionWorker::pollTails()
@@ -350,12 +371,12 @@ void ConnectionWorker::pollTails()
             heard(); // an SFTP round trip
         const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
         tail.nextPollMs =
-            now + (quiet || poll.kind == TailPoll::Kind::Missing ? m_settings.tailIdlePollMs : m_settings.tailPollMs);
+            now + (quiet || poll.kind == TailPoll::Kind::Missing ? tail.pace.quietMs : tail.pace.growingMs);
         switch (poll.kind) {
         case TailPoll::Kind::Data:
             tail.lastDataMs = now;
             // More is waiting: read on at the next pump; else it grows: look again soon.
-            tail.nextPollMs = poll.bytes.size() >= tailChunkBytes ? now : now + m_settings.tailPollMs;
+            tail.nextPollMs = poll.bytes.size() >= tailChunkBytes ? now : now + tail.pace.growingMs;
             emit tailData(id, poll.offset, poll.bytes);
             break;
         case TailPoll::Kind::Reset:

@@ -38,7 +38,8 @@ public slots:
     void startCommand(quint64 id, const QString &command, int deadlineMs);
     void stopCommand(quint64 id);
     void countSftpRequestsIn(std::shared_ptr<std::atomic<qint64>> counter) { m_sftpRequests = std::move(counter); }
-    void startTail(quint64 id, const QString &path, qint64 offset);
+    void startTail(quint64 id, const SftpTail &tail, TailPace pace);
+    void setTailPace(quint64 id, TailPace pace);
     void stopTail(quint64 id);
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
     void startUpload(quint64 id, const QString &localPath, const QString &remotePath, int mode,
@@ -79,6 +80,7 @@ private:
     };
     struct Tail {
         SftpTail tail;
+        TailPace pace;
         qint64 lastDataMs = 0;
         qint64 nextPollMs = 0;
     };
@@ -97,6 +99,7 @@ private:
     void pumpCommands();
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
+    void fitPumpToTails(); // the pump ticks as often as the fastest tail looks
     void pumpTunnels();
     bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
     bool sendUnsent(Tunnel &tunnel);             // false when the channel failed

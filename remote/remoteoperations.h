@@ -1,5 +1,6 @@
 #pragma once
 
+#include "remote/connectionstate.h"
 #include "remote/sshsession.h"
 
 #include <QObject>
@@ -37,6 +38,7 @@ class RemoteTail : public QObject {
     Q_OBJECT
 public:
     void stop();
+    void setPace(TailPace pace);
 
 signals:
     void data(qint64 offset, const QByteArray &bytes);

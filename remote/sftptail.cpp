@@ -2,13 +2,17 @@
 
 #include "remote/remotetr.h"
 
+#include <algorithm>
+#include <chrono>
 #include <fcntl.h>
+#include <utility>
 
 namespace torchdeck::remote {
 
 namespace {
 
 constexpr qint64 headBytes = 64;
+constexpr qint64 revalidateEveryMs = 1000;
 
 // Reads up to `count` bytes at `offset`; an empty result with ok=false is an SFTP failure.
 QByteArray readAt(sftp_file file, qint64 offset, qint64 count, bool &ok, int *requests)
@@ -60,14 +64,36 @@ TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
 TailPoll SftpTail::pollCounting(sftp_session sftp, qint64 maxBytes, int *requests)
 {
     const QByteArray path = m_path.toUtf8();
-    ++*requests;
-    const SftpAttributesHandle attributes(sftp_stat(sftp, path.constData()));
+    // NFS (and Lustre, GPFS) clients may answer a stat with a size cached on the login node for seconds, while
+    // a compute node writes; an open revalidates it (close-to-open consistency). So once a second at most the
+    // size comes from a fresh open, else from a stat.
+    const qint64 now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    SftpFileHandle file;
+    SftpAttributesHandle attributes;
+    if (now - m_openedMs >= revalidateEveryMs) {
+        ++*requests; // the open; the close goes without an answer waited for
+        file.reset(sftp_open(sftp, path.constData(), O_RDONLY, 0));
+        if (!file && sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE)
+            return {TailPoll::Kind::Missing, m_offset, {}, {}, 0};
+        if (!file)
+            return failure(sftp, m_offset, Tr::tr("cannot open %1").arg(m_path));
+        m_openedMs = now;
+        ++*requests;
+        attributes.reset(sftp_fstat(file.get()));
+    } else {
+        ++*requests;
+        attributes.reset(sftp_stat(sftp, path.constData()));
+    }
     if (!attributes) {
         if (sftp_get_error(sftp) == SSH_FX_NO_SUCH_FILE)
             return {TailPoll::Kind::Missing, m_offset, {}, {}, 0};
         return failure(sftp, m_offset, Tr::tr("cannot stat %1").arg(m_path));
     }
     const auto size = qint64(attributes->size);
+    if (m_fromEnd > 0)
+        m_offset = std::max<qint64>(0, size - std::exchange(m_fromEnd, 0));
     if (size < m_offset)
         return restart(Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
                            .arg(m_path)
@@ -76,10 +102,13 @@ TailPoll SftpTail::pollCounting(sftp_session sftp, qint64 maxBytes, int *request
     const qint64 headSize = std::min(size, headBytes);
     if (size == m_offset && m_head.size() == headSize)
         return {};
-    ++*requests; // the open; each read below counts too, the close goes without an answer waited for
-    const SftpFileHandle file(sftp_open(sftp, path.constData(), O_RDONLY, 0));
-    if (!file)
-        return failure(sftp, m_offset, Tr::tr("cannot open %1").arg(m_path));
+    if (!file) {
+        ++*requests; // each read below counts too
+        file.reset(sftp_open(sftp, path.constData(), O_RDONLY, 0));
+        if (!file)
+            return failure(sftp, m_offset, Tr::tr("cannot open %1").arg(m_path));
+        m_openedMs = now;
+    }
     bool ok = true;
     const QByteArray head = readAt(file.get(), 0, headSize, ok, requests);
     if (ok && !head.startsWith(m_head))

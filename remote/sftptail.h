@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <limits>
 
 namespace torchdeck::remote {
 
@@ -29,6 +30,14 @@ public:
     {
     }
 
+    // Starts `bytes` before the file's end as the first poll finds it (its start when shorter): a log's latest part.
+    static SftpTail lastBytesOf(QString path, qint64 bytes)
+    {
+        SftpTail tail(std::move(path), 0);
+        tail.m_fromEnd = bytes;
+        return tail;
+    }
+
     TailPoll poll(sftp_session sftp, qint64 maxBytes);
     qint64 offset() const { return m_offset; }
     const QString &path() const { return m_path; }
@@ -39,6 +48,8 @@ private:
 
     QString m_path;
     qint64 m_offset;
+    qint64 m_fromEnd = 0; // until the first stat: start this many bytes before the end
+    qint64 m_openedMs = std::numeric_limits<qint64>::min() / 2; // the last open (steady clock): see pollCounting
     QByteArray m_head; // the first bytes seen, to recognise a replaced file of the same or larger size
 };
 

@@ -33,6 +33,8 @@ private slots:
     void aStalledLinkIsNoticedAndRecovered();
     void tailDeliversAppendedBytesInOrder();
     void tailSeesTruncation();
+    void tailSeesRotation();
+    void tailEndStartsNearTheEnd();
     void reconnectLosesAndDuplicatesNothing();
     void uploadIsAtomicWithProgress();
     void stoppedUploadLeavesNothing();
@@ -262,6 +264,58 @@ void TestConnection::tailSeesTruncation()
     file.close();
     QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 1, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("new\n"), 5000);
+}
+
+// Rotated as logrotate does (renamed, a new file at the path) to a file larger than the offset: its first bytes
+// differ, so it is read from its start; what the old file got after the rename is not mixed in.
+void TestConnection::tailSeesRotation()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("rotate.log"));
+    append(path, "old 1\n");
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(waitConnected(connection, 10000));
+    RemoteTail *tail = connection.tail(path);
+    QByteArray received;
+    QSignalSpy resets(tail, &RemoteTail::reset);
+    connect(tail, &RemoteTail::reset, this, [&] { received.clear(); });
+    connect(tail, &RemoteTail::data, this, [&](qint64, const QByteArray &bytes) { received += bytes; });
+    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("old 1\n"), 5000);
+    QVERIFY(QFile::rename(path, path + QStringLiteral(".1")));
+    append(path + QStringLiteral(".1"), "old 2\n");
+    append(path, "new file, first line\nnew file, second line\n");
+    QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 1, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("new file, first line\nnew file, second line\n"), 5000);
+    append(path, "new 3\n");
+    QTRY_VERIFY_WITH_TIMEOUT(received.endsWith("second line\nnew 3\n"), 5000);
+    QCOMPARE(resets.count(), 1);
+}
+
+// tailEnd: the latest bytes of a long log, then what is appended, each byte once and in order.
+void TestConnection::tailEndStartsNearTheEnd()
+{
+    const QString path = m_tmp.filePath(QStringLiteral("long.log"));
+    QByteArray written;
+    for (int i = 0; i < 1000; ++i)
+        written += "line " + QByteArray::number(i) + '\n';
+    append(path, written);
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(waitConnected(connection, 10000));
+    RemoteTail *tail = connection.tailEnd(path, 100);
+    QByteArray received;
+    qint64 first = -1;
+    qint64 expected = -1;
+    connect(tail, &RemoteTail::data, this, [&](qint64 offset, const QByteArray &bytes) {
+        if (first < 0)
+            first = expected = offset;
+        QCOMPARE(offset, expected);
+        expected += bytes.size();
+        received += bytes;
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(first, qint64(written.size() - 100), 5000);
+    append(path, "line 1000\n");
+    QTRY_COMPARE_WITH_TIMEOUT(received, written.right(100) + "line 1000\n", 5000);
 }
 
 void TestConnection::reconnectLosesAndDuplicatesNothing()

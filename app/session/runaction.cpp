@@ -7,15 +7,22 @@
 
 namespace torchdeck {
 
-RunAction::RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds, QStringList jobIds,
-                     SchedulerCommands commands)
+RunAction::RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds,
+                     QList<QStringList> jobIdsByRun, SchedulerCommands commands)
     : QObject(session)
     , m_session(session)
     , m_action(action)
     , m_runIds(std::move(runIds))
-    , m_jobIds(std::move(jobIds))
     , m_commands(std::move(commands))
 {
+    for (const QStringList &ofRun : std::as_const(jobIdsByRun)) {
+        for (qsizetype i = 0; i < ofRun.size(); ++i) {
+            if (m_turns.size() <= i)
+                m_turns.append(QStringList());
+            m_turns[i].append(ofRun.at(i));
+            m_jobIds.append(ofRun.at(i));
+        }
+    }
 }
 
 void RunAction::start()
@@ -45,14 +52,16 @@ void RunAction::act()
         emit failed(error);
         deleteLater();
     });
-    connect(client, &remote::SchedulerClient::actionDone, this, [this] {
+    connect(client, &remote::SchedulerClient::actionDone, this, [this, client] {
+        if (!m_turns.isEmpty())
+            return client->act(m_action, m_turns.takeFirst());
         const QString done = m_action == SchedulerAction::Cancel ? tr("cancelled") : tr("requeued");
         emit finished(tr("%1 job %2").arg(done, m_jobIds.join(QStringLiteral(", "))));
         if (m_session)
             m_session->refresh(m_runIds);
         deleteLater();
     });
-    client->actInTurn(m_action, m_jobIds);
+    client->act(m_action, m_turns.takeFirst());
 }
 
 } // namespace torchdeck

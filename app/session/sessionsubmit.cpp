@@ -82,15 +82,18 @@ SessionOperation *runAction(ClusterSession *session, RunAction *action)
 
 SessionOperation *ClusterSession::cancel(const QStringList &runIds)
 {
-    QStringList jobIds;
+    QList<QStringList> jobIds;
     QString localState;
     for (const QString &runId : runIds) {
         const auto jobs = m_store->jobs(runId);
+        QStringList ofRun;
         for (const JobRecord &job : jobs.value) {
             localState = localStateDirectoryOf(job.stdoutPath);
             if (!job.hasEnded() && !job.jobId.isEmpty())
-                jobIds.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
+                ofRun.prepend(job.jobId); // the newest first: a cancelled attempt would start the next
         }
+        if (!ofRun.isEmpty())
+            jobIds.append(ofRun);
     }
     return runAction(this,
                      new RunAction(this, SchedulerAction::Cancel, runIds, jobIds, m_profile.commands(localState)));
@@ -105,7 +108,7 @@ SessionOperation *ClusterSession::requeue(const QString &runId)
         if (!job.hasEnded())
             running.append(job.jobId);
     }
-    return runAction(this, new RunAction(this, SchedulerAction::Requeue, {runId}, running, m_profile.commands()));
+    return runAction(this, new RunAction(this, SchedulerAction::Requeue, {runId}, {running}, m_profile.commands()));
 }
 
 } // namespace torchdeck

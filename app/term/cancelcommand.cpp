@@ -5,6 +5,7 @@
 #include "term/terminalfront.h"
 #include "term/termtr.h"
 
+#include <QMap>
 #include <algorithm>
 
 namespace torchdeck::term {
@@ -24,35 +25,53 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (!context.open())
         return Failure;
     int result = Ok;
+    QList<RunRecord> runs;
     for (const QString &text : args) {
         const auto run = context.findRun(text);
-        if (!run) {
+        if (!run)
+            result = Failure;
+        else if (std::none_of(runs.cbegin(), runs.cend(), [&](const RunRecord &r) { return r.id == run->id; }))
+            runs.append(*run);
+    }
+    // The state may have moved on since the store last heard: ask once for all of them, then cancel what still
+    // runs with one request per cluster (the agent cancels every run's jobs in a command or a few, whatever their
+    // number), then ask once more.
+    refreshRuns(context, runs);
+    QMap<QString, QList<RunRecord>> byCluster;
+    for (const RunRecord &run : std::as_const(runs))
+        byCluster[run.cluster].append(run);
+    for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
+        if (!context.connect(it.key())) {
             result = Failure;
             continue;
         }
-        // The state may have moved on since the store last heard: ask first, cancel what still runs.
-        refreshRuns(context, {*run});
-        if (!context.connect(run->cluster)) {
-            result = Failure;
-            continue;
-        }
+        QStringList runIds;
+        for (const RunRecord &run : it.value())
+            runIds.append(run.id);
         const OperationOutcome cancelled =
-            context.wait(context.agent().cancel(run->cluster, {run->id}), actionTimeoutMs,
-                         Tr::tr("cancelling run %1").arg(shortRunId(run->id)));
+            context.wait(context.agent().cancel(it.key(), runIds), actionTimeoutMs,
+                         runIds.size() == 1 ? Tr::tr("cancelling run %1").arg(shortRunId(runIds.first()))
+                                            : Tr::tr("cancelling %1 runs on %2").arg(runIds.size()).arg(it.key()));
         if (!cancelled.ok) {
             result = Failure;
             continue;
         }
         const QStringList jobIds = CborFields(cancelled.map()).texts(QStringLiteral("jobs"));
-        if (jobIds.isEmpty()) {
-            out << Tr::tr("run %1 has no unfinished job (%2)\n")
-                       .arg(shortRunId(run->id), context.store().run(run->id).value.value_or(*run).state);
-            continue;
+        for (const RunRecord &run : it.value()) {
+            QStringList ofRun;
+            for (const JobRecord &job : context.store().jobs(run.id).value) {
+                if (jobIds.contains(job.jobId))
+                    ofRun.prepend(job.jobId);
+            }
+            if (ofRun.isEmpty())
+                out << Tr::tr("run %1 has no unfinished job (%2)\n")
+                           .arg(shortRunId(run.id), context.store().run(run.id).value.value_or(run).state);
+            else
+                out << Tr::tr("cancelled run %1 (job %2)\n").arg(shortRunId(run.id), ofRun.join(QStringLiteral(", ")));
         }
-        out << Tr::tr("cancelled run %1 (job %2)\n").arg(shortRunId(run->id), jobIds.join(QStringLiteral(", ")))
-            << Qt::flush;
-        refreshRuns(context, {*run});
+        out << Qt::flush;
     }
+    refreshRuns(context, runs);
     return result;
 }
 

@@ -10,12 +10,14 @@ namespace torchdeck {
 
 class ClusterSession;
 
-// Cancel or requeue through the scheduler for runs of one session: the jobs one at a time in the given
-// order (a chain's newest attempt first), then a refresh. Deletes itself after finished or failed.
+// Cancel or requeue through the scheduler for runs of one session, then a refresh. Each run's jobs in the order
+// given (a chain's newest attempt first: cancelled first, it cannot start when the one before it ends), the runs
+// side by side: one command for the first job of every run, then one for the second of those that have one, ...
+// Deletes itself after finished or failed.
 class RunAction : public QObject {
     Q_OBJECT
 public:
-    RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds, QStringList jobIds,
+    RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds, QList<QStringList> jobIdsByRun,
               SchedulerCommands commands);
 
     void start();
@@ -28,12 +30,13 @@ signals:
     void failed(const QString &error);
 
 private:
-    void act(); // one job at a time, in the order given
+    void act();
 
     QPointer<ClusterSession> m_session;
     SchedulerAction m_action;
     QStringList m_runIds;
-    QStringList m_jobIds;
+    QStringList m_jobIds;       // all of them
+    QList<QStringList> m_turns; // one command each, in turn
     SchedulerCommands m_commands;
 };
 

@@ -45,6 +45,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     , m_logPatterns(new QPlainTextEdit)
     , m_buildInJob(new QCheckBox(tr("Build the trainer in a short job (Slurm)")))
     , m_buildCpus(new QSpinBox)
+    , m_minPoll(new QSpinBox)
     , m_note(new QLabel)
     , m_errors(new QLabel)
 {
@@ -64,6 +65,10 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     m_libtorch->setToolTip(tr("CMAKE_PREFIX_PATH of LibTorch on the cluster, or \"auto\" to look for one"));
     m_trainerBinary->setPlaceholderText(tr("empty: upload and build the bundled trainer"));
     m_buildCpus->setRange(1, 1024);
+    m_minPoll->setRange(1, 3600);
+    m_minPoll->setSuffix(tr(" s"));
+    m_minPoll->setToolTip(tr("squeue, sacct or qstat run at most this often, whatever a window or watch asks: "
+                             "sites limit how often users may ask. Metrics and logs stream in between."));
     m_logPatterns->setPlaceholderText(tr("one regular expression a line, e.g. iter (?<step>\\d+) cost (?<loss>\\S+)"));
     m_logPatterns->setToolTip(tr("How users' own commands on this cluster print their progress: named groups epoch, "
                                  "epochs, step, loss, val_loss, accuracy, lr, seconds (docs/metrics-schema.md). "
@@ -93,6 +98,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     add(QString(), QStringLiteral("build_on"), m_buildInJob);
     add(tr("Build job &CPUs"), QStringLiteral("build_cpus"), m_buildCpus);
     add(tr("L&og patterns"), QStringLiteral("log_patterns"), m_logPatterns);
+    add(tr("Ask the scheduler at most &every"), QStringLiteral("min_poll_seconds"), m_minPoll);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     m_save = buttons->button(QDialogButtonBox::Save);
@@ -115,14 +121,15 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     for (QComboBox *box : {m_scheduler, m_pbsDialect, m_slurmHistory})
         connect(box, &QComboBox::currentIndexChanged, this, &ClusterProfileDialog::update);
     connect(m_buildInJob, &QCheckBox::toggled, this, &ClusterProfileDialog::update);
-    connect(m_buildCpus, &QSpinBox::valueChanged, this, &ClusterProfileDialog::update);
+    for (QSpinBox *box : {m_buildCpus, m_minPoll})
+        connect(box, &QSpinBox::valueChanged, this, &ClusterProfileDialog::update);
     connect(m_logPatterns, &QPlainTextEdit::textChanged, this, &ClusterProfileDialog::update);
     update();
 }
 
 ClusterProfile ClusterProfileDialog::profile() const
 {
-    ClusterProfile profile;
+    ClusterProfile profile = m_shown; // what the form has no field for stays as it was
     profile.name = m_name->text().trimmed();
     profile.scheduler = SchedulerKind(m_scheduler->currentData().toInt());
     profile.pbsDialect = PbsDialect(m_pbsDialect->currentData().toInt());
@@ -136,11 +143,13 @@ ClusterProfile ClusterProfileDialog::profile() const
     profile.buildInJob = m_buildInJob->isChecked();
     profile.buildCpus = m_buildCpus->value();
     profile.logPatterns = m_logPatterns->toPlainText().split(u'\n', Qt::SkipEmptyParts);
+    profile.minPollSeconds = m_minPoll->value();
     return profile;
 }
 
 void ClusterProfileDialog::setProfile(const ClusterProfile &profile)
 {
+    m_shown = profile;
     m_name->setText(profile.name);
     m_scheduler->setCurrentIndex(m_scheduler->findData(int(profile.scheduler)));
     m_pbsDialect->setCurrentIndex(m_pbsDialect->findData(int(profile.pbsDialect)));
@@ -154,6 +163,7 @@ void ClusterProfileDialog::setProfile(const ClusterProfile &profile)
     m_buildInJob->setChecked(profile.buildInJob);
     m_buildCpus->setValue(profile.buildCpus);
     m_logPatterns->setPlainText(profile.logPatterns.join(u'\n'));
+    m_minPoll->setValue(profile.minPollSeconds);
     update();
 }
 

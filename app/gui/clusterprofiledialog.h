@@ -60,6 +60,8 @@ private:
     QPlainTextEdit *m_logPatterns; // one regex a line
     QCheckBox *m_buildInJob;
     QSpinBox *m_buildCpus;
+    QSpinBox *m_minPoll;
+    ClusterProfile m_shown; // as set: its notice settings and what the check found are kept on save
     QStringList m_sshAliases;
     QLabel *m_note;
     QLabel *m_errors;

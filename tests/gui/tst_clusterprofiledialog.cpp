@@ -134,6 +134,34 @@ private slots:
                               QStringLiteral("round (?<epoch>\\d+): (?<loss>\\S+)")}));
     }
 
+    // The scheduler's minimum interval is a field; what the form has no field for (the notice settings, what
+    // the check found) is saved as it was, not reset to defaults.
+    void minimumPollIsAFieldAndTheRestIsKept()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        ClusterProfile alpha = defaultProfile(QStringLiteral("alpha"));
+        alpha.notifyCommand = QStringLiteral("notify-send torchdeck");
+        alpha.waitNoticeSeconds = 120;
+        alpha.inJobRequeue = InJobRequeue::Allowed;
+        store.put(alpha);
+        ClusterProfileDialog dialog(&store, QStringLiteral("alpha"));
+        auto *minPoll = qobject_cast<QSpinBox *>(dialog.field(QStringLiteral("min_poll_seconds")));
+        QVERIFY(minPoll);
+        QCOMPARE(minPoll->value(), 10);
+        QCOMPARE(minPoll->minimum(), 1);
+        minPoll->setValue(30);
+        QVERIFY(dialog.save());
+        ProfileStore reread(store.path());
+        QString error;
+        QVERIFY(reread.load(&error));
+        const ClusterProfile saved = reread.profile(QStringLiteral("alpha"));
+        QCOMPARE(saved.minPollSeconds, 30);
+        QCOMPARE(saved.notifyCommand, alpha.notifyCommand);
+        QCOMPARE(saved.waitNoticeSeconds, 120);
+        QCOMPARE(saved.inJobRequeue, InJobRequeue::Allowed);
+    }
+
     void existingNameIsRefusedForANewProfile()
     {
         QTemporaryDir dir;

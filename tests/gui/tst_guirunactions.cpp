@@ -81,7 +81,8 @@ private slots:
         QDialog *dialog = nullptr;
         QTRY_VERIFY((dialog = window.runView()->findChild<QDialog *>(QStringLiteral("stackDumpDialog"))));
         const auto *text = dialog->findChild<QPlainTextEdit *>();
-        QTRY_VERIFY_WITH_TIMEOUT(text->toPlainText().contains(QStringLiteral("(sleep) ==")), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(text->toPlainText().contains(QStringLiteral("(sleep) ==")),
+                                  qPrintable(text->toPlainText()), 60000);
         QVERIFY2(text->toPlainText().contains(QStringLiteral("== node1 pid ")), qPrintable(text->toPlainText()));
         dialog->close();
 

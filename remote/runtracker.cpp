@@ -21,6 +21,7 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     // failing ends it.
     m_pass.add({{}, {}, [this](const StepHandle &step) { collect(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { pollJobs(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { findLoggerFiles(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
@@ -51,6 +52,7 @@ void RunTracker::refresh(const QStringList &runIds)
     m_wholePass = runIds.isEmpty();
     m_pollFailed = false;
     m_pollDurationMs = 0;
+    m_jobsChanged = false;
     m_jobs.clear();
     m_polled.clear();
     m_pass.start();
@@ -76,6 +78,7 @@ void RunTracker::collect(const StepHandle &step)
     m_runs.clear();
     m_logPatterns.clear();
     m_loggerFilesRead.clear();
+    m_loggerFilesFound.clear();
     QSet<QString> tracked;
     QStringList requeued; // runs settled as requeued whose next attempt is not (yet) claimed
     for (const RunRecord &run : std::as_const(runs)) {

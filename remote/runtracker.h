@@ -7,6 +7,7 @@
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 #include "core/store/runstore.h"
+#include "remote/connectionstate.h"
 #include "remote/stepsequence.h"
 
 #include <QDateTime>
@@ -48,12 +49,19 @@ public:
     // attempt from the latest checkpoint, unless the run's own switch is off; off by default. See
     // core/runs/restartdecision.h.
     void setAutoRestart(bool enabled) { m_autoRestart = enabled; }
+    // Running jobs' files stream (Connection::tail): the shown runs' fast, a line on screen within
+    // milliseconds; the others as rarely as the scheduler is polled (othersMs). Off: every file is read by a
+    // command per pass, as before streaming (scripts/bench-remote compares the two).
+    void setFollowPaces(const QStringList &shownRunIds, int othersMs);
+    void setStreaming(bool streaming) { m_streaming = streaming; }
     // A run that has ended: restart it now if the policy allows (its switch was just turned on).
     void reconsider(const QString &runId);
     bool isRefreshing() const { return m_pass.isRunning(); }
     // The last pass's scheduler query: it failed (refused, timed out), or how long its answer took.
     bool lastPollFailed() const { return m_pollFailed; }
     qint64 lastPollDurationMs() const { return m_pollDurationMs; }
+    // The last pass found no job that changed its state, and none waiting to start (or to be restarted).
+    bool lastPassQuiet() const;
     bool isRestarting() const { return !m_restarting.isEmpty(); } // a restart is being submitted
     // A restart the scheduler refused is tried again later: the run is not over for a front that waits.
     bool hasRestartsDue() const { return !m_retries.isEmpty(); }
@@ -90,6 +98,7 @@ private:
     void readLog(const JobRecord &job, const std::function<void()> &done);
     std::optional<qint64> logRead(const JobRecord &job, const QByteArray &bytes);
     // Files the command's own logger writes (runtrackerloggerfiles.cpp).
+    void findLoggerFiles(const StepHandle &step); // one command for every custom run of the pass
     void readLoggerFiles(const JobRecord &job, const std::function<void()> &done);
     void readLoggerFile(const QString &runId, QList<torchdeck::LoggerFileChange> files,
                         const std::function<void()> &done);
@@ -143,7 +152,8 @@ private:
     QHash<QString, JobInfo> m_polled; // what this pass's poll said, by job id
     QStringList m_problems;
     QHash<QString, QStringList> m_logPatterns; // custom commands' runs of this pass: their own patterns
-    QSet<QString> m_loggerFilesRead;           // runs whose logger files this pass looked for
+    QSet<QString> m_loggerFilesRead;           // runs whose logger files this pass read
+    QHash<QString, QList<LoggerFileRecord>> m_loggerFilesFound; // this pass's find, by run (searched runs only)
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted
     struct Retry {
@@ -158,6 +168,7 @@ private:
     bool m_wholePass = true;                 // this pass is over all of the cluster's runs
     bool m_pollFailed = false;
     qint64 m_pollDurationMs = 0;
+    bool m_jobsChanged = false;
     struct FollowedFile {
         JobRecord job;
         RunStore::TailedFile which = RunStore::TailedFile::Metrics;
@@ -167,6 +178,10 @@ private:
     };
     QHash<QString, FollowedFile> m_followed; // by path
     QSet<QString> m_unfollowable;            // files a stream could not follow: read by command
+    QStringList m_shownRuns;
+    int m_othersFollowMs = 3000;
+    bool m_streaming = true;
+    TailPace paceOf(const QString &runId) const;
 };
 
 } // namespace torchdeck::remote

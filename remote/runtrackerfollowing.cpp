@@ -11,12 +11,32 @@ namespace torchdeck::remote {
 
 namespace {
 constexpr qint64 mostPendingBytes = qint64(16) * 1024 * 1024; // a "line" longer than this is no metrics line
+// A shown run's file: a stat every 5 ms while lines come, every 50 ms after 5 s without one. One file a
+// person looks at costs the login node a few hundred cheap stats a second at most; the rest wait for the poll.
+constexpr TailPace shownPace{5, 50};
 } // namespace
+
+void RunTracker::setFollowPaces(const QStringList &shownRunIds, int othersMs)
+{
+    if (shownRunIds == m_shownRuns && othersMs == m_othersFollowMs)
+        return;
+    m_shownRuns = shownRunIds;
+    m_othersFollowMs = othersMs;
+    for (const FollowedFile &file : std::as_const(m_followed)) {
+        if (file.tail)
+            file.tail->setPace(paceOf(file.job.runId));
+    }
+}
+
+TailPace RunTracker::paceOf(const QString &runId) const
+{
+    return m_shownRuns.contains(runId) ? shownPace : TailPace{m_othersFollowMs, m_othersFollowMs};
+}
 
 bool RunTracker::streams(const JobRecord &job)
 {
     // Only while the job runs: before, nothing is written; after, the pass reads what is left, once.
-    if (!m_connection || job.jobState() != JobState::Running)
+    if (!m_connection || !m_streaming || job.jobState() != JobState::Running)
         return false;
     const QList<std::pair<QString, RunStore::TailedFile>> files = followedFilesOf(job);
     for (const auto &[path, which] : files) {
@@ -43,7 +63,7 @@ void RunTracker::follow(const JobRecord &job, RunStore::TailedFile which, const 
     if (m_followed.contains(path))
         return;
     const qint64 offset = which == RunStore::TailedFile::Metrics ? job.offsets.metricsOffset : job.offsets.stdoutOffset;
-    RemoteTail *tail = m_connection->tail(path, offset);
+    RemoteTail *tail = m_connection->tail(path, offset, paceOf(job.runId));
     m_followed.insert(path, {job, which, offset, {}, tail});
     connect(tail, &RemoteTail::data, this,
             [this, path](qint64 at, const QByteArray &bytes) { followedData(path, at, bytes); });

@@ -1,35 +1,73 @@
 // RunTracker: the files a custom command's own logger writes under its run directory (TensorBoard event
-// files, Lightning's metrics.csv), found each pass and read from where the last pass stopped
-// (core/runs/loggerfilediff.h).
+// files, Lightning's metrics.csv), found each pass by one command for all runs, and read from where the last
+// pass stopped (core/runs/loggerfilediff.h).
 #include "core/runs/loggerfilediff.h"
+#include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "remote/connection.h"
 #include "remote/runtracker.h"
 
 namespace torchdeck::remote {
 
+namespace {
+QString runDirectoryOf(const JobRecord &job)
+{
+    const QString directory = job.metricsPath.section(u'/', 0, -2);
+    return directory.endsWith(QStringLiteral("/runs/") + job.runId) ? directory : QString();
+}
+} // namespace
+
+void RunTracker::findLoggerFiles(const StepHandle &step)
+{
+    // The custom runs whose jobs may have written (not only waited), where the run directory is known: one `find`
+    // each, all in one command.
+    QHash<QString, QString> runOfDirectory;
+    QStringList finds;
+    for (const JobRecord &job : std::as_const(m_jobs)) {
+        const QString directory = runDirectoryOf(job);
+        if (!m_logPatterns.contains(job.runId) || job.jobState() == JobState::Pending || directory.isEmpty() ||
+            runOfDirectory.contains(directory))
+            continue;
+        runOfDirectory.insert(directory, job.runId);
+        finds.append(loggerFilesFindCommand(directory));
+    }
+    if (finds.isEmpty() || !m_connection)
+        return step.done();
+    RemoteCommand *run = m_connection->run(finds.join(QStringLiteral("; ")));
+    connect(run, &RemoteCommand::failed, step.context(), [this, step](const QString &error) {
+        note(tr("looking for logger files: %1").arg(error));
+        step.done();
+    });
+    connect(run, &RemoteCommand::finished, step.context(), [this, step, runOfDirectory](const ExecResult &result) {
+        for (const QString &runId : runOfDirectory)
+            m_loggerFilesFound.insert(runId, {});
+        for (const LoggerFileRecord &file : parseFoundLoggerFiles(result.out)) {
+            const QString runId = runOfDirectory.value(file.path.section(u'/', 0, -2));
+            // A file deeper down: the run whose directory it is under.
+            for (auto it = runOfDirectory.cbegin(); runId.isEmpty() && it != runOfDirectory.cend(); ++it) {
+                if (file.path.startsWith(it.key() + u'/'))
+                    m_loggerFilesFound[it.value()].append(file);
+            }
+            if (!runId.isEmpty())
+                m_loggerFilesFound[runId].append(file);
+        }
+        step.done();
+    });
+}
+
 void RunTracker::readLoggerFiles(const JobRecord &job, const std::function<void()> &done)
 {
-    // Once a pass per custom run, for its first unfinished job; only where the run directory is known.
-    const QString runDirectory = job.metricsPath.section(u'/', 0, -2);
-    if (!m_logPatterns.contains(job.runId) || m_loggerFilesRead.contains(job.runId) || !m_connection ||
-        !runDirectory.endsWith(QStringLiteral("/runs/") + job.runId))
+    // Once a pass per custom run, for its first unfinished job: what this pass's find found.
+    const auto found = m_loggerFilesFound.constFind(job.runId);
+    if (found == m_loggerFilesFound.cend() || m_loggerFilesRead.contains(job.runId) || !m_connection)
         return done();
     m_loggerFilesRead.insert(job.runId);
-    RemoteCommand *run = m_connection->run(loggerFilesFindCommand(runDirectory));
-    connect(run, &RemoteCommand::failed, &m_pass, [this, runDirectory, done](const QString &error) {
-        note(tr("looking for logger files in %1: %2").arg(runDirectory, error));
-        done();
-    });
-    connect(run, &RemoteCommand::finished, &m_pass, [this, job, done](const ExecResult &result) {
-        const auto stored = m_store->loggerFiles(job.runId);
-        if (!stored.ok()) {
-            note(stored.error);
-            return done();
-        }
-        readLoggerFile(job.runId, changedLoggerFiles(parseFoundLoggerFiles(result.out), stored.value, job.attempt),
-                       done);
-    });
+    const auto stored = m_store->loggerFiles(job.runId);
+    if (!stored.ok()) {
+        note(stored.error);
+        return done();
+    }
+    readLoggerFile(job.runId, changedLoggerFiles(*found, stored.value, job.attempt), done);
 }
 
 void RunTracker::readLoggerFile(const QString &runId, QList<LoggerFileChange> files, const std::function<void()> &done)

@@ -10,6 +10,7 @@
 #include "remote/schedulerclient.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 
 namespace torchdeck::remote {
 
@@ -42,6 +43,13 @@ void RunTracker::pollJobs(const StepHandle &step)
     client->poll(ids);
 }
 
+bool RunTracker::lastPassQuiet() const
+{
+    return !m_jobsChanged && m_retries.isEmpty() && m_restarting.isEmpty() &&
+           std::none_of(m_jobs.cbegin(), m_jobs.cend(),
+                        [](const JobRecord &job) { return job.jobState() != JobState::Running; });
+}
+
 void RunTracker::jobsPolled(const JobListResult &result)
 {
     if (!result.ok())
@@ -54,6 +62,7 @@ void RunTracker::jobsPolled(const JobListResult &result)
             continue;
         const QString state = jobStateName(info->state);
         if (state != job.state || info->exitCode != job.exitCode) {
+            m_jobsChanged = true;
             const StoreStatus saved = m_store->updateJobState(job.runId, job.attempt, state, info->exitCode);
             if (!saved.ok())
                 note(saved.error);

@@ -6,14 +6,23 @@
 namespace torchdeck {
 
 namespace {
-constexpr int defaultIntervalMs = 2000;
+constexpr int retryMs = 2000;
 } // namespace
 
 LogFollower::LogFollower(QObject *parent)
     : QObject(parent)
 {
-    m_timer.setInterval(defaultIntervalMs);
-    connect(&m_timer, &QTimer::timeout, this, &LogFollower::readNow);
+    m_retry.setSingleShot(true);
+    m_retry.setInterval(retryMs);
+    connect(&m_retry, &QTimer::timeout, this, &LogFollower::startStream);
+    connect(&m_stream, &LogStream::text, this, [this](const QString &latest) {
+        m_stale = false;
+        emit text(latest);
+    });
+    connect(&m_stream, &LogStream::failed, this, [this](const QString &error) {
+        emit failed(error);
+        m_retry.start();
+    });
 }
 
 void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing)
@@ -25,6 +34,7 @@ void LogFollower::follow(AgentClient *agent, const QString &cluster, const QStri
         m_cluster = cluster;
         m_path = path;
         m_stale = true;
+        m_stream.stop();
     }
     if (m_growing && !growing)
         m_stale = true; // what the job wrote last
@@ -41,20 +51,31 @@ void LogFollower::setActive(bool active)
 void LogFollower::apply()
 {
     const bool followable = m_agent && !m_path.isEmpty() && m_active;
-    if (followable && m_growing) {
-        if (!m_timer.isActive()) {
-            m_timer.start();
-            readNow();
-        }
+    m_streaming = followable && m_growing;
+    if (m_streaming) {
+        if (!m_stream.isRunning() && !m_retry.isActive())
+            startStream();
         return;
     }
-    m_timer.stop();
+    m_retry.stop();
+    m_stream.stop();
     if (followable && m_stale)
         readNow();
 }
 
+void LogFollower::startStream()
+{
+    if (!m_streaming || m_stream.isRunning())
+        return;
+    if (m_agent->state(m_cluster) != ConnectionState::Connected)
+        return m_retry.start();
+    m_stream.start(m_agent, m_cluster, m_path, m_lines);
+}
+
 void LogFollower::readNow()
 {
+    if (m_stream.isRunning() && !m_stale)
+        return emit text(m_stream.latest());
     if (m_reading || !m_agent || m_path.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
         return;
     m_reading = true;

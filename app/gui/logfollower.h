@@ -1,5 +1,7 @@
 #pragma once
 
+#include "session/logstream.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
@@ -8,9 +10,10 @@ namespace torchdeck {
 
 class AgentClient;
 
-// The end of a remote log, read through the agent's session of the cluster: every few seconds while it is shown
-// and its job runs, once when it is shown with stale text (a log of an ended job is read once, a hidden one not at
-// all). One read at a time; a result for a file that is no longer followed is dropped.
+// The end of a remote log, through the agent's session of the cluster: streamed while it is shown and its job
+// runs (LogStream: the bytes as they are written, no command per look), read once when it is shown with stale
+// text (a log of an ended job is read once, a hidden one not at all). A stream that fails, or waits for the
+// cluster's connection, is started again a little later; a read for a file no longer followed is dropped.
 class LogFollower : public QObject {
     Q_OBJECT
 public:
@@ -19,11 +22,10 @@ public:
     // Null agent or empty path: stop. `growing`: its job still runs.
     void follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing);
     void setLines(int lines) { m_lines = lines; }
-    void setInterval(int ms) { m_timer.setInterval(ms); }
     void setActive(bool active); // shown (its tab, the window on screen) and followed
-    void readNow();
+    void readNow();              // the text now: the stream's, else one read
     QString path() const { return m_path; }
-    bool isPolling() const { return m_timer.isActive(); }
+    bool isStreaming() const { return m_streaming; } // it follows the log as it grows (or waits to)
 
 signals:
     void text(const QString &tail);
@@ -31,6 +33,7 @@ signals:
 
 private:
     void apply();
+    void startStream();
 
     QPointer<AgentClient> m_agent;
     QString m_cluster;
@@ -39,9 +42,11 @@ private:
     bool m_reading = false;
     bool m_active = false;
     bool m_growing = false;
-    bool m_stale = true; // the text shown is not the file's end as last known
+    bool m_streaming = false; // shown, followed and growing
+    bool m_stale = true;      // the text shown is not the file's end as last known
     quint64 m_generation = 0;
-    QTimer m_timer;
+    LogStream m_stream;
+    QTimer m_retry;
 };
 
 } // namespace torchdeck

@@ -74,7 +74,9 @@ public:
     SessionOperation *presentCheckpoints(const QString &cluster, const QString &runId);
     SessionOperation *deleteCheckpoints(const QString &cluster, const QString &runId, const QStringList &names);
     SessionOperation *readFile(const QString &cluster, const QString &path, int lastLines = -1);
-    SessionOperation *followFile(const QString &cluster, const QString &path, qint64 offset = 0);
+    // From offset, or (lastBytes > 0) from that many bytes before the file's end: "data" events {offset, bytes},
+    // "reset" {reason} when the file was truncated or replaced (it is read again from its start).
+    SessionOperation *followFile(const QString &cluster, const QString &path, qint64 offset = 0, qint64 lastBytes = 0);
     SessionOperation *check(const QString &cluster, const ClusterCheckSettings &settings);
     SessionOperation *codeSnapshots(const QString &cluster);
     SessionOperation *pruneCodeSnapshots(const QString &cluster);

@@ -94,10 +94,12 @@ SessionOperation *AgentClient::readFile(const QString &cluster, const QString &p
                    {{kCluster, cluster}, {QStringLiteral("path"), path}, {QStringLiteral("lines"), lastLines}});
 }
 
-SessionOperation *AgentClient::followFile(const QString &cluster, const QString &path, qint64 offset)
+SessionOperation *AgentClient::followFile(const QString &cluster, const QString &path, qint64 offset, qint64 lastBytes)
 {
-    return request(QStringLiteral("follow_file"),
-                   {{kCluster, cluster}, {QStringLiteral("path"), path}, {QStringLiteral("offset"), offset}});
+    return request(QStringLiteral("follow_file"), {{kCluster, cluster},
+                                                   {QStringLiteral("path"), path},
+                                                   {QStringLiteral("offset"), offset},
+                                                   {QStringLiteral("last_bytes"), lastBytes}});
 }
 
 SessionOperation *AgentClient::check(const QString &cluster, const ClusterCheckSettings &settings)

@@ -188,8 +188,10 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
         const QString path = args.text(QStringLiteral("path"), true, 4096);
         const int lines = int(args.integer(QStringLiteral("lines"), -1, 1 << 24, -1));
         const qint64 offset = args.integer(QStringLiteral("offset"), 0, qint64(1) << 53);
+        const qint64 lastBytes = args.integer(QStringLiteral("last_bytes"), 0, qint64(1) << 30, 0);
         if (args.ok())
-            operation = op == u"read_file" ? session->readFile(path, lines) : session->followFile(path, offset);
+            operation =
+                op == u"read_file" ? session->readFile(path, lines) : session->followFile(path, offset, lastBytes);
     } else if (op == u"forward") {
         const QString run = args.text(kRun, true, 128);
         const int port = int(args.integer(QStringLiteral("port"), 1, 65535));

@@ -10,15 +10,24 @@
 namespace torchdeck {
 
 namespace {
-constexpr int defaultPollMs = 3000;
+remote::ConnectionSettings connectionSettings(const QString &host, const QString &sshConfigFile)
+{
+    remote::ConnectionSettings settings;
+    settings.host = host;
+    settings.sshConfigFile = sshConfigFile;
+    return settings;
 }
+
+constexpr int defaultPollMs = 3000;
+constexpr int kMostPollMs = 5 * 60 * 1000;
+} // namespace
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &sshConfigFile, RunStore *store,
                                QObject *parent)
     : QObject(parent)
     , m_profile(profile)
     , m_store(store)
-    , m_parts(std::make_unique<Parts>(remote::ConnectionSettings{profile.name, sshConfigFile}))
+    , m_parts(std::make_unique<Parts>(connectionSettings(profile.name, sshConfigFile)))
     , m_series(store)
 {
     qRegisterMetaType<LaunchResult>();
@@ -26,6 +35,7 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &ssh
     m_askedPollMs = defaultPollMs;
     m_pollMs = std::max(defaultPollMs, m_profile.minPollSeconds * 1000);
     m_timer.setInterval(m_pollMs);
+    applyFollowPaces();
     connect(&m_timer, &QTimer::timeout, this, [this] {
         if (m_timer.interval() != m_pollMs)
             m_timer.setInterval(m_pollMs); // after a shortened round
@@ -53,11 +63,21 @@ void ClusterSession::makeTracker()
     auto *tracker = new remote::RunTracker(&m_parts->connection, m_profile, m_store, &m_series, this);
     m_parts->tracker = tracker;
     tracker->setAutoRestart(true);
+    tracker->setFollowPaces(m_lookedAt, m_pollMs);
+    // scripts/bench-remote's reference: today's design before streaming, a command per file and pass.
+    tracker->setStreaming(!qEnvironmentVariableIsSet("TORCHDECK_FOLLOW_BY_COMMAND"));
     connect(tracker, &remote::RunTracker::runUpdated, this, &ClusterSession::runUpdated);
-    connect(tracker, &remote::RunTracker::metricsArrived, this, &ClusterSession::metricsArrived);
+    connect(tracker, &remote::RunTracker::metricsArrived, this,
+            [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
+                if (std::any_of(events.cbegin(), events.cend(),
+                                [](const MetricEvent &e) { return e.kind == MetricEventKind::Stop; }))
+                    pollSoon();
+                emit metricsArrived(runId, attempt, events);
+            });
     connect(tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
     connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
         m_lastPass = QDateTime::currentDateTimeUtc();
+        m_quietPasses = m_parts->tracker->lastPassQuiet() ? m_quietPasses + 1 : 0;
         backOffIfSchedulerStruggles();
         emit refreshed(problem);
         replaceTrackerIfIdle();
@@ -128,7 +148,7 @@ int ClusterSession::nextPollMs() const
 void ClusterSession::backOffIfSchedulerStruggles()
 {
     // Refused or failed: twice the wait each time, up to 5 minutes; slow: ten times its answer's time between polls.
-    constexpr int mostBackoffMs = 5 * 60 * 1000;
+    constexpr int mostBackoffMs = kMostPollMs;
     const remote::RunTracker *tracker = m_parts->tracker;
     if (tracker->lastPollFailed())
         m_backoffMs = std::min(mostBackoffMs, std::max(2 * m_backoffMs, 2 * m_pollMs));
@@ -139,10 +159,15 @@ void ClusterSession::backOffIfSchedulerStruggles()
 
 void ClusterSession::applyPollInterval()
 {
-    const int ms = std::max({m_askedPollMs, m_profile.minPollSeconds * 1000, m_backoffMs});
+    // Nothing starts or ends: every sixth quiet pass in a row stretches the interval by one more, up to four times
+    // (and 5 minutes); a change, a waiting job or a job that says it stops makes it short again.
+    const int base = std::max(m_askedPollMs, m_profile.minPollSeconds * 1000);
+    const int stretched = std::max(base, std::min(base * (1 + std::min(3, m_quietPasses / 6)), kMostPollMs));
+    const int ms = std::max(stretched, m_backoffMs);
     if (ms == m_pollMs)
         return;
     m_pollMs = ms;
+    applyFollowPaces();
     if (!m_timer.isActive())
         return m_timer.setInterval(ms);
     // Due at the last poll + the new interval: sooner means a shortened round now; later, the round under way stands
@@ -151,6 +176,27 @@ void ClusterSession::applyPollInterval()
     const int due = std::max(0, ms - (m_timer.interval() - remaining));
     if (due < remaining)
         m_timer.start(due);
+}
+
+void ClusterSession::pollSoon()
+{
+    // A second for the job to end and its scheduler to know, but never sooner after the last poll than its
+    // profile's minimum.
+    constexpr int endGraceMs = 1000;
+    m_quietPasses = 0;
+    applyPollInterval();
+    if (!m_timer.isActive())
+        return;
+    const qint64 sinceLast =
+        m_lastPass.isValid() ? m_lastPass.msecsTo(QDateTime::currentDateTimeUtc()) : qint64(kMostPollMs);
+    const int due = int(std::max<qint64>(endGraceMs, m_profile.minPollSeconds * 1000 - sinceLast));
+    if (due < m_timer.remainingTime())
+        m_timer.start(due);
+}
+
+void ClusterSession::applyFollowPaces()
+{
+    m_parts->tracker->setFollowPaces(m_lookedAt, m_pollMs);
 }
 
 ConnectionLoad ClusterSession::connectionLoad() const

@@ -113,9 +113,9 @@ public:
     // A cluster file (a log): whole (lastLines < 0) or its last lines, as "data" events {bytes} of at most a
     // MiB each; then {}.
     SessionOperation *readFile(const QString &path, int lastLines);
-    // A file followed by byte offset from `offset` until stopped: "data" {offset, bytes}, "reset" {reason}
-    // when it was truncated or replaced (delivery restarts at 0).
-    SessionOperation *followFile(const QString &path, qint64 offset);
+    // A file followed by byte offset from `offset` (lastBytes > 0: that many bytes before its end) until stopped:
+    // "data" {offset, bytes}, "reset" {reason} when it was truncated or replaced (delivery restarts at 0).
+    SessionOperation *followFile(const QString &path, qint64 offset, qint64 lastBytes = 0);
     // "Check cluster": an "item" event per line as it is checked (CheckItem); {"items": [...]} at the end.
     SessionOperation *check(const ClusterCheckSettings &settings);
     // The code snapshots on the cluster: {"snapshots": [{id, files, bytes, time}]}.
@@ -189,10 +189,13 @@ private:
     RunSeriesCache m_series;
     bool m_trackerStale = false; // made with an earlier profile
     QTimer m_timer;              // its interval is m_pollMs but for a round shortened by setPollInterval
-    int m_pollMs;
-    int m_askedPollMs;   // the fronts' wish
-    int m_backoffMs = 0; // while the scheduler fails or is slow
+    int m_pollMs = 0;
+    int m_askedPollMs;     // the fronts' wish
+    int m_backoffMs = 0;   // while the scheduler fails or is slow
+    int m_quietPasses = 0; // passes in a row in which no job started, ended or waited
     void applyPollInterval();
+    void pollSoon();         // a job said it stops: its end is asked for soon
+    void applyFollowPaces(); // the shown runs' files fast, the others at the poll interval
     void backOffIfSchedulerStruggles();
     QString m_workDirectory;
     bool m_resolving = false;

@@ -102,13 +102,14 @@ SessionOperation *ClusterSession::readFile(const QString &path, int lastLines)
     return operation;
 }
 
-SessionOperation *ClusterSession::followFile(const QString &path, qint64 offset)
+SessionOperation *ClusterSession::followFile(const QString &path, qint64 offset, qint64 lastBytes)
 {
     auto *operation = new SessionOperation(this);
     whenConnected(
         operation,
-        [this, operation, path, offset] {
-            remote::RemoteTail *tail = m_parts->connection.tail(path, offset);
+        [this, operation, path, offset, lastBytes] {
+            remote::RemoteTail *tail =
+                lastBytes > 0 ? m_parts->connection.tailEnd(path, lastBytes) : m_parts->connection.tail(path, offset);
             connect(tail, &remote::RemoteTail::data, operation, [operation](qint64 at, const QByteArray &bytes) {
                 for (qsizetype i = 0; i < bytes.size(); i += chunkBytes)
                     operation->reportEvent(

@@ -70,6 +70,7 @@ void ClusterSession::setLookedAt(const QStringList &runIds)
     const bool added = std::any_of(runIds.cbegin(), runIds.cend(),
                                    [this](const QString &runId) { return !m_lookedAt.contains(runId); });
     m_lookedAt = runIds;
+    applyFollowPaces();
     m_lastSample.removeIf([&runIds](const auto &last) { return !runIds.contains(last.key()); });
     if (m_lookedAt.isEmpty()) {
         m_resourceTimer.stop();

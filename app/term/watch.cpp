@@ -30,6 +30,21 @@
 namespace torchdeck::term {
 
 namespace {
+// The run's record says how far it was at the last poll; its series, kept current by streamed metrics, says
+// how far it is now.
+void takeStreamedProgress(WatchRunRow &row, const RunProgress &progress)
+{
+    if (progress.epochsDone < row.epochsDone)
+        return;
+    row.epochsDone = progress.epochsDone;
+    if (progress.epochsTotal != kNoCount)
+        row.epochsTotal = progress.epochsTotal;
+    if (MetricEvent::has(progress.lastLoss))
+        row.lastLoss = progress.lastLoss;
+    if (MetricEvent::has(progress.etaSeconds))
+        row.etaSeconds = progress.etaSeconds;
+}
+
 constexpr int logLinesShown = 12;
 QString helpText()
 {
@@ -117,6 +132,18 @@ void Watch::connectClusters(int intervalMs)
         fetchLog();
         quitWhenDone();
     });
+    connect(&m_logStream, &LogStream::text, this, [this](const QString &latest) {
+        m_logLines = latest.split(u'\n', Qt::SkipEmptyParts);
+        m_streamed.start();
+    });
+    // Metrics stream between polls: shown as they come (a redraw per turn of the event loop at most).
+    m_streamed.setSingleShot(true);
+    m_streamed.setInterval(0);
+    connect(&m_streamed, &QTimer::timeout, this, &Watch::redraw);
+    connect(&agent, &AgentClient::metricsArrived, this, [this](const QString &runId) {
+        if (std::any_of(m_runs.cbegin(), m_runs.cend(), [&](const RunRecord &run) { return run.id == runId; }))
+            m_streamed.start();
+    });
     connect(&agent, &AgentClient::detached, this, [this](const QString &reason) {
         m_exitCode = Failure;
         setMessage(reason, true);
@@ -148,10 +175,18 @@ void Watch::fetchLog()
     if (m_plain || m_fetchingLog || !run || !m_clusters.contains(run->cluster) || m_logPaths.value(run->id).isEmpty())
         return;
     const QString runId = run->id;
-    // A running job's log after each pass; any other's once per state (the last lines of an ended job).
+    // A running job's log streams as it grows; any other's is read once per state (an ended job's last lines).
     const QString readAs = runId + u'\n' + m_logPaths.value(runId) + u'\n' + run->state;
     const bool growing = jobStateFromName(run->state) == JobState::Running;
-    if (!growing && readAs == m_logReadAs)
+    if (growing) {
+        if (!m_logStream.isRunning() || m_logStream.path() != m_logPaths.value(runId))
+            m_logStream.start(&m_context.agent(), run->cluster, m_logPaths.value(runId), logLinesShown);
+        else // the lines a key cleared
+            m_logLines = m_logStream.latest().split(u'\n', Qt::SkipEmptyParts);
+        return;
+    }
+    m_logStream.stop();
+    if (readAs == m_logReadAs)
         return;
     SessionOperation *tail = m_context.agent().readFile(run->cluster, m_logPaths.value(runId), logLinesShown);
     m_fetchingLog = true;
@@ -190,8 +225,11 @@ WatchRunRow Watch::rowOf(const RunRecord &run) const
 void Watch::redraw()
 {
     WatchSnapshot snapshot;
-    for (const RunRecord &run : std::as_const(m_runs))
+    for (const RunRecord &run : std::as_const(m_runs)) {
         snapshot.runs.append(rowOf(run));
+        if (jobStateFromName(run.state) == JobState::Running)
+            takeStreamedProgress(snapshot.runs.last(), seriesOf(run.id)->progress());
+    }
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;
     lookAtSelected();

@@ -2,6 +2,7 @@
 
 #include "core/metrics/runseries.h"
 #include "core/store/runrecord.h"
+#include "session/logstream.h"
 #include "term/console/keydecoder.h"
 #include "term/render/watchsnapshot.h"
 #include "term/terminalfront.h"
@@ -10,6 +11,7 @@
 #include <QHash>
 #include <QMap>
 #include <QObject>
+#include <QTimer>
 #include <memory>
 
 namespace torchdeck::term {
@@ -66,6 +68,8 @@ private:
     bool m_logScale = false;
     double m_smoothing = 0.6; // as the window's slider starts
     WatchSnapshot m_previous;
+    QTimer m_streamed;     // a redraw for metrics or log lines that arrived
+    LogStream m_logStream; // the selected run's log while its job runs
     QEventLoop m_loop;
     int m_exitCode = Ok;
 };

@@ -7,6 +7,8 @@
 #include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/jobform.h"
+#include "gui/logfollower.h"
+#include "gui/logpanel.h"
 #include "gui/newjobdialog.h"
 #include "gui/restartfields.h"
 #include "gui/runtreemodel.h"
@@ -151,6 +153,33 @@ private slots:
         window.agent()->setPollInterval(300);
         QTRY_VERIFY_WITH_TIMEOUT(window.runModel()->run(runId), 10000);
         QCOMPARE(waitForRunEnd(window, runId, 200000), QStringLiteral("completed"));
+    }
+
+    // The window as one front of term.many_jobs: it shows one of many running runs until it ends, and its chart's
+    // copy of the run holds every step the job wrote, once (TORCHDECK_FRONT_STEPS).
+    void showsOneOfManyRuns()
+    {
+        const QString runId = qEnvironmentVariable("TORCHDECK_FRONT_RUN");
+        if (runId.isEmpty() || qEnvironmentVariableIsEmpty("TORCHDECK_FRONT_STEPS"))
+            QSKIP("only as a front of term.many_jobs (TORCHDECK_FRONT_RUN, TORCHDECK_FRONT_STEPS)");
+        useTheRealAgent();
+        MainWindow window;
+        window.show();
+        QTRY_VERIFY_WITH_TIMEOUT(window.runModel()->run(runId), 30000);
+        window.selectRun(runId);
+        // Its log tab streams the log while the job runs (an ended job's is read once, later).
+        window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->follower()->isStreaming(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("step 2\n")), 60000);
+        const auto jobs = window.agent()->store()->jobs(runId);
+        QVERIFY(!jobs.value.isEmpty() && !jobs.value.constLast().hasEnded()); // read as it ran, not at its end
+        QCOMPARE(waitForRunEnd(window, runId, 240000), QStringLiteral("completed"));
+        const RunSeries *series = window.agent()->series(runId);
+        QVERIFY(series);
+        const MetricSeries &steps = series->series(SeriesKind::TrainLoss);
+        QCOMPARE(steps.size(), qEnvironmentVariableIntValue("TORCHDECK_FRONT_STEPS"));
+        for (qsizetype i = 0; i < steps.size(); ++i)
+            QCOMPARE(steps.x(i), double(i + 1));
     }
 
     void previewIsTheSubmission_data()

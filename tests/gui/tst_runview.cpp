@@ -195,17 +195,17 @@ private slots:
         RunView &view = *shown.view;
         LogFollower *follower = view.logPanel()->follower();
         QCOMPARE(follower->path(), job.stdoutPath);
-        QVERIFY(!follower->isPolling()); // the charts are shown, not the log
+        QVERIFY(!follower->isStreaming()); // the charts are shown, not the log
         view.tabs()->setCurrentWidget(view.logPanel());
-        QVERIFY(follower->isPolling());
+        QVERIFY(follower->isStreaming());
         view.setOnScreen(false); // minimized
-        QVERIFY(!follower->isPolling());
+        QVERIFY(!follower->isStreaming());
         view.setOnScreen(true);
-        QVERIFY(follower->isPolling());
+        QVERIFY(follower->isStreaming());
         job.state = QStringLiteral("completed");
         QVERIFY(m_store.saveJob(job).ok());
         view.runChanged(job.runId);
-        QVERIFY(!follower->isPolling()); // ended: its last bytes are read once, then nothing
+        QVERIFY(!follower->isStreaming()); // ended: its last bytes are read once, then nothing
         view.tabs()->setCurrentIndex(0);
         QVERIFY(m_store.removeRun(job.runId).ok());
     }

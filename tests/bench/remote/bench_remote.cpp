@@ -75,7 +75,10 @@ void tailLatency(Connection &connection, const QString &path)
         writtenAtUs = QDateTime::currentMSecsSinceEpoch() * 1000;
         file.write(R"({"schema":1,"event":"step","step":)" + QByteArray::number(i) + "}\n");
         file.flush();
-        QTimer::singleShot(5000, &loop, &QEventLoop::quit);
+        QTimer timeout; // this line's: a single-shot left from an earlier one would end a later wait early
+        timeout.setSingleShot(true);
+        QObject::connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
+        timeout.start(5000);
         loop.exec();
     }
     std::sort(latenciesUs.begin(), latenciesUs.end());

@@ -32,8 +32,8 @@ private slots:
     void acceptedHostKeysAreHashedWhenTheConfigSaysSo();
     void aStalledLinkIsNoticedAndRecovered();
     void tailDeliversAppendedBytesInOrder();
-    void tailSeesTruncation();
-    void tailSeesRotation();
+    void tailStartsOverOnAReplacedFile_data();
+    void tailStartsOverOnAReplacedFile();
     void tailEndStartsNearTheEnd();
     void reconnectLosesAndDuplicatesNothing();
     void uploadIsAtomicWithProgress();
@@ -245,9 +245,19 @@ void TestConnection::tailDeliversAppendedBytesInOrder()
     QTRY_COMPARE_WITH_TIMEOUT(received, written, 5000);
 }
 
-void TestConnection::tailSeesTruncation()
+void TestConnection::tailStartsOverOnAReplacedFile_data()
 {
-    const QString path = m_tmp.filePath(QStringLiteral("truncate.log"));
+    QTest::addColumn<bool>("rotated");
+    QTest::addRow("truncated") << false; // shorter than what was read: found by its size
+    QTest::addRow("rotated") << true;    // renamed as logrotate does, a longer new file: found by its first bytes
+}
+
+// The tail reports a reset once and reads the new file from its start; what the old file got after the rename
+// is not mixed in.
+void TestConnection::tailStartsOverOnAReplacedFile()
+{
+    QFETCH(bool, rotated);
+    const QString path = m_tmp.filePath(QStringLiteral("replaced-%1.log").arg(rotated));
     append(path, "first attempt, a long line\n");
     Connection connection(settings());
     connection.open();
@@ -258,36 +268,21 @@ void TestConnection::tailSeesTruncation()
     connect(tail, &RemoteTail::reset, this, [&] { received.clear(); });
     connect(tail, &RemoteTail::data, this, [&](qint64, const QByteArray &bytes) { received += bytes; });
     QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("first attempt, a long line\n"), 5000);
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    file.write("new\n");
-    file.close();
+    const QByteArray next = rotated ? QByteArray("new file, first line\nnew file, second line\n") : QByteArray("new\n");
+    if (rotated) {
+        QVERIFY(QFile::rename(path, path + QStringLiteral(".1")));
+        append(path + QStringLiteral(".1"), "old file, one more line\n");
+        append(path, next);
+    } else {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(next);
+        file.close();
+    }
     QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 1, 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("new\n"), 5000);
-}
-
-// Rotated as logrotate does (renamed, a new file at the path) to a file larger than the offset: its first bytes
-// differ, so it is read from its start; what the old file got after the rename is not mixed in.
-void TestConnection::tailSeesRotation()
-{
-    const QString path = m_tmp.filePath(QStringLiteral("rotate.log"));
-    append(path, "old 1\n");
-    Connection connection(settings());
-    connection.open();
-    QVERIFY(waitConnected(connection, 10000));
-    RemoteTail *tail = connection.tail(path);
-    QByteArray received;
-    QSignalSpy resets(tail, &RemoteTail::reset);
-    connect(tail, &RemoteTail::reset, this, [&] { received.clear(); });
-    connect(tail, &RemoteTail::data, this, [&](qint64, const QByteArray &bytes) { received += bytes; });
-    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("old 1\n"), 5000);
-    QVERIFY(QFile::rename(path, path + QStringLiteral(".1")));
-    append(path + QStringLiteral(".1"), "old 2\n");
-    append(path, "new file, first line\nnew file, second line\n");
-    QTRY_COMPARE_WITH_TIMEOUT(resets.count(), 1, 5000);
-    QTRY_COMPARE_WITH_TIMEOUT(received, QByteArray("new file, first line\nnew file, second line\n"), 5000);
-    append(path, "new 3\n");
-    QTRY_VERIFY_WITH_TIMEOUT(received.endsWith("second line\nnew 3\n"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(received, next, 5000);
+    append(path, "more\n");
+    QTRY_COMPARE_WITH_TIMEOUT(received, next + "more\n", 5000);
     QCOMPARE(resets.count(), 1);
 }
 

@@ -13,7 +13,9 @@ sandbox_script="$TORCHDECK_SOURCE_DIR/scripts/sandbox"
 export TORCHDECK_SANDBOX_DIR=$dir TORCHDECK_SSH_CONFIG=$dir/ssh/config
 # shellcheck source=term_helpers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
-trap 'stop_agent; "$sandbox_script" --dir "$dir" stop >/dev/null; rm -rf "$dir"' EXIT
+# The fronts first: a watch left running would start a new agent when this one stops, on runs that never end.
+fronts=()
+trap 'kill "${fronts[@]}" 2>/dev/null || true; wait; stop_agent; "$sandbox_script" --dir "$dir" stop >/dev/null; rm -rf "$dir"' EXIT
 td profile torchdeck-sandbox --min-poll "$min_poll" --work-dir "$home/work" >/dev/null
 
 # Each job waits for the go, then writes a metrics line and a log line a second, $steps of each.
@@ -35,8 +37,10 @@ started=$(date +%s)
 TORCHDECK_FRONT_RUN=${runs[0]} TORCHDECK_FRONT_STEPS=$steps QT_QPA_PLATFORM=offscreen timeout 280 \
     "$TORCHDECK_GUI_FRONT" showsOneOfManyRuns >"$home/window.txt" 2>&1 &
 window=$!
-timeout 280 setsid -w "$TORCHDECK_BIN" watch --interval 1 </dev/null >"$home/watch.txt" 2>&1 &
+fronts+=("$window")
+timeout 280 "$TORCHDECK_BIN" watch --interval 1 </dev/null >"$home/watch.txt" 2>&1 & # timeout passes a kill on
 watch=$!
+fronts+=("$watch")
 touch "$go"
 wait "$window" || fail "the window: $(tail -n 20 "$home/window.txt")"
 grep -q 'PASS   : TestGuiSession::showsOneOfManyRuns' "$home/window.txt" || fail "the window: $(cat "$home/window.txt")"

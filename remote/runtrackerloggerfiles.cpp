@@ -42,14 +42,12 @@ void RunTracker::findLoggerFiles(const StepHandle &step)
         for (const QString &runId : runOfDirectory)
             m_loggerFilesFound.insert(runId, {});
         for (const LoggerFileRecord &file : parseFoundLoggerFiles(result.out)) {
-            const QString runId = runOfDirectory.value(file.path.section(u'/', 0, -2));
-            // A file deeper down: the run whose directory it is under.
-            for (auto it = runOfDirectory.cbegin(); runId.isEmpty() && it != runOfDirectory.cend(); ++it) {
-                if (file.path.startsWith(it.key() + u'/'))
+            for (auto it = runOfDirectory.cbegin(); it != runOfDirectory.cend(); ++it) { // the run it is under
+                if (file.path.startsWith(it.key() + u'/')) {
                     m_loggerFilesFound[it.value()].append(file);
+                    break;
+                }
             }
-            if (!runId.isEmpty())
-                m_loggerFilesFound[runId].append(file);
         }
         step.done();
     });

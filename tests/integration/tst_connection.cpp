@@ -63,7 +63,9 @@ ConnectionSettings TestConnection::settings() const
     return s;
 }
 
-// The processes of the sandbox's sshd that serve connections (its children and theirs), by pid.
+// The sshd processes under the sandbox's listener that serve connections, by pid. Only sshd itself: a dropped
+// connection leaves the commands it started running, and killing one mid-way can strand a lock of the user's
+// shell startup (pyenv's rehash lock stalls every later session for a minute).
 static QSet<qint64> sshdSessions(const QString &sandboxDir)
 {
     QFile pids(sandboxDir + QStringLiteral("/run/pids"));
@@ -84,7 +86,8 @@ static QSet<qint64> sshdSessions(const QString &sandboxDir)
                 continue;
             const QByteArray text = stat.readAll();
             const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
-            if (fields.value(1).toLongLong() == parent) {
+            const QByteArray command = text.mid(text.indexOf('(') + 1, text.lastIndexOf(')') - text.indexOf('(') - 1);
+            if (fields.value(1).toLongLong() == parent && command == "sshd") {
                 found.insert(entry.toLongLong());
                 parents.append(entry.toLongLong());
             }

@@ -88,6 +88,12 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         if (RemoteTail *tail = m_tails.take(id))
             emit tail->failed(error);
     });
+    relay(m_worker, &ConnectionWorker::tailEnded, inbox, [this](quint64 id) {
+        if (RemoteTail *tail = m_tails.take(id)) {
+            emit tail->ended();
+            tail->deleteLater();
+        }
+    });
     relay(m_worker, &ConnectionWorker::uploadProgress, inbox, [this](quint64 id, qint64 done, qint64 total) {
         if (RemoteUpload *upload = m_uploads.value(id))
             emit upload->progress(done, total);
@@ -171,12 +177,17 @@ RemoteTail *Connection::tailEnd(const QString &path, qint64 lastBytes)
     return startTail(SftpTail::lastBytesOf(path, lastBytes), m_settings.tailPace);
 }
 
-RemoteTail *Connection::startTail(const SftpTail &tail, TailPace pace)
+RemoteTail *Connection::readFrom(const QString &path, qint64 offset)
+{
+    return startTail(SftpTail(path, offset), m_settings.tailPace, true);
+}
+
+RemoteTail *Connection::startTail(const SftpTail &tail, TailPace pace, bool once)
 {
     const quint64 id = m_nextId++;
     auto *operation = new RemoteTail(this, id);
     m_tails.insert(id, operation);
-    m_toWorker.post([worker = m_worker, id, tail, pace] { worker->startTail(id, tail, pace); });
+    m_toWorker.post([worker = m_worker, id, tail, pace, once] { worker->startTail(id, tail, pace, once); });
     return operation;
 }
 

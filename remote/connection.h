@@ -42,6 +42,10 @@ public:
     // From lastBytes before the file's end as it is when the tail starts (a log's latest part); data()'s first
     // bytes may begin inside a line.
     RemoteTail *tailEnd(const QString &path, qint64 lastBytes);
+    // Reads from offset to the file's end as it is now, once, over the SFTP channel (no command on the server):
+    // data() in order, then ended() (also for a missing file, or one now shorter than offset, as `tail -c +N`
+    // would: nothing). failed() when not connected or the connection breaks, as a command would.
+    RemoteTail *readFrom(const QString &path, qint64 offset);
     // host is resolved on the server (a node's address as the scheduler gives it).
     RemoteTunnel *tunnel(const QString &host, int port);
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
@@ -68,7 +72,7 @@ private:
     friend class RemoteTail;
     friend class RemoteTunnel;
     void stopCommand(quint64 id);
-    RemoteTail *startTail(const SftpTail &tail, TailPace pace);
+    RemoteTail *startTail(const SftpTail &tail, TailPace pace, bool once = false);
     void stopTail(quint64 id);
     void setTailPace(quint64 id, TailPace pace);
     void writeTunnel(quint64 id, const QByteArray &data);

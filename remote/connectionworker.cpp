@@ -104,6 +104,7 @@ void ConnectionWorker::close()
     m_pump.stop();
     m_keepalive.stop();
     failCommands(tr("connection closed"), true);
+    failReads(tr("connection closed"));
     dropTunnels(tr("connection closed"));
     m_tails.clear();
     m_sftp.reset();
@@ -124,6 +125,7 @@ void ConnectionWorker::connectionLost(const QString &why)
     failCommands(tr("connection to %1 lost while the command ran (%2); it may or may not have completed")
                      .arg(m_settings.host, why),
                  true);
+    failReads(tr("connection to %1 lost while reading (%2)").arg(m_settings.host, why));
     dropTunnels(tr("connection to %1 lost (%2)").arg(m_settings.host, why));
     m_sftp.reset();
     m_ssh.disconnect();
@@ -310,10 +312,14 @@ sftp_session ConnectionWorker::sftp(QString &error)
     return m_sftp.get();
 }
 
-void ConnectionWorker::startTail(quint64 id, const SftpTail &tail, TailPace pace)
+void ConnectionWorker::startTail(quint64 id, const SftpTail &tail, TailPace pace, bool once)
 {
+    if (once && m_state != ConnectionState::Connected) { // refused at once, as a command is
+        emit tailFailed(id, tr("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state)));
+        return;
+    }
     m_tails.erase(id);
-    m_tails.emplace(id, Tail{tail, pace, nowMs(), 0});
+    m_tails.emplace(id, Tail{tail, pace, nowMs(), 0, once});
     fitPumpToTails();
     if (m_state == ConnectionState::Connected)
         m_pump.start();
@@ -332,6 +338,19 @@ void ConnectionWorker::setTailPace(quint64 id, TailPace pace)
 void ConnectionWorker::stopTail(quint64 id)
 {
     m_tails.erase(id);
+    fitPumpToTails();
+}
+
+void ConnectionWorker::failReads(const QString &error)
+{
+    for (auto it = m_tails.begin(); it != m_tails.end();) {
+        if (!it->second.once) {
+            ++it;
+            continue;
+        }
+        emit tailFailed(it->first, error);
+        it = m_tails.erase(it);
+    }
     fitPumpToTails();
 }
 
@@ -367,6 +386,9 @@ void ConnectionWorker::pollTails()
         }
         TailPoll poll = tail.tail.poll(session, tailChunkBytes);
         *m_sftpRequests += poll.requests;
+        if (tail.once &&
+            poll.kind == TailPoll::Kind::Reset) // shorter than the offset: nothing to read, as `tail -c +N`
+            poll.kind = TailPoll::Kind::Nothing;
         if (poll.kind != TailPoll::Kind::ConnectionLost && poll.kind != TailPoll::Kind::Error)
             heard(); // an SFTP round trip
         const bool quiet = now - tail.lastDataMs > tailQuietAfterMs;
@@ -397,6 +419,13 @@ void ConnectionWorker::pollTails()
         case TailPoll::Kind::Nothing:
         case TailPoll::Kind::Missing:
             break;
+        }
+        const bool more = poll.kind == TailPoll::Kind::Data && poll.bytes.size() >= tailChunkBytes;
+        if (tail.once && !more && poll.kind != TailPoll::Kind::ConnectionLost) {
+            emit tailEnded(id);
+            it = m_tails.erase(it);
+            fitPumpToTails();
+            continue;
         }
         ++it;
     }

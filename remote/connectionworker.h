@@ -38,7 +38,7 @@ public slots:
     void startCommand(quint64 id, const QString &command, int deadlineMs);
     void stopCommand(quint64 id);
     void countSftpRequestsIn(std::shared_ptr<std::atomic<qint64>> counter) { m_sftpRequests = std::move(counter); }
-    void startTail(quint64 id, const SftpTail &tail, TailPace pace);
+    void startTail(quint64 id, const SftpTail &tail, TailPace pace, bool once);
     void setTailPace(quint64 id, TailPace pace);
     void stopTail(quint64 id);
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
@@ -56,6 +56,7 @@ signals:
     void tailData(quint64 id, qint64 offset, const QByteArray &data);
     void tailReset(quint64 id, const QString &reason);
     void tailFailed(quint64 id, const QString &error);
+    void tailEnded(quint64 id); // a read once (Connection::readFrom) is done
     void uploadProgress(quint64 id, qint64 done, qint64 total);
     void uploadFinished(quint64 id, qint64 bytes, const QString &error);
     void tunnelOpened(quint64 id);
@@ -83,6 +84,7 @@ private:
         TailPace pace;
         qint64 lastDataMs = 0;
         qint64 nextPollMs = 0;
+        bool once = false; // read to the end as found, then done (Connection::readFrom)
     };
 
     bool connectOnce(QString &error);
@@ -99,7 +101,8 @@ private:
     void pumpCommands();
     bool pumpCommand(quint64 id, Command &command); // true when it finished
     void pollTails();
-    void fitPumpToTails(); // the pump ticks as often as the fastest tail looks
+    void fitPumpToTails();                // the pump ticks as often as the fastest tail looks
+    void failReads(const QString &error); // the reads once in flight, as commands fail when the connection does
     void pumpTunnels();
     bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
     bool sendUnsent(Tunnel &tunnel);             // false when the channel failed

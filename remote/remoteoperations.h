@@ -44,6 +44,7 @@ signals:
     void data(qint64 offset, const QByteArray &bytes);
     void reset(const QString &reason);
     void failed(const QString &error);
+    void ended(); // a read (Connection::readFrom) reached the file's end; it deletes itself
 
 private:
     friend class Connection;

@@ -111,7 +111,7 @@ private:
     bool storeEvents(const QString &runId, int attempt, const QList<torchdeck::MetricEvent> &events,
                      const std::function<torchdeck::StoreResult<bool>()> &append);
     JobRecord withStoredOffsets(const JobRecord &job) const;
-    // A running job's files, followed as they grow (runtrackerfollowing.cpp); false: read them by command.
+    // A running job's files, followed as they grow (runtrackerfollowing.cpp); false: read once per pass (readTail).
     bool streams(const JobRecord &job);
     QList<std::pair<QString, RunStore::TailedFile>> followedFilesOf(const JobRecord &job) const;
     void follow(const JobRecord &job, RunStore::TailedFile which, const QString &path);
@@ -177,7 +177,7 @@ private:
         QPointer<RemoteTail> tail;
     };
     QHash<QString, FollowedFile> m_followed; // by path
-    QSet<QString> m_unfollowable;            // files a stream could not follow: read by command
+    QSet<QString> m_unfollowable;            // files a stream could not follow: read once per pass
     QStringList m_shownRuns;
     int m_othersFollowMs = 3000;
     bool m_streaming = true;

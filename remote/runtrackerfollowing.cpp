@@ -1,7 +1,7 @@
 // RunTracker: a running job's metrics file (and a custom command's log) followed as it is written, over the
 // connection's SFTP channel (Connection::tail), instead of a command per file and pass. The store's offset
 // stays the truth: bytes are taken only where they continue it, whole lines only, and a job that ends is read
-// once more by command from the stored offset (runtrackerreading.cpp), so nothing is lost or stored twice.
+// once more from the stored offset (runtrackerreading.cpp), so nothing is lost or stored twice.
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "remote/connection.h"
@@ -69,14 +69,14 @@ void RunTracker::follow(const JobRecord &job, RunStore::TailedFile which, const 
     connect(tail, &RemoteTail::data, this,
             [this, path](qint64 at, const QByteArray &bytes) { followedData(path, at, bytes); });
     connect(tail, &RemoteTail::reset, this, [this, path](const QString &reason) {
-        // Rewritten under the job: what was stored stays; the pass's read by command goes on from the offset.
-        note(tr("%1: the stored part stays, the rest is read by command").arg(reason.section(u':', 0, 0)));
+        // Rewritten under the job: what was stored stays; each pass reads on from the offset.
+        note(tr("%1: the stored part stays, the rest is read once per poll").arg(reason.section(u':', 0, 0)));
         m_unfollowable.insert(path);
         unfollow(path);
     });
     connect(tail, &RemoteTail::failed, this, [this, path, tail](const QString &error) {
         tail->deleteLater();
-        note(tr("following %1: %2; read by command from now on").arg(path, error));
+        note(tr("following %1: %2; read once per poll from now on").arg(path, error));
         m_unfollowable.insert(path);
         m_followed.remove(path);
     });
@@ -113,7 +113,7 @@ void RunTracker::followedData(const QString &path, qint64 at, const QByteArray &
         return;
     FollowedFile &file = *it;
     if (at != file.stored + file.pending.size() || file.pending.size() + bytes.size() > mostPendingBytes) {
-        note(tr("%1: the stream lost its place; read by command from now on").arg(path));
+        note(tr("%1: the stream lost its place; read once per poll from now on").arg(path));
         m_unfollowable.insert(path);
         return unfollow(path);
     }

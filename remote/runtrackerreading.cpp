@@ -8,12 +8,14 @@
 #include "remote/connection.h"
 #include "remote/runtracker.h"
 
+#include <memory>
+
 namespace torchdeck::remote {
 
 void RunTracker::readAllMetrics(const StepHandle &step)
 {
     // A running job's files stream (runtrackerfollowing.cpp); a job that waits has written nothing; what the
-    // others wrote (one that ended: the rest of it, once) is read by command. A job's metrics file, a custom
+    // others wrote (one that ended: the rest of it, once) is read once (readTail). A job's metrics file, a custom
     // command's logger files, then its log: the log fills only the series the files lack (RunSeries), so the files
     // come first.
     const std::function<void()> read = afterAll(int(m_jobs.size()), [step] { step.done(); });
@@ -120,6 +122,21 @@ void RunTracker::readTail(const QString &file, qint64 offset, const std::functio
 {
     if (!m_connection)
         return done();
+    if (m_streaming) { // all of it, over the SFTP channel: no command on the login node
+        RemoteTail *read = m_connection->readFrom(file, offset);
+        auto bytes = std::make_shared<QByteArray>();
+        connect(read, &RemoteTail::data, &m_pass, [bytes](qint64, const QByteArray &chunk) { *bytes += chunk; });
+        connect(read, &RemoteTail::ended, &m_pass, [bytes, done, take] {
+            take(*bytes);
+            done();
+        });
+        connect(read, &RemoteTail::failed, &m_pass, [this, read, file, done](const QString &error) {
+            read->deleteLater();
+            note(tr("reading %1: %2").arg(file, error));
+            done();
+        });
+        return;
+    }
     // All of it: a job that ended is not read again.
     const QString command =
         QStringLiteral("if test -f %1; then tail -c +%2 %1; fi").arg(remotePathExpression(file)).arg(offset + 1);

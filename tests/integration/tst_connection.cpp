@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QPointer>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QSet>
@@ -35,6 +36,9 @@ private slots:
     void tailStartsOverOnAReplacedFile_data();
     void tailStartsOverOnAReplacedFile();
     void tailEndStartsNearTheEnd();
+    void readFromReadsToTheEndOnce_data();
+    void readFromReadsToTheEndOnce();
+    void readFromFailsWhenNotConnected();
     void reconnectLosesAndDuplicatesNothing();
     void uploadIsAtomicWithProgress();
     void stoppedUploadLeavesNothing();
@@ -314,6 +318,61 @@ void TestConnection::tailEndStartsNearTheEnd()
     QTRY_COMPARE_WITH_TIMEOUT(first, qint64(written.size() - 100), 5000);
     append(path, "line 1000\n");
     QTRY_COMPARE_WITH_TIMEOUT(received, written.right(100) + "line 1000\n", 5000);
+}
+
+void TestConnection::readFromReadsToTheEndOnce_data()
+{
+    QTest::addColumn<qint64>("size");   // the file's, -1: no file
+    QTest::addColumn<qint64>("offset"); // where the read starts
+    QTest::addRow("from the middle") << qint64(1000) << qint64(300);
+    QTest::addRow("several chunks") << qint64(9) * 1024 * 1024 + 7 << qint64(5); // the worker reads 4 MiB a look
+    QTest::addRow("at the end") << qint64(1000) << qint64(1000);
+    QTest::addRow("shorter than the offset") << qint64(10) << qint64(1000); // as `tail -c +N`: nothing
+    QTest::addRow("no file") << qint64(-1) << qint64(0);
+}
+
+void TestConnection::readFromReadsToTheEndOnce()
+{
+    QFETCH(qint64, size);
+    QFETCH(qint64, offset);
+    const QString path = m_tmp.filePath(QStringLiteral("read-%1-%2.bin").arg(size).arg(offset));
+    QByteArray written;
+    for (qint64 i = 0; i < size; ++i)
+        written += char('a' + (i * 7919) % 26);
+    if (size >= 0)
+        append(path, written);
+    Connection connection(settings());
+    connection.open();
+    QVERIFY(waitConnected(connection, 10000));
+    const qint64 commandsBefore = connection.load().commands;
+    QPointer<RemoteTail> read = connection.readFrom(path, offset);
+    QByteArray received;
+    qint64 expected = offset;
+    bool ended = false;
+    QString error;
+    connect(read, &RemoteTail::data, this, [&](qint64 at, const QByteArray &bytes) {
+        QCOMPARE(at, expected);
+        expected += bytes.size();
+        received += bytes;
+    });
+    connect(read, &RemoteTail::ended, this, [&] { ended = true; });
+    connect(read, &RemoteTail::failed, this, [&](const QString &why) { error = why; });
+    QTRY_VERIFY_WITH_TIMEOUT(ended || !error.isEmpty(), 30000);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(received.size(), std::max<qint64>(0, size - offset));
+    QVERIFY(received == written.mid(offset));
+    QTRY_VERIFY(read.isNull()); // done: it deleted itself
+    QCOMPARE(connection.load().commands, commandsBefore);
+}
+
+void TestConnection::readFromFailsWhenNotConnected()
+{
+    Connection connection(settings());
+    RemoteTail *read = connection.readFrom(m_tmp.filePath(QStringLiteral("any")), 0);
+    QString error;
+    connect(read, &RemoteTail::failed, this, [&](const QString &why) { error = why; });
+    QTRY_VERIFY_WITH_TIMEOUT(!error.isEmpty(), 5000);
+    QVERIFY2(error.contains(QStringLiteral("not connected")), qPrintable(error));
 }
 
 void TestConnection::reconnectLosesAndDuplicatesNothing()

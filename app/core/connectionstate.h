@@ -2,6 +2,7 @@
 
 #include "core/coretr.h"
 
+#include <QDateTime>
 #include <QMetaType>
 #include <QString>
 
@@ -25,6 +26,13 @@ inline QString connectionStateName(ConnectionState state)
         return core::Tr::tr("failed");
     }
     return {};
+}
+
+// "next poll at 14:03:20" (local time), what the fronts show of the agent's next scheduler query; empty: none planned.
+inline QString nextPollText(const QDateTime &at)
+{
+    return at.isValid() ? core::Tr::tr("next poll at %1").arg(at.toLocalTime().toString(QStringLiteral("HH:mm:ss")))
+                        : QString();
 }
 
 // What a connection asked of the login node since it was made: the measure of a tool's load on it (agent

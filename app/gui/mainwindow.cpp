@@ -40,6 +40,7 @@ MainWindow::MainWindow(QWidget *parent)
     , m_agent(new AgentClient({QStringLiteral("window"), true, true, true}, &m_store, this))
     , m_secrets(new KeychainSecrets(this))
     , m_agentLabel(new QLabel)
+    , m_pollLabel(new QLabel)
     , m_clusters(new ClusterListModel(this))
     , m_runs(new RunTreeModel(this))
     , m_filtered(new QSortFilterProxyModel(this))
@@ -55,6 +56,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_agent->setProfiles(&m_profiles);
     answerWithDialogs(m_agent, this, m_secrets);
     listenToAgent();
+    m_pollLabel->setObjectName(QStringLiteral("nextPoll"));
+    m_pollLabel->setToolTip(tr("When the agent asks the cluster's scheduler next: more often while runs start or end, "
+                               "less while nothing changes, never more often than the profile's minimum; metrics "
+                               "and logs stream in between"));
+    statusBar()->addPermanentWidget(m_pollLabel);
     statusBar()->addPermanentWidget(m_agentLabel);
 
     QString problem;
@@ -247,6 +253,8 @@ void MainWindow::listenToAgent()
     connect(m_agent, &AgentClient::stateChanged, this,
             [this](const QString &cluster, ConnectionState state, const QString &detail) {
                 m_clusters->setState(cluster, state, detail);
+                if (state != ConnectionState::Connected && m_pollLabel->text().startsWith(cluster + u':'))
+                    m_pollLabel->clear();
                 statusBar()->showMessage(QStringLiteral("%1: %2 %3").arg(cluster, connectionStateName(state), detail),
                                          8000);
                 if (state == ConnectionState::Connected)
@@ -257,6 +265,8 @@ void MainWindow::listenToAgent()
     connect(m_agent, &AgentClient::runUpdated, this, &MainWindow::updateRunRow);
     connect(m_agent, &AgentClient::submitted, this, [this](const LaunchResult &result) { updateRunRow(result.runId); });
     connect(m_agent, &AgentClient::refreshed, this, [this](const QString &cluster, const QString &problem) {
+        const QString next = nextPollText(m_agent->nextPoll(cluster));
+        m_pollLabel->setText(next.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(cluster, next));
         if (!problem.isEmpty())
             statusBar()->showMessage(QStringLiteral("%1: %2").arg(cluster, problem), 8000);
     });

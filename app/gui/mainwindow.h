@@ -66,6 +66,7 @@ private:
     int m_windowPollMs; // what the window asks of the agent while it is on screen
     KeychainSecrets *m_secrets;
     QLabel *m_agentLabel;
+    QLabel *m_pollLabel; // the agent's next scheduler query
     ClusterListModel *m_clusters;
     RunTreeModel *m_runs;
     QSortFilterProxyModel *m_filtered;

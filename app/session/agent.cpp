@@ -241,7 +241,8 @@ void Agent::sessionAdded(ClusterSession *session)
     connect(session, &ClusterSession::refreshed, this, [this, session, restartsPending](const QString &problem) {
         broadcast(QStringLiteral("refreshed"), {{QStringLiteral("cluster"), session->name()},
                                                 {QStringLiteral("problem"), problem},
-                                                {QStringLiteral("restarts_pending"), restartsPending()}});
+                                                {QStringLiteral("restarts_pending"), restartsPending()},
+                                                {QStringLiteral("next_poll_ms"), session->nextPollMs()}});
     });
     connect(session, &ClusterSession::restartDecided, this,
             [](const QString &runId, bool restart, const QString &reason) {

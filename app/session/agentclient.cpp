@@ -314,6 +314,8 @@ void AgentClient::event(const AgentMessage &message)
         news.state = connectionStateFromCbor(message.args.value(QStringLiteral("state"))).value_or(news.state);
         news.detail = args.text(QStringLiteral("detail"));
         news.needsYou = args.flag(QStringLiteral("needs_you"));
+        if (news.state != ConnectionState::Connected)
+            news.nextPoll = {};
         emit stateChanged(cluster, news.state, news.detail);
     } else if (name == u"run") {
         emit runUpdated(args.text(QStringLiteral("run")));
@@ -337,6 +339,9 @@ void AgentClient::event(const AgentMessage &message)
         emit notice(args.text(QStringLiteral("run")), args.text(QStringLiteral("event")),
                     args.text(QStringLiteral("title")), args.text(QStringLiteral("body")));
     } else if (name == u"refreshed") {
+        const qint64 nextMs = args.integer(QStringLiteral("next_poll_ms"), -1, 1 << 30, -1);
+        m_clusters[args.text(kCluster)].nextPoll =
+            nextMs < 0 ? QDateTime() : QDateTime::currentDateTime().addMSecs(nextMs);
         emit refreshed(args.text(kCluster), args.text(QStringLiteral("problem")));
     } else if (name == u"restarted") {
         emit restarted(args.text(QStringLiteral("run")), args.text(QStringLiteral("job")),

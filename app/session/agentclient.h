@@ -8,6 +8,7 @@
 #include "core/store/seriescache.h"
 
 #include <QCborMap>
+#include <QDateTime>
 #include <QHash>
 #include <QLocalSocket>
 #include <QObject>
@@ -112,6 +113,9 @@ public:
     // The agent is submitting a restart on the cluster, or a refused one waits to be tried again: a run that
     // looks ended may go on.
     bool restartsPending(const QString &cluster) const { return m_clusters.value(cluster).restartsPending; }
+    // When the agent means to ask the cluster's scheduler next, as it said after its last pass (the interval
+    // adapts: docs/agent.md); invalid before the first pass or while not connected.
+    QDateTime nextPoll(const QString &cluster) const { return m_clusters.value(cluster).nextPoll; }
     // The script a submission of `request` sends, byte for byte, once the cluster's work directory is known;
     // before, its paths start with kUnknownWorkDirectory. What the fronts preview (and `submit --edit` edits).
     SubmissionScript previewSubmission(const LaunchRequest &request) const;
@@ -151,6 +155,7 @@ private:
         bool needsYou = false;
         QString workDirectory;
         bool restartsPending = false;
+        QDateTime nextPoll; // invalid: none planned
     };
     void connectSocket();
     void socketConnected();

@@ -259,6 +259,10 @@ void Watch::redraw()
     snapshot.smoothing = m_smoothing;
     snapshot.logLines = m_logLines;
     snapshot.helpLine = helpText();
+    // The agent's next scheduler query for the selected run's cluster: the interval adapts (docs/agent.md).
+    const QString cluster = selectedRun() ? selectedRun()->cluster : m_clusters.value(0);
+    if (const QString next = nextPollText(m_context.agent().nextPoll(cluster)); !next.isEmpty())
+        snapshot.helpLine += QStringLiteral("    ") + next;
     snapshot.message = m_message;
     snapshot.messageIsError = m_messageIsError;
     snapshot.logScale = m_logScale;

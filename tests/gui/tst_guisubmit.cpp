@@ -9,8 +9,10 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -42,6 +44,13 @@ private slots:
                  int(ConnectionState::Connected));
         QVERIFY(window.runModel()->run(runId));
         QCOMPARE(window.runView()->runId(), runId); // the new run is selected
+        // The status bar says when the agent asks the scheduler next (the interval adapts).
+        const auto *nextPoll = window.findChild<QLabel *>(QStringLiteral("nextPoll"));
+        QVERIFY(nextPoll);
+        const QRegularExpression nextPollShown(
+            QStringLiteral("^torchdeck-sandbox: next poll at \\d\\d:\\d\\d:\\d\\d$"));
+        QTRY_VERIFY2_WITH_TIMEOUT(nextPollShown.match(nextPoll->text()).hasMatch(), qPrintable(nextPoll->text()),
+                                  20000);
 
         QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
         const RunRecord *run = window.runModel()->run(runId);

@@ -278,6 +278,7 @@ case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with con
     screen_has "^${run:0:8} +endless +torchdeck-sandbox +RUNNING" 60
     screen_has '⣀|⠉|⠒|⠤|⡇|⢸' 30                 # the braille loss curve
     screen_has 'epoch [0-9]+ step' 30            # the log lines
+    screen_has 'q quit +next poll at [0-9]{2}:[0-9]{2}:[0-9]{2}' 30 # the agent's next scheduler query
     tm send-keys c
     screen_has "Cancel run ${run:0:8} \(endless\)\? y/n" 10
     tm send-keys y

@@ -26,16 +26,6 @@ else
     fix=(--env "PYTHONPATH=$scripts/debian12-fix")
 fi
 
-wait_final() { # RUN: polls its status (which follows a job that requeued itself) until the run has ended
-    local state
-    for _ in $(seq 600); do
-        state=$(td status "$1" --json | json_field state)
-        [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && { echo "$state"; return; }
-        sleep 1
-    done
-    fail "run $1 still $state after 10 minutes"
-}
-
 check_ranks() { # LOG WORLD: every rank's all_reduce agrees, rank 0's epoch lines are there once
     local rank sum=$(( $2 * ($2 + 1) / 2 ))
     for (( rank = 0; rank < $2; rank++ )); do

@@ -34,6 +34,17 @@ remove_home() { # at the end of a case: a job's last files (Slurm's step flushin
     for (( i = 0; i < 10; i++ )); do rm -rf "$home" 2>/dev/null && return 0; sleep 0.5; done
     rm -rf "$home"
 }
+
+wait_final() { # RUN: polls its status (which follows a job that requeued itself) until the run has ended
+    local state
+    for _ in $(seq 600); do
+        state=$(td status "$1" --json | json_field state)
+        [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && { echo "$state"; return; }
+        sleep 1
+    done
+    fail "run $1 still $state after 10 minutes"
+}
+
 use_prebuilt_trainer() {
     td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
 }

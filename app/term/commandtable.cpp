@@ -13,6 +13,7 @@
 #include "term/runscommand.h"
 #include "term/stackcommand.h"
 #include "term/submitcommand.h"
+#include "term/sweepcommand.h"
 #include "term/termtr.h"
 #include "term/watchcommand.h"
 
@@ -79,6 +80,8 @@ QList<CommandSpec> buildCommands()
     runs1.repeatable = true;
     OperandSpec watchRuns = runs1;
     watchRuns.optional = true;
+    OperandSpec sweepOperand = operand("SWEEP", Completion::None);
+    sweepOperand.optional = true;
     OperandSpec localPort = operand("LOCAL_PORT", Completion::None);
     localPort.optional = true;
     OperandSpec onOff{
@@ -162,6 +165,23 @@ QList<CommandSpec> buildCommands()
          {jsonFlag(), flag("--edit", Tr::tr("change the script in $VISUAL/$EDITOR before it is submitted")),
           valued("--chain", "N", Tr::tr("submit N jobs up front, each after the one before fails"))},
          true},
+        {QStringLiteral("sweep"),
+         runs,
+         {cluster},
+         Tr::tr("one run per point of a grid (a scaling study, a learning-rate sweep), every point checked before "
+                "anything is sent; the job options are every point's"),
+         {repeated(valued("--vary", "NAME=V1,V2,...",
+                          Tr::tr("a setting's values: a job option without its dashes (tasks-per-node, nodes), a "
+                                 "trainer option (lr) or env:NAME; the grid is every combination"))),
+          flag("--dry-run", Tr::tr("check every point and show the grid, submit nothing")), jsonFlag()},
+         true},
+        {QStringLiteral("sweeps"),
+         runs,
+         {sweepOperand},
+         Tr::tr("the sweeps; with one, its table: per point nodes, ranks, seconds per epoch, speedup and efficiency "
+                "against the fewest ranks, losses"),
+         {jsonFlag(), flag("--markdown", Tr::tr("the table as Markdown")), flag("--csv", Tr::tr("the table as CSV")),
+          flag("--cancel", Tr::tr("cancel every run of the sweep")), offlineFlag()}},
         {QStringLiteral("runs"),
          runs,
          {},
@@ -259,6 +279,8 @@ QList<CommandSpec> buildCommands()
         {u"profile", runProfileCommand},
         {u"script", runScriptCommand},
         {u"submit", runSubmitCommand},
+        {u"sweep", runSweepCommand},
+        {u"sweeps", runSweepsCommand},
         {u"runs", runRunsCommand},
         {u"status", runStatusCommand},
         {u"logs", runLogsCommand},

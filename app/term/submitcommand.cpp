@@ -10,7 +10,7 @@
 #include "core/scheduler/jobstate.h"
 #include "session/sessionoperation.h"
 #include "term/joboptions.h"
-#include "term/progressprinter.h"
+#include "term/submitsteps.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -26,56 +26,11 @@
 namespace torchdeck::term {
 
 namespace {
-// Deployment includes a first build of the trainer on the cluster: minutes on a small login node.
-constexpr int launchTimeoutMs = 60 * 60 * 1000;
-constexpr int workDirectoryTimeoutMs = 60000;
-
-// Runs a submission in the agent to its end, showing progress on stderr (and each further job of a chain);
-// returns the first job's result or nothing (error shown).
-std::optional<LaunchResult> follow(TermContext &context, SessionOperation *submission)
-{
-    ProgressPrinter progress(context.err());
-    std::optional<int> firstAttempt;
-    QObject watcher;
-    QObject::connect(submission, &SessionOperation::progress, &watcher,
-                     [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
-    QObject::connect(submission, &SessionOperation::output, &watcher,
-                     [&](const QString &text) { progress.output(text); });
-    const OperationOutcome outcome =
-        waitFor(submission, launchTimeoutMs, [&](const QString &name, const QCborMap &args) {
-            QString problem;
-            const std::optional<LaunchResult> job =
-                name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
-            if (job && !firstAttempt) {
-                firstAttempt = job->attempt;
-            } else if (job) {
-                progress.finish();
-                context.err() << Tr::tr("torchdeck submit: attempt %1 queued as job %2, after the one before it if it "
-                                        "fails\n")
-                                     .arg(job->attempt)
-                                     .arg(job->jobId)
-                              << Qt::flush;
-            }
-        });
-    progress.finish();
-    QString problem = outcome.error;
-    std::optional<LaunchResult> result =
-        outcome.ok ? launchResultFromCbor(outcome.map(), &problem) : std::optional<LaunchResult>();
-    if (!result)
-        context.error(problem);
-    return result;
-}
-
 // The script a submission of `request` sends, once the agent knows the cluster's work directory.
 std::optional<QString> previewScript(TermContext &context, const LaunchRequest &request)
 {
-    const QString cluster = request.profile.name;
-    if (context.agent().workDirectory(cluster).isEmpty() &&
-        !waitFor(context.agent().workDirectoryOf(cluster), workDirectoryTimeoutMs).ok) {
-        context.error(Tr::tr("cannot find the work directory %1 on %2 (torchdeck check %2 says why)")
-                          .arg(request.profile.workDirectory, cluster));
+    if (!waitForWorkDirectory(context, request.profile))
         return std::nullopt;
-    }
     const SubmissionScript rendered = context.agent().previewSubmission(request);
     if (!rendered.ok()) {
         context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobSpecErrors(rendered.errors)));
@@ -190,7 +145,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         if (!editScript(context, *script, &request.script))
             return Failure;
     }
-    const auto result = follow(context, context.agent().submit(request, chain));
+    const auto result = followSubmission(context, context.agent().submit(request, chain));
     if (!result)
         return Failure;
     printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
@@ -247,7 +202,7 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     if (!context.connect(run->cluster))
         return Failure;
-    const auto result = follow(context, context.agent().resume(run->cluster, run->id, from, epochs));
+    const auto result = followSubmission(context, context.agent().resume(run->cluster, run->id, from, epochs));
     if (!result)
         return Failure;
     printLaunched(context, *result, run->cluster, json);

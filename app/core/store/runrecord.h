@@ -102,6 +102,20 @@ struct CheckpointRecord {
     QString reason;         // epoch | steps | signal | final
 };
 
+// Runs submitted as one grid (`torchdeck sweep`, core/runs/sweepgrid.h).
+struct SweepRecord {
+    QString id; // a UUID without braces
+    QString cluster;
+    QString name;
+    QDateTime created; // UTC
+    QString axesJson;  // what it varies: [{"name": "nodes", "values": ["1", "2"]}]
+};
+// A run of a sweep, with its point's values as JSON ({"nodes": "2"}).
+struct SweepMember {
+    QString runId;
+    QString pointJson;
+};
+
 // The path of the checkpoint named as `torchdeck checkpoints` lists it: its file name or its step (the last
 // match, one still in the live directory before one set aside by a branch); empty when none is.
 QString checkpointNamed(const QList<CheckpointRecord> &checkpoints, const QString &fileOrStep);

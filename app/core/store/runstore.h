@@ -120,6 +120,12 @@ public:
     StoreStatus removeCheckpoint(const QString &runId, const QString &path);
     StoreResult<QList<CheckpointRecord>> checkpoints(const QString &runId) const; // by step
 
+    // Sweeps (runstoresweeps.cpp): the grid is stored first, then each point's run joins it once submitted.
+    StoreStatus addSweep(const SweepRecord &sweep);
+    StoreStatus joinSweep(const QString &runId, const QString &sweepId, const QString &pointJson);
+    StoreResult<QList<SweepRecord>> sweeps() const;                             // newest first
+    StoreResult<QList<SweepMember>> sweepMembers(const QString &sweepId) const; // in submission order
+
 private:
     QSqlDatabase database() const;
     StoreStatus notOpen() const;

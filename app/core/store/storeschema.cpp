@@ -114,6 +114,20 @@ QList<StoreMigration> storeMigrations()
              QStringLiteral("ALTER TABLE jobs ADD COLUMN start_estimate INTEGER"),
              QStringLiteral("ALTER TABLE jobs ADD COLUMN nodes TEXT NOT NULL DEFAULT ''"),
          }},
+        {6,
+         {
+             // Sweeps: many runs submitted as one grid (`torchdeck sweep`); what was varied, as JSON
+             // ([{"name", "values"}]). A run of a sweep knows it, and its point's values ({"name": "value"}).
+             QStringLiteral("CREATE TABLE sweeps ("
+                            " id TEXT PRIMARY KEY,"
+                            " cluster TEXT NOT NULL,"
+                            " name TEXT NOT NULL,"
+                            " created INTEGER NOT NULL,"
+                            " axes_json TEXT NOT NULL)"),
+             QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_id TEXT"),
+             QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_point TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("CREATE INDEX runs_sweep ON runs (sweep_id)"),
+         }},
     };
 }
 

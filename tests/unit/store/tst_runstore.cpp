@@ -55,6 +55,7 @@ private slots:
     void removeRunCascades();
     void duplicateIdIsAnError();
     void oneConnectionPerThread();
+    void sweepsKeepTheirRuns();
 };
 
 void TestRunStore::init()
@@ -297,6 +298,40 @@ void TestRunStore::oneConnectionPerThread()
     }
     QCOMPARE(failures.load(), 0);
     QCOMPARE(m_store.runs().value.size(), 100);
+}
+
+void TestRunStore::sweepsKeepTheirRuns()
+{
+    const QDateTime t0 = QDateTime::fromSecsSinceEpoch(1700000000, Qt::UTC);
+    const SweepRecord older{QStringLiteral("s1"), QStringLiteral("torchdeck-sandbox"), QStringLiteral("lr"), t0,
+                            QStringLiteral(R"([{"name":"lr","values":["0.1","0.01"]}])")};
+    const SweepRecord newer{QStringLiteral("s2"), QStringLiteral("torchdeck-sandbox"), QStringLiteral("scaling"),
+                            t0.addSecs(60), QStringLiteral(R"([{"name":"nodes","values":["1","2"]}])")};
+    QVERIFY(m_store.addSweep(older).ok());
+    QVERIFY(m_store.addSweep(newer).ok());
+    QVERIFY(!m_store.addSweep(older).ok()); // an id is one sweep's
+    QStringList runs;
+    for (int i = 0; i < 3; ++i) {
+        const RunRecord run = sampleRun(QStringLiteral("point %1").arg(i), t0.addSecs(i));
+        QVERIFY(m_store.addRun(run).ok());
+        runs.append(run.id);
+    }
+    QVERIFY(m_store.joinSweep(runs.at(0), newer.id, QStringLiteral(R"({"nodes":"1"})")).ok());
+    QVERIFY(m_store.joinSweep(runs.at(2), newer.id, QStringLiteral(R"({"nodes":"2"})")).ok());
+    QVERIFY(!m_store.joinSweep(QStringLiteral("no-such-run"), newer.id, {}).ok());
+    const auto sweeps = m_store.sweeps();
+    QVERIFY2(sweeps.ok(), qPrintable(sweeps.error));
+    QCOMPARE(sweeps.value.size(), 2);
+    QCOMPARE(sweeps.value.first().id, newer.id);
+    QCOMPARE(sweeps.value.first().created, newer.created);
+    QCOMPARE(sweeps.value.first().axesJson, newer.axesJson);
+    const auto members = m_store.sweepMembers(newer.id);
+    QVERIFY2(members.ok(), qPrintable(members.error));
+    QCOMPARE(members.value.size(), 2);
+    QCOMPARE(members.value.at(0).runId, runs.at(0));
+    QCOMPARE(members.value.at(1).runId, runs.at(2));
+    QCOMPARE(members.value.at(1).pointJson, QStringLiteral(R"({"nodes":"2"})"));
+    QVERIFY(m_store.sweepMembers(older.id).value.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunStore)

@@ -1,0 +1,69 @@
+// RunStore: sweeps, and which runs belong to them.
+#include "core/coretr.h"
+#include "core/store/runstore.h"
+#include "core/store/sqlvalues.h"
+
+#include <QSqlError>
+
+namespace torchdeck {
+
+StoreStatus RunStore::addSweep(const SweepRecord &sweep)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("INSERT INTO sweeps (id, cluster, name, created, axes_json) VALUES (?, ?, ?, ?, ?)"));
+    const QDateTime created = sweep.created.isValid() ? sweep.created : QDateTime::currentDateTimeUtc();
+    for (const QVariant &v : {sql::text(sweep.id), sql::text(sweep.cluster), sql::text(sweep.name), sql::msecs(created),
+                              sql::text(sweep.axesJson)})
+        q.addBindValue(v);
+    return sql::exec(q, core::Tr::tr("cannot add sweep %1").arg(sweep.id));
+}
+
+StoreStatus RunStore::joinSweep(const QString &runId, const QString &sweepId, const QString &pointJson)
+{
+    if (!isOpen())
+        return notOpen();
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("UPDATE runs SET sweep_id = ?, sweep_point = ? WHERE id = ?"));
+    for (const QVariant &v : {sql::text(sweepId), sql::text(pointJson), sql::text(runId)})
+        q.addBindValue(v);
+    return sql::execOnRow(q, core::Tr::tr("cannot add run %1 to sweep %2").arg(runId, sweepId),
+                          core::Tr::tr("no run %1 in the store").arg(runId));
+}
+
+StoreResult<QList<SweepRecord>> RunStore::sweeps() const
+{
+    using Result = StoreResult<QList<SweepRecord>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    if (!q.exec(QStringLiteral("SELECT id, cluster, name, created, axes_json FROM sweeps ORDER BY created DESC, id")))
+        return Result::failure(sql::error(core::Tr::tr("cannot list sweeps"), q));
+    Result result;
+    while (q.next()) {
+        result.value.append({q.value(0).toString(), q.value(1).toString(), q.value(2).toString(),
+                             sql::toDateTime(q.value(3)), q.value(4).toString()});
+    }
+    return result;
+}
+
+StoreResult<QList<SweepMember>> RunStore::sweepMembers(const QString &sweepId) const
+{
+    using Result = StoreResult<QList<SweepMember>>;
+    if (!isOpen())
+        return Result::failure(notOpen().error);
+    QSqlQuery q(database());
+    q.setForwardOnly(true);
+    q.prepare(QStringLiteral("SELECT id, sweep_point FROM runs WHERE sweep_id = ? ORDER BY created, key"));
+    q.addBindValue(sweepId);
+    if (!q.exec())
+        return Result::failure(sql::error(core::Tr::tr("cannot read the runs of sweep %1").arg(sweepId), q));
+    Result result;
+    while (q.next())
+        result.value.append({q.value(0).toString(), q.value(1).toString()});
+    return result;
+}
+
+} // namespace torchdeck

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "core/profiles/clusterprofile.h"
+#include "core/runs/launchrequest.h"
+#include "term/termcontext.h"
+
+#include <optional>
+
+namespace torchdeck {
+class SessionOperation;
+}
+
+namespace torchdeck::term {
+
+// The steps submit, resume and sweep share.
+
+// Runs a submission in the agent to its end, showing progress on stderr (and each further job of a chain);
+// returns the first job's result or nothing (error shown).
+std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission);
+
+// The agent knows the cluster's work directory (the script's paths need it), or the error is shown.
+bool waitForWorkDirectory(TermContext &context, const ClusterProfile &profile);
+
+} // namespace torchdeck::term

@@ -1,0 +1,251 @@
+// `torchdeck sweeps`: the sweeps `sweep` submitted, and one sweep's table (scaling or hyperparameters).
+#include "core/runs/sweepgrid.h"
+#include "core/runs/sweeptable.h"
+#include "term/cancelcommand.h"
+#include "term/runrefresh.h"
+#include "term/sweepcommand.h"
+#include "term/terminalfront.h"
+#include "term/termtr.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <algorithm>
+
+namespace torchdeck::term {
+
+namespace {
+struct SweepsArgs {
+    QString sweep;
+    bool json = false;
+    bool markdown = false;
+    bool csv = false;
+    bool cancel = false;
+    bool offline = false;
+};
+
+std::optional<SweepsArgs> parseSweepsArgs(TermContext &context, const QStringList &args)
+{
+    SweepsArgs parsed;
+    for (const QString &arg : args) {
+        if (arg == u"--json")
+            parsed.json = true;
+        else if (arg == u"--markdown")
+            parsed.markdown = true;
+        else if (arg == u"--csv")
+            parsed.csv = true;
+        else if (arg == u"--cancel")
+            parsed.cancel = true;
+        else if (arg == u"--offline")
+            parsed.offline = true;
+        else if (!arg.startsWith(u'-') && parsed.sweep.isEmpty())
+            parsed.sweep = arg;
+        else {
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck sweeps [SWEEP] [--json | --markdown | "
+                                 "--csv] [--cancel] [--offline])")
+                              .arg(arg));
+            return std::nullopt;
+        }
+    }
+    if (int(parsed.json) + int(parsed.markdown) + int(parsed.csv) > 1) {
+        context.error(Tr::tr("one of --json, --markdown and --csv"));
+        return std::nullopt;
+    }
+    if ((parsed.markdown || parsed.csv || parsed.cancel) && parsed.sweep.isEmpty()) {
+        context.error(Tr::tr("which sweep? (torchdeck sweeps lists them)"));
+        return std::nullopt;
+    }
+    return parsed;
+}
+
+QList<SweepAxis> axesOf(const SweepRecord &sweep)
+{
+    QList<SweepAxis> axes;
+    for (const QJsonValue &value : QJsonDocument::fromJson(sweep.axesJson.toUtf8()).array()) {
+        QStringList values;
+        for (const QJsonValue &text : value[u"values"].toArray())
+            values.append(text.toString());
+        axes.append({value[u"name"].toString(), values});
+    }
+    return axes;
+}
+
+std::optional<SweepRecord> findSweep(TermContext &context, const QList<SweepRecord> &sweeps, const QString &text)
+{
+    QList<SweepRecord> matches;
+    for (const SweepRecord &sweep : sweeps) {
+        if (sweep.id == text)
+            return sweep;
+        if (sweep.id.startsWith(text, Qt::CaseInsensitive))
+            matches.append(sweep);
+    }
+    if (matches.size() == 1)
+        return matches.constFirst();
+    context.error(matches.isEmpty()
+                      ? Tr::tr("no sweep '%1' (torchdeck sweeps lists them)").arg(text)
+                      : Tr::tr("'%1' matches %2 sweeps; give more of the id").arg(text).arg(matches.size()));
+    return std::nullopt;
+}
+
+QList<RunRecord> runsOf(TermContext &context, const QList<SweepMember> &members)
+{
+    QList<RunRecord> runs;
+    for (const SweepMember &member : members) {
+        const auto run = context.store().run(member.runId);
+        if (run.ok() && run.value)
+            runs.append(*run.value);
+    }
+    return runs;
+}
+
+QString statesSummary(const QList<RunRecord> &runs)
+{
+    QMap<QString, int> counts;
+    for (const RunRecord &run : runs)
+        ++counts[run.state];
+    QStringList parts;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        parts.append(QStringLiteral("%1 %2").arg(it.value()).arg(it.key()));
+    return parts.join(QStringLiteral(", "));
+}
+
+int listSweeps(TermContext &context, const QList<SweepRecord> &sweeps, bool json)
+{
+    QJsonArray array;
+    QString text;
+    for (const SweepRecord &sweep : sweeps) {
+        const QList<RunRecord> runs = runsOf(context, context.store().sweepMembers(sweep.id).value);
+        QStringList varied;
+        for (const SweepAxis &axis : axesOf(sweep))
+            varied.append(axis.name);
+        array.append(QJsonObject{{QStringLiteral("sweep"), sweep.id},
+                                 {QStringLiteral("name"), sweep.name},
+                                 {QStringLiteral("cluster"), sweep.cluster},
+                                 {QStringLiteral("created"), sweep.created.toString(Qt::ISODate)},
+                                 {QStringLiteral("varied"), QJsonArray::fromStringList(varied)},
+                                 {QStringLiteral("runs"), runs.size()},
+                                 {QStringLiteral("states"), statesSummary(runs)}});
+        text += QStringLiteral("%1  %2  %3  %4  varies %5: %6\n")
+                    .arg(shortRunId(sweep.id), sweep.name, sweep.cluster,
+                         sweep.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")),
+                         varied.join(QStringLiteral(", ")), statesSummary(runs));
+    }
+    if (json)
+        context.out() << QJsonDocument(QJsonObject{{QStringLiteral("sweeps"), array}}).toJson(QJsonDocument::Compact)
+                      << '\n';
+    else
+        context.out() << (sweeps.isEmpty() ? Tr::tr("No sweeps yet. Start one with: torchdeck sweep CLUSTER --model ae "
+                                                    "--epochs 3 --vary tasks-per-node=1,2\n")
+                                           : text);
+    context.out() << Qt::flush;
+    return Ok;
+}
+
+QString alignedTable(const QList<SweepRow> &rows)
+{
+    QList<QStringList> lines{sweepTableHeader(rows)};
+    for (const SweepRow &row : rows)
+        lines.append(sweepTableCells(row));
+    QList<qsizetype> widths(lines.first().size(), 0);
+    for (const QStringList &line : std::as_const(lines)) {
+        for (qsizetype c = 0; c < line.size() && c < widths.size(); ++c)
+            widths[c] = std::max(widths[c], line.at(c).size());
+    }
+    QString text;
+    for (const QStringList &line : std::as_const(lines)) {
+        for (qsizetype c = 0; c < line.size(); ++c)
+            text += c + 1 < line.size() ? line.at(c).leftJustified(widths[c] + 2) : line.at(c);
+        text += u'\n';
+    }
+    return text;
+}
+
+int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &args)
+{
+    const auto members = context.store().sweepMembers(sweep.id);
+    if (!members.ok()) {
+        context.error(members.error);
+        return Failure;
+    }
+    QList<RunRecord> runs = runsOf(context, members.value);
+    if (args.cancel) {
+        QStringList ids;
+        for (const RunRecord &run : std::as_const(runs))
+            ids.append(run.id);
+        return ids.isEmpty() ? Ok : runCancelCommand(ids, context.out(), context.err());
+    }
+    bool reached = true;
+    if (!args.offline &&
+        std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {
+        reached = refreshRuns(context, runs);
+        runs = runsOf(context, members.value);
+    }
+    const QList<SweepAxis> axes = axesOf(sweep);
+    const bool scaling =
+        std::all_of(axes.cbegin(), axes.cend(), [](const SweepAxis &axis) { return isShapeSetting(axis.name); });
+    QList<SweepRow> rows;
+    for (const RunRecord &run : std::as_const(runs)) {
+        const QJsonObject point =
+            QJsonDocument::fromJson(std::find_if(members.value.cbegin(), members.value.cend(),
+                                                 [&](const SweepMember &m) { return m.runId == run.id; })
+                                        ->pointJson.toUtf8())
+                .object();
+        QList<std::pair<QString, QString>> varied;
+        for (const SweepAxis &axis : axes)
+            varied.append({axis.name, point.value(axis.name).toString()});
+        const auto series = context.store().runSeries(run.id);
+        rows.append(
+            sweepRowOf(run, context.store().jobs(run.id).value, series.ok() ? series.value : RunSeries{}, varied));
+    }
+    fillSpeedups(rows);
+    sortSweepRows(rows, scaling);
+    QTextStream &out = context.out();
+    if (args.json) {
+        QJsonArray points;
+        for (const SweepRow &row : std::as_const(rows))
+            points.append(sweepRowToJson(row));
+        out << QJsonDocument(QJsonObject{{QStringLiteral("sweep"), sweep.id},
+                                         {QStringLiteral("name"), sweep.name},
+                                         {QStringLiteral("cluster"), sweep.cluster},
+                                         {QStringLiteral("kind"),
+                                          scaling ? QStringLiteral("scaling") : QStringLiteral("hyperparameters")},
+                                         {QStringLiteral("points"), points}})
+                   .toJson(QJsonDocument::Compact)
+            << '\n';
+    } else if (args.markdown) {
+        out << sweepMarkdown(rows);
+    } else if (args.csv) {
+        out << sweepCsv(rows);
+    } else {
+        out << Tr::tr("sweep %1 (%2) on %3: %4, %5\n")
+                   .arg(shortRunId(sweep.id), sweep.name, sweep.cluster,
+                        scaling ? Tr::tr("speedup against the fewest ranks") : Tr::tr("the best validation loss first"),
+                        statesSummary(runs))
+            << alignedTable(rows);
+    }
+    out << Qt::flush;
+    return reached ? Ok : Failure;
+}
+} // namespace
+
+int runSweepsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("sweeps"), out, err);
+    const std::optional<SweepsArgs> parsed = parseSweepsArgs(context, args);
+    if (!parsed)
+        return UsageError;
+    if (!context.open())
+        return Failure;
+    const auto sweeps = context.store().sweeps();
+    if (!sweeps.ok()) {
+        context.error(sweeps.error);
+        return Failure;
+    }
+    if (parsed->sweep.isEmpty())
+        return listSweeps(context, sweeps.value, parsed->json);
+    const std::optional<SweepRecord> sweep = findSweep(context, sweeps.value, parsed->sweep);
+    return sweep ? showSweep(context, *sweep, *parsed) : Failure;
+}
+
+} // namespace torchdeck::term

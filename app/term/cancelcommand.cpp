@@ -19,7 +19,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
     TermContext context(QStringLiteral("cancel"), out, err);
     if (args.isEmpty() ||
         std::any_of(args.cbegin(), args.cend(), [](const QString &a) { return a.startsWith(u'-'); })) {
-        context.error(Tr::tr("usage: torchdeck cancel RUN [RUN...]"));
+        context.error(Tr::tr("usage: torchdeck cancel RUN|SWEEP [RUN|SWEEP...]"));
         return UsageError;
     }
     if (!context.open())
@@ -27,11 +27,13 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
     int result = Ok;
     QList<RunRecord> runs;
     for (const QString &text : args) {
-        const auto run = context.findRun(text);
-        if (!run)
+        const QList<RunRecord> named = context.findRuns(text, true); // a sweep: all its runs at once
+        if (named.isEmpty())
             result = Failure;
-        else if (std::none_of(runs.cbegin(), runs.cend(), [&](const RunRecord &r) { return r.id == run->id; }))
-            runs.append(*run);
+        for (const RunRecord &run : named) {
+            if (std::none_of(runs.cbegin(), runs.cend(), [&](const RunRecord &r) { return r.id == run.id; }))
+                runs.append(run);
+        }
     }
     // The state may have moved on since the store last heard: ask once for all of them, then cancel what still
     // runs with one request per cluster (the agent cancels every run's jobs in a command or a few, whatever their

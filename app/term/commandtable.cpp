@@ -202,7 +202,11 @@ QList<CommandSpec> buildCommands()
          Tr::tr("the epochs of a run"),
          {flag("--csv", Tr::tr("every step and epoch as CSV")), flag("--json", Tr::tr("every step and epoch as JSON")),
           offlineFlag()}},
-        {QStringLiteral("cancel"), runs, {runs1}, Tr::tr("cancel the runs' unfinished jobs"), {}},
+        {QStringLiteral("cancel"),
+         runs,
+         {runs1},
+         Tr::tr("cancel the runs' unfinished jobs (a sweep's id: all its runs)"),
+         {}},
         {QStringLiteral("checkpoints"),
          runs,
          {run},
@@ -243,8 +247,8 @@ QList<CommandSpec> buildCommands()
         {QStringLiteral("watch"),
          runs,
          {watchRuns},
-         Tr::tr("live dashboard: runs, loss curve, epoch times, log; keys to select, cancel, resume, quit; plain lines "
-                "when not on a terminal"),
+         Tr::tr("live dashboard: runs (a sweep's id: its runs), loss curve, epoch times, log; keys to select, cancel, "
+                "resume, quit; plain lines when not on a terminal"),
          {valued("--interval", "SECONDS", Tr::tr("seconds between refreshes (at least 0.2)")),
           flag("--plain", Tr::tr("plain lines even on a terminal")),
           flag("--until-done", Tr::tr("quit when the runs have ended"))}},

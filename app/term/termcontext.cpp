@@ -60,31 +60,51 @@ AgentClient &TermContext::agent(bool startAgent)
     return *m_agent;
 }
 
-std::optional<RunRecord> TermContext::findRun(const QString &text)
+QList<RunRecord> TermContext::findRuns(const QString &text, bool withSweeps)
 {
     if (text.isEmpty()) {
         error(Tr::tr("which run? (torchdeck runs lists them)"));
-        return std::nullopt;
+        return {};
     }
     const auto runs = m_store.runs();
     if (!runs.ok()) {
         error(runs.error);
-        return std::nullopt;
+        return {};
     }
     QList<RunRecord> matches;
     for (const RunRecord &run : runs.value) {
         if (run.id == text)
-            return run;
+            return {run};
         if (run.id.startsWith(text, Qt::CaseInsensitive) || run.name == text)
             matches.append(run);
     }
     if (matches.size() == 1)
-        return matches.constFirst();
+        return matches;
+    if (matches.isEmpty() && withSweeps) {
+        QList<SweepRecord> sweeps;
+        for (const SweepRecord &sweep : m_store.sweeps().value) {
+            if (sweep.id.startsWith(text, Qt::CaseInsensitive))
+                sweeps.append(sweep);
+        }
+        if (sweeps.size() == 1) {
+            QList<RunRecord> ofSweep;
+            for (const SweepMember &member : m_store.sweepMembers(sweeps.constFirst().id).value) {
+                for (const RunRecord &run : runs.value) {
+                    if (run.id == member.runId)
+                        ofSweep.append(run);
+                }
+            }
+            if (ofSweep.isEmpty())
+                error(Tr::tr("sweep %1 has no runs").arg(text));
+            return ofSweep;
+        }
+    }
     if (matches.isEmpty())
-        error(Tr::tr("no run '%1' (torchdeck runs lists them)").arg(text));
+        error(withSweeps ? Tr::tr("no run or sweep '%1' (torchdeck runs and torchdeck sweeps list them)").arg(text)
+                         : Tr::tr("no run '%1' (torchdeck runs lists them)").arg(text));
     else
         error(Tr::tr("'%1' matches %2 runs; give more of the id").arg(text).arg(matches.size()));
-    return std::nullopt;
+    return {};
 }
 
 bool TermContext::connect(const QString &cluster)

@@ -29,7 +29,10 @@ public:
     AgentClient &agent(bool startAgent = true);
 
     // A run by id, unique id prefix or unique name.
-    std::optional<RunRecord> findRun(const QString &text);
+    std::optional<RunRecord> findRun(const QString &text) { return findRuns(text, false).value(0); }
+    // findRun's run, or (withSweeps, where no run matches) every run of the sweep whose id the text starts (watch
+    // and cancel take a sweep for its runs); empty, with the error said, when it names neither.
+    QList<RunRecord> findRuns(const QString &text, bool withSweeps);
     // open(), then findRun(): the start of every command that names one run.
     std::optional<RunRecord> openRun(const QString &text) { return open() ? findRun(text) : std::nullopt; }
     // The cluster's session in the agent, connected (a warm agent is connected already); false with the reason

@@ -42,10 +42,11 @@ int runWatchCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     QStringList runIds;
     for (const QString &text : std::as_const(runTexts)) {
-        const auto run = context.findRun(text);
-        if (!run)
+        const QList<RunRecord> runs = context.findRuns(text, true); // a sweep: its runs
+        if (runs.isEmpty())
             return Failure;
-        runIds.append(run->id);
+        for (const RunRecord &run : runs)
+            runIds.append(run.id);
     }
     // Without a terminal to stop it, a plain watch ends when its runs have.
     Watch watch(context, runIds, plain, untilDone || (plain && ::isatty(STDIN_FILENO) != 1));

@@ -97,6 +97,28 @@ print(" ".join("{}:{:g}:{:g}".format(p["varied"]["env:PAUSE"], p["seconds_per_ep
     remove_home
 }
 
+case_whole() { # a sweep's id stands for its runs: cancelled at once, watched together
+    td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
+    local out sweep run
+    out=$(td sweep torchdeck-sandbox --name long --launch local --time 00:05:00 --command 'sleep 300' \
+          --vary env:X=1,2 --json 2>"$home/sweep.err") || fail "sweep: $(cat "$home/sweep.err")"
+    sweep=$(json_field sweep <<<"$out")
+    for run in $(runs_of <<<"$out"); do
+        for _ in $(seq 120); do [[ "$(td status "$run" --json | json_field state)" == running ]] && break; sleep 0.5; done
+    done
+    td cancel "${sweep:0:8}" >"$home/cancel.out" 2>&1 || fail "cancel: $(cat "$home/cancel.out")"
+    for run in $(runs_of <<<"$out"); do
+        expect_eq "$(wait_final "$run")" cancelled "run $run after cancelling its sweep"
+    done
+    local runs
+    runs=$(runs_of <<<"$out")
+    out=$(timeout 60 "$TORCHDECK_BIN" watch "${sweep:0:8}" --plain </dev/null) || fail "watch: $out"
+    for run in $runs; do
+        grep -q "^run ${run:0:8} CANCELLED" <<<"$out" || fail "watch of the sweep does not show run $run: $out"
+    done
+    remove_home
+}
+
 case_invalid() { # a point the cluster cannot run: nothing is sent, no run is kept
     td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
     local out

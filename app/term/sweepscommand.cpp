@@ -2,6 +2,7 @@
 #include "core/runs/sweepgrid.h"
 #include "core/runs/sweeptable.h"
 #include "term/cancelcommand.h"
+#include "term/render/linechart.h"
 #include "term/runrefresh.h"
 #include "term/sweepcommand.h"
 #include "term/terminalfront.h"
@@ -11,7 +12,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
+#include <unistd.h>
 
 namespace torchdeck::term {
 
@@ -161,6 +165,38 @@ QString alignedTable(const QList<SweepRow> &rows)
     return text;
 }
 
+// Speedup against ranks (the best point of each rank count) over the ideal line, ranks / the fewest ranks.
+QString speedupChart(const QList<SweepRow> &rows)
+{
+    QMap<int, double> best;
+    for (const SweepRow &row : rows) {
+        if (!std::isnan(row.speedup))
+            best[row.ranks] = std::max(best.value(row.ranks, 0.0), row.speedup);
+    }
+    if (best.size() < 2)
+        return {};
+    MetricSeries measured;
+    MetricSeries ideal;
+    for (auto it = best.cbegin(); it != best.cend(); ++it) {
+        measured.append(it.key(), it.value(), 0);
+        ideal.append(it.key(), double(it.key()) / double(best.firstKey()), 0);
+    }
+    constexpr int idealColor = 245; // grey
+    constexpr int speedupColor = 39;
+    LineChartOptions options;
+    options.title = Tr::tr("speedup");
+    options.xName = Tr::tr("ranks");
+    const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+    options.useColor = terminal && qEnvironmentVariableIsEmpty("NO_COLOR");
+    QString chart =
+        renderLineChart({{&measured, Tr::tr("measured"), speedupColor}, {&ideal, Tr::tr("ideal"), idealColor}}, options,
+                        72, 14)
+            .join(u'\n') +
+        u'\n';
+    static const QRegularExpression attributes(QStringLiteral("\x1b\\[[0-9;]*m"));
+    return terminal ? chart : chart.remove(attributes); // a file or a pipe gets plain text
+}
+
 int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &args)
 {
     const auto members = context.store().sweepMembers(sweep.id);
@@ -222,7 +258,7 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
                    .arg(shortRunId(sweep.id), sweep.name, sweep.cluster,
                         scaling ? Tr::tr("speedup against the fewest ranks") : Tr::tr("the best validation loss first"),
                         statesSummary(runs))
-            << alignedTable(rows);
+            << alignedTable(rows) << (scaling ? speedupChart(rows) : QString());
     }
     out << Qt::flush;
     return reached ? Ok : Failure;

@@ -71,6 +71,8 @@ print(" ".join("{}x{}".format(p["nodes"], p["ranks"]) for p in json.load(sys.std
     echo "$out"
     expect_eq "$(sed -n 1p <<<"$out")" \
         "sweep ${sweep:0:8} (scaling) on torchdeck-sandbox: speedup against the fewest ranks, 4 completed" "the text table"
+    grep -q "speedup.*measured.*ideal" <<<"$out" || fail "no speedup chart: $out"
+    grep -qE '⣀|⠉|⠒|⠤|⡇|⢸|⠁|⠈|⡀|⢀' <<<"$out" || fail "the chart has no curve: $out"
     td sweeps | grep -q "^${sweep:0:8}  scaling  torchdeck-sandbox  .*  varies nodes, tasks-per-node: 4 completed$" ||
         fail "sweeps: $(td sweeps)"
     remove_home

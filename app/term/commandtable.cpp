@@ -181,7 +181,8 @@ QList<CommandSpec> buildCommands()
          Tr::tr("the sweeps; with one, its table: per point nodes, ranks, seconds per epoch, speedup and efficiency "
                 "against the fewest ranks, losses"),
          {jsonFlag(), flag("--markdown", Tr::tr("the table as Markdown")), flag("--csv", Tr::tr("the table as CSV")),
-          flag("--cancel", Tr::tr("cancel every run of the sweep")), offlineFlag()}},
+          flag("--cancel", Tr::tr("cancel every run of the sweep")),
+          flag("--resume", Tr::tr("resume every run of the sweep that ended short of completing")), offlineFlag()}},
         {QStringLiteral("runs"),
          runs,
          {},

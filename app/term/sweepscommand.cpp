@@ -1,9 +1,11 @@
 // `torchdeck sweeps`: the sweeps `sweep` submitted, and one sweep's table (scaling or hyperparameters).
 #include "core/runs/sweepgrid.h"
 #include "core/runs/sweeptable.h"
+#include "core/scheduler/jobstate.h"
 #include "term/cancelcommand.h"
 #include "term/render/linechart.h"
 #include "term/runrefresh.h"
+#include "term/submitcommand.h"
 #include "term/sweepcommand.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -26,6 +28,7 @@ struct SweepsArgs {
     bool markdown = false;
     bool csv = false;
     bool cancel = false;
+    bool resume = false;
     bool offline = false;
 };
 
@@ -41,13 +44,15 @@ std::optional<SweepsArgs> parseSweepsArgs(TermContext &context, const QStringLis
             parsed.csv = true;
         else if (arg == u"--cancel")
             parsed.cancel = true;
+        else if (arg == u"--resume")
+            parsed.resume = true;
         else if (arg == u"--offline")
             parsed.offline = true;
         else if (!arg.startsWith(u'-') && parsed.sweep.isEmpty())
             parsed.sweep = arg;
         else {
             context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck sweeps [SWEEP] [--json | --markdown | "
-                                 "--csv] [--cancel] [--offline])")
+                                 "--csv] [--cancel | --resume] [--offline])")
                               .arg(arg));
             return std::nullopt;
         }
@@ -56,7 +61,7 @@ std::optional<SweepsArgs> parseSweepsArgs(TermContext &context, const QStringLis
         context.error(Tr::tr("one of --json, --markdown and --csv"));
         return std::nullopt;
     }
-    if ((parsed.markdown || parsed.csv || parsed.cancel) && parsed.sweep.isEmpty()) {
+    if ((parsed.markdown || parsed.csv || parsed.cancel || parsed.resume) && parsed.sweep.isEmpty()) {
         context.error(Tr::tr("which sweep? (torchdeck sweeps lists them)"));
         return std::nullopt;
     }
@@ -197,6 +202,27 @@ QString speedupChart(const QList<SweepRow> &rows)
     return terminal ? chart : chart.remove(attributes); // a file or a pipe gets plain text
 }
 
+// Every point that ended short of completing goes on as a new job of its run, from its latest checkpoint.
+int resumeSweep(TermContext &context, const QList<RunRecord> &runs)
+{
+    if (!refreshRuns(context, runs))
+        return Failure;
+    int result = Ok;
+    int resumed = 0;
+    for (const RunRecord &before : runs) {
+        const auto run = context.store().run(before.id);
+        if (!run.ok() || !run.value || !run.value->hasEnded() || run.value->jobState() == JobState::Completed)
+            continue;
+        ++resumed;
+        if (runResumeCommand({run.value->id}, context.out(), context.err()) != Ok)
+            result = Failure;
+    }
+    if (resumed == 0)
+        context.out() << Tr::tr("every run of the sweep has completed or still goes on: nothing to resume\n")
+                      << Qt::flush;
+    return result;
+}
+
 int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &args)
 {
     const auto members = context.store().sweepMembers(sweep.id);
@@ -211,6 +237,8 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
             ids.append(run.id);
         return ids.isEmpty() ? Ok : runCancelCommand(ids, context.out(), context.err());
     }
+    if (args.resume)
+        return resumeSweep(context, runs);
     bool reached = true;
     if (!args.offline &&
         std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {

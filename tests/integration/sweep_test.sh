@@ -118,6 +118,15 @@ case_whole() { # a sweep's id stands for its runs: cancelled at once, watched to
     for run in $runs; do
         grep -q "^run ${run:0:8} CANCELLED" <<<"$out" || fail "watch of the sweep does not show run $run: $out"
     done
+    # Resumed at once: each run goes on as its second job; then cancelled again.
+    td sweeps "${sweep:0:8}" --resume >"$home/resume.out" 2>&1 || fail "resume: $(cat "$home/resume.out")"
+    for run in $runs; do
+        expect_eq "$(td status "$run" --json | json_field jobs.1.attempt)" 1 "run $run's second job"
+    done
+    td sweeps "${sweep:0:8}" --cancel >/dev/null 2>&1 || fail "sweeps --cancel"
+    for run in $runs; do
+        expect_eq "$(wait_final "$run")" cancelled "run $run after sweeps --cancel"
+    done
     remove_home
 }
 

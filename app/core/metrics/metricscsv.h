@@ -13,6 +13,9 @@ namespace torchdeck {
 // afresh): the rows with 0 are the run's one continuous curve, as the charts draw it.
 // `source` says where a row was read (metrics_file, log, logger_files); then a column per named extra series.
 // attempt,event,time,epoch,step,loss,lr,samples_per_s,val_loss,val_accuracy,seconds,discarded,source[,extra...]
+// One cell, RFC 4180 quoted where it holds a comma, a quote or a line break.
+QString csvCell(QString text);
+
 QString metricsCsvHeader(const QStringList &extras = {});
 // The row of a step or epoch event, without a line end; empty for the other events.
 QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded, const QStringList &extras = {});

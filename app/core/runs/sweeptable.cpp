@@ -1,5 +1,6 @@
 #include "core/runs/sweeptable.h"
 
+#include "core/metrics/metricscsv.h"
 #include "core/metrics/runsummary.h"
 
 #include <QStringList>
@@ -82,15 +83,6 @@ QStringList sweepTableCells(const SweepRow &row)
     return out;
 }
 
-namespace {
-QString csvField(const QString &text)
-{
-    if (!text.contains(u',') && !text.contains(u'"') && !text.contains(u'\n'))
-        return text;
-    return u'"' + QString(text).replace(u'"', QStringLiteral("\"\"")) + u'"';
-}
-} // namespace
-
 SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const RunSeries &series,
                     const QList<std::pair<QString, QString>> &varied)
 {
@@ -107,12 +99,8 @@ SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const Ru
     }
     if (series.info().worldSize > 0)
         row.ranks = series.info().worldSize;
-    QList<double> seconds = visibleValues(series.series(SeriesKind::EpochSeconds));
-    row.secondsPerEpoch = steadyEpochSeconds(seconds);
-    QList<double> throughput = visibleValues(series.series(SeriesKind::EpochThroughput));
-    if (throughput.size() > 1)
-        throughput.removeFirst(); // as the times: start-up apart
-    row.samplesPerSecond = mean(throughput);
+    row.secondsPerEpoch = steadyMean(visibleValues(series.series(SeriesKind::EpochSeconds)));
+    row.samplesPerSecond = steadyMean(visibleValues(series.series(SeriesKind::EpochThroughput)));
     const RunSummary summary = summarize(series);
     row.finalTrainLoss = summary.finalLoss;
     row.finalValLoss = summary.finalValLoss;
@@ -120,16 +108,19 @@ SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const Ru
     return row;
 }
 
-double steadyEpochSeconds(const QList<double> &perEpoch)
+double steadyMean(const QList<double> &perEpoch)
 {
     return perEpoch.size() > 1 ? mean(perEpoch.mid(1)) : mean(perEpoch);
 }
 
 void fillSpeedups(QList<SweepRow> &rows)
 {
+    const auto timed = [](const SweepRow &row) {
+        return !std::isnan(row.secondsPerEpoch) && row.secondsPerEpoch > 0 && row.ranks > 0;
+    };
     const SweepRow *base = nullptr;
     for (const SweepRow &row : std::as_const(rows)) {
-        if (std::isnan(row.secondsPerEpoch) || row.secondsPerEpoch <= 0 || row.ranks <= 0)
+        if (!timed(row))
             continue;
         if (!base || row.ranks < base->ranks || (row.ranks == base->ranks && row.nodes < base->nodes))
             base = &row;
@@ -139,7 +130,7 @@ void fillSpeedups(QList<SweepRow> &rows)
     const double baseSeconds = base->secondsPerEpoch;
     const int baseRanks = base->ranks;
     for (SweepRow &row : rows) {
-        if (std::isnan(row.secondsPerEpoch) || row.secondsPerEpoch <= 0 || row.ranks <= 0)
+        if (!timed(row))
             continue;
         row.speedup = baseSeconds / row.secondsPerEpoch;
         row.efficiency = row.speedup / (double(row.ranks) / double(baseRanks));
@@ -179,13 +170,13 @@ QString sweepCsv(const QList<SweepRow> &rows)
     QStringList columns = sweepTableHeader(rows);
     columns.last() = QStringLiteral("run"); // the whole id: CSV is read by programs
     for (QString &column : columns)
-        column = csvField(column);
+        column = csvCell(column);
     lines.append(columns.join(u','));
     for (const SweepRow &row : rows) {
         QStringList values = sweepTableCells(row);
         values.last() = row.runId;
         for (QString &value : values)
-            value = csvField(value);
+            value = csvCell(value);
         lines.append(values.join(u','));
     }
     return lines.join(u'\n') + u'\n';

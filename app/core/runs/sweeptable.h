@@ -21,7 +21,7 @@ struct SweepRow {
     QList<std::pair<QString, QString>> varied; // the point's values, in the sweep's order
     int nodes = 0;
     int ranks = 0;                      // nodes x tasks per node (the run's world size once it says)
-    double secondsPerEpoch = kNoValue;  // steady state: steadyEpochSeconds
+    double secondsPerEpoch = kNoValue;  // steady state: steadyMean
     double samplesPerSecond = kNoValue; // the same epochs' mean
     double finalTrainLoss = kNoValue;
     double finalValLoss = kNoValue;
@@ -34,9 +34,9 @@ struct SweepRow {
 SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const RunSeries &series,
                     const QList<std::pair<QString, QString>> &varied);
 
-// The seconds an epoch takes once running: the mean of the epochs after the first (which pays for start-up and
-// warm-up), the first alone when there is only one; NaN for none.
-double steadyEpochSeconds(const QList<double> &perEpoch);
+// What an epoch takes (seconds, samples/s) once running: the mean of the epochs after the first (which pays for
+// start-up and warm-up), the first alone when there is only one; NaN for none.
+double steadyMean(const QList<double> &perEpoch);
 
 // Speedup (t0 / t) and efficiency (speedup over the ranks' ratio) against the row with the fewest ranks that has
 // an epoch time (of those, the fewest nodes); rows without a time get neither.

@@ -28,9 +28,9 @@ class TestSweepTable : public QObject {
 private slots:
     void steadyStateLeavesTheFirstEpochOut()
     {
-        QVERIFY(std::isnan(steadyEpochSeconds({})));
-        QCOMPARE(steadyEpochSeconds({9.0}), 9.0);
-        QCOMPARE(steadyEpochSeconds({9.0, 2.0, 4.0}), 3.0);
+        QVERIFY(std::isnan(steadyMean({})));
+        QCOMPARE(steadyMean({9.0}), 9.0);
+        QCOMPARE(steadyMean({9.0, 2.0, 4.0}), 3.0);
     }
 
     void speedupAgainstTheFewestRanks()

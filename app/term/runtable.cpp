@@ -53,11 +53,16 @@ QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QStrin
         if (anyWhy)
             rows.last().append(why.value(run.id));
     }
+    return formatColumns(headers, rows);
+}
+
+QString formatColumns(const QStringList &headers, const QList<QStringList> &rows)
+{
     QList<qsizetype> widths;
     for (const QString &header : headers)
         widths.append(header.size());
-    for (const QStringList &row : std::as_const(rows)) {
-        for (qsizetype c = 0; c < row.size(); ++c)
+    for (const QStringList &row : rows) {
+        for (qsizetype c = 0; c < row.size() && c < widths.size(); ++c)
             widths[c] = std::max(widths[c], row.at(c).size());
     }
     QString text;
@@ -67,7 +72,7 @@ QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QStrin
         text += u'\n';
     };
     line(headers);
-    for (const QStringList &row : std::as_const(rows))
+    for (const QStringList &row : rows)
         line(row);
     return text;
 }

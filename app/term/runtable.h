@@ -10,6 +10,8 @@ namespace torchdeck::term {
 // The plain text and JSON forms of runs, shared by runs, status and the plain live view.
 // `why`: by run id, why a run waits or how it ended (core/runs/jobscheduling.h's jobWhy), the last column.
 QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QString> &why = {});
+// Columns padded to their widest cell plus two, the last unpadded: the plain tables of runs and sweeps.
+QString formatColumns(const QStringList &headers, const QList<QStringList> &rows);
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs);
 // jobs empty: without "jobs", "reason", "start_estimate" and "why" (those of the job that speaks for the run).
 QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs);

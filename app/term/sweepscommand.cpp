@@ -5,6 +5,7 @@
 #include "term/cancelcommand.h"
 #include "term/render/linechart.h"
 #include "term/runrefresh.h"
+#include "term/runtable.h"
 #include "term/submitcommand.h"
 #include "term/sweepcommand.h"
 #include "term/terminalfront.h"
@@ -80,34 +81,6 @@ QList<SweepAxis> axesOf(const SweepRecord &sweep)
     return axes;
 }
 
-std::optional<SweepRecord> findSweep(TermContext &context, const QList<SweepRecord> &sweeps, const QString &text)
-{
-    QList<SweepRecord> matches;
-    for (const SweepRecord &sweep : sweeps) {
-        if (sweep.id == text)
-            return sweep;
-        if (sweep.id.startsWith(text, Qt::CaseInsensitive))
-            matches.append(sweep);
-    }
-    if (matches.size() == 1)
-        return matches.constFirst();
-    context.error(matches.isEmpty()
-                      ? Tr::tr("no sweep '%1' (torchdeck sweeps lists them)").arg(text)
-                      : Tr::tr("'%1' matches %2 sweeps; give more of the id").arg(text).arg(matches.size()));
-    return std::nullopt;
-}
-
-QList<RunRecord> runsOf(TermContext &context, const QList<SweepMember> &members)
-{
-    QList<RunRecord> runs;
-    for (const SweepMember &member : members) {
-        const auto run = context.store().run(member.runId);
-        if (run.ok() && run.value)
-            runs.append(*run.value);
-    }
-    return runs;
-}
-
 QString statesSummary(const QList<RunRecord> &runs)
 {
     QMap<QString, int> counts;
@@ -124,7 +97,7 @@ int listSweeps(TermContext &context, const QList<SweepRecord> &sweeps, bool json
     QJsonArray array;
     QString text;
     for (const SweepRecord &sweep : sweeps) {
-        const QList<RunRecord> runs = runsOf(context, context.store().sweepMembers(sweep.id).value);
+        const QList<RunRecord> runs = context.runsOf(context.store().sweepMembers(sweep.id).value);
         QStringList varied;
         for (const SweepAxis &axis : axesOf(sweep))
             varied.append(axis.name);
@@ -153,21 +126,10 @@ int listSweeps(TermContext &context, const QList<SweepRecord> &sweeps, bool json
 
 QString alignedTable(const QList<SweepRow> &rows)
 {
-    QList<QStringList> lines{sweepTableHeader(rows)};
+    QList<QStringList> cells;
     for (const SweepRow &row : rows)
-        lines.append(sweepTableCells(row));
-    QList<qsizetype> widths(lines.first().size(), 0);
-    for (const QStringList &line : std::as_const(lines)) {
-        for (qsizetype c = 0; c < line.size() && c < widths.size(); ++c)
-            widths[c] = std::max(widths[c], line.at(c).size());
-    }
-    QString text;
-    for (const QStringList &line : std::as_const(lines)) {
-        for (qsizetype c = 0; c < line.size(); ++c)
-            text += c + 1 < line.size() ? line.at(c).leftJustified(widths[c] + 2) : line.at(c);
-        text += u'\n';
-    }
-    return text;
+        cells.append(sweepTableCells(row));
+    return formatColumns(sweepTableHeader(rows), cells);
 }
 
 // Speedup against ranks (the best point of each rank count) over the ideal line, ranks / the fewest ranks.
@@ -230,7 +192,7 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
         context.error(members.error);
         return Failure;
     }
-    QList<RunRecord> runs = runsOf(context, members.value);
+    QList<RunRecord> runs = context.runsOf(members.value);
     if (args.cancel) {
         QStringList ids;
         for (const RunRecord &run : std::as_const(runs))
@@ -243,7 +205,7 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
     if (!args.offline &&
         std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {
         reached = refreshRuns(context, runs);
-        runs = runsOf(context, members.value);
+        runs = context.runsOf(members.value);
     }
     const QList<SweepAxis> axes = axesOf(sweep);
     const bool scaling =
@@ -308,7 +270,7 @@ int runSweepsCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     if (parsed->sweep.isEmpty())
         return listSweeps(context, sweeps.value, parsed->json);
-    const std::optional<SweepRecord> sweep = findSweep(context, sweeps.value, parsed->sweep);
+    const std::optional<SweepRecord> sweep = context.findSweep(parsed->sweep, sweeps.value);
     return sweep ? showSweep(context, *sweep, *parsed) : Failure;
 }
 

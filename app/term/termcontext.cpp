@@ -7,6 +7,19 @@
 namespace torchdeck::term {
 
 namespace {
+// The sweeps a text names: the one whose id it is, else those whose id it starts.
+QList<SweepRecord> sweepsMatching(const QString &text, const QList<SweepRecord> &sweeps)
+{
+    QList<SweepRecord> matches;
+    for (const SweepRecord &sweep : sweeps) {
+        if (sweep.id == text)
+            return {sweep};
+        if (sweep.id.startsWith(text, Qt::CaseInsensitive))
+            matches.append(sweep);
+    }
+    return matches;
+}
+
 constexpr int connectTimeoutMs = 120000; // a person may be typing a one-time code
 }
 
@@ -81,19 +94,9 @@ QList<RunRecord> TermContext::findRuns(const QString &text, bool withSweeps)
     if (matches.size() == 1)
         return matches;
     if (matches.isEmpty() && withSweeps) {
-        QList<SweepRecord> sweeps;
-        for (const SweepRecord &sweep : m_store.sweeps().value) {
-            if (sweep.id.startsWith(text, Qt::CaseInsensitive))
-                sweeps.append(sweep);
-        }
+        const QList<SweepRecord> sweeps = sweepsMatching(text, m_store.sweeps().value);
         if (sweeps.size() == 1) {
-            QList<RunRecord> ofSweep;
-            for (const SweepMember &member : m_store.sweepMembers(sweeps.constFirst().id).value) {
-                for (const RunRecord &run : runs.value) {
-                    if (run.id == member.runId)
-                        ofSweep.append(run);
-                }
-            }
+            const QList<RunRecord> ofSweep = runsOf(m_store.sweepMembers(sweeps.constFirst().id).value);
             if (ofSweep.isEmpty())
                 error(Tr::tr("sweep %1 has no runs").arg(text));
             return ofSweep;
@@ -105,6 +108,27 @@ QList<RunRecord> TermContext::findRuns(const QString &text, bool withSweeps)
     else
         error(Tr::tr("'%1' matches %2 runs; give more of the id").arg(text).arg(matches.size()));
     return {};
+}
+
+std::optional<SweepRecord> TermContext::findSweep(const QString &text, const QList<SweepRecord> &sweeps)
+{
+    const QList<SweepRecord> matches = sweepsMatching(text, sweeps);
+    if (matches.size() == 1)
+        return matches.constFirst();
+    error(matches.isEmpty() ? Tr::tr("no sweep '%1' (torchdeck sweeps lists them)").arg(text)
+                            : Tr::tr("'%1' matches %2 sweeps; give more of the id").arg(text).arg(matches.size()));
+    return std::nullopt;
+}
+
+QList<RunRecord> TermContext::runsOf(const QList<SweepMember> &members)
+{
+    QList<RunRecord> runs;
+    for (const SweepMember &member : members) {
+        const auto run = m_store.run(member.runId);
+        if (run.ok() && run.value)
+            runs.append(*run.value);
+    }
+    return runs;
 }
 
 bool TermContext::connect(const QString &cluster)

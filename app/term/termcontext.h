@@ -33,6 +33,11 @@ public:
     // findRun's run, or (withSweeps, where no run matches) every run of the sweep whose id the text starts (watch
     // and cancel take a sweep for its runs); empty, with the error said, when it names neither.
     QList<RunRecord> findRuns(const QString &text, bool withSweeps);
+    // A sweep of `sweeps` (the store's) by id or unique id prefix; none, with the error said, when it names none or
+    // several.
+    std::optional<SweepRecord> findSweep(const QString &text, const QList<SweepRecord> &sweeps);
+    // The runs of a sweep's members, in their order (one the store lost is left out).
+    QList<RunRecord> runsOf(const QList<SweepMember> &members);
     // open(), then findRun(): the start of every command that names one run.
     std::optional<RunRecord> openRun(const QString &text) { return open() ? findRun(text) : std::nullopt; }
     // The cluster's session in the agent, connected (a warm agent is connected already); false with the reason

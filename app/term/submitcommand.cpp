@@ -118,9 +118,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         return Failure;
     // How the run goes on at its wall time: in-job requeue where the cluster proved it allows it, unless asked.
     JobSpec spec = options.spec;
-    const RestartMechanism mechanism =
-        restartMechanism(context.profiles().profile(options.cluster),
-                         options.requeueChosen || spec.requeue ? std::optional<bool>(spec.requeue) : std::nullopt);
+    const RestartMechanism mechanism = restartMechanismOf(context.profiles().profile(options.cluster), options);
     spec.requeue = mechanism.inJobRequeue;
     if (!previewOnly)
         context.err() << Tr::tr("torchdeck submit: restarts: %1\n").arg(mechanism.why) << Qt::flush;

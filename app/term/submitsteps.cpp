@@ -48,6 +48,12 @@ std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperat
     return result;
 }
 
+RestartMechanism restartMechanismOf(const ClusterProfile &profile, const JobOptions &options)
+{
+    const bool chosen = options.requeueChosen || options.spec.requeue;
+    return restartMechanism(profile, chosen ? std::optional<bool>(options.spec.requeue) : std::nullopt);
+}
+
 bool waitForWorkDirectory(TermContext &context, const ClusterProfile &profile)
 {
     const QString cluster = profile.name;

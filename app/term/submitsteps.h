@@ -2,6 +2,8 @@
 
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/restartmechanism.h"
+#include "term/joboptions.h"
 #include "term/termcontext.h"
 
 #include <optional>
@@ -17,6 +19,10 @@ namespace torchdeck::term {
 // Runs a submission in the agent to its end, showing progress on stderr (and each further job of a chain);
 // returns the first job's result or nothing (error shown).
 std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission);
+
+// How a run of these options goes on at its wall time: in-job requeue where the cluster proved it allows it,
+// unless --requeue or --no-requeue (or the job file) chose.
+RestartMechanism restartMechanismOf(const ClusterProfile &profile, const JobOptions &options);
 
 // The agent knows the cluster's work directory (the script's paths need it), or the error is shown.
 bool waitForWorkDirectory(TermContext &context, const ClusterProfile &profile);

@@ -182,8 +182,7 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (!context.open())
         return Failure;
     const ClusterProfile profile = context.profiles().profile(base.cluster);
-    const RestartMechanism mechanism = restartMechanism(
-        profile, base.requeueChosen || base.spec.requeue ? std::optional<bool>(base.spec.requeue) : std::nullopt);
+    const RestartMechanism mechanism = restartMechanismOf(profile, base);
     // Every point as submit would send it, each a run of its own.
     QList<Point> points;
     double nodeSeconds = 0;

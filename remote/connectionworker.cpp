@@ -386,8 +386,8 @@ void ConnectionWorker::pollTails()
         }
         TailPoll poll = tail.tail.poll(session, tailChunkBytes);
         *m_sftpRequests += poll.requests;
-        if (tail.once &&
-            poll.kind == TailPoll::Kind::Reset) // shorter than the offset: nothing to read, as `tail -c +N`
+        // A read once of a file now shorter than its offset: nothing to read, as `tail -c +N`.
+        if (tail.once && poll.kind == TailPoll::Kind::Reset)
             poll.kind = TailPoll::Kind::Nothing;
         if (poll.kind != TailPoll::Kind::ConnectionLost && poll.kind != TailPoll::Kind::Error)
             heard(); // an SFTP round trip

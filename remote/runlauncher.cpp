@@ -1,6 +1,7 @@
 #include "remote/runlauncher.h"
 
 #include "core/code/coderemote.h"
+#include "core/jobs/arrayscript.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/remotepath.h"
@@ -44,23 +45,36 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
             emit handledElsewhere(m_elsewhere);
     });
     connect(&m_steps, &StepSequence::finished, this, [this] {
-        emit submitted({m_request.runId, m_request.attempt, m_jobId, m_rendered.runDirectory, m_rendered.script});
+        QList<LaunchResult> results;
+        for (qsizetype i = 0; i < m_launches.size(); ++i) {
+            const Launch &launch = m_launches.at(i);
+            results.append({launch.request.runId, launch.request.attempt, jobIdOf(i), launch.rendered.runDirectory,
+                            launch.rendered.script});
+        }
+        emit submitted(results);
     });
     // A spec that cannot render fails before anything is uploaded or built.
     m_steps.add({{}, {}, [this](const StepHandle &step) {
-                     const QList<JobSpecError> errors = m_request.script.isEmpty()
-                                                            ? validateJobSpec(m_request.spec, m_request.profile.caps())
-                                                            : QList<JobSpecError>{};
-                     if (errors.isEmpty())
-                         return step.done();
-                     step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
+                     for (const Launch &launch : std::as_const(m_launches)) {
+                         const LaunchRequest &request = launch.request;
+                         const QList<JobSpecError> errors = request.script.isEmpty()
+                                                                ? validateJobSpec(request.spec, request.profile.caps())
+                                                                : QList<JobSpecError>{};
+                         if (!errors.isEmpty())
+                             return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
+                     }
+                     step.done();
                  }});
+    m_steps.add(
+        {{}, tr("asking the cluster's array limits"), [this](const StepHandle &step) { checkArrayLimits(step); }});
     m_steps.add({tr("Preparing the run directory"), tr("preparing the run directory"),
                  [this](const StepHandle &step) { prepareDirectory(step); }});
     m_steps.add({{}, tr("deploying the trainer"), [this](const StepHandle &step) { deploy(step); }});
     m_steps.add({{}, tr("uploading the code"), [this](const StepHandle &step) { syncCode(step); }});
     m_steps.add({{}, tr("making the run's copy of the code"), [this](const StepHandle &step) { linkCode(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { render(step); }});
+    m_steps.add({{}, {}, [this](const StepHandle &step) { composeArray(step); }});
+    m_steps.add({{}, tr("writing the array's scripts"), [this](const StepHandle &step) { stageArray(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { branchCheckpoints(step); }});
     m_steps.add({{}, {}, [this](const StepHandle &step) { claim(step); }});
     m_steps.add({tr("Submitting"), {}, [this](const StepHandle &step) { submit(step); }});
@@ -69,10 +83,72 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
 
 void RunLauncher::start(const LaunchRequest &request)
 {
-    m_request = request;
-    if (m_request.runId.isEmpty())
-        m_request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    startArray({request}, 0);
+}
+
+void RunLauncher::startArray(const QList<LaunchRequest> &requests, int maxRunning)
+{
+    m_array = requests.size() > 1;
+    m_maxRunning = maxRunning;
+    for (LaunchRequest request : requests) {
+        if (request.runId.isEmpty())
+            request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        m_launches.append({request, {}, {}, {}});
+    }
+    if (m_launches.isEmpty())
+        return emit failed(tr("nothing to submit"));
     m_steps.start();
+}
+
+QString RunLauncher::jobIdOf(qsizetype index) const
+{
+    return m_array ? arrayTaskJobId(first().profile.scheduler, m_jobId, int(index)) : m_jobId;
+}
+
+QString RunLauncher::arrayJobName() const
+{
+    // What the runs' names share ("ae" of "ae.lr0.1" and "ae.lr0.2"), tagged as a run's attempt is, so a reply
+    // lost with the connection is looked for by it.
+    QString shared = first().spec.name;
+    for (const Launch &launch : std::as_const(m_launches)) {
+        const QString &name = launch.request.spec.name;
+        qsizetype same = 0;
+        while (same < shared.size() && same < name.size() && shared.at(same) == name.at(same))
+            ++same;
+        shared.truncate(same);
+    }
+    while (shared.endsWith(u'.') || shared.endsWith(u'-') || shared.endsWith(u'_'))
+        shared.chop(1);
+    return attemptJobName(shared.isEmpty() ? QStringLiteral("array") : shared, first().runId, 0);
+}
+
+void RunLauncher::runCommand(const StepHandle &step, const QString &command, const QString &failure)
+{
+    RemoteCommand *run = m_connection->run(command);
+    connect(run, &RemoteCommand::failed, step.context(),
+            [step, failure](const QString &error) { step.fail(failure + error); });
+    connect(run, &RemoteCommand::finished, step.context(), [step, failure](const ExecResult &result) {
+        if (result.exitCode != 0)
+            return step.fail(failure + QString::fromUtf8(result.err.trimmed()));
+        step.done();
+    });
+}
+
+void RunLauncher::checkArrayLimits(const StepHandle &step)
+{
+    if (!m_array)
+        return step.done();
+    if (!m_connection)
+        return step.fail(tr("no connection"));
+    const SchedulerKind scheduler = first().profile.scheduler;
+    RemoteCommand *run = m_connection->run(arrayLimitsCommand(scheduler));
+    connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
+    connect(run, &RemoteCommand::finished, step.context(), [this, step, scheduler](const ExecResult &result) {
+        const QString problem = arrayLimitProblem(scheduler, result.out, int(m_launches.size()));
+        if (!problem.isEmpty())
+            return step.fail(problem + tr("; nothing was submitted"));
+        step.done();
+    });
 }
 
 void RunLauncher::prepareDirectory(const StepHandle &step)
@@ -80,20 +156,22 @@ void RunLauncher::prepareDirectory(const StepHandle &step)
     if (!m_connection)
         return step.fail(tr("no connection"));
     // The same resolution as a preview's (core/jobs/runlayout.h), so the paths in the script agree.
-    const ClusterProfile &profile = m_request.profile;
-    // The run directory is the user's alone (0700): its checkpoints, logs and metrics with it.
-    const QString runDirectory =
-        QStringLiteral("%1/runs/%2").arg(remotePathExpression(profile.workDirectory), shellQuote(m_request.runId));
+    const ClusterProfile &profile = first().profile;
+    // Each run directory is the user's alone (0700): its checkpoints, logs and metrics with it.
+    QStringList directories;
+    for (const Launch &launch : std::as_const(m_launches))
+        directories.append(QStringLiteral("%1/runs/%2")
+                               .arg(remotePathExpression(profile.workDirectory), shellQuote(launch.request.runId)));
     const QString command = QStringLiteral("(umask 077 && mkdir -p %1 && chmod 700 %1) && %2")
-                                .arg(runDirectory, workDirectoryCommand(profile.workDirectory));
+                                .arg(directories.join(u' '), workDirectoryCommand(profile.workDirectory));
     RemoteCommand *run = m_connection->run(command);
     connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
     connect(run, &RemoteCommand::finished, step.context(), [this, step](const ExecResult &result) {
         const QString work = QString::fromUtf8(result.out.trimmed());
         if (result.exitCode != 0 || !work.startsWith(u'/'))
-            return step.fail(tr("cannot use the work directory %1 on %2: %3")
-                                 .arg(m_request.profile.workDirectory, m_request.profile.name,
-                                      QString::fromUtf8(result.err.trimmed())));
+            return step.fail(
+                tr("cannot use the work directory %1 on %2: %3")
+                    .arg(first().profile.workDirectory, first().profile.name, QString::fromUtf8(result.err.trimmed())));
         m_workDirectory = work;
         step.done();
     });
@@ -101,9 +179,9 @@ void RunLauncher::prepareDirectory(const StepHandle &step)
 
 void RunLauncher::deploy(const StepHandle &step)
 {
-    const ClusterProfile &profile = m_request.profile;
+    const ClusterProfile &profile = first().profile;
     m_trainerBinary = profile.trainerBinary;
-    if (m_request.spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
+    if (first().spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
         return step.done();
     const QString trainerDirectory = WorkLayout{m_workDirectory}.trainerDirectory(TrainerBundle::embedded().hash);
     DeploySettings settings;
@@ -139,8 +217,9 @@ void RunLauncher::deploy(const StepHandle &step)
 
 void RunLauncher::syncCode(const StepHandle &step)
 {
-    const JobSpec &spec = m_request.spec;
-    // Once uploaded, a run keeps its snapshot: a resume runs the same code, whatever the folder holds now.
+    const JobSpec &spec = first().spec;
+    // Once uploaded, a run keeps its snapshot: a resume runs the same code, whatever the folder holds now; the
+    // runs of an array share one.
     if (spec.commandKind != CommandKind::Custom || spec.codeDirectory.isEmpty() || !spec.codeSnapshot.isEmpty())
         return step.done();
     auto *sync = new CodeSync(m_connection, spec.codeDirectory, m_workDirectory, step.context());
@@ -151,7 +230,8 @@ void RunLauncher::syncCode(const StepHandle &step)
     });
     connect(sync, &CodeSync::finished, step.context(), [this, sync, step](const CodeSyncResult &result) {
         sync->deleteLater();
-        m_request.spec.codeSnapshot = result.snapshotId;
+        for (Launch &launch : m_launches)
+            launch.request.spec.codeSnapshot = result.snapshotId;
         emit output(tr("Code snapshot %1: %2 file(s), %3 uploaded (%4), the others already on the cluster\n")
                         .arg(result.snapshotId)
                         .arg(result.files)
@@ -164,46 +244,68 @@ void RunLauncher::syncCode(const StepHandle &step)
 
 void RunLauncher::linkCode(const StepHandle &step)
 {
-    const QString id = m_request.spec.codeSnapshot;
-    if (m_request.spec.commandKind != CommandKind::Custom || id.isEmpty())
+    const QString id = first().spec.codeSnapshot;
+    if (first().spec.commandKind != CommandKind::Custom || id.isEmpty())
         return step.done();
     if (!isCodeSnapshotId(id))
         return step.fail(tr("not a code snapshot id: %1").arg(id));
-    const QString runDirectory = WorkLayout{m_workDirectory}.runDirectory(m_request.runId);
-    RemoteCommand *run =
-        m_connection->run(CodeStore{WorkLayout{m_workDirectory}.codeStore()}.linkCommand(id, runDirectory));
-    connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
-    connect(run, &RemoteCommand::finished, step.context(), [step](const ExecResult &result) {
-        if (result.exitCode != 0)
-            return step.fail(QString::fromUtf8(result.err.trimmed()));
-        step.done();
-    });
+    const WorkLayout work{m_workDirectory};
+    QStringList links;
+    for (const Launch &launch : std::as_const(m_launches))
+        links.append(CodeStore{work.codeStore()}.linkCommand(id, work.runDirectory(launch.request.runId)));
+    runCommand(step, QLatin1Char('(') + links.join(QStringLiteral(") && (")) + QLatin1Char(')'), {});
 }
 
 void RunLauncher::render(const StepHandle &step)
 {
-    m_rendered = renderSubmission(m_request, m_workDirectory, m_trainerBinary);
-    if (!m_rendered.ok())
-        return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(m_rendered.errors));
-    emit rendered(m_rendered.script);
+    for (Launch &launch : m_launches) {
+        launch.rendered = renderSubmission(launch.request, m_workDirectory, m_trainerBinary);
+        if (!launch.rendered.ok())
+            return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(launch.rendered.errors));
+    }
+    m_script = m_launches.constFirst().rendered.script;
+    m_scriptDirectory = m_launches.constFirst().rendered.runDirectory;
+    if (!m_array)
+        emit rendered(m_script);
+    step.done();
+}
+
+void RunLauncher::composeArray(const StepHandle &step)
+{
+    if (!m_array)
+        return step.done();
+    QList<ArrayTask> tasks;
+    for (const Launch &launch : std::as_const(m_launches))
+        tasks.append({launch.rendered.runDirectory, launch.rendered.script});
+    const LaunchRequest &request = first();
+    m_scriptDirectory = WorkLayout{m_workDirectory}.arrayDirectory(request.runId);
+    const ArrayScript array = renderArrayScript(request.profile.caps(), tasks, arrayJobName(), m_scriptDirectory,
+                                                RunLayout{{}}.scriptName(request.attempt), m_maxRunning);
+    if (!array.ok())
+        return step.fail(tr("the runs cannot go as one job array: %1").arg(array.error));
+    m_script = array.script;
+    emit rendered(m_script);
     step.done();
 }
 
 void RunLauncher::branchCheckpoints(const StepHandle &step)
 {
-    const JobSpec &spec = m_rendered.attemptSpec;
+    const Launch &launch = m_launches.constFirst();
+    const JobSpec &spec = launch.rendered.attemptSpec;
     const QString checkpointDirectory = trainerOption(spec.trainerArgs, QStringLiteral("--checkpoint-dir"));
-    if (spec.commandKind != CommandKind::Trainer || !m_request.resume.isCheckpointPath() ||
+    // An array's runs are new: none resumes from a checkpoint.
+    if (m_array || spec.commandKind != CommandKind::Trainer || !launch.request.resume.isCheckpointPath() ||
         checkpointDirectory.isEmpty())
         return step.done();
     emit progress(tr("Branching the run's checkpoints"), 0, 0);
-    const CheckpointBranch branch{checkpointDirectory, m_request.resume.checkpoint(), m_request.attempt};
+    const LaunchRequest &request = launch.request;
+    const CheckpointBranch branch{checkpointDirectory, request.resume.checkpoint(), request.attempt};
     RemoteCommand *run = m_connection->run(branch.command());
-    const QString cannot = tr("cannot resume from %1: ").arg(m_request.resume.checkpoint());
+    const QString cannot = tr("cannot resume from %1: ").arg(request.resume.checkpoint());
     connect(run, &RemoteCommand::failed, step.context(),
             [step, cannot](const QString &error) { step.fail(cannot + error); });
     connect(run, &RemoteCommand::finished, step.context(), [this, branch, step, cannot](const ExecResult &result) {
-        const StoreStatus recorded = branch.apply(*m_store, m_request.runId, result.out);
+        const StoreStatus recorded = branch.apply(*m_store, first().runId, result.out);
         if (result.exitCode != 0)
             return step.fail(cannot + QString::fromUtf8(result.err.trimmed()));
         if (!recorded.ok())
@@ -214,29 +316,79 @@ void RunLauncher::branchCheckpoints(const StepHandle &step)
 
 void RunLauncher::claim(const StepHandle &step)
 {
-    const auto existing = m_store->run(m_request.runId);
-    if (!existing.ok())
-        return step.fail(existing.error);
-    const LaunchRecords records = claimedLaunchRecords(m_request, m_rendered, existing.value);
-    m_run = records.run;
-    m_job = records.job;
-    const auto claimed = m_store->claimAttempt(m_run, m_job, claimOwner(), claimLeaseMs,
-                                               launchRequestJson(m_request, m_rendered.script));
-    if (!claimed.ok())
-        return step.fail(claimed.error);
-    const QString attempt = tr("attempt %1 of run %2").arg(m_request.attempt).arg(m_request.runId.left(8));
-    switch (claimed.value.outcome) {
-    case AttemptClaim::Outcome::Claimed:
-        return step.done();
-    case AttemptClaim::Outcome::TakenOver:
-        m_lookFirst = true; // its owner stopped: it may have submitted before it could record the job
-        return step.done();
-    case AttemptClaim::Outcome::HeldByAnother:
-        m_elsewhere = tr("%1 is being submitted by another torchdeck (%2)").arg(attempt, claimed.value.owner);
+    for (qsizetype i = 0; i < m_launches.size(); ++i) {
+        Launch &launch = m_launches[i];
+        const LaunchRequest &request = launch.request;
+        const auto existing = m_store->run(request.runId);
+        if (!existing.ok()) {
+            releaseClaims(int(i));
+            return step.fail(existing.error);
+        }
+        const LaunchRecords records = claimedLaunchRecords(request, launch.rendered, existing.value);
+        launch.run = records.run;
+        launch.job = records.job;
+        const auto claimed = m_store->claimAttempt(launch.run, launch.job, claimOwner(), claimLeaseMs,
+                                                   launchRequestJson(request, launch.rendered.script));
+        if (!claimed.ok()) {
+            releaseClaims(int(i));
+            return step.fail(claimed.error);
+        }
+        const QString attempt = tr("attempt %1 of run %2").arg(request.attempt).arg(request.runId.left(8));
+        switch (claimed.value.outcome) {
+        case AttemptClaim::Outcome::Claimed:
+            continue;
+        case AttemptClaim::Outcome::TakenOver:
+            m_lookFirst = true; // its owner stopped: it may have submitted before it could record the job
+            continue;
+        case AttemptClaim::Outcome::HeldByAnother:
+            m_elsewhere = tr("%1 is being submitted by another torchdeck (%2)").arg(attempt, claimed.value.owner);
+            break;
+        case AttemptClaim::Outcome::AlreadySubmitted:
+            m_elsewhere = tr("%1 was submitted already, as job %2").arg(attempt, claimed.value.jobId);
+            break;
+        }
+        releaseClaims(int(i));
         return step.fail(m_elsewhere);
-    case AttemptClaim::Outcome::AlreadySubmitted:
-        m_elsewhere = tr("%1 was submitted already, as job %2").arg(attempt, claimed.value.jobId);
-        return step.fail(m_elsewhere);
+    }
+    step.done();
+}
+
+void RunLauncher::releaseClaims(int count)
+{
+    // Best effort, on the way to a failure already said: a claim left behind runs out with its lease.
+    for (int i = 0; i < count; ++i)
+        static_cast<void>(
+            m_store->releaseClaim(m_launches.at(i).request.runId, m_launches.at(i).request.attempt, claimOwner()));
+}
+
+void RunLauncher::stageArray(const StepHandle &step)
+{
+    if (!m_array)
+        return step.done();
+    // <array directory>/<i> links to task i's run directory: Slurm writes the task's log through it.
+    QStringList command{QStringLiteral("mkdir -p ") + shellQuote(m_scriptDirectory)};
+    for (qsizetype i = 0; i < m_launches.size(); ++i)
+        command.append(QStringLiteral("ln -sfn %1 %2")
+                           .arg(shellQuote(m_launches.at(i).rendered.runDirectory),
+                                shellQuote(m_scriptDirectory + u'/' + QString::number(i))));
+    auto remaining = std::make_shared<qsizetype>(m_launches.size() + 1);
+    const auto oneDone = [step, remaining] {
+        if (--*remaining == 0)
+            step.done();
+    };
+    RemoteCommand *links = m_connection->run(command.join(QStringLiteral(" && ")));
+    connect(links, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
+    connect(links, &RemoteCommand::finished, step.context(), [step, oneDone](const ExecResult &result) {
+        if (result.exitCode != 0)
+            return step.fail(QString::fromUtf8(result.err.trimmed()));
+        oneDone();
+    });
+    for (const Launch &launch : std::as_const(m_launches)) {
+        const RunLayout layout{launch.rendered.runDirectory};
+        RemoteUpload *upload = m_connection->uploadData(
+            launch.rendered.script.toUtf8(), layout.directory + u'/' + layout.scriptName(launch.request.attempt), 0700);
+        connect(upload, &RemoteUpload::failed, step.context(), [step](const QString &error) { step.fail(error); });
+        connect(upload, &RemoteUpload::finished, step.context(), oneDone);
     }
 }
 
@@ -251,7 +403,7 @@ SchedulerClient *RunLauncher::schedulerClient(const StepHandle &step)
 {
     // Local jobs keep their state in the work directory's local/ folder.
     const QString localState = WorkLayout{m_workDirectory}.localStateDirectory();
-    return new SchedulerClient(m_connection, m_request.profile.commands(localState), step.context());
+    return new SchedulerClient(m_connection, first().profile.commands(localState), step.context());
 }
 
 void RunLauncher::send(const StepHandle &step)
@@ -273,15 +425,13 @@ void RunLauncher::send(const StepHandle &step)
         m_jobId = jobId;
         step.done();
     });
-    client->submit(m_rendered.script, m_rendered.runDirectory,
-                   RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt), m_request.after);
+    client->submit(m_script, m_scriptDirectory, RunLayout{{}}.scriptName(first().attempt), first().after);
 }
 
 void RunLauncher::lookFor(const StepHandle &step)
 {
     SchedulerClient *client = schedulerClient(step);
-    const QString script =
-        m_rendered.runDirectory + u'/' + RunLayout{m_rendered.runDirectory}.scriptName(m_request.attempt);
+    const QString script = m_scriptDirectory + u'/' + RunLayout{{}}.scriptName(first().attempt);
     connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
         client->deleteLater();
         // The claim stays: once its lease runs out, a front looks again before it submits.
@@ -294,11 +444,12 @@ void RunLauncher::lookFor(const StepHandle &step)
                 return step.fail(tr("the scheduler does not list the job submitted twice"));
             return send(step); // it never reached the scheduler
         }
-        m_jobId = jobs.jobs.constFirst().id;
+        const QString found = jobs.jobs.constFirst().id;
+        m_jobId = m_array ? arrayJobIdOf(first().profile.scheduler, found) : found;
         emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
         step.done();
     });
-    client->findNamed(m_rendered.attemptSpec.name, script);
+    client->findNamed(m_array ? arrayJobName() : m_launches.constFirst().rendered.attemptSpec.name, script);
 }
 
 void RunLauncher::whenReconnected(const StepHandle &step, const std::function<void()> &then)
@@ -317,24 +468,34 @@ void RunLauncher::whenReconnected(const StepHandle &step, const std::function<vo
                             disconnect(*link);
                             step.fail(tr("the connection to %1 did not come back (%2); whether the job was "
                                          "submitted is looked up when it does")
-                                          .arg(m_request.profile.name, detail));
+                                          .arg(first().profile.name, detail));
                         }
                     });
 }
 
 void RunLauncher::release(const StepHandle &step, const QString &error)
 {
-    const StoreStatus released = m_store->releaseClaim(m_request.runId, m_request.attempt, claimOwner());
-    step.fail(released.ok() ? error : error + QStringLiteral("; ") + released.error);
+    QStringList problems{error};
+    for (const Launch &launch : std::as_const(m_launches)) {
+        const StoreStatus released = m_store->releaseClaim(launch.request.runId, launch.request.attempt, claimOwner());
+        if (!released.ok())
+            problems.append(released.error);
+    }
+    step.fail(problems.join(QStringLiteral("; ")));
 }
 
 void RunLauncher::record(const StepHandle &step)
 {
-    m_job = submittedJobRecord(m_job, m_rendered.attemptSpec, m_jobId, QDateTime::currentDateTimeUtc());
-    // The run and its job in one transaction: a reader never sees a run without the job it waits on.
-    const StoreStatus saved = m_store->recordClaimedJob(m_run, m_job, claimOwner());
-    if (!saved.ok())
-        return step.fail(tr("job %1 was submitted, but the run store failed: %2").arg(m_jobId, saved.error));
+    for (qsizetype i = 0; i < m_launches.size(); ++i) {
+        Launch &launch = m_launches[i];
+        launch.job =
+            submittedJobRecord(launch.job, launch.rendered.attemptSpec, jobIdOf(i), QDateTime::currentDateTimeUtc());
+        // The run and its job in one transaction: a reader never sees a run without the job it waits on.
+        const StoreStatus saved = m_store->recordClaimedJob(launch.run, launch.job, claimOwner());
+        if (!saved.ok())
+            return step.fail(
+                tr("job %1 was submitted, but the run store failed: %2").arg(launch.job.jobId, saved.error));
+    }
     step.done();
 }
 

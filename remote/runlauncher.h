@@ -25,12 +25,18 @@ class SchedulerClient;
 // store submitting it too stops (handledElsewhere); a reply lost with the connection is looked for by the
 // job's name once the connection is back, and submitted only when the scheduler has no such job; a claim
 // whose front stopped before it recorded a job is taken over once its lease has run out, looking first.
+//
+// Several new runs of one shape can go as one job array (startArray): each run gets its directory, script
+// and claim as alone, the array's script runs task i's script (core/jobs/arrayscript.h), and each run's job
+// is task i's id ("123_4").
 class RunLauncher : public QObject {
     Q_OBJECT
 public:
     RunLauncher(Connection *connection, RunStore *store, QObject *parent = nullptr);
 
     void start(const LaunchRequest &request);
+    // New runs of one shape as one job array, at most maxRunning tasks at a time (0: no limit).
+    void startArray(const QList<LaunchRequest> &requests, int maxRunning);
     // This process, as the owner of the attempts it claims.
     static QString claimOwner();
     void stop() { m_steps.stop(); }
@@ -39,19 +45,23 @@ signals:
     void progress(const QString &step, qint64 done, qint64 total);
     void output(const QString &text);
     void rendered(const QString &script);
-    void submitted(const torchdeck::LaunchResult &result);
+    void submitted(const QList<torchdeck::LaunchResult> &results); // one per run, in the order given
     void failed(const QString &error);
     // Another front on the store is submitting this attempt, or already did: not an error, nothing sent.
     void handledElsewhere(const QString &message);
 
 private:
+    void checkArrayLimits(const StepHandle &step); // MaxArraySize and the user's job limit, where known
     void prepareDirectory(const StepHandle &step);
     void deploy(const StepHandle &step);
     void syncCode(const StepHandle &step); // a custom command's code folder, as a snapshot
     void linkCode(const StepHandle &step); // the run's copy of it
     void render(const StepHandle &step);
     void branchCheckpoints(const StepHandle &step);
+    void composeArray(const StepHandle &step);
+    void stageArray(const StepHandle &step); // the tasks' scripts and the links to their run directories
     void claim(const StepHandle &step);
+    void releaseClaims(int count);
     void submit(const StepHandle &step);
     SchedulerClient *schedulerClient(const StepHandle &step); // dropped with the step
     void send(const StepHandle &step);
@@ -59,18 +69,31 @@ private:
     void whenReconnected(const StepHandle &step, const std::function<void()> &then);
     void release(const StepHandle &step, const QString &error);
     void record(const StepHandle &step);
+    void runCommand(const StepHandle &step, const QString &command, const QString &failure);
+    const LaunchRequest &first() const { return m_launches.constFirst().request; }
+    QString jobIdOf(qsizetype index) const;
+    QString arrayJobName() const;
+
+    // One run's attempt in this submission.
+    struct Launch {
+        LaunchRequest request;
+        SubmissionScript rendered;
+        RunRecord run; // as recorded with the job
+        JobRecord job; // its job id once the scheduler said it
+    };
 
     QPointer<Connection> m_connection;
     RunStore *m_store;
-    LaunchRequest m_request;
+    QList<Launch> m_launches;
+    bool m_array = false;
+    int m_maxRunning = 0;
     StepSequence m_steps;
     QString m_workDirectory;
     QString m_trainerBinary;
-    SubmissionScript m_rendered;
-    RunRecord m_run; // as recorded with the job
-    JobRecord m_job; // its job id once the scheduler said it
-    QString m_jobId;
-    bool m_lookFirst = false; // a claim taken over: its job may exist
+    QString m_script;          // what is submitted: the run's script, or the array's
+    QString m_scriptDirectory; // where it is written and submitted from
+    QString m_jobId;           // the scheduler's answer (the array's id for an array)
+    bool m_lookFirst = false;  // a claim taken over: its job may exist
     int m_sends = 0;
     QString m_elsewhere;
 };

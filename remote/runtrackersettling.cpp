@@ -195,15 +195,17 @@ void RunTracker::launch(const LaunchRequest &request, const QString &reason)
         m_retries.remove(runId);
         emit runUpdated(runId);
     });
-    connect(launcher, &RunLauncher::submitted, this, [this, launcher, runId, reason](const LaunchResult &result) {
-        launcher->deleteLater();
-        m_restarting.remove(runId);
-        m_retries.remove(runId);
-        m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
-        noteOnRun(runId, reason);
-        emit restarted(runId, result.jobId, reason);
-        emit runUpdated(runId);
-    });
+    connect(launcher, &RunLauncher::submitted, this,
+            [this, launcher, runId, reason](const QList<LaunchResult> &results) {
+                launcher->deleteLater();
+                const LaunchResult &result = results.constFirst();
+                m_restarting.remove(runId);
+                m_retries.remove(runId);
+                m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
+                noteOnRun(runId, reason);
+                emit restarted(runId, result.jobId, reason);
+                emit runUpdated(runId);
+            });
     launcher->start(request);
 }
 

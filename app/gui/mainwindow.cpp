@@ -12,6 +12,7 @@
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
 #include "gui/settingsdialog.h"
+#include "gui/sweepswindow.h"
 #include "session/agentclient.h"
 #include "session/sessionoperation.h"
 
@@ -154,6 +155,9 @@ void MainWindow::buildActions()
     newJob->setShortcut(QKeySequence::New);
     QAction *refresh = bar->addAction(tr("&Refresh"), this, &MainWindow::refreshAll);
     refresh->setShortcut(QKeySequence::Refresh);
+    QAction *sweeps = bar->addAction(tr("S&weeps…"), this, [this] { openSweeps(); });
+    sweeps->setObjectName(QStringLiteral("sweepsAction"));
+    sweeps->setToolTip(tr("Your sweeps: each point's speed and losses, the speedup against ranks"));
     QAction *connectAction = bar->addAction(tr("&Connect"), this, [this] { connectCluster(selectedCluster()); });
     connectAction->setToolTip(tr("Connect to the selected cluster and follow its runs"));
     bar->addSeparator();
@@ -314,6 +318,22 @@ void MainWindow::selectRun(const QString &runId)
                                                      QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
+void MainWindow::selectRuns(const QStringList &runIds)
+{
+    QItemSelection selection;
+    for (const QString &runId : runIds) {
+        const QModelIndex index = m_filtered->mapFromSource(m_runs->indexOf(runId));
+        if (index.isValid())
+            selection.select(index, index);
+    }
+    if (selection.isEmpty())
+        return;
+    m_runTree->selectionModel()->setCurrentIndex(selection.indexes().constFirst(), QItemSelectionModel::NoUpdate);
+    m_runTree->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_runView->showRun(runIds.constFirst());
+    overlaySelectedRuns();
+}
+
 QStringList MainWindow::selectedRuns() const
 {
     QStringList runIds;
@@ -341,8 +361,27 @@ NewJobDialog *MainWindow::openNewJob()
         updateRunRow(result.runId);
         selectRun(result.runId);
     });
+    connect(dialog, &NewJobDialog::sweepSubmitted, this, [this](const QString &sweepId) {
+        reloadRuns();
+        openSweeps(sweepId);
+    });
     dialog->show();
     return dialog;
+}
+
+SweepsWindow *MainWindow::openSweeps(const QString &sweepId)
+{
+    if (!m_sweepsWindow) {
+        m_sweepsWindow = new SweepsWindow(m_agent, &m_store, this);
+        m_sweepsWindow->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_sweepsWindow, &SweepsWindow::overlayRequested, this, &MainWindow::selectRuns);
+    }
+    m_sweepsWindow->refresh();
+    if (!sweepId.isEmpty())
+        m_sweepsWindow->showSweep(sweepId);
+    m_sweepsWindow->show();
+    m_sweepsWindow->raise();
+    return m_sweepsWindow;
 }
 
 void MainWindow::overlaySelectedRuns()

@@ -4,6 +4,7 @@
 #include "core/store/runstore.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 class QLineEdit;
@@ -20,6 +21,7 @@ class KeychainSecrets;
 class NewJobDialog;
 class RunTreeModel;
 class RunView;
+class SweepsWindow;
 
 // The desktop dashboard: clusters with their connection state, the runs of the store by cluster (filterable,
 // live, several can be cancelled at once), and the selected run's view. A client of the agent, which holds the
@@ -35,7 +37,9 @@ public:
     void connectCluster(const QString &cluster);
     void refreshAll(); // F5: every connected cluster, and the store
     void selectRun(const QString &runId);
+    void selectRuns(const QStringList &runIds); // together: the run view overlays the others on the first
     NewJobDialog *openNewJob();
+    SweepsWindow *openSweeps(const QString &sweepId = {}); // empty: the newest
 
     AgentClient *agent() const { return m_agent; }
     ClusterListModel *clusterModel() const { return m_clusters; }
@@ -76,6 +80,7 @@ private:
     QSplitter *m_listSplitter;
     QSplitter *m_runSplitter;
     RunView *m_runView;
+    QPointer<SweepsWindow> m_sweepsWindow;
 };
 
 } // namespace torchdeck

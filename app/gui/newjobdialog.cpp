@@ -7,6 +7,7 @@
 #include "gui/restartfields.h"
 #include "gui/scriptpreview.h"
 #include "gui/submissionpanel.h"
+#include "gui/sweepdialog.h"
 #include "gui/walltimebudgetlabel.h"
 #include "session/agentclient.h"
 #include "session/sessionoperation.h"
@@ -50,6 +51,11 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_submit = buttons->addButton(tr("&Submit"), QDialogButtonBox::AcceptRole);
     m_submit->setDefault(true);
+    m_sweep = buttons->addButton(tr("S&weep…"), QDialogButtonBox::ActionRole);
+    m_sweep->setObjectName(QStringLiteral("sweepButton"));
+    m_sweep->setToolTip(tr("Run this job at every point of a grid: nodes and tasks per node for a scaling study, "
+                           "learning rates, your command's variables"));
+    connect(m_sweep, &QPushButton::clicked, this, &NewJobDialog::openSweep);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_submit, &QPushButton::clicked, this, &NewJobDialog::submit);
 
@@ -156,6 +162,16 @@ void NewJobDialog::updateBudget()
 void NewJobDialog::updateButtons()
 {
     m_submit->setEnabled(!cluster().isEmpty() && m_form->errors().isEmpty() && !m_panel->isRunning());
+    m_sweep->setEnabled(!cluster().isEmpty() && m_form->errors().isEmpty());
+}
+
+SweepDialog *NewJobDialog::openSweep()
+{
+    auto *dialog = new SweepDialog(m_agent, cluster(), m_form->spec(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &SweepDialog::sweepSubmitted, this, &NewJobDialog::sweepSubmitted);
+    dialog->show();
+    return dialog;
 }
 
 void NewJobDialog::submit()

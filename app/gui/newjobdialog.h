@@ -15,6 +15,7 @@ class AgentClient;
 class JobForm;
 class JobTemplateBar;
 class SubmissionPanel;
+class SweepDialog;
 
 // The new-job form on a cluster: the fields with the live script preview, which is the script the submission
 // sends byte for byte once the cluster is connected (before, its paths show as <work directory>), editable
@@ -33,9 +34,11 @@ public:
     void editScript(); // once the cluster's paths are known, the previewed script becomes editable
     QString plannedRunId() const { return m_runId; } // the run the next submission makes
     JobTemplateBar *templates() const { return m_templates; }
+    SweepDialog *openSweep(); // the form's job at every point of a grid
 
 signals:
     void submitted(const torchdeck::LaunchResult &result);
+    void sweepSubmitted(const QString &sweepId);
 
 private:
     void clusterChanged();
@@ -49,6 +52,7 @@ private:
     JobForm *m_form;
     SubmissionPanel *m_panel;
     QPushButton *m_submit;
+    QPushButton *m_sweep;
     JobTemplateBar *m_templates;
     QString m_runId; // planned: what the preview shows is what this run's submission sends
     QMetaObject::Connection m_workDirectoryLink;

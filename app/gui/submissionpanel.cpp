@@ -8,6 +8,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QScrollBar>
+#include <QSet>
 #include <QVBoxLayout>
 
 namespace torchdeck {
@@ -74,20 +75,31 @@ void SubmissionPanel::follow(SessionOperation *submission)
             bar->setValue(bar->maximum());
     });
     auto jobs = std::make_shared<QStringList>();
-    connect(submission, &SessionOperation::event, this, [this, jobs](const QString &name, const QCborMap &args) {
+    auto runs = std::make_shared<QSet<QString>>();
+    connect(submission, &SessionOperation::event, this, [this, jobs, runs](const QString &name, const QCborMap &args) {
         QString problem;
         const std::optional<LaunchResult> result = name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
         if (!result)
             return;
         jobs->append(result->jobId);
+        runs->insert(result->runId);
         m_output->appendPlainText(
             tr("job %1: attempt %2 of run %3").arg(result->jobId).arg(result->attempt).arg(result->runId.left(8)));
     });
-    connect(submission, &SessionOperation::finished, this, [this, jobs](const QCborValue &value) {
+    connect(submission, &SessionOperation::finished, this, [this, jobs, runs](const QCborValue &value) {
         QString problem;
         const std::optional<LaunchResult> result = launchResultFromCbor(value.toMap(), &problem);
         if (!result)
             return finish(tr("Failed: %1").arg(problem), false);
+        const QString sweep = value.toMap().value(QStringLiteral("sweep")).toString();
+        if (!sweep.isEmpty()) {
+            finish(tr("Submitted: sweep %1, %2 runs (jobs %3)")
+                       .arg(sweep.left(8))
+                       .arg(runs->size())
+                       .arg(jobs->join(QStringLiteral(", "))),
+                   true);
+            return emit submitted(*result);
+        }
         finish(jobs->size() > 1 ? tr("Submitted: jobs %1 (a chain), run %2")
                                       .arg(jobs->join(QStringLiteral(", ")), result->runId.left(8))
                                 : tr("Submitted: job %1, run %2 (attempt %3)")

@@ -5,6 +5,7 @@
 #include "core/connectionstate.h"
 #include "core/jobs/resumefrom.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/sweepsubmission.h"
 #include "core/store/seriescache.h"
 
 #include <QCborMap>
@@ -67,6 +68,9 @@ public:
     // at most maxAgeMs old, covered them: {"problem"}.
     SessionOperation *refresh(const QString &cluster, const QStringList &runIds, int maxAgeMs);
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // A sweep, sent and joined by the agent (ClusterSession::submitSweep); the reply's "jobs" has each run's.
+    SessionOperation *submitSweep(const SweepRecord &sweep, const QList<SweepPointRequest> &points, bool asArray,
+                                  int maxRunning);
     SessionOperation *resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
                              const QString &epochs);
     SessionOperation *cancel(const QString &cluster, const QStringList &runIds);

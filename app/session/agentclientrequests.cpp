@@ -30,6 +30,23 @@ SessionOperation *AgentClient::submit(const LaunchRequest &request, int chain)
                                                     {QStringLiteral("chain"), chain}});
 }
 
+SessionOperation *AgentClient::submitSweep(const SweepRecord &sweep, const QList<SweepPointRequest> &points,
+                                           bool asArray, int maxRunning)
+{
+    QCborArray encoded;
+    for (const SweepPointRequest &point : points)
+        encoded.append(QCborMap{{QStringLiteral("request"), launchRequestToCbor(point.request)},
+                                {QStringLiteral("point"), point.pointJson}});
+    return request(QStringLiteral("submit_sweep"),
+                   {{kCluster, sweep.cluster},
+                    {QStringLiteral("sweep"), QCborMap{{QStringLiteral("id"), sweep.id},
+                                                       {QStringLiteral("name"), sweep.name},
+                                                       {QStringLiteral("axes_json"), sweep.axesJson}}},
+                    {QStringLiteral("points"), encoded},
+                    {QStringLiteral("array"), asArray},
+                    {QStringLiteral("max_running"), maxRunning}});
+}
+
 SessionOperation *AgentClient::resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
                                       const QString &epochs)
 {

@@ -155,6 +155,29 @@ bool AgentRequests::clusterOperation(const QString &op, CborFields &args, Cluste
         else if (args.ok())
             operation = session->submit(*request, chain);
         submission = true;
+    } else if (op == u"submit_sweep") {
+        QList<SweepPointRequest> points;
+        QString problem;
+        for (const QCborValue &each : args.array(QStringLiteral("points"))) {
+            const std::optional<LaunchRequest> request =
+                launchRequestFromCbor(each[QStringLiteral("request")].toMap(), &problem);
+            if (!request) {
+                args.fail(problem);
+                break;
+            }
+            points.append({each[QStringLiteral("point")].toString(), *request});
+        }
+        CborFields sweep(args.map(QStringLiteral("sweep"), true));
+        const SweepRecord record{sweep.text(QStringLiteral("id"), true, 128), session->name(),
+                                 sweep.text(QStringLiteral("name"), false, 256), QDateTime::currentDateTimeUtc(),
+                                 sweep.text(QStringLiteral("axes_json"), true)};
+        const bool asArray = args.flag(QStringLiteral("array"));
+        const int maxRunning = int(args.integer(QStringLiteral("max_running"), 0, 100000, 0));
+        if (!sweep.ok())
+            args.fail(sweep.error());
+        else if (args.ok())
+            operation = session->submitSweep(record, points, asArray, maxRunning);
+        submission = true;
     } else if (op == u"resume") {
         const QString run = args.text(kRun, true, 128);
         const QString from = args.text(QStringLiteral("from"));

@@ -8,6 +8,7 @@
 #include "core/metrics/resourcesample.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/sweepsubmission.h"
 #include "core/store/seriescache.h"
 #include "core/store/storeresult.h"
 
@@ -24,6 +25,7 @@ namespace torchdeck {
 class PortForwarder;
 class RunStore;
 class SessionOperation;
+class Submission;
 
 // One cluster in the agent: its connection, the run tracker and its polling, the restart policy (on for
 // every run unless switched off for it, up to its spec's restart limit), submissions (new runs, chains,
@@ -93,6 +95,11 @@ public:
     // (afternotok), each resuming from the latest checkpoint. Events "rendered" {script} and "job"
     // {result}; the result is the first job's LaunchResult.
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // A sweep (stored first, its runs joining it as their jobs are sent): one job array of every point (at
+    // most maxRunning tasks at a time, 0: no limit) or a job per point, one after the other; it stops at the
+    // first point that fails. Finishes with {"sweep": id, "jobs": [each run's result]}.
+    SessionOperation *submitSweep(const SweepRecord &sweep, const QList<SweepPointRequest> &points, bool asArray,
+                                  int maxRunning);
     // The next attempt of an ended run from a checkpoint (the latest; a step, file name or path: a branch).
     SessionOperation *resume(const QString &runId, const ResumeFrom &from, const QString &epochs);
     // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
@@ -169,6 +176,8 @@ private:
     struct Parts;                   // the connection and the tracker
     void makeTracker();
     void replaceTrackerIfIdle();
+    SessionOperation *startSubmission(Submission *submission);
+    void reportSubmission(Submission *submission, SessionOperation *operation); // its progress and jobs
     void onStateChanged(ConnectionState state, const QString &detail);
     void resolveWorkDirectory();
     // The address the login node reaches the first node of a running job at: then(node, address).

@@ -13,8 +13,11 @@ namespace torchdeck {
 
 SessionOperation *ClusterSession::submit(const LaunchRequest &request, int chain)
 {
-    auto *operation = new SessionOperation(this);
-    auto *submission = new Submission(this, request, chain);
+    return startSubmission(new Submission(this, request, chain));
+}
+
+void ClusterSession::reportSubmission(Submission *submission, SessionOperation *operation)
+{
     connect(submission, &Submission::progress, operation, &SessionOperation::reportProgress);
     connect(submission, &Submission::output, operation, &SessionOperation::reportOutput);
     connect(submission, &Submission::rendered, operation, [operation](const QString &script) {
@@ -23,10 +26,24 @@ SessionOperation *ClusterSession::submit(const LaunchRequest &request, int chain
     connect(submission, &Submission::jobSubmitted, operation, [operation](const LaunchResult &result) {
         operation->reportEvent(QStringLiteral("job"), launchResultToCbor(result));
     });
+}
+
+SessionOperation *ClusterSession::startSubmission(Submission *submission)
+{
+    auto *operation = new SessionOperation(this);
+    reportSubmission(submission, operation);
     connect(submission, &Submission::failed, operation, &SessionOperation::fail);
-    connect(submission, &Submission::finished, this, [this, operation](const LaunchResult &result) {
-        refresh({result.runId});
-        operation->finish(launchResultToCbor(result));
+    connect(submission, &Submission::finished, this, [this, operation, submission](const LaunchResult &result) {
+        QStringList runs;
+        QCborArray jobs;
+        for (const LaunchResult &each : submission->results()) {
+            runs.append(each.runId);
+            jobs.append(launchResultToCbor(each));
+        }
+        refresh(runs);
+        QCborMap reply = launchResultToCbor(result);
+        reply.insert(QStringLiteral("jobs"), jobs); // every run's job: an array's tasks
+        operation->finish(reply);
     });
     // A submission in flight goes on when its front goes away (its job may be on its way to the scheduler);
     // only a stop from the front ends it.

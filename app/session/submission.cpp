@@ -37,6 +37,13 @@ Submission::Submission(ClusterSession *session, LaunchRequest request, int chain
     }
 }
 
+Submission::Submission(ClusterSession *session, const QList<LaunchRequest> &array, int maxRunning)
+    : Submission(session, array.value(0), 1)
+{
+    m_array = array;
+    m_maxRunning = maxRunning;
+}
+
 void Submission::start()
 {
     emit started();
@@ -82,15 +89,21 @@ void Submission::launch(const remote::StepHandle &step, const LaunchRequest &req
         launcher->deleteLater();
         step.fail(message);
     });
-    connect(launcher, &remote::RunLauncher::submitted, launcher, [this, launcher, step](const LaunchResult &result) {
-        launcher->deleteLater();
-        m_results.append(result);
-        emit jobSubmitted(result);
-        if (m_session)
-            emit m_session->submitted(result);
-        step.done();
-    });
-    launcher->start(request);
+    connect(launcher, &remote::RunLauncher::submitted, launcher,
+            [this, launcher, step](const QList<LaunchResult> &results) {
+                launcher->deleteLater();
+                for (const LaunchResult &result : results) {
+                    m_results.append(result);
+                    emit jobSubmitted(result);
+                    if (m_session)
+                        emit m_session->submitted(result);
+                }
+                step.done();
+            });
+    if (m_array.isEmpty())
+        launcher->start(request);
+    else
+        launcher->startArray(m_array, m_maxRunning);
 }
 
 } // namespace torchdeck

@@ -14,10 +14,10 @@ constexpr int launchTimeoutMs = 60 * 60 * 1000;
 constexpr int workDirectoryTimeoutMs = 60000;
 } // namespace
 
-std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission)
+std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, SessionOperation *submission)
 {
     ProgressPrinter progress(context.err());
-    std::optional<int> firstAttempt;
+    std::optional<LaunchResult> first;
     QObject watcher;
     QObject::connect(submission, &SessionOperation::progress, &watcher,
                      [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
@@ -28,9 +28,9 @@ std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperat
             QString problem;
             const std::optional<LaunchResult> job =
                 name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
-            if (job && !firstAttempt) {
-                firstAttempt = job->attempt;
-            } else if (job) {
+            if (job && !first) {
+                first = job;
+            } else if (job && job->runId == first->runId) {
                 progress.finish();
                 context.err() << Tr::tr("torchdeck submit: attempt %1 queued as job %2, after the one before it if it "
                                         "fails\n")
@@ -41,11 +41,30 @@ std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperat
         });
     progress.finish();
     QString problem = outcome.error;
-    std::optional<LaunchResult> result =
-        outcome.ok ? launchResultFromCbor(outcome.map(), &problem) : std::optional<LaunchResult>();
-    if (!result)
+    QList<LaunchResult> results;
+    if (outcome.ok) {
+        const QCborArray jobs = outcome.map().value(QStringLiteral("jobs")).toArray();
+        for (const QCborValue &job : jobs) {
+            const std::optional<LaunchResult> result = launchResultFromCbor(job.toMap(), &problem);
+            if (result)
+                results.append(*result);
+        }
+        const std::optional<LaunchResult> result =
+            jobs.isEmpty() ? launchResultFromCbor(outcome.map(), &problem) : std::nullopt;
+        if (result)
+            results.append(*result);
+    }
+    if (results.isEmpty()) {
         context.error(problem);
-    return result;
+        return std::nullopt;
+    }
+    return results;
+}
+
+std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission)
+{
+    const std::optional<QList<LaunchResult>> results = followSubmissions(context, submission);
+    return results ? std::optional<LaunchResult>(results->constFirst()) : std::nullopt;
 }
 
 RestartMechanism restartMechanismOf(const ClusterProfile &profile, const JobOptions &options)

@@ -19,6 +19,8 @@ namespace torchdeck::term {
 // Runs a submission in the agent to its end, showing progress on stderr (and each further job of a chain);
 // returns the first job's result or nothing (error shown).
 std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission);
+// The same for a submission of many runs (a job array): each run's result, in order.
+std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, SessionOperation *submission);
 
 // How a run of these options goes on at its wall time: in-job requeue where the cluster proved it allows it,
 // unless --requeue or --no-requeue (or the job file) chose.

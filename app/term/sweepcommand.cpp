@@ -4,6 +4,7 @@
 #include "core/runs/launchrequest.h"
 #include "core/runs/restartmechanism.h"
 #include "core/runs/sweepgrid.h"
+#include "core/runs/sweepsubmission.h"
 #include "core/runs/sweeptable.h"
 #include "term/cancelcommand.h"
 #include "term/joboptions.h"
@@ -15,8 +16,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QMap>
-#include <QRegularExpression>
 #include <QUuid>
 
 namespace torchdeck::term {
@@ -47,38 +46,13 @@ bool setsOutright(const QStringList &base, const QString &name)
     return false;
 }
 
-// "ae.nodes2.tasks-per-node1": a job name the scheduler takes (core/jobs/jobspecvalidation.cpp).
-QString pointName(const QString &base, const SweepPoint &point)
-{
-    static const QRegularExpression unsafe(QStringLiteral("[^A-Za-z0-9._-]"));
-    QString name = base;
-    for (const auto &[setting, value] : point.values)
-        name += u'.' + QString(setting).remove(QStringLiteral("env:")) + value;
-    return name.replace(unsafe, QStringLiteral("_")).left(64);
-}
-
-QJsonObject pointJson(const SweepPoint &point)
-{
-    QJsonObject object;
-    for (const auto &[name, value] : point.values)
-        object.insert(name, value);
-    return object;
-}
-
-QJsonArray axesJson(const QList<SweepAxis> &axes)
-{
-    QJsonArray array;
-    for (const SweepAxis &axis : axes)
-        array.append(QJsonObject{{QStringLiteral("name"), axis.name},
-                                 {QStringLiteral("values"), QJsonArray::fromStringList(axis.values)}});
-    return array;
-}
-
 struct SweepArgs {
     QStringList base; // the cluster, job and trainer options every point shares
     QList<SweepAxis> axes;
     bool json = false;
     bool dryRun = false;
+    bool noArray = false;
+    int maxRunning = 0; // --max-running: an array's tasks at a time (0: no limit)
 };
 
 std::optional<SweepArgs> parseSweepArgs(TermContext &context, const QStringList &args)
@@ -91,9 +65,17 @@ std::optional<SweepArgs> parseSweepArgs(TermContext &context, const QStringList 
             text = args.at(++i);
         else if (arg.startsWith(QStringLiteral("--vary=")))
             text = arg.mid(7);
-        else if (arg == u"--json" || arg == u"--dry-run")
-            (arg == u"--json" ? parsed.json : parsed.dryRun) = true;
-        else
+        else if (arg == u"--json" || arg == u"--dry-run" || arg == u"--no-array")
+            (arg == u"--json" ? parsed.json : arg == u"--dry-run" ? parsed.dryRun : parsed.noArray) = true;
+        else if (arg == u"--max-running" || arg.startsWith(QStringLiteral("--max-running="))) {
+            const QString value = arg.contains(u'=') ? arg.section(u'=', 1) : args.value(++i);
+            bool number = false;
+            parsed.maxRunning = value.toInt(&number);
+            if (!number || parsed.maxRunning < 1) {
+                context.error(Tr::tr("--max-running wants a number of runs at a time, 1 or more: %1").arg(value));
+                return std::nullopt;
+            }
+        } else
             parsed.base.append(arg);
         if (text.isEmpty() && (arg == u"--vary" || arg.startsWith(QStringLiteral("--vary=")))) {
             context.error(Tr::tr("--vary wants NAME=V1,V2,..."));
@@ -133,10 +115,11 @@ void printSubmitted(TermContext &context, const QString &sweepId, const QString 
     if (json) {
         QJsonArray runs;
         for (const auto &[point, result] : submitted)
-            runs.append(QJsonObject{{QStringLiteral("run"), result.runId},
-                                    {QStringLiteral("job"), result.jobId},
-                                    {QStringLiteral("name"), point.request.spec.name},
-                                    {QStringLiteral("point"), pointJson(point.point)}});
+            runs.append(QJsonObject{
+                {QStringLiteral("run"), result.runId},
+                {QStringLiteral("job"), result.jobId},
+                {QStringLiteral("name"), point.request.spec.name},
+                {QStringLiteral("point"), QJsonDocument::fromJson(sweepPointJson(point.point).toUtf8()).object()}});
         context.out() << QJsonDocument(QJsonObject{{QStringLiteral("sweep"), sweepId},
                                                    {QStringLiteral("cluster"), cluster},
                                                    {QStringLiteral("runs"), runs}})
@@ -196,7 +179,7 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             return UsageError;
         }
         JobSpec spec = options.spec;
-        spec.name = pointName(base.spec.name.isEmpty() ? QStringLiteral("sweep") : base.spec.name, point);
+        spec.name = sweepPointName(base.spec.name.isEmpty() ? QStringLiteral("sweep") : base.spec.name, point);
         spec.requeue = mechanism.inJobRequeue;
         LaunchRequest request = newRunRequest(profile, spec);
         request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
@@ -208,8 +191,10 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     // Before anything is sent: each point's script, checked against what the cluster offers.
     QStringList refusals;
     int refused = 0;
+    QList<SubmissionScript> previews;
     for (const Point &point : std::as_const(points)) {
         const SubmissionScript rendered = context.agent().previewSubmission(point.request);
+        previews.append(rendered);
         if (rendered.ok())
             continue;
         ++refused;
@@ -223,49 +208,52 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                           .arg(base.cluster, refusals.join(u'\n')));
         return Failure;
     }
-    context.err() << Tr::tr("torchdeck sweep: %1 points on %2, %3 node-hours at most (nodes x --time%4); restarts: "
-                            "%5\n")
-                         .arg(points.size())
-                         .arg(base.cluster)
-                         .arg(nodeSeconds / 3600.0, 0, 'f', 2)
-                         .arg(nodeSeconds > 0 ? QString() : Tr::tr(", the partition's default time unknown"),
-                              mechanism.why)
-                  << Qt::flush;
+    const QString notArray =
+        parsed->noArray ? QStringLiteral("--no-array") : arrayRefusal(profile.caps(), previews, parsed->maxRunning);
+    const bool array = notArray.isEmpty();
+    if (!array && parsed->maxRunning > 0) {
+        context.error(Tr::tr("--max-running needs the points to go as one job array, and they cannot: %1; nothing "
+                             "was submitted")
+                          .arg(notArray));
+        return UsageError;
+    }
+    context.err()
+        << Tr::tr("torchdeck sweep: %1 points on %2, %3 node-hours at most (nodes x --time%4); restarts: "
+                  "%5\n")
+               .arg(points.size())
+               .arg(base.cluster)
+               .arg(nodeSeconds / 3600.0, 0, 'f', 2)
+               .arg(nodeSeconds > 0 ? QString() : Tr::tr(", the partition's default time unknown"), mechanism.why)
+        << (array ? Tr::tr("torchdeck sweep: one job array of %1 tasks%2\n")
+                        .arg(points.size())
+                        .arg(parsed->maxRunning > 0 ? Tr::tr(", at most %1 running at a time").arg(parsed->maxRunning)
+                                                    : QString())
+                  : Tr::tr("torchdeck sweep: %1 separate jobs (not one array: %2)\n").arg(points.size()).arg(notArray))
+        << Qt::flush;
     if (parsed->dryRun) {
         for (const Point &point : std::as_const(points))
             out << point.request.spec.name << "  " << point.point.label() << '\n';
         out << Qt::flush;
         return Ok;
     }
-    SweepRecord sweep{QUuid::createUuid().toString(QUuid::WithoutBraces),
-                      base.cluster,
-                      base.spec.name,
-                      {},
-                      QString::fromUtf8(QJsonDocument(axesJson(parsed->axes)).toJson(QJsonDocument::Compact))};
-    if (const StoreStatus added = context.store().addSweep(sweep); !added.ok()) {
-        context.error(added.error);
+    const SweepRecord sweep{QUuid::createUuid().toString(QUuid::WithoutBraces),
+                            base.cluster,
+                            base.spec.name,
+                            {},
+                            sweepAxesJson(parsed->axes)};
+    QList<SweepPointRequest> requests;
+    for (const Point &point : std::as_const(points))
+        requests.append({sweepPointJson(point.point), point.request});
+    // The agent sends the points and joins each run to the sweep: it goes on if this terminal goes away.
+    const auto results =
+        followSubmissions(context, context.agent().submitSweep(sweep, requests, array, parsed->maxRunning));
+    if (!results) {
+        context.error(Tr::tr("what was sent is in torchdeck sweeps %1").arg(shortRunId(sweep.id)));
         return Failure;
     }
     QList<std::pair<Point, LaunchResult>> submitted;
-    for (const Point &point : std::as_const(points)) {
-        context.err() << Tr::tr("torchdeck sweep: point %1 of %2, %3\n")
-                             .arg(submitted.size() + 1)
-                             .arg(points.size())
-                             .arg(point.point.label())
-                      << Qt::flush;
-        const std::optional<LaunchResult> result = followSubmission(context, context.agent().submit(point.request));
-        if (!result) {
-            context.error(Tr::tr("the sweep stopped: %1 of %2 points were submitted (torchdeck sweeps %3)")
-                              .arg(submitted.size())
-                              .arg(points.size())
-                              .arg(shortRunId(sweep.id)));
-            return Failure;
-        }
-        const QString values = QString::fromUtf8(QJsonDocument(pointJson(point.point)).toJson(QJsonDocument::Compact));
-        if (const StoreStatus joined = context.store().joinSweep(result->runId, sweep.id, values); !joined.ok())
-            context.error(joined.error);
-        submitted.append({point, *result});
-    }
+    for (qsizetype i = 0; i < results->size() && i < points.size(); ++i)
+        submitted.append({points.at(i), results->at(i)});
     printSubmitted(context, sweep.id, base.cluster, submitted, parsed->json);
     return Ok;
 }

@@ -30,6 +30,7 @@ struct SweepsArgs {
     bool csv = false;
     bool cancel = false;
     bool resume = false;
+    bool remove = false; // --delete
     bool offline = false;
 };
 
@@ -47,13 +48,15 @@ std::optional<SweepsArgs> parseSweepsArgs(TermContext &context, const QStringLis
             parsed.cancel = true;
         else if (arg == u"--resume")
             parsed.resume = true;
+        else if (arg == u"--delete")
+            parsed.remove = true;
         else if (arg == u"--offline")
             parsed.offline = true;
         else if (!arg.startsWith(u'-') && parsed.sweep.isEmpty())
             parsed.sweep = arg;
         else {
             context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck sweeps [SWEEP] [--json | --markdown | "
-                                 "--csv] [--cancel | --resume] [--offline])")
+                                 "--csv] [--cancel | --resume | --delete] [--offline])")
                               .arg(arg));
             return std::nullopt;
         }
@@ -62,23 +65,15 @@ std::optional<SweepsArgs> parseSweepsArgs(TermContext &context, const QStringLis
         context.error(Tr::tr("one of --json, --markdown and --csv"));
         return std::nullopt;
     }
-    if ((parsed.markdown || parsed.csv || parsed.cancel || parsed.resume) && parsed.sweep.isEmpty()) {
+    if (int(parsed.cancel) + int(parsed.resume) + int(parsed.remove) > 1) {
+        context.error(Tr::tr("one of --cancel, --resume and --delete"));
+        return std::nullopt;
+    }
+    if ((parsed.markdown || parsed.csv || parsed.cancel || parsed.resume || parsed.remove) && parsed.sweep.isEmpty()) {
         context.error(Tr::tr("which sweep? (torchdeck sweeps lists them)"));
         return std::nullopt;
     }
     return parsed;
-}
-
-QList<SweepAxis> axesOf(const SweepRecord &sweep)
-{
-    QList<SweepAxis> axes;
-    for (const QJsonValue &value : QJsonDocument::fromJson(sweep.axesJson.toUtf8()).array()) {
-        QStringList values;
-        for (const QJsonValue &text : value[u"values"].toArray())
-            values.append(text.toString());
-        axes.append({value[u"name"].toString(), values});
-    }
-    return axes;
 }
 
 QString statesSummary(const QList<RunRecord> &runs)
@@ -99,7 +94,7 @@ int listSweeps(TermContext &context, const QList<SweepRecord> &sweeps, bool json
     for (const SweepRecord &sweep : sweeps) {
         const QList<RunRecord> runs = context.runsOf(context.store().sweepMembers(sweep.id).value);
         QStringList varied;
-        for (const SweepAxis &axis : axesOf(sweep))
+        for (const SweepAxis &axis : sweepAxesOf(sweep))
             varied.append(axis.name);
         array.append(QJsonObject{{QStringLiteral("sweep"), sweep.id},
                                  {QStringLiteral("name"), sweep.name},
@@ -185,6 +180,37 @@ int resumeSweep(TermContext &context, const QList<RunRecord> &runs)
     return result;
 }
 
+// The sweep and its runs leave this machine's store once none of them goes on; their files stay on the cluster.
+int deleteSweep(TermContext &context, const SweepRecord &sweep, QList<RunRecord> runs, bool offline)
+{
+    if (!offline && !refreshRuns(context, runs))
+        return Failure;
+    QStringList going;
+    for (const RunRecord &before : std::as_const(runs)) {
+        const auto run = context.store().run(before.id);
+        if (run.ok() && run.value && !run.value->hasEnded())
+            going.append(shortRunId(run.value->id));
+    }
+    if (!going.isEmpty()) {
+        context.error(
+            Tr::tr("%1 of the sweep's runs still go on (%2): cancel them first (torchdeck sweeps %3 --cancel)")
+                .arg(going.size())
+                .arg(going.join(QStringLiteral(", ")), shortRunId(sweep.id)));
+        return Failure;
+    }
+    if (const StoreStatus removed = context.store().removeSweep(sweep.id); !removed.ok()) {
+        context.error(removed.error);
+        return Failure;
+    }
+    context.out() << Tr::tr("sweep %1 (%2) deleted with its %3 runs from this machine; their directories stay on %4 "
+                            "(<work directory>/runs/<run id>)\n")
+                         .arg(shortRunId(sweep.id), sweep.name)
+                         .arg(runs.size())
+                         .arg(sweep.cluster)
+                  << Qt::flush;
+    return Ok;
+}
+
 int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &args)
 {
     const auto members = context.store().sweepMembers(sweep.id);
@@ -201,31 +227,16 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
     }
     if (args.resume)
         return resumeSweep(context, runs);
+    if (args.remove)
+        return deleteSweep(context, sweep, runs, args.offline);
     bool reached = true;
     if (!args.offline &&
         std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {
         reached = refreshRuns(context, runs);
         runs = context.runsOf(members.value);
     }
-    const QList<SweepAxis> axes = axesOf(sweep);
-    const bool scaling =
-        std::all_of(axes.cbegin(), axes.cend(), [](const SweepAxis &axis) { return isShapeSetting(axis.name); });
-    QList<SweepRow> rows;
-    for (const RunRecord &run : std::as_const(runs)) {
-        const QJsonObject point =
-            QJsonDocument::fromJson(std::find_if(members.value.cbegin(), members.value.cend(),
-                                                 [&](const SweepMember &m) { return m.runId == run.id; })
-                                        ->pointJson.toUtf8())
-                .object();
-        QList<std::pair<QString, QString>> varied;
-        for (const SweepAxis &axis : axes)
-            varied.append({axis.name, point.value(axis.name).toString()});
-        const auto series = context.store().runSeries(run.id);
-        rows.append(
-            sweepRowOf(run, context.store().jobs(run.id).value, series.ok() ? series.value : RunSeries{}, varied));
-    }
-    fillSpeedups(rows);
-    sortSweepRows(rows, scaling);
+    const bool scaling = isScalingSweep(sweep);
+    const QList<SweepRow> rows = sweepRowsOf(context.store(), sweep, members.value, runs);
     QTextStream &out = context.out();
     if (args.json) {
         QJsonArray points;

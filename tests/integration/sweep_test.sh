@@ -2,7 +2,7 @@
 # Issue 30 (in part): `torchdeck sweep` on the 2-node sandbox (launch_test.sh starts it): a scaling sweep of the
 # trainer over 1 and 2 nodes and 1 and 2 tasks per node, its table against the epoch times in the store (JSON,
 # Markdown, CSV); a custom command's sweep over an env: value, timed from its log; a point the cluster cannot
-# run stops the sweep before anything is sent. Usage: sweep_test.sh CASE
+# run stops the sweep before anything is sent; a learning-rate sweep goes as one job array. Usage: sweep_test.sh CASE
 set -euo pipefail
 # shellcheck source=term_helpers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
@@ -99,7 +99,7 @@ print(" ".join("{}:{:g}:{:g}".format(p["varied"]["env:PAUSE"], p["seconds_per_ep
     remove_home
 }
 
-case_whole() { # a sweep's id stands for its runs: cancelled at once, watched together
+case_whole() { # a sweep's id stands for its runs: cancelled at once, watched together, resumed, deleted
     td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
     local out sweep run
     out=$(td sweep torchdeck-sandbox --name long --launch local --time 00:05:00 --command 'sleep 300' \
@@ -108,10 +108,17 @@ case_whole() { # a sweep's id stands for its runs: cancelled at once, watched to
     for run in $(runs_of <<<"$out"); do
         for _ in $(seq 120); do [[ "$(td status "$run" --json | json_field state)" == running ]] && break; sleep 0.5; done
     done
+    td sweeps "${sweep:0:8}" --delete >"$home/delete.out" 2>&1 && fail "a sweep that goes on was deleted"
+    grep -q "2 of the sweep's runs still go on" "$home/delete.out" || fail "delete: $(cat "$home/delete.out")"
     td cancel "${sweep:0:8}" >"$home/cancel.out" 2>&1 || fail "cancel: $(cat "$home/cancel.out")"
     for run in $(runs_of <<<"$out"); do
         expect_eq "$(wait_final "$run")" cancelled "run $run after cancelling its sweep"
     done
+    # No epoch times: each point is timed by how long its job ran, as the scheduler says.
+    td sweeps "${sweep:0:8}" --json | /usr/bin/python3 -c 'import json, sys
+points = json.load(sys.stdin)["points"]
+assert len(points) == 2 and all(p["timed_by"] == "job" and p["seconds_per_epoch"] >= 0 for p in points), points' ||
+        fail "the points are not timed by their jobs: $(td sweeps "${sweep:0:8}" --json)"
     local runs
     runs=$(runs_of <<<"$out")
     out=$(timeout 60 "$TORCHDECK_BIN" watch "${sweep:0:8}" --plain </dev/null) || fail "watch: $out"
@@ -126,6 +133,59 @@ case_whole() { # a sweep's id stands for its runs: cancelled at once, watched to
     td sweeps "${sweep:0:8}" --cancel >/dev/null 2>&1 || fail "sweeps --cancel"
     for run in $runs; do
         expect_eq "$(wait_final "$run")" cancelled "run $run after sweeps --cancel"
+    done
+    # Deleted at once once nothing goes on: the sweep and its runs leave the store.
+    td sweeps "${sweep:0:8}" --delete >"$home/delete.out" 2>&1 || fail "delete: $(cat "$home/delete.out")"
+    grep -q "deleted with its 2 runs" "$home/delete.out" || fail "delete: $(cat "$home/delete.out")"
+    expect_eq "$(td sweeps --json)" '{"sweeps":[]}' "sweeps after deleting the sweep"
+    expect_eq "$(td runs --offline --json)" "[]" "runs after deleting the sweep"
+    remove_home
+}
+
+case_array() { # a learning-rate sweep as one job array: one sbatch, task ids N_0..N_2, three runs, cancelled at once
+    use_prebuilt_trainer
+    local out sweep runs run jobs array state
+    out=$(td sweep torchdeck-sandbox --name lrs --model ae --data fashion-mnist --batch-size 64 --threads 1 \
+          --limit 2000 --epochs 500 --log-every 10 --time 00:10:00 --max-running 2 \
+          --vary lr=0.1,0.01,0.001 --json 2>"$home/sweep.err") || fail "sweep: $(cat "$home/sweep.err")"
+    grep -q "one job array of 3 tasks, at most 2 running at a time" "$home/sweep.err" || fail "$(cat "$home/sweep.err")"
+    sweep=$(json_field sweep <<<"$out")
+    runs=$(runs_of <<<"$out")
+    jobs=$(/usr/bin/python3 -c 'import json, sys
+print(" ".join(r["job"] for r in json.load(sys.stdin)["runs"]))' <<<"$out")
+    array=${jobs%%_*}
+    expect_eq "$jobs" "${array}_0 ${array}_1 ${array}_2" "the runs' jobs: the tasks of one array"
+    # Two tasks run (--max-running 2), each writing its own run's log and metrics; the third waits for them.
+    local running=0
+    for _ in $(seq 240); do
+        running=0
+        for run in $runs; do
+            state=$(td status "$run" --json | json_field state)
+            [[ $state == running ]] && running=$((running + 1))
+        done
+        ((running == 2)) && break
+        sleep 0.5
+    done
+    expect_eq "$running" 2 "runs running at once"
+    local waiting=""
+    for run in $runs; do
+        state=$(td status "$run" --json | json_field state)
+        if [[ $state == pending ]]; then
+            waiting=$(td status "$run" --json | json_field reason)
+            continue
+        fi
+        for _ in $(seq 240); do
+            td metrics "$run" --json | grep -q '"event": *"step"' && break
+            sleep 0.5
+        done
+        td metrics "$run" --json | grep -q '"event": *"step"' || fail "run $run has no step metrics"
+        [[ -s "$(td status "$run" --json | json_field jobs.0.stdout)" ]] ||
+            fail "run $run's log is not where its job says: $(td status "$run" --json)"
+    done
+    expect_eq "$waiting" JobArrayTaskLimit "why the third task waits"
+    td cancel "${sweep:0:8}" >"$home/cancel.out" 2>&1 || fail "cancel: $(cat "$home/cancel.out")"
+    for run in $runs; do
+        expect_eq "$(wait_final "$run")" cancelled "run $run after cancelling its sweep"
     done
     remove_home
 }

@@ -34,6 +34,11 @@ struct WorkLayout {
         return trainerDirectory(bundleHash) + QStringLiteral("/build/torchdeck-train");
     }
     QString codeStore() const { return directory + QStringLiteral("/code"); }
+    // A job array's script and its links to the runs' directories, named after its first run.
+    QString arrayDirectory(const QString &firstRunId) const
+    {
+        return directory + QStringLiteral("/arrays/") + firstRunId;
+    }
     QString localStateDirectory() const { return directory + QStringLiteral("/local"); }
 };
 

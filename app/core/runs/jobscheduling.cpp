@@ -68,6 +68,9 @@ JobScheduling schedulingOf(const JobInfo &info)
         scheduling.startEstimate = info.expectedStart.toUTC();
     const QString nodes = info.nodes.trimmed();
     scheduling.nodes = nodes == u"(null)" || nodes == u"None" ? QString() : nodes;
+    // Only once ended: a running job's would change at every poll, and nothing reads it before the end.
+    if (isFinal(info.state) && info.elapsedSeconds >= 0)
+        scheduling.elapsedSeconds = info.elapsedSeconds;
     return scheduling;
 }
 

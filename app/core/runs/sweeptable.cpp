@@ -2,7 +2,10 @@
 
 #include "core/metrics/metricscsv.h"
 #include "core/metrics/runsummary.h"
+#include "core/store/runstore.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
@@ -77,9 +80,10 @@ QStringList sweepTableCells(const SweepRow &row)
         if (ownColumn(name))
             out.append(value);
     }
-    out << QString::number(row.nodes) << QString::number(row.ranks) << seconds(row.secondsPerEpoch)
-        << number(row.samplesPerSecond, 0) << number(row.speedup, 2) << number(row.efficiency, 2)
-        << loss(row.finalTrainLoss) << loss(row.finalValLoss) << row.state << row.runId.left(8);
+    const QString time = seconds(row.secondsPerEpoch) + (row.timedByJob ? QStringLiteral(" (job)") : QString());
+    out << QString::number(row.nodes) << QString::number(row.ranks) << time << number(row.samplesPerSecond, 0)
+        << number(row.speedup, 2) << number(row.efficiency, 2) << loss(row.finalTrainLoss) << loss(row.finalValLoss)
+        << row.state << row.runId.left(8);
     return out;
 }
 
@@ -100,6 +104,21 @@ SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const Ru
     if (series.info().worldSize > 0)
         row.ranks = series.info().worldSize;
     row.secondsPerEpoch = steadyMean(visibleValues(series.series(SeriesKind::EpochSeconds)));
+    if (std::isnan(row.secondsPerEpoch)) {
+        // No epoch times (a command that logs none): how long its jobs ran, as the scheduler said, once ended.
+        qint64 elapsed = 0;
+        bool said = false;
+        for (const JobRecord &job : jobs) {
+            if (job.scheduling.elapsedSeconds >= 0) {
+                elapsed += job.scheduling.elapsedSeconds;
+                said = true;
+            }
+        }
+        if (said) {
+            row.secondsPerEpoch = double(elapsed);
+            row.timedByJob = true;
+        }
+    }
     row.samplesPerSecond = steadyMean(visibleValues(series.series(SeriesKind::EpochThroughput)));
     const RunSummary summary = summarize(series);
     row.finalTrainLoss = summary.finalLoss;
@@ -115,8 +134,11 @@ double steadyMean(const QList<double> &perEpoch)
 
 void fillSpeedups(QList<SweepRow> &rows)
 {
-    const auto timed = [](const SweepRow &row) {
-        return !std::isnan(row.secondsPerEpoch) && row.secondsPerEpoch > 0 && row.ranks > 0;
+    const bool byJobs = std::none_of(rows.cbegin(), rows.cend(), [](const SweepRow &row) {
+        return !row.timedByJob && !std::isnan(row.secondsPerEpoch);
+    });
+    const auto timed = [byJobs](const SweepRow &row) {
+        return !std::isnan(row.secondsPerEpoch) && row.secondsPerEpoch > 0 && row.ranks > 0 && row.timedByJob == byJobs;
     };
     const SweepRow *base = nullptr;
     for (const SweepRow &row : std::as_const(rows)) {
@@ -172,9 +194,11 @@ QString sweepCsv(const QList<SweepRow> &rows)
     for (QString &column : columns)
         column = csvCell(column);
     lines.append(columns.join(u','));
+    const qsizetype secondsColumn = columns.indexOf(QStringLiteral("s/epoch"));
     for (const SweepRow &row : rows) {
         QStringList values = sweepTableCells(row);
         values.last() = row.runId;
+        values[secondsColumn] = seconds(row.secondsPerEpoch); // a number; "timed by" is in the JSON
         for (QString &value : values)
             value = csvCell(value);
         lines.append(values.join(u','));
@@ -196,12 +220,54 @@ QJsonObject sweepRowToJson(const SweepRow &row)
             {QStringLiteral("nodes"), row.nodes},
             {QStringLiteral("ranks"), row.ranks},
             {QStringLiteral("seconds_per_epoch"), value(row.secondsPerEpoch)},
+            {QStringLiteral("timed_by"), std::isnan(row.secondsPerEpoch) ? QJsonValue()
+                                         : row.timedByJob                ? QStringLiteral("job")
+                                                                         : QStringLiteral("epochs")},
             {QStringLiteral("samples_per_second"), value(row.samplesPerSecond)},
             {QStringLiteral("speedup"), value(row.speedup)},
             {QStringLiteral("efficiency"), value(row.efficiency)},
             {QStringLiteral("final_train_loss"), value(row.finalTrainLoss)},
             {QStringLiteral("final_val_loss"), value(row.finalValLoss)},
             {QStringLiteral("best_val_loss"), value(row.bestValLoss)}};
+}
+
+QList<SweepAxis> sweepAxesOf(const SweepRecord &sweep)
+{
+    QList<SweepAxis> axes;
+    for (const QJsonValue &value : QJsonDocument::fromJson(sweep.axesJson.toUtf8()).array()) {
+        QStringList values;
+        for (const QJsonValue &text : value[u"values"].toArray())
+            values.append(text.toString());
+        axes.append({value[u"name"].toString(), values});
+    }
+    return axes;
+}
+
+bool isScalingSweep(const SweepRecord &sweep)
+{
+    const QList<SweepAxis> axes = sweepAxesOf(sweep);
+    return std::all_of(axes.cbegin(), axes.cend(), [](const SweepAxis &axis) { return isShapeSetting(axis.name); });
+}
+
+QList<SweepRow> sweepRowsOf(const RunStore &store, const SweepRecord &sweep, const QList<SweepMember> &members,
+                            const QList<RunRecord> &runs)
+{
+    const QList<SweepAxis> axes = sweepAxesOf(sweep);
+    QList<SweepRow> rows;
+    for (const RunRecord &run : runs) {
+        const auto member =
+            std::find_if(members.cbegin(), members.cend(), [&](const SweepMember &m) { return m.runId == run.id; });
+        const QJsonObject point =
+            member == members.cend() ? QJsonObject() : QJsonDocument::fromJson(member->pointJson.toUtf8()).object();
+        QList<std::pair<QString, QString>> varied;
+        for (const SweepAxis &axis : axes)
+            varied.append({axis.name, point.value(axis.name).toString()});
+        const auto series = store.runSeries(run.id);
+        rows.append(sweepRowOf(run, store.jobs(run.id).value, series.ok() ? series.value : RunSeries{}, varied));
+    }
+    fillSpeedups(rows);
+    sortSweepRows(rows, isScalingSweep(sweep));
+    return rows;
 }
 
 } // namespace torchdeck

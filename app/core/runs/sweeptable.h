@@ -2,6 +2,7 @@
 
 #include "core/metrics/metricevent.h"
 #include "core/metrics/runseries.h"
+#include "core/runs/sweepgrid.h"
 #include "core/store/runrecord.h"
 
 #include <QJsonObject>
@@ -12,6 +13,8 @@
 
 namespace torchdeck {
 
+class RunStore;
+
 // One point of a sweep as its table shows it: the run's shape, its speed and its losses.
 struct SweepRow {
     QString runId;
@@ -21,7 +24,8 @@ struct SweepRow {
     QList<std::pair<QString, QString>> varied; // the point's values, in the sweep's order
     int nodes = 0;
     int ranks = 0;                      // nodes x tasks per node (the run's world size once it says)
-    double secondsPerEpoch = kNoValue;  // steady state: steadyMean
+    double secondsPerEpoch = kNoValue;  // steady state: steadyMean; without epoch times, the jobs' elapsed time
+    bool timedByJob = false;            // secondsPerEpoch is the jobs' elapsed time (the scheduler's)
     double samplesPerSecond = kNoValue; // the same epochs' mean
     double finalTrainLoss = kNoValue;
     double finalValLoss = kNoValue;
@@ -39,7 +43,8 @@ SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const Ru
 double steadyMean(const QList<double> &perEpoch);
 
 // Speedup (t0 / t) and efficiency (speedup over the ranks' ratio) against the row with the fewest ranks that has
-// an epoch time (of those, the fewest nodes); rows without a time get neither.
+// an epoch time (of those, the fewest nodes); rows without a time get neither. Rows timed by their jobs compare
+// among themselves only when no row has epoch times.
 void fillSpeedups(QList<SweepRow> &rows);
 
 // A scaling sweep by ranks then nodes; any other by best val loss, the best first (rows without one last).
@@ -53,5 +58,14 @@ QStringList sweepTableCells(const SweepRow &row);
 QString sweepMarkdown(const QList<SweepRow> &rows);
 QString sweepCsv(const QList<SweepRow> &rows);
 QJsonObject sweepRowToJson(const SweepRow &row);
+
+// What a stored sweep varies (its axes_json).
+QList<SweepAxis> sweepAxesOf(const SweepRecord &sweep);
+// Whether it varies only the job's shape: its table compares speed (else losses).
+bool isScalingSweep(const SweepRecord &sweep);
+// The table of a stored sweep, both fronts': a row per member run (from the store: its jobs and series),
+// speedups filled, sorted as its kind wants.
+QList<SweepRow> sweepRowsOf(const RunStore &store, const SweepRecord &sweep, const QList<SweepMember> &members,
+                            const QList<RunRecord> &runs);
 
 } // namespace torchdeck

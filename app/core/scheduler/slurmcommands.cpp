@@ -35,14 +35,20 @@ QStringList sbatchArgs(const QString &scriptPath, const SubmitDependency &after)
 
 QStringList squeueArgs(const QStringList &ids)
 {
-    return {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
-            QStringLiteral("--jobs=") + ids.join(u','), QStringLiteral("--Format=") + squeueFormat()};
+    // --array: one line per array task ("123_4"), pending ones too, as the runs know their jobs.
+    return {QStringLiteral("squeue"),
+            QStringLiteral("--noheader"),
+            QStringLiteral("--states=all"),
+            QStringLiteral("--array"),
+            QStringLiteral("--jobs=") + ids.join(u','),
+            QStringLiteral("--Format=") + squeueFormat()};
 }
 
 QStringList squeueNamedArgs(const QString &jobName)
 {
-    return {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
-            QStringLiteral("--name=") + jobName, QStringLiteral("--Format=") + squeueFormat()};
+    return {
+        QStringLiteral("squeue"),  QStringLiteral("--noheader"),        QStringLiteral("--states=all"),
+        QStringLiteral("--array"), QStringLiteral("--name=") + jobName, QStringLiteral("--Format=") + squeueFormat()};
 }
 
 QStringList sacctArgs(const QStringList &ids, bool completionFile)

@@ -22,13 +22,15 @@ enum Field {
     Submit,
     Start,
     End,
+    ArrayJob,
+    ArrayTask,
     Name,
     FieldCount
 };
 
 constexpr const char16_t *fieldNames[FieldCount] = {
-    u"JobID",    u"State",     u"Reason",     u"RestartCnt", u"exit_code", u"TimeLimit", u"TimeUsed",
-    u"NodeList", u"Partition", u"SubmitTime", u"StartTime",  u"EndTime",   u"Name"};
+    u"JobID",     u"State",      u"Reason",    u"RestartCnt", u"exit_code",  u"TimeLimit",   u"TimeUsed", u"NodeList",
+    u"Partition", u"SubmitTime", u"StartTime", u"EndTime",    u"ArrayJobID", u"ArrayTaskID", u"Name"};
 
 } // namespace
 
@@ -68,6 +70,12 @@ JobListResult parseSqueue(const QByteArray &output)
             continue;
         }
         JobInfo job = slurmJob(fields, columns);
+        // An array's task goes by "<array>_<task>" (JobID is each task's own number): as sbatch's reply and
+        // the runs name it.
+        bool task = false;
+        static_cast<void>(fields.at(ArrayTask).toInt(&task));
+        if (task && isSlurmJobId(fields.at(ArrayJob)))
+            job.id = fields.at(ArrayJob) + u'_' + fields.at(ArrayTask);
         job.restarts = restarts;
         const schedulertext::ExitStatus exit = waitStatus(status);
         job.exitCode = exit.code;

@@ -43,15 +43,16 @@ struct TailOffsets {
 
 // What the scheduler last said of a job beyond its state (core/runs/jobscheduling.h reads it to words).
 struct JobScheduling {
-    QString state;           // its own word for the state: "OUT_OF_MEMORY", "PENDING", "Q"
-    QString reason;          // why it waits or ended: Slurm's Reason ("Priority", "BeginTime"), PBS's comment
-    QDateTime startEstimate; // UTC; while it waits, when the scheduler expects to start it; invalid: not said
-    QString nodes;           // where it runs or ran: "node[01-02]"
+    QString state;              // its own word for the state: "OUT_OF_MEMORY", "PENDING", "Q"
+    QString reason;             // why it waits or ended: Slurm's Reason ("Priority", "BeginTime"), PBS's comment
+    QDateTime startEstimate;    // UTC; while it waits, when the scheduler expects to start it; invalid: not said
+    QString nodes;              // where it runs or ran: "node[01-02]"
+    qint64 elapsedSeconds = -1; // once it ended, how long it ran; -1: not ended or not said
 
     bool operator==(const JobScheduling &other) const
     {
         return state == other.state && reason == other.reason && startEstimate == other.startEstimate &&
-               nodes == other.nodes;
+               nodes == other.nodes && elapsedSeconds == other.elapsedSeconds;
     }
     bool operator!=(const JobScheduling &other) const { return !(*this == other); }
 };

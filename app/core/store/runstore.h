@@ -125,6 +125,7 @@ public:
     StoreStatus joinSweep(const QString &runId, const QString &sweepId, const QString &pointJson);
     StoreResult<QList<SweepRecord>> sweeps() const;                             // newest first
     StoreResult<QList<SweepMember>> sweepMembers(const QString &sweepId) const; // in submission order
+    StoreStatus removeSweep(const QString &sweepId); // with its runs (their jobs, metrics, checkpoints), at once
 
 private:
     QSqlDatabase database() const;

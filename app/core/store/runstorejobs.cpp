@@ -9,7 +9,7 @@ namespace {
 
 constexpr auto kJobColumns = "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
                              "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
-                             "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes";
+                             "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes, j.elapsed_s";
 
 JobRecord readJob(const QSqlQuery &q)
 {
@@ -31,12 +31,18 @@ JobRecord readJob(const QSqlQuery &q)
     j.scheduling.reason = q.value(14).toString();
     j.scheduling.startEstimate = sql::toDateTime(q.value(15));
     j.scheduling.nodes = q.value(16).toString();
+    j.scheduling.elapsedSeconds = q.value(17).isNull() ? -1 : q.value(17).toLongLong();
     return j;
 }
 
 QVariant exitCode(int code)
 {
     return code < 0 ? QVariant() : QVariant(code);
+}
+
+QVariant elapsed(qint64 seconds)
+{
+    return seconds < 0 ? QVariant() : QVariant(seconds);
 }
 
 StoreResult<QList<JobRecord>> readJobs(QSqlQuery &q, const QString &what)
@@ -58,14 +64,15 @@ StoreStatus RunStore::saveJob(const JobRecord &job)
     QSqlQuery q(database());
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
                              "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
-                             "metrics_offset, scheduler_state, reason, start_estimate, nodes) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "metrics_offset, scheduler_state, reason, start_estimate, nodes, elapsed_s) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v :
          {sql::text(job.runId), QVariant(job.attempt), sql::text(job.jobId), sql::msecs(job.submitted),
           sql::text(job.state), exitCode(job.exitCode), sql::text(job.resumeFrom), sql::text(job.stdoutPath),
           sql::text(job.stderrPath), sql::text(job.metricsPath), QVariant(job.offsets.stdoutOffset),
           QVariant(job.offsets.stderrOffset), QVariant(job.offsets.metricsOffset), sql::text(job.scheduling.state),
-          sql::text(job.scheduling.reason), sql::msecs(job.scheduling.startEstimate), sql::text(job.scheduling.nodes)})
+          sql::text(job.scheduling.reason), sql::msecs(job.scheduling.startEstimate), sql::text(job.scheduling.nodes),
+          elapsed(job.scheduling.elapsedSeconds)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(
@@ -90,11 +97,11 @@ StoreStatus RunStore::updateJobScheduling(const QString &runId, int attempt, con
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("UPDATE jobs SET scheduler_state = ?, reason = ?, start_estimate = ?, nodes = ? "
-                             "WHERE run_id = ? AND attempt = ?"));
+    q.prepare(QStringLiteral("UPDATE jobs SET scheduler_state = ?, reason = ?, start_estimate = ?, nodes = ?, "
+                             "elapsed_s = ? WHERE run_id = ? AND attempt = ?"));
     for (const QVariant &v :
          {sql::text(scheduling.state), sql::text(scheduling.reason), sql::msecs(scheduling.startEstimate),
-          sql::text(scheduling.nodes), sql::text(runId), QVariant(attempt)})
+          sql::text(scheduling.nodes), elapsed(scheduling.elapsedSeconds), sql::text(runId), QVariant(attempt)})
         q.addBindValue(v);
     return sql::execOnRow(q, core::Tr::tr("cannot update a job of run %1").arg(runId),
                           core::Tr::tr("run %1 has no attempt %2").arg(runId).arg(attempt));

@@ -32,6 +32,26 @@ StoreStatus RunStore::joinSweep(const QString &runId, const QString &sweepId, co
                           core::Tr::tr("no run %1 in the store").arg(runId));
 }
 
+StoreStatus RunStore::removeSweep(const QString &sweepId)
+{
+    if (!isOpen())
+        return notOpen();
+    sql::Transaction transaction(database());
+    if (!transaction.begun())
+        return StoreStatus::failure(transaction.beginError());
+    StoreStatus removed;
+    for (const QString &sql :
+         {QStringLiteral("DELETE FROM runs WHERE sweep_id = ?"), QStringLiteral("DELETE FROM sweeps WHERE id = ?")}) {
+        QSqlQuery q(database());
+        q.prepare(sql);
+        q.addBindValue(sweepId);
+        removed = sql::exec(q, core::Tr::tr("cannot remove sweep %1").arg(sweepId));
+        if (!removed.ok())
+            break;
+    }
+    return sql::commit(transaction, removed, sweepId);
+}
+
 StoreResult<QList<SweepRecord>> RunStore::sweeps() const
 {
     using Result = StoreResult<QList<SweepRecord>>;

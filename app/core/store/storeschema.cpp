@@ -128,6 +128,12 @@ QList<StoreMigration> storeMigrations()
              QStringLiteral("ALTER TABLE runs ADD COLUMN sweep_point TEXT NOT NULL DEFAULT ''"),
              QStringLiteral("CREATE INDEX runs_sweep ON runs (sweep_id)"),
          }},
+        {7,
+         {
+             // How long an ended job ran, as the scheduler said (JobScheduling::elapsedSeconds): a sweep's
+             // point without epoch times is timed by it. NULL: not ended or not said.
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN elapsed_s INTEGER"),
+         }},
     };
 }
 

@@ -18,6 +18,8 @@ class Submission : public QObject {
     Q_OBJECT
 public:
     Submission(ClusterSession *session, LaunchRequest request, int chain);
+    // New runs of one shape as one job array (remote::RunLauncher::startArray): a job result for each.
+    Submission(ClusterSession *session, const QList<LaunchRequest> &array, int maxRunning);
 
     void start();
     void stop(); // no further job is submitted; a job already sent stays sent
@@ -40,6 +42,8 @@ private:
     QPointer<ClusterSession> m_session;
     LaunchRequest m_request;
     int m_chain;
+    QList<LaunchRequest> m_array;
+    int m_maxRunning = 0;
     QList<LaunchResult> m_results;
     remote::StepSequence m_steps;
 };

@@ -89,6 +89,36 @@ private slots:
         QCOMPARE(r.jobId, QStringLiteral("17"));
     }
 
+    void withoutEpochTimesTheJobsElapsedTime()
+    {
+        // A command that logs no epochs is timed by how long its jobs ran (a requeued run: both jobs).
+        RunRecord run;
+        run.id = QStringLiteral("abcdef0123");
+        run.specJson = QStringLiteral(R"({"nodes":1,"tasksPerNode":2})");
+        JobRecord first;
+        first.scheduling.elapsedSeconds = 50;
+        JobRecord second;
+        second.scheduling.elapsedSeconds = 70;
+        SweepRow r = sweepRowOf(run, {first, second}, RunSeries(), {{QStringLiteral("env:N"), QStringLiteral("2")}});
+        QCOMPARE(r.secondsPerEpoch, 120.0);
+        QVERIFY(r.timedByJob);
+        QCOMPARE(sweepTableCells(r).at(3), u"120 (job)"_s);
+        QCOMPARE(sweepRowToJson(r).value(u"timed_by"_s).toString(), u"job"_s);
+        QCOMPARE(sweepCsv({r}).section(u'\n', 1, 1).section(u',', 3, 3), u"120"_s);
+        QVERIFY(std::isnan(sweepRowOf(run, {JobRecord()}, RunSeries(), {}).secondsPerEpoch)); // not said yet
+        // Compared among themselves only when no point has epoch times.
+        SweepRow faster = r;
+        faster.secondsPerEpoch = 60;
+        faster.ranks = 4;
+        QList<SweepRow> byJobs{r, faster};
+        fillSpeedups(byJobs);
+        QCOMPARE(byJobs.at(1).speedup, 2.0);
+        QList<SweepRow> mixed{r, row(1, 1, 8.0)};
+        fillSpeedups(mixed);
+        QVERIFY(std::isnan(mixed.at(0).speedup));
+        QCOMPARE(mixed.at(1).speedup, 1.0);
+    }
+
     void secondsKeepThreeDigits()
     {
         QCOMPARE(sweepTableCells(row(1, 1, 0.04868)).at(3), u"0.0487"_s);

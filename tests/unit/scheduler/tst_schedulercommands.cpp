@@ -47,10 +47,11 @@ void TestSchedulerCommands::slurmCommandLines()
         QStringList({QStringLiteral("sbatch"), QStringLiteral("--parsable"), QStringLiteral("/home/a/my job.sh")}));
     QCOMPARE(slurm.query({QStringLiteral("5"), QStringLiteral("6")}).argv,
              QStringList({QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--states=all"),
-                          QStringLiteral("--jobs=5,6"), QStringLiteral("--Format=") + squeueFormat()}));
+                          QStringLiteral("--array"), QStringLiteral("--jobs=5,6"),
+                          QStringLiteral("--Format=") + squeueFormat()}));
     QCOMPARE(squeueFormat(), QStringLiteral("JobID:0|,State:0|,Reason:0|,RestartCnt:0|,exit_code:0|,TimeLimit:0|,"
                                             "TimeUsed:0|,NodeList:0|,Partition:0|,SubmitTime:0|,StartTime:0|,"
-                                            "EndTime:0|,Name:0"));
+                                            "EndTime:0|,ArrayJobID:0|,ArrayTaskID:0|,Name:0"));
     QCOMPARE(slurm.queryFinished({QStringLiteral("5")}).argv,
              QStringList({QStringLiteral("sacct"), QStringLiteral("--parsable2"), QStringLiteral("--noheader"),
                           QStringLiteral("--allocations"), QStringLiteral("--jobs=5"),

@@ -21,6 +21,7 @@ private slots:
     void times();
     void malformed_data();
     void malformed();
+    void arrayTasksGoByArrayAndTask();
     void badLineKeepsTheOthers();
 
 private:
@@ -131,15 +132,15 @@ void TestSqueueParser::times()
 void TestSqueueParser::malformed_data()
 {
     addRejectedOutputColumns();
-    QTest::addRow("garbage") << QByteArray("hello world\n") << QStringLiteral("line 1: expected 13 fields");
+    QTest::addRow("garbage") << QByteArray("hello world\n") << QStringLiteral("line 1: expected 15 fields");
     QTest::addRow("truncated line")
         << QByteArray("26|CANCELLED|None|0|15|UNLIMITED|0:00|node1|debug|2026-11-22T18:21:46|2026-11-")
-        << QStringLiteral("line 1: expected 13 fields separated by '|', got 11");
-    QTest::addRow("non-numeric id") << QByteArray(
-                                           "abc|RUNNING|None|0|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
-                                    << QStringLiteral("line 1: 'abc' is not a Slurm job id");
+        << QStringLiteral("line 1: expected 15 fields separated by '|', got 11");
+    QTest::addRow("non-numeric id")
+        << QByteArray("abc|RUNNING|None|0|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|abc|N/A|x\n")
+        << QStringLiteral("line 1: 'abc' is not a Slurm job id");
     QTest::addRow("non-numeric restarts")
-        << QByteArray("\n5|RUNNING|None|x|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|x\n")
+        << QByteArray("\n5|RUNNING|None|x|0|1:00|0:00|node1|debug|2026-11-22T18:21:56|N/A|N/A|5|N/A|x\n")
         << QStringLiteral("line 2: restart count 'x'");
     addSlurmErrorReplyRow("slurm error text");
 }
@@ -149,11 +150,29 @@ void TestSqueueParser::malformed()
     verifyRejectedOutput(parseSqueue);
 }
 
+void TestSqueueParser::arrayTasksGoByArrayAndTask()
+{
+    // Captured from the sandbox: an array's tasks print their own numbers as JobID (the last task has the
+    // array's), the array and the task apart; a job outside an array has no task ("N/A").
+    const JobListResult result = parseSqueue(
+        "10|COMPLETED|None|0|0|5:00|0:02|node1|debug|2026-11-27T11:23:25|2026-11-27T11:23:26|2026-11-27T11:23:28|9|0|"
+        "pause.PAUSE-37e79b80-a0\n"
+        "9|PENDING|JobArrayTaskLimit|0|0|5:00|0:00||debug|2026-11-27T11:23:25|N/A|N/A|9|1|pause.PAUSE-37e79b80-a0\n"
+        "11|RUNNING|None|0|0|5:00|0:01|node1|debug|2026-11-27T11:23:25|2026-11-27T11:23:26|N/A|11|N/A|single\n");
+    QVERIFY2(result.ok(), qPrintable(result.errorString()));
+    QCOMPARE(result.jobs.size(), 3);
+    QCOMPARE(result.jobs.at(0).id, QStringLiteral("9_0"));
+    QCOMPARE(result.jobs.at(0).state, JobState::Completed);
+    QCOMPARE(result.jobs.at(1).id, QStringLiteral("9_1"));
+    QCOMPARE(result.jobs.at(1).reason, QStringLiteral("JobArrayTaskLimit"));
+    QCOMPARE(result.jobs.at(2).id, QStringLiteral("11"));
+}
+
 void TestSqueueParser::badLineKeepsTheOthers()
 {
     QByteArray output = fixture(QStringLiteral("slurm-squeue-final.txt"));
     const int jobs = int(output.count('\n'));
-    output.insert(0, "JOBID|STATE|REASON|RESTART_COUNT|EXIT_CODE|TIME_LIMIT|TIME|NODELIST|PARTITION|x|y|z|NAME\n");
+    output.insert(0, "JOBID|STATE|REASON|RESTART_COUNT|EXIT_CODE|TIME_LIMIT|TIME|NODELIST|PARTITION|x|y|z|A|T|NAME\n");
     output.append("42|RUNN");
     const JobListResult result = parseSqueue(output);
     QCOMPARE(result.jobs.size(), jobs); // the header is skipped, the cut line is an error

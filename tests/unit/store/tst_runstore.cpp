@@ -332,6 +332,18 @@ void TestRunStore::sweepsKeepTheirRuns()
     QCOMPARE(members.value.at(1).runId, runs.at(2));
     QCOMPARE(members.value.at(1).pointJson, QStringLiteral(R"({"nodes":"2"})"));
     QVERIFY(m_store.sweepMembers(older.id).value.isEmpty());
+    // Removed with its runs (and their jobs); the run outside it and the other sweep stay.
+    JobRecord job;
+    job.runId = runs.at(0);
+    job.jobId = QStringLiteral("123_0");
+    QVERIFY(m_store.saveJob(job).ok());
+    const StoreStatus removed = m_store.removeSweep(newer.id);
+    QVERIFY2(removed.ok(), qPrintable(removed.error));
+    QCOMPARE(m_store.sweeps().value.size(), 1);
+    QVERIFY(!m_store.run(runs.at(0)).value.has_value());
+    QVERIFY(!m_store.run(runs.at(2)).value.has_value());
+    QVERIFY(m_store.run(runs.at(1)).value.has_value());
+    QVERIFY(m_store.jobs(runs.at(0)).value.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunStore)

@@ -327,8 +327,12 @@ void RunLauncher::claim(const StepHandle &step)
         const LaunchRecords records = claimedLaunchRecords(request, launch.rendered, existing.value);
         launch.run = records.run;
         launch.job = records.job;
+        // A task's claim says its array: taken over, it looks for the array before submitting the run alone.
+        LaunchRequest kept = request;
+        if (m_array)
+            kept.array = {arrayJobName(), m_scriptDirectory + u'/' + RunLayout{{}}.scriptName(request.attempt), int(i)};
         const auto claimed = m_store->claimAttempt(launch.run, launch.job, claimOwner(), claimLeaseMs,
-                                                   launchRequestJson(request, launch.rendered.script));
+                                                   launchRequestJson(kept, launch.rendered.script));
         if (!claimed.ok()) {
             releaseClaims(int(i));
             return step.fail(claimed.error);
@@ -445,10 +449,17 @@ void RunLauncher::lookFor(const StepHandle &step)
             return send(step); // it never reached the scheduler
         }
         const QString found = jobs.jobs.constFirst().id;
-        m_jobId = m_array ? arrayJobIdOf(first().profile.scheduler, found) : found;
+        const SchedulerKind scheduler = first().profile.scheduler;
+        const ArrayMembership &task = first().array;
+        m_jobId = m_array        ? arrayJobIdOf(scheduler, found)
+                  : task.isSet() ? arrayTaskJobId(scheduler, arrayJobIdOf(scheduler, found), task.task)
+                                 : found;
         emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
         step.done();
     });
+    const ArrayMembership &task = first().array;
+    if (task.isSet()) // a task's claim taken over: its array, if it reached the scheduler
+        return client->findNamed(task.name, task.script);
     client->findNamed(m_array ? arrayJobName() : m_launches.constFirst().rendered.attemptSpec.name, script);
 }
 
@@ -486,16 +497,20 @@ void RunLauncher::release(const StepHandle &step, const QString &error)
 
 void RunLauncher::record(const StepHandle &step)
 {
+    QStringList problems;
     for (qsizetype i = 0; i < m_launches.size(); ++i) {
         Launch &launch = m_launches[i];
         launch.job =
             submittedJobRecord(launch.job, launch.rendered.attemptSpec, jobIdOf(i), QDateTime::currentDateTimeUtc());
-        // The run and its job in one transaction: a reader never sees a run without the job it waits on.
+        // The run and its job in one transaction: a reader never sees a run without the job it waits on. Every
+        // task is recorded even when one fails: the others' jobs run.
         const StoreStatus saved = m_store->recordClaimedJob(launch.run, launch.job, claimOwner());
         if (!saved.ok())
-            return step.fail(
+            problems.append(
                 tr("job %1 was submitted, but the run store failed: %2").arg(launch.job.jobId, saved.error));
     }
+    if (!problems.isEmpty())
+        return step.fail(problems.join(u'\n'));
     step.done();
 }
 

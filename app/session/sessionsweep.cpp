@@ -5,6 +5,8 @@
 #include "session/internal/submission.h"
 #include "session/sessionoperation.h"
 
+#include <QUuid>
+
 namespace torchdeck {
 
 namespace {
@@ -31,6 +33,10 @@ SessionOperation *ClusterSession::submitSweep(const SweepRecord &sweep, const QL
         return SessionOperation::alreadyFailed(added.error, this);
     auto *operation = new SessionOperation(this);
     auto state = std::make_shared<SweepProgress>(SweepProgress{sweep, points, {}, {}, false});
+    for (SweepPointRequest &point : state->points) { // each run joins the sweep by its id: every point has one
+        if (point.request.runId.isEmpty())
+            point.request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    }
     const auto joined = [this, state, operation](const LaunchResult &result) {
         state->results.append(result);
         for (const SweepPointRequest &point : std::as_const(state->points)) {
@@ -69,7 +75,7 @@ SessionOperation *ClusterSession::submitSweep(const SweepRecord &sweep, const QL
     });
     if (asArray) {
         QList<LaunchRequest> requests;
-        for (const SweepPointRequest &point : points)
+        for (const SweepPointRequest &point : std::as_const(state->points))
             requests.append(point.request);
         auto *submission = new Submission(this, requests, maxRunning);
         state->current = submission;

@@ -252,8 +252,12 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     }
     QList<std::pair<Point, LaunchResult>> submitted;
-    for (qsizetype i = 0; i < results->size() && i < points.size(); ++i)
-        submitted.append({points.at(i), results->at(i)});
+    for (const LaunchResult &result : *results) {
+        for (const Point &point : std::as_const(points)) {
+            if (point.request.runId == result.runId)
+                submitted.append({point, result});
+        }
+    }
     printSubmitted(context, sweep.id, base.cluster, submitted, parsed->json);
     return Ok;
 }

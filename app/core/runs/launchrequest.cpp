@@ -30,13 +30,17 @@ QString launchRequestJson(const LaunchRequest &request, const QString &script)
     QJsonArray after;
     for (const QString &id : request.after.jobIds)
         after.append(id);
-    const QJsonObject object{{QStringLiteral("spec"), request.spec.toJson()},
-                             {QStringLiteral("run"), request.runId},
-                             {QStringLiteral("attempt"), request.attempt},
-                             {QStringLiteral("resume"), request.resume.text()},
-                             {QStringLiteral("script"), script},
-                             {QStringLiteral("after_kind"), int(request.after.kind)},
-                             {QStringLiteral("after"), after}};
+    QJsonObject object{{QStringLiteral("spec"), request.spec.toJson()},
+                       {QStringLiteral("run"), request.runId},
+                       {QStringLiteral("attempt"), request.attempt},
+                       {QStringLiteral("resume"), request.resume.text()},
+                       {QStringLiteral("script"), script},
+                       {QStringLiteral("after_kind"), int(request.after.kind)},
+                       {QStringLiteral("after"), after}};
+    if (request.array.isSet())
+        object.insert(QStringLiteral("array"), QJsonObject{{QStringLiteral("name"), request.array.name},
+                                                           {QStringLiteral("script"), request.array.script},
+                                                           {QStringLiteral("task"), request.array.task}});
     return QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
 }
 
@@ -58,6 +62,9 @@ std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile
     request.after.kind = SubmitDependency::Kind(afterKind);
     for (const auto &id : object.value(u"after").toArray())
         request.after.jobIds.append(id.toString());
+    const QJsonObject array = object.value(u"array").toObject();
+    request.array = {array.value(u"name").toString(), array.value(u"script").toString(),
+                     array.value(u"task").toInt(-1)};
     return request;
 }
 

@@ -14,6 +14,15 @@ namespace torchdeck {
 
 class RunStore;
 
+// A run sent as task `task` of a job array (remote::RunLauncher::startArray): a claim of it that is taken
+// over looks for the array by its name and script before it submits the run alone.
+struct ArrayMembership {
+    QString name;   // the array's job name
+    QString script; // its script's path on the cluster
+    int task = -1;  // -1: not in an array
+    bool isSet() const { return task >= 0; }
+};
+
 // One submission: a new run (attempt 0) or a further attempt of a stored run (resume, requeue, chain).
 struct LaunchRequest {
     ClusterProfile profile;
@@ -23,6 +32,7 @@ struct LaunchRequest {
     ResumeFrom resume; // the trainer's --resume for this attempt
     QString script;    // non-empty: submit this text (the user edited the rendered script)
     SubmitDependency after;
+    ArrayMembership array; // set only in a claim of an array's task
 };
 
 struct LaunchResult {

@@ -26,7 +26,8 @@ QString slurmOverlapStepCommand(const QString &jobId, const QString &nodes, cons
 QString jobProcessesScript(const QString &jobVariable)
 {
     if (jobVariable != u"SLURM_JOB_ID")
-        return QStringLiteral("on=$(grep -lsxz \"%1=$j\" /proc/[0-9]*/environ)\nown=\n").arg(jobVariable);
+        return QStringLiteral("on=$(grep -lsxzF \"%1=$j\" /proc/[0-9]*/environ)\nown=\n")
+            .arg(jobVariable); // ids hold [ ]
     return QStringLiteral(
         "mine=$(grep -lsxz \"SLURM_JOB_ID=$SLURM_JOB_ID\" /proc/[0-9]*/environ)\n"
         "on=; [ -n \"$mine\" ] && on=$(grep -lsxz \"SLURMD_NODENAME=$n\" $mine)\n"

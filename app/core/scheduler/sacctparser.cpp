@@ -66,7 +66,10 @@ JobListResult parseSacct(const QByteArray &output)
         job.signal = exit.signal;
         job.name = fields.mid(Name).join(u'|');
         settleJob(job);
-        addOrReplace(result, job);
+        for (const QString &id : slurmArrayTaskIds(job.id)) {
+            job.id = id;
+            addOrReplace(result, job);
+        }
     }
     return result;
 }

@@ -144,6 +144,27 @@ bool isSlurmJobId(QStringView text)
     return pattern.match(text).hasMatch();
 }
 
+QStringList slurmArrayTaskIds(const QString &id, int most)
+{
+    static const QRegularExpression range(QStringLiteral(R"(\A(\d+)_\[([0-9,:-]+)(%\d+)?\]\z)"));
+    const QRegularExpressionMatch match = range.match(id);
+    if (!match.hasMatch())
+        return {id};
+    QStringList ids;
+    for (const QString &part : match.captured(2).split(u',', Qt::SkipEmptyParts)) {
+        const QString span = part.section(u':', 0, 0); // a step ("1-9:2") is not followed: each listed is
+        bool firstOk = false;
+        bool lastOk = false;
+        const qint64 first = span.section(u'-', 0, 0).toLongLong(&firstOk);
+        const qint64 last = span.contains(u'-') ? span.section(u'-', 1, 1).toLongLong(&lastOk) : first;
+        if (!firstOk || (span.contains(u'-') && !lastOk))
+            continue;
+        for (qint64 task = first; task <= last && ids.size() < most; ++task)
+            ids.append(match.captured(1) + u'_' + QString::number(task));
+    }
+    return ids.isEmpty() ? QStringList{id} : ids;
+}
+
 bool isPbsJobId(QStringView text)
 {
     static const QRegularExpression pattern(QStringLiteral(R"(\A\d+(\[\d*\])?(\.[A-Za-z0-9_.-]+)?\z)"));

@@ -48,6 +48,9 @@ ExitStatus waitStatus(int status);
 // Job ids as schedulers print them. Slurm: 123, 123_4, 123_[1-5], 123+1. PBS: 123, 123.server,
 // 123[].server, 123[7].server.
 bool isSlurmJobId(QStringView text);
+// The tasks of a Slurm array line that stands for several ("123_[1-3,5%2]" -> 123_1, 123_2, 123_3, 123_5: how
+// sacct shows the tasks of an array that never started); the id itself otherwise. At most `most` ids.
+QStringList slurmArrayTaskIds(const QString &id, int most = 10000);
 bool isPbsJobId(QStringView text);
 
 // A '|'-separated line of a Slurm report with at least `count` fields; else nothing, and the error in `errors`.

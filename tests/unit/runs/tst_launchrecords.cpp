@@ -113,6 +113,20 @@ private slots:
         QVERIFY2(job.stdoutPath.contains(QStringLiteral("4242")), qPrintable(job.stdoutPath));
         QCOMPARE(job.metricsPath, claimed.metricsPath);
     }
+
+    void aClaimKeepsItsArray()
+    {
+        // A task's claim, taken over, must find its array again rather than submit the run a second time.
+        LaunchRequest launch = request(trainerJob(), 0, QStringLiteral("auto"));
+        launch.array = {QStringLiteral("ae-0a1b2c3d-a0"), work + QStringLiteral("/arrays/0a1b2c3d-run/job-0.sh"), 2};
+        const auto kept = launchRequestFromJson(slurm(), launchRequestJson(launch, QStringLiteral("#!/bin/bash\n")));
+        QVERIFY(kept);
+        QCOMPARE(kept->array.name, launch.array.name);
+        QCOMPARE(kept->array.script, launch.array.script);
+        QCOMPARE(kept->array.task, 2);
+        launch.array = {};
+        QVERIFY(!launchRequestFromJson(slurm(), launchRequestJson(launch, {}))->array.isSet());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLaunchRecords)

@@ -1,4 +1,5 @@
 #include "core/scheduler/sacctparser.h"
+#include "core/scheduler/schedulertext.h"
 #include "fixture.h"
 
 #include <QTest>
@@ -15,6 +16,7 @@ private slots:
     void requeuedJobIsReportedOnceAsItsLastRun();
     void brokenJobcompRecordStaysAJob();
     void accountingFormat();
+    void arrayTasksThatNeverStartedAreEachTheirOwn();
     void malformed_data();
     void malformed();
 
@@ -92,6 +94,25 @@ void TestSacctParser::accountingFormat()
     QCOMPARE(result.jobs.at(1).state, JobState::Preempted);
     QCOMPARE(result.jobs.at(2).state, JobState::Failed);
     QVERIFY(!result.jobs.at(2).submitted.isValid());
+}
+
+void TestSacctParser::arrayTasksThatNeverStartedAreEachTheirOwn()
+{
+    // An array cancelled before all its tasks ran: sacct shows the ones that never started as one line.
+    const QByteArray output = "77_0|COMPLETED|0:0|None|n01|debug|2026-01-02T03:04:05|2026-01-02T03:04:06|"
+                              "2026-01-02T03:05:06|00:10:00|00:01:00|lrs\n"
+                              "77_[1-2,4%2]|CANCELLED by 0|0:0|None|None assigned|debug|2026-01-02T03:04:05|None|"
+                              "2026-01-02T03:05:07|00:10:00|00:00:00|lrs\n";
+    const JobListResult result = parseSacct(output);
+    QVERIFY2(result.ok(), qPrintable(result.errorString()));
+    QStringList ids;
+    for (const JobInfo &job : result.jobs)
+        ids.append(job.id);
+    QCOMPARE(ids, QStringList({QStringLiteral("77_0"), QStringLiteral("77_1"), QStringLiteral("77_2"),
+                               QStringLiteral("77_4")}));
+    QCOMPARE(result.find(QStringLiteral("77_2"))->state, JobState::Cancelled);
+    QCOMPARE(schedulertext::slurmArrayTaskIds(QStringLiteral("77_[0-99999999]"), 5).size(), 5); // bounded
+    QCOMPARE(schedulertext::slurmArrayTaskIds(QStringLiteral("77_3")), QStringList{QStringLiteral("77_3")});
 }
 
 void TestSacctParser::malformed_data()

@@ -37,8 +37,9 @@ StrictModes no
 Subsystem sftp internal-sftp
 # bin/ first on the sessions' PATH: empty, but tests put wrappers there (a scheduler command that misbehaves).
 # PYENV_REHASH_TIMEOUT: a user's pyenv rehashes in every session's .bashrc; a lock left by a killed session must
-# not make each later command wait its minute.
-SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=0 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# not make each later command wait its minute, and two sessions starting at once (an array's tasks) wait for
+# each other's rehash (well under a second) rather than print pyenv's warning into a job's log.
+SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=2 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 LogLevel INFO
 CONF
 }

@@ -36,10 +36,12 @@ UsePAM no
 StrictModes no
 Subsystem sftp internal-sftp
 # bin/ first on the sessions' PATH: empty, but tests put wrappers there (a scheduler command that misbehaves).
-# PYENV_REHASH_TIMEOUT: a user's pyenv rehashes in every session's .bashrc; a lock left by a killed session must
-# not make each later command wait its minute, and two sessions starting at once (an array's tasks) wait for
-# each other's rehash (well under a second) rather than print pyenv's warning into a job's log.
-SetEnv SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=2 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# SHLVL=1: bash reads ~/.bashrc when sshd starts it as the first shell (SHLVL < 2), and this machine's user's may
+# be slow (pyenv init: 0.6 s a command, which the agent then takes for a struggling scheduler and polls every 5 s);
+# the sandbox is a cluster of its own, not this machine's login. PYENV_REHASH_TIMEOUT: a login shell (bash -l)
+# still reads it; a lock left by a killed session must not make each later command wait its minute, and two
+# sessions starting at once (an array's tasks) wait for each other's rehash rather than print pyenv's warning.
+SetEnv SHLVL=1 SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=2 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 LogLevel INFO
 CONF
 }

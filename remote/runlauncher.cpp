@@ -434,33 +434,46 @@ void RunLauncher::send(const StepHandle &step)
 
 void RunLauncher::lookFor(const StepHandle &step)
 {
-    SchedulerClient *client = schedulerClient(step);
     const QString script = m_scriptDirectory + u'/' + RunLayout{{}}.scriptName(first().attempt);
+    const QString ownName = m_launches.constFirst().rendered.attemptSpec.name;
+    const ArrayMembership &task = first().array;
+    const auto sendUnlessTwice = [this, step] {
+        if (m_sends >= 2)
+            return step.fail(tr("the scheduler does not list the job submitted twice"));
+        send(step); // it never reached the scheduler
+    };
+    // A task's claim taken over: its array, if that reached the scheduler, else the run alone (as an earlier
+    // takeover, or this one before the connection broke, sent it).
+    if (task.isSet())
+        return lookForNamed(step, task.name, task.script, true, [this, step, ownName, script, sendUnlessTwice] {
+            lookForNamed(step, ownName, script, false, sendUnlessTwice);
+        });
+    lookForNamed(step, m_array ? arrayJobName() : ownName, script, false, sendUnlessTwice);
+}
+
+void RunLauncher::lookForNamed(const StepHandle &step, const QString &name, const QString &script, bool asTask,
+                               const std::function<void()> &notFound)
+{
+    SchedulerClient *client = schedulerClient(step);
     connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
         client->deleteLater();
         // The claim stays: once its lease runs out, a front looks again before it submits.
         step.fail(tr("cannot tell whether the job was submitted: %1").arg(error));
     });
-    connect(client, &SchedulerClient::found, step.context(), [this, client, step](const JobListResult &jobs) {
-        client->deleteLater();
-        if (jobs.jobs.isEmpty()) {
-            if (m_sends >= 2)
-                return step.fail(tr("the scheduler does not list the job submitted twice"));
-            return send(step); // it never reached the scheduler
-        }
-        const QString found = jobs.jobs.constFirst().id;
-        const SchedulerKind scheduler = first().profile.scheduler;
-        const ArrayMembership &task = first().array;
-        m_jobId = m_array        ? arrayJobIdOf(scheduler, found)
-                  : task.isSet() ? arrayTaskJobId(scheduler, arrayJobIdOf(scheduler, found), task.task)
-                                 : found;
-        emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
-        step.done();
-    });
-    const ArrayMembership &task = first().array;
-    if (task.isSet()) // a task's claim taken over: its array, if it reached the scheduler
-        return client->findNamed(task.name, task.script);
-    client->findNamed(m_array ? arrayJobName() : m_launches.constFirst().rendered.attemptSpec.name, script);
+    connect(client, &SchedulerClient::found, step.context(),
+            [this, client, step, asTask, notFound](const JobListResult &jobs) {
+                client->deleteLater();
+                if (jobs.jobs.isEmpty())
+                    return notFound();
+                const QString found = jobs.jobs.constFirst().id;
+                const SchedulerKind scheduler = first().profile.scheduler;
+                m_jobId = m_array  ? arrayJobIdOf(scheduler, found)
+                          : asTask ? arrayTaskJobId(scheduler, arrayJobIdOf(scheduler, found), first().array.task)
+                                   : found;
+                emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
+                step.done();
+            });
+    client->findNamed(name, script);
 }
 
 void RunLauncher::whenReconnected(const StepHandle &step, const std::function<void()> &then)

@@ -5,6 +5,7 @@
 
 #include <QObject>
 #include <QPointer>
+#include <functional>
 
 namespace torchdeck {
 class RunStore;
@@ -66,6 +67,8 @@ private:
     SchedulerClient *schedulerClient(const StepHandle &step); // dropped with the step
     void send(const StepHandle &step);
     void lookFor(const StepHandle &step);
+    void lookForNamed(const StepHandle &step, const QString &name, const QString &script, bool asTask,
+                      const std::function<void()> &notFound);
     void whenReconnected(const StepHandle &step, const std::function<void()> &then);
     void release(const StepHandle &step, const QString &error);
     void record(const StepHandle &step);

@@ -61,11 +61,27 @@ SessionOperation *ClusterSession::submitSweep(const SweepRecord &sweep, const QL
         reply.insert(QStringLiteral("jobs"), jobs);
         operation->finish(reply);
     };
-    const auto failed = [state, operation](const QString &error) {
-        operation->fail(tr("the sweep stopped, %1 of %2 points submitted: %3")
-                            .arg(state->results.size())
-                            .arg(state->points.size())
-                            .arg(error));
+    const auto failed = [this, state, operation](const QString &error) {
+        // What reached the store stays the sweep's (a task recorded before another's record failed; a claim
+        // that is looked for again once its lease runs out); a sweep that kept no run is removed.
+        int kept = 0;
+        int sent = 0;
+        for (const SweepPointRequest &point : std::as_const(state->points)) {
+            const auto run = m_store->run(point.request.runId);
+            if (!run.ok() || !run.value)
+                continue;
+            ++kept;
+            if (const auto jobs = m_store->jobs(point.request.runId);
+                jobs.ok() && !submittedJobIds(jobs.value).isEmpty())
+                ++sent;
+            if (const StoreStatus saved = m_store->joinSweep(point.request.runId, state->sweep.id, point.pointJson);
+                !saved.ok())
+                operation->reportOutput(saved.error + u'\n');
+        }
+        if (kept == 0)
+            static_cast<void>(m_store->removeSweep(state->sweep.id));
+        operation->fail(
+            tr("the sweep stopped, %1 of %2 points submitted: %3").arg(sent).arg(state->points.size()).arg(error));
     };
     operation->setStopHandler([state] {
         // Jobs already sent stay sent; no further point is.

@@ -47,7 +47,10 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
             return {{AttemptClaim::Outcome::AlreadySubmitted, holder, jobId}, {}};
         if (holder != owner && until > now)
             return {{AttemptClaim::Outcome::HeldByAnother, holder, {}}, {}};
-        claim.outcome = holder == owner ? AttemptClaim::Outcome::Claimed : AttemptClaim::Outcome::TakenOver;
+        // An expired claim of this same owner is taken over too: its launcher is gone (a stopped submission, a
+        // task whose record failed) and may have submitted, so the next one looks before it sends.
+        claim.outcome =
+            holder == owner && until > now ? AttemptClaim::Outcome::Claimed : AttemptClaim::Outcome::TakenOver;
         claim.owner = holder;
         QSqlQuery renew(db);
         renew.prepare(

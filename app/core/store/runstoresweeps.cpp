@@ -25,11 +25,14 @@ StoreStatus RunStore::joinSweep(const QString &runId, const QString &sweepId, co
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("UPDATE runs SET sweep_id = ?, sweep_point = ? WHERE id = ?"));
-    for (const QVariant &v : {sql::text(sweepId), sql::text(pointJson), sql::text(runId)})
+    // Only while the sweep is there: one deleted while its points were being sent leaves them runs of their own.
+    q.prepare(QStringLiteral(
+        "UPDATE runs SET sweep_id = ?, sweep_point = ? WHERE id = ? AND EXISTS (SELECT 1 FROM sweeps WHERE id = ?)"));
+    for (const QVariant &v : {sql::text(sweepId), sql::text(pointJson), sql::text(runId), sql::text(sweepId)})
         q.addBindValue(v);
-    return sql::execOnRow(q, core::Tr::tr("cannot add run %1 to sweep %2").arg(runId, sweepId),
-                          core::Tr::tr("no run %1 in the store").arg(runId));
+    return sql::execOnRow(
+        q, core::Tr::tr("cannot add run %1 to sweep %2").arg(runId, sweepId),
+        core::Tr::tr("run %1 or sweep %2 is not in the store (deleted meanwhile?)").arg(runId, sweepId));
 }
 
 StoreStatus RunStore::removeSweep(const QString &sweepId)

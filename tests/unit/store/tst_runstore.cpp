@@ -344,6 +344,11 @@ void TestRunStore::sweepsKeepTheirRuns()
     QVERIFY(!m_store.run(runs.at(2)).value.has_value());
     QVERIFY(m_store.run(runs.at(1)).value.has_value());
     QVERIFY(m_store.jobs(runs.at(0)).value.isEmpty());
+    // A point sent after its sweep was deleted stays a run of its own, in no sweep that is gone.
+    const StoreStatus late = m_store.joinSweep(runs.at(1), newer.id, {});
+    QVERIFY(!late.ok());
+    QVERIFY2(late.error.contains(QStringLiteral("deleted meanwhile")), qPrintable(late.error));
+    QVERIFY(m_store.sweepMembers(newer.id).value.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestRunStore)

@@ -111,6 +111,11 @@ private slots:
         JobRecord late = attempt(run.id, 0);
         late.jobId = QStringLiteral("1");
         QVERIFY(!m_store.recordClaimedJob(run, late, kOwnerA).ok());
+        // Its own expired claim is taken over too: the launcher that held it is gone and may have submitted.
+        const RunRecord own = newRun(QStringLiteral("r6"));
+        QVERIFY(m_store.claimAttempt(own, attempt(own.id, 0), kOwnerA, -1).ok());
+        QCOMPARE(m_store.claimAttempt(own, attempt(own.id, 0), kOwnerA, leaseMs).value.outcome,
+                 AttemptClaim::Outcome::TakenOver);
     }
 
     // Two processes (two connections to one file) claim the same attempt: one wins.

@@ -181,6 +181,8 @@ print(" ".join(r["job"] for r in json.load(sys.stdin)["runs"]))' <<<"$out")
         td metrics "$run" --json | grep -q '"event": *"step"' || fail "run $run has no step metrics"
         [[ -s "$(td status "$run" --json | json_field jobs.0.stdout)" ]] ||
             fail "run $run's log is not where its job says: $(td status "$run" --json)"
+        # Seen inside: a step beside the task's (srun wants its own job number, not N_i) reads its processes.
+        expect_eq "$(td status "$run" --json | json_field resources.via)" proc "where run $run's resources were read"
     done
     expect_eq "$waiting" JobArrayTaskLimit "why the third task waits"
     td cancel "${sweep:0:8}" >"$home/cancel.out" 2>&1 || fail "cancel: $(cat "$home/cancel.out")"

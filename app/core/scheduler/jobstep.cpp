@@ -9,10 +9,8 @@ namespace torchdeck {
 QString slurmOverlapStepCommand(const QString &jobId, const QString &nodes, const QString &stepName, int timeoutSeconds,
                                 const QString &script)
 {
-    QStringList argv{
-        QStringLiteral("timeout"),   QString::number(timeoutSeconds),       QStringLiteral("srun"),
-        QStringLiteral("--overlap"), QStringLiteral("--jobid=") + jobId,    QStringLiteral("--label"),
-        QStringLiteral("--quiet"),   QStringLiteral("--ntasks-per-node=1"), QStringLiteral("--job-name=") + stepName};
+    QStringList argv{QStringLiteral("--label"), QStringLiteral("--quiet"), QStringLiteral("--ntasks-per-node=1"),
+                     QStringLiteral("--job-name=") + stepName};
     // Without a node list the step gets one node; the job's own list reaches all of them.
     if (!nodes.isEmpty() && nodes != u"(null)")
         argv << QStringLiteral("--nodelist=") + nodes;
@@ -20,7 +18,12 @@ QString slurmOverlapStepCommand(const QString &jobId, const QString &nodes, cons
     QStringList quoted;
     for (const QString &word : std::as_const(argv))
         quoted.append(shellQuote(word));
-    return quoted.join(u' ');
+    // srun refuses an array task's "123_4" (Invalid numeric value): the task's own job number, as squeue says.
+    const QString job =
+        jobId.contains(u'_')
+            ? QStringLiteral("--jobid=\"$(squeue -h -j %1 -O JobID:0 | head -n 1)\"").arg(shellQuote(jobId))
+            : shellQuote(QStringLiteral("--jobid=") + jobId);
+    return QStringLiteral("timeout %1 srun --overlap %2 ").arg(timeoutSeconds).arg(job) + quoted.join(u' ');
 }
 
 QString jobProcessesScript(const QString &jobVariable)

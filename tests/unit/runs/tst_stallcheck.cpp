@@ -123,6 +123,11 @@ void TestStallCheck::stackDumpCommandAndAssembly()
     QVERIFY(slurm.startsWith(QStringLiteral("timeout 120 srun --overlap --jobid=17 --label --quiet")));
     QVERIFY(slurm.contains(QStringLiteral("'--nodelist=n[1-2]'")));
     QVERIFY(slurm.contains(QStringLiteral("thread apply all bt")));
+    // An array task: srun wants the task's own job number, which squeue gives for "123_4".
+    const QString task = stackDumpCommand(SchedulerKind::Slurm, QStringLiteral("123_4"), QStringLiteral("n1"));
+    QVERIFY2(task.startsWith(QStringLiteral(
+                 "timeout 120 srun --overlap --jobid=\"$(squeue -h -j 123_4 -O JobID:0 | head -n 1)\" --label")),
+             qPrintable(task));
     QVERIFY(stackDumpCommand(SchedulerKind::Pbs, QStringLiteral("5.pbs"), QStringLiteral("c1/0*4")).contains(u" c1 "));
     QVERIFY(stackDumpCommand(SchedulerKind::Local, QStringLiteral("5"), {}).isEmpty());
     const QByteArray output = "1: == n2 pid 9 rank 1 (train) ==\n0: == n1 pid 8 rank 0 (train) ==\n"

@@ -49,13 +49,6 @@ const std::pair<const char16_t *, const char16_t *> listOptions[] = {
     {u"--directive", u"extraDirectives"}, // a raw scheduler option, e.g. --begin=now+1hour or --exclusive
 };
 // The trainer's flags that take a value (docs/trainer.md); they go to the trainer's command line.
-const char16_t *const trainerOptions[] = {
-    u"--model",     u"--data",           u"--epochs",           u"--batch-size", u"--lr",
-    u"--optimizer", u"--seed",           u"--checkpoint-every", u"--keep",       u"--threads",
-    u"--limit",     u"--log-every",      u"--backend",          u"--amp",        u"--bucket-mb",
-    u"--device",    u"--nproc-per-node", u"--weight-decay",     u"--momentum",
-};
-
 bool readJobFile(const QString &path, QJsonObject *object, QString *error)
 {
     QFile file(path);
@@ -201,12 +194,10 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
                 overrides[QString::fromUtf16(key)] = list;
             }
         }
-        for (const char16_t *flag : trainerOptions) {
-            if (arg == QStringView(flag)) {
-                known = true;
-                trainerArgs = withTrainerOption(trainerArgs, arg, value);
-                trainerArgsGiven = true;
-            }
+        if (isTrainerOption(arg)) {
+            known = true;
+            trainerArgs = withTrainerOption(trainerArgs, arg, value);
+            trainerArgsGiven = true;
         }
         if (!known)
             return fail(Tr::tr("unknown option '%1' (see torchdeck --help)").arg(arg));

@@ -25,6 +25,18 @@ QString trainerOption(const QStringList &args, const QString &flag)
     return value;
 }
 
+bool isTrainerOption(QStringView flag)
+{
+    static constexpr const char16_t *options[] = {
+        u"--model",     u"--data",           u"--epochs",           u"--batch-size", u"--lr",
+        u"--optimizer", u"--seed",           u"--checkpoint-every", u"--keep",       u"--threads",
+        u"--limit",     u"--log-every",      u"--backend",          u"--amp",        u"--bucket-mb",
+        u"--device",    u"--nproc-per-node", u"--weight-decay",     u"--momentum",
+    };
+    return std::any_of(std::begin(options), std::end(options),
+                       [flag](const char16_t *option) { return flag == QStringView(option); });
+}
+
 QStringList withTrainerOption(const QStringList &args, const QString &flag, const QString &value)
 {
     QStringList result;

@@ -68,5 +68,8 @@ QString environmentValue(const JobSpec &spec, const QString &name);
 QString trainerOption(const QStringList &args, const QString &flag);
 // Sets a flag's value, replacing every earlier occurrence of it.
 QStringList withTrainerOption(const QStringList &args, const QString &flag, const QString &value);
+// Whether the bundled trainer takes this flag ("--lr") from a job's options: the terminal's job options and
+// the window's sweep grid accept these, and refuse a typo rather than pass it to every job.
+bool isTrainerOption(QStringView flag);
 
 } // namespace torchdeck

@@ -92,7 +92,14 @@ std::optional<JobSpec> specWithValue(JobSpec spec, const QString &name, const QS
                      .arg(name);
         return std::nullopt;
     }
-    spec.trainerArgs = withTrainerOption(spec.trainerArgs, QStringLiteral("--") + name, value);
+    const QString flag = QStringLiteral("--") + name;
+    if (!isTrainerOption(flag)) {
+        *error = core::Tr::tr("%1 is neither a job setting (nodes, tasks-per-node, gpus-per-node, cpus-per-task, "
+                              "time, partition, memory, env:NAME) nor an option of the bundled trainer")
+                     .arg(name);
+        return std::nullopt;
+    }
+    spec.trainerArgs = withTrainerOption(spec.trainerArgs, flag, value);
     return spec;
 }
 

@@ -1,4 +1,5 @@
 #include "core/runs/sweepgrid.h"
+#include "core/runs/sweepsubmission.h"
 
 #include <QTest>
 
@@ -73,6 +74,28 @@ private slots:
         QVERIFY(isShapeSetting(u"tasks-per-node"_s));
         QVERIFY(!isShapeSetting(u"lr"_s));
         QVERIFY(!isShapeSetting(u"env:NODES"_s));
+    }
+
+    // The window's grid editor: a job setting, a trainer option or env:NAME; a typo is refused, not passed to
+    // every job (the terminal refuses it as an unknown option).
+    void specWithValueKnowsTheSettings()
+    {
+        JobSpec trainer;
+        trainer.commandKind = CommandKind::Trainer;
+        QString error;
+        const std::optional<JobSpec> nodes = specWithValue(trainer, u"nodes"_s, u"2"_s, &error);
+        QVERIFY2(nodes && nodes->nodes == 2, qPrintable(error));
+        const std::optional<JobSpec> lr = specWithValue(trainer, u"lr"_s, u"0.01"_s, &error);
+        QVERIFY2(lr && lr->trainerArgs == QStringList({u"--lr"_s, u"0.01"_s}), qPrintable(lr->trainerArgs.join(u' ')));
+        const std::optional<JobSpec> variable = specWithValue(trainer, u"env:SEED"_s, u"3"_s, &error);
+        QVERIFY(variable && variable->environment.size() == 1);
+        QVERIFY(!specWithValue(trainer, u"node"_s, u"2"_s, &error));
+        QVERIFY2(error.contains(u"node is neither a job setting"_s), qPrintable(error));
+        QVERIFY(!specWithValue(trainer, u"nodes"_s, u"two"_s, &error));
+        JobSpec command = trainer;
+        command.commandKind = CommandKind::Custom;
+        QVERIFY(!specWithValue(command, u"lr"_s, u"0.1"_s, &error));
+        QVERIFY2(error.contains(u"varied as env:NAME"_s), qPrintable(error));
     }
 };
 

@@ -1,5 +1,7 @@
 #include "gui/sweepswindow.h"
 
+#include "core/profiles/profilestore.h"
+#include "core/runs/launchrequest.h"
 #include "core/store/runstore.h"
 #include "session/agentclient.h"
 #include "session/sessionoperation.h"
@@ -32,6 +34,7 @@ SweepsWindow::SweepsWindow(AgentClient *agent, RunStore *store, QWidget *parent)
     , m_store(store)
     , m_sweeps(new QComboBox)
     , m_title(new QLabel)
+    , m_action(new QLabel)
     , m_table(new QTableWidget)
     , m_chart(new QChartView)
 {
@@ -50,6 +53,14 @@ SweepsWindow::SweepsWindow(AgentClient *agent, RunStore *store, QWidget *parent)
     auto *markdown = new QPushButton(tr("Copy as &Markdown"));
     auto *csv = new QPushButton(tr("Save as &CSV\u2026"));
     auto *cancel = new QPushButton(tr("Cancel its runs\u2026"));
+    auto *resume = new QPushButton(tr("Res&ume the unfinished"));
+    resume->setObjectName(QStringLiteral("resumeSweep"));
+    resume->setToolTip(tr("Every run that ended short of completing goes on from its latest checkpoint"));
+    auto *remove = new QPushButton(tr("&Delete\u2026"));
+    remove->setObjectName(QStringLiteral("deleteSweep"));
+    remove->setToolTip(tr("Remove the ended sweep and its runs from this machine; their files stay on the cluster"));
+    m_action->setObjectName(QStringLiteral("sweepAction"));
+    m_action->setWordWrap(true);
     auto *reload = new QPushButton(tr("&Refresh"));
     connect(overlay, &QPushButton::clicked, this, [this] {
         QStringList ids;
@@ -68,10 +79,21 @@ SweepsWindow::SweepsWindow(AgentClient *agent, RunStore *store, QWidget *parent)
             QMessageBox::warning(this, tr("Cannot save"), file.errorString());
     });
     connect(cancel, &QPushButton::clicked, this, &SweepsWindow::cancelAll);
+    connect(resume, &QPushButton::clicked, this, &SweepsWindow::resumeUnfinished);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        const SweepRecord *sweep = shownSweep();
+        if (sweep && QMessageBox::question(this, tr("Delete the sweep"),
+                                           tr("Remove sweep %1 and its %2 runs from this machine? Their directories "
+                                              "stay on %3.")
+                                               .arg(sweep->name)
+                                               .arg(m_rows.size())
+                                               .arg(sweep->cluster)) == QMessageBox::Yes)
+            deleteShown();
+    });
     connect(reload, &QPushButton::clicked, this, &SweepsWindow::refresh);
     connect(m_sweeps, &QComboBox::currentIndexChanged, this, &SweepsWindow::showRows);
     auto *actions = new QHBoxLayout;
-    for (QPushButton *button : {overlay, markdown, csv, cancel})
+    for (QPushButton *button : {overlay, markdown, csv, cancel, resume, remove})
         actions->addWidget(button);
     actions->addStretch(1);
     actions->addWidget(reload);
@@ -80,6 +102,7 @@ SweepsWindow::SweepsWindow(AgentClient *agent, RunStore *store, QWidget *parent)
     layout->addWidget(m_title);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_chart, 1);
+    layout->addWidget(m_action);
     layout->addLayout(actions);
     resize(980, 640);
     refresh();
@@ -200,12 +223,27 @@ void SweepsWindow::showChart()
     delete old;
 }
 
-void SweepsWindow::cancelAll()
+const SweepRecord *SweepsWindow::shownSweep() const
 {
     const int index = m_sweeps->currentIndex();
-    if (index < 0 || index >= m_records.size() || m_rows.isEmpty())
+    return index >= 0 && index < m_records.size() ? &m_records.at(index) : nullptr;
+}
+
+QString SweepsWindow::actionText() const
+{
+    return m_action->text();
+}
+
+void SweepsWindow::say(const QString &text)
+{
+    m_action->setText(text);
+}
+
+void SweepsWindow::cancelAll()
+{
+    if (!shownSweep() || m_rows.isEmpty())
         return;
-    const SweepRecord &sweep = m_records.at(index);
+    const SweepRecord &sweep = *shownSweep();
     if (QMessageBox::question(
             this, tr("Cancel the sweep"),
             tr("Cancel the unfinished jobs of the %1 runs of sweep %2?").arg(m_rows.size()).arg(sweep.name)) !=
@@ -218,6 +256,73 @@ void SweepsWindow::cancelAll()
     connect(cancel, &SessionOperation::failed, this,
             [this](const QString &error) { QMessageBox::warning(this, tr("Cannot cancel the sweep"), error); });
     connect(cancel, &SessionOperation::finished, this, &SweepsWindow::refresh);
+}
+
+void SweepsWindow::resumeUnfinished()
+{
+    const SweepRecord *sweep = shownSweep();
+    if (!sweep || !m_agent->profiles())
+        return;
+    const QString cluster = sweep->cluster;
+    const ClusterProfile profile = m_agent->profiles()->profile(cluster);
+    QStringList resumed;
+    QStringList problems;
+    for (const SweepRow &row : std::as_const(m_rows)) {
+        const auto run = m_store->run(row.runId);
+        if (!run.ok() || !run.value || !run.value->hasEnded() || run.value->jobState() == JobState::Completed)
+            continue;
+        // Asked here first, as the run view does: a run that cannot resume is named, not sent.
+        QString problem;
+        if (!resumeRequest(*m_store, profile, *run.value, ResumeFrom::latest(), {}, &problem)) {
+            problems.append(tr("%1: %2").arg(run.value->name, problem));
+            continue;
+        }
+        resumed.append(run.value->name);
+        SessionOperation *resume = m_agent->resume(cluster, run.value->id, ResumeFrom::latest(), {});
+        const QString name = run.value->name;
+        connect(resume, &SessionOperation::failed, this, [this, name](const QString &error) {
+            say(m_action->text() + u'\n' + tr("%1 did not resume: %2").arg(name, error));
+        });
+        connect(resume, &SessionOperation::finished, this, &SweepsWindow::refresh);
+    }
+    QStringList lines;
+    if (resumed.isEmpty() && problems.isEmpty())
+        lines.append(tr("Every run of the sweep has completed or still goes on: nothing to resume."));
+    if (!resumed.isEmpty())
+        lines.append(tr("Resuming %n run(s) from their latest checkpoints: %1", nullptr, int(resumed.size()))
+                         .arg(resumed.join(QStringLiteral(", "))));
+    lines.append(problems);
+    say(lines.join(u'\n'));
+}
+
+bool SweepsWindow::deleteShown()
+{
+    const SweepRecord *shown = shownSweep();
+    if (!shown)
+        return false;
+    const SweepRecord sweep = *shown;
+    const qsizetype runs = m_rows.size();
+    QStringList going;
+    for (const SweepRow &row : std::as_const(m_rows)) {
+        const auto run = m_store->run(row.runId);
+        if (run.ok() && run.value && !run.value->hasEnded())
+            going.append(run.value->name);
+    }
+    if (!going.isEmpty()) {
+        say(tr("%n run(s) of the sweep still go on (%1): cancel them first.", nullptr, int(going.size()))
+                .arg(going.join(QStringLiteral(", "))));
+        return false;
+    }
+    if (const StoreStatus removed = m_store->removeSweep(sweep.id); !removed.ok()) {
+        say(tr("Cannot delete the sweep: %1").arg(removed.error));
+        return false;
+    }
+    refresh();
+    say(tr("Sweep %1 deleted with its %2 runs from this machine; their directories stay on %3.")
+            .arg(sweep.name)
+            .arg(runs)
+            .arg(sweep.cluster));
+    return true;
 }
 
 } // namespace torchdeck

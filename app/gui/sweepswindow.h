@@ -17,7 +17,8 @@ class RunStore;
 // The window's sweeps: pick one, see its table (the terminal's `sweeps SWEEP`: per point nodes, ranks, seconds
 // per epoch, speedup, efficiency, losses, state), for a scaling sweep the speedup against ranks with the ideal
 // line, and act on all its runs: overlay their curves in the run view, copy the table as Markdown, save it as
-// CSV, cancel them. Read from the store, which the agent keeps current; refresh() reads it again.
+// CSV, cancel, resume or delete them (the terminal's `sweeps SWEEP --cancel | --resume | --delete`). Read from the
+// store, which the agent keeps current; refresh() reads it again.
 class SweepsWindow : public QDialog {
     Q_OBJECT
 public:
@@ -29,6 +30,12 @@ public:
     QTableWidget *table() const { return m_table; }
     QChartView *chart() const { return m_chart; }
     QList<SweepRow> rows() const { return m_rows; }
+    QString actionText() const; // what the last resume or delete did, or why it did nothing
+
+    // The buttons' work without their questions: every run that ended short of completing goes on from its
+    // latest checkpoint; the ended sweep and its runs leave the store (their files stay on the cluster).
+    void resumeUnfinished();
+    bool deleteShown();
 
 signals:
     void overlayRequested(const QStringList &runIds); // the sweep's runs, to select together in the run tree
@@ -37,11 +44,14 @@ private:
     void showRows();
     void showChart();
     void cancelAll();
+    void say(const QString &text);
+    const SweepRecord *shownSweep() const;
 
     AgentClient *m_agent;
     RunStore *m_store;
     QComboBox *m_sweeps;
     QLabel *m_title;
+    QLabel *m_action;
     QTableWidget *m_table;
     QChartView *m_chart;
     QList<SweepRecord> m_records;

@@ -1,3 +1,4 @@
+#include "core/store/runstore.h"
 #include "gui/sweepdialog.h"
 #include "gui/sweepswindow.h"
 #include "guisandbox.h"
@@ -64,6 +65,9 @@ private slots:
             QVERIFY2(row.jobId.contains(u'_'), qPrintable(row.jobId));
         }
         QCOMPARE(arrays.at(0), arrays.at(1));
+        // Not deleted while its runs go on (they cannot have ended: the tracker has not seen them run yet).
+        QVERIFY(!sweeps->deleteShown());
+        QVERIFY2(sweeps->actionText().contains(u"still go on"_s), qPrintable(sweeps->actionText()));
         for (const QString &run : std::as_const(runs))
             QCOMPARE(waitForRunEnd(window, run), u"completed"_s);
         sweeps->refresh();
@@ -81,6 +85,18 @@ private slots:
         selected.sort();
         runs.sort();
         QCOMPARE(selected, runs);
+
+        // Both completed: nothing to resume. Then the whole sweep leaves the store, its runs with it.
+        sweeps->resumeUnfinished();
+        QVERIFY2(sweeps->actionText().contains(u"nothing to resume"_s), qPrintable(sweeps->actionText()));
+        QVERIFY(sweeps->deleteShown());
+        QVERIFY2(sweeps->actionText().contains(u"deleted with its 2 runs"_s), qPrintable(sweeps->actionText()));
+        const RunStore &store = *window.agent()->store();
+        for (const SweepRecord &left : store.sweeps().value)
+            QVERIFY(left.id != sweepId);
+        for (const QString &run : std::as_const(runs))
+            QVERIFY(store.run(run).ok() && !store.run(run).value);
+        QVERIFY(sweeps->sweepId() != sweepId);
     }
 
 private:

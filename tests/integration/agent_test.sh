@@ -98,7 +98,7 @@ exec /usr/bin/squeue "$@"
 WRAPPER
     chmod +x "$wrapper"
     # shellcheck disable=SC2064 # expand now
-    trap "rm -f '$wrapper' '$calls'; kill \${window:-} \${watcher:-} 2>/dev/null; stop_agent" EXIT
+    trap "rm -f '$wrapper' '$calls'; kill \${window:-} \${watcher:-} 2>/dev/null || true; stop_agent" EXIT
     before=$(grep -c "Accepted publickey" "$TORCHDECK_SANDBOX_DIR/log/sshd.out" || true)
     run=$(td submit torchdeck-sandbox "${long_job[@]}" --name watched --json | json_field run)
     # The window (the real binary, offscreen) attaches; so does a watch, at 1 s.
@@ -130,7 +130,9 @@ print(f"{len(times)} squeue calls in {span:.1f} s, shortest gap {min(gaps):.2f} 
 sys.exit(0 if len(times) >= 5 and len(times) <= span + 2 and min(gaps) >= 0.5 else 1)
 PY
     td cancel "$run" >/dev/null
-    grep -q "CANCELLED\|cancelled" <<<"$(td status "$run")" || true
+    # The window and the watch end before the agent: a front left running starts a new agent once it is stopped.
+    kill "$window" "$watcher" 2>/dev/null || true
+    wait "$window" "$watcher" 2>/dev/null || true
 }
 
 "case_$1"

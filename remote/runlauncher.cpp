@@ -66,7 +66,7 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
                      step.done();
                  }});
     m_steps.add(
-        {{}, tr("asking the cluster's array limits"), [this](const StepHandle &step) { checkArrayLimits(step); }});
+        {{}, tr("asking the cluster's job limits"), [this](const StepHandle &step) { checkArrayLimits(step); }});
     m_steps.add({tr("Preparing the run directory"), tr("preparing the run directory"),
                  [this](const StepHandle &step) { prepareDirectory(step); }});
     m_steps.add({{}, tr("deploying the trainer"), [this](const StepHandle &step) { deploy(step); }});
@@ -136,7 +136,7 @@ void RunLauncher::runCommand(const StepHandle &step, const QString &command, con
 
 void RunLauncher::checkArrayLimits(const StepHandle &step)
 {
-    if (!m_array)
+    if (!m_array && m_jobsAdded < 2)
         return step.done();
     if (!m_connection)
         return step.fail(tr("no connection"));
@@ -144,7 +144,8 @@ void RunLauncher::checkArrayLimits(const StepHandle &step)
     RemoteCommand *run = m_connection->run(arrayLimitsCommand(scheduler));
     connect(run, &RemoteCommand::failed, step.context(), [step](const QString &error) { step.fail(error); });
     connect(run, &RemoteCommand::finished, step.context(), [this, step, scheduler](const ExecResult &result) {
-        const QString problem = arrayLimitProblem(scheduler, result.out, int(m_launches.size()));
+        const QString problem = m_array ? arrayLimitProblem(scheduler, result.out, int(m_launches.size()))
+                                        : queueLimitProblem(result.out, m_jobsAdded);
         if (!problem.isEmpty())
             return step.fail(problem + tr("; nothing was submitted"));
         step.done();

@@ -38,6 +38,9 @@ public:
     void start(const LaunchRequest &request);
     // New runs of one shape as one job array, at most maxRunning tasks at a time (0: no limit).
     void startArray(const QList<LaunchRequest> &requests, int maxRunning);
+    // The submission this launch begins sends `jobs` separate jobs (a chain's, a sweep's points): the user's
+    // job limit is asked first, as for an array. Before start().
+    void setJobsAdded(int jobs) { m_jobsAdded = jobs; }
     // This process, as the owner of the attempts it claims.
     static QString claimOwner();
     void stop() { m_steps.stop(); }
@@ -52,7 +55,8 @@ signals:
     void handledElsewhere(const QString &message);
 
 private:
-    void checkArrayLimits(const StepHandle &step); // MaxArraySize and the user's job limit, where known
+    void checkArrayLimits(const StepHandle &step); // MaxArraySize and the user's job limit, where known; or
+                                                   // the latter alone for setJobsAdded's separate jobs
     void prepareDirectory(const StepHandle &step);
     void deploy(const StepHandle &step);
     void syncCode(const StepHandle &step); // a custom command's code folder, as a snapshot
@@ -98,6 +102,7 @@ private:
     QString m_jobId;           // the scheduler's answer (the array's id for an array)
     bool m_lookFirst = false;  // a claim taken over: its job may exist
     int m_sends = 0;
+    int m_jobsAdded = 0;
     QString m_elsewhere;
 };
 

@@ -113,6 +113,8 @@ SessionOperation *ClusterSession::submitSweep(const SweepRecord &sweep, const QL
         operation->reportOutput(
             tr("Point %1 of %2: %3\n").arg(index + 1).arg(state->points.size()).arg(point.pointJson));
         auto *submission = new Submission(this, point.request, 1);
+        if (index == 0)
+            submission->setSweepJobs(int(state->points.size()));
         state->current = submission;
         reportSubmission(submission, operation);
         connect(submission, &Submission::jobSubmitted, this, joined);

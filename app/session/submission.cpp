@@ -100,6 +100,8 @@ void Submission::launch(const remote::StepHandle &step, const LaunchRequest &req
                 }
                 step.done();
             });
+    if (m_results.isEmpty() && m_array.isEmpty())
+        launcher->setJobsAdded(std::max(m_chain, m_sweepJobs));
     if (m_array.isEmpty())
         launcher->start(request);
     else

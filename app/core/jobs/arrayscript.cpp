@@ -195,12 +195,17 @@ QString arrayLimitProblem(SchedulerKind scheduler, const QByteArray &limitsOutpu
                    : core::Tr::tr("the server's max_array_size is %1: an array of %2 subjobs would be refused")
                          .arg(largest)
                          .arg(tasks);
-    const int most = text.section(u'@', 1).trimmed().section(u'\n', 0, 0).toInt(&known);
-    if (known && most > 0 && tasks > most)
-        return core::Tr::tr("your account may have %1 jobs in the queue at once (MaxSubmitJobs), and each of the %2 "
-                            "tasks counts as one")
+    return queueLimitProblem(limitsOutput, tasks);
+}
+
+QString queueLimitProblem(const QByteArray &limitsOutput, int jobs)
+{
+    bool known = false;
+    const int most = QString::fromUtf8(limitsOutput).section(u'@', 1).trimmed().section(u'\n', 0, 0).toInt(&known);
+    if (known && most > 0 && jobs > most)
+        return core::Tr::tr("your account may have %1 jobs in the queue at once (MaxSubmitJobs), and these are %2")
             .arg(most)
-            .arg(tasks);
+            .arg(jobs);
     return {};
 }
 

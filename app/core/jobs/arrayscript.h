@@ -39,6 +39,9 @@ QString arrayLimitsCommand(SchedulerKind scheduler);
 // Why an array of `tasks` tasks would be refused, from that command's output; empty when it fits or the
 // limits are not known.
 QString arrayLimitProblem(SchedulerKind scheduler, const QByteArray &limitsOutput, int tasks);
+// Why `jobs` separate jobs (a sweep's points, a chain) would pass the user's MaxSubmitJobs, from the same
+// output; empty when they fit or it is not known.
+QString queueLimitProblem(const QByteArray &limitsOutput, int jobs);
 
 // The scheduler's id of task `index` of the array `arrayJobId`: "123" -> "123_4", "123[].pbs" -> "123[4].pbs".
 QString arrayTaskJobId(SchedulerKind scheduler, const QString &arrayJobId, int index);

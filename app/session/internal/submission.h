@@ -23,6 +23,9 @@ public:
 
     void start();
     void stop(); // no further job is submitted; a job already sent stays sent
+    // This submission begins a sweep's `jobs` separate points: the first launch asks the user's job limit for
+    // them all (a chain asks for its own jobs anyway).
+    void setSweepJobs(int jobs) { m_sweepJobs = jobs; }
     const LaunchRequest &request() const { return m_request; }
     QList<LaunchResult> results() const { return m_results; }
 
@@ -44,6 +47,7 @@ private:
     int m_chain;
     QList<LaunchRequest> m_array;
     int m_maxRunning = 0;
+    int m_sweepJobs = 0;
     QList<LaunchResult> m_results;
     remote::StepSequence m_steps;
 };

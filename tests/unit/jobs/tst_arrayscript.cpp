@@ -2,6 +2,7 @@
 #include "core/jobs/jobscript.h"
 #include "core/jobs/runlayout.h"
 
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -65,6 +66,7 @@ private slots:
     void taskRunsItsOwnRunsScript();
     void taskJobIds_data();
     void taskJobIds();
+    void limitsFromTheClustersAnswer();
 };
 
 void TestArrayScript::slurmArrayHasTheSharedShapeOnce()
@@ -184,6 +186,40 @@ void TestArrayScript::taskJobIds()
     QCOMPARE(arrayTaskJobId(SchedulerKind(scheduler), array, 4), task);
     QCOMPARE(arrayJobIdOf(SchedulerKind(scheduler), task), array);
     QCOMPARE(arrayJobIdOf(SchedulerKind(scheduler), array), array);
+}
+
+// The limits command run under bash with scontrol and sacctmgr as a cluster prints them, then read.
+void TestArrayScript::limitsFromTheClustersAnswer()
+{
+    QTemporaryDir bin;
+    QVERIFY(bin.isValid());
+    const auto tool = [&](const QString &name, const QByteArray &body) {
+        QFile file(bin.filePath(name));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("#!/bin/sh\n" + body);
+        file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    };
+    tool(u"scontrol"_s, "printf 'MaxArraySize            = 1001\\nMaxJobCount             = 10000\\n'\n");
+    tool(u"sacctmgr"_s, "echo 20\n");
+    QProcess shell;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(u"PATH"_s, bin.path() + u":/usr/bin:/bin"_s);
+    shell.setProcessEnvironment(env);
+    shell.start(u"bash"_s, {u"-c"_s, arrayLimitsCommand(SchedulerKind::Slurm)});
+    QVERIFY(shell.waitForFinished());
+    const QByteArray answer = shell.readAllStandardOutput();
+    QCOMPARE(answer, QByteArray("1001\n@\n20\n"));
+    QVERIFY(arrayLimitProblem(SchedulerKind::Slurm, answer, 20).isEmpty());
+    QVERIFY2(arrayLimitProblem(SchedulerKind::Slurm, answer, 21).contains(u"MaxSubmitJobs"_s),
+             qPrintable(arrayLimitProblem(SchedulerKind::Slurm, answer, 21)));
+    QVERIFY2(arrayLimitProblem(SchedulerKind::Slurm, "10\n@\n", 11).contains(u"MaxArraySize is 10"_s),
+             qPrintable(arrayLimitProblem(SchedulerKind::Slurm, "10\n@\n", 11)));
+    // Separate jobs: only the queue limit counts; nothing known, nothing refused.
+    QVERIFY(queueLimitProblem(answer, 20).isEmpty());
+    QVERIFY2(queueLimitProblem(answer, 25).contains(u"at once (MaxSubmitJobs), and these are 25"_s),
+             qPrintable(queueLimitProblem(answer, 25)));
+    QVERIFY(queueLimitProblem("@\n", 5000).isEmpty());
+    QVERIFY(arrayLimitProblem(SchedulerKind::Slurm, "\n@\n\n", 5000).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestArrayScript)

@@ -18,6 +18,11 @@ free_port() { # a random free TCP port on 127.0.0.1 from 20000 up to the ephemer
     return 1
 }
 
+build_cache_env() { # the sshd SetEnv words that send the cluster's compiles through ccache, if installed
+    command -v ccache >/dev/null || return 0
+    echo " CMAKE_CXX_COMPILER_LAUNCHER=ccache CCACHE_DIR=$dir/ccache CCACHE_BASEDIR=$dir"
+}
+
 write_sshd_config() {
     cat >"$dir/ssh/sshd_config" <<CONF
 # torchdeck sandbox sshd: loopback only, key authentication only
@@ -41,7 +46,10 @@ Subsystem sftp internal-sftp
 # the sandbox is a cluster of its own, not this machine's login. PYENV_REHASH_TIMEOUT: a login shell (bash -l)
 # still reads it; a lock left by a killed session must not make each later command wait its minute, and two
 # sessions starting at once (an array's tasks) wait for each other's rehash rather than print pyenv's warning.
-SetEnv SHLVL=1 SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=2 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# The build cache: the suite builds the bundled trainer on this cluster several times (integration.deployment,
+# term.deployed) in different work directories under $dir; with ccache they share its objects, as a cluster
+# whose users set CMAKE_CXX_COMPILER_LAUNCHER would.
+SetEnv SHLVL=1 SLURM_CONF=$dir/slurm/slurm.conf TORCHDECK_SANDBOX_DIR=$dir PYENV_REHASH_TIMEOUT=2 PATH=$dir/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin$(build_cache_env)
 LogLevel INFO
 CONF
 }

@@ -4,6 +4,7 @@
 #include "remote/trainerdeployment.h"
 #include "sandboxconnection.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -30,7 +31,10 @@ private:
     Outcome deploy(const TrainerBundle &bundle, int timeoutMs);
 
     std::unique_ptr<Connection> m_connection;
-    QTemporaryDir m_work;
+    // Under the sandbox's directory, the base of its build cache (scripts/lib/sandbox-config.sh): term.deployed
+    // builds the same trainer from it.
+    QTemporaryDir m_work{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR", QDir::tempPath()) +
+                         QStringLiteral("/deployment-XXXXXX")};
 };
 
 void TestDeployment::initTestCase()

@@ -267,19 +267,16 @@ void SweepsWindow::resumeUnfinished()
     const ClusterProfile profile = m_agent->profiles()->profile(cluster);
     QStringList resumed;
     QStringList problems;
-    for (const SweepRow &row : std::as_const(m_rows)) {
-        const auto run = m_store->run(row.runId);
-        if (!run.ok() || !run.value || !run.value->hasEnded() || run.value->jobState() == JobState::Completed)
-            continue;
+    for (const RunRecord &run : sweepRunsToResume(shownRuns())) {
         // Asked here first, as the run view does: a run that cannot resume is named, not sent.
         QString problem;
-        if (!resumeRequest(*m_store, profile, *run.value, ResumeFrom::latest(), {}, &problem)) {
-            problems.append(tr("%1: %2").arg(run.value->name, problem));
+        if (!resumeRequest(*m_store, profile, run, ResumeFrom::latest(), {}, &problem)) {
+            problems.append(tr("%1: %2").arg(run.name, problem));
             continue;
         }
-        resumed.append(run.value->name);
-        SessionOperation *resume = m_agent->resume(cluster, run.value->id, ResumeFrom::latest(), {});
-        const QString name = run.value->name;
+        resumed.append(run.name);
+        SessionOperation *resume = m_agent->resume(cluster, run.id, ResumeFrom::latest(), {});
+        const QString name = run.name;
         connect(resume, &SessionOperation::failed, this, [this, name](const QString &error) {
             say(m_action->text() + u'\n' + tr("%1 did not resume: %2").arg(name, error));
         });
@@ -295,6 +292,16 @@ void SweepsWindow::resumeUnfinished()
     say(lines.join(u'\n'));
 }
 
+QList<RunRecord> SweepsWindow::shownRuns() const
+{
+    QList<RunRecord> runs;
+    for (const SweepRow &row : std::as_const(m_rows)) {
+        if (const auto run = m_store->run(row.runId); run.ok() && run.value)
+            runs.append(*run.value);
+    }
+    return runs;
+}
+
 bool SweepsWindow::deleteShown()
 {
     const SweepRecord *shown = shownSweep();
@@ -303,11 +310,8 @@ bool SweepsWindow::deleteShown()
     const SweepRecord sweep = *shown;
     const qsizetype runs = m_rows.size();
     QStringList going;
-    for (const SweepRow &row : std::as_const(m_rows)) {
-        const auto run = m_store->run(row.runId);
-        if (run.ok() && run.value && !run.value->hasEnded())
-            going.append(run.value->name);
-    }
+    for (const RunRecord &run : sweepRunsGoingOn(shownRuns()))
+        going.append(run.name);
     if (!going.isEmpty()) {
         say(tr("%n run(s) of the sweep still go on (%1): cancel them first.", nullptr, int(going.size()))
                 .arg(going.join(QStringLiteral(", "))));

@@ -46,6 +46,7 @@ private:
     void cancelAll();
     void say(const QString &text);
     const SweepRecord *shownSweep() const;
+    QList<RunRecord> shownRuns() const; // the shown rows' runs as the store has them now
 
     AgentClient *m_agent;
     RunStore *m_store;

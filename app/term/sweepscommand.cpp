@@ -160,37 +160,31 @@ QString speedupChart(const QList<SweepRow> &rows)
 }
 
 // Every point that ended short of completing goes on as a new job of its run, from its latest checkpoint.
-int resumeSweep(TermContext &context, const QList<RunRecord> &runs)
+int resumeSweep(TermContext &context, const QList<SweepMember> &members, const QList<RunRecord> &runs)
 {
     if (!refreshRuns(context, runs))
         return Failure;
+    const QList<RunRecord> unfinished = sweepRunsToResume(context.runsOf(members));
     int result = Ok;
-    int resumed = 0;
-    for (const RunRecord &before : runs) {
-        const auto run = context.store().run(before.id);
-        if (!run.ok() || !run.value || !run.value->hasEnded() || run.value->jobState() == JobState::Completed)
-            continue;
-        ++resumed;
-        if (runResumeCommand({run.value->id}, context.out(), context.err()) != Ok)
+    for (const RunRecord &run : unfinished) {
+        if (runResumeCommand({run.id}, context.out(), context.err()) != Ok)
             result = Failure;
     }
-    if (resumed == 0)
+    if (unfinished.isEmpty())
         context.out() << Tr::tr("every run of the sweep has completed or still goes on: nothing to resume\n")
                       << Qt::flush;
     return result;
 }
 
 // The sweep and its runs leave this machine's store once none of them goes on; their files stay on the cluster.
-int deleteSweep(TermContext &context, const SweepRecord &sweep, QList<RunRecord> runs, bool offline)
+int deleteSweep(TermContext &context, const SweepRecord &sweep, const QList<SweepMember> &members,
+                const QList<RunRecord> &runs, bool offline)
 {
     if (!offline && !refreshRuns(context, runs))
         return Failure;
     QStringList going;
-    for (const RunRecord &before : std::as_const(runs)) {
-        const auto run = context.store().run(before.id);
-        if (run.ok() && run.value && !run.value->hasEnded())
-            going.append(shortRunId(run.value->id));
-    }
+    for (const RunRecord &run : sweepRunsGoingOn(context.runsOf(members)))
+        going.append(shortRunId(run.id));
     if (!going.isEmpty()) {
         context.error(
             Tr::tr("%1 of the sweep's runs still go on (%2): cancel them first (torchdeck sweeps %3 --cancel)")
@@ -226,9 +220,9 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
         return ids.isEmpty() ? Ok : runCancelCommand(ids, context.out(), context.err());
     }
     if (args.resume)
-        return resumeSweep(context, runs);
+        return resumeSweep(context, members.value, runs);
     if (args.remove)
-        return deleteSweep(context, sweep, runs, args.offline);
+        return deleteSweep(context, sweep, members.value, runs, args.offline);
     bool reached = true;
     if (!args.offline &&
         std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace torchdeck {
 
@@ -268,6 +269,22 @@ QList<SweepRow> sweepRowsOf(const RunStore &store, const SweepRecord &sweep, con
     fillSpeedups(rows);
     sortSweepRows(rows, isScalingSweep(sweep));
     return rows;
+}
+
+QList<RunRecord> sweepRunsToResume(const QList<RunRecord> &runs)
+{
+    QList<RunRecord> unfinished;
+    std::copy_if(runs.cbegin(), runs.cend(), std::back_inserter(unfinished),
+                 [](const RunRecord &run) { return run.hasEnded() && run.jobState() != JobState::Completed; });
+    return unfinished;
+}
+
+QList<RunRecord> sweepRunsGoingOn(const QList<RunRecord> &runs)
+{
+    QList<RunRecord> going;
+    std::copy_if(runs.cbegin(), runs.cend(), std::back_inserter(going),
+                 [](const RunRecord &run) { return !run.hasEnded(); });
+    return going;
 }
 
 } // namespace torchdeck

@@ -68,4 +68,9 @@ bool isScalingSweep(const SweepRecord &sweep);
 QList<SweepRow> sweepRowsOf(const RunStore &store, const SweepRecord &sweep, const QList<SweepMember> &members,
                             const QList<RunRecord> &runs);
 
+// The whole-sweep actions' choice of runs, both fronts': "resume the unfinished" sends again the runs that ended
+// short of completing; a delete is refused while runs go on (these are the ones that do).
+QList<RunRecord> sweepRunsToResume(const QList<RunRecord> &runs);
+QList<RunRecord> sweepRunsGoingOn(const QList<RunRecord> &runs);
+
 } // namespace torchdeck

@@ -63,6 +63,28 @@ private slots:
         QVERIFY(std::isnan(rows.at(2).bestValLoss));
     }
 
+    void wholeSweepActionsChooseTheirRuns()
+    {
+        QList<RunRecord> runs;
+        for (JobState state :
+             {JobState::Completed, JobState::Failed, JobState::Running, JobState::Timeout, JobState::Pending}) {
+            RunRecord run;
+            run.id = jobStateName(state);
+            run.state = jobStateName(state);
+            runs.append(run);
+        }
+        const auto ids = [](const QList<RunRecord> &chosen) {
+            QStringList out;
+            for (const RunRecord &run : chosen)
+                out.append(run.id);
+            return out;
+        };
+        QCOMPARE(ids(sweepRunsToResume(runs)),
+                 QStringList({jobStateName(JobState::Failed), jobStateName(JobState::Timeout)}));
+        QCOMPARE(ids(sweepRunsGoingOn(runs)),
+                 QStringList({jobStateName(JobState::Running), jobStateName(JobState::Pending)}));
+    }
+
     void rowFromTheStoredSeries()
     {
         RunRecord run;

@@ -1,6 +1,7 @@
+#include "client/agentclient.h"
 #include "core/appidentity.h"
 #include "gui/mainwindow.h"
-#include "session/agentclient.h"
+#include "session/agentmain.h"
 #include "term/terminalfront.h"
 
 #include <QApplication>
@@ -29,6 +30,14 @@ int main(int argc, char *argv[])
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
+    // `torchdeck agent`: the agent itself (what a front starts, and what the login unit runs). The fronts link only
+    // its client (client/); this binary holds both.
+    if (args == QStringList{QStringLiteral("agent")}) {
+        qputenv("QT_NO_GLIB", "1"); // as for the terminal, below
+        const QCoreApplication app(argc, argv);
+        torchdeck::setApplicationIdentity();
+        return torchdeck::runAgentProcess();
+    }
     // `torchdeck --run ID`: the window, showing that run (a notification's action starts it so).
     const bool windowWithRun = args.size() == 2 && args.constFirst() == u"--run";
     // A subcommand runs without a display: a terminal on a login node or over ssh has none.

@@ -11,12 +11,12 @@ set(_torchdeck_layer_rules
   "app/core|#include \"(remote|session|gui|term)/|the core includes no layer above it"
   "remote|${_widget_headers}|the remote library links no widgets"
   "remote|#include \"(session|gui|term)/|the remote library includes no layer above it"
-  "app/session|${_widget_headers}|the session layer (the agent) links no widgets"
-  "app/session|#include \"(gui|term)/|the session layer includes no front"
-  "app/gui|#include \"(remote|term)/|the window reaches the cluster only through the agent (session/)"
-  "app/gui|#include \"session/internal/|session/internal/ is the session layer's own"
-  "app/term|#include \"(remote|gui)/|the terminal reaches the cluster only through the agent (session/)"
-  "app/term|#include \"session/internal/|session/internal/ is the session layer's own"
+  "app/session|${_widget_headers}|the agent (session/) links no widgets"
+  "app/session|#include \"(gui|term)/|the agent includes no front"
+  "app/client|${_widget_headers}|the agent's client links no widgets"
+  "app/client|#include \"(session|remote|gui|term)/|the agent's client includes nothing of the agent (session/): one direction"
+  "app/gui|#include \"(remote|term|session)/|the window reaches the cluster only through the agent's client (client/)"
+  "app/term|#include \"(remote|gui|session)/|the terminal reaches the cluster only through the agent's client (client/)"
   "app/term|${_widget_headers}|the terminal front links no widgets"
 )
 
@@ -46,7 +46,8 @@ endfunction()
 function(torchdeck_check_layer_links)
   set(breaches "")
   foreach(target torchdeck_core_base torchdeck_core_jobs torchdeck_core_metrics torchdeck_core_store
-                 torchdeck_core_runs torchdeck_core_agent torchdeck_remote torchdeck_session torchdeck_term)
+                 torchdeck_core_runs torchdeck_core_agent torchdeck_remote torchdeck_client torchdeck_agent
+                 torchdeck_term)
     get_target_property(links ${target} LINK_LIBRARIES)
     foreach(link IN LISTS links)
       if(link MATCHES "^Qt6::(Widgets|Charts|Gui)$|^torchdeck_gui$")
@@ -54,11 +55,13 @@ function(torchdeck_check_layer_links)
       endif()
     endforeach()
   endforeach()
-  foreach(target torchdeck_gui torchdeck_term)
+  foreach(target torchdeck_gui torchdeck_term torchdeck_client)
     get_target_property(links ${target} LINK_LIBRARIES)
-    if("torchdeck_remote" IN_LIST links)
-      string(APPEND breaches "  ${target} links torchdeck_remote: a front reaches the cluster through the agent\n")
-    endif()
+    foreach(forbidden torchdeck_remote torchdeck_agent)
+      if(forbidden IN_LIST links)
+        string(APPEND breaches "  ${target} links ${forbidden}: a front reaches the cluster through the agent's client\n")
+      endif()
+    endforeach()
   endforeach()
   if(breaches)
     message(FATAL_ERROR "Links that break the layers (docs/architecture.md):\n${breaches}")

@@ -11,6 +11,7 @@
 #include "core/runs/slurmbuildjob.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
+#include "core/store/claimowner.h"
 #include "core/store/runstore.h"
 #include "remote/codesync.h"
 #include "remote/connection.h"
@@ -20,7 +21,6 @@
 #include <QCoreApplication>
 #include <QJsonDocument>
 #include <QLocale>
-#include <QSysInfo>
 #include <QUuid>
 
 namespace torchdeck::remote {
@@ -184,7 +184,7 @@ void RunLauncher::deploy(const StepHandle &step)
     m_trainerBinary = profile.trainerBinary;
     if (first().spec.commandKind != CommandKind::Trainer || !profile.trainerBinary.isEmpty())
         return step.done();
-    const QString trainerDirectory = WorkLayout{m_workDirectory}.trainerDirectory(TrainerBundle::embedded().hash);
+    const QString trainerDirectory = WorkLayout{m_workDirectory}.trainerDirectory(embeddedTrainerHash());
     DeploySettings settings;
     settings.workDirectory = profile.workDirectory;
     settings.libtorchPrefix = profile.libtorchPrefix();
@@ -355,6 +355,7 @@ void RunLauncher::claim(const StepHandle &step)
         releaseClaims(int(i));
         return step.fail(m_elsewhere);
     }
+    noteOnRuns(tr("submitting attempt %1").arg(first().attempt)); // never a blank while it is claimed
     step.done();
 }
 
@@ -433,71 +434,6 @@ void RunLauncher::send(const StepHandle &step)
     client->submit(m_script, m_scriptDirectory, RunLayout{{}}.scriptName(first().attempt), first().after);
 }
 
-void RunLauncher::lookFor(const StepHandle &step)
-{
-    const QString script = m_scriptDirectory + u'/' + RunLayout{{}}.scriptName(first().attempt);
-    const QString ownName = m_launches.constFirst().rendered.attemptSpec.name;
-    const ArrayMembership &task = first().array;
-    const auto sendUnlessTwice = [this, step] {
-        if (m_sends >= 2)
-            return step.fail(tr("the scheduler does not list the job submitted twice"));
-        send(step); // it never reached the scheduler
-    };
-    // A task's claim taken over: its array, if that reached the scheduler, else the run alone (as an earlier
-    // takeover, or this one before the connection broke, sent it).
-    if (task.isSet())
-        return lookForNamed(step, task.name, task.script, true, [this, step, ownName, script, sendUnlessTwice] {
-            lookForNamed(step, ownName, script, false, sendUnlessTwice);
-        });
-    lookForNamed(step, m_array ? arrayJobName() : ownName, script, false, sendUnlessTwice);
-}
-
-void RunLauncher::lookForNamed(const StepHandle &step, const QString &name, const QString &script, bool asTask,
-                               const std::function<void()> &notFound)
-{
-    SchedulerClient *client = schedulerClient(step);
-    connect(client, &SchedulerClient::failed, step.context(), [client, step](const QString &error) {
-        client->deleteLater();
-        // The claim stays: once its lease runs out, a front looks again before it submits.
-        step.fail(tr("cannot tell whether the job was submitted: %1").arg(error));
-    });
-    connect(client, &SchedulerClient::found, step.context(),
-            [this, client, step, asTask, notFound](const JobListResult &jobs) {
-                client->deleteLater();
-                if (jobs.jobs.isEmpty())
-                    return notFound();
-                const QString found = jobs.jobs.constFirst().id;
-                const SchedulerKind scheduler = first().profile.scheduler;
-                m_jobId = m_array  ? arrayJobIdOf(scheduler, found)
-                          : asTask ? arrayTaskJobId(scheduler, arrayJobIdOf(scheduler, found), first().array.task)
-                                   : found;
-                emit progress(tr("Found job %1: it was submitted").arg(m_jobId), 0, 0);
-                step.done();
-            });
-    client->findNamed(name, script);
-}
-
-void RunLauncher::whenReconnected(const StepHandle &step, const std::function<void()> &then)
-{
-    if (!m_connection)
-        return step.fail(tr("no connection"));
-    if (m_connection->state() == ConnectionState::Connected)
-        return then();
-    auto link = std::make_shared<QMetaObject::Connection>();
-    *link = connect(m_connection, &Connection::stateChanged, step.context(),
-                    [this, link, step, then](ConnectionState state, const QString &detail) {
-                        if (state == ConnectionState::Connected) {
-                            disconnect(*link);
-                            then();
-                        } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {
-                            disconnect(*link);
-                            step.fail(tr("the connection to %1 did not come back (%2); whether the job was "
-                                         "submitted is looked up when it does")
-                                          .arg(first().profile.name, detail));
-                        }
-                    });
-}
-
 void RunLauncher::release(const StepHandle &step, const QString &error)
 {
     QStringList problems{error};
@@ -530,11 +466,7 @@ void RunLauncher::record(const StepHandle &step)
 
 QString RunLauncher::claimOwner()
 {
-    static const QString owner = QStringLiteral("%1:%2:%3")
-                                     .arg(QSysInfo::machineHostName())
-                                     .arg(QCoreApplication::applicationPid())
-                                     .arg(QUuid::createUuid().toString(QUuid::Id128).left(8));
-    return owner;
+    return thisProcessClaimOwner();
 }
 
 } // namespace torchdeck::remote

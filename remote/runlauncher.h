@@ -70,9 +70,15 @@ private:
     void submit(const StepHandle &step);
     SchedulerClient *schedulerClient(const StepHandle &step); // dropped with the step
     void send(const StepHandle &step);
+    // Before a send that may be a second one (runlauncherlookup.cpp): the queue, the history, the job's record.
     void lookFor(const StepHandle &step);
-    void lookForNamed(const StepHandle &step, const QString &name, const QString &script, bool asTask,
-                      const std::function<void()> &notFound);
+    void lookInQueue(const StepHandle &step, qsizetype index);
+    void lookInHistory(const StepHandle &step, qsizetype index);
+    void lookInTrace(const StepHandle &step);
+    void lookWith(const StepHandle &step, SchedulerClient *client, bool asTask, const std::function<void()> &notFound);
+    void foundSent(const StepHandle &step, const QString &jobId);
+    void cannotTell(const StepHandle &step, SchedulerClient *client, const QString &error);
+    void noteOnRuns(const QString &message); // the runs' message in the store: what their submission does
     void whenReconnected(const StepHandle &step, const std::function<void()> &then);
     void release(const StepHandle &step, const QString &error);
     void record(const StepHandle &step);
@@ -101,6 +107,11 @@ private:
     QString m_scriptDirectory; // where it is written and submitted from
     QString m_jobId;           // the scheduler's answer (the array's id for an array)
     bool m_lookFirst = false;  // a claim taken over: its job may exist
+    struct Lookup {
+        QString name; // the job name a first send had
+        bool asTask;  // an array's, of which this run is a task
+    };
+    QList<Lookup> m_lookups;
     int m_sends = 0;
     int m_jobsAdded = 0;
     QString m_elsewhere;

@@ -21,6 +21,7 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     // failing ends it.
     m_pass.add({{}, {}, [this](const StepHandle &step) { collect(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { pollJobs(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { settleForgottenJobs(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { findLoggerFiles(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
@@ -51,6 +52,7 @@ void RunTracker::refresh(const QStringList &runIds)
     m_runs = runIds;
     m_wholePass = runIds.isEmpty();
     m_pollFailed = false;
+    m_pollComplete = false;
     m_pollDurationMs = 0;
     m_jobsChanged = false;
     m_jobs.clear();

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "core/jobs/jobtrace.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/loggerfilediff.h"
+#include "core/runs/restartretries.h"
 #include "core/runs/stallcheck.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
@@ -57,6 +59,9 @@ public:
     // A run that has ended: restart it now if the policy allows (its switch was just turned on).
     void reconsider(const QString &runId);
     bool isRefreshing() const { return m_pass.isRunning(); }
+    // The cluster's work directory, absolute (the runs' directories, where jobs keep their own record); empty
+    // while unknown.
+    void setWorkDirectory(const QString &directory) { m_workDirectory = directory; }
     // The last pass's scheduler query: it failed (refused, timed out), or how long its answer took.
     bool lastPollFailed() const { return m_pollFailed; }
     qint64 lastPollDurationMs() const { return m_pollDurationMs; }
@@ -89,6 +94,9 @@ private:
     void collect(const StepHandle &step);
     void pollJobs(const StepHandle &step);
     void jobsPolled(const torchdeck::JobListResult &result);
+    // Jobs the scheduler answered for and forgot, settled from their own record (runtrackerforgotten.cpp).
+    void settleForgottenJobs(const StepHandle &step);
+    void settleForgottenJob(JobRecord &job, const torchdeck::JobTrace &trace);
     void readAllMetrics(const StepHandle &step);
     void readMetrics(const JobRecord &job, const std::function<void()> &done);
     // What a read of a job's file gave, stored: the offset the store now has for it; none where the store took
@@ -156,17 +164,15 @@ private:
     QHash<QString, QList<LoggerFileRecord>> m_loggerFilesFound; // this pass's find, by run (searched runs only)
     bool m_autoRestart = false;
     QSet<QString> m_restarting; // runs whose next attempt is being submitted
-    struct Retry {
-        QDateTime next;
-        int delaySeconds = 0;
-    };
-    QHash<QString, Retry> m_retries;         // runs whose restart failed: when to try again
+    RestartRetries m_retries;   // runs whose restart failed: when to try again
     QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
     QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
     QSet<QString> m_stalled;                 // runs noted as stalled
     QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
     bool m_wholePass = true;                 // this pass is over all of the cluster's runs
     bool m_pollFailed = false;
+    bool m_pollComplete = false; // the queue and the history answered, all of it readable
+    QString m_workDirectory;
     qint64 m_pollDurationMs = 0;
     bool m_jobsChanged = false;
     struct FollowedFile {

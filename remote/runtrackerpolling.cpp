@@ -52,6 +52,7 @@ bool RunTracker::lastPassQuiet() const
 
 void RunTracker::jobsPolled(const JobListResult &result)
 {
+    m_pollComplete = result.ok();
     if (!result.ok())
         note(tr("the scheduler's answer was partly unreadable: ") + result.errorString());
     for (JobRecord &job : m_jobs) {

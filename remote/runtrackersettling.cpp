@@ -91,14 +91,8 @@ void RunTracker::retryRefusedRestarts(const QSet<QString> &tracked)
 {
     // A restart the scheduler refused is tried again once its wait is over, unless the run has a job again
     // (restarted elsewhere meanwhile).
-    const QDateTime now = QDateTime::currentDateTimeUtc();
-    const QStringList refused = m_retries.keys();
-    for (const QString &runId : refused) {
-        if (tracked.contains(runId)) {
-            m_retries.remove(runId);
-            continue;
-        }
-        if (m_retries.value(runId).next <= now && !m_restarting.contains(runId))
+    for (const QString &runId : m_retries.due(QDateTime::currentDateTimeUtc(), tracked)) {
+        if (!m_restarting.contains(runId))
             reconsider(runId);
     }
 }
@@ -111,7 +105,7 @@ void RunTracker::reconsider(const QString &runId)
         jobs.value.at(speakingJob(jobs.value)).hasEnded())
         considerRestart(*run.value, jobs.value);
     if (!m_restarting.contains(runId))
-        m_retries.remove(runId); // not to be restarted after all (switched off, the limit, a job again)
+        m_retries.clear(runId); // not to be restarted after all (switched off, the limit, a job again)
 }
 
 void RunTracker::considerRestart(const RunRecord &run, const QList<JobRecord> &jobs)
@@ -181,8 +175,7 @@ void RunTracker::launch(const LaunchRequest &request, const QString &reason)
         launcher->deleteLater();
         m_restarting.remove(runId);
         // Tried again later, waiting longer each time (core/runs/restartbackoff.h).
-        const int delay = nextRestartRetrySeconds(m_retries.value(runId).delaySeconds);
-        m_retries[runId] = {QDateTime::currentDateTimeUtc().addSecs(delay), delay};
+        const int delay = m_retries.failed(runId, QDateTime::currentDateTimeUtc());
         const QString message =
             tr("restarting run %1 failed: %2; trying again in %3").arg(runId.left(8), error, formatDuration(delay));
         note(message);
@@ -192,7 +185,7 @@ void RunTracker::launch(const LaunchRequest &request, const QString &reason)
     connect(launcher, &RunLauncher::handledElsewhere, this, [this, launcher, runId](const QString &) {
         launcher->deleteLater(); // another front on the store restarts it: nothing to do here
         m_restarting.remove(runId);
-        m_retries.remove(runId);
+        m_retries.clear(runId);
         emit runUpdated(runId);
     });
     connect(launcher, &RunLauncher::submitted, this,
@@ -200,7 +193,7 @@ void RunTracker::launch(const LaunchRequest &request, const QString &reason)
                 launcher->deleteLater();
                 const LaunchResult &result = results.constFirst();
                 m_restarting.remove(runId);
-                m_retries.remove(runId);
+                m_retries.clear(runId);
                 m_series->forget(runId); // the new attempt changes what is discarded: read it whole again
                 noteOnRun(runId, reason);
                 emit restarted(runId, result.jobId, reason);

@@ -80,14 +80,19 @@ void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &pa
 
 void SchedulerClient::findNamed(const QString &jobName, const QString &scriptPath)
 {
-    const QueryCommand query = m_commands.queryNamed(jobName, scriptPath);
-    run(tr("looking for job %1").arg(jobName), query.argv, {},
-        [this, query](const QByteArray &out, const QByteArray &err, int exitCode) {
-            if (exitCode != 0 && !reportsUnknownJob(err))
-                return emit failed(
-                    tr("the job query failed (exit code %1): %2").arg(exitCode).arg(QString::fromUtf8(err.trimmed())));
-            emit found(exitCode == 0 ? query.parse(out) : JobListResult{});
-        });
+    find(m_commands.queryNamed(jobName, scriptPath), tr("looking for job %1").arg(jobName));
+}
+
+void SchedulerClient::find(const QueryCommand &query, const QString &what)
+{
+    if (query.argv.isEmpty())
+        return emit found({});
+    run(what, query.argv, {}, [this, query](const QByteArray &out, const QByteArray &err, int exitCode) {
+        if (exitCode != 0 && !reportsUnknownJob(err))
+            return emit failed(
+                tr("the job query failed (exit code %1): %2").arg(exitCode).arg(QString::fromUtf8(err.trimmed())));
+        emit found(exitCode == 0 ? query.parse(out) : JobListResult{});
+    });
 }
 
 void SchedulerClient::poll(const QStringList &ids)

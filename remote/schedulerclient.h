@@ -22,6 +22,8 @@ public:
     void poll(const QStringList &ids);
     // The jobs the scheduler knows by this name (local runs: by script): found(), or failed().
     void findNamed(const QString &jobName, const QString &scriptPath);
+    // The jobs a query of that kind lists (queryNamedHistory): found(), or failed(). An empty query finds none.
+    void find(const QueryCommand &query, const QString &what);
     void act(SchedulerAction action, const QStringList &ids);
     // One command per job, each after the one before it succeeded (a chain's attempts, the last first: each
     // waits on the one before): actedOn() for each, actionDone() after the last, or failed() at the first

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/code/trainerbundle.h"
 #include "remote/stepsequence.h"
-#include "remote/trainerbundle.h"
 
 #include <QObject>
 #include <QPointer>

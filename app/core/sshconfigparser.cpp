@@ -185,4 +185,15 @@ SshConfig readUserSshConfig()
     return readSshConfig(userSshConfigPath(), QDir::homePath() + QStringLiteral("/.ssh"));
 }
 
+QString noSuchClusterMessage(const QString &cluster, const SshConfig &config)
+{
+    const QStringList aliases = config.hostAliases();
+    return aliases.isEmpty()
+               ? core::Tr::tr(
+                     "'%1' is no cluster of %2, which names none (scripts/sandbox start adds torchdeck-sandbox)")
+                     .arg(cluster, userSshConfigPath())
+               : core::Tr::tr("'%1' is no cluster of %2; its clusters: %3")
+                     .arg(cluster, userSshConfigPath(), aliases.join(QStringLiteral(", ")));
+}
+
 } // namespace torchdeck

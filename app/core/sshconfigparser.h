@@ -26,5 +26,8 @@ namespace torchdeck {
 // The user's ssh config: $TORCHDECK_SSH_CONFIG when set (tests, sandboxes), else ~/.ssh/config.
 QString userSshConfigPath();
 SshConfig readUserSshConfig();
+// "'x' is no cluster of ~/.ssh/config; its clusters: a, b" (or that it names none): said of a name the user's
+// config does not have.
+QString noSuchClusterMessage(const QString &cluster, const SshConfig &config);
 
 } // namespace torchdeck

@@ -1,6 +1,8 @@
 #include "gui/checkpointpanel.h"
 
-#include "core/agent/cborfields.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/jobspec.h"
 #include "core/metrics/runseries.h"
 #include "core/runs/checkpointinventory.h"
@@ -9,8 +11,6 @@
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -116,10 +116,10 @@ void CheckpointPanel::checkPresence()
     if (m_records.isEmpty() || m_cluster.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
         return;
     SessionOperation *listing = m_agent->presentCheckpoints(m_cluster, m_runId);
-    connect(listing, &SessionOperation::finished, this, [this, generation](const QCborValue &result) {
+    onReply<agent::Checkpoints>(listing, this, [this, generation](const agent::Checkpoints::Reply &listed) {
         if (generation != m_generation)
             return;
-        showEntries(CborFields(result.toMap()).texts(QStringLiteral("present")));
+        showEntries(listed.present);
         emit presenceChecked();
     });
 }
@@ -145,10 +145,9 @@ void CheckpointPanel::deleteSelected(bool confirm)
     SessionOperation *removal = m_agent->deleteCheckpoints(m_cluster, runId, wanted);
     connect(removal, &SessionOperation::failed, this,
             [this](const QString &error) { emit message(tr("Deleting the checkpoints failed: %1").arg(error)); });
-    connect(removal, &SessionOperation::finished, this, [this, runId](const QCborValue &value) {
-        CborFields result(value.toMap());
-        const QStringList deleted = result.texts(QStringLiteral("deleted"));
-        const QStringList unrecorded = result.texts(QStringLiteral("unrecorded"));
+    onReply<agent::DeleteCheckpoints>(removal, this, [this, runId](const agent::DeleteCheckpoints::Reply &result) {
+        const QStringList &deleted = result.deleted;
+        const QStringList &unrecorded = result.unrecorded;
         emit message(unrecorded.isEmpty()
                          ? tr("Deleted %n checkpoint(s)", nullptr, int(deleted.size()))
                          : tr("Deleted on the cluster, but the run store kept them: %1").arg(unrecorded.join(u"; ")));

@@ -1,9 +1,9 @@
 #include "gui/clustercheckdialog.h"
 
-#include "core/agent/agentcodec.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 #include "core/profiles/profilestore.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -74,13 +74,7 @@ void ClusterCheckDialog::run()
     const ClusterCheckSettings settings =
         m_agent->profiles() ? m_agent->profiles()->profile(m_cluster).checkSettings() : ClusterCheckSettings{};
     SessionOperation *check = m_agent->check(m_cluster, settings);
-    connect(check, &SessionOperation::event, this, [this](const QString &name, const QCborMap &args) {
-        QString problem;
-        if (name != u"item")
-            return;
-        if (const std::optional<CheckItem> item = checkItemFromCbor(args, &problem))
-            addItem(*item);
-    });
+    onEvent<agent::ItemEvent>(check, this, [this](const agent::ItemEvent &checked) { addItem(checked.item); });
     connect(check, &SessionOperation::failed, this, [this](const QString &error) {
         done(tr("The check stopped: %1").arg(error));
         emit failed(error);

@@ -1,11 +1,11 @@
 #include "gui/clusterpane.h"
 
+#include "client/agentclient.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/requeueprobe.h"
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterprofiledialog.h"
-#include "session/agentclient.h"
 
 #include <QAction>
 #include <QHBoxLayout>

@@ -1,8 +1,8 @@
 #include "gui/connectionprompts.h"
 
+#include "client/agentclient.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
-#include "session/agentclient.h"
 
 #include <QHash>
 #include <QMessageBox>

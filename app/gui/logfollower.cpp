@@ -1,7 +1,8 @@
 #include "gui/logfollower.h"
 
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 
 namespace torchdeck {
 
@@ -82,10 +83,7 @@ void LogFollower::readNow()
     const quint64 generation = m_generation;
     SessionOperation *read = m_agent->readFile(m_cluster, m_path, m_lines);
     auto bytes = std::make_shared<QByteArray>();
-    connect(read, &SessionOperation::event, this, [bytes](const QString &name, const QCborMap &args) {
-        if (name == u"data")
-            *bytes += args.value(QStringLiteral("bytes")).toByteArray();
-    });
+    onEvent<agent::DataEvent>(read, this, [bytes](const agent::DataEvent &data) { *bytes += data.bytes; });
     connect(read, &SessionOperation::finished, this, [this, generation, bytes] {
         if (generation != m_generation)
             return;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "session/logstream.h"
+#include "client/logstream.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,5 +1,7 @@
 #include "gui/mainwindow.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "core/sshconfigparser.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterpane.h"
@@ -13,8 +15,6 @@
 #include "gui/runview.h"
 #include "gui/settingsdialog.h"
 #include "gui/sweepswindow.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
     QString problem;
     if (!m_profiles.load(&problem))
         statusBar()->showMessage(problem);
-    const StoreStatus opened = m_store.open(RunStore::defaultPath());
+    const StoreStatus opened = m_store.openReadOnly(RunStore::defaultPath()); // the agent alone writes it
     if (!opened.ok())
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(opened.error));
 

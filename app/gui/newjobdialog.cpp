@@ -1,5 +1,7 @@
 #include "gui/newjobdialog.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/runbudget.h"
 #include "gui/jobform.h"
@@ -9,8 +11,6 @@
 #include "gui/submissionpanel.h"
 #include "gui/sweepdialog.h"
 #include "gui/walltimebudgetlabel.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,8 +1,8 @@
 #include "gui/openport.h"
 
-#include "core/agent/portforward.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 
 #include <QCoreApplication>
 #include <QInputDialog>
@@ -32,14 +32,8 @@ void openPort(QWidget *parent, AgentClient *agent, const QString &cluster, const
     QObject::connect(started, &SessionOperation::failed, parent, [window, port](const QString &error) {
         QMessageBox::warning(window, Tr::tr("Cannot open port %1").arg(port), error);
     });
-    QObject::connect(started, &SessionOperation::finished, parent, [window](const QCborValue &result) {
-        QString problem;
-        const std::optional<PortForward> forward =
-            portForwardFromCbor(result.toMap().value(QStringLiteral("forward")).toMap(), &problem);
-        if (!forward) {
-            QMessageBox::warning(window, Tr::tr("Open port"), problem);
-            return;
-        }
+    onReply<agent::Forward>(started, parent, [window](const agent::ForwardReply &reply) {
+        const PortForward *forward = &reply.forward;
         QMessageBox box(
             QMessageBox::Information, Tr::tr("Port %1 of %2").arg(forward->remotePort).arg(forward->node),
             Tr::tr("<a href=\"%1\">%1</a> reaches port %2 of %3 (%4) until it is stopped with <tt>torchdeck "

@@ -1,8 +1,8 @@
 #include "gui/runactions.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "core/store/runstore.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QMap>
 #include <QMessageBox>

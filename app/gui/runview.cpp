@@ -1,5 +1,8 @@
 #include "gui/runview.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/metrics/resourcesample.h"
 #include "core/metrics/slowestrank.h"
 #include "core/profiles/profilestore.h"
@@ -16,8 +19,6 @@
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/submissionpanel.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QCborMap>
 #include <QCheckBox>
@@ -279,12 +280,10 @@ void RunView::dumpStacks()
     dialog->resize(900, 600);
     dialog->show();
     SessionOperation *dump = m_agent->stackDump(run.value->cluster, m_runId);
-    connect(dump, &SessionOperation::finished, text, [this, text](const QCborValue &result) {
-        const QCborMap map = result.toMap();
-        text->setPlainText(map.value(QStringLiteral("dump")).toString());
-        const QString path = map.value(QStringLiteral("path")).toString();
-        if (!path.isEmpty())
-            emit message(tr("The stacks are kept in %1").arg(path));
+    onReply<agent::StackDump>(dump, text, [this, text](const agent::StackDump::Reply &dumped) {
+        text->setPlainText(dumped.dump);
+        if (!dumped.path.isEmpty())
+            emit message(tr("The stacks are kept in %1").arg(dumped.path));
     });
     connect(dump, &SessionOperation::failed, text,
             [text](const QString &error) { text->setPlainText(tr("No stacks: %1").arg(error)); });

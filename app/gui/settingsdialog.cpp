@@ -1,11 +1,11 @@
 #include "gui/settingsdialog.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "core/agent/agentautostart.h"
-#include "core/agent/agentcodec.h"
+#include "core/agent/agentops.h"
 #include "core/agent/agentpaths.h"
 #include "core/appidentity.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
@@ -65,11 +65,8 @@ void SettingsDialog::showStatus()
     SessionOperation *asked = m_agent->status();
     connect(asked, &SessionOperation::failed, this,
             [this](const QString &error) { m_status->setText(tr("No agent: %1").arg(error)); });
-    connect(asked, &SessionOperation::finished, this, [this](const QCborValue &value) {
-        QString problem;
-        const std::optional<AgentStatus> status = agentStatusFromCbor(value.toMap(), &problem);
-        if (!status)
-            return m_status->setText(problem);
+    onReply<agent::Status>(asked, this, [this](const agent::Status::Reply &reply) {
+        const AgentStatus *status = &reply.status;
         QStringList clusters;
         for (const AgentClusterStatus &c : status->clusters)
             clusters.append(

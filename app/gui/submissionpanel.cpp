@@ -1,7 +1,8 @@
 #include "gui/submissionpanel.h"
 
-#include "core/agent/agentcodec.h"
-#include "session/sessionoperation.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 
 #include <QFontDatabase>
 #include <QLabel>
@@ -76,22 +77,20 @@ void SubmissionPanel::follow(SessionOperation *submission)
     });
     auto jobs = std::make_shared<QStringList>();
     auto runs = std::make_shared<QSet<QString>>();
-    connect(submission, &SessionOperation::event, this, [this, jobs, runs](const QString &name, const QCborMap &args) {
-        QString problem;
-        const std::optional<LaunchResult> result = name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
-        if (!result)
-            return;
-        jobs->append(result->jobId);
-        runs->insert(result->runId);
+    onEvent<agent::JobEvent>(submission, this, [this, jobs, runs](const agent::JobEvent &sent) {
+        const LaunchResult &result = sent.result;
+        jobs->append(result.jobId);
+        runs->insert(result.runId);
         m_output->appendPlainText(
-            tr("job %1: attempt %2 of run %3").arg(result->jobId).arg(result->attempt).arg(result->runId.left(8)));
+            tr("job %1: attempt %2 of run %3").arg(result.jobId).arg(result.attempt).arg(result.runId.left(8)));
     });
     connect(submission, &SessionOperation::finished, this, [this, jobs, runs](const QCborValue &value) {
-        QString problem;
-        const std::optional<LaunchResult> result = launchResultFromCbor(value.toMap(), &problem);
-        if (!result)
-            return finish(tr("Failed: %1").arg(problem), false);
-        const QString sweep = value.toMap().value(QStringLiteral("sweep")).toString();
+        // Every submission's reply (submit, submit_sweep and resume alike).
+        const std::optional<agent::SubmitReply> reply = replyOf<agent::Submit>(value);
+        if (!reply)
+            return finish(tr("Failed: the agent's answer is unreadable"), false);
+        const LaunchResult *result = &reply->first;
+        const QString &sweep = reply->sweep;
         if (!sweep.isEmpty()) {
             finish(tr("Submitted: sweep %1, %2 runs (jobs %3)")
                        .arg(sweep.left(8))

@@ -1,9 +1,8 @@
 #include "gui/sweepdialog.h"
 
-#include "core/jobs/jobspecvalidation.h"
+#include "client/agentclient.h"
 #include "core/profiles/profilestore.h"
 #include "gui/submissionpanel.h"
-#include "session/agentclient.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -19,7 +18,6 @@
 namespace torchdeck {
 
 namespace {
-constexpr int mostSweepPoints = 500;
 constexpr int startingRows = 3;
 } // namespace
 
@@ -104,57 +102,26 @@ SweepDialog::Plan SweepDialog::plan() const
         const QString values = m_axes->item(row, 1) ? m_axes->item(row, 1)->text().trimmed() : QString();
         if (name.isEmpty() && values.isEmpty())
             continue;
-        const std::optional<SweepAxis> axis = parseSweepAxis(name + u'=' + values, &plan.problem);
+        const std::optional<SweepAxis> axis = parseSweepAxis(name + u'=' + values, &plan.planned.problem);
         if (!axis)
             return plan;
         plan.axes.append(*axis);
     }
     if (plan.axes.isEmpty()) {
-        plan.problem = tr("Give a setting and its values in the table (e.g. lr and 0.1, 0.01).");
+        plan.planned.problem = tr("Give a setting and its values in the table (e.g. lr and 0.1, 0.01).");
         return plan;
     }
-    const std::optional<QList<SweepPoint>> grid = sweepGrid(plan.axes, mostSweepPoints, &plan.problem);
-    if (!grid)
-        return plan;
-    const ClusterProfile profile = m_agent->profiles()->profile(m_cluster);
-    QList<SubmissionScript> previews;
-    QStringList refusals;
-    for (const SweepPoint &point : *grid) {
-        std::optional<JobSpec> spec = m_base;
-        for (const auto &[name, value] : point.values) {
-            spec = specWithValue(*spec, name, value, &plan.problem);
-            if (!spec)
-                return plan;
-        }
-        spec->name = sweepPointName(m_base.name.isEmpty() ? QStringLiteral("sweep") : m_base.name, point);
-        LaunchRequest request = newRunRequest(profile, *spec);
-        request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        const SubmissionScript preview = m_agent->previewSubmission(request);
-        if (!preview.ok())
-            refusals.append(point.label() + QStringLiteral(": ") + formatJobSpecErrors(preview.errors));
-        previews.append(preview);
-        plan.nodeSeconds += double(spec->nodes) * double(spec->wallTimeSeconds);
-        plan.points.append({sweepPointJson(point), request});
-    }
-    if (!refusals.isEmpty()) {
-        plan.problem = tr("%1 of %2 points cannot run on %3:\n%4")
-                           .arg(refusals.size())
-                           .arg(plan.points.size())
-                           .arg(m_cluster, refusals.join(u'\n'));
-        return plan;
-    }
-    plan.notArray = m_separate->isChecked() ? tr("a job per point was asked for")
-                                            : arrayRefusal(profile.caps(), previews, m_maxRunning->value());
-    if (!plan.notArray.isEmpty() && m_maxRunning->value() > 0)
-        plan.problem = tr("At most running needs one job array, and these points cannot be one: %1").arg(plan.notArray);
+    const SweepPlanRequest request{m_agent->profiles()->profile(m_cluster), m_base, plan.axes, m_separate->isChecked(),
+                                   m_maxRunning->value()};
+    plan.planned = planSweep(request, [this](const LaunchRequest &run) { return m_agent->previewSubmission(run); });
     return plan;
 }
 
 void SweepDialog::updateSummary()
 {
     m_update.stop();
-    const Plan planned = plan();
-    if (!planned.problem.isEmpty()) {
+    const SweepPlan planned = plan().planned;
+    if (!planned.ok()) {
         m_summary->setText(planned.problem);
         m_summary->setStyleSheet(QStringLiteral("color: #d04040;"));
     } else {
@@ -170,17 +137,18 @@ void SweepDialog::updateSummary()
         m_summary->setText(tr("%1 points, %2; %3").arg(planned.points.size()).arg(hours, how));
         m_summary->setStyleSheet({});
     }
-    m_submit->setEnabled(planned.problem.isEmpty() && !m_panel->isRunning());
+    m_submit->setEnabled(planned.ok() && !m_panel->isRunning());
 }
 
 void SweepDialog::submit()
 {
     const Plan planned = plan();
-    if (!planned.problem.isEmpty() || m_panel->isRunning())
+    if (!planned.planned.ok() || m_panel->isRunning())
         return updateSummary();
     m_sweepId = QUuid::createUuid().toString(QUuid::WithoutBraces);
     const SweepRecord sweep{m_sweepId, m_cluster, m_base.name, {}, sweepAxesJson(planned.axes)};
-    m_panel->follow(m_agent->submitSweep(sweep, planned.points, planned.notArray.isEmpty(), m_maxRunning->value()));
+    m_panel->follow(
+        m_agent->submitSweep(sweep, planned.planned.requests(), planned.planned.asArray(), m_maxRunning->value()));
     m_submit->setEnabled(false);
 }
 

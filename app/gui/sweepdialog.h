@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/jobs/jobspec.h"
-#include "core/runs/sweepsubmission.h"
+#include "core/runs/sweepplan.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -36,12 +36,10 @@ signals:
     void sweepSubmitted(const QString &sweepId);
 
 private:
+    // The grid's axes, then core's plan of them (core/runs/sweepplan.h).
     struct Plan {
         QList<SweepAxis> axes;
-        QList<SweepPointRequest> points;
-        QString problem; // why it cannot be sent
-        QString notArray;
-        double nodeSeconds = 0;
+        SweepPlan planned;
     };
     Plan plan() const;
     void updateSummary();

@@ -1,10 +1,11 @@
 #include "gui/sweepswindow.h"
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/runstore.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QApplication>
 #include <QChart>
@@ -261,72 +262,46 @@ void SweepsWindow::cancelAll()
 void SweepsWindow::resumeUnfinished()
 {
     const SweepRecord *sweep = shownSweep();
-    if (!sweep || !m_agent->profiles())
+    if (!sweep)
         return;
-    const QString cluster = sweep->cluster;
-    const ClusterProfile profile = m_agent->profiles()->profile(cluster);
-    QStringList resumed;
-    QStringList problems;
-    for (const RunRecord &run : sweepRunsToResume(shownRuns())) {
-        // Asked here first, as the run view does: a run that cannot resume is named, not sent.
-        QString problem;
-        if (!resumeRequest(*m_store, profile, run, ResumeFrom::latest(), {}, &problem)) {
-            problems.append(tr("%1: %2").arg(run.name, problem));
-            continue;
+    say(tr("Looking at the sweep's runs on %1\u2026").arg(sweep->cluster));
+    SessionOperation *resume = m_agent->resumeSweep(sweep->cluster, sweep->id);
+    connect(resume, &SessionOperation::failed, this,
+            [this](const QString &error) { say(tr("Nothing resumed: %1").arg(error)); });
+    onReply<agent::ResumeSweep>(resume, this, [this](const agent::ResumeSweep::Reply &reply) {
+        QStringList lines;
+        if (reply.resumed.isEmpty() && reply.problems.isEmpty())
+            lines.append(tr("Every run of the sweep has completed or still goes on: nothing to resume."));
+        if (!reply.resumed.isEmpty()) {
+            QStringList jobs;
+            for (const LaunchResult &result : reply.resumed)
+                jobs.append(tr("run %1 as job %2").arg(result.runId.left(8), result.jobId));
+            lines.append(tr("Resumed %n run(s) from their latest checkpoints: %1", nullptr, int(jobs.size()))
+                             .arg(jobs.join(QStringLiteral(", "))));
         }
-        resumed.append(run.name);
-        SessionOperation *resume = m_agent->resume(cluster, run.id, ResumeFrom::latest(), {});
-        const QString name = run.name;
-        connect(resume, &SessionOperation::failed, this, [this, name](const QString &error) {
-            say(m_action->text() + u'\n' + tr("%1 did not resume: %2").arg(name, error));
-        });
-        connect(resume, &SessionOperation::finished, this, &SweepsWindow::refresh);
-    }
-    QStringList lines;
-    if (resumed.isEmpty() && problems.isEmpty())
-        lines.append(tr("Every run of the sweep has completed or still goes on: nothing to resume."));
-    if (!resumed.isEmpty())
-        lines.append(tr("Resuming %n run(s) from their latest checkpoints: %1", nullptr, int(resumed.size()))
-                         .arg(resumed.join(QStringLiteral(", "))));
-    lines.append(problems);
-    say(lines.join(u'\n'));
+        lines.append(reply.problems);
+        say(lines.join(u'\n'));
+        refresh();
+    });
 }
 
-QList<RunRecord> SweepsWindow::shownRuns() const
-{
-    QList<RunRecord> runs;
-    for (const SweepRow &row : std::as_const(m_rows)) {
-        if (const auto run = m_store->run(row.runId); run.ok() && run.value)
-            runs.append(*run.value);
-    }
-    return runs;
-}
-
-bool SweepsWindow::deleteShown()
+void SweepsWindow::deleteShown()
 {
     const SweepRecord *shown = shownSweep();
     if (!shown)
-        return false;
+        return;
     const SweepRecord sweep = *shown;
-    const qsizetype runs = m_rows.size();
-    QStringList going;
-    for (const RunRecord &run : sweepRunsGoingOn(shownRuns()))
-        going.append(run.name);
-    if (!going.isEmpty()) {
-        say(tr("%n run(s) of the sweep still go on (%1): cancel them first.", nullptr, int(going.size()))
-                .arg(going.join(QStringLiteral(", "))));
-        return false;
-    }
-    if (const StoreStatus removed = m_store->removeSweep(sweep.id); !removed.ok()) {
-        say(tr("Cannot delete the sweep: %1").arg(removed.error));
-        return false;
-    }
-    refresh();
-    say(tr("Sweep %1 deleted with its %2 runs from this machine; their directories stay on %3.")
-            .arg(sweep.name)
-            .arg(runs)
-            .arg(sweep.cluster));
-    return true;
+    // Decided on the store the agent keeps current with its polls, as the window shows it.
+    SessionOperation *removal = m_agent->deleteSweep(sweep.cluster, sweep.id, false);
+    connect(removal, &SessionOperation::failed, this,
+            [this](const QString &error) { say(tr("Not deleted: %1").arg(error)); });
+    onReply<agent::DeleteSweep>(removal, this, [this, sweep](const agent::DeleteSweep::Reply &reply) {
+        refresh();
+        say(tr("Sweep %1 deleted with its %2 runs from this machine; their directories stay on %3.")
+                .arg(sweep.name)
+                .arg(reply.runs)
+                .arg(sweep.cluster));
+    });
 }
 
 } // namespace torchdeck

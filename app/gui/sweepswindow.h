@@ -32,10 +32,11 @@ public:
     QList<SweepRow> rows() const { return m_rows; }
     QString actionText() const; // what the last resume or delete did, or why it did nothing
 
-    // The buttons' work without their questions: every run that ended short of completing goes on from its
-    // latest checkpoint; the ended sweep and its runs leave the store (their files stay on the cluster).
+    // The buttons' work without their questions, asked of the agent, which chooses the runs and writes the store:
+    // every run that ended short of completing goes on from its latest checkpoint; the ended sweep and its runs
+    // leave the store (their files stay on the cluster). actionText() says what came of it once it answered.
     void resumeUnfinished();
-    bool deleteShown();
+    void deleteShown();
 
 signals:
     void overlayRequested(const QStringList &runIds); // the sweep's runs, to select together in the run tree
@@ -46,7 +47,6 @@ private:
     void cancelAll();
     void say(const QString &text);
     const SweepRecord *shownSweep() const;
-    QList<RunRecord> shownRuns() const; // the shown rows' runs as the store has them now
 
     AgentClient *m_agent;
     RunStore *m_store;

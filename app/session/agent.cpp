@@ -1,21 +1,23 @@
 #include "session/agent.h"
 
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 #include "core/agent/agentprotocol.h"
+#include "core/agent/peercredentials.h"
 #include "core/appidentity.h"
 #include "core/runs/restartdecision.h"
 #include "core/sshconfigparser.h"
+#include "session/agentlistener.h"
 #include "session/agentpeer.h"
 #include "session/agentrequests.h"
 #include "session/clustersession.h"
 #include "session/clustersessions.h"
 #include "session/notifier.h"
 #include "session/questionrouter.h"
-#include "session/sessionoperation.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QLocalServer>
 #include <QLocalSocket>
 #include <QLockFile>
 #include <QLoggingCategory>
@@ -30,6 +32,8 @@ Q_LOGGING_CATEGORY(lcAgent, "torchdeck.agent")
 constexpr int backgroundPollMs = 10000; // no front asks for more: the runs are only watched for restarts
 constexpr int idleCheckMs = 5000;
 constexpr int retryTrackingMs = 60000; // a cluster with unfinished runs that could not be reached
+// Fronts say hello as soon as they connect: more than these waiting for theirs is a flood, refused at once.
+constexpr int maxUngreetedPeers = 32;
 } // namespace
 
 Agent::Agent(QObject *parent)
@@ -52,8 +56,8 @@ Agent::~Agent()
     for (AgentPeer *peer : std::as_const(m_peers))
         peer->disconnect(this);
     m_sessions.reset(); // before the store and profiles they use
-    if (m_server)
-        m_server->close();
+    if (m_listener)
+        m_listener->close();
 }
 
 bool Agent::start(QString *error)
@@ -83,14 +87,12 @@ bool Agent::start(QString *error)
     m_profilesRead = QFileInfo(m_profiles.path()).lastModified();
     m_sessions = std::make_unique<ClusterSessions>(&m_store, &m_profiles);
     connect(m_sessions.get(), &ClusterSessions::sessionAdded, this, &Agent::sessionAdded);
-    QLocalServer::removeServer(m_paths.socketPath); // a dead agent's socket: the lock says none listens
-    m_server = new QLocalServer(this);
-    m_server->setSocketOptions(QLocalServer::UserAccessOption);
-    if (!m_server->listen(m_paths.socketPath)) {
-        *error = tr("cannot listen on %1: %2").arg(m_paths.socketPath, m_server->errorString());
+    m_listener = new AgentListener(this); // replaces a dead agent's socket: the lock says none listens
+    if (const QString refused = m_listener->listen(m_paths.socketPath); !refused.isEmpty()) {
+        *error = refused;
         return false;
     }
-    connect(m_server, &QLocalServer::newConnection, this, &Agent::acceptPeers);
+    connect(m_listener, &AgentListener::accepted, this, &Agent::acceptPeer);
     qCInfo(lcAgent) << "agent" << QCoreApplication::applicationPid() << "listening on" << m_paths.socketPath;
     const QStringList tracked = m_sessions->resumeTracking();
     if (!tracked.isEmpty())
@@ -100,23 +102,63 @@ bool Agent::start(QString *error)
     return true;
 }
 
-void Agent::acceptPeers()
+void Agent::acceptPeer(qintptr descriptor)
 {
-    while (QLocalSocket *socket = m_server->nextPendingConnection()) {
-        // The socket's folder is private already; the peer's uid is checked all the same (a shared folder,
-        // a socket passed on).
-        if (peerUid(socket->socketDescriptor()) != qint64(getuid())) {
-            qCWarning(lcAgent) << "refused a front of another user";
-            socket->abort();
-            socket->deleteLater();
-            continue;
-        }
-        auto *peer = new AgentPeer(socket, this);
-        connect(peer, &AgentPeer::message, this, &Agent::peerMessage);
-        connect(peer, &AgentPeer::gone, this, &Agent::peerGone);
-        m_peers.append(peer);
-        m_idleSince = {};
+    // The socket's folder is private already; the peer's uid is checked all the same (a shared folder,
+    // a socket passed on).
+    if (peerCredentials(descriptor).uid != qint64(getuid())) {
+        qCWarning(lcAgent) << "refused a front of another user";
+        ::close(int(descriptor));
+        return;
     }
+    if (ungreetedPeers() >= maxUngreetedPeers) {
+        AgentListener::refuse(int(descriptor)); // the front tries again shortly
+        return;
+    }
+    auto *socket = new QLocalSocket;
+    if (!socket->setSocketDescriptor(descriptor)) {
+        ::close(int(descriptor));
+        delete socket;
+        return;
+    }
+    auto *peer = new AgentPeer(socket, this);
+    connect(peer, &AgentPeer::message, this, &Agent::peerMessage);
+    connect(peer, &AgentPeer::gone, this, &Agent::peerGone);
+    m_peers.append(peer);
+    m_idleSince = {};
+}
+
+int Agent::ungreetedPeers() const
+{
+    return int(std::count_if(m_peers.cbegin(), m_peers.cend(), [](const AgentPeer *peer) { return !peer->greeted; }));
+}
+
+bool Agent::stillHome()
+{
+    QString lost;
+    if (!QFileInfo(m_paths.dataDirectory).isDir() || !QFileInfo::exists(m_store.path()))
+        lost = tr("its data folder %1 or its run store is gone").arg(m_paths.dataDirectory);
+    else if (m_listener && !m_listener->ownsItsPath())
+        lost = tr("its socket %1 is gone or another's").arg(m_paths.socketPath);
+    if (lost.isEmpty())
+        return true;
+    stop(lost); // a new agent can start: fronts could not reach this one, or it writes a store nobody reads
+    return false;
+}
+
+QString Agent::unknownClusterProblem(const QString &cluster) const
+{
+    if (cluster.isEmpty())
+        return tr("no cluster named");
+    if (m_sessions->existing(cluster) || m_profiles.contains(cluster))
+        return {};
+    const SshConfig config = readUserSshConfig();
+    if (config.hostAliases().contains(cluster))
+        return {};
+    const auto runs = m_store.runs(cluster);
+    if (runs.ok() && !runs.value.isEmpty())
+        return {};
+    return noSuchClusterMessage(cluster, config);
 }
 
 void Agent::peerGone(AgentPeer *peer)
@@ -165,13 +207,10 @@ void Agent::track(AgentPeer *peer, qint64 id, SessionOperation *operation, bool 
     if (submission)
         ++m_submissionsInFlight;
     connect(operation, &SessionOperation::progress, peer, [front, id](const QString &step, qint64 done, qint64 total) {
-        front->send(agentEvent(
-            QStringLiteral("progress"),
-            {{QStringLiteral("step"), step}, {QStringLiteral("done"), done}, {QStringLiteral("total"), total}}, id));
+        front->send(agent::eventMessage(agent::ProgressEvent{step, done, total}, id));
     });
-    connect(operation, &SessionOperation::output, peer, [front, id](const QString &text) {
-        front->send(agentEvent(QStringLiteral("output"), {{QStringLiteral("text"), text}}, id));
-    });
+    connect(operation, &SessionOperation::output, peer,
+            [front, id](const QString &text) { front->send(agent::eventMessage(agent::OutputEvent{text}, id)); });
     connect(operation, &SessionOperation::event, peer,
             [front, id](const QString &name, const QCborMap &args) { front->send(agentEvent(name, args, id)); });
     const auto ended = [this, front, id, submission] {
@@ -215,34 +254,23 @@ void Agent::sessionAdded(ClusterSession *session)
             [this](const QString &cluster, ConnectionState state, const QString &detail) {
                 if (state == ConnectionState::Connected)
                     m_questions->clearNeedsYou(cluster);
-                broadcast(QStringLiteral("state"), {{QStringLiteral("cluster"), cluster},
-                                                    {QStringLiteral("state"), int(state)},
-                                                    {QStringLiteral("detail"), detail},
-                                                    {QStringLiteral("needs_you"), m_questions->needsYou(cluster)}});
+                broadcast(agent::StateEvent{cluster, state, detail, m_questions->needsYou(cluster)});
             });
-    connect(session, &ClusterSession::runUpdated, this, [this](const QString &runId) {
-        broadcast(QStringLiteral("run"), {{QStringLiteral("run"), runId}});
-    });
+    connect(session, &ClusterSession::runUpdated, this,
+            [this](const QString &runId) { broadcast(agent::RunEvent{runId}); });
     connect(session, &ClusterSession::metricsArrived, this,
             [this](const QString &runId, int attempt, const QList<MetricEvent> &events) {
                 // Stored just now, in this thread: they end where the store's events end.
                 const StoreResult<qint64> end = m_store.metricsEnd(runId);
-                broadcast(QStringLiteral("metrics"), {{QStringLiteral("run"), runId},
-                                                      {QStringLiteral("attempt"), attempt},
-                                                      {QStringLiteral("first"), end.value - events.size()},
-                                                      {QStringLiteral("events"), metricEventsToCbor(events)}});
+                broadcast(agent::MetricsEvent{runId, attempt, end.value - events.size(), events});
             });
-    connect(session, &ClusterSession::seriesReset, this, [this](const QString &runId) {
-        broadcast(QStringLiteral("series_reset"), {{QStringLiteral("run"), runId}});
-    });
+    connect(session, &ClusterSession::seriesReset, this,
+            [this](const QString &runId) { broadcast(agent::SeriesResetEvent{runId}); });
     // With each of these, whether the session still has a restart in flight or due: a front waiting for a
     // run's end waits for those too.
     const auto restartsPending = [session] { return session->isRestarting() || session->hasRestartsDue(); };
     connect(session, &ClusterSession::refreshed, this, [this, session, restartsPending](const QString &problem) {
-        broadcast(QStringLiteral("refreshed"), {{QStringLiteral("cluster"), session->name()},
-                                                {QStringLiteral("problem"), problem},
-                                                {QStringLiteral("restarts_pending"), restartsPending()},
-                                                {QStringLiteral("next_poll_ms"), session->nextPollMs()}});
+        broadcast(agent::RefreshedEvent{session->name(), problem, restartsPending(), session->nextPollMs()});
     });
     connect(session, &ClusterSession::restartDecided, this,
             [](const QString &runId, bool restart, const QString &reason) {
@@ -263,21 +291,14 @@ void Agent::sessionAdded(ClusterSession *session)
                 qCInfo(lcAgent) << "run" << runId.left(8) << "restarted as job" << jobId << reason;
                 if (const auto run = m_store.run(runId); run.ok() && run.value)
                     tell(restartNotice(*run.value, jobId, reason), session);
-                broadcast(QStringLiteral("restarted"), {{QStringLiteral("cluster"), session->name()},
-                                                        {QStringLiteral("run"), runId},
-                                                        {QStringLiteral("job"), jobId},
-                                                        {QStringLiteral("reason"), reason},
-                                                        {QStringLiteral("restarts_pending"), restartsPending()}});
+                broadcast(agent::RestartedEvent{session->name(), runId, jobId, reason, restartsPending()});
             });
     connect(session, &ClusterSession::restartFailed, this,
             [this, session, restartsPending](const QString &runId, const QString &error) {
                 qCInfo(lcAgent) << "run" << runId.left(8) << "not restarted:" << error;
                 if (const auto run = m_store.run(runId); run.ok() && run.value)
                     tell(restartFailedNotice(*run.value, error), session);
-                broadcast(QStringLiteral("restart_failed"), {{QStringLiteral("cluster"), session->name()},
-                                                             {QStringLiteral("run"), runId},
-                                                             {QStringLiteral("error"), error},
-                                                             {QStringLiteral("restarts_pending"), restartsPending()}});
+                broadcast(agent::RestartFailedEvent{session->name(), runId, error, restartsPending()});
             });
     connect(session, &ClusterSession::runStalled, this, [this, session](const QString &runId, const QString &message) {
         qCInfo(lcAgent).noquote() << QStringLiteral("run %1 %2").arg(runId.left(8), message);
@@ -300,13 +321,11 @@ void Agent::sessionAdded(ClusterSession *session)
         }
     });
     connect(session, &ClusterSession::submitted, this,
-            [this](const LaunchResult &result) { broadcast(QStringLiteral("submitted"), launchResultToCbor(result)); });
-    connect(session, &ClusterSession::storeFailed, this, [this](const QString &error) {
-        broadcast(QStringLiteral("store_failed"), {{QStringLiteral("error"), error}});
-    });
+            [this](const LaunchResult &result) { broadcast(agent::SubmittedEvent{result}); });
+    connect(session, &ClusterSession::storeFailed, this,
+            [this](const QString &error) { broadcast(agent::StoreFailedEvent{error}); });
     connect(session, &ClusterSession::workDirectoryKnown, this, [this, session](const QString &directory) {
-        broadcast(QStringLiteral("work_directory"),
-                  {{QStringLiteral("cluster"), session->name()}, {QStringLiteral("directory"), directory}});
+        broadcast(agent::WorkDirectoryEvent{session->name(), directory});
     });
     applyPollIntervals();
 }
@@ -314,16 +333,12 @@ void Agent::sessionAdded(ClusterSession *session)
 void Agent::tell(const RunNotice &notice, ClusterSession *session)
 {
     m_notifier->notify(notice, session->profile().notifyCommand);
-    broadcast(QStringLiteral("notice"), {{QStringLiteral("cluster"), notice.cluster},
-                                         {QStringLiteral("run"), notice.runId},
-                                         {QStringLiteral("event"), notice.event()},
-                                         {QStringLiteral("title"), notice.title()},
-                                         {QStringLiteral("body"), notice.body()}});
+    broadcast(agent::NoticeEvent{notice.cluster, notice.runId, notice.event(), notice.title(), notice.body()});
 }
 
-void Agent::broadcast(const QString &event, const QCborMap &args)
+template <class Event> void Agent::broadcast(const Event &event)
 {
-    const AgentMessage message = agentEvent(event, args);
+    const AgentMessage message = agent::eventMessage(event);
     for (AgentPeer *peer : std::as_const(m_peers)) {
         if (peer->greeted)
             peer->send(message);
@@ -377,7 +392,7 @@ void Agent::retryTracking()
 
 void Agent::checkIdle()
 {
-    if (m_stopping)
+    if (m_stopping || !stillHome())
         return;
     const auto forwarding = [this] {
         const QList<ClusterSession *> sessions = m_sessions->all();
@@ -412,8 +427,8 @@ void Agent::finishStopIfQuiet()
         return;
     m_idleTimer.stop();
     m_retryTimer.stop();
-    if (m_server)
-        m_server->close(); // new fronts start a new agent from here on
+    if (m_listener)
+        m_listener->close(); // new fronts start a new agent from here on
     const QList<AgentPeer *> peers = m_peers;
     for (AgentPeer *peer : peers)
         peer->close(tr("the agent stopped"));

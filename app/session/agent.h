@@ -11,11 +11,11 @@
 #include <QTimer>
 #include <memory>
 
-class QLocalServer;
 class QLockFile;
 
 namespace torchdeck {
 
+class AgentListener;
 class AgentPeer;
 class ClusterSession;
 class ClusterSessions;
@@ -51,11 +51,18 @@ signals:
 
 private:
     friend class AgentRequests;
-    void acceptPeers();
+    void acceptPeer(qintptr descriptor);
+    // The agent is bounded: fronts that have not said hello are few and short-lived (agentpeer.h).
+    int ungreetedPeers() const;
+    // Its socket and data folder are still there; else it stops, so that a new agent can start.
+    bool stillHome();
+    // Whether a request may make a session for this cluster: one the user configured (their ssh config, a saved
+    // profile) or that has runs in the store. Else the error to answer.
+    QString unknownClusterProblem(const QString &cluster) const;
     void peerMessage(AgentPeer *peer, const AgentMessage &message);
     void peerGone(AgentPeer *peer);
     void sessionAdded(ClusterSession *session);
-    void broadcast(const QString &event, const QCborMap &args);
+    template <class Event> void broadcast(const Event &event); // to every front that said hello
     // A run's news for its user: the desktop, the profile's notify_command, and every front ("notice").
     void tell(const RunNotice &notice, ClusterSession *session);
     void applyPollIntervals();
@@ -77,7 +84,7 @@ private:
     std::unique_ptr<QuestionRouter> m_questions;
     Notifier *m_notifier;
     std::unique_ptr<QLockFile> m_lock;
-    QLocalServer *m_server = nullptr;
+    AgentListener *m_listener = nullptr;
     QList<AgentPeer *> m_peers;
     int m_submissionsInFlight = 0;
     bool m_stopping = false;

@@ -1,10 +1,11 @@
 #include "session/agentpeer.h"
 
-#include "session/sessionoperation.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 
 #include <QLocalSocket>
-#include <sys/socket.h>
-#include <sys/types.h>
+#include <QTimer>
 
 namespace torchdeck {
 
@@ -13,6 +14,11 @@ AgentPeer::AgentPeer(QLocalSocket *socket, QObject *parent)
     , m_socket(socket)
 {
     socket->setParent(this);
+    // A front says hello as it connects: one that does not (a stray connection, a flood) holds no descriptor long.
+    QTimer::singleShot(kAgentHelloDeadlineMs, this, [this] {
+        if (!greeted)
+            close(tr("no hello within %1 s").arg(kAgentHelloDeadlineMs / 1000));
+    });
     connect(socket, &QLocalSocket::readyRead, this, &AgentPeer::readAll);
     connect(socket, &QLocalSocket::disconnected, this, [this] {
         if (!std::exchange(m_closed, true))
@@ -31,7 +37,7 @@ void AgentPeer::close(const QString &why)
     if (m_closed)
         return;
     if (!why.isEmpty())
-        send(agentEvent(QStringLiteral("closing"), {{QStringLiteral("reason"), why}}));
+        send(agent::eventMessage(agent::ClosingEvent{why}));
     m_closed = true;
     m_socket->flush(); // the last replies go out before the socket, deleted soon, would drop them
     m_socket->disconnectFromServer();
@@ -52,6 +58,10 @@ void AgentPeer::readAll()
         const std::optional<AgentMessage> decoded = decodeAgentMessage(*payload, &error);
         if (!decoded)
             return close(tr("an unreadable message: %1").arg(error));
+        if (decoded->version != kAgentProtocolVersion && decoded->op == QString::fromUtf16(agent::Handover::name)) {
+            emit message(this, *decoded); // a front of another version asks this agent to go: it does
+            continue;
+        }
         if (decoded->version != kAgentProtocolVersion) {
             // Said in the other version's own terms as far as we know them: the frame and the error reply.
             send(agentErrorReply(
@@ -63,15 +73,6 @@ void AgentPeer::readAll()
             return close(tr("a front sends requests only"));
         emit message(this, *decoded);
     }
-}
-
-qint64 peerUid(qintptr socketDescriptor)
-{
-    struct ucred credentials {};
-    socklen_t length = sizeof credentials;
-    if (getsockopt(int(socketDescriptor), SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0)
-        return -1;
-    return credentials.uid;
 }
 
 } // namespace torchdeck

@@ -45,7 +45,4 @@ private:
     bool m_closed = false;
 };
 
-// The uid of the process at the other end of a local socket (SO_PEERCRED), or -1.
-qint64 peerUid(qintptr socketDescriptor);
-
 } // namespace torchdeck

@@ -1,28 +1,74 @@
 #include "session/agentrequests.h"
 
+#include "client/sessionoperation.h"
 #include "core/agent/agentcodec.h"
-#include "core/agent/cborfields.h"
+#include "core/agent/agentevents.h"
 #include "core/agent/portforward.h"
 #include "session/agent.h"
 #include "session/agentpeer.h"
 #include "session/clustersession.h"
 #include "session/clustersessions.h"
 #include "session/questionrouter.h"
-#include "session/sessionoperation.h"
 
 #include <QCoreApplication>
+#include <QHash>
 
 namespace torchdeck {
 
 namespace {
-const QString kCluster = QStringLiteral("cluster");
-const QString kRun = QStringLiteral("run");
-constexpr int maxPollMs = 24 * 3600 * 1000;
+using Handler = void (*)(AgentRequests &, const QCborMap &);
+
+template <class Op> void dispatchTo(AgentRequests &requests, const QCborMap &args)
+{
+    requests.dispatch<Op>(args);
+}
+
+// Name -> handler, made once from the protocol's table: no operation can be declared and not handled.
+const QHash<QString, Handler> &handlers()
+{
+    static const QHash<QString, Handler> table = std::apply(
+        [](auto... op) {
+            return QHash<QString, Handler>{{QString::fromUtf16(decltype(op)::name), &dispatchTo<decltype(op)>}...};
+        },
+        agent::Operations{});
+    return table;
+}
 } // namespace
 
-void AgentRequests::reply(const QCborValue &result)
+void AgentRequests::handle(const AgentMessage &request)
 {
-    m_peer->send(agentReply(m_id, result));
+    m_id = request.id;
+    // A front of another version cannot say hello in this one's words, but may ask it to hand over.
+    if (!m_peer->greeted && request.op != QString::fromUtf16(agent::Hello::name) &&
+        request.op != QString::fromUtf16(agent::Handover::name))
+        return error(QCoreApplication::translate("torchdeck::AgentRequests", "say hello first"));
+    const Handler handler = handlers().value(request.op);
+    if (!handler) // nothing is made for an operation this agent does not know
+        return error(QCoreApplication::translate("torchdeck::AgentRequests", "unknown request '%1'").arg(request.op));
+    handler(*this, request.args);
+}
+
+template <class Op> void AgentRequests::dispatch(const QCborMap &args)
+{
+    QString problem;
+    const std::optional<typename Op::Request> request = agent::decodeFields<typename Op::Request>(args, &problem);
+    if (!request)
+        return error(problem);
+    if constexpr (Op::scope == agent::Scope::Cluster) {
+        // Checked before a session (and its thread) is made for the cluster.
+        if (problem = m_agent->unknownClusterProblem(request->cluster); !problem.isEmpty())
+            return error(problem);
+        ClusterSession *session = m_agent->sessionFor(request->cluster);
+        m_agent->m_questions->noteAsker(request->cluster, m_peer);
+        on(Op{}, *request, session);
+    } else {
+        on(Op{}, *request);
+    }
+}
+
+template <class Reply> void AgentRequests::reply(const Reply &result)
+{
+    m_peer->send(agentReply(m_id, agent::encodeFields(result)));
 }
 
 void AgentRequests::error(const QString &message)
@@ -30,47 +76,20 @@ void AgentRequests::error(const QString &message)
     m_peer->send(agentErrorReply(m_id, message));
 }
 
-bool AgentRequests::replied(const QCborValue &result)
+void AgentRequests::track(SessionOperation *operation, bool submission)
 {
-    reply(result);
-    return true;
+    m_agent->track(m_peer, m_id, operation, submission);
 }
 
-bool AgentRequests::failed(const QString &message)
+void AgentRequests::on(agent::Hello, const agent::Hello::Request &hello)
 {
-    error(message);
-    return true;
-}
-
-void AgentRequests::handle(const AgentMessage &request)
-{
-    m_id = request.id;
-    CborFields args(request.args);
-    if (!m_peer->greeted && request.op != u"hello")
-        return error(QCoreApplication::translate("torchdeck::AgentRequests", "say hello first"));
-    if (agentOperation(request.op, args))
-        return;
-    const QString cluster = args.text(kCluster, true, 1024);
-    if (!args.ok())
-        return error(args.error());
-    ClusterSession *session = m_agent->sessionFor(cluster);
-    m_agent->m_questions->noteAsker(cluster, m_peer);
-    if (!clusterOperation(request.op, args, session))
-        error(QCoreApplication::translate("torchdeck::AgentRequests", "unknown request '%1'").arg(request.op));
-}
-
-void AgentRequests::hello(CborFields &args)
-{
-    m_peer->front = args.text(QStringLiteral("front"), true, 64);
-    m_peer->pid = args.integer(QStringLiteral("pid"), 0, qint64(1) << 32);
-    m_peer->interactive = args.flag(QStringLiteral("interactive"));
-    m_peer->pollMs = int(args.integer(QStringLiteral("poll_ms"), 0, maxPollMs));
-    if (!args.ok())
-        return error(args.error());
+    m_peer->front = hello.front;
+    m_peer->pid = hello.pid;
+    m_peer->interactive = hello.interactive;
+    m_peer->pollMs = hello.pollMs;
     m_peer->greeted = true;
     m_agent->applyPollIntervals();
-    reply(QCborMap{{QStringLiteral("version"), m_agent->version()},
-                   {QStringLiteral("pid"), QCoreApplication::applicationPid()}});
+    reply(agent::Hello::Reply{m_agent->version(), QCoreApplication::applicationPid(), agent::operationNames()});
     // A front that can ask a person: the clusters that waited for one try again, and their questions come here.
     if (m_peer->interactive) {
         for (const QString &cluster : m_agent->m_questions->clustersNeedingYou()) {
@@ -80,200 +99,194 @@ void AgentRequests::hello(CborFields &args)
     }
     // What the agent's sessions hold now, so the front starts from the same picture.
     for (ClusterSession *session : m_agent->sessions()->all()) {
-        m_peer->send(agentEvent(QStringLiteral("state"),
-                                {{kCluster, session->name()},
-                                 {QStringLiteral("state"), int(session->state())},
-                                 {QStringLiteral("detail"), session->stateDetail()},
-                                 {QStringLiteral("needs_you"), m_agent->m_questions->needsYou(session->name())}}));
+        m_peer->send(agent::eventMessage(agent::StateEvent{session->name(), session->state(), session->stateDetail(),
+                                                           m_agent->m_questions->needsYou(session->name())}));
         if (!session->workDirectory().isEmpty())
-            m_peer->send(
-                agentEvent(QStringLiteral("work_directory"),
-                           {{kCluster, session->name()}, {QStringLiteral("directory"), session->workDirectory()}}));
+            m_peer->send(agent::eventMessage(agent::WorkDirectoryEvent{session->name(), session->workDirectory()}));
     }
 }
 
-bool AgentRequests::agentOperation(const QString &op, CborFields &args)
+void AgentRequests::on(agent::Status, const agent::Empty &)
 {
-    if (op == u"hello") {
-        hello(args);
-    } else if (op == u"status") {
-        reply(agentStatusToCbor(m_agent->status()));
-    } else if (op == u"stop" || op == u"handover") {
-        reply(QCborMap{{QStringLiteral("submissions"), m_agent->m_submissionsInFlight}});
-        m_agent->stop(op == u"stop" ? QStringLiteral("asked to stop by %1 %2").arg(m_peer->front).arg(m_peer->pid)
-                                    : QStringLiteral("handing over to the %1 of another version").arg(m_peer->front));
-    } else if (op == u"poll") {
-        m_peer->pollMs = int(args.integer(QStringLiteral("ms"), 0, maxPollMs));
-        if (!args.ok())
-            return failed(args.error());
-        m_agent->applyPollIntervals();
-        reply(QCborMap{});
-    } else if (op == u"profiles_changed") {
-        reply(QCborMap{}); // read again before every request already
-    } else if (op == u"forwards" || op == u"forward_stop") {
-        const int localPort = int(args.integer(QStringLiteral("local_port"), 0, 65535));
-        const QString run = args.text(kRun, false, 128);
-        if (!args.ok())
-            return failed(args.error());
-        QCborArray listed;
-        for (ClusterSession *session : m_agent->sessions()->all()) {
-            const QList<PortForward> forwards =
-                op == u"forwards" ? session->forwards() : session->stopForwards(localPort, run);
-            for (const PortForward &forward : forwards)
-                listed.append(portForwardToCbor(forward));
-        }
-        reply(QCborMap{{QStringLiteral("forwards"), listed}});
-    } else if (op == u"cancel_request") {
-        const qint64 id = args.integer(QStringLiteral("id"), 1, qint64(1) << 53);
-        if (const QPointer<SessionOperation> operation = m_peer->operations.value(id))
-            operation->stop();
-        reply(QCborMap{});
-    } else {
-        return false;
-    }
-    return true;
+    reply(agent::Status::Reply{m_agent->status()});
 }
 
-bool AgentRequests::clusterOperation(const QString &op, CborFields &args, ClusterSession *session)
+void AgentRequests::on(agent::Stop, const agent::Empty &)
 {
-    SessionOperation *operation = nullptr;
-    bool submission = false;
-    if (op == u"open") {
-        operation = session->connectOperation();
-    } else if (op == u"refresh") {
-        const QStringList runs = args.texts(QStringLiteral("runs"));
-        const int maxAge = int(args.integer(QStringLiteral("max_age_ms"), 0, maxPollMs));
-        if (args.ok())
-            operation = session->refreshOperation(runs, maxAge);
-    } else if (op == u"submit") {
-        QString problem;
-        const std::optional<LaunchRequest> request =
-            launchRequestFromCbor(args.map(QStringLiteral("request"), true), &problem);
-        const int chain = int(args.integer(QStringLiteral("chain"), 1, 1000, 1));
-        if (!request)
-            args.fail(problem);
-        else if (args.ok())
-            operation = session->submit(*request, chain);
-        submission = true;
-    } else if (op == u"submit_sweep") {
-        QList<SweepPointRequest> points;
-        QString problem;
-        for (const QCborValue &each : args.array(QStringLiteral("points"))) {
-            const std::optional<LaunchRequest> request =
-                launchRequestFromCbor(each[QStringLiteral("request")].toMap(), &problem);
-            if (!request) {
-                args.fail(problem);
-                break;
-            }
-            points.append({each[QStringLiteral("point")].toString(), *request});
-        }
-        CborFields sweep(args.map(QStringLiteral("sweep"), true));
-        const SweepRecord record{sweep.text(QStringLiteral("id"), true, 128), session->name(),
-                                 sweep.text(QStringLiteral("name"), false, 256), QDateTime::currentDateTimeUtc(),
-                                 sweep.text(QStringLiteral("axes_json"), true)};
-        const bool asArray = args.flag(QStringLiteral("array"));
-        const int maxRunning = int(args.integer(QStringLiteral("max_running"), 0, 100000, 0));
-        if (!sweep.ok())
-            args.fail(sweep.error());
-        else if (args.ok())
-            operation = session->submitSweep(record, points, asArray, maxRunning);
-        submission = true;
-    } else if (op == u"resume") {
-        const QString run = args.text(kRun, true, 128);
-        const QString from = args.text(QStringLiteral("from"));
-        const QString epochs = args.text(QStringLiteral("epochs"), false, 32);
-        if (args.ok())
-            operation = session->resume(run, ResumeFrom::fromText(from), epochs);
-        submission = true;
-    } else if (op == u"cancel") {
-        const QStringList runs = args.texts(QStringLiteral("runs"), 10000);
-        if (args.ok())
-            operation = session->cancel(runs);
-    } else if (op == u"requeue") {
-        const QString run = args.text(kRun, true, 128);
-        if (args.ok())
-            operation = session->requeue(run);
-    } else if (op == u"auto_restart") {
-        const QString run = args.text(kRun, true, 128);
-        const bool enabled = args.flag(QStringLiteral("enabled"), true);
-        if (args.ok())
-            operation = session->autoRestartOperation(run, enabled);
-    } else if (op == u"checkpoints") {
-        const QString run = args.text(kRun, true, 128);
-        if (args.ok())
-            operation = session->presentCheckpoints(run);
-    } else if (op == u"delete_checkpoints") {
-        const QString run = args.text(kRun, true, 128);
-        const QStringList names = args.texts(QStringLiteral("names"), 10000);
-        if (args.ok())
-            operation = session->deleteCheckpoints(run, names);
-    } else if (op == u"read_file" || op == u"follow_file") {
-        const QString path = args.text(QStringLiteral("path"), true, 4096);
-        const int lines = int(args.integer(QStringLiteral("lines"), -1, 1 << 24, -1));
-        const qint64 offset = args.integer(QStringLiteral("offset"), 0, qint64(1) << 53);
-        const qint64 lastBytes = args.integer(QStringLiteral("last_bytes"), 0, qint64(1) << 30, 0);
-        if (args.ok())
-            operation =
-                op == u"read_file" ? session->readFile(path, lines) : session->followFile(path, offset, lastBytes);
-    } else if (op == u"forward") {
-        const QString run = args.text(kRun, true, 128);
-        const int port = int(args.integer(QStringLiteral("port"), 1, 65535));
-        const int localPort = int(args.integer(QStringLiteral("local_port"), 0, 65535));
-        if (args.ok() && !args.has(QStringLiteral("port")))
-            args.fail(
-                QCoreApplication::translate("torchdeck::AgentRequests", "port: a port from 1 to 65535 is needed"));
-        if (args.ok())
-            operation = session->startForward(run, port, localPort);
-    } else if (op == u"check") {
-        QString problem;
-        const std::optional<ClusterCheckSettings> settings =
-            checkSettingsFromCbor(args.map(QStringLiteral("settings"), true), &problem);
-        if (!settings)
-            args.fail(problem);
-        else if (args.ok())
-            operation = session->check(*settings);
-    } else if (op == u"stack_dump") {
-        const QString run = args.text(kRun, true, 128);
-        if (args.ok())
-            operation = session->stackDump(run);
-    } else if (op == u"resources") {
-        const QStringList runs = args.texts(QStringLiteral("runs"), 1000);
-        if (args.ok())
-            operation = session->sampleResources(runs);
-    } else if (op == u"look") {
-        const QStringList runs = args.texts(QStringLiteral("runs"), 1000);
-        if (!args.ok())
-            return failed(args.error());
-        m_peer->looking.insert(session->name(), runs);
-        m_agent->applyLooking();
-        return replied(QCborMap{});
-    } else if (op == u"code_snapshots") {
-        operation = session->codeSnapshots();
-    } else if (op == u"prune_code") {
-        operation = session->pruneCodeSnapshots();
-    } else if (op == u"work_directory") {
-        operation = session->workDirectoryOperation();
-    } else if (op == u"answer_host_key") {
-        const bool trust = args.flag(QStringLiteral("trust"));
-        if (!args.ok())
-            return failed(args.error());
-        m_agent->m_questions->answerHostKey(m_peer, session, trust);
-        return replied(QCborMap{});
-    } else if (op == u"answer_credential") {
-        std::optional<QString> answer; // none: cancelled
-        if (args.has(QStringLiteral("answer")))
-            answer = args.text(QStringLiteral("answer"), true, 65536);
-        if (!args.ok())
-            return failed(args.error());
-        m_agent->m_questions->answerCredential(m_peer, session, std::move(answer));
-        return replied(QCborMap{});
-    } else {
-        return false;
-    }
-    if (!args.ok())
-        return failed(args.error());
-    m_agent->track(m_peer, m_id, operation, submission);
-    return true;
+    reply(agent::StopReply{m_agent->m_submissionsInFlight});
+    m_agent->stop(QStringLiteral("asked to stop by %1 %2").arg(m_peer->front).arg(m_peer->pid));
+}
+
+void AgentRequests::on(agent::Handover, const agent::Empty &)
+{
+    reply(agent::StopReply{m_agent->m_submissionsInFlight});
+    m_agent->stop(QStringLiteral("handing over to the %1 of another version").arg(m_peer->front));
+}
+
+void AgentRequests::on(agent::Poll, const agent::Poll::Request &poll)
+{
+    m_peer->pollMs = poll.ms;
+    m_agent->applyPollIntervals();
+    reply(agent::Empty{});
+}
+
+void AgentRequests::on(agent::ProfilesChanged, const agent::Empty &)
+{
+    reply(agent::Empty{}); // read again before every request already
+}
+
+void AgentRequests::on(agent::Forwards, const agent::Empty &)
+{
+    agent::ForwardsReply listed;
+    for (ClusterSession *session : m_agent->sessions()->all())
+        listed.forwards += session->forwards();
+    reply(listed);
+}
+
+void AgentRequests::on(agent::ForwardStop, const agent::ForwardStop::Request &request)
+{
+    agent::ForwardsReply stopped;
+    for (ClusterSession *session : m_agent->sessions()->all())
+        stopped.forwards += session->stopForwards(request.localPort, request.run);
+    reply(stopped);
+}
+
+void AgentRequests::on(agent::CancelRequest, const agent::CancelRequest::Request &request)
+{
+    if (const QPointer<SessionOperation> operation = m_peer->operations.value(request.id))
+        operation->stop();
+    reply(agent::Empty{});
+}
+
+void AgentRequests::on(agent::Open, const agent::ClusterRequest &, ClusterSession *session)
+{
+    track(session->connectOperation());
+}
+
+void AgentRequests::on(agent::Refresh, const agent::Refresh::Request &request, ClusterSession *session)
+{
+    track(session->refreshOperation(request.runs, request.maxAgeMs));
+}
+
+void AgentRequests::on(agent::Submit, const agent::Submit::Request &request, ClusterSession *session)
+{
+    track(session->submit(request.request, request.chain), true);
+}
+
+void AgentRequests::on(agent::SubmitSweep, const agent::SubmitSweep::Request &request, ClusterSession *session)
+{
+    QList<SweepPointRequest> points;
+    for (const agent::SweepPointMessage &point : request.points)
+        points.append({point.point, point.request});
+    const SweepRecord record{request.id, session->name(), request.sweepName, QDateTime::currentDateTimeUtc(),
+                             request.axesJson};
+    track(session->submitSweep(record, points, request.asArray, request.maxRunning), true);
+}
+
+void AgentRequests::on(agent::ResumeSweep, const agent::ResumeSweep::Request &request, ClusterSession *session)
+{
+    track(session->resumeSweep(request.sweep), true);
+}
+
+void AgentRequests::on(agent::DeleteSweep, const agent::DeleteSweep::Request &request, ClusterSession *session)
+{
+    track(session->deleteSweep(request.sweep, request.refresh));
+}
+
+void AgentRequests::on(agent::Resume, const agent::Resume::Request &request, ClusterSession *session)
+{
+    track(session->resume(request.run, ResumeFrom::fromText(request.from), request.epochs), true);
+}
+
+void AgentRequests::on(agent::Cancel, const agent::RunsRequest &request, ClusterSession *session)
+{
+    track(session->cancel(request.runs));
+}
+
+void AgentRequests::on(agent::Requeue, const agent::RunRequest &request, ClusterSession *session)
+{
+    track(session->requeue(request.run));
+}
+
+void AgentRequests::on(agent::AutoRestart, const agent::AutoRestart::Request &request, ClusterSession *session)
+{
+    track(session->autoRestartOperation(request.run, request.enabled));
+}
+
+void AgentRequests::on(agent::Checkpoints, const agent::RunRequest &request, ClusterSession *session)
+{
+    track(session->presentCheckpoints(request.run));
+}
+
+void AgentRequests::on(agent::DeleteCheckpoints, const agent::DeleteCheckpoints::Request &request,
+                       ClusterSession *session)
+{
+    track(session->deleteCheckpoints(request.run, request.names));
+}
+
+void AgentRequests::on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session)
+{
+    track(session->readFile(request.path, request.lines));
+}
+
+void AgentRequests::on(agent::FollowFile, const agent::FollowFile::Request &request, ClusterSession *session)
+{
+    track(session->followFile(request.path, request.offset, request.lastBytes));
+}
+
+void AgentRequests::on(agent::Forward, const agent::Forward::Request &request, ClusterSession *session)
+{
+    track(session->startForward(request.run, request.port, request.localPort));
+}
+
+void AgentRequests::on(agent::Check, const agent::Check::Request &request, ClusterSession *session)
+{
+    track(session->check(request.settings));
+}
+
+void AgentRequests::on(agent::StackDump, const agent::RunRequest &request, ClusterSession *session)
+{
+    track(session->stackDump(request.run));
+}
+
+void AgentRequests::on(agent::Resources, const agent::RunsRequest &request, ClusterSession *session)
+{
+    track(session->sampleResources(request.runs));
+}
+
+void AgentRequests::on(agent::Look, const agent::RunsRequest &request, ClusterSession *session)
+{
+    m_peer->looking.insert(session->name(), request.runs);
+    m_agent->applyLooking();
+    reply(agent::Empty{});
+}
+
+void AgentRequests::on(agent::CodeSnapshots, const agent::ClusterRequest &, ClusterSession *session)
+{
+    track(session->codeSnapshots());
+}
+
+void AgentRequests::on(agent::PruneCode, const agent::ClusterRequest &, ClusterSession *session)
+{
+    track(session->pruneCodeSnapshots());
+}
+
+void AgentRequests::on(agent::WorkDirectory, const agent::ClusterRequest &, ClusterSession *session)
+{
+    track(session->workDirectoryOperation());
+}
+
+void AgentRequests::on(agent::AnswerHostKey, const agent::AnswerHostKey::Request &request, ClusterSession *session)
+{
+    m_agent->m_questions->answerHostKey(m_peer, session, request.trust);
+    reply(agent::Empty{});
+}
+
+void AgentRequests::on(agent::AnswerCredential, const agent::AnswerCredential::Request &request,
+                       ClusterSession *session)
+{
+    m_agent->m_questions->answerCredential(m_peer, session, request.answer);
+    reply(agent::Empty{});
 }
 
 } // namespace torchdeck

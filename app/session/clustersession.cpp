@@ -1,11 +1,12 @@
 #include "session/clustersession.h"
 
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/runlayout.h"
+#include "core/runs/pollschedule.h"
 #include "core/store/runstore.h"
-#include "remote/trainerbundle.h"
 #include "session/internal/portforwarder.h"
 #include "session/internal/sessioninternals.h"
-#include "session/sessionoperation.h"
 
 namespace torchdeck {
 
@@ -18,8 +19,6 @@ remote::ConnectionSettings connectionSettings(const QString &host, const QString
     return settings;
 }
 
-constexpr int defaultPollMs = 3000;
-constexpr int kMostPollMs = 5 * 60 * 1000;
 } // namespace
 
 ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &sshConfigFile, RunStore *store,
@@ -32,8 +31,8 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &ssh
 {
     qRegisterMetaType<LaunchResult>();
     makeTracker();
-    m_askedPollMs = defaultPollMs;
-    m_pollMs = std::max(defaultPollMs, m_profile.minPollSeconds * 1000);
+    m_schedule.minimumMs = m_profile.minPollSeconds * 1000;
+    m_pollMs = m_schedule.intervalMs();
     m_timer.setInterval(m_pollMs);
     applyFollowPaces();
     connect(&m_timer, &QTimer::timeout, this, [this] {
@@ -77,8 +76,10 @@ void ClusterSession::makeTracker()
     connect(tracker, &remote::RunTracker::seriesReset, this, &ClusterSession::seriesReset);
     connect(tracker, &remote::RunTracker::refreshed, this, [this](const QString &problem) {
         m_lastPass = QDateTime::currentDateTimeUtc();
-        m_quietPasses = m_parts->tracker->lastPassQuiet() ? m_quietPasses + 1 : 0;
-        backOffIfSchedulerStruggles();
+        const remote::RunTracker *passed = m_parts->tracker;
+        m_schedule =
+            m_schedule.afterPass(passed->lastPassQuiet(), passed->lastPollFailed(), passed->lastPollDurationMs());
+        applyPollInterval();
         emit refreshed(problem);
         replaceTrackerIfIdle();
     });
@@ -129,14 +130,9 @@ QString ClusterSession::stateDetail() const
     return m_parts->connection.lastDetail();
 }
 
-QString ClusterSession::embeddedTrainerHash()
-{
-    return remote::TrainerBundle::embedded().hash;
-}
-
 void ClusterSession::setPollInterval(int ms)
 {
-    m_askedPollMs = ms;
+    m_schedule.askedMs = ms;
     applyPollInterval();
 }
 
@@ -145,51 +141,29 @@ int ClusterSession::nextPollMs() const
     return m_timer.isActive() ? std::max(0, m_timer.remainingTime()) : -1;
 }
 
-void ClusterSession::backOffIfSchedulerStruggles()
-{
-    // Refused or failed: twice the wait each time, up to 5 minutes; slow: ten times its answer's time between polls.
-    constexpr int mostBackoffMs = kMostPollMs;
-    const remote::RunTracker *tracker = m_parts->tracker;
-    if (tracker->lastPollFailed())
-        m_backoffMs = std::min(mostBackoffMs, std::max(2 * m_backoffMs, 2 * m_pollMs));
-    else
-        m_backoffMs = std::min(mostBackoffMs, int(10 * tracker->lastPollDurationMs()));
-    applyPollInterval();
-}
-
 void ClusterSession::applyPollInterval()
 {
-    // Nothing starts or ends: every sixth quiet pass in a row stretches the interval by one more, up to four times
-    // (and 5 minutes); a change, a waiting job or a job that says it stops makes it short again.
-    const int base = std::max(m_askedPollMs, m_profile.minPollSeconds * 1000);
-    const int stretched = std::max(base, std::min(base * (1 + std::min(3, m_quietPasses / 6)), kMostPollMs));
-    const int ms = std::max(stretched, m_backoffMs);
+    m_schedule.minimumMs = m_profile.minPollSeconds * 1000;
+    const int ms = m_schedule.intervalMs(); // core/runs/pollschedule.h
     if (ms == m_pollMs)
         return;
     m_pollMs = ms;
     applyFollowPaces();
     if (!m_timer.isActive())
         return m_timer.setInterval(ms);
-    // Due at the last poll + the new interval: sooner means a shortened round now; later, the round under way stands
-    // and the timeout takes the new interval up.
-    const int remaining = std::max(0, m_timer.remainingTime());
-    const int due = std::max(0, ms - (m_timer.interval() - remaining));
-    if (due < remaining)
+    // Sooner than the round under way: a shortened round now; later, the timeout takes the new interval up.
+    if (const int due = shortenedRoundMs(m_timer.interval(), ms, m_timer.remainingTime()); due >= 0)
         m_timer.start(due);
 }
 
 void ClusterSession::pollSoon()
 {
-    // A second for the job to end and its scheduler to know, but never sooner after the last poll than its
-    // profile's minimum.
-    constexpr int endGraceMs = 1000;
-    m_quietPasses = 0;
+    m_schedule = m_schedule.woken();
     applyPollInterval();
     if (!m_timer.isActive())
         return;
-    const qint64 sinceLast =
-        m_lastPass.isValid() ? m_lastPass.msecsTo(QDateTime::currentDateTimeUtc()) : qint64(kMostPollMs);
-    const int due = int(std::max<qint64>(endGraceMs, m_profile.minPollSeconds * 1000 - sinceLast));
+    const qint64 sinceLast = m_lastPass.isValid() ? m_lastPass.msecsTo(QDateTime::currentDateTimeUtc()) : -1;
+    const int due = pollSoonMs(sinceLast, m_schedule.minimumMs);
     if (due < m_timer.remainingTime())
         m_timer.start(due);
 }
@@ -315,6 +289,7 @@ void ClusterSession::refresh(const QStringList &runIds)
         return;
     if (!isRefreshing())
         m_lastPassRuns = runIds;
+    m_parts->tracker->setWorkDirectory(m_workDirectory);
     m_parts->tracker->refresh(runIds);
 }
 
@@ -351,13 +326,13 @@ SessionOperation *ClusterSession::refreshOperation(const QStringList &runIds, in
         std::all_of(runIds.cbegin(), runIds.cend(), [this](const QString &id) { return m_lastPassRuns.contains(id); });
     if (isConnected() && !isRefreshing() && !isRestarting() && m_lastPass.isValid() && covered && maxAgeMs > 0 &&
         m_lastPass.msecsTo(QDateTime::currentDateTimeUtc()) <= freshMs)
-        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("problem"), QString()}}, this);
+        return SessionOperation::alreadyFinishedWith(agent::Refresh::Reply{}, this);
     auto *operation = new SessionOperation(this);
     auto problem = std::make_shared<std::optional<QString>>(); // set when the pass ended
     // After the pass, the restarts it decided on: a command that ends then shows the new job.
     auto settle = [this, operation, problem] {
         if (problem->has_value() && !isRestarting())
-            operation->finish(QCborMap{{QStringLiteral("problem"), **problem}});
+            operation->finishWith(agent::Refresh::Reply{**problem});
     };
     connect(this, &ClusterSession::restarted, operation, settle);
     connect(this, &ClusterSession::restartFailed, operation, settle);
@@ -382,7 +357,7 @@ SessionOperation *ClusterSession::refreshOperation(const QStringList &runIds, in
 SessionOperation *ClusterSession::workDirectoryOperation()
 {
     if (!m_workDirectory.isEmpty())
-        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("directory"), m_workDirectory}}, this);
+        return SessionOperation::alreadyFinishedWith(agent::WorkDirectory::Reply{m_workDirectory}, this);
     auto *operation = new SessionOperation(this);
     const QString asked = m_profile.workDirectory;
     runCommand(
@@ -396,7 +371,7 @@ SessionOperation *ClusterSession::workDirectoryOperation()
                 m_workDirectory = directory;
                 emit workDirectoryKnown(directory);
             }
-            operation->finish(QCborMap{{QStringLiteral("directory"), directory}});
+            operation->finishWith(agent::WorkDirectory::Reply{directory});
         },
         [operation](const QString &error) { operation->fail(error); });
     return operation;

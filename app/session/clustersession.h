@@ -8,6 +8,7 @@
 #include "core/metrics/resourcesample.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/pollschedule.h"
 #include "core/runs/sweepsubmission.h"
 #include "core/store/seriescache.h"
 #include "core/store/storeresult.h"
@@ -57,9 +58,6 @@ public:
     // The profile's work directory made absolute on the cluster (its symlinks resolved, as a submission
     // resolves it), asked once connected; empty until known (workDirectoryKnown).
     QString workDirectory() const { return m_workDirectory; }
-    // Where a deployment puts the bundled trainer under a work directory (unless the profile names a
-    // prebuilt one): what the fronts' script preview names.
-    static QString embeddedTrainerHash();
 
     // Polls every interval while connected, and once on connecting; refresh() polls now (ignored while a pass
     // runs).
@@ -83,66 +81,71 @@ public:
     void answerHostKey(bool trust);
     void answerCredential(std::optional<QString> answer);
 
-    // The operations below report as SessionOperations (results and events in CBOR, core/agent/agentcodec.h);
-    // each connects first when needed.
+    // The operations below report as SessionOperations (their replies and events as the protocol declares them,
+    // core/agent/agentops.h and agentevents.h); each connects first when needed.
 
-    // Connected ({}), or why not.
+    // Connected (agent::Open), or why not.
     SessionOperation *connectOperation();
     // One pass over these runs (all unfinished ones when empty), or none when a pass that ended at most
-    // maxAgeMs ago covered them: {"problem": text}. A restart the pass decided on is submitted before it ends.
+    // maxAgeMs ago covered them (agent::Refresh). A restart the pass decided on is submitted before it ends.
     SessionOperation *refreshOperation(const QStringList &runIds, int maxAgeMs);
     // A new run; chain > 1 also queues chain - 1 further attempts, each to start if the one before fails
-    // (afternotok), each resuming from the latest checkpoint. Events "rendered" {script} and "job"
-    // {result}; the result is the first job's LaunchResult.
+    // (afternotok), each resuming from the latest checkpoint. Events agent::RenderedEvent and JobEvent;
+    // the reply agent::SubmitReply.
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
     // A sweep (stored first, its runs joining it as their jobs are sent): one job array of every point (at
     // most maxRunning tasks at a time, 0: no limit) or a job per point, one after the other; it stops at the
-    // first point that fails. Finishes with {"sweep": id, "jobs": [each run's result]}.
+    // first point that fails. Finishes with agent::SubmitReply (the sweep, each run's result).
     SessionOperation *submitSweep(const SweepRecord &sweep, const QList<SweepPointRequest> &points, bool asArray,
                                   int maxRunning);
+    // A sweep's runs that ended short of completing, each resumed from its latest checkpoint after a pass over them
+    // (agent::ResumeSweep); deleting a sweep and its runs from the store, refused while one goes on
+    // (agent::DeleteSweep). The runs are chosen here, under the agent's own view of them (core/runs/sweeptable.h).
+    SessionOperation *resumeSweep(const QString &sweepId);
+    SessionOperation *deleteSweep(const QString &sweepId, bool refreshFirst);
     // The next attempt of an ended run from a checkpoint (the latest; a step, file name or path: a branch).
     SessionOperation *resume(const QString &runId, const ResumeFrom &from, const QString &epochs);
     // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
-    // start the next): {"message", "jobs": [ids]}. Runs without one are left as they are.
+    // start the next): agent::RunActionReply. Runs without one are left as they are.
     SessionOperation *cancel(const QStringList &runIds);
     // The scheduler stops the run's running job and queues it again (it resumes from its checkpoint).
     SessionOperation *requeue(const QString &runId);
     // The automatic restart from outside of one run (on unless switched off; stored with the run).
     [[nodiscard]] StoreStatus setAutoRestart(const QString &runId, bool enabled);
     // The same as an operation: switched on for a run whose job stopped to be requeued meanwhile, it ends once
-    // that restart was submitted ({"job": id}) or refused ({"error": text}); else at once ({}).
+    // that restart was submitted or refused (agent::AutoRestart's reply says which); else at once.
     SessionOperation *autoRestartOperation(const QString &runId, bool enabled);
-    // Which of the run's recorded checkpoints are still on the cluster: {"present": [paths]}.
+    // Which of the run's recorded checkpoints are still on the cluster (agent::Checkpoints).
     SessionOperation *presentCheckpoints(const QString &runId);
     // Deletes checkpoints named as listed (file names or steps; never the latest) on the cluster and in the
-    // store: {"deleted": [paths], "gone": [paths already gone], "unrecorded": [errors]}.
+    // store (agent::DeleteCheckpoints).
     SessionOperation *deleteCheckpoints(const QString &runId, const QStringList &wanted);
-    // A cluster file (a log): whole (lastLines < 0) or its last lines, as "data" events {bytes} of at most a
-    // MiB each; then {}.
+    // A cluster file (a log): whole (lastLines < 0) or its last lines, as agent::DataEvents of at most a MiB
+    // each.
     SessionOperation *readFile(const QString &path, int lastLines);
     // A file followed by byte offset from `offset` (lastBytes > 0: that many bytes before its end) until stopped:
-    // "data" {offset, bytes}, "reset" {reason} when it was truncated or replaced (delivery restarts at 0).
+    // agent::DataEvent, ResetEvent when it was truncated or replaced (delivery restarts at 0).
     SessionOperation *followFile(const QString &path, qint64 offset, qint64 lastBytes = 0);
-    // "Check cluster": an "item" event per line as it is checked (CheckItem); {"items": [...]} at the end.
+    // "Check cluster": an agent::ItemEvent per line as it is checked, all of them at the end.
     SessionOperation *check(const ClusterCheckSettings &settings);
-    // The code snapshots on the cluster: {"snapshots": [{id, files, bytes, time}]}.
+    // The code snapshots on the cluster (agent::CodeSnapshots).
     SessionOperation *codeSnapshots();
     // Deletes the snapshots no unfinished run uses (states as the scheduler says them now):
-    // {"deleted": [ids], "objects": n, "bytes": n, "kept": n}.
+    // agent::PruneCode.
     SessionOperation *pruneCodeSnapshots();
-    // The work directory, resolved: {"directory": path}.
+    // The work directory, resolved (agent::WorkDirectory).
     SessionOperation *workDirectoryOperation();
     // Forwards 127.0.0.1:localPort (0: a free one) to remotePort on the first node of the run's newest job,
-    // at the address the scheduler gives for it, once a first connection through it succeeded: {"forward":
-    // PortForward}. Kept until stopForwards or the run's end, through reconnects; a refusal fails the operation,
-    // in words.
+    // at the address the scheduler gives for it, once a first connection through it succeeded
+    // (agent::ForwardReply). Kept until stopForwards or the run's end, through reconnects; a refusal fails the
+    // operation, in words.
     SessionOperation *startForward(const QString &runId, int remotePort, int localPort);
     // What the runs' running jobs use now (core/scheduler/resourceprobe.h), one command per job: each sample is
-    // stored as a Resources event and told as metricsArrived. {"sampled": [runs], "problems": [texts]}; runs
-    // with no running job are left out.
+    // stored as a Resources event and told as metricsArrived (agent::Resources); runs with no running job are
+    // left out.
     SessionOperation *sampleResources(const QStringList &runIds);
     // A stack dump of every process of the run's running job (core/runs/stackdump.h), kept with the run in
-    // the data folder: {"dump": text, "path": the file}.
+    // the data folder (agent::StackDump).
     SessionOperation *stackDump(const QString &runId);
     // The runs a front shows: their running jobs are sampled every kResourceSampleMs (only these: a sample is a
     // step on the job's nodes).
@@ -199,13 +202,10 @@ private:
     bool m_trackerStale = false; // made with an earlier profile
     QTimer m_timer;              // its interval is m_pollMs but for a round shortened by setPollInterval
     int m_pollMs = 0;
-    int m_askedPollMs;     // the fronts' wish
-    int m_backoffMs = 0;   // while the scheduler fails or is slow
-    int m_quietPasses = 0; // passes in a row in which no job started, ended or waited
+    PollSchedule m_schedule; // the fronts' wish, quiet passes, back-off (core/runs/pollschedule.h)
     void applyPollInterval();
     void pollSoon();         // a job said it stops: its end is asked for soon
     void applyFollowPaces(); // the shown runs' files fast, the others at the poll interval
-    void backOffIfSchedulerStruggles();
     QString m_workDirectory;
     bool m_resolving = false;
     QDateTime m_lastPass;

@@ -1,6 +1,6 @@
 #include "session/questionrouter.h"
 
-#include "core/agent/agentcodec.h"
+#include "core/agent/agentevents.h"
 #include "session/agentpeer.h"
 #include "session/clustersession.h"
 
@@ -35,12 +35,9 @@ bool QuestionRouter::deliver(ClusterSession *session, Pending &pending, const QL
         return false;
     }
     if (pending.hostKey)
-        front->send(agentEvent(QStringLiteral("host_key"), {{QStringLiteral("cluster"), session->name()},
-                                                            {QStringLiteral("key"), hostKeyToCbor(pending.key)}}));
+        front->send(agent::eventMessage(agent::HostKeyEvent{session->name(), pending.key}));
     else
-        front->send(agentEvent(QStringLiteral("credential"),
-                               {{QStringLiteral("cluster"), session->name()},
-                                {QStringLiteral("prompt"), credentialPromptToCbor(pending.prompt)}}));
+        front->send(agent::eventMessage(agent::CredentialEvent{session->name(), pending.prompt}));
     return true;
 }
 

@@ -1,6 +1,8 @@
 // ClusterSession's operations on the cluster as a whole: "Check cluster" and the code snapshots under the work
 // directory.
-#include "core/agent/agentcodec.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 #include "core/code/coderemote.h"
 #include "core/jobs/jobspec.h"
 #include "core/jobs/runlayout.h"
@@ -8,7 +10,6 @@
 #include "core/store/runstore.h"
 #include "remote/clustercheck.h"
 #include "session/internal/sessioninternals.h"
-#include "session/sessionoperation.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -41,15 +42,10 @@ SessionOperation *ClusterSession::check(const ClusterCheckSettings &settings)
         operation,
         [this, operation, settings] {
             auto *check = new remote::ClusterCheck(&m_parts->connection, settings, operation);
-            connect(check, &remote::ClusterCheck::itemChecked, operation, [operation](const CheckItem &item) {
-                operation->reportEvent(QStringLiteral("item"), checkItemToCbor(item));
-            });
-            connect(check, &remote::ClusterCheck::finished, operation, [operation](const QList<CheckItem> &items) {
-                QCborArray all;
-                for (const CheckItem &item : items)
-                    all.append(checkItemToCbor(item));
-                operation->finish(QCborMap{{QStringLiteral("items"), all}});
-            });
+            connect(check, &remote::ClusterCheck::itemChecked, operation,
+                    [operation](const CheckItem &item) { operation->report(agent::ItemEvent{item}); });
+            connect(check, &remote::ClusterCheck::finished, operation,
+                    [operation](const QList<CheckItem> &items) { operation->finishWith(agent::Check::Reply{items}); });
             check->start();
         },
         [operation](const QString &error) { operation->fail(error); });
@@ -61,25 +57,23 @@ SessionOperation *ClusterSession::codeSnapshots()
     auto *operation = new SessionOperation(this);
     SessionOperation *work = workDirectoryOperation();
     connect(work, &SessionOperation::failed, operation, &SessionOperation::fail);
-    connect(work, &SessionOperation::finished, operation, [this, operation](const QCborValue &result) {
-        const CodeStore code{WorkLayout{result.toMap().value(QStringLiteral("directory")).toString()}.codeStore()};
+    onReply<agent::WorkDirectory>(work, operation, [this, operation](const agent::WorkDirectory::Reply &resolved) {
+        const CodeStore code{WorkLayout{resolved.directory}.codeStore()};
         runCommand(
             operation, code.listCommand(),
             [this, operation](int exitCode, const QByteArray &out, const QByteArray &err) {
                 if (exitCode != 0)
                     return operation->fail(
                         tr("cannot list the code snapshots on %1: %2").arg(name(), QString::fromUtf8(err.trimmed())));
-                QCborArray snapshots;
+                agent::CodeSnapshots::Reply listed;
                 for (const QByteArray &line : out.split('\n')) {
                     const QList<QByteArray> words = line.split(' ');
                     if (words.size() != 5 || words.at(0) != "manifest")
                         continue;
-                    snapshots.append(QCborMap{{QStringLiteral("id"), QString::fromLatin1(words.at(1))},
-                                              {QStringLiteral("files"), words.at(2).toLongLong()},
-                                              {QStringLiteral("bytes"), words.at(3).toLongLong()},
-                                              {QStringLiteral("time"), words.at(4).toLongLong()}});
+                    listed.snapshots.append({QString::fromLatin1(words.at(1)), words.at(2).toLongLong(),
+                                             words.at(3).toLongLong(), words.at(4).toLongLong()});
                 }
-                operation->finish(QCborMap{{QStringLiteral("snapshots"), snapshots}});
+                operation->finishWith(listed);
             },
             [this, operation](const QString &error) {
                 operation->fail(tr("cannot list the code snapshots on %1: %2").arg(name(), error));
@@ -97,8 +91,8 @@ SessionOperation *ClusterSession::pruneCodeSnapshots()
     connect(pass, &SessionOperation::finished, operation, [this, operation] {
         SessionOperation *work = workDirectoryOperation();
         connect(work, &SessionOperation::failed, operation, &SessionOperation::fail);
-        connect(work, &SessionOperation::finished, operation, [this, operation](const QCborValue &result) {
-            const CodeStore code{WorkLayout{result.toMap().value(QStringLiteral("directory")).toString()}.codeStore()};
+        onReply<agent::WorkDirectory>(work, operation, [this, operation](const agent::WorkDirectory::Reply &resolved) {
+            const CodeStore code{WorkLayout{resolved.directory}.codeStore()};
             const QStringList keep = snapshotsInUse(m_store, name());
             runCommand(
                 operation, code.pruneCommand(keep),
@@ -106,19 +100,18 @@ SessionOperation *ClusterSession::pruneCodeSnapshots()
                     if (exitCode != 0)
                         return operation->fail(tr("pruning the code snapshots on %1 failed: %2")
                                                    .arg(name(), QString::fromUtf8(err.trimmed())));
-                    QCborMap summary{{QStringLiteral("kept"), keep.size()}};
-                    QCborArray deleted;
+                    agent::PruneCode::Reply summary;
+                    summary.kept = keep.size();
                     for (const QByteArray &line : out.split('\n')) {
                         const QList<QByteArray> words = line.split(' ');
                         if (words.size() == 3 && words.at(1) == "manifest")
-                            deleted.append(QString::fromLatin1(words.at(2)));
+                            summary.deleted.append(QString::fromLatin1(words.at(2)));
                         else if (words.size() == 4 && words.at(1) == "objects") {
-                            summary.insert(QStringLiteral("objects"), words.at(2).toLongLong());
-                            summary.insert(QStringLiteral("bytes"), words.at(3).toLongLong());
+                            summary.objects = words.at(2).toLongLong();
+                            summary.bytes = words.at(3).toLongLong();
                         }
                     }
-                    summary.insert(QStringLiteral("deleted"), deleted);
-                    operation->finish(summary);
+                    operation->finishWith(summary);
                 },
                 [this, operation](const QString &error) {
                     operation->fail(tr("pruning the code snapshots on %1 failed: %2").arg(name(), error));

@@ -1,11 +1,12 @@
 // ClusterSession's operations on a run's files: its checkpoints (which are still there, deleting some) and its
 // logs (read whole or their end, or followed as they grow).
-#include "core/agent/cborfields.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 #include "core/remotepath.h"
 #include "core/runs/checkpointinventory.h"
 #include "core/store/runstore.h"
 #include "session/internal/sessioninternals.h"
-#include "session/sessionoperation.h"
 
 namespace torchdeck {
 
@@ -26,7 +27,7 @@ SessionOperation *ClusterSession::presentCheckpoints(const QString &runId)
     if (!checkpoints.ok())
         return SessionOperation::alreadyFailed(checkpoints.error, this);
     if (checkpoints.value.isEmpty())
-        return SessionOperation::alreadyFinished(QCborMap{{QStringLiteral("present"), QCborArray()}}, this);
+        return SessionOperation::alreadyFinishedWith(agent::Checkpoints::Reply{}, this);
     auto *operation = new SessionOperation(this);
     runCommand(
         operation, presentCheckpointsCommand(checkpoints.value),
@@ -34,8 +35,7 @@ SessionOperation *ClusterSession::presentCheckpoints(const QString &runId)
             if (exitCode != 0)
                 return operation->fail(tr("cannot list the checkpoints on %1: %2")
                                            .arg(name(), said(err, tr("exit code %1").arg(exitCode))));
-            operation->finish(
-                QCborMap{{QStringLiteral("present"), QCborArray::fromStringList(parsePresentCheckpoints(out))}});
+            operation->finishWith(agent::Checkpoints::Reply{parsePresentCheckpoints(out)});
         },
         [this, operation](const QString &error) {
             operation->fail(tr("cannot list the checkpoints on %1: %2").arg(name(), error));
@@ -48,37 +48,36 @@ SessionOperation *ClusterSession::deleteCheckpoints(const QString &runId, const 
     auto *operation = new SessionOperation(this);
     SessionOperation *listing = presentCheckpoints(runId);
     connect(listing, &SessionOperation::failed, operation, &SessionOperation::fail);
-    connect(listing, &SessionOperation::finished, operation, [this, operation, runId, wanted](const QCborValue &r) {
-        const QStringList present = CborFields(r.toMap()).texts(QStringLiteral("present"));
-        const auto records = m_store->checkpoints(runId);
-        const RunSeries *runSeries = series(runId);
-        const QList<CheckpointEntry> entries =
-            markCheckpoints(records.value, present, runSeries ? *runSeries : RunSeries{});
-        const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
-        if (!plan.error.isEmpty())
-            return operation->fail(tr("run %1: %2").arg(runId.left(8), plan.error));
-        runCommand(
-            operation, deleteCheckpointsCommand(plan.paths),
-            [this, operation, runId, plan, present](int exitCode, const QByteArray &, const QByteArray &err) {
-                if (exitCode != 0)
-                    return operation->fail(tr("deleting on %1 failed: %2").arg(name(), said(err, QString())));
-                QStringList gone;
-                QStringList unrecorded;
-                for (const QString &path : plan.paths) {
-                    if (!present.contains(path))
-                        gone.append(path);
-                    if (const StoreStatus forgotten = m_store->removeCheckpoint(runId, path); !forgotten.ok())
-                        unrecorded.append(forgotten.error);
-                }
-                emit runUpdated(runId);
-                operation->finish(QCborMap{{QStringLiteral("deleted"), QCborArray::fromStringList(plan.paths)},
-                                           {QStringLiteral("gone"), QCborArray::fromStringList(gone)},
-                                           {QStringLiteral("unrecorded"), QCborArray::fromStringList(unrecorded)}});
-            },
-            [this, operation](const QString &error) {
-                operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
-            });
-    });
+    onReply<agent::Checkpoints>(
+        listing, operation, [this, operation, runId, wanted](const agent::Checkpoints::Reply &r) {
+            const QStringList present = r.present;
+            const auto records = m_store->checkpoints(runId);
+            const RunSeries *runSeries = series(runId);
+            const QList<CheckpointEntry> entries =
+                markCheckpoints(records.value, present, runSeries ? *runSeries : RunSeries{});
+            const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
+            if (!plan.error.isEmpty())
+                return operation->fail(tr("run %1: %2").arg(runId.left(8), plan.error));
+            runCommand(
+                operation, deleteCheckpointsCommand(plan.paths),
+                [this, operation, runId, plan, present](int exitCode, const QByteArray &, const QByteArray &err) {
+                    if (exitCode != 0)
+                        return operation->fail(tr("deleting on %1 failed: %2").arg(name(), said(err, QString())));
+                    QStringList gone;
+                    QStringList unrecorded;
+                    for (const QString &path : plan.paths) {
+                        if (!present.contains(path))
+                            gone.append(path);
+                        if (const StoreStatus forgotten = m_store->removeCheckpoint(runId, path); !forgotten.ok())
+                            unrecorded.append(forgotten.error);
+                    }
+                    emit runUpdated(runId);
+                    operation->finishWith(agent::DeleteCheckpoints::Reply{plan.paths, gone, unrecorded});
+                },
+                [this, operation](const QString &error) {
+                    operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
+                });
+        });
     return operation;
 }
 
@@ -94,7 +93,7 @@ SessionOperation *ClusterSession::readFile(const QString &path, int lastLines)
             if (exitCode != 0)
                 return operation->fail(tr("cannot read %1: %2").arg(path, said(err, tr("exit code %1").arg(exitCode))));
             for (qsizetype at = 0; at < out.size(); at += chunkBytes)
-                operation->reportEvent(QStringLiteral("data"), {{QStringLiteral("bytes"), out.mid(at, chunkBytes)}});
+                operation->report(agent::DataEvent{at, out.mid(at, chunkBytes)});
             operation->finish();
         },
         [operation, path](const QString &error) { operation->fail(tr("cannot read %1: %2").arg(path, error)); },
@@ -112,13 +111,10 @@ SessionOperation *ClusterSession::followFile(const QString &path, qint64 offset,
                 lastBytes > 0 ? m_parts->connection.tailEnd(path, lastBytes) : m_parts->connection.tail(path, offset);
             connect(tail, &remote::RemoteTail::data, operation, [operation](qint64 at, const QByteArray &bytes) {
                 for (qsizetype i = 0; i < bytes.size(); i += chunkBytes)
-                    operation->reportEvent(
-                        QStringLiteral("data"),
-                        {{QStringLiteral("offset"), at + i}, {QStringLiteral("bytes"), bytes.mid(i, chunkBytes)}});
+                    operation->report(agent::DataEvent{at + i, bytes.mid(i, chunkBytes)});
             });
-            connect(tail, &remote::RemoteTail::reset, operation, [operation](const QString &reason) {
-                operation->reportEvent(QStringLiteral("reset"), {{QStringLiteral("reason"), reason}});
-            });
+            connect(tail, &remote::RemoteTail::reset, operation,
+                    [operation](const QString &reason) { operation->report(agent::ResetEvent{reason}); });
             connect(tail, &remote::RemoteTail::failed, operation, [operation, path](const QString &error) {
                 operation->fail(tr("following %1: %2").arg(path, error));
             });

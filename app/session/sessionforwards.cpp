@@ -1,4 +1,6 @@
 // ClusterSession's forwards: a local port relayed to a port on a run's node over the session's connection.
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/nodeaddress.h"
@@ -7,7 +9,6 @@
 #include "remote/schedulerclient.h"
 #include "session/internal/portforwarder.h"
 #include "session/internal/sessioninternals.h"
-#include "session/sessionoperation.h"
 
 #include <QPointer>
 
@@ -123,7 +124,7 @@ void ClusterSession::forwardTo(SessionOperation *operation, PortForward forward,
             if (runId == raw->forward().runId)
                 stopForwards(raw->forward().localPort, runId);
         });
-        asked->finish(QCborMap{{QStringLiteral("forward"), portForwardToCbor(made)}});
+        asked->finishWith(agent::ForwardReply{made});
     });
 }
 

@@ -1,4 +1,6 @@
 // ClusterSession's samples of what running jobs use (core/scheduler/resourceprobe.h), for the runs a front shows.
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/privatefiles.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/stackdump.h"
@@ -6,9 +8,7 @@
 #include "core/scheduler/resourceprobe.h"
 #include "core/store/runstore.h"
 #include "session/clustersession.h"
-#include "session/sessionoperation.h"
 
-#include <QCborArray>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -59,7 +59,7 @@ SessionOperation *ClusterSession::stackDump(const QString &runId)
                     !makePrivateFile(path).isEmpty())
                     path.clear();
             }
-            operation->finish(QCborMap{{QStringLiteral("dump"), dump}, {QStringLiteral("path"), path}});
+            operation->finishWith(agent::StackDump::Reply{dump, path});
         },
         [operation](const QString &error) { operation->fail(error); }, dumpDeadlineMs);
     return operation;
@@ -87,22 +87,20 @@ SessionOperation *ClusterSession::sampleResources(const QStringList &runIds)
     auto *operation = new SessionOperation(this);
     struct Tally {
         int pending = 1; // released after all are asked
-        QCborArray sampled;
-        QCborArray problems;
+        agent::Resources::Reply reply;
     };
     auto tally = std::make_shared<Tally>();
     auto settle = [operation, tally] {
         if (--tally->pending == 0)
-            operation->finish(
-                QCborMap{{QStringLiteral("sampled"), tally->sampled}, {QStringLiteral("problems"), tally->problems}});
+            operation->finishWith(tally->reply);
     };
     for (const QString &runId : runIds) {
         ++tally->pending;
         sampleRun(operation, runId, [runId, tally, settle](bool sampled, const QString &error) {
             if (sampled)
-                tally->sampled.append(runId);
+                tally->reply.sampled.append(runId);
             if (!error.isEmpty())
-                tally->problems.append(error);
+                tally->reply.problems.append(error);
             settle();
         });
     }

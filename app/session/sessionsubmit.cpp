@@ -1,5 +1,7 @@
 // ClusterSession's operations on runs: submit (new runs and chains), resume, cancel and requeue.
-#include "core/agent/agentcodec.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
@@ -7,7 +9,6 @@
 #include "session/clustersession.h"
 #include "session/internal/runaction.h"
 #include "session/internal/submission.h"
-#include "session/sessionoperation.h"
 
 namespace torchdeck {
 
@@ -20,12 +21,10 @@ void ClusterSession::reportSubmission(Submission *submission, SessionOperation *
 {
     connect(submission, &Submission::progress, operation, &SessionOperation::reportProgress);
     connect(submission, &Submission::output, operation, &SessionOperation::reportOutput);
-    connect(submission, &Submission::rendered, operation, [operation](const QString &script) {
-        operation->reportEvent(QStringLiteral("rendered"), {{QStringLiteral("script"), script}});
-    });
-    connect(submission, &Submission::jobSubmitted, operation, [operation](const LaunchResult &result) {
-        operation->reportEvent(QStringLiteral("job"), launchResultToCbor(result));
-    });
+    connect(submission, &Submission::rendered, operation,
+            [operation](const QString &script) { operation->report(agent::RenderedEvent{script}); });
+    connect(submission, &Submission::jobSubmitted, operation,
+            [operation](const LaunchResult &result) { operation->report(agent::JobEvent{result}); });
 }
 
 SessionOperation *ClusterSession::startSubmission(Submission *submission)
@@ -35,15 +34,10 @@ SessionOperation *ClusterSession::startSubmission(Submission *submission)
     connect(submission, &Submission::failed, operation, &SessionOperation::fail);
     connect(submission, &Submission::finished, this, [this, operation, submission](const LaunchResult &result) {
         QStringList runs;
-        QCborArray jobs;
-        for (const LaunchResult &each : submission->results()) {
+        for (const LaunchResult &each : submission->results())
             runs.append(each.runId);
-            jobs.append(launchResultToCbor(each));
-        }
         refresh(runs);
-        QCborMap reply = launchResultToCbor(result);
-        reply.insert(QStringLiteral("jobs"), jobs); // every run's job: an array's tasks
-        operation->finish(reply);
+        operation->finishWith(agent::SubmitReply{result, submission->results(), {}}); // every run's: an array's tasks
     });
     // A submission in flight goes on when its front goes away (its job may be on its way to the scheduler);
     // only a stop from the front ends it.
@@ -68,16 +62,16 @@ SessionOperation *ClusterSession::autoRestartOperation(const QString &runId, boo
     if (!saved.ok())
         return SessionOperation::alreadyFailed(saved.error, this);
     if (!isRestarting())
-        return SessionOperation::alreadyFinished(QCborMap{}, this);
+        return SessionOperation::alreadyFinishedWith(agent::AutoRestart::Reply{}, this);
     auto *operation = new SessionOperation(this);
     connect(this, &ClusterSession::restarted, operation, [runId, operation](const QString &run, const QString &jobId) {
         if (run == runId)
-            operation->finish(QCborMap{{QStringLiteral("job"), jobId}});
+            operation->finishWith(agent::AutoRestart::Reply{jobId, {}});
     });
     connect(this, &ClusterSession::restartFailed, operation,
             [runId, operation](const QString &run, const QString &error) {
                 if (run == runId)
-                    operation->finish(QCborMap{{QStringLiteral("error"), error}});
+                    operation->finishWith(agent::AutoRestart::Reply{{}, error});
             });
     return operation;
 }
@@ -89,8 +83,7 @@ SessionOperation *runAction(ClusterSession *session, RunAction *action)
     const QStringList jobs = action->jobIds();
     QObject::connect(action, &RunAction::failed, operation, &SessionOperation::fail);
     QObject::connect(action, &RunAction::finished, operation, [operation, jobs](const QString &message) {
-        operation->finish(
-            QCborMap{{QStringLiteral("message"), message}, {QStringLiteral("jobs"), QCborArray::fromStringList(jobs)}});
+        operation->finishWith(agent::RunActionReply{message, jobs});
     });
     action->start();
     return operation;

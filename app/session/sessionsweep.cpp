@@ -1,9 +1,9 @@
 // ClusterSession::submitSweep: a sweep's points as one job array or as a job each, joined to the sweep as they go.
-#include "core/agent/agentcodec.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/store/runstore.h"
 #include "session/clustersession.h"
 #include "session/internal/submission.h"
-#include "session/sessionoperation.h"
 
 #include <QUuid>
 
@@ -49,17 +49,12 @@ SessionOperation *ClusterSession::submitSweep(const SweepRecord &sweep, const QL
     };
     const auto finish = [this, state, operation] {
         QStringList runs;
-        QCborArray jobs;
-        for (const LaunchResult &each : std::as_const(state->results)) {
+        for (const LaunchResult &each : std::as_const(state->results))
             runs.append(each.runId);
-            jobs.append(launchResultToCbor(each));
-        }
         refresh(runs);
         // The first run's result as a single submission's, then the sweep and every run's.
-        QCborMap reply = state->results.isEmpty() ? QCborMap() : launchResultToCbor(state->results.constFirst());
-        reply.insert(QStringLiteral("sweep"), state->sweep.id);
-        reply.insert(QStringLiteral("jobs"), jobs);
-        operation->finish(reply);
+        operation->finishWith(agent::SubmitReply{
+            state->results.isEmpty() ? LaunchResult{} : state->results.constFirst(), state->results, state->sweep.id});
     };
     const auto failed = [this, state, operation](const QString &error) {
         // What reached the store stays the sweep's (a task recorded before another's record failed; a claim

@@ -1,11 +1,11 @@
 #include "term/agentcommand.h"
 
+#include "client/sessionoperation.h"
 #include "core/agent/agentautostart.h"
 #include "core/agent/agentcodec.h"
+#include "core/agent/agentops.h"
 #include "core/agent/agentpaths.h"
 #include "core/appidentity.h"
-#include "session/agentmain.h"
-#include "session/sessionoperation.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -23,6 +23,7 @@ constexpr int answerTimeoutMs = 10000;
 constexpr int stopTimeoutMs = 10 * 60 * 1000; // its submissions in flight finish first
 constexpr int processExitPollMs = 50;
 constexpr int processExitTries = 200; // 10 s for its connections to close
+constexpr int startTimeoutMs = 30000; // a new agent listens within 20 s (agentclient.cpp)
 
 QString duration(qint64 seconds)
 {
@@ -80,53 +81,102 @@ int status(TermContext &context, AgentClient &agent, bool json)
                       << Qt::flush;
         return Failure;
     }
-    QString problem;
-    const std::optional<AgentStatus> decoded = agentStatusFromCbor(answered.map(), &problem);
-    if (!decoded) {
-        context.error(problem);
+    const std::optional<agent::Status::Reply> reply = answered.reply<agent::Status>();
+    if (!reply) {
+        context.error(Tr::tr("the agent's status is unreadable"));
         return Failure;
     }
     if (json)
-        context.out() << QJsonDocument(answered.map().toJsonObject()).toJson(QJsonDocument::Compact) << '\n';
+        context.out() << QJsonDocument(agentStatusToCbor(reply->status).toJsonObject()).toJson(QJsonDocument::Compact)
+                      << '\n';
     else
-        printStatus(context.out(), *decoded);
+        printStatus(context.out(), reply->status);
     context.out() << Qt::flush;
     return Ok;
 }
 
-int stop(TermContext &context, AgentClient &agent)
+bool processEnded(qint64 pid, int tries)
 {
-    const OperationOutcome answered = waitFor(agent.stopAgent(), answerTimeoutMs);
-    if (!answered.ok) {
-        context.out() << Tr::tr("no agent runs for %1\n").arg(agentPaths().dataDirectory) << Qt::flush;
-        return Ok;
+    for (int i = 0; pid > 0 && ::kill(pid_t(pid), 0) == 0; ++i) {
+        if (i == tries)
+            return false;
+        QThread::msleep(processExitPollMs);
     }
-    const qint64 inFlight = answered.map().value(QStringLiteral("submissions")).toInteger();
+    return true;
+}
+
+// Asks the agent to stop and waits for its process to end: it closes the socket when its submissions are sent.
+// The stop's answer; false: none came (no agent, or one that does not answer).
+std::optional<bool> stopAgent(TermContext &context, AgentClient &agent, OperationOutcome *answered)
+{
+    *answered = waitFor(agent.stopAgent(), answerTimeoutMs);
+    if (!answered->ok)
+        return std::nullopt;
+    const qint64 inFlight = answered->reply<agent::Stop>().value_or(agent::StopReply{}).submissions;
     if (inFlight > 0)
         context.out()
             << Tr::tr("agent %1 stops after %n submission(s) in flight", nullptr, int(inFlight)).arg(agent.agentPid())
             << '\n'
             << Qt::flush;
-    // It closes the socket when its submissions are sent, then ends its process.
-    const qint64 pid = agent.agentPid();
-    bool gone = waitUntil(
+    const bool detached = waitUntil(
         [&](const std::function<void()> &done) {
             if (!agent.isAttached())
                 return done();
             QObject::connect(&agent, &AgentClient::detached, &agent, done);
         },
         stopTimeoutMs);
-    for (int i = 0; gone && pid > 0 && ::kill(pid_t(pid), 0) == 0; ++i) {
-        if (i == processExitTries) {
-            gone = false;
-            break;
-        }
-        QThread::msleep(processExitPollMs);
+    return detached && processEnded(agent.agentPid(), processExitTries);
+}
+
+int stop(TermContext &context, AgentClient &agent)
+{
+    OperationOutcome answered;
+    const std::optional<bool> gone = stopAgent(context, agent, &answered);
+    if (!gone) {
+        context.out() << Tr::tr("no agent runs for %1\n").arg(agentPaths().dataDirectory) << Qt::flush;
+        return Ok;
     }
-    context.out() << (gone ? Tr::tr("agent %1 stopped\n").arg(agent.agentPid())
-                           : Tr::tr("agent %1 is still finishing its submissions\n").arg(agent.agentPid()))
+    context.out() << (*gone ? Tr::tr("agent %1 stopped\n").arg(agent.agentPid())
+                            : Tr::tr("agent %1 is still finishing its submissions\n").arg(agent.agentPid()))
                   << Qt::flush;
-    return gone ? Ok : Failure;
+    return *gone ? Ok : Failure;
+}
+
+// An agent that answers stops as `agent stop` asks; one that does not (stopped, hung) is ended: a submission it
+// had in flight is looked for by the next agent before it is sent again. Then a new agent starts.
+int restart(TermContext &context, AgentClient &agent)
+{
+    OperationOutcome answered;
+    const std::optional<bool> stopped = stopAgent(context, agent, &answered);
+    const qint64 old = agent.agentPid();
+    if (stopped && !*stopped) {
+        context.error(Tr::tr("agent %1 is still finishing its submissions; not replaced").arg(old));
+        return Failure;
+    }
+    if (!stopped && old > 0 && ::kill(pid_t(old), 0) == 0) {
+        context.out() << Tr::tr("agent %1 does not answer (%2): ending it\n").arg(old).arg(answered.error) << Qt::flush;
+        ::kill(pid_t(old), SIGCONT); // a stopped process hears SIGTERM once it runs again
+        ::kill(pid_t(old), SIGTERM);
+        if (!processEnded(old, processExitTries))
+            ::kill(pid_t(old), SIGKILL);
+        if (!processEnded(old, processExitTries)) {
+            context.error(Tr::tr("agent %1 does not end").arg(old));
+            return Failure;
+        }
+    }
+    agent.detach();
+    AgentClient::Options options;
+    options.front = QStringLiteral("term");
+    AgentClient fresh(options, &context.store());
+    const OperationOutcome started = waitFor(fresh.status(), startTimeoutMs);
+    if (!started.ok) {
+        context.error(Tr::tr("no new agent: %1").arg(started.error));
+        return Failure;
+    }
+    context.out() << (old > 0 ? Tr::tr("agent %1 replaced by agent %2\n").arg(old).arg(fresh.agentPid())
+                              : Tr::tr("agent %1 started\n").arg(fresh.agentPid()))
+                  << Qt::flush;
+    return Ok;
 }
 
 int autostart(TermContext &context, bool on)
@@ -162,12 +212,14 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 context.error(Tr::tr("--idle-exit wants minutes, 0 or more"));
                 return UsageError;
             }
-        } else if (action.isEmpty() && (arg == u"status" || arg == u"stop" || arg == u"on" || arg == u"off")) {
+        } else if (action.isEmpty() &&
+                   (arg == u"status" || arg == u"stop" || arg == u"restart" || arg == u"on" || arg == u"off")) {
             action = arg;
         } else {
-            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck agent [status|stop|on|off] [--json] "
-                                 "[--idle-exit MINUTES])")
-                              .arg(arg));
+            context.error(
+                Tr::tr("unexpected argument '%1' (usage: torchdeck agent [status|stop|restart|on|off] [--json] "
+                       "[--idle-exit MINUTES])")
+                    .arg(arg));
             return UsageError;
         }
     }
@@ -177,12 +229,17 @@ int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (action.isEmpty())
             return Ok;
     }
-    if (action.isEmpty())
-        return runAgentProcess();
+    if (action.isEmpty()) { // `torchdeck agent` alone runs the agent: main() sees to it before a front starts
+        context.error(Tr::tr("which action? (usage: torchdeck agent [status|stop|restart|on|off] [--json] "
+                             "[--idle-exit MINUTES]; alone, it runs the agent)"));
+        return UsageError;
+    }
     if (action == u"on" || action == u"off")
         return autostart(context, action == u"on");
     context.openStore();
     AgentClient &agent = context.agent(false);
+    if (action == u"restart")
+        return restart(context, agent);
     return action == u"status" ? status(context, agent, json) : stop(context, agent);
 }
 

@@ -6,8 +6,9 @@ class QTextStream;
 
 namespace torchdeck::term {
 
-// torchdeck agent [status|stop|on|off] [--json] [--idle-exit MINUTES]: without an action, runs the agent in the
-// foreground (what a front starts in the background, and what the login unit runs).
+// torchdeck agent [status|stop|restart|on|off] [--json] [--idle-exit MINUTES]. `torchdeck agent` alone runs the agent
+// in the foreground (what a front starts in the background, and what the login unit runs): main() dispatches that
+// to the agent's library (session/agentmain.h), which the fronts do not link.
 int runAgentCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
 } // namespace torchdeck::term

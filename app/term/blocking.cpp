@@ -1,6 +1,6 @@
 #include "term/blocking.h"
 
-#include "session/sessionoperation.h"
+#include "client/sessionoperation.h"
 #include "term/termtr.h"
 
 #include <QPointer>

@@ -1,6 +1,6 @@
 #include "term/cancelcommand.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "term/runrefresh.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -58,7 +58,7 @@ int runCancelCommand(const QStringList &args, QTextStream &out, QTextStream &err
             result = Failure;
             continue;
         }
-        const QStringList jobIds = CborFields(cancelled.map()).texts(QStringLiteral("jobs"));
+        const QStringList jobIds = cancelled.reply<agent::Cancel>().value_or(agent::RunActionReply{}).jobs;
         for (const RunRecord &run : it.value()) {
             QStringList ofRun;
             for (const JobRecord &job : context.store().jobs(run.id).value) {

@@ -1,6 +1,6 @@
 #include "term/checkcommand.h"
 
-#include "core/agent/agentcodec.h"
+#include "core/agent/agentevents.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/requeueprobe.h"
 #include "term/blocking.h"
@@ -110,11 +110,10 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     QList<CheckItem> items;
     const OperationOutcome checked =
         waitFor(context.agent().check(cluster, settings), 0, [&](const QString &name, const QCborMap &event) {
-            QString unreadable;
-            const std::optional<CheckItem> item =
-                name == u"item" ? checkItemFromCbor(event, &unreadable) : std::nullopt;
-            if (!item)
+            const std::optional<agent::ItemEvent> checkedItem = eventOf<agent::ItemEvent>(name, event);
+            if (!checkedItem)
                 return;
+            const CheckItem *item = &checkedItem->item;
             out << "  "
                 << (!item->ok       ? "\u2717 "
                     : item->warning ? "! "

@@ -1,6 +1,6 @@
 #include "term/checkpointscommand.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/checkpointinventory.h"
 #include "core/scheduler/jobstate.h"
@@ -30,13 +30,13 @@ int deleteCheckpoints(TermContext &context, const RunRecord &run, const QStringL
         context.wait(context.agent().deleteCheckpoints(run.cluster, run.id, wanted), actionTimeoutMs);
     if (!deleted.ok)
         return Failure;
-    CborFields result(deleted.map());
-    const QStringList gone = result.texts(QStringLiteral("gone"));
-    for (const QString &problem : result.texts(QStringLiteral("unrecorded")))
+    const agent::DeleteCheckpoints::Reply result =
+        deleted.reply<agent::DeleteCheckpoints>().value_or(agent::DeleteCheckpoints::Reply{});
+    for (const QString &problem : result.unrecorded)
         context.error(Tr::tr("deleted, but the run store still lists it: %1").arg(problem));
-    for (const QString &path : result.texts(QStringLiteral("deleted")))
+    for (const QString &path : result.deleted)
         context.out() << Tr::tr("deleted %1").arg(path)
-                      << (gone.contains(path) ? Tr::tr(" (was already gone)") : QString()) << '\n';
+                      << (result.gone.contains(path) ? Tr::tr(" (was already gone)") : QString()) << '\n';
     context.out() << Qt::flush;
     return Ok;
 }
@@ -135,7 +135,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
             context.wait(context.agent().presentCheckpoints(run->cluster, run->id), actionTimeoutMs);
         if (!listed.ok)
             return Failure;
-        present = CborFields(listed.map()).texts(QStringLiteral("present"));
+        present = listed.reply<agent::Checkpoints>().value_or(agent::Checkpoints::Reply{}).present;
     }
     const auto series = context.store().runSeries(run->id);
     const QList<CheckpointEntry> entries =

@@ -1,6 +1,6 @@
 #include "term/codecommand.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "core/jobs/jobspec.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
@@ -75,16 +75,15 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const OperationOutcome pruned = context.wait(context.agent().pruneCodeSnapshots(cluster), codeTimeoutMs);
         if (!pruned.ok)
             return Failure;
-        CborFields result(pruned.map());
-        const QStringList deleted = result.texts(QStringLiteral("deleted"));
-        for (const QString &id : deleted)
+        const agent::PruneCode::Reply result = pruned.reply<agent::PruneCode>().value_or(agent::PruneCode::Reply{});
+        for (const QString &id : result.deleted)
             out << Tr::tr("deleted snapshot %1\n").arg(id);
         out << Tr::tr("deleted %1 snapshot(s) and %2 file(s) no other snapshot holds (%3); kept %4 snapshot(s) of "
                       "unfinished runs and those newer than an hour\n")
-                   .arg(deleted.size())
-                   .arg(result.integer(QStringLiteral("objects"), 0, qint64(1) << 53))
-                   .arg(size(result.integer(QStringLiteral("bytes"), 0, qint64(1) << 53)))
-                   .arg(result.integer(QStringLiteral("kept"), 0, 1 << 30))
+                   .arg(result.deleted.size())
+                   .arg(result.objects)
+                   .arg(size(result.bytes))
+                   .arg(result.kept)
             << Qt::flush;
         return Ok;
     }
@@ -99,14 +98,13 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QMap<QString, SnapshotUse> uses = snapshotUses(runs.value);
     QJsonArray array;
     QStringList lines;
-    for (const auto &value : listed.map().value(QStringLiteral("snapshots")).toArray()) {
-        CborFields snapshot(value.toMap());
-        const QString id = snapshot.text(QStringLiteral("id"));
-        const qint64 files = snapshot.integer(QStringLiteral("files"), 0, qint64(1) << 53);
-        const qint64 bytes = snapshot.integer(QStringLiteral("bytes"), 0, qint64(1) << 53);
+    for (const agent::CodeSnapshot &snapshot :
+         listed.reply<agent::CodeSnapshots>().value_or(agent::CodeSnapshots::Reply{}).snapshots) {
+        const QString &id = snapshot.id;
+        const qint64 files = snapshot.files;
+        const qint64 bytes = snapshot.bytes;
         const SnapshotUse use = uses.value(id);
-        const QDateTime made =
-            QDateTime::fromSecsSinceEpoch(snapshot.integer(QStringLiteral("time"), 0, qint64(1) << 53));
+        const QDateTime made = QDateTime::fromSecsSinceEpoch(snapshot.time);
         array.append(QJsonObject{{QStringLiteral("id"), id},
                                  {QStringLiteral("files"), files},
                                  {QStringLiteral("bytes"), bytes},

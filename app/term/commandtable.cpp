@@ -92,12 +92,12 @@ QList<CommandSpec> buildCommands()
                           false,
                           false};
     OperandSpec topic{QStringLiteral("COMMAND"), Completion::Choices, {}, true, false};
-    OperandSpec agentAction{
-        QStringLiteral("ACTION"),
-        Completion::Choices,
-        {QStringLiteral("status"), QStringLiteral("stop"), QStringLiteral("on"), QStringLiteral("off")},
-        true,
-        false};
+    OperandSpec agentAction{QStringLiteral("ACTION"),
+                            Completion::Choices,
+                            {QStringLiteral("status"), QStringLiteral("stop"), QStringLiteral("restart"),
+                             QStringLiteral("on"), QStringLiteral("off")},
+                            true,
+                            false};
     OperandSpec valuesOf{QStringLiteral("WHAT"),
                          Completion::Choices,
                          {QStringLiteral("clusters"), QStringLiteral("runs"), QStringLiteral("commands")},

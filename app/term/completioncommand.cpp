@@ -56,7 +56,7 @@ int runCompleteValuesCommand(const QStringList &args, QTextStream &out, QTextStr
         if (!QFileInfo::exists(RunStore::defaultPath()))
             return Ok; // no store yet: nothing to offer, and none created by a Tab
         RunStore store;
-        if (!store.open().ok())
+        if (!store.openReadOnly().ok())
             return Ok;
         const auto runs = store.runs();
         for (const RunRecord &run : runs.value) {

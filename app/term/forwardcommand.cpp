@@ -1,12 +1,11 @@
 #include "term/forwardcommand.h"
 
-#include "core/agent/portforward.h"
+#include "core/agent/agentops.h"
 #include "term/forwardargs.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
 
-#include <QCborArray>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,14 +15,9 @@ namespace torchdeck::term {
 namespace {
 constexpr int forwardTimeoutMs = 120000; // a scheduler query and a first connection to the node
 
-QList<PortForward> forwardsOf(const OperationOutcome &outcome)
+QList<PortForward> forwardsOf(const OperationOutcome &outcome) // of `forwards` and `forward_stop` alike
 {
-    QList<PortForward> forwards;
-    for (const QCborValue &value : outcome.map().value(QStringLiteral("forwards")).toArray()) {
-        if (const std::optional<PortForward> forward = portForwardFromCbor(value.toMap(), nullptr))
-            forwards.append(*forward);
-    }
-    return forwards;
+    return outcome.reply<agent::Forwards>().value_or(agent::ForwardsReply{}).forwards;
 }
 
 QJsonObject forwardJson(const PortForward &forward)
@@ -136,13 +130,12 @@ int runForwardCommand(const QStringList &args, QTextStream &out, QTextStream &er
         context.agent().startForward(run->cluster, run->id, parsed.remotePort, parsed.localPort), forwardTimeoutMs);
     if (!started.ok)
         return Failure;
-    QString problem;
-    const std::optional<PortForward> forward =
-        portForwardFromCbor(started.map().value(QStringLiteral("forward")).toMap(), &problem);
-    if (!forward) {
-        context.error(problem);
+    const std::optional<agent::ForwardReply> reply = started.reply<agent::Forward>();
+    if (!reply) {
+        context.error(Tr::tr("the agent's answer is unreadable"));
         return Failure;
     }
+    const PortForward *forward = &reply->forward;
     if (parsed.json)
         out << QJsonDocument(forwardJson(*forward)).toJson(QJsonDocument::Indented);
     else

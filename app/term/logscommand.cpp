@@ -1,11 +1,12 @@
 #include "term/logscommand.h"
 
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 #include "core/jobs/jobspec.h"
 #include "core/metrics/logexplain.h"
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricscsv.h"
 #include "core/scheduler/jobstate.h"
-#include "session/sessionoperation.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -38,8 +39,8 @@ std::optional<QByteArray> readFile(TermContext &context, const QString &cluster,
     QByteArray bytes;
     const OperationOutcome read = context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(),
                                                [&bytes](const QString &name, const QCborMap &args) {
-                                                   if (name == u"data")
-                                                       bytes += args.value(QStringLiteral("bytes")).toByteArray();
+                                                   if (const auto data = eventOf<agent::DataEvent>(name, args))
+                                                       bytes += data->bytes;
                                                });
     return read.ok ? std::optional<QByteArray>(bytes) : std::nullopt;
 }
@@ -72,13 +73,11 @@ QString follow(TermContext &context, const QString &cluster, const JobRecord &jo
     agent.setPollInterval(followPollMs);
     const QPointer<SessionOperation> tail = agent.followFile(cluster, job.stdoutPath, 0);
     QObject watcher;
-    QObject::connect(tail, &SessionOperation::event, &watcher, [&context](const QString &name, const QCborMap &args) {
-        if (name == u"data")
-            context.out() << QString::fromUtf8(args.value(QStringLiteral("bytes")).toByteArray()) << Qt::flush;
-        else if (name == u"reset")
-            context.err() << Tr::tr("-- the log was replaced (%1); reading it again\n")
-                                 .arg(args.value(QStringLiteral("reason")).toString())
-                          << Qt::flush;
+    onEvent<agent::DataEvent>(tail, &watcher, [&context](const agent::DataEvent &data) {
+        context.out() << QString::fromUtf8(data.bytes) << Qt::flush;
+    });
+    onEvent<agent::ResetEvent>(tail, &watcher, [&context](const agent::ResetEvent &reset) {
+        context.err() << Tr::tr("-- the log was replaced (%1); reading it again\n").arg(reset.reason) << Qt::flush;
     });
     QString state = job.state;
     const auto stateOfJob = [&context, &job] {

@@ -1,6 +1,6 @@
 #include "term/runrefresh.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "term/termtr.h"
 
 #include <QMap>
@@ -40,7 +40,7 @@ bool refreshRuns(TermContext &context, const QList<RunRecord> &runs)
         const OperationOutcome pass =
             context.wait(agent.refresh(it.key(), runIds, freshEnoughMs), refreshTimeoutMs, it.key());
         QObject::disconnect(said);
-        const QString problem = CborFields(pass.map()).text(QStringLiteral("problem"));
+        const QString problem = pass.reply<agent::Refresh>().value_or(agent::Refresh::Reply{}).problem;
         if (!pass.ok) {
             allWell = false;
         } else if (!problem.isEmpty()) {

@@ -1,6 +1,6 @@
 #include "term/runscommand.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "core/metrics/resourcesample.h"
 #include "core/metrics/slowestrank.h"
 #include "core/runs/jobscheduling.h"
@@ -12,7 +12,6 @@
 #include "term/terminalfront.h"
 #include "term/termtr.h"
 
-#include <QCborArray>
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -32,9 +31,8 @@ struct Flags {
 void sampleResources(TermContext &context, const RunRecord &run)
 {
     const OperationOutcome sampled = context.wait(context.agent().sampleResources(run.cluster, {run.id}), 60000);
-    const QCborArray problems = sampled.map().value(QStringLiteral("problems")).toArray();
-    for (const QCborValue &problem : problems)
-        context.err() << Tr::tr("torchdeck: %1\n").arg(problem.toString()) << Qt::flush;
+    for (const QString &problem : sampled.reply<agent::Resources>().value_or(agent::Resources::Reply{}).problems)
+        context.err() << Tr::tr("torchdeck: %1\n").arg(problem) << Qt::flush;
 }
 
 QString sampleAge(double time)
@@ -207,12 +205,12 @@ int runAutoRestartCommand(const QStringList &args, QTextStream &out, QTextStream
             context.wait(context.agent().setAutoRestart(run->cluster, run->id, on), 120000);
         if (!switched.ok)
             return Failure;
-        const CborFields result(switched.map());
-        if (result.has(QStringLiteral("job")))
-            out << Tr::tr("run %1 restarted as job %2\n")
-                       .arg(shortRunId(run->id), switched.map().value(QStringLiteral("job")).toString());
-        else if (result.has(QStringLiteral("error")))
-            context.error(switched.map().value(QStringLiteral("error")).toString());
+        const agent::AutoRestart::Reply result =
+            switched.reply<agent::AutoRestart>().value_or(agent::AutoRestart::Reply{});
+        if (!result.job.isEmpty())
+            out << Tr::tr("run %1 restarted as job %2\n").arg(shortRunId(run->id), result.job);
+        else if (!result.error.isEmpty())
+            context.error(result.error);
     }
     const auto now = context.store().run(run->id);
     out << Tr::tr("run %1: automatic restart %2\n")

@@ -1,6 +1,6 @@
 #include "term/stackcommand.h"
 
-#include "core/agent/cborfields.h"
+#include "core/agent/agentops.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
 #include "term/termtr.h"
@@ -27,11 +27,10 @@ int runStackCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.wait(context.agent().stackDump(run->cluster, run->id), dumpTimeoutMs, run->cluster);
     if (!dumped.ok)
         return Failure;
-    CborFields result(dumped.map());
-    out << result.text(QStringLiteral("dump"), false, 64 * 1024 * 1024) << Qt::flush;
-    const QString path = result.text(QStringLiteral("path"));
-    if (!path.isEmpty())
-        err << Tr::tr("torchdeck: kept in %1\n").arg(path) << Qt::flush;
+    const agent::StackDump::Reply result = dumped.reply<agent::StackDump>().value_or(agent::StackDump::Reply{});
+    out << result.dump << Qt::flush;
+    if (!result.path.isEmpty())
+        err << Tr::tr("torchdeck: kept in %1\n").arg(result.path) << Qt::flush;
     return Ok;
 }
 

@@ -1,6 +1,6 @@
 #include "term/submitcommand.h"
 
-#include "core/agent/agentcodec.h"
+#include "client/sessionoperation.h"
 #include "core/jobs/restartvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/metrics/logmetrics.h"
@@ -8,7 +8,6 @@
 #include "core/runs/restartmechanism.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "session/sessionoperation.h"
 #include "term/joboptions.h"
 #include "term/submitsteps.h"
 #include "term/termcontext.h"

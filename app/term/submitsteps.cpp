@@ -1,7 +1,8 @@
 #include "term/submitsteps.h"
 
-#include "core/agent/agentcodec.h"
-#include "session/sessionoperation.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 #include "term/blocking.h"
 #include "term/progressprinter.h"
 #include "term/termtr.h"
@@ -25,9 +26,8 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
                      [&](const QString &text) { progress.output(text); });
     const OperationOutcome outcome =
         waitFor(submission, launchTimeoutMs, [&](const QString &name, const QCborMap &args) {
-            QString problem;
-            const std::optional<LaunchResult> job =
-                name == u"job" ? launchResultFromCbor(args, &problem) : std::nullopt;
+            const std::optional<agent::JobEvent> sent = eventOf<agent::JobEvent>(name, args);
+            const std::optional<LaunchResult> job = sent ? std::optional<LaunchResult>(sent->result) : std::nullopt;
             if (job && !first) {
                 first = job;
             } else if (job && job->runId == first->runId) {
@@ -40,25 +40,12 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
             }
         });
     progress.finish();
-    QString problem = outcome.error;
-    QList<LaunchResult> results;
-    if (outcome.ok) {
-        const QCborArray jobs = outcome.map().value(QStringLiteral("jobs")).toArray();
-        for (const QCborValue &job : jobs) {
-            const std::optional<LaunchResult> result = launchResultFromCbor(job.toMap(), &problem);
-            if (result)
-                results.append(*result);
-        }
-        const std::optional<LaunchResult> result =
-            jobs.isEmpty() ? launchResultFromCbor(outcome.map(), &problem) : std::nullopt;
-        if (result)
-            results.append(*result);
-    }
-    if (results.isEmpty()) {
-        context.error(problem);
+    const std::optional<agent::SubmitReply> reply = outcome.reply<agent::Submit>();
+    if (!reply || reply->jobs.isEmpty()) {
+        context.error(outcome.ok ? Tr::tr("the agent's answer names no job") : outcome.error);
         return std::nullopt;
     }
-    return results;
+    return reply->jobs;
 }
 
 std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission)

@@ -1,9 +1,9 @@
 #include "term/sweepcommand.h"
 
-#include "core/jobs/jobspecvalidation.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/restartmechanism.h"
 #include "core/runs/sweepgrid.h"
+#include "core/runs/sweepplan.h"
 #include "core/runs/sweepsubmission.h"
 #include "core/runs/sweeptable.h"
 #include "term/cancelcommand.h"
@@ -21,15 +21,6 @@
 namespace torchdeck::term {
 
 namespace {
-constexpr int mostSweepPoints = 500;
-
-// The job options that set one varied value: `--NAME VALUE`, or `--env NAME=VALUE`.
-QStringList optionsOf(const QString &name, const QString &value)
-{
-    if (name.startsWith(QStringLiteral("env:")))
-        return {QStringLiteral("--env"), name.mid(4) + u'=' + value};
-    return {QStringLiteral("--") + name, value};
-}
 
 // Whether the base options set what an axis varies: it is to be given in --vary only.
 bool setsOutright(const QStringList &base, const QString &name)
@@ -104,13 +95,8 @@ std::optional<SweepArgs> parseSweepArgs(TermContext &context, const QStringList 
     return parsed;
 }
 
-struct Point {
-    SweepPoint point;
-    LaunchRequest request;
-};
-
 void printSubmitted(TermContext &context, const QString &sweepId, const QString &cluster,
-                    const QList<std::pair<Point, LaunchResult>> &submitted, bool json)
+                    const QList<std::pair<SweepPlanPoint, LaunchResult>> &submitted, bool json)
 {
     if (json) {
         QJsonArray runs;
@@ -147,12 +133,6 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const std::optional<SweepArgs> parsed = parseSweepArgs(context, args);
     if (!parsed)
         return UsageError;
-    QString problem;
-    const std::optional<QList<SweepPoint>> grid = sweepGrid(parsed->axes, mostSweepPoints, &problem);
-    if (!grid) {
-        context.error(problem);
-        return UsageError;
-    }
     const JobOptions base = parseJobOptions(parsed->base);
     if (!base.error.isEmpty()) {
         context.error(base.error);
@@ -166,94 +146,55 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Failure;
     const ClusterProfile profile = context.profiles().profile(base.cluster);
     const RestartMechanism mechanism = restartMechanismOf(profile, base);
-    // Every point as submit would send it, each a run of its own.
-    QList<Point> points;
-    double nodeSeconds = 0;
-    for (const SweepPoint &point : *grid) {
-        QStringList pointArgs = parsed->base;
-        for (const auto &[name, value] : point.values)
-            pointArgs += optionsOf(name, value);
-        const JobOptions options = parseJobOptions(pointArgs);
-        if (!options.error.isEmpty()) {
-            context.error(Tr::tr("%1: %2; nothing was submitted").arg(point.label(), options.error));
-            return UsageError;
-        }
-        JobSpec spec = options.spec;
-        spec.name = sweepPointName(base.spec.name.isEmpty() ? QStringLiteral("sweep") : base.spec.name, point);
-        spec.requeue = mechanism.inJobRequeue;
-        LaunchRequest request = newRunRequest(profile, spec);
-        request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        nodeSeconds += double(spec.nodes) * double(spec.wallTimeSeconds);
-        points.append({point, request});
+    JobSpec shared = base.spec;
+    shared.requeue = mechanism.inJobRequeue;
+    // Every point as submit would send it, each a run of its own, its script checked against what the cluster
+    // offers: before anything is sent, and before connecting (the work directory does not change what is refused).
+    const SweepPlan plan =
+        planSweep({profile, shared, parsed->axes, parsed->noArray, parsed->maxRunning},
+                  [&context](const LaunchRequest &request) { return context.agent().previewSubmission(request); });
+    if (!plan.ok()) {
+        context.error(plan.problem + Tr::tr("; nothing was submitted"));
+        return plan.refused > 0 ? Failure : UsageError;
     }
-    if (!context.connect(base.cluster) || !waitForWorkDirectory(context, profile))
-        return Failure;
-    // Before anything is sent: each point's script, checked against what the cluster offers.
-    QStringList refusals;
-    int refused = 0;
-    QList<SubmissionScript> previews;
-    for (const Point &point : std::as_const(points)) {
-        const SubmissionScript rendered = context.agent().previewSubmission(point.request);
-        previews.append(rendered);
-        if (rendered.ok())
-            continue;
-        ++refused;
-        for (const QString &line : formatJobSpecErrors(rendered.errors).split(u'\n'))
-            refusals.append(QStringLiteral("  %1: %2").arg(point.point.label(), line));
-    }
-    if (refused > 0) {
-        context.error(Tr::tr("%1 of %2 points cannot run on %3; nothing was submitted:\n%4")
-                          .arg(refused)
-                          .arg(points.size())
-                          .arg(base.cluster, refusals.join(u'\n')));
-        return Failure;
-    }
-    const QString notArray =
-        parsed->noArray ? QStringLiteral("--no-array") : arrayRefusal(profile.caps(), previews, parsed->maxRunning);
-    const bool array = notArray.isEmpty();
-    if (!array && parsed->maxRunning > 0) {
-        context.error(Tr::tr("--max-running needs the points to go as one job array, and they cannot: %1; nothing "
-                             "was submitted")
-                          .arg(notArray));
-        return UsageError;
-    }
+    const qsizetype points = plan.points.size();
     context.err()
         << Tr::tr("torchdeck sweep: %1 points on %2, %3 node-hours at most (nodes x --time%4); restarts: "
                   "%5\n")
-               .arg(points.size())
+               .arg(points)
                .arg(base.cluster)
-               .arg(nodeSeconds / 3600.0, 0, 'f', 2)
-               .arg(nodeSeconds > 0 ? QString() : Tr::tr(", the partition's default time unknown"), mechanism.why)
-        << (array ? Tr::tr("torchdeck sweep: one job array of %1 tasks%2\n")
-                        .arg(points.size())
-                        .arg(parsed->maxRunning > 0 ? Tr::tr(", at most %1 running at a time").arg(parsed->maxRunning)
-                                                    : QString())
-                  : Tr::tr("torchdeck sweep: %1 separate jobs (not one array: %2)\n").arg(points.size()).arg(notArray))
+               .arg(plan.nodeSeconds / 3600.0, 0, 'f', 2)
+               .arg(plan.nodeSeconds > 0 ? QString() : Tr::tr(", the partition's default time unknown"), mechanism.why)
+        << (plan.asArray()
+                ? Tr::tr("torchdeck sweep: one job array of %1 tasks%2\n")
+                      .arg(points)
+                      .arg(parsed->maxRunning > 0 ? Tr::tr(", at most %1 running at a time").arg(parsed->maxRunning)
+                                                  : QString())
+                : Tr::tr("torchdeck sweep: %1 separate jobs (not one array: %2)\n").arg(points).arg(plan.notArray))
         << Qt::flush;
     if (parsed->dryRun) {
-        for (const Point &point : std::as_const(points))
+        for (const SweepPlanPoint &point : plan.points)
             out << point.request.spec.name << "  " << point.point.label() << '\n';
         out << Qt::flush;
         return Ok;
     }
+    if (!context.connect(base.cluster) || !waitForWorkDirectory(context, profile))
+        return Failure;
     const SweepRecord sweep{QUuid::createUuid().toString(QUuid::WithoutBraces),
                             base.cluster,
                             base.spec.name,
                             {},
                             sweepAxesJson(parsed->axes)};
-    QList<SweepPointRequest> requests;
-    for (const Point &point : std::as_const(points))
-        requests.append({sweepPointJson(point.point), point.request});
     // The agent sends the points and joins each run to the sweep: it goes on if this terminal goes away.
-    const auto results =
-        followSubmissions(context, context.agent().submitSweep(sweep, requests, array, parsed->maxRunning));
+    const auto results = followSubmissions(
+        context, context.agent().submitSweep(sweep, plan.requests(), plan.asArray(), parsed->maxRunning));
     if (!results) {
         context.error(Tr::tr("what was sent is in torchdeck sweeps %1").arg(shortRunId(sweep.id)));
         return Failure;
     }
-    QList<std::pair<Point, LaunchResult>> submitted;
+    QList<std::pair<SweepPlanPoint, LaunchResult>> submitted;
     for (const LaunchResult &result : *results) {
-        for (const Point &point : std::as_const(points)) {
+        for (const SweepPlanPoint &point : plan.points) {
             if (point.request.runId == result.runId)
                 submitted.append({point, result});
         }

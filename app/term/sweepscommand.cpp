@@ -1,4 +1,5 @@
 // `torchdeck sweeps`: the sweeps `sweep` submitted, and one sweep's table (scaling or hyperparameters).
+#include "core/agent/agentops.h"
 #include "core/runs/sweepgrid.h"
 #include "core/runs/sweeptable.h"
 #include "core/scheduler/jobstate.h"
@@ -23,6 +24,8 @@
 namespace torchdeck::term {
 
 namespace {
+constexpr int resumeTimeoutMs = 30 * 60 * 1000; // a pass, then a submission per run (a deployment, perhaps)
+
 struct SweepsArgs {
     QString sweep;
     bool json = false;
@@ -159,47 +162,43 @@ QString speedupChart(const QList<SweepRow> &rows)
     return terminal ? chart : chart.remove(attributes); // a file or a pipe gets plain text
 }
 
-// Every point that ended short of completing goes on as a new job of its run, from its latest checkpoint.
-int resumeSweep(TermContext &context, const QList<SweepMember> &members, const QList<RunRecord> &runs)
+// Every point that ended short of completing goes on as a new job of its run, from its latest checkpoint: the
+// agent chooses them after a pass over the sweep's runs.
+int resumeSweep(TermContext &context, const SweepRecord &sweep)
 {
-    if (!refreshRuns(context, runs))
+    if (!context.connect(sweep.cluster))
         return Failure;
-    const QList<RunRecord> unfinished = sweepRunsToResume(context.runsOf(members));
-    int result = Ok;
-    for (const RunRecord &run : unfinished) {
-        if (runResumeCommand({run.id}, context.out(), context.err()) != Ok)
-            result = Failure;
-    }
-    if (unfinished.isEmpty())
-        context.out() << Tr::tr("every run of the sweep has completed or still goes on: nothing to resume\n")
-                      << Qt::flush;
-    return result;
+    const OperationOutcome outcome =
+        context.wait(context.agent().resumeSweep(sweep.cluster, sweep.id), resumeTimeoutMs, sweep.cluster);
+    const std::optional<agent::ResumeSweep::Reply> reply = outcome.reply<agent::ResumeSweep>();
+    if (!reply)
+        return Failure;
+    for (const LaunchResult &result : reply->resumed)
+        context.out() << Tr::tr("run %1 (%2), attempt %3: job %4 on %5\n")
+                             .arg(shortRunId(result.runId), result.runId)
+                             .arg(result.attempt)
+                             .arg(result.jobId, sweep.cluster);
+    for (const QString &problem : reply->problems)
+        context.error(problem);
+    if (reply->resumed.isEmpty() && reply->problems.isEmpty())
+        context.out() << Tr::tr("every run of the sweep has completed or still goes on: nothing to resume\n");
+    context.out() << Qt::flush;
+    return reply->problems.isEmpty() ? Ok : Failure;
 }
 
-// The sweep and its runs leave this machine's store once none of them goes on; their files stay on the cluster.
-int deleteSweep(TermContext &context, const SweepRecord &sweep, const QList<SweepMember> &members,
-                const QList<RunRecord> &runs, bool offline)
+// The sweep and its runs leave this machine's store once none of them goes on (the agent decides, and writes the
+// store); their files stay on the cluster.
+int deleteSweep(TermContext &context, const SweepRecord &sweep, bool offline)
 {
-    if (!offline && !refreshRuns(context, runs))
-        return Failure;
-    QStringList going;
-    for (const RunRecord &run : sweepRunsGoingOn(context.runsOf(members)))
-        going.append(shortRunId(run.id));
-    if (!going.isEmpty()) {
-        context.error(
-            Tr::tr("%1 of the sweep's runs still go on (%2): cancel them first (torchdeck sweeps %3 --cancel)")
-                .arg(going.size())
-                .arg(going.join(QStringLiteral(", ")), shortRunId(sweep.id)));
-        return Failure;
-    }
-    if (const StoreStatus removed = context.store().removeSweep(sweep.id); !removed.ok()) {
-        context.error(removed.error);
-        return Failure;
-    }
+    const OperationOutcome outcome =
+        context.wait(context.agent().deleteSweep(sweep.cluster, sweep.id, !offline), resumeTimeoutMs, sweep.cluster);
+    const std::optional<agent::DeleteSweep::Reply> reply = outcome.reply<agent::DeleteSweep>();
+    if (!reply)
+        return Failure; // said: why (runs that go on are cancelled first: torchdeck sweeps SWEEP --cancel)
     context.out() << Tr::tr("sweep %1 (%2) deleted with its %3 runs from this machine; their directories stay on %4 "
                             "(<work directory>/runs/<run id>)\n")
                          .arg(shortRunId(sweep.id), sweep.name)
-                         .arg(runs.size())
+                         .arg(reply->runs)
                          .arg(sweep.cluster)
                   << Qt::flush;
     return Ok;
@@ -220,9 +219,9 @@ int showSweep(TermContext &context, const SweepRecord &sweep, const SweepsArgs &
         return ids.isEmpty() ? Ok : runCancelCommand(ids, context.out(), context.err());
     }
     if (args.resume)
-        return resumeSweep(context, members.value, runs);
+        return resumeSweep(context, sweep);
     if (args.remove)
-        return deleteSweep(context, sweep, members.value, runs, args.offline);
+        return deleteSweep(context, sweep, args.offline);
     bool reached = true;
     if (!args.offline &&
         std::any_of(runs.cbegin(), runs.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {

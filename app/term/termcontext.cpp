@@ -44,7 +44,8 @@ bool TermContext::openStore()
 {
     if (m_store.isOpen())
         return true;
-    const StoreStatus opened = m_store.open(RunStore::defaultPath());
+    // Read-only: the agent is the store's only writer (what a command changes, it asks the agent to).
+    const StoreStatus opened = m_store.openReadOnly(RunStore::defaultPath());
     if (!opened.ok())
         error(Tr::tr("cannot open the run store: ") + opened.error);
     return opened.ok();
@@ -138,13 +139,14 @@ bool TermContext::connect(const QString &cluster)
         return true;
     // The agent's message names the host already; the hint fits what went wrong.
     const SshConfig config = readUserSshConfig();
+    const QString noSuchCluster = noSuchClusterMessage(cluster, config);
+    if (opened.error == noSuchCluster) {
+        error(opened.error); // the agent refused a name the user never configured, and said which there are
+        return false;
+    }
     if (!config.hostAliases().contains(cluster) && !m_agent->needsYou(cluster)) {
         error(Tr::tr("cannot connect to %1: %2").arg(cluster, opened.error));
-        error(config.hostAliases().isEmpty()
-                  ? Tr::tr("'%1' is no cluster of %2, which names none (scripts/sandbox start adds torchdeck-sandbox)")
-                        .arg(cluster, userSshConfigPath())
-                  : Tr::tr("'%1' is no cluster of %2; its clusters: %3")
-                        .arg(cluster, userSshConfigPath(), config.hostAliases().join(QStringLiteral(", "))));
+        error(noSuchCluster);
         return false;
     }
     error(opened.error.contains(cluster) ? opened.error

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "core/profiles/profilestore.h"
 #include "core/store/runstore.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 #include "term/blocking.h"
 
 #include <QTextStream>

@@ -1,6 +1,6 @@
 #include "term/terminalprompts.h"
 
-#include "session/agentclient.h"
+#include "client/agentclient.h"
 #include "term/termtr.h"
 
 #include <cstdio>

@@ -1,11 +1,12 @@
 #include "term/watch.h"
 
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 #include "core/metrics/slowestrank.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "session/sessionoperation.h"
 #include "term/console/terminalinput.h"
 #include "term/console/terminalsession.h"
 #include "term/render/plainupdate.h"
@@ -191,10 +192,7 @@ void Watch::fetchLog()
     SessionOperation *tail = m_context.agent().readFile(run->cluster, m_logPaths.value(runId), logLinesShown);
     m_fetchingLog = true;
     auto text = std::make_shared<QByteArray>();
-    connect(tail, &SessionOperation::event, this, [text](const QString &name, const QCborMap &args) {
-        if (name == u"data")
-            *text += args.value(QStringLiteral("bytes")).toByteArray();
-    });
+    onEvent<agent::DataEvent>(tail, this, [text](const agent::DataEvent &data) { *text += data.bytes; });
     connect(tail, &SessionOperation::failed, this, [this] { m_fetchingLog = false; });
     connect(tail, &SessionOperation::finished, this, [this, runId, text, readAs] {
         m_fetchingLog = false;

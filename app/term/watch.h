@@ -1,8 +1,8 @@
 #pragma once
 
+#include "client/logstream.h"
 #include "core/metrics/runseries.h"
 #include "core/store/runrecord.h"
-#include "session/logstream.h"
 #include "term/console/keydecoder.h"
 #include "term/render/watchsnapshot.h"
 #include "term/terminalfront.h"

@@ -1,7 +1,7 @@
-#include "core/agent/agentcodec.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
-#include "session/sessionoperation.h"
 #include "term/console/terminalinput.h"
 #include "term/console/terminalsession.h"
 #include "term/render/plainupdate.h"
@@ -45,8 +45,8 @@ void Watch::cancelSelected()
     const QString shortId = shortRunId(run->id);
     SessionOperation *cancel = m_context.agent().cancel(run->cluster, {run->id});
     connect(cancel, &SessionOperation::failed, this, [this](const QString &error) { setMessage(error, true); });
-    connect(cancel, &SessionOperation::finished, this, [this, shortId](const QCborValue &result) {
-        if (result.toMap().value(QStringLiteral("jobs")).toArray().isEmpty())
+    onReply<agent::Cancel>(cancel, this, [this, shortId](const agent::RunActionReply &result) {
+        if (result.jobs.isEmpty())
             return setMessage(Tr::tr("run %1 has no unfinished job").arg(shortId));
         setMessage(Tr::tr("cancelled run %1").arg(shortId));
         refreshAll();
@@ -64,12 +64,9 @@ void Watch::resumeSelected()
             [this](const QString &step) { setMessage(step + QStringLiteral("...")); });
     connect(resume, &SessionOperation::failed, this,
             [this](const QString &error) { setMessage(error.section(u'\n', 0, 0), true); });
-    connect(resume, &SessionOperation::finished, this, [this](const QCborValue &value) {
-        QString problem;
-        const std::optional<LaunchResult> result = launchResultFromCbor(value.toMap(), &problem);
-        if (!result)
-            return setMessage(problem, true);
-        setMessage(Tr::tr("resumed run %1: job %2").arg(shortRunId(result->runId), result->jobId));
+    onReply<agent::Resume>(resume, this, [this](const agent::SubmitReply &reply) {
+        const LaunchResult &result = reply.first;
+        setMessage(Tr::tr("resumed run %1: job %2").arg(shortRunId(result.runId), result.jobId));
         loadRuns();
         refreshAll();
     });

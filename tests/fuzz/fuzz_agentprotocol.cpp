@@ -1,8 +1,10 @@
 // libFuzzer: what a front or an agent reads from the other end of the local socket. The bytes as a stream of
 // frames (cut at every length libFuzzer picks) and as one frame's payload; each message decoded, and its
-// arguments read as every value type that crosses the socket. No crash, no sanitizer report, no allocation
-// beyond the frame limit.
-#include "core/agent/agentcodec.h"
+// arguments and result read as every request, reply and event of the protocol's table (core/agent/agentops.h,
+// agentevents.h), which read every value type that crosses the socket. No crash, no sanitizer report, no
+// allocation beyond the frame limit.
+#include "core/agent/agentevents.h"
+#include "core/agent/agentops.h"
 #include "core/agent/agentprotocol.h"
 
 #include <QByteArray>
@@ -13,15 +15,14 @@ namespace {
 void readAs(const QCborMap &map)
 {
     QString error;
-    (void)launchRequestFromCbor(map, &error);
-    (void)launchResultFromCbor(map, &error);
-    (void)hostKeyFromCbor(map, &error);
-    (void)credentialPromptFromCbor(map, &error);
-    (void)checkItemFromCbor(map, &error);
-    (void)checkSettingsFromCbor(map, &error);
-    (void)agentStatusFromCbor(map, &error);
-    (void)metricEventsFromCbor(map.value(QStringLiteral("events")).toArray(), &error);
-    (void)connectionStateFromCbor(map.value(QStringLiteral("state")));
+    std::apply(
+        [&](auto... op) {
+            ((void(agent::decodeFields<typename decltype(op)::Request>(map, &error)),
+              void(agent::decodeFields<typename decltype(op)::Reply>(map, &error))),
+             ...);
+        },
+        agent::Operations{});
+    std::apply([&](auto... event) { (void(agent::decodeFields<decltype(event)>(map, &error)), ...); }, agent::Events{});
 }
 
 void decode(const QByteArray &payload)

@@ -77,6 +77,7 @@ inline JobSpec smallTrainerJob(int epochs)
 } // namespace torchdeck::testing
 
 // Submitting through the window's own code path: Ctrl+N's dialog, its form, its Submit.
+#include "client/agentclient.h"
 #include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/jobform.h"
@@ -85,7 +86,6 @@ inline JobSpec smallTrainerJob(int epochs)
 #include "gui/runtreemodel.h"
 #include "gui/submissionpanel.h"
 #include "session/agent.h"
-#include "session/agentclient.h"
 #include "session/clustersessions.h"
 
 #include <QSignalSpy>

@@ -1,8 +1,8 @@
+#include "client/agentclient.h"
 #include "core/store/runstore.h"
 #include "gui/connectionprompts.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
-#include "session/agentclient.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+#include "client/sessionoperation.h"
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterpane.h"
 #include "gui/clusterprofiledialog.h"
@@ -9,7 +10,6 @@
 #include "gui/runview.h"
 #include "guisandbox.h"
 #include "session/clustersession.h"
-#include "session/sessionoperation.h"
 
 #include <QChart>
 #include <QDir>

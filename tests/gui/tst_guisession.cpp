@@ -3,6 +3,7 @@
 // chain of 3, the automatic restart switched per run, and the form's preview equal to the submitted script for
 // Slurm and PBS. Most cases run the agent in the test's process (TestAgent); the restart at a real wall time
 // with no front at all is requeue.walltime's.
+#include "client/sessionoperation.h"
 #include "core/metrics/metricscsv.h"
 #include "core/store/runstore.h"
 #include "gui/clusterlistmodel.h"
@@ -15,7 +16,6 @@
 #include "gui/runview.h"
 #include "gui/scriptpreview.h"
 #include "guisandbox.h"
-#include "session/sessionoperation.h"
 
 #include <QCheckBox>
 #include <QDir>

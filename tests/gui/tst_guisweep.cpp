@@ -66,8 +66,9 @@ private slots:
         }
         QCOMPARE(arrays.at(0), arrays.at(1));
         // Not deleted while its runs go on (they cannot have ended: the tracker has not seen them run yet).
-        QVERIFY(!sweeps->deleteShown());
-        QVERIFY2(sweeps->actionText().contains(u"still go on"_s), qPrintable(sweeps->actionText()));
+        sweeps->deleteShown(); // the agent refuses it
+        QTRY_VERIFY2_WITH_TIMEOUT(sweeps->actionText().contains(u"still go on"_s), qPrintable(sweeps->actionText()),
+                                  60000);
         for (const QString &run : std::as_const(runs))
             QCOMPARE(waitForRunEnd(window, run), u"completed"_s);
         sweeps->refresh();
@@ -88,9 +89,11 @@ private slots:
 
         // Both completed: nothing to resume. Then the whole sweep leaves the store, its runs with it.
         sweeps->resumeUnfinished();
-        QVERIFY2(sweeps->actionText().contains(u"nothing to resume"_s), qPrintable(sweeps->actionText()));
-        QVERIFY(sweeps->deleteShown());
-        QVERIFY2(sweeps->actionText().contains(u"deleted with its 2 runs"_s), qPrintable(sweeps->actionText()));
+        QTRY_VERIFY2_WITH_TIMEOUT(sweeps->actionText().contains(u"nothing to resume"_s),
+                                  qPrintable(sweeps->actionText()), 60000);
+        sweeps->deleteShown();
+        QTRY_VERIFY2_WITH_TIMEOUT(sweeps->actionText().contains(u"deleted with its 2 runs"_s),
+                                  qPrintable(sweeps->actionText()), 60000);
         const RunStore &store = *window.agent()->store();
         for (const SweepRecord &left : store.sweeps().value)
             QVERIFY(left.id != sweepId);

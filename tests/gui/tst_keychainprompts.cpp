@@ -2,12 +2,12 @@
 // fresh, unlocked gnome-keyring-daemon whose files lie in the build dir (never the user's keyring).
 // loginWithoutPrompt also needs the password sshd of scripts/lib/auth-sshd (ctest gui.keychain_login).
 #include "../integration/authsshd.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
 #include "gui/connectionprompts.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
 #include "guisandbox.h"
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,3 +1,5 @@
+#include "core/agent/agentpaths.h"
+#include "core/agent/agentprotocol.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/mainwindow.h"
 #include "gui/runcharts.h"
@@ -13,9 +15,14 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 using namespace torchdeck;
 
@@ -118,6 +125,7 @@ private slots:
         QVERIFY(shortcuts.contains(QKeySequence(QKeySequence::Refresh).toString()));
     }
 
+    void saysWhenTheAgentDoesNotAnswer();
     void windowStateIsRemembered()
     {
         {
@@ -138,6 +146,31 @@ private slots:
 private:
     QTemporaryDir m_home;
 };
+
+// An agent that does not answer (stopped, swapping: the kernel takes the connection, nothing replies): the
+// window says so in its status bar, naming the process, within its deadline.
+void TestMainWindow::saysWhenTheAgentDoesNotAnswer()
+{
+    const QString socketPath = agentPaths().socketPath;
+    QVERIFY(makePrivateDirectory(QFileInfo(socketPath).absolutePath()).isEmpty());
+    QFile::remove(socketPath);
+    const int listening = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    QVERIFY(listening >= 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray path = QFile::encodeName(socketPath);
+    std::memcpy(address.sun_path, path.constData(), size_t(path.size()));
+    QVERIFY(::bind(listening, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0);
+    QVERIFY(::listen(listening, 16) == 0); // never accepted, never answered
+    {
+        MainWindow window;
+        window.show();
+        const QString said = QStringLiteral("the agent, pid %1, does not answer: stopped?").arg(getpid());
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusBar()->currentMessage().contains(said), kAgentAnswerDeadlineMs + 5000);
+    }
+    ::close(listening);
+    QFile::remove(socketPath);
+}
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -1,5 +1,6 @@
 // The new-job form's wall-time budget, from a comparable earlier run of the cluster in the RunStore (its
 // metric events are a real trainer capture, tests/data/metrics/attempt1.jsonl).
+#include "client/agentclient.h"
 #include "core/metrics/metricsreader.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/runbudget.h"
@@ -7,7 +8,6 @@
 #include "gui/jobform.h"
 #include "gui/newjobdialog.h"
 #include "gui/walltimebudgetlabel.h"
-#include "session/agentclient.h"
 
 #include <QComboBox>
 #include <QFile>

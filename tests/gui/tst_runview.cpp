@@ -1,4 +1,5 @@
 #include "../unit/metrics/metricevents.h"
+#include "client/agentclient.h"
 #include "core/profiles/profilestore.h"
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
@@ -8,7 +9,6 @@
 #include "gui/runchartspanel.h"
 #include "gui/runsummarytable.h"
 #include "gui/runview.h"
-#include "session/agentclient.h"
 
 #include <QChart>
 #include <QFile>

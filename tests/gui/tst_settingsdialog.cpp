@@ -1,11 +1,11 @@
 // The window's Settings: "Keep watching my runs after I log in" writes the login autostart file and removes it
 // again (an XDG autostart entry: no user manager here), and the agent's idle time is kept where `torchdeck agent`
 // reads it.
+#include "client/agentclient.h"
 #include "core/agent/agentautostart.h"
 #include "core/agent/agentpaths.h"
 #include "core/store/runstore.h"
 #include "gui/settingsdialog.h"
-#include "session/agentclient.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

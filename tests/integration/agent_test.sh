@@ -135,5 +135,182 @@ PY
     wait "$window" "$watcher" 2>/dev/null || true
 }
 
+# A one-epoch run of the bundled trainer: it ends on its own within seconds.
+short_job=(--tasks-per-node 1 --time 00:10:00 --model ae --data fashion-mnist --batch-size 64 --threads 1 --epochs 1
+           --limit 2000)
+
+case_takeover() { # killed right after sbatch answered, or just before it ran: one job for the attempt either way
+    use_prebuilt_trainer
+    local wrapper="$TORCHDECK_SANDBOX_DIR/bin/sbatch" calls="$home/sbatch-calls" kill="$TORCHDECK_SANDBOX_DIR/kill-agent"
+    local conf="$TORCHDECK_SANDBOX_DIR/slurm/slurm.conf" out run job pid
+    # sbatch as usual, but the agent named in kill-agent is SIGKILLed before it (or after it, and before its answer
+    # reaches the agent). Every call is logged.
+    { printf '#!/bin/bash\ncalls=%q\n' "$calls"; cat <<'WRAPPER'; } >"$wrapper"
+kill=$TORCHDECK_SANDBOX_DIR/kill-agent
+pid='' when=''
+# A run's script only (not the requeue probe a first submission may send).
+[[ $* == */runs/*/job-*.sh ]] && read -r pid when <"$kill" 2>/dev/null && rm -f "$kill"
+if [[ $when == before ]]; then
+    echo "killed before: $*" >>"$calls"
+    kill -9 "$pid"
+    exit 1
+fi
+out=$(/usr/bin/sbatch "$@")
+echo "sent $out: $*" >>"$calls"
+[[ $when == after ]] && kill -9 "$pid"
+printf '%s\n' "$out"
+WRAPPER
+    chmod +x "$wrapper"
+    # Ended jobs leave the controller's memory in seconds, not five minutes; the cluster keeps no accounting.
+    cp "$conf" "$conf.saved"
+    sed -i 's/^MinJobAge=.*/MinJobAge=2/' "$conf"
+    scontrol reconfigure
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper' '$kill'; mv '$conf.saved' '$conf'; scontrol reconfigure; stop_agent" EXIT
+    td profile torchdeck-sandbox --slurm-history controller >/dev/null
+
+    # After sbatch answered: the front hears what may have happened; no torchdeck runs until the job has ended
+    # and the controller has forgotten it.
+    td check torchdeck-sandbox >/dev/null # starts the agent
+    pid=$(agent_pid)
+    echo "$pid after" >"$kill"
+    out=$(td submit torchdeck-sandbox "${short_job[@]}" --name cut-after 2>&1) && fail "submitted: $out"
+    grep -q "while submitting: the job may have reached the scheduler" <<<"$out" || fail "the front was told: $out"
+    gone "$pid" || fail "agent $pid still runs"
+    job=$(sed -n 's|^sent \([0-9]*\): .*/runs/.*|\1|p' "$calls")
+    run=$(sed -n 's|^sent .*/runs/\([^/]*\)/job-0.sh$|\1|p' "$calls")
+    [[ -n "$job" && -n "$run" ]] || fail "no job was sent: $(cat "$calls")"
+    for _ in $(seq 300); do squeue -h -j "$job" >/dev/null 2>&1 || break; sleep 1; done
+    squeue -h -j "$job" >/dev/null 2>&1 && fail "job $job is still known to the controller"
+    # The next agent takes the dead one's claim over at once, finds the job by its own record, and settles the run.
+    expect_eq "$(wait_final "$run")" completed "the run after the takeover"
+    out=$(td status "$run" --json)
+    expect_eq "$(json_field jobs.0.job <<<"$out")" "$job" "the run's job"
+    # Found by its own record (queue and controller had forgotten it), and settled by it.
+    expect_eq "$(json_field message <<<"$out")" \
+        "the scheduler no longer knows job $job; its own record says it ended with exit code 0" "the run's message"
+    expect_eq "$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["jobs"]))' <<<"$out")" 1 \
+        "jobs of the run"
+    expect_eq "$(grep -c '^sent .*/runs/' "$calls")" 1 "jobs sent: $(cat "$calls")"
+
+    # Just before sbatch: nothing reached the scheduler, and the takeover (with the completion file as history)
+    # sends the attempt once.
+    td profile torchdeck-sandbox --slurm-history completion-file >/dev/null
+    : >"$calls"
+    pid=$(agent_pid)
+    echo "$pid before" >"$kill"
+    out=$(td submit torchdeck-sandbox "${short_job[@]}" --name cut-before 2>&1) && fail "submitted: $out"
+    gone "$pid" || fail "agent $pid still runs"
+    run=$(sed -n 's|^killed before: .*/runs/\([^/]*\)/job-0.sh$|\1|p' "$calls")
+    [[ -n "$run" ]] || fail "sbatch was not reached: $(cat "$calls")"
+    expect_eq "$(wait_final "$run")" completed "the run sent by the takeover"
+    job=$(sed -n 's|^sent \([0-9]*\): .*/runs/.*|\1|p' "$calls")
+    expect_eq "$(grep -c '^sent .*/runs/' "$calls")" 1 "jobs sent: $(cat "$calls")"
+    expect_eq "$(td status "$run" --json | json_field jobs.0.job)" "$job" "the run's job"
+}
+
+flood() { # SOCKET COUNT HELLO: COUNT connections, each saying hello (1) or nothing (0), held until all are made
+    /usr/bin/python3 - "$@" <<'PY'
+import resource, socket, struct, sys
+path, count, hello = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+resource.setrlimit(resource.RLIMIT_NOFILE, (count + 64, count + 64))
+def cbor(v):
+    def head(major, n):
+        return bytes([major << 5 | n]) if n < 24 else bytes([major << 5 | 25]) + struct.pack(">H", n)
+    if isinstance(v, bool): return b"\xf5" if v else b"\xf4"
+    if isinstance(v, int): return head(0, v)
+    if isinstance(v, str): b = v.encode(); return head(3, len(b)) + b
+    return head(5, len(v)) + b"".join(cbor(k) + cbor(x) for k, x in v.items())
+frame = cbor({"v": 2, "k": "req", "id": 1, "op": "hello", "a": {"front": "flood", "pid": 1}})
+frame = struct.pack(">I", len(frame)) + frame
+held, refused = [], 0
+for _ in range(count):
+    s = socket.socket(socket.AF_UNIX)
+    try:
+        s.connect(path)
+        if hello: s.sendall(frame)
+        held.append(s)
+    except OSError:
+        refused += 1
+print(f"{len(held)} connections made, {refused} refused")
+for s in held: s.close()
+PY
+}
+
+cluster_count() { td agent status --json | /usr/bin/python3 -c 'import json,sys; print(len(json.load(sys.stdin)["clusters"]))'; }
+
+case_bounded() { # floods, a stopped agent, unknown operations, a lost socket: bounded, and it recovers alone
+    local pid socket threads clusters out
+    (ulimit -n 1024 && td check torchdeck-sandbox >/dev/null) # the agent starts with the front's limit
+    pid=$(agent_pid)
+    socket=$(td agent status --json | json_field socket)
+    expect_eq "$(awk '/open files/ {print $4}' "/proc/$pid/limits")" 1024 "the agent's descriptor limit"
+    # 1100 fronts that never say hello, then 1100 that do: past its descriptors, the agent refuses and goes on.
+    flood "$socket" 1100 0
+    flood "$socket" 1100 1
+    out=$(timeout 30 "$TORCHDECK_BIN" agent status 2>&1) || fail "agent status after the floods: $out"
+    expect_eq "$(agent_pid)" "$pid" "the agent after the floods"
+    # Unknown operations and unconfigured clusters: answered, and no session (nor its thread) made for them.
+    threads=$(ls "/proc/$pid/task" | wc -l)
+    clusters=$(cluster_count)
+    /usr/bin/python3 - "$socket" <<'PY' || fail "the agent's answers to unknown requests"
+import socket, struct, sys
+def cbor(v):
+    def head(major, n):
+        return bytes([major << 5 | n]) if n < 24 else bytes([major << 5 | 25]) + struct.pack(">H", n)
+    if isinstance(v, bool): return b"\xf5" if v else b"\xf4"
+    if isinstance(v, int): return head(0, v)
+    if isinstance(v, str): b = v.encode(); return head(3, len(b)) + b
+    return head(5, len(v)) + b"".join(cbor(k) + cbor(x) for k, x in v.items())
+def frame(i, op, args):
+    body = cbor({"v": 2, "k": "req", "id": i, "op": op, "a": args})
+    return struct.pack(">I", len(body)) + body
+import time
+def ask():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.sendall(frame(1, "hello", {"front": "test", "pid": 1}))
+    for i in range(50):
+        s.sendall(frame(2 + i, "no_such_op", {"cluster": f"cluster{i}"}))
+        s.sendall(frame(100 + i, "open", {"cluster": f"nosuch{i}"}))
+    s.settimeout(30) # not shut for writing: a front never half-closes, and the agent closes a peer that does
+    reply = b""
+    while True:
+        chunk = s.recv(65536)
+        if not chunk: break
+        reply += chunk
+        if reply.count(b"is no cluster of") == 50 and reply.count(b"unknown request") == 50: break
+    return reply
+for _ in range(40): # right after a flood the agent may refuse for a moment, saying so: a front tries again
+    reply = ask()
+    if b"busy" not in reply[:200]: break
+    time.sleep(0.25)
+assert reply.count(b"unknown request 'no_such_op'") == 50, reply[-400:]
+assert reply.count(b"is no cluster of") == 50, reply[-400:]
+PY
+    expect_eq "$(cluster_count)" "$clusters" "clusters the agent holds"
+    expect_eq "$(ls "/proc/$pid/task" | wc -l)" "$threads" "the agent's threads"
+    # Stopped (a debugger, a machine swapping): a command says so within its deadline, and works once it runs again.
+    kill -STOP "$pid"
+    out=$(timeout 60 "$TORCHDECK_BIN" check torchdeck-sandbox 2>&1) && fail "check with the agent stopped: $out"
+    grep -q "the agent, pid $pid, does not answer: stopped?" <<<"$out" || fail "check with the agent stopped: $out"
+    kill -CONT "$pid"
+    td check torchdeck-sandbox >/dev/null || fail "check after SIGCONT"
+    expect_eq "$(agent_pid)" "$pid" "the agent after SIGCONT"
+    # `agent restart` replaces a stopped agent.
+    kill -STOP "$pid"
+    out=$(td agent restart 2>&1) || fail "agent restart: $out"
+    grep -q "agent $pid does not answer" <<<"$out" || fail "agent restart: $out"
+    gone "$pid" || fail "agent $pid still runs after the restart"
+    pid=$(agent_pid)
+    grep -q "replaced by agent $pid" <<<"$out" || fail "agent restart: $out"
+    # Its socket deleted: it exits, and the next front starts a new one.
+    rm -f "$socket"
+    gone "$pid" || for _ in $(seq 10); do gone "$pid" && break; done
+    kill -0 "$pid" 2>/dev/null && fail "agent $pid still runs without its socket"
+    td check torchdeck-sandbox >/dev/null || fail "check after the socket was lost"
+    [[ "$(agent_pid)" != "$pid" ]] || fail "no new agent"
+}
+
 "case_$1"
 remove_home

@@ -197,7 +197,7 @@ case_invalid() { # a point the cluster cannot run: nothing is sent, no run is ke
     local out
     out=$(td sweep torchdeck-sandbox --name wide --launch local --command true --vary nodes=1,2 2>&1) &&
         fail "a sweep with a point the local method cannot run was submitted: $out"
-    grep -q "1 of 2 points cannot run on torchdeck-sandbox; nothing was submitted" <<<"$out" || fail "$out"
+    grep -q "1 of 2 points cannot run on torchdeck-sandbox, so none is sent" <<<"$out" || fail "$out"
     grep -q "nodes=2: .*one node" <<<"$out" || fail "the point and why: $out"
     expect_eq "$(td runs --offline --json)" "[]" "runs after the refused sweep"
     expect_eq "$(td sweeps --json)" '{"sweeps":[]}' "sweeps after the refused sweep"

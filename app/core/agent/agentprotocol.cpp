@@ -138,8 +138,13 @@ std::optional<AgentMessage> decodeAgentMessage(const QByteArray &payload, QStrin
     }
     m.version = int(std::clamp<qint64>(version.toInteger(), 0, 1 << 30));
     m.id = id.toInteger();
-    if (m.version != kAgentProtocolVersion)
-        return m; // the receiver answers that it speaks another version
+    if (m.version != kAgentProtocolVersion) {
+        // The receiver answers that it speaks another version; a request's name is kept, since a handover is
+        // asked in the same words by every version.
+        if (const QCborValue op = map.value(keyOp); op.isString() && op.toString().size() <= maxOpLength)
+            m.op = op.toString();
+        return m;
+    }
     const std::optional<AgentMessageKind> kind = kindFromName(map.value(keyKind).toString());
     if (!kind) {
         *error = core::Tr::tr("unknown message kind");

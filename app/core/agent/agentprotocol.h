@@ -14,7 +14,11 @@ namespace torchdeck {
 // value that is not a map or a field of the wrong type is an error, never a crash or a huge allocation.
 
 // Raised when a message changes meaning; a front and an agent that differ hand over (docs/agent.md).
-inline constexpr int kAgentProtocolVersion = 1;
+inline constexpr int kAgentProtocolVersion = 2;
+// How long an agent waits for a new front's hello, and a front for the agent's answer to it: past it, the agent
+// drops the front, and the front says the agent does not answer (stopped, swapping) instead of waiting.
+inline constexpr int kAgentHelloDeadlineMs = 5000;
+inline constexpr int kAgentAnswerDeadlineMs = 10000;
 // A frame's limit: metrics batches and log chunks stay far below it.
 inline constexpr qsizetype kMaxAgentFrameBytes = qsizetype(16) * 1024 * 1024;
 
@@ -48,7 +52,8 @@ AgentMessage agentEvent(const QString &name, const QCborMap &args, qint64 id = 0
 QByteArray encodeAgentFrame(const AgentMessage &message);
 
 // One frame's payload decoded; `error` says what is wrong with it. A message of another protocol version is
-// decoded as far as its version and id, so the receiver can answer that it speaks another.
+// decoded as far as its version, id and operation's name, so the receiver can answer that it speaks another (or
+// hand over: that request is the same in every version).
 std::optional<AgentMessage> decodeAgentMessage(const QByteArray &payload, QString *error);
 
 // Cuts a byte stream into frame payloads. After an error (a length over the limit) it stays failed: the

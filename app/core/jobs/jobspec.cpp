@@ -13,7 +13,7 @@ auto tied(const JobSpec &s)
                     s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath, s.trainerArgs,
                     s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot, s.masterPort,
                     s.outputPath, s.errorPath, s.checkpointSignalEnabled, s.checkpointSignal, s.signalLeadSeconds,
-                    s.requeue, s.maxRestarts, s.requeueExitCode, s.dependencies, s.extraDirectives);
+                    s.requeue, s.maxRestarts, s.requeueExitCode, s.traceFile, s.dependencies, s.extraDirectives);
 }
 
 // Relative log paths are taken from the working directory, where the job runs (Slurm would take them

@@ -95,6 +95,8 @@ struct JobSpec {
     // The stall alarm: seconds a running job may show no new events or log bytes; 0: from the run's own step
     // times (core/runs/stallcheck.h).
     int stallSeconds = 0;
+    // Where the job keeps its own record (core/jobs/jobtrace.h); set per attempt (attemptSpec). Empty: none.
+    QString traceFile;
 
     QList<JobDependency> dependencies;
     QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines

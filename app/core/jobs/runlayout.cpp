@@ -98,6 +98,7 @@ JobSpec attemptSpec(JobSpec spec, const RunLayout &layout, int attempt, const QS
         spec.workingDirectory = usesCode ? layout.codeDirectory() : layout.directory;
     if (spec.outputPath.isEmpty())
         spec.outputPath = layout.outputPattern(attempt);
+    spec.traceFile = layout.traceFile(attempt);
     if (spec.commandKind != CommandKind::Trainer) {
         addRunVariables(spec, layout, attempt, resume);
         return spec;

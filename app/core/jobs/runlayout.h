@@ -14,6 +14,8 @@ struct RunLayout {
     QString scriptName(int attempt) const { return QStringLiteral("job-%1.sh").arg(attempt); }
     QString outputPattern(int attempt) const { return directory + QStringLiteral("/attempt-%1-%j.out").arg(attempt); }
     QString metricsPath(int attempt) const { return directory + QStringLiteral("/metrics-%1.jsonl").arg(attempt); }
+    // The attempt's job's own record of its start and end (core/jobs/jobtrace.h).
+    QString traceFile(int attempt) const { return directory + QStringLiteral("/attempt-%1.job").arg(attempt); }
     QString checkpointDirectory() const { return directory + QStringLiteral("/checkpoints"); }
     // Where a custom command with a code folder runs: the run's copy of the snapshot (core/code/coderemote.h).
     QString codeDirectory() const { return directory + QStringLiteral("/code"); }

@@ -1,5 +1,6 @@
 #include "core/jobs/scriptbody.h"
 
+#include "core/jobs/jobtrace.h"
 #include "core/jobs/launchcommand.h"
 #include "core/shellquote.h"
 
@@ -43,6 +44,7 @@ void setup(QStringList &out, const JobSpec &spec, const ClusterCaps &caps)
     else if (caps.scheduler == SchedulerKind::Local)
         out << QStringLiteral("td_job_id=${TORCHDECK_LOCAL_JOB_ID:-$$} # the id the dashboard knows this run "
                               "by: its runner's PID");
+    out << jobTraceLines(spec.traceFile, caps.scheduler);
     if (!spec.workingDirectory.isEmpty())
         out << QStringLiteral("cd -- ") + shellQuote(spec.workingDirectory);
     else if (caps.scheduler == SchedulerKind::Pbs)

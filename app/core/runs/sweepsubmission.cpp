@@ -77,8 +77,17 @@ std::optional<JobSpec> specWithValue(JobSpec spec, const QString &name, const QS
         spec.wallTimeSeconds = *seconds;
         return spec;
     }
-    if (name == u"partition" || name == u"memory") {
-        (name == u"partition" ? spec.partition : spec.memory) = value;
+    // The window's names and the terminal's (--mem, --queue) for the same settings.
+    if (name == u"partition" || name == u"queue") {
+        spec.partition = value;
+        return spec;
+    }
+    if (name == u"memory" || name == u"mem") {
+        spec.memory = value;
+        return spec;
+    }
+    if (name == u"account") {
+        spec.account = value;
         return spec;
     }
     if (name.startsWith(QStringLiteral("env:"))) {
@@ -95,7 +104,7 @@ std::optional<JobSpec> specWithValue(JobSpec spec, const QString &name, const QS
     const QString flag = QStringLiteral("--") + name;
     if (!isTrainerOption(flag)) {
         *error = core::Tr::tr("%1 is neither a job setting (nodes, tasks-per-node, gpus-per-node, cpus-per-task, "
-                              "time, partition, memory, env:NAME) nor an option of the bundled trainer")
+                              "time, partition, memory, account, env:NAME) nor an option of the bundled trainer")
                      .arg(name);
         return std::nullopt;
     }

@@ -28,8 +28,8 @@ QString sweepAxesJson(const QList<SweepAxis> &axes);
 // may hold, 64 at most.
 QString sweepPointName(const QString &base, const SweepPoint &point);
 
-// `spec` with one varied value set, as the window's grid editor names them: nodes, tasks-per-node,
-// gpus-per-node, cpus-per-task, time, partition, memory, env:NAME, or the bundled trainer's option --NAME.
+// `spec` with one varied value set, as both fronts name them: nodes, tasks-per-node, gpus-per-node, cpus-per-task,
+// time, partition (or queue), memory (or mem), account, env:NAME, or the bundled trainer's option --NAME.
 // Nothing, with the reason in *error, for a value that is not a number where one is needed, or a trainer
 // option on a custom command.
 std::optional<JobSpec> specWithValue(JobSpec spec, const QString &name, const QString &value, QString *error);

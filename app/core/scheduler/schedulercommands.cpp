@@ -124,6 +124,18 @@ QueryCommand SchedulerCommands::queryNamed(const QString &jobName, const QString
     return {local::startedFromArgs(m_stateDir, scriptPath), local::parseLocalStatus};
 }
 
+QueryCommand SchedulerCommands::queryNamedHistory(const QString &jobName, const QDateTime &since) const
+{
+    if (m_kind != SchedulerKind::Slurm || m_history == SlurmHistory::Controller)
+        return {{}, [](const QByteArray &) { return JobListResult(); }};
+    return {slurm::sacctNamedArgs(jobName, since, m_history == SlurmHistory::CompletionFile),
+            [jobName](const QByteArray &out) {
+                JobListResult listed = parseSacct(out);
+                listed.jobs.removeIf([&jobName](const JobInfo &job) { return job.name != jobName; });
+                return listed;
+            }};
+}
+
 QStringList SchedulerCommands::action(SchedulerAction action, const QStringList &ids) const
 {
     if (ids.isEmpty() || !supports(action))

@@ -56,6 +56,10 @@ public:
     // reply was lost finds again. Slurm: squeue (jobs stay listed MinJobAge after they end); PBS: every job
     // qstat lists; local: the runs started from that script.
     QueryCommand queryNamed(const QString &jobName, const QString &scriptPath) const;
+    // The same in the scheduler's history, for jobs that left the queue: Slurm's accounting (or completion
+    // file) since `since`. Empty argv where queryNamed covers the history already (PBS's -x, the controller's
+    // memory, local runs).
+    QueryCommand queryNamedHistory(const QString &jobName, const QDateTime &since) const;
     // Empty argv: the scheduler has no such action (local runs cannot be requeued or held).
     QStringList action(SchedulerAction action, const QStringList &ids) const;
     bool supports(SchedulerAction action) const;

@@ -61,6 +61,18 @@ QStringList sacctArgs(const QStringList &ids, bool completionFile)
     return argv;
 }
 
+QStringList sacctNamedArgs(const QString &jobName, const QDateTime &since, bool completionFile)
+{
+    QStringList argv = {QStringLiteral("sacct")};
+    if (completionFile)
+        argv.append(QStringLiteral("-c"));
+    // sacct reads the time in the cluster's own zone: a day earlier covers any difference from UTC.
+    argv << QStringLiteral("--parsable2") << QStringLiteral("--noheader") << QStringLiteral("--allocations")
+         << (QStringLiteral("--starttime=") + since.toUTC().addDays(-1).toString(QStringLiteral("yyyy-MM-ddTHH:mm:ss")))
+         << (QStringLiteral("--name=") + jobName) << (QStringLiteral("--format=") + sacctFormat());
+    return argv;
+}
+
 QStringList scontrolShowJobArgs()
 {
     return {QStringLiteral("scontrol"), QStringLiteral("--oneliner"), QStringLiteral("show"), QStringLiteral("job")};

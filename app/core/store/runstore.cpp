@@ -94,11 +94,25 @@ StoreStatus RunStore::open(const QString &path)
 
 StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &migrations)
 {
+    return openConnection(path, migrations, false);
+}
+
+StoreStatus RunStore::openReadOnly(const QString &path)
+{
+    // Made or migrated first where needed, then opened again as SQLite's read-only connection.
+    if (const StoreStatus made = open(path); !made.ok() || path == kMemory)
+        return made;
+    close();
+    return openConnection(path, storeMigrations(), true);
+}
+
+StoreStatus RunStore::openConnection(const QString &path, const QList<StoreMigration> &migrations, bool readOnly)
+{
     close();
     const QString driver = QStringLiteral("QSQLITE");
     if (!QSqlDatabase::isDriverAvailable(driver))
         return StoreStatus::failure(core::Tr::tr("Qt's SQLite driver is not installed (Debian: libqt6sql6-sqlite)"));
-    if (path != kMemory) {
+    if (path != kMemory && !readOnly) {
         const QString folder = QFileInfo(path).absolutePath();
         // The data folder is torchdeck's own: private. A store elsewhere (tests, exports) leaves its folder alone.
         const QString made = QDir(folder) == QDir(dataDirectory()) ? makePrivateDirectory(folder)
@@ -123,20 +137,29 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(driver, name);
         db.setDatabaseName(path);
-        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+        db.setConnectOptions(readOnly ? QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000;QSQLITE_OPEN_READONLY")
+                                      : QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
         if (!db.open()) {
             status = StoreStatus::failure(core::Tr::tr("cannot open %1: %2").arg(path, db.lastError().text()));
         } else {
             QSqlQuery q(db);
             for (const char *pragma :
                  {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"}) {
+                if (readOnly && QLatin1StringView(pragma).contains(QLatin1StringView("journal_mode")))
+                    continue; // the writer set it when it made the store
                 if (!q.exec(QLatin1StringView(pragma))) {
                     status = StoreStatus::failure(sql::error(path, q)); // e.g. "file is not a database"
                     break;
                 }
             }
             q.finish();
-            if (status.ok()) {
+            if (status.ok() && readOnly) {
+                const StoreResult<int> version = storeSchemaVersion(db);
+                if (version.ok())
+                    m_version = version.value;
+                else
+                    status = StoreStatus::failure(path + QStringLiteral(": ") + version.error);
+            } else if (status.ok()) {
                 const StoreResult<int> migrated = migrateStore(db, migrations);
                 if (migrated.ok())
                     m_version = migrated.value;
@@ -154,6 +177,7 @@ StoreStatus RunStore::open(const QString &path, const QList<StoreMigration> &mig
     }
     m_connection = name;
     m_path = path;
+    m_readOnly = readOnly;
     return status;
 }
 
@@ -168,6 +192,7 @@ void RunStore::close()
     QSqlDatabase::removeDatabase(m_connection);
     m_connection.clear();
     m_version = 0;
+    m_readOnly = false;
 }
 
 QSqlDatabase RunStore::database() const

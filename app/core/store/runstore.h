@@ -52,6 +52,11 @@ public:
     // Creates the file and its folder if needed and migrates it to the latest schema. ":memory:" works.
     StoreStatus open(const QString &path = defaultPath());
     StoreStatus open(const QString &path, const QList<StoreMigration> &migrations); // tests' migrations
+    // A front's view of the store: SQLite refuses every write through it, since the agent is the store's only writer
+    // (it records what the fronts ask). A store that does not exist yet, or is of an older schema, is made or
+    // migrated first, as the agent would.
+    StoreStatus openReadOnly(const QString &path = defaultPath());
+    bool isReadOnly() const { return m_readOnly; }
     void close();
     bool isOpen() const { return !m_connection.isEmpty(); }
     QString path() const { return m_path; }
@@ -73,11 +78,13 @@ public:
     // Submitting an attempt from any number of fronts on one store: it is claimed first (its job row, with no
     // job id yet, the owner, a lease and the request, in one transaction with the run row a new run needs),
     // then given the job id the scheduler said (recordClaimedJob, with the run) or released (a refusal: the
-    // run goes too when the claim made it). A claim whose lease ran out may be taken over.
+    // run goes too when the claim made it). A claim whose lease ran out, or whose holder is gone
+    // (claimHolderGone), may be taken over.
     StoreResult<AttemptClaim> claimAttempt(const RunRecord &run, const JobRecord &job, const QString &owner,
                                            qint64 leaseMs, const QString &request = {});
     StoreStatus recordClaimedJob(const RunRecord &run, const JobRecord &job, const QString &owner);
     StoreStatus releaseClaim(const QString &runId, int attempt, const QString &owner);
+    // Claims whose lease ran out, or whose holder is a process of this machine that no longer runs.
     StoreResult<QList<ExpiredClaim>> expiredClaims(const QString &cluster) const;
 
     // Jobs, keyed by (run, attempt).
@@ -136,9 +143,12 @@ private:
     StoreResult<bool> appendInTransaction(const QString &runId, int attempt, const QList<MetricEvent> &events,
                                           const std::function<StoreResult<bool>(QSqlDatabase &)> &moveOffset);
 
+    StoreStatus openConnection(const QString &path, const QList<StoreMigration> &migrations, bool readOnly);
+
     QString m_connection; // empty: closed
     QString m_path;
     int m_version = 0;
+    bool m_readOnly = false;
 };
 
 } // namespace torchdeck

@@ -1,5 +1,6 @@
 // RunStore: claims on attempts, so any number of fronts on one store submit each attempt once.
 #include "core/coretr.h"
+#include "core/store/claimowner.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -45,7 +46,8 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
         held.finish();
         if (!jobId.isEmpty())
             return {{AttemptClaim::Outcome::AlreadySubmitted, holder, jobId}, {}};
-        if (holder != owner && until > now)
+        // A holder on this machine that no longer runs is gone for good: its lease need not run out.
+        if (holder != owner && until > now && !claimHolderGone(holder))
             return {{AttemptClaim::Outcome::HeldByAnother, holder, {}}, {}};
         // An expired claim of this same owner is taken over too: its launcher is gone (a stopped submission, a
         // task whose record failed) and may have submitted, so the next one looks before it sends.
@@ -137,17 +139,19 @@ StoreResult<QList<ExpiredClaim>> RunStore::expiredClaims(const QString &cluster)
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlQuery q(database());
-    q.prepare(
-        QStringLiteral("SELECT j.run_id, j.attempt, j.claim_owner, j.claim_request FROM jobs j "
-                       "JOIN runs r ON r.id = j.run_id "
-                       "WHERE r.cluster = ? AND j.job_id = '' AND j.claim_until < ? ORDER BY j.run_id, j.attempt"));
+    q.prepare(QStringLiteral("SELECT j.run_id, j.attempt, j.claim_owner, j.claim_request, j.claim_until FROM jobs j "
+                             "JOIN runs r ON r.id = j.run_id "
+                             "WHERE r.cluster = ? AND j.job_id = '' ORDER BY j.run_id, j.attempt"));
     q.addBindValue(cluster);
-    q.addBindValue(QDateTime::currentMSecsSinceEpoch());
     if (!q.exec())
         return Result::failure(sql::error(core::Tr::tr("cannot read the claims of %1").arg(cluster), q));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
     Result result;
-    while (q.next())
-        result.value.append({q.value(0).toString(), q.value(1).toInt(), q.value(2).toString(), q.value(3).toString()});
+    while (q.next()) {
+        const QString owner = q.value(2).toString();
+        if (q.value(4).toLongLong() < now || claimHolderGone(owner))
+            result.value.append({q.value(0).toString(), q.value(1).toInt(), owner, q.value(3).toString()});
+    }
     return result;
 }
 

@@ -6,8 +6,8 @@
 //     (a child process): "chart latency, N lines: p50 X ms, p99 Y ms".
 //   bench_streams look CLUSTER RUN SECONDS
 //     shows RUN for SECONDS, as the window does (its file streams fast), then detaches.
+#include "client/agentclient.h"
 #include "core/store/runstore.h"
-#include "session/agentclient.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

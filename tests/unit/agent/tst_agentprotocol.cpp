@@ -79,24 +79,24 @@ void TestAgentProtocol::garbageIsAnError_data()
     QTest::addColumn<QString>("error");
     QTest::addRow("not cbor") << QByteArray("\xff\xff\xff") << QStringLiteral("not a CBOR message");
     QTest::addRow("not a map") << QCborValue(42).toCbor() << QStringLiteral("a message is a CBOR map");
-    QTest::addRow("no id") << QCborMap{{QStringLiteral("v"), 1}}.toCborValue().toCbor()
+    QTest::addRow("no id") << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion}}.toCborValue().toCbor()
                            << QStringLiteral("a message needs an integer version and id");
     QTest::addRow("negative id")
-        << QCborMap{{QStringLiteral("v"), 1}, {QStringLiteral("id"), -1}}.toCborValue().toCbor()
+        << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion}, {QStringLiteral("id"), -1}}.toCborValue().toCbor()
         << QStringLiteral("a message needs an integer version and id");
-    QTest::addRow("unknown kind") << QCborMap{{QStringLiteral("v"), 1},
+    QTest::addRow("unknown kind") << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion},
                                               {QStringLiteral("id"), 1},
                                               {QStringLiteral("k"), QStringLiteral("x")}}
                                          .toCborValue()
                                          .toCbor()
                                   << QStringLiteral("unknown message kind");
-    QTest::addRow("request without op") << QCborMap{{QStringLiteral("v"), 1},
+    QTest::addRow("request without op") << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion},
                                                     {QStringLiteral("id"), 1},
                                                     {QStringLiteral("k"), QStringLiteral("req")}}
                                                .toCborValue()
                                                .toCbor()
                                         << QStringLiteral("a request or event needs its name");
-    QTest::addRow("arguments not a map") << QCborMap{{QStringLiteral("v"), 1},
+    QTest::addRow("arguments not a map") << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion},
                                                      {QStringLiteral("id"), 1},
                                                      {QStringLiteral("k"), QStringLiteral("req")},
                                                      {QStringLiteral("op"), QStringLiteral("open")},
@@ -104,7 +104,7 @@ void TestAgentProtocol::garbageIsAnError_data()
                                                 .toCborValue()
                                                 .toCbor()
                                          << QStringLiteral("arguments are a map");
-    QTest::addRow("reply without ok") << QCborMap{{QStringLiteral("v"), 1},
+    QTest::addRow("reply without ok") << QCborMap{{QStringLiteral("v"), kAgentProtocolVersion},
                                                   {QStringLiteral("id"), 1},
                                                   {QStringLiteral("k"), QStringLiteral("rep")}}
                                              .toCborValue()

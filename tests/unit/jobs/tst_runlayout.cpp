@@ -63,6 +63,7 @@ void TestRunLayout::paths()
     QCOMPARE(layout.scriptName(12), QStringLiteral("job-12.sh"));
     QCOMPARE(layout.outputPattern(3), runDir + QStringLiteral("/attempt-3-%j.out"));
     QCOMPARE(layout.metricsPath(3), runDir + QStringLiteral("/metrics-3.jsonl"));
+    QCOMPARE(layout.traceFile(3), runDir + QStringLiteral("/attempt-3.job")); // the job's own record
     // One checkpoint directory for every attempt, so --resume auto finds the newest.
     QCOMPARE(layout.checkpointDirectory(), runDir + QStringLiteral("/checkpoints"));
 }
@@ -75,6 +76,7 @@ void TestRunLayout::defaultsForTheBundledTrainer()
     JobSpec expected = trainerSpec();
     expected.workingDirectory = runDir;
     expected.outputPath = runDir + QStringLiteral("/attempt-2-%j.out");
+    expected.traceFile = runDir + QStringLiteral("/attempt-2.job");
     expected.trainerPath = binary;
     expected.trainerArgs =
         QStringList{QStringLiteral("--model"),   QStringLiteral("ae"),       QStringLiteral("--epochs"),
@@ -194,6 +196,7 @@ void TestRunLayout::customCommandGetsTheRunsVariables()
     JobSpec expected = custom;
     expected.workingDirectory = runDir;
     expected.outputPath = runDir + QStringLiteral("/attempt-5-%j.out");
+    expected.traceFile = runDir + QStringLiteral("/attempt-5.job");
     expected.environment += QList<EnvironmentVariable>{
         {QStringLiteral("TORCHDECK_RUN_ID"), QStringLiteral("r-7f3a")},
         {QStringLiteral("TORCHDECK_ATTEMPT"), QStringLiteral("5")},

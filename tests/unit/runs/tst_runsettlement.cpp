@@ -1,4 +1,5 @@
 // How a tracker pass settles a run from its jobs and its series (core/runs/runsettlement.h).
+#include "core/runs/forgottenjob.h"
 #include "core/runs/runsettlement.h"
 #include "core/scheduler/jobstate.h"
 
@@ -6,6 +7,8 @@
 #include <cmath>
 
 using namespace torchdeck;
+
+Q_DECLARE_METATYPE(torchdeck::JobState)
 
 namespace {
 
@@ -113,6 +116,35 @@ private slots:
         QFETCH(RunInfo, info);
         QFETCH(QString, after);
         QCOMPARE(settledMessage(before, info), after);
+    }
+
+    // A job the scheduler forgot (not in its queue, not in its history) is settled by its own record.
+    void aForgottenJobEndsAsItsRecordSays_data()
+    {
+        QTest::addColumn<QByteArray>("trace");
+        QTest::addColumn<bool>("settled");
+        QTest::addColumn<JobState>("state");
+        QTest::addColumn<int>("exitCode");
+        QTest::addRow("completed") << QByteArray("start 12\nend 12 0\n") << true << JobState::Completed << 0;
+        QTest::addRow("failed") << QByteArray("start 12\nend 12 2\n") << true << JobState::Failed << 2;
+        QTest::addRow("asked to be requeued") << QByteArray("start 12\nend 12 75\n") << true << JobState::Failed << 75;
+        QTest::addRow("killed: no end") << QByteArray("start 12\n") << true << JobState::Failed << -1;
+        QTest::addRow("never started") << QByteArray() << false << JobState::Unknown << -1;
+        QTest::addRow("another job's record") << QByteArray("start 11\nend 11 0\n") << false << JobState::Unknown << -1;
+    }
+    void aForgottenJobEndsAsItsRecordSays()
+    {
+        QFETCH(QByteArray, trace);
+        QFETCH(bool, settled);
+        QFETCH(JobState, state);
+        QFETCH(int, exitCode);
+        const std::optional<ForgottenJobEnd> end = forgottenJobEnd(parseJobTrace(trace), QStringLiteral("12"));
+        QCOMPARE(end.has_value(), settled);
+        if (!end)
+            return;
+        QCOMPARE(end->state, state);
+        QCOMPARE(end->exitCode, exitCode);
+        QVERIFY2(end->message.contains(QStringLiteral("no longer knows job 12")), qPrintable(end->message));
     }
 };
 

@@ -20,6 +20,7 @@ private slots:
     void onePollIsOneCommand();
     void queriesParseTheirOutput();
     void controllerHistoryKeepsOnlyTheAskedJobs();
+    void namedHistoryLooksBackFromTheRun();
     void noIdsNothingToRun();
     void pbsCommandLines();
     void actions();
@@ -147,6 +148,40 @@ void TestSchedulerCommands::controllerHistoryKeepsOnlyTheAskedJobs()
                                   .parse(fixture(QStringLiteral("slurm-scontrol-final.txt")));
     QCOMPARE(one.jobs.size(), 1);
     QCOMPARE(one.jobs.constFirst().id, someId);
+}
+
+// A submission whose reply was lost is looked for in the history too: by its name, from its run's creation (a day
+// earlier: sacct reads the cluster's own zone), never only today (sacct's default).
+void TestSchedulerCommands::namedHistoryLooksBackFromTheRun()
+{
+    const QDateTime created(QDate(2026, 11, 3), QTime(1, 30), Qt::UTC);
+    const QueryCommand accounting = SchedulerCommands::slurm().queryNamedHistory(QStringLiteral("ae.r1.0"), created);
+    QCOMPARE(accounting.argv.mid(0, 5),
+             (QStringList{QStringLiteral("sacct"), QStringLiteral("--parsable2"), QStringLiteral("--noheader"),
+                          QStringLiteral("--allocations"), QStringLiteral("--starttime=2026-11-02T01:30:00")}));
+    QCOMPARE(accounting.argv.at(5), QStringLiteral("--name=ae.r1.0"));
+    QCOMPARE(SchedulerCommands::slurm(SlurmHistory::CompletionFile)
+                 .queryNamedHistory(QStringLiteral("x"), created)
+                 .argv.mid(0, 2),
+             (QStringList{QStringLiteral("sacct"), QStringLiteral("-c")}));
+    // Only the jobs of that name: sacct -c may not filter by name.
+    const QByteArray captured = fixture(QStringLiteral("slurm-sacct-c-parsable.txt"));
+    const JobListResult all = parseSacct(captured);
+    QVERIFY(!all.jobs.isEmpty());
+    const QString name = all.jobs.constFirst().name;
+    const JobListResult named =
+        SchedulerCommands::slurm(SlurmHistory::CompletionFile).queryNamedHistory(name, created).parse(captured);
+    QVERIFY(!named.jobs.isEmpty());
+    for (const JobInfo &job : named.jobs)
+        QCOMPARE(job.name, name);
+    QVERIFY(SchedulerCommands::slurm(SlurmHistory::CompletionFile)
+                .queryNamedHistory(QStringLiteral("no such name"), created)
+                .parse(captured)
+                .jobs.isEmpty());
+    // Where the queue's answer covers the history (PBS's -x, the controller, local runs), nothing more is run.
+    QVERIFY(SchedulerCommands::slurm(SlurmHistory::Controller).queryNamedHistory(name, created).argv.isEmpty());
+    QVERIFY(SchedulerCommands::pbs(PbsDialect::PbsPro).queryNamedHistory(name, created).argv.isEmpty());
+    QVERIFY(SchedulerCommands::local(QStringLiteral("s")).queryNamedHistory(name, created).argv.isEmpty());
 }
 
 void TestSchedulerCommands::noIdsNothingToRun()

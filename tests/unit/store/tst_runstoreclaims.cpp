@@ -1,6 +1,9 @@
 // Claims on attempts (RunStore::claimAttempt): any number of fronts on one store submit an attempt once.
+#include "core/store/claimowner.h"
 #include "core/store/runstore.h"
 
+#include <QProcess>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -116,6 +119,47 @@ private slots:
         QVERIFY(m_store.claimAttempt(own, attempt(own.id, 0), kOwnerA, -1).ok());
         QCOMPARE(m_store.claimAttempt(own, attempt(own.id, 0), kOwnerA, leaseMs).value.outcome,
                  AttemptClaim::Outcome::TakenOver);
+    }
+
+    // A holder that was a process of this host and no longer runs (an agent killed after sbatch answered) is gone
+    // for good: its claim is taken over at once, not after its lease. Elsewhere, or still running, it keeps it.
+    void aGoneHolderIsKnownAtOnce_data()
+    {
+        QTest::addColumn<QString>("owner");
+        QTest::addColumn<bool>("gone");
+        QTest::addRow("this host, a pid that ended") << QStringLiteral("laptop:100:aaaa") << true;
+        QTest::addRow("this host, a pid that runs") << QStringLiteral("laptop:200:bbbb") << false;
+        QTest::addRow("another host") << QStringLiteral("desktop:100:aaaa") << false;
+        QTest::addRow("an IPv6 host") << QStringLiteral("fe80::1:100:aaaa") << false;
+        QTest::addRow("a host named like a prefix") << QStringLiteral("lap:100:aaaa") << false;
+        QTest::addRow("no pid") << QStringLiteral("laptop::aaaa") << false;
+        QTest::addRow("garbage") << QStringLiteral("nonsense") << false;
+        QTest::addRow("empty") << QString() << false;
+    }
+    void aGoneHolderIsKnownAtOnce()
+    {
+        QFETCH(QString, owner);
+        QFETCH(bool, gone);
+        QCOMPARE(claimHolderGone(owner, QStringLiteral("laptop"), [](qint64 pid) { return pid == 200; }), gone);
+    }
+
+    void theClaimOfAProcessThatEndedIsTakenOverAtOnce()
+    {
+        QProcess ended;
+        ended.start(QStringLiteral("true"), {});
+        QVERIFY(ended.waitForStarted());
+        const qint64 pid = ended.processId();
+        QVERIFY(ended.waitForFinished());
+        const QString deadHolder = QStringLiteral("%1:%2:dead").arg(QSysInfo::machineHostName()).arg(pid);
+        QVERIFY(claimHolderGone(deadHolder));
+        QVERIFY(!claimHolderGone(thisProcessClaimOwner()));
+        const RunRecord run = newRun(QStringLiteral("r7"));
+        QVERIFY(m_store.claimAttempt(run, attempt(run.id, 0), deadHolder, leaseMs).ok());
+        QCOMPARE(m_store.expiredClaims(QStringLiteral("cluster")).value.size(), 1);
+        const auto taken = m_store.claimAttempt(run, attempt(run.id, 0), thisProcessClaimOwner(), leaseMs);
+        QCOMPARE(taken.value.outcome, AttemptClaim::Outcome::TakenOver);
+        // Held by this process now, which runs: no longer taken over by another.
+        QVERIFY(m_store.expiredClaims(QStringLiteral("cluster")).value.isEmpty());
     }
 
     // Two processes (two connections to one file) claim the same attempt: one wins.

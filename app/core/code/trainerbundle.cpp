@@ -1,10 +1,10 @@
-#include "remote/trainerbundle.h"
+#include "core/code/trainerbundle.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
 #include <QFile>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 namespace {
 const QString resourceRoot = QStringLiteral(":/trainer/");
@@ -44,4 +44,10 @@ TrainerBundle TrainerBundle::embedded()
     return bundle;
 }
 
-} // namespace torchdeck::remote
+QString embeddedTrainerHash()
+{
+    static const QString hash = TrainerBundle::embedded().hash;
+    return hash;
+}
+
+} // namespace torchdeck

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/agent/agentevents.h"
+#include "core/agent/agentfields.h"
+#include "core/agent/agentprotocol.h"
 #include "core/clustercheckitem.h"
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
@@ -60,9 +63,6 @@ public:
     QString agentVersion() const { return m_agentVersion; }
     qint64 agentPid() const { return m_agentPid; }
 
-    // One request; the operation finishes with the agent's reply (or fails when no agent can be reached).
-    SessionOperation *request(const QString &op, const QCborMap &args = {});
-
     SessionOperation *open(const QString &cluster);
     // A pass over these runs (all of the cluster's unfinished ones when empty), unless the agent's last one,
     // at most maxAgeMs old, covered them: {"problem"}.
@@ -73,6 +73,10 @@ public:
                                   int maxRunning);
     SessionOperation *resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
                              const QString &epochs);
+    // The whole sweep: its unfinished runs resumed, or the sweep deleted (agent::ResumeSweep, agent::DeleteSweep);
+    // the agent chooses the runs.
+    SessionOperation *resumeSweep(const QString &cluster, const QString &sweepId);
+    SessionOperation *deleteSweep(const QString &cluster, const QString &sweepId, bool refreshFirst = true);
     SessionOperation *cancel(const QString &cluster, const QStringList &runIds);
     SessionOperation *requeue(const QString &cluster, const QString &runId);
     SessionOperation *setAutoRestart(const QString &cluster, const QString &runId, bool enabled);
@@ -161,6 +165,13 @@ private:
         bool restartsPending = false;
         QDateTime nextPoll; // invalid: none planned
     };
+    // One request of the protocol's table (core/agent/agentops.h); the operation finishes with the agent's
+    // reply, which replyOf<Op> reads (or fails when no agent can be reached, or the agent does not know it).
+    template <class Op> SessionOperation *call(const typename Op::Request &request)
+    {
+        return this->request(QString::fromUtf16(Op::name), agent::encodeFields(request));
+    }
+    SessionOperation *request(const QString &op, const QCborMap &args);
     void connectSocket();
     void socketConnected();
     void socketFailed(QLocalSocket::LocalSocketError error);
@@ -169,6 +180,9 @@ private:
     void received(const AgentMessage &message);
     void event(const AgentMessage &message);
     void helloAnswered(const AgentMessage &reply);
+    // Asks an agent of another version to finish and go, in the words of its protocol version.
+    void handOver(int protocolVersion = kAgentProtocolVersion);
+    void noAnswer();
     void send(qint64 id);
     void failAll(const QString &reason);
     void lost(const QString &reason);
@@ -180,6 +194,7 @@ private:
     QLocalSocket m_socket;
     std::unique_ptr<AgentFrameReader> m_reader;
     QTimer m_retry;
+    QTimer m_answerDeadline; // for the agent's answer to hello
     enum class Phase { Detached, Connecting, Greeting, HandingOver, Attached } m_phase = Phase::Detached;
     bool m_attached = false;
     bool m_startedAgent = false;
@@ -187,6 +202,9 @@ private:
     int m_connectTries = 0;
     QString m_agentVersion;
     qint64 m_agentPid = 0;
+    QStringList m_agentOperations; // what the attached agent said it knows
+    agent::ClosingEvent m_closing; // why the agent closes this connection, as it said
+    int m_busyTries = 0;           // refused for now, tried again
     qint64 m_nextId = 1;
     qint64 m_helloId = 0;
     struct Pending {

@@ -1,8 +1,18 @@
-#include "session/sessionoperation.h"
+#include "client/sessionoperation.h"
 
+#include <QLoggingCategory>
 #include <QMetaObject>
 
 namespace torchdeck {
+
+namespace {
+Q_LOGGING_CATEGORY(lcOperation, "torchdeck.operation")
+}
+
+void warnUnreadable(const QString &what, const QString &error)
+{
+    qCWarning(lcOperation).noquote() << QStringLiteral("unreadable %1 from the agent: %2").arg(what, error);
+}
 
 SessionOperation::SessionOperation(QObject *parent)
     : QObject(parent)

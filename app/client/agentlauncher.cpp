@@ -1,4 +1,4 @@
-#include "session/agentlauncher.h"
+#include "client/agentlauncher.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

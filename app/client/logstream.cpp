@@ -1,7 +1,8 @@
-#include "session/logstream.h"
+#include "client/logstream.h"
 
-#include "session/agentclient.h"
-#include "session/sessionoperation.h"
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentevents.h"
 
 #include <QCborMap>
 
@@ -35,13 +36,15 @@ void LogStream::start(AgentClient *agent, const QString &cluster, const QString 
     SessionOperation *follow =
         agent->followFile(cluster, path, 0, std::min(mostStartBytes, bytesPerLineGuess * m_lines));
     m_follow = follow;
-    connect(follow, &SessionOperation::event, this, [this, follow](const QString &name, const QCborMap &args) {
+    onEvent<agent::DataEvent>(follow, this, [this, follow](const agent::DataEvent &data) {
+        if (follow == m_follow)
+            append(data.offset, data.bytes);
+    });
+    onEvent<agent::ResetEvent>(follow, this, [this, follow](const agent::ResetEvent &) {
         if (follow != m_follow)
             return;
-        if (name == u"data")
-            append(args.value(QStringLiteral("offset")).toInteger(), args.value(QStringLiteral("bytes")).toByteArray());
-        else if (name == u"reset") // replaced or truncated: read again from its start
-            m_latest.clear(), m_started = true;
+        m_latest.clear(); // replaced or truncated: read again from its start
+        m_started = true;
     });
     connect(follow, &SessionOperation::failed, this, [this, follow](const QString &error) {
         if (follow != m_follow)

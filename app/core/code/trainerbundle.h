@@ -4,7 +4,7 @@
 #include <QList>
 #include <QString>
 
-namespace torchdeck::remote {
+namespace torchdeck {
 
 // The trainer's source tree, embedded in torchdeck (resources under :/trainer/), as uploaded to clusters.
 struct TrainerBundle {
@@ -19,4 +19,7 @@ struct TrainerBundle {
     static TrainerBundle embedded(); // empty with no files when the resources are missing
 };
 
-} // namespace torchdeck::remote
+// The embedded bundle's hash, computed once: where a cluster's deployment of it lives (WorkLayout).
+QString embeddedTrainerHash();
+
+} // namespace torchdeck

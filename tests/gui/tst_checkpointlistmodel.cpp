@@ -1,4 +1,5 @@
 #include "gui/checkpointlistmodel.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -37,5 +38,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCheckpointListModel)
+TORCHDECK_TEST_MAIN(TestCheckpointListModel)
 #include "tst_checkpointlistmodel.moc"

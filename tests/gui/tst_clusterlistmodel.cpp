@@ -1,4 +1,5 @@
 #include "gui/clusterlistmodel.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -40,5 +41,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestClusterListModel)
+TORCHDECK_TEST_MAIN(TestClusterListModel)
 #include "tst_clusterlistmodel.moc"

@@ -1,5 +1,6 @@
 #include "core/profiles/profilestore.h"
 #include "gui/clusterprofiledialog.h"
+#include "testmain.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestClusterProfileDialog)
+TORCHDECK_TEST_MAIN(TestClusterProfileDialog)
 #include "tst_clusterprofiledialog.moc"

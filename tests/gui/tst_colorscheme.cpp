@@ -4,6 +4,7 @@
 #include "gui/newjobdialog.h"
 #include "gui/runcharts.h"
 #include "gui/runview.h"
+#include "testmain.h"
 
 #include <QAction>
 #include <QApplication>
@@ -125,5 +126,5 @@ private:
     QTemporaryDir m_home;
 };
 
-QTEST_MAIN(TestColorScheme)
+TORCHDECK_TEST_MAIN(TestColorScheme)
 #include "tst_colorscheme.moc"

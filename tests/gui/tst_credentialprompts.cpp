@@ -3,6 +3,7 @@
 #include "gui/connectionprompts.h"
 #include "gui/credentialdialog.h"
 #include "gui/keychainsecrets.h"
+#include "testmain.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -111,5 +112,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCredentialPrompts)
+TORCHDECK_TEST_MAIN(TestCredentialPrompts)
 #include "tst_credentialprompts.moc"

@@ -1,6 +1,7 @@
 #include "core/jobs/jobscript.h"
 #include "gui/jobform.h"
 #include "gui/scriptpreview.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QLabel>
@@ -265,5 +266,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestJobForm)
+TORCHDECK_TEST_MAIN(TestJobForm)
 #include "tst_jobform.moc"

@@ -1,6 +1,7 @@
 #include "core/profiles/jobtemplates.h"
 #include "gui/jobform.h"
 #include "gui/jobtemplatebar.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -85,5 +86,5 @@ private:
     std::unique_ptr<QTemporaryDir> m_dir;
 };
 
-QTEST_MAIN(TestJobTemplates)
+TORCHDECK_TEST_MAIN(TestJobTemplates)
 #include "tst_jobtemplates.moc"

@@ -2,6 +2,7 @@
 // ones in the cluster's profile.
 #include "core/profiles/profilestore.h"
 #include "gui/logpatterndialog.h"
+#include "testmain.h"
 
 #include <QDialogButtonBox>
 #include <QPlainTextEdit>
@@ -61,5 +62,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLogPatternDialog)
+TORCHDECK_TEST_MAIN(TestLogPatternDialog)
 #include "tst_logpatterndialog.moc"

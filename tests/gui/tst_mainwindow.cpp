@@ -6,6 +6,7 @@
 #include "gui/runchartspanel.h"
 #include "gui/runtreemodel.h"
 #include "gui/runview.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -172,5 +173,5 @@ void TestMainWindow::saysWhenTheAgentDoesNotAnswer()
     QFile::remove(socketPath);
 }
 
-QTEST_MAIN(TestMainWindow)
+TORCHDECK_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -8,6 +8,7 @@
 #include "gui/jobform.h"
 #include "gui/newjobdialog.h"
 #include "gui/walltimebudgetlabel.h"
+#include "testmain.h"
 
 #include <QComboBox>
 #include <QFile>
@@ -178,5 +179,5 @@ void TestNewJobBudget::nothingWhenUnknown()
     QTRY_VERIFY(!label()->isVisible());
 }
 
-QTEST_MAIN(TestNewJobBudget)
+TORCHDECK_TEST_MAIN(TestNewJobBudget)
 #include "tst_newjobbudget.moc"

@@ -7,6 +7,7 @@
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
 #include "runchartstest.h"
+#include "testmain.h"
 
 #include <QCategoryAxis>
 #include <QChart>
@@ -212,5 +213,5 @@ void TestRunChartAttempts::timeAlongX()
     QCOMPARE(xs(SeriesKind::ValLoss), QList<double>{});                 // by epoch: untouched (this run logged none)
 }
 
-QTEST_MAIN(TestRunChartAttempts)
+TORCHDECK_TEST_MAIN(TestRunChartAttempts)
 #include "tst_runchartattempts.moc"

@@ -4,6 +4,7 @@
 #include "gui/runcharttheme.h"
 #include "gui/runchartview.h"
 #include "runchartstest.h"
+#include "testmain.h"
 
 #include <QAbstractAxis>
 #include <QChart>
@@ -169,5 +170,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunChartInteraction)
+TORCHDECK_TEST_MAIN(TestRunChartInteraction)
 #include "tst_runchartinteraction.moc"

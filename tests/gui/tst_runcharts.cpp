@@ -1,6 +1,7 @@
 #include "../unit/metrics/metricevents.h"
 #include "core/store/runmetrics.h"
 #include "gui/runcharts.h"
+#include "testmain.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -122,5 +123,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunCharts)
+TORCHDECK_TEST_MAIN(TestRunCharts)
 #include "tst_runcharts.moc"

@@ -1,4 +1,5 @@
 #include "gui/runtreemodel.h"
+#include "testmain.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunTreeModel)
+TORCHDECK_TEST_MAIN(TestRunTreeModel)
 #include "tst_runtreemodel.moc"

@@ -9,6 +9,7 @@
 #include "gui/runchartspanel.h"
 #include "gui/runsummarytable.h"
 #include "gui/runview.h"
+#include "testmain.h"
 
 #include <QChart>
 #include <QFile>
@@ -232,5 +233,5 @@ private:
     QStringList m_ids;
 };
 
-QTEST_MAIN(TestRunView)
+TORCHDECK_TEST_MAIN(TestRunView)
 #include "tst_runview.moc"

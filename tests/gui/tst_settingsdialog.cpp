@@ -6,6 +6,7 @@
 #include "core/agent/agentpaths.h"
 #include "core/store/runstore.h"
 #include "gui/settingsdialog.h"
+#include "testmain.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -59,5 +60,5 @@ private:
     QTemporaryDir m_dir;
 };
 
-QTEST_MAIN(TestSettingsDialog)
+TORCHDECK_TEST_MAIN(TestSettingsDialog)
 #include "tst_settingsdialog.moc"

@@ -209,11 +209,10 @@ WRAPPER
     expect_eq "$(td status "$run" --json | json_field jobs.0.job)" "$job" "the run's job"
 }
 
-flood() { # SOCKET COUNT HELLO: COUNT connections, each saying hello (1) or nothing (0), held until all are made
-    /usr/bin/python3 - "$@" <<'PY'
-import resource, socket, struct, sys
-path, count, hello = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
-resource.setrlimit(resource.RLIMIT_NOFILE, (count + 64, count + 64))
+# The agent's wire for the scripts below, written once: a frame of a CBOR map (a hand-made encoder: no module here).
+agent_wire() {
+    cat >"$home/agentwire.py" <<'PY'
+import struct
 def cbor(v):
     def head(major, n):
         return bytes([major << 5 | n]) if n < 24 else bytes([major << 5 | 25]) + struct.pack(">H", n)
@@ -221,14 +220,24 @@ def cbor(v):
     if isinstance(v, int): return head(0, v)
     if isinstance(v, str): b = v.encode(); return head(3, len(b)) + b
     return head(5, len(v)) + b"".join(cbor(k) + cbor(x) for k, x in v.items())
-frame = cbor({"v": 2, "k": "req", "id": 1, "op": "hello", "a": {"front": "flood", "pid": 1}})
-frame = struct.pack(">I", len(frame)) + frame
+def frame(i, op, args):
+    body = cbor({"v": 2, "k": "req", "id": i, "op": op, "a": args})
+    return struct.pack(">I", len(body)) + body
+PY
+}
+
+flood() { # SOCKET COUNT HELLO: COUNT connections, each saying hello (1) or nothing (0), held until all are made
+    PYTHONPATH=$home /usr/bin/python3 - "$@" <<'PY'
+import resource, socket, sys
+from agentwire import frame
+path, count, hello = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+resource.setrlimit(resource.RLIMIT_NOFILE, (count + 64, count + 64))
 held, refused = [], 0
 for _ in range(count):
     s = socket.socket(socket.AF_UNIX)
     try:
         s.connect(path)
-        if hello: s.sendall(frame)
+        if hello: s.sendall(frame(1, "hello", {"front": "flood", "pid": 1}))
         held.append(s)
     except OSError:
         refused += 1
@@ -241,6 +250,7 @@ cluster_count() { td agent status --json | /usr/bin/python3 -c 'import json,sys;
 
 case_bounded() { # floods, a stopped agent, unknown operations, a lost socket: bounded, and it recovers alone
     local pid socket threads clusters out
+    agent_wire
     (ulimit -n 1024 && td check torchdeck-sandbox >/dev/null) # the agent starts with the front's limit
     pid=$(agent_pid)
     socket=$(td agent status --json | json_field socket)
@@ -253,19 +263,9 @@ case_bounded() { # floods, a stopped agent, unknown operations, a lost socket: b
     # Unknown operations and unconfigured clusters: answered, and no session (nor its thread) made for them.
     threads=$(ls "/proc/$pid/task" | wc -l)
     clusters=$(cluster_count)
-    /usr/bin/python3 - "$socket" <<'PY' || fail "the agent's answers to unknown requests"
-import socket, struct, sys
-def cbor(v):
-    def head(major, n):
-        return bytes([major << 5 | n]) if n < 24 else bytes([major << 5 | 25]) + struct.pack(">H", n)
-    if isinstance(v, bool): return b"\xf5" if v else b"\xf4"
-    if isinstance(v, int): return head(0, v)
-    if isinstance(v, str): b = v.encode(); return head(3, len(b)) + b
-    return head(5, len(v)) + b"".join(cbor(k) + cbor(x) for k, x in v.items())
-def frame(i, op, args):
-    body = cbor({"v": 2, "k": "req", "id": i, "op": op, "a": args})
-    return struct.pack(">I", len(body)) + body
-import time
+    PYTHONPATH=$home /usr/bin/python3 - "$socket" <<'PY' || fail "the agent's answers to unknown requests"
+import socket, sys, time
+from agentwire import frame
 def ask():
     s = socket.socket(socket.AF_UNIX)
     s.connect(sys.argv[1])

@@ -1,5 +1,6 @@
 // The application's names and folders, and settings carried over from before the organization was set.
 #include "core/appidentity.h"
+#include "testmain.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -91,5 +92,5 @@ void TestAppIdentity::noLegacySettingsNothingHappens()
     QVERIFY(result.error.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestAppIdentity)
+TORCHDECK_TEST_MAIN(TestAppIdentity)
 #include "tst_appidentity.moc"

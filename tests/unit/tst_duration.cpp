@@ -1,5 +1,6 @@
 // core/duration.h: the one way durations are written, in the terminal and in the window.
 #include "core/duration.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -29,5 +30,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestDuration)
+TORCHDECK_TEST_MAIN(TestDuration)
 #include "tst_duration.moc"

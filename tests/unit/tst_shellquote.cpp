@@ -1,4 +1,5 @@
 #include "core/shellquote.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTest>
@@ -59,5 +60,5 @@ void TestShellQuote::joinQuotesEachWord()
     QCOMPARE(bash.readAllStandardOutput(), QByteArray("[a b][$(x)][]"));
 }
 
-QTEST_GUILESS_MAIN(TestShellQuote)
+TORCHDECK_TEST_MAIN(TestShellQuote)
 #include "tst_shellquote.moc"

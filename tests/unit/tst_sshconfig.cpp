@@ -1,4 +1,5 @@
 #include "core/sshconfigparser.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -181,5 +182,5 @@ void TestSshConfig::patterns()
     QCOMPARE(sshHostMatches(patterns, host), matches);
 }
 
-QTEST_GUILESS_MAIN(TestSshConfig)
+TORCHDECK_TEST_MAIN(TestSshConfig)
 #include "tst_sshconfig.moc"

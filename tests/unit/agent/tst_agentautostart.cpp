@@ -2,6 +2,7 @@
 // machines), the systemd user unit where one runs, each checked by its own validator where it is installed, and
 // both gone when switched off.
 #include "core/agent/agentautostart.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -117,5 +118,5 @@ void TestAgentAutostart::anotherStoreIsNamed()
              qPrintable(unit.text));
 }
 
-QTEST_GUILESS_MAIN(TestAgentAutostart)
+TORCHDECK_TEST_MAIN(TestAgentAutostart)
 #include "tst_agentautostart.moc"

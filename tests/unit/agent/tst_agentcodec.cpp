@@ -1,6 +1,7 @@
 // The value types that cross the agent's socket come back as they were sent, and a field of the wrong type
 // names itself instead of passing.
 #include "core/agent/agentcodec.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -184,5 +185,5 @@ void TestAgentCodec::aWrongFieldIsNamed()
     QVERIFY2(error.startsWith(field + u':'), qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestAgentCodec)
+TORCHDECK_TEST_MAIN(TestAgentCodec)
 #include "tst_agentcodec.moc"

@@ -3,6 +3,7 @@
 // the wrong type names itself; an unknown field is ignored.
 #include "core/agent/agentevents.h"
 #include "core/agent/agentops.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <functional>
@@ -210,5 +211,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAgentOps)
+TORCHDECK_TEST_MAIN(TestAgentOps)
 #include "tst_agentops.moc"

@@ -1,6 +1,7 @@
 // The frames and messages of the agent's socket: what one side writes the other reads back, a stream cut
 // anywhere gives the same messages, and garbage is an error, never a crash or a huge allocation.
 #include "core/agent/agentprotocol.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <QtEndian>
@@ -151,5 +152,5 @@ void TestAgentProtocol::anotherVersionIsReadAsFarAsItsId()
     QCOMPARE(read->id, 12);
 }
 
-QTEST_GUILESS_MAIN(TestAgentProtocol)
+TORCHDECK_TEST_MAIN(TestAgentProtocol)
 #include "tst_agentprotocol.moc"

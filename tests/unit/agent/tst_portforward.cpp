@@ -1,4 +1,5 @@
 #include "core/agent/portforward.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -97,5 +98,5 @@ void TestPortForward::badFieldsAreRefused()
     QVERIFY2(error.contains(key), qPrintable(error));
 }
 
-QTEST_APPLESS_MAIN(TestPortForward)
+TORCHDECK_TEST_MAIN(TestPortForward)
 #include "tst_portforward.moc"

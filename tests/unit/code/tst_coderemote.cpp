@@ -1,5 +1,6 @@
 #include "core/code/coderemote.h"
 #include "core/code/codesnapshot.h"
+#include "testmain.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -189,5 +190,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCodeRemote)
+TORCHDECK_TEST_MAIN(TestCodeRemote)
 #include "tst_coderemote.moc"

@@ -1,4 +1,5 @@
 #include "core/code/codesnapshot.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -156,5 +157,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCodeSnapshot)
+TORCHDECK_TEST_MAIN(TestCodeSnapshot)
 #include "tst_codesnapshot.moc"

@@ -1,6 +1,7 @@
 #include "core/jobs/arrayscript.h"
 #include "core/jobs/jobscript.h"
 #include "core/jobs/runlayout.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QProcess>
@@ -222,5 +223,5 @@ void TestArrayScript::limitsFromTheClustersAnswer()
     QVERIFY(arrayLimitProblem(SchedulerKind::Slurm, "\n@\n\n", 5000).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestArrayScript)
+TORCHDECK_TEST_MAIN(TestArrayScript)
 #include "tst_arrayscript.moc"

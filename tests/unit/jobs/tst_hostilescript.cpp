@@ -3,6 +3,7 @@
 // byte for byte, and no $(...) or backtick in them may run: each would create a CANARY_* file.
 #include "core/jobs/jobscript.h"
 #include "fakeshell.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -371,5 +372,5 @@ void TestHostileScript::hostileDirectiveValuesAreRejected()
     QCOMPARE(r.errors[0].field, field);
 }
 
-QTEST_GUILESS_MAIN(TestHostileScript)
+TORCHDECK_TEST_MAIN(TestHostileScript)
 #include "tst_hostilescript.moc"

@@ -1,7 +1,8 @@
 // Rendered scripts compared byte for byte with tests/data/jobs/<name>.sh.
-// Regenerate after an intended change: TORCHDECK_UPDATE_GOLDEN=1 ./tst_jobscriptgolden, then review the diff.
+// Regenerate after an intended change: TORCHDECK_UPDATE_GOLDEN=1 ./unit_jobs jobscriptgolden, then review the diff.
 #include "core/jobs/jobscript.h"
 #include "samplespecs.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QProcess>
@@ -81,5 +82,5 @@ void TestJobScriptGolden::passesShellcheck()
     QVERIFY2(check.exitCode() == 0, check.readAllStandardOutput().constData());
 }
 
-QTEST_GUILESS_MAIN(TestJobScriptGolden)
+TORCHDECK_TEST_MAIN(TestJobScriptGolden)
 #include "tst_jobscriptgolden.moc"

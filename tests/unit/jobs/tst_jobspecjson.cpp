@@ -1,5 +1,6 @@
 #include "core/jobs/jobspec.h"
 #include "samplespecs.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -151,5 +152,5 @@ void TestJobSpecJson::expandsLogPaths()
     QCOMPARE(effectiveErrorPath(spec), QStringLiteral("/abs/e.txt"));
 }
 
-QTEST_GUILESS_MAIN(TestJobSpecJson)
+TORCHDECK_TEST_MAIN(TestJobSpecJson)
 #include "tst_jobspecjson.moc"

@@ -1,6 +1,7 @@
 #include "core/jobs/jobscript.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "samplespecs.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <functional>
@@ -248,5 +249,5 @@ void TestJobSpecValidation::overcommitWhenRanksExceedCpus()
     QVERIFY(!local.script.contains(u"overcommit"));
 }
 
-QTEST_GUILESS_MAIN(TestJobSpecValidation)
+TORCHDECK_TEST_MAIN(TestJobSpecValidation)
 #include "tst_jobspecvalidation.moc"

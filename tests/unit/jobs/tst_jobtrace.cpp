@@ -1,6 +1,7 @@
 // A job's own record of its start and end (core/jobs/jobtrace.h): what a takeover and a forgotten job are
 // settled by. The script lines are run by bash here, as a job runs them.
 #include "core/jobs/jobtrace.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -96,5 +97,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobTrace)
+TORCHDECK_TEST_MAIN(TestJobTrace)
 #include "tst_jobtrace.moc"

@@ -1,5 +1,6 @@
 // Where an attempt starts (core/jobs/resumefrom.h): the trainer's --resume words and back.
 #include "core/jobs/resumefrom.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -33,5 +34,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestResumeFrom)
+TORCHDECK_TEST_MAIN(TestResumeFrom)
 #include "tst_resumefrom.moc"

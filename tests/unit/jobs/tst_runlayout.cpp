@@ -1,4 +1,5 @@
 #include "core/jobs/runlayout.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -279,5 +280,5 @@ void TestRunLayout::withTrainerOption()
     QCOMPARE(twice.size(), expected.size());
 }
 
-QTEST_GUILESS_MAIN(TestRunLayout)
+TORCHDECK_TEST_MAIN(TestRunLayout)
 #include "tst_runlayout.moc"

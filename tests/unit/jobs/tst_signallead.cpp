@@ -1,5 +1,6 @@
 // The warning signal's default lead: a fraction of short wall times (issue 26).
 #include "core/jobs/signallead.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -48,5 +49,5 @@ void TestSignalLead::defaults()
     QCOMPARE(signalLeadDefaultReason(spec), reason);
 }
 
-QTEST_GUILESS_MAIN(TestSignalLead)
+TORCHDECK_TEST_MAIN(TestSignalLead)
 #include "tst_signallead.moc"

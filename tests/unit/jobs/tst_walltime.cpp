@@ -1,4 +1,5 @@
 #include "core/jobs/walltime.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -96,5 +97,5 @@ void TestWallTime::formatThenParseRoundTrips()
     }
 }
 
-QTEST_GUILESS_MAIN(TestWallTime)
+TORCHDECK_TEST_MAIN(TestWallTime)
 #include "tst_walltime.moc"

@@ -1,5 +1,6 @@
 // The wall-time budget (issue 7): core/jobs/walltimebudget.h.
 #include "core/jobs/walltimebudget.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -104,5 +105,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWallTimeBudget)
+TORCHDECK_TEST_MAIN(TestWallTimeBudget)
 #include "tst_walltimebudget.moc"

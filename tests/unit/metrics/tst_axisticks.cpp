@@ -1,5 +1,6 @@
 // Axis ticks on round numbers, their labels in one format per axis, and log decades.
 #include "core/metrics/axisticks.h"
+#include "testmain.h"
 
 #include <QDateTime>
 #include <QTest>
@@ -120,5 +121,5 @@ void TestAxisTicks::clockTimes()
     QCOMPARE(clockTicks(t0, t0 + 2.5 * 86400, 3).labels.constFirst(), QStringLiteral("26 Nov 00:00"));
 }
 
-QTEST_GUILESS_MAIN(TestAxisTicks)
+TORCHDECK_TEST_MAIN(TestAxisTicks)
 #include "tst_axisticks.moc"

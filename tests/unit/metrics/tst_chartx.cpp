@@ -3,6 +3,7 @@
 #include "core/metrics/chartx.h"
 #include "core/metrics/runseries.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -88,5 +89,5 @@ void TestChartX::resumedStepsUseTheirNewTimes()
     QCOMPARE(StepClock(series.stepTimes(), ChartX::WallTime, 0, false).map(30), 1200.0);
 }
 
-QTEST_GUILESS_MAIN(TestChartX)
+TORCHDECK_TEST_MAIN(TestChartX)
 #include "tst_chartx.moc"

@@ -1,4 +1,5 @@
 #include "core/metrics/crc32c.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -43,5 +44,5 @@ void TestCrc32c::masked()
     QCOMPARE(maskedCrc32c("123456789"), ((crc >> 15) | (crc << 17)) + 0xA282EAD8u);
 }
 
-QTEST_GUILESS_MAIN(TestCrc32c)
+TORCHDECK_TEST_MAIN(TestCrc32c)
 #include "tst_crc32c.moc"

@@ -1,6 +1,7 @@
 // The general reader, one line at a time: what each spelling of named numbers gives (docs/metrics-schema.md).
 #include "core/metrics/generalreader.h"
 #include "core/metrics/logprefix.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -120,5 +121,5 @@ void TestGeneralReader::prefixes()
     QCOMPARE(rest ? rest->toString() : QStringLiteral("<other rank>"), own);
 }
 
-QTEST_GUILESS_MAIN(TestGeneralReader)
+TORCHDECK_TEST_MAIN(TestGeneralReader)
 #include "tst_generalreader.moc"

@@ -1,5 +1,6 @@
 #include "core/metrics/lightningcsv.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTest>
@@ -128,5 +129,5 @@ void TestLightningCsv::malformedCells()
     QCOMPARE(reader.malformed(), 2);
 }
 
-QTEST_GUILESS_MAIN(TestLightningCsv)
+TORCHDECK_TEST_MAIN(TestLightningCsv)
 #include "tst_lightningcsv.moc"

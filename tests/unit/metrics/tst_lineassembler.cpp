@@ -1,4 +1,5 @@
 #include "core/metrics/lineassembler.h"
+#include "testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -107,5 +108,5 @@ void TestLineAssembler::resetAfterTruncation()
     QCOMPARE(a.takeLines(), QList<QByteArray>{"new"});
 }
 
-QTEST_GUILESS_MAIN(TestLineAssembler)
+TORCHDECK_TEST_MAIN(TestLineAssembler)
 #include "tst_lineassembler.moc"

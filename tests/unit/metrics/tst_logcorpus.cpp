@@ -3,6 +3,7 @@
 // sandbox test (anyjob.corpus) checks the same table through a real job.
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -90,5 +91,5 @@ void TestLogCorpus::plotted()
     QCOMPARE(actual.join(u'\t'), expected.join(u'\t'));
 }
 
-QTEST_GUILESS_MAIN(TestLogCorpus)
+TORCHDECK_TEST_MAIN(TestLogCorpus)
 #include "tst_logcorpus.moc"

@@ -3,6 +3,7 @@
 #include "core/metrics/logexplain.h"
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricsreader.h"
+#include "testmain.h"
 
 #include <QElapsedTimer>
 #include <QTest>
@@ -195,5 +196,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLogMetrics)
+TORCHDECK_TEST_MAIN(TestLogMetrics)
 #include "tst_logmetrics.moc"

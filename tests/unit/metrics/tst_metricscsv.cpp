@@ -1,6 +1,7 @@
 #include "core/metrics/metricscsv.h"
 #include "core/metrics/runseries.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -99,5 +100,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMetricsCsv)
+TORCHDECK_TEST_MAIN(TestMetricsCsv)
 #include "tst_metricscsv.moc"

@@ -1,4 +1,5 @@
 #include "core/metrics/metricseries.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -191,5 +192,5 @@ void TestMetricSeries::bounds()
     QVERIFY(!s.visibleBounds().valid);
 }
 
-QTEST_GUILESS_MAIN(TestMetricSeries)
+TORCHDECK_TEST_MAIN(TestMetricSeries)
 #include "tst_metricseries.moc"

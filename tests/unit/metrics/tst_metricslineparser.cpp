@@ -1,4 +1,5 @@
 #include "core/metrics/metricslineparser.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -203,5 +204,5 @@ void TestMetricsLineParser::reusedParserKeepsNoState()
     QVERIFY(std::isnan(q.event.loss));
 }
 
-QTEST_GUILESS_MAIN(TestMetricsLineParser)
+TORCHDECK_TEST_MAIN(TestMetricsLineParser)
 #include "tst_metricslineparser.moc"

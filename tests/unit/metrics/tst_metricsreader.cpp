@@ -1,4 +1,5 @@
 #include "core/metrics/metricsreader.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -151,5 +152,5 @@ void TestMetricsReader::garbageNeverCrashesAndIsCounted()
     }
 }
 
-QTEST_GUILESS_MAIN(TestMetricsReader)
+TORCHDECK_TEST_MAIN(TestMetricsReader)
 #include "tst_metricsreader.moc"

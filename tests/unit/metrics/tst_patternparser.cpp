@@ -1,4 +1,5 @@
 #include "core/metrics/patternparser.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTest>
@@ -229,5 +230,5 @@ void TestPatternParser::invalidPatternsAreErrors()
     QCOMPARE(parser.patterns().size(), PatternParser::defaultPatterns().size()); // the old set stays
 }
 
-QTEST_GUILESS_MAIN(TestPatternParser)
+TORCHDECK_TEST_MAIN(TestPatternParser)
 #include "tst_patternparser.moc"

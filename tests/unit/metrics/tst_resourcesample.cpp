@@ -1,5 +1,6 @@
 #include "core/metrics/resourcesample.h"
 #include "core/metrics/runseries.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -91,5 +92,5 @@ void TestResourceSample::jsonAndSummary()
     QVERIFY(resourceJson(ResourceSample{}).value(u"cpu_percent").isNull());
 }
 
-QTEST_APPLESS_MAIN(TestResourceSample)
+TORCHDECK_TEST_MAIN(TestResourceSample)
 #include "tst_resourcesample.moc"

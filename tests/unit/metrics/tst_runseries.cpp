@@ -1,6 +1,7 @@
 #include "core/metrics/metricsreader.h"
 #include "core/metrics/runseries.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTest>
@@ -154,5 +155,5 @@ void TestRunSeries::plainLogsRestartingWithoutStartEvents()
     QVERIFY(!s.isDiscarded(12));
 }
 
-QTEST_GUILESS_MAIN(TestRunSeries)
+TORCHDECK_TEST_MAIN(TestRunSeries)
 #include "tst_runseries.moc"

@@ -2,6 +2,7 @@
 // accuracy, per-epoch loss when a run logs no steps.
 #include "core/metrics/runsummary.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -73,5 +74,5 @@ void TestRunSummary::emptyRun()
     QVERIFY(qIsNaN(summary.finalLoss) && qIsNaN(summary.bestValLoss) && qIsNaN(summary.steps));
 }
 
-QTEST_GUILESS_MAIN(TestRunSummary)
+TORCHDECK_TEST_MAIN(TestRunSummary)
 #include "tst_runsummary.moc"

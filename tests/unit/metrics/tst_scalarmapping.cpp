@@ -1,5 +1,6 @@
 #include "core/metrics/scalarmapping.h"
 #include "metricevents.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -160,5 +161,5 @@ void TestScalarMapping::lightningCountsEpochsFromZero()
     QCOMPARE(events[1].step, 199);
 }
 
-QTEST_GUILESS_MAIN(TestScalarMapping)
+TORCHDECK_TEST_MAIN(TestScalarMapping)
 #include "tst_scalarmapping.moc"

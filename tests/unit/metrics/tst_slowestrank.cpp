@@ -1,6 +1,7 @@
 #include "core/metrics/metricslineparser.h"
 #include "core/metrics/runseries.h"
 #include "core/metrics/slowestrank.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -71,5 +72,5 @@ void TestSlowestRank::slowest()
     QCOMPARE(slowestRankSummary(slowest), summary);
 }
 
-QTEST_APPLESS_MAIN(TestSlowestRank)
+TORCHDECK_TEST_MAIN(TestSlowestRank)
 #include "tst_slowestrank.moc"

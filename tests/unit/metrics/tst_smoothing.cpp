@@ -1,5 +1,6 @@
 // TensorBoard's debiased exponential moving average, on data tables.
 #include "core/metrics/smoothing.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -79,5 +80,5 @@ void TestSmoothing::weightIsClamped()
     QCOMPARE(clampSmoothingWeight(qQNaN()), 0.0);
 }
 
-QTEST_GUILESS_MAIN(TestSmoothing)
+TORCHDECK_TEST_MAIN(TestSmoothing)
 #include "tst_smoothing.moc"

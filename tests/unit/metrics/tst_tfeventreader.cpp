@@ -1,6 +1,7 @@
 #include "core/metrics/crc32c.h"
 #include "core/metrics/scalarmapping.h"
 #include "core/metrics/tfeventreader.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QRandomGenerator>
@@ -355,5 +356,5 @@ void TestTfEventReader::fixtureFile()
     QCOMPARE(epoch2.time, 1700000008.5);
 }
 
-QTEST_GUILESS_MAIN(TestTfEventReader)
+TORCHDECK_TEST_MAIN(TestTfEventReader)
 #include "tst_tfeventreader.moc"

@@ -1,4 +1,5 @@
 #include "core/profiles/clusterprofile.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -370,5 +371,5 @@ void TestClusterProfile::moduleLoadLinesAreQuoted()
              (QStringList{QStringLiteral("module load gcc/12"), QStringLiteral("module load 'cuda 12; rm -rf ~'")}));
 }
 
-QTEST_GUILESS_MAIN(TestClusterProfile)
+TORCHDECK_TEST_MAIN(TestClusterProfile)
 #include "tst_clusterprofile.moc"

@@ -1,4 +1,5 @@
 #include "core/profiles/profilestore.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -318,5 +319,5 @@ void TestProfileStore::defaultPathHonoursConfigDir()
     QCOMPARE(ProfileStore::defaultPath(), standard);
 }
 
-QTEST_GUILESS_MAIN(TestProfileStore)
+TORCHDECK_TEST_MAIN(TestProfileStore)
 #include "tst_profilestore.moc"

@@ -1,4 +1,5 @@
 #include "core/profiles/profilevalidation.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -101,5 +102,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProfileValidation)
+TORCHDECK_TEST_MAIN(TestProfileValidation)
 #include "tst_profilevalidation.moc"

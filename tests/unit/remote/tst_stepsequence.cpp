@@ -1,5 +1,6 @@
 // remote/stepsequence.h: the declared steps the launcher, the tracker's pass and the session's submissions run.
 #include "remote/stepsequence.h"
+#include "testmain.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -144,5 +145,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStepSequence)
+TORCHDECK_TEST_MAIN(TestStepSequence)
 #include "tst_stepsequence.moc"

@@ -1,5 +1,6 @@
 // The cluster check's "Fair share" and "Quota" lines (core/runs/accountcheck.h), from what their probes print.
 #include "core/runs/accountcheck.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -92,5 +93,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestAccountCheck)
+TORCHDECK_TEST_MAIN(TestAccountCheck)
 #include "tst_accountcheck.moc"

@@ -2,6 +2,7 @@
 // ended; on a run that hit its wall time, was restarted, and then branched from an older checkpoint.
 #include "../attemptrecords.h"
 #include "core/runs/attemptsegments.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -104,5 +105,5 @@ void TestAttemptSegments::jobWithoutPoints()
     QCOMPARE(segments.at(1).visiblePoints, 0);
 }
 
-QTEST_GUILESS_MAIN(TestAttemptSegments)
+TORCHDECK_TEST_MAIN(TestAttemptSegments)
 #include "tst_attemptsegments.moc"

@@ -2,6 +2,7 @@
 // files (hostile directory names included), and the store's record of what moved.
 #include "core/runs/checkpointbranch.h"
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -144,5 +145,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCheckpointBranch)
+TORCHDECK_TEST_MAIN(TestCheckpointBranch)
 #include "tst_checkpointbranch.moc"

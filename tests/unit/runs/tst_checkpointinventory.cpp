@@ -1,6 +1,7 @@
 // A run's checkpoints as the fronts list them (core/runs/checkpointinventory.h): the marks, the deletion plan,
 // and the two shell commands, run by a real POSIX shell on real files with a hostile directory name.
 #include "core/runs/checkpointinventory.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QFile>
@@ -140,5 +141,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCheckpointInventory)
+TORCHDECK_TEST_MAIN(TestCheckpointInventory)
 #include "tst_checkpointinventory.moc"

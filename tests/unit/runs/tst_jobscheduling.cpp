@@ -2,6 +2,7 @@
 #include "core/runs/jobscheduling.h"
 #include "core/scheduler/jobstate.h"
 #include "core/scheduler/sacctparser.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -179,5 +180,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJobScheduling)
+TORCHDECK_TEST_MAIN(TestJobScheduling)
 #include "tst_jobscheduling.moc"

@@ -1,5 +1,6 @@
 // The cluster check's "PyTorch launcher" line (core/runs/launchercheck.h), from what its probe prints.
 #include "core/runs/launchercheck.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -52,5 +53,5 @@ void TestLauncherCheck::probeRunsAfterTheModules()
     QVERIFY(script.contains(QStringLiteral("echo \"torchrun ${t:-none}\"")));
 }
 
-QTEST_GUILESS_MAIN(TestLauncherCheck)
+TORCHDECK_TEST_MAIN(TestLauncherCheck)
 #include "tst_launchercheck.moc"

@@ -2,6 +2,7 @@
 // scheduler accepted it.
 #include "core/jobs/runlayout.h"
 #include "core/runs/launchrecords.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -129,5 +130,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLaunchRecords)
+TORCHDECK_TEST_MAIN(TestLaunchRecords)
 #include "tst_launchrecords.moc"

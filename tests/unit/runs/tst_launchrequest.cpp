@@ -2,6 +2,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -153,5 +154,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLaunchRequest)
+TORCHDECK_TEST_MAIN(TestLaunchRequest)
 #include "tst_launchrequest.moc"

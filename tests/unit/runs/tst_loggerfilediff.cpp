@@ -1,6 +1,7 @@
 // A custom command's logger files (core/runs/loggerfilediff.h): what find printed, which changed, from where
 // each is read and what its bytes give. The find runs for real in anyjob.logger_files.
 #include "core/runs/loggerfilediff.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTest>
@@ -107,5 +108,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLoggerFileDiff)
+TORCHDECK_TEST_MAIN(TestLoggerFileDiff)
 #include "tst_loggerfilediff.moc"

@@ -2,6 +2,7 @@
 // The submit-and-follow command runs for real in term.deployed, through the sandbox's qsub/qstat.
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/pbsbuildjob.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -40,5 +41,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPbsBuildJob)
+TORCHDECK_TEST_MAIN(TestPbsBuildJob)
 #include "tst_pbsbuildjob.moc"

@@ -2,6 +2,7 @@
 // again (core/runs/restartretries.h): the agent's timing, as tables.
 #include "core/runs/pollschedule.h"
 #include "core/runs/restartretries.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -135,5 +136,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPollSchedule)
+TORCHDECK_TEST_MAIN(TestPollSchedule)
 #include "tst_pollschedule.moc"

@@ -1,5 +1,6 @@
 // The wait before a refused restart is tried again (core/runs/restartbackoff.h).
 #include "core/runs/restartbackoff.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -39,5 +40,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRestartBackoff)
+TORCHDECK_TEST_MAIN(TestRestartBackoff)
 #include "tst_restartbackoff.moc"

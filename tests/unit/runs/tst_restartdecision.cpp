@@ -1,6 +1,7 @@
 // When a run restarts from outside (issue 7): core/runs/restartdecision.h, a pure function.
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -217,5 +218,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRestartDecision)
+TORCHDECK_TEST_MAIN(TestRestartDecision)
 #include "tst_restartdecision.moc"

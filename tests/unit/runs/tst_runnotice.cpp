@@ -1,6 +1,7 @@
 // What the agent tells its user of a run (core/runs/runnotice.h): once, at the pass where it ends.
 #include "core/runs/runnotice.h"
 #include "core/scheduler/jobstate.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -126,5 +127,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunNotice)
+TORCHDECK_TEST_MAIN(TestRunNotice)
 #include "tst_runnotice.moc"

@@ -2,6 +2,7 @@
 #include "core/runs/forgottenjob.h"
 #include "core/runs/runsettlement.h"
 #include "core/scheduler/jobstate.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -148,5 +149,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunSettlement)
+TORCHDECK_TEST_MAIN(TestRunSettlement)
 #include "tst_runsettlement.moc"

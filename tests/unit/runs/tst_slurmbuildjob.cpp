@@ -2,6 +2,7 @@
 // integration.deployment.
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/slurmbuildjob.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -46,5 +47,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurmBuildJob)
+TORCHDECK_TEST_MAIN(TestSlurmBuildJob)
 #include "tst_slurmbuildjob.moc"

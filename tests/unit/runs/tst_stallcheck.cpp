@@ -1,5 +1,6 @@
 #include "core/runs/stackdump.h"
 #include "core/runs/stallcheck.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -137,5 +138,5 @@ void TestStallCheck::stackDumpCommandAndAssembly()
                             "== n2 pid 9 rank 1 (train) ==\n#0 sleepForTesting\n"));
 }
 
-QTEST_APPLESS_MAIN(TestStallCheck)
+TORCHDECK_TEST_MAIN(TestStallCheck)
 #include "tst_stallcheck.moc"

@@ -1,5 +1,6 @@
 #include "core/runs/sweepgrid.h"
 #include "core/runs/sweepsubmission.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -99,5 +100,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepGrid)
+TORCHDECK_TEST_MAIN(TestSweepGrid)
 #include "tst_sweepgrid.moc"

@@ -1,6 +1,7 @@
 // One sweep planner for both fronts (core/runs/sweepplan.h): every point's run as it will be sent, the points the
 // cluster cannot run refused by name, node-hours, one job array or not.
 #include "core/runs/sweepplan.h"
+#include "testmain.h"
 
 #include <QSet>
 #include <QTest>
@@ -95,5 +96,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepPlan)
+TORCHDECK_TEST_MAIN(TestSweepPlan)
 #include "tst_sweepplan.moc"

@@ -1,5 +1,6 @@
 #include "../metrics/metricevents.h"
 #include "core/runs/sweeptable.h"
+#include "testmain.h"
 
 #include <QJsonDocument>
 #include <QTest>
@@ -174,5 +175,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepTable)
+TORCHDECK_TEST_MAIN(TestSweepTable)
 #include "tst_sweeptable.moc"

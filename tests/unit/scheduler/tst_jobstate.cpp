@@ -1,6 +1,7 @@
 #include "core/scheduler/jobstate.h"
 #include "core/scheduler/pbsjob.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -186,5 +187,5 @@ void TestJobState::pbsFinished()
     QCOMPARE(pbsFinishedState(end, dialect), state);
 }
 
-QTEST_GUILESS_MAIN(TestJobState)
+TORCHDECK_TEST_MAIN(TestJobState)
 #include "tst_jobstate.moc"

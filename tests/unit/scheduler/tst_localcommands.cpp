@@ -1,6 +1,7 @@
 #include "core/scheduler/localcommands.h"
 #include "core/scheduler/submitreply.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -100,5 +101,5 @@ void TestLocalCommands::runsAndReportsRealProcesses()
     QCOMPARE(result.jobs.constFirst().state, JobState::Failed); // gone: no process, no exit file
 }
 
-QTEST_GUILESS_MAIN(TestLocalCommands)
+TORCHDECK_TEST_MAIN(TestLocalCommands)
 #include "tst_localcommands.moc"

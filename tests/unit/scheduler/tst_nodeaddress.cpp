@@ -1,5 +1,6 @@
 #include "core/scheduler/nodeaddress.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -88,5 +89,5 @@ void TestNodeAddress::noNodeAddr()
     QCOMPARE(parseSlurmNodeAddress(output), QString());
 }
 
-QTEST_APPLESS_MAIN(TestNodeAddress)
+TORCHDECK_TEST_MAIN(TestNodeAddress)
 #include "tst_nodeaddress.moc"

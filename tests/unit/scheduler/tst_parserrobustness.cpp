@@ -6,6 +6,7 @@
 #include "core/scheduler/squeueparser.h"
 #include "core/scheduler/submitreply.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QDir>
 #include <QRandomGenerator>
@@ -64,5 +65,5 @@ void TestParserRobustness::cutAndFlipped()
     }
 }
 
-QTEST_GUILESS_MAIN(TestParserRobustness)
+TORCHDECK_TEST_MAIN(TestParserRobustness)
 #include "tst_parserrobustness.moc"

@@ -1,5 +1,6 @@
 #include "core/scheduler/qstatfullparser.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -179,5 +180,5 @@ void TestQstatFullParser::malformed()
     QVERIFY2(result.errors.constFirst().startsWith(error), qPrintable(result.errorString()));
 }
 
-QTEST_GUILESS_MAIN(TestQstatFullParser)
+TORCHDECK_TEST_MAIN(TestQstatFullParser)
 #include "tst_qstatfullparser.moc"

@@ -1,6 +1,7 @@
 #include "core/scheduler/qstatfullparser.h"
 #include "core/scheduler/qstatjsonparser.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -135,5 +136,5 @@ void TestQstatJsonParser::badJobKeepsTheOthers()
     QCOMPARE(result.find(QStringLiteral("1.s"))->state, JobState::Running);
 }
 
-QTEST_GUILESS_MAIN(TestQstatJsonParser)
+TORCHDECK_TEST_MAIN(TestQstatJsonParser)
 #include "tst_qstatjsonparser.moc"

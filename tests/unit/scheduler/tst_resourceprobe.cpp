@@ -1,5 +1,6 @@
 #include "core/scheduler/resourceprobe.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -241,5 +242,5 @@ void TestResourceProbe::cpuPercentFromTheSampleBefore()
     QCOMPARE(now.cpuPercent(), 210.0);
 }
 
-QTEST_APPLESS_MAIN(TestResourceProbe)
+TORCHDECK_TEST_MAIN(TestResourceProbe)
 #include "tst_resourceprobe.moc"

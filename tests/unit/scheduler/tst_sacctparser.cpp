@@ -1,6 +1,7 @@
 #include "core/scheduler/sacctparser.h"
 #include "core/scheduler/schedulertext.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -132,5 +133,5 @@ void TestSacctParser::malformed()
     verifyRejectedOutput(parseSacct);
 }
 
-QTEST_GUILESS_MAIN(TestSacctParser)
+TORCHDECK_TEST_MAIN(TestSacctParser)
 #include "tst_sacctparser.moc"

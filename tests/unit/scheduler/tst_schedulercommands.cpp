@@ -2,6 +2,7 @@
 #include "core/scheduler/schedulercommands.h"
 #include "core/scheduler/squeueparser.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -257,5 +258,5 @@ void TestSchedulerCommands::stderrVerdicts()
     QVERIFY(!reportsUnknownJob("slurm_load_jobs error: Unable to contact slurm controller\n"));
 }
 
-QTEST_GUILESS_MAIN(TestSchedulerCommands)
+TORCHDECK_TEST_MAIN(TestSchedulerCommands)
 #include "tst_schedulercommands.moc"

@@ -1,4 +1,5 @@
 #include "core/scheduler/schedulertext.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -129,5 +130,5 @@ void TestSchedulerText::linesKeepTheirNumbers()
     QVERIFY(nonBlankLines(QByteArray()).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestSchedulerText)
+TORCHDECK_TEST_MAIN(TestSchedulerText)
 #include "tst_schedulertext.moc"

@@ -1,5 +1,6 @@
 #include "core/scheduler/scontrolparser.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -140,5 +141,5 @@ void TestScontrolParser::badLineKeepsTheOthers()
     QVERIFY(parseScontrolShowJob("").jobs.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestScontrolParser)
+TORCHDECK_TEST_MAIN(TestScontrolParser)
 #include "tst_scontrolparser.moc"

@@ -1,5 +1,6 @@
 #include "core/scheduler/squeueparser.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -182,5 +183,5 @@ void TestSqueueParser::badLineKeepsTheOthers()
     QVERIFY(parseSqueue(QByteArray()).jobs.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestSqueueParser)
+TORCHDECK_TEST_MAIN(TestSqueueParser)
 #include "tst_squeueparser.moc"

@@ -1,5 +1,6 @@
 #include "core/scheduler/submitreply.h"
 #include "fixture.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -99,5 +100,5 @@ void TestSubmitReply::localPid()
     QVERIFY(!parseLocalReply("-1\n").ok());
 }
 
-QTEST_GUILESS_MAIN(TestSubmitReply)
+TORCHDECK_TEST_MAIN(TestSubmitReply)
 #include "tst_submitreply.moc"

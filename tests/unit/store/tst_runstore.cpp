@@ -1,4 +1,5 @@
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -351,5 +352,5 @@ void TestRunStore::sweepsKeepTheirRuns()
     QVERIFY(m_store.sweepMembers(newer.id).value.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestRunStore)
+TORCHDECK_TEST_MAIN(TestRunStore)
 #include "tst_runstore.moc"

@@ -1,6 +1,7 @@
 // Claims on attempts (RunStore::claimAttempt): any number of fronts on one store submit an attempt once.
 #include "core/store/claimowner.h"
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QProcess>
 #include <QSysInfo>
@@ -183,5 +184,5 @@ private:
     RunStore m_store;
 };
 
-QTEST_GUILESS_MAIN(TestRunStoreClaims)
+TORCHDECK_TEST_MAIN(TestRunStoreClaims)
 #include "tst_runstoreclaims.moc"

@@ -1,5 +1,6 @@
 #include "core/metrics/metricsreader.h"
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -268,5 +269,5 @@ void TestRunStoreMetrics::unknownRunIsAnError()
     QVERIFY(!m_store.runSeries(QStringLiteral("nope")).ok());
 }
 
-QTEST_GUILESS_MAIN(TestRunStoreMetrics)
+TORCHDECK_TEST_MAIN(TestRunStoreMetrics)
 #include "tst_runstoremetrics.moc"

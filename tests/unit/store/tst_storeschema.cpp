@@ -1,4 +1,5 @@
 #include "core/store/runstore.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QSqlDatabase>
@@ -194,5 +195,5 @@ void TestStoreSchema::unwritableFolderIsAnError()
     QVERIFY(!store.runs().ok());
 }
 
-QTEST_GUILESS_MAIN(TestStoreSchema)
+TORCHDECK_TEST_MAIN(TestStoreSchema)
 #include "tst_storeschema.moc"

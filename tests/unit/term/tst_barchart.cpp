@@ -1,5 +1,6 @@
 #include "term/render/barchart.h"
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -108,5 +109,5 @@ void TestBarChart::boxIsExactAtEverySize()
     }
 }
 
-QTEST_GUILESS_MAIN(TestBarChart)
+TORCHDECK_TEST_MAIN(TestBarChart)
 #include "tst_barchart.moc"

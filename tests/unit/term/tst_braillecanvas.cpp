@@ -1,5 +1,6 @@
 #include "term/render/braillecanvas.h"
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -97,5 +98,5 @@ void TestBrailleCanvas::emptyCanvas()
     QVERIFY(c.lines(true).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestBrailleCanvas)
+TORCHDECK_TEST_MAIN(TestBrailleCanvas)
 #include "tst_braillecanvas.moc"

@@ -3,6 +3,7 @@
 #include "core/metrics/smoothing.h"
 #include "term/render/linechart.h"
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -292,5 +293,5 @@ void TestChartOverlays::boxIsExactWithMarkers()
     }
 }
 
-QTEST_GUILESS_MAIN(TestChartOverlays)
+TORCHDECK_TEST_MAIN(TestChartOverlays)
 #include "tst_chartoverlays.moc"

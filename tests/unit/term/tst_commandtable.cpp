@@ -4,6 +4,7 @@
 #include "term/commandtable.h"
 #include "term/completionscripts.h"
 #include "term/joboptions.h"
+#include "testmain.h"
 
 #include <QSet>
 #include <QTest>
@@ -162,5 +163,5 @@ void TestCommandTable::helpFitsTheTerminal()
         QVERIFY2(line.size() <= 115, qPrintable(line));
 }
 
-QTEST_GUILESS_MAIN(TestCommandTable)
+TORCHDECK_TEST_MAIN(TestCommandTable)
 #include "tst_commandtable.moc"

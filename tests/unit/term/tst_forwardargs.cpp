@@ -1,4 +1,5 @@
 #include "term/forwardargs.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -89,5 +90,5 @@ void TestForwardArgs::refused()
     QVERIFY2(parsed.error.contains(says), qPrintable(parsed.error));
 }
 
-QTEST_APPLESS_MAIN(TestForwardArgs)
+TORCHDECK_TEST_MAIN(TestForwardArgs)
 #include "tst_forwardargs.moc"

@@ -1,6 +1,7 @@
 // parseJobOptions: the cluster, the job options that set the spec's fields, and bad command lines. The
 // trainer's options and job files are in tst_joboptionsfiles.cpp.
 #include "joboptionstest.h"
+#include "testmain.h"
 
 #include <QJsonArray>
 #include <QTest>
@@ -383,5 +384,5 @@ void TestJobOptions::commandFlagsAndOptions()
     QCOMPARE(dangling.error, QStringLiteral("--out needs a value"));
 }
 
-QTEST_GUILESS_MAIN(TestJobOptions)
+TORCHDECK_TEST_MAIN(TestJobOptions)
 #include "tst_joboptions.moc"

@@ -1,5 +1,6 @@
 // parseJobOptions: the trainer's options, and job files (JobSpec JSON) with the command line over them.
 #include "joboptionstest.h"
+#include "testmain.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -220,5 +221,5 @@ void TestJobOptionsFiles::defaultName()
     QCOMPARE(options.spec.name, name);
 }
 
-QTEST_GUILESS_MAIN(TestJobOptionsFiles)
+TORCHDECK_TEST_MAIN(TestJobOptionsFiles)
 #include "tst_joboptionsfiles.moc"

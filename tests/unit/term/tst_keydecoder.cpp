@@ -1,4 +1,5 @@
 #include "term/console/keydecoder.h"
+#include "testmain.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -132,5 +133,5 @@ void TestKeyDecoder::anySplitDecodesTheSame()
     }
 }
 
-QTEST_GUILESS_MAIN(TestKeyDecoder)
+TORCHDECK_TEST_MAIN(TestKeyDecoder)
 #include "tst_keydecoder.moc"

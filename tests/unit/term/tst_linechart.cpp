@@ -1,6 +1,7 @@
 #include "term/render/linechart.h"
 #include "term/render/numberformat.h"
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -268,5 +269,5 @@ void TestLineChart::boxIsExactAtEverySize()
     checkBox(renderLineChart({{&empty}}, o, cols, rows), cols, rows);
 }
 
-QTEST_GUILESS_MAIN(TestLineChart)
+TORCHDECK_TEST_MAIN(TestLineChart)
 #include "tst_linechart.moc"

@@ -1,4 +1,5 @@
 #include "term/render/numberformat.h"
+#include "testmain.h"
 
 #include <QTest>
 #include <cmath>
@@ -91,5 +92,5 @@ void TestNumberFormat::duration()
     QCOMPARE(formatDuration(seconds), text);
 }
 
-QTEST_GUILESS_MAIN(TestNumberFormat)
+TORCHDECK_TEST_MAIN(TestNumberFormat)
 #include "tst_numberformat.moc"

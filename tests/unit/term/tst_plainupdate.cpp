@@ -1,4 +1,5 @@
 #include "term/render/plainupdate.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -109,5 +110,5 @@ void TestPlainUpdate::chartOverlaysChangeNothing()
     QCOMPARE(renderPlainUpdate(WatchSnapshot(), overlaid), renderPlainUpdate(WatchSnapshot(), now));
 }
 
-QTEST_GUILESS_MAIN(TestPlainUpdate)
+TORCHDECK_TEST_MAIN(TestPlainUpdate)
 #include "tst_plainupdate.moc"

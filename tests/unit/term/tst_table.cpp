@@ -1,5 +1,6 @@
 #include "term/render/table.h"
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -107,5 +108,5 @@ void TestTable::boxIsExactAtEverySize()
         checkBox(renderTable(t, cols, rows, true), cols, rows);
 }
 
-QTEST_GUILESS_MAIN(TestTable)
+TORCHDECK_TEST_MAIN(TestTable)
 #include "tst_table.moc"

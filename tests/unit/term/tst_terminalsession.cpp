@@ -1,5 +1,6 @@
 #include "term/console/terminalinput.h"
 #include "term/console/terminalsession.h"
+#include "testmain.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -227,5 +228,5 @@ void TestTerminalSession::loneEscapeAfterAWait()
     QCOMPARE(keys[0][0].value<Key>(), Key{Key::Escape});
 }
 
-QTEST_GUILESS_MAIN(TestTerminalSession)
+TORCHDECK_TEST_MAIN(TestTerminalSession)
 #include "tst_terminalsession.moc"

@@ -1,4 +1,5 @@
 #include "term/render/textwidth.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -97,5 +98,5 @@ void TestTextWidth::stripAnsiKeepsTheText()
     QCOMPARE(stripAnsi(u"\x1b[1mbold\x1b[22m \x1b[38;5;240m\u28ff\x1b[39m"), QStringLiteral("bold \u28ff"));
 }
 
-QTEST_GUILESS_MAIN(TestTextWidth)
+TORCHDECK_TEST_MAIN(TestTextWidth)
 #include "tst_textwidth.moc"

@@ -2,6 +2,7 @@
 // the job that ended before it and why.
 #include "../attemptrecords.h"
 #include "term/watchmarkers.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -49,5 +50,5 @@ void TestWatchMarkers::markers()
     }
 }
 
-QTEST_GUILESS_MAIN(TestWatchMarkers)
+TORCHDECK_TEST_MAIN(TestWatchMarkers)
 #include "tst_watchmarkers.moc"

@@ -1,6 +1,7 @@
 #include "../metrics/metricevents.h"
 #include "term/render/textwidth.h"
 #include "term/render/watchscreen.h"
+#include "testmain.h"
 
 #include <QTest>
 
@@ -319,5 +320,5 @@ void TestWatchScreen::epochChartTakesEpochMarkers()
     QVERIFY(!text.contains(u"by step"));
 }
 
-QTEST_GUILESS_MAIN(TestWatchScreen)
+TORCHDECK_TEST_MAIN(TestWatchScreen)
 #include "tst_watchscreen.moc"

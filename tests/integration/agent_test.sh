@@ -180,10 +180,11 @@ WRAPPER
     job=$(sed -n 's|^sent \([0-9]*\): .*/runs/.*|\1|p' "$calls")
     run=$(sed -n 's|^sent .*/runs/\([^/]*\)/job-0.sh$|\1|p' "$calls")
     [[ -n "$job" && -n "$run" ]] || fail "no job was sent: $(cat "$calls")"
-    for _ in $(seq 300); do squeue -h -j "$job" >/dev/null 2>&1 || break; sleep 1; done
+    # Bounded well inside the test's timeout: its trap puts the sandbox's slurm.conf and sbatch back.
+    for _ in $(seq 120); do squeue -h -j "$job" >/dev/null 2>&1 || break; sleep 1; done
     squeue -h -j "$job" >/dev/null 2>&1 && fail "job $job is still known to the controller"
     # The next agent takes the dead one's claim over at once, finds the job by its own record, and settles the run.
-    expect_eq "$(wait_final "$run")" completed "the run after the takeover"
+    expect_eq "$(wait_final "$run" 120)" completed "the run after the takeover"
     out=$(td status "$run" --json)
     expect_eq "$(json_field jobs.0.job <<<"$out")" "$job" "the run's job"
     # Found by its own record (queue and controller had forgotten it), and settled by it.
@@ -203,7 +204,7 @@ WRAPPER
     gone "$pid" || fail "agent $pid still runs"
     run=$(sed -n 's|^killed before: .*/runs/\([^/]*\)/job-0.sh$|\1|p' "$calls")
     [[ -n "$run" ]] || fail "sbatch was not reached: $(cat "$calls")"
-    expect_eq "$(wait_final "$run")" completed "the run sent by the takeover"
+    expect_eq "$(wait_final "$run" 120)" completed "the run sent by the takeover"
     job=$(sed -n 's|^sent \([0-9]*\): .*/runs/.*|\1|p' "$calls")
     expect_eq "$(grep -c '^sent .*/runs/' "$calls")" 1 "jobs sent: $(cat "$calls")"
     expect_eq "$(td status "$run" --json | json_field jobs.0.job)" "$job" "the run's job"

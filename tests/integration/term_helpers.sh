@@ -19,12 +19,19 @@ td profile torchdeck-sandbox --min-poll 1 >/dev/null
 # The case's first command starts the agent of its store (torchdeck agent): it is stopped when the case ends,
 # by its PID if it does not stop when asked. Cases with traps of their own call it from theirs.
 stop_agent() {
+    cancel_own_jobs
     local status pid
     status=$("$TORCHDECK_BIN" agent status --json 2>/dev/null) || return 0
     pid=$(json_field pid <<<"$status" 2>/dev/null) || return 0
     timeout 120 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1 || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
     kill -9 "$pid" 2>/dev/null || true
+}
+# The case's jobs still in the sandbox's queue (a case that failed half-way): cancelled, so that they do not hold the
+# sandbox's CPUs from the cases after it. Its jobs are those whose script is under its home.
+cancel_own_jobs() {
+    squeue -h -o '%i %o' 2>/dev/null | awk -v home="$home/" 'index($2, home) == 1 { print $1 }' |
+        xargs -r scancel 2>/dev/null || true
 }
 trap stop_agent EXIT
 
@@ -35,14 +42,14 @@ remove_home() { # at the end of a case: a job's last files (Slurm's step flushin
     rm -rf "$home"
 }
 
-wait_final() { # RUN: polls its status (which follows a job that requeued itself) until the run has ended
+wait_final() { # RUN [SECONDS]: polls its status (which follows a job that requeued itself) until the run has ended
     local state
-    for _ in $(seq 600); do
+    for _ in $(seq "${2:-600}"); do
         state=$(td status "$1" --json | json_field state)
         [[ "$state" == completed || "$state" == failed || "$state" == cancelled ]] && { echo "$state"; return; }
         sleep 1
     done
-    fail "run $1 still $state after 10 minutes"
+    fail "run $1 still $state after ${2:-600} s"
 }
 
 use_prebuilt_trainer() {

@@ -1,0 +1,214 @@
+#pragma once
+
+#include "core/agent/agentopsbase.h"
+#include "core/agent/portforward.h"
+
+namespace torchdeck::agent {
+
+// The protocol's operations on a cluster's files, ports, checks and questions (core/agent/agentops.h has the
+// table).
+
+struct ReadFile {
+    static constexpr const char16_t *name = u"read_file";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString path;
+        int lines = -1;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.text(QStringLiteral("path"), s.path, Need::Required, 4096);
+            v.integer(QStringLiteral("lines"), s.lines, -1, 1 << 24);
+        }
+    };
+    using Reply = Empty;
+};
+// From offset, or (lastBytes > 0) that many bytes before the end, as DataEvents until stopped; ResetEvent when the
+// file was truncated or replaced (it is read again from its start).
+struct FollowFile {
+    static constexpr const char16_t *name = u"follow_file";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString path;
+        qint64 offset = 0;
+        qint64 lastBytes = 0;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.text(QStringLiteral("path"), s.path, Need::Required, 4096);
+            v.integer(QStringLiteral("offset"), s.offset, 0, kCountLimit);
+            v.integer(QStringLiteral("last_bytes"), s.lastBytes, 0, qint64(1) << 30);
+        }
+    };
+    using Reply = Empty;
+};
+
+struct ForwardReply {
+    PortForward forward;
+    template <class S, class V> static void fields(S &s, V &v) { v.value(QStringLiteral("forward"), s.forward); }
+};
+// localhost:localPort (0: a free one) to port on the run's node, until stopped, however long the front lives.
+struct Forward {
+    static constexpr const char16_t *name = u"forward";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        int port = 0;
+        int localPort = 0;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.integer(QStringLiteral("port"), s.port, 1, 65535, Need::Required);
+            v.integer(QStringLiteral("local_port"), s.localPort, 0, 65535);
+        }
+    };
+    using Reply = ForwardReply;
+};
+
+// Each line as an ItemEvent, then all of them.
+struct Check {
+    static constexpr const char16_t *name = u"check";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        ClusterCheckSettings settings;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.value(QStringLiteral("settings"), s.settings);
+        }
+    };
+    struct Reply {
+        QList<CheckItem> items;
+        template <class S, class V> static void fields(S &s, V &v) { v.list(QStringLiteral("items"), s.items); }
+    };
+};
+
+struct StackDump {
+    static constexpr const char16_t *name = u"stack_dump";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = RunRequest;
+    struct Reply {
+        QString dump;
+        QString path; // where the agent kept it; empty: not kept
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("dump"), s.dump, Need::Optional, qsizetype(64) << 20);
+            v.text(QStringLiteral("path"), s.path, Need::Optional, 4096);
+        }
+    };
+};
+
+// A sample of what the runs' running jobs use now, stored with the runs.
+struct Resources {
+    static constexpr const char16_t *name = u"resources";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = RunsRequest;
+    struct Reply {
+        QStringList sampled;
+        QStringList problems;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.texts(QStringLiteral("sampled"), s.sampled);
+            v.texts(QStringLiteral("problems"), s.problems);
+        }
+    };
+};
+
+// The runs this front shows (none: an empty list): their resources are sampled while some front shows them.
+struct Look {
+    static constexpr const char16_t *name = u"look";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = RunsRequest;
+    using Reply = Empty;
+};
+
+struct CodeSnapshot {
+    QString id;
+    qint64 files = 0;
+    qint64 bytes = 0;
+    qint64 time = 0; // Unix seconds
+    template <class S, class V> static void fields(S &s, V &v)
+    {
+        v.text(QStringLiteral("id"), s.id, Need::Required, 256);
+        v.integer(QStringLiteral("files"), s.files, 0, kCountLimit);
+        v.integer(QStringLiteral("bytes"), s.bytes, 0, kCountLimit);
+        v.integer(QStringLiteral("time"), s.time, 0, kCountLimit);
+    }
+};
+struct CodeSnapshots {
+    static constexpr const char16_t *name = u"code_snapshots";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = ClusterRequest;
+    struct Reply {
+        QList<CodeSnapshot> snapshots;
+        template <class S, class V> static void fields(S &s, V &v) { v.list(QStringLiteral("snapshots"), s.snapshots); }
+    };
+};
+struct PruneCode {
+    static constexpr const char16_t *name = u"prune_code";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = ClusterRequest;
+    struct Reply {
+        qint64 kept = 0;
+        QStringList deleted;
+        qint64 objects = 0;
+        qint64 bytes = 0;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.integer(QStringLiteral("kept"), s.kept, 0, kCountLimit);
+            v.texts(QStringLiteral("deleted"), s.deleted);
+            v.integer(QStringLiteral("objects"), s.objects, 0, kCountLimit);
+            v.integer(QStringLiteral("bytes"), s.bytes, 0, kCountLimit);
+        }
+    };
+};
+
+struct WorkDirectory {
+    static constexpr const char16_t *name = u"work_directory";
+    static constexpr Scope scope = Scope::Cluster;
+    using Request = ClusterRequest;
+    struct Reply {
+        QString directory; // absolute, symlinks resolved
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("directory"), s.directory, Need::Optional, 4096);
+        }
+    };
+};
+
+struct AnswerHostKey {
+    static constexpr const char16_t *name = u"answer_host_key";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        bool trust = false;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.flag(QStringLiteral("trust"), s.trust);
+        }
+    };
+    using Reply = Empty;
+};
+struct AnswerCredential {
+    static constexpr const char16_t *name = u"answer_credential";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        std::optional<QString> answer; // none: cancelled
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.optionalText(QStringLiteral("answer"), s.answer, 65536);
+        }
+    };
+    using Reply = Empty;
+};
+
+// The table.
+
+} // namespace torchdeck::agent

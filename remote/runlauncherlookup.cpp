@@ -86,6 +86,8 @@ void RunLauncher::lookInTrace(const StepHandle &step)
 {
     // An array's tasks each keep their record in their run's directory: the first task's tells the array's id.
     const QString trace = RunLayout{m_launches.constFirst().rendered.runDirectory}.traceFile(first().attempt);
+    if (!m_connection)
+        return cannotTell(step, nullptr, tr("no connection"));
     RemoteCommand *read = m_connection->run(QStringLiteral("if [ -e %1 ]; then cat -- %1; fi").arg(shellQuote(trace)));
     connect(read, &RemoteCommand::failed, step.context(),
             [this, step](const QString &error) { cannotTell(step, nullptr, error); });

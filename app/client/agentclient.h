@@ -29,12 +29,14 @@ class RunStore;
 class SessionOperation;
 struct AgentMessage;
 
-// A front's line to the agent (docs/agent.md): every remote operation goes through it as a request, and the
-// agent's news (connection states, runs and metrics as they change, the connection's questions) arrive as its
-// signals. The window and every terminal command hold one. Attaching starts the agent when none runs (the
-// same binary, `torchdeck agent`), and an agent of another version is asked to hand over first. Runs, jobs and
-// metrics are read from the run store, which the agent keeps current; the series of each run are cached here
-// and kept current by the agent's events, so a front redraws without reading the store again.
+// A front's line to the agent (docs/agent.md): every remote operation goes through it as a request of the
+// protocol's table (core/agent/agentops.h; its reply read with replyOf<Op> or onReply<Op>), and the agent's news
+// (connection states, runs and metrics as they change, the connection's questions) arrive as its signals. The
+// window and every terminal command hold one. Attaching starts the agent when none runs (the same binary,
+// `torchdeck agent`), and an agent of another version is asked to hand over first; one that does not answer its
+// hello within kAgentAnswerDeadlineMs is named (detached). Runs, jobs and metrics are read from the run store (read
+// only: the agent alone writes it); the series of each run are cached here and kept current by the agent's events,
+// so a front redraws without reading the store again.
 class AgentClient : public QObject {
     Q_OBJECT
 public:

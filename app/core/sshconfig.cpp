@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QMessageAuthenticationCode>
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -67,6 +68,17 @@ QString hashedKnownHostName(const QString &host, const QByteArray &salt)
 {
     const QByteArray mac = QMessageAuthenticationCode::hash(host.toUtf8(), salt, QCryptographicHash::Sha1);
     return QStringLiteral("|1|%1|%2").arg(QString::fromLatin1(salt.toBase64()), QString::fromLatin1(mac.toBase64()));
+}
+
+bool SshConfig::names(const QString &host) const
+{
+    for (const SshConfigBlock &block : blocks) {
+        const bool catchAll =
+            std::all_of(block.patterns.cbegin(), block.patterns.cend(), [](const QString &p) { return p == u"*"; });
+        if (!block.patterns.isEmpty() && !catchAll && sshHostMatches(block.patterns, host))
+            return true;
+    }
+    return false;
 }
 
 SshHost SshConfig::resolve(const QString &alias) const

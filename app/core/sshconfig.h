@@ -37,6 +37,9 @@ struct SshConfig {
     // Aliases named on Host lines, without wildcard or negated patterns, in file order, no duplicates.
     QStringList hostAliases() const;
     SshHost resolve(const QString &alias) const;
+    // Whether the config names this host: an alias, or a host a Host line's pattern matches ("*.cluster.edu"); the
+    // catch-all "Host *" alone does not count.
+    bool names(const QString &host) const;
 };
 
 // Whether `host` matches a Host line's patterns (wildcards * and ?, negation with !).

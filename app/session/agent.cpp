@@ -153,7 +153,7 @@ QString Agent::unknownClusterProblem(const QString &cluster) const
     if (m_sessions->existing(cluster) || m_profiles.contains(cluster))
         return {};
     const SshConfig config = readUserSshConfig();
-    if (config.hostAliases().contains(cluster))
+    if (config.names(cluster))
         return {};
     const auto runs = m_store.runs(cluster);
     if (runs.ok() && !runs.value.isEmpty())

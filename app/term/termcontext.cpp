@@ -144,7 +144,7 @@ bool TermContext::connect(const QString &cluster)
         error(opened.error); // the agent refused a name the user never configured, and said which there are
         return false;
     }
-    if (!config.hostAliases().contains(cluster) && !m_agent->needsYou(cluster)) {
+    if (!config.names(cluster) && !m_agent->needsYou(cluster)) {
         error(Tr::tr("cannot connect to %1: %2").arg(cluster, opened.error));
         error(noSuchCluster);
         return false;

@@ -14,6 +14,7 @@ class TestSshConfig : public QObject {
 private slots:
     void initTestCase();
     void listsConcreteAliasesInFileOrder();
+    void namesItsHostsNotEveryHost();
     void firstValueWins();
     void wildcardBlocksApply();
     void hostNameTokenAndProxyJump();
@@ -42,6 +43,17 @@ void TestSshConfig::listsConcreteAliasesInFileOrder()
     QCOMPARE(m_config.hostAliases(),
              QStringList({QStringLiteral("torchdeck-sandbox"), QStringLiteral("narvi"), QStringLiteral("sockeye"),
                           QStringLiteral("bastion"), QStringLiteral("broken")}));
+}
+
+// What the agent serves: a host the config names, by alias or by a pattern (cc-* matches cc-7); not any host,
+// which the catch-all Host * would.
+void TestSshConfig::namesItsHostsNotEveryHost()
+{
+    QVERIFY(m_config.names(QStringLiteral("narvi")));
+    QVERIFY(m_config.names(QStringLiteral("cc-7")));
+    QVERIFY(m_config.names(QStringLiteral("torchdeck-sandbox"))); // from an included file
+    QVERIFY(!m_config.names(QStringLiteral("nosuchcluster")));
+    QVERIFY(!m_config.names(QStringLiteral("cc")));
 }
 
 void TestSshConfig::firstValueWins()

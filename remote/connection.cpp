@@ -108,6 +108,11 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
             emit upload->failed(error);
         upload->deleteLater();
     });
+    relay(m_worker, &ConnectionWorker::followingChanged, inbox,
+          [this](const QString &following, const QString &problem) {
+              m_load.following = following;
+              m_load.followerProblem = problem;
+          });
     relay(m_worker, &ConnectionWorker::tunnelOpened, inbox, [this](quint64 id) {
         if (RemoteTunnel *tunnel = m_tunnels.value(id))
             emit tunnel->opened();
@@ -158,6 +163,11 @@ RemoteCommand *Connection::run(const QString &command, int deadlineMs)
     m_commands.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, command, deadlineMs] { worker->startCommand(id, command, deadlineMs); });
     return operation;
+}
+
+void Connection::setFollower(const QString &command, const QString &form)
+{
+    m_toWorker.post([worker = m_worker, command, form] { worker->setFollower(command, form); });
 }
 
 ConnectionLoad Connection::load() const

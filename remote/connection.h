@@ -61,6 +61,9 @@ public:
     // What this connection asked of the server so far; a scheduler client counts its polls in.
     ConnectionLoad load() const;
     void countSchedulerQuery() { ++m_load.schedulerQueries; }
+    // The login-node follower (remote/follower/): the command that runs it on the server, and what it is
+    // ("compiled", "shell"); empty: files are followed over SFTP. Kept across reconnects.
+    void setFollower(const QString &command, const QString &form);
 
 signals:
     void stateChanged(torchdeck::ConnectionState state, const QString &detail);

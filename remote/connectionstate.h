@@ -8,10 +8,15 @@
 namespace torchdeck::remote {
 
 // How often a followed file is looked at: while it grows, and once it has been quiet for a while (or does not
-// exist yet). Each look is one SFTP stat when nothing changed.
+// exist yet). Each look is one SFTP stat when nothing changed. The login-node follower's looks are local (an open
+// and an fstat, microseconds): a tail may ask for those more often (0: the same pace).
 struct TailPace {
     int growingMs = 50;
     int quietMs = 500;
+    int followedGrowingMs = 0;
+    int followedQuietMs = 0;
+    int lookMs(bool followed) const { return followed && followedGrowingMs > 0 ? followedGrowingMs : growingMs; }
+    int quietLookMs(bool followed) const { return followed && followedQuietMs > 0 ? followedQuietMs : quietMs; }
 };
 
 struct ConnectionSettings {
@@ -20,7 +25,7 @@ struct ConnectionSettings {
     int reconnectAttempts = 8;
     int reconnectFirstDelayMs = 250; // doubles per attempt, up to reconnectMaxDelayMs
     int reconnectMaxDelayMs = 30000;
-    TailPace tailPace; // a tail's unless it asks for its own
+    TailPace tailPace{50, 500, 5, 250}; // a tail's unless it asks for its own: `logs -f`, someone waits
     // Commands running at once; more wait for a channel. sshd refuses channels past its MaxSessions (10 by
     // default) and SFTP holds one: a front that asked for more at once saw its commands fail.
     int maxRunningCommands = 6;

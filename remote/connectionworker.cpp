@@ -30,12 +30,16 @@ ConnectionWorker::ConnectionWorker(ConnectionSettings settings, HostKeyQuestion 
     , m_pump(this) // parented, so moveToThread takes the timers along
     , m_reconnect(this)
     , m_keepalive(this)
+    , m_followerRestart(this)
 {
+    m_followerRestart.setSingleShot(true);
+    connect(&m_followerRestart, &QTimer::timeout, this, &ConnectionWorker::startFollower);
     m_keepalive.setInterval(std::max(1000, m_settings.keepaliveMs / 2));
     connect(&m_keepalive, &QTimer::timeout, this, &ConnectionWorker::keepAlive);
     m_pump.setInterval(pumpIntervalMs);
     connect(&m_pump, &QTimer::timeout, this, [this] {
         pumpCommands();
+        pumpFollower();
         pollTails();
         pumpTunnels();
     });
@@ -85,6 +89,7 @@ bool ConnectionWorker::connectOnce(QString &error)
     setState(ConnectionState::Connected);
     if (!m_tails.empty())
         m_pump.start();
+    startFollower(); // its tails follow once it says it is ready
     return true;
 }
 
@@ -106,6 +111,7 @@ void ConnectionWorker::close()
     failCommands(tr("connection closed"), true);
     failReads(tr("connection closed"));
     dropTunnels(tr("connection closed"));
+    dropFollower();
     m_tails.clear();
     m_sftp.reset();
     m_ssh.disconnect();
@@ -127,6 +133,7 @@ void ConnectionWorker::connectionLost(const QString &why)
                  true);
     failReads(tr("connection to %1 lost while reading (%2)").arg(m_settings.host, why));
     dropTunnels(tr("connection to %1 lost (%2)").arg(m_settings.host, why));
+    dropFollower(false); // its channel went with the connection; it is started again with the next one
     m_sftp.reset();
     m_ssh.disconnect();
     scheduleReconnect();
@@ -318,8 +325,9 @@ void ConnectionWorker::startTail(quint64 id, const SftpTail &tail, TailPace pace
         emit tailFailed(id, tr("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state)));
         return;
     }
-    m_tails.erase(id);
-    m_tails.emplace(id, Tail{tail, pace, nowMs(), 0, once});
+    stopTail(id);
+    Tail &added = m_tails.emplace(id, Tail{tail, pace, nowMs(), 0, once}).first->second;
+    followTail(id, added); // the follower's, when it runs
     fitPumpToTails();
     if (m_state == ConnectionState::Connected)
         m_pump.start();
@@ -332,11 +340,18 @@ void ConnectionWorker::setTailPace(quint64 id, TailPace pace)
         return;
     it->second.pace = pace;
     it->second.nextPollMs = std::min(it->second.nextPollMs, nowMs() + pace.growingMs); // faster now: not a slow wait
+    if (it->second.followed)
+        tellFollower(followerPace(id, pace.lookMs(true), pace.quietLookMs(true)));
     fitPumpToTails();
 }
 
 void ConnectionWorker::stopTail(quint64 id)
 {
+    const auto it = m_tails.find(id);
+    if (it == m_tails.end())
+        return;
+    if (it->second.followed)
+        tellFollower(followerDrop(id));
     m_tails.erase(id);
     fitPumpToTails();
 }
@@ -358,7 +373,7 @@ void ConnectionWorker::fitPumpToTails()
 {
     int interval = pumpIntervalMs;
     for (const auto &[id, tail] : m_tails)
-        interval = std::min(interval, tail.pace.growingMs);
+        interval = std::min(interval, tail.pace.lookMs(tail.followed));
     if (m_pump.interval() != std::max(1, interval))
         m_pump.setInterval(std::max(1, interval));
 }
@@ -369,7 +384,7 @@ void ConnectionWorker::pollTails()
     for (auto it = m_tails.begin(); it != m_tails.end() && m_state == ConnectionState::Connected;) {
         const quint64 id = it->first;
         Tail &tail = it->second;
-        if (now < tail.nextPollMs) {
+        if (now < tail.nextPollMs || tail.followed) { // a followed tail's data comes from the login node
             ++it;
             continue;
         }

@@ -2,12 +2,14 @@
 
 #include "core/connectionquestions.h"
 #include "remote/connectionstate.h"
+#include "remote/followerframes.h"
 #include "remote/sftphandles.h"
 #include "remote/sftptail.h"
 #include "remote/sshsession.h"
 
 #include <QObject>
 #include <QTimer>
+#include <array>
 #include <atomic>
 #include <deque>
 #include <functional>
@@ -39,6 +41,9 @@ public slots:
     void stopCommand(quint64 id);
     void countSftpRequestsIn(std::shared_ptr<std::atomic<qint64>> counter) { m_sftpRequests = std::move(counter); }
     void startTail(quint64 id, const SftpTail &tail, TailPace pace, bool once);
+    // The login-node follower (remote/follower/): the command that runs it there, and what it is ("compiled",
+    // "shell"); empty: tails poll over SFTP. Started now and at each reconnect; tails go to it once it is ready.
+    void setFollower(const QString &command, const QString &form);
     void setTailPace(quint64 id, TailPace pace);
     void stopTail(quint64 id);
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
@@ -62,6 +67,9 @@ signals:
     void tunnelOpened(quint64 id);
     void tunnelData(quint64 id, const QByteArray &data);
     void tunnelClosed(quint64 id, const QString &error); // empty: the far end closed the stream
+    // What follows the files now: "login-node follower (compiled)", "... (shell)" or "SFTP", and why the
+    // follower was given up, if it was.
+    void followingChanged(const QString &following, const QString &problem);
 
 private:
     struct Command {
@@ -85,6 +93,14 @@ private:
         qint64 lastDataMs = 0;
         qint64 nextPollMs = 0;
         bool once = false; // read to the end as found, then done (Connection::readFrom)
+        bool followed = false; // the login-node follower reads it (no SFTP polls)
+    };
+    struct Follower {
+        ChannelHandle channel;
+        FollowerFrames frames;
+        bool ready = false;
+        qint64 startedMs = 0;
+        std::array<char, 64 * 1024> buffer{};
     };
 
     bool connectOnce(QString &error);
@@ -103,11 +119,23 @@ private:
     void pollTails();
     void fitPumpToTails();                // the pump ticks as often as the fastest tail looks
     void failReads(const QString &error); // the reads once in flight, as commands fail when the connection does
+    // The login-node follower (connectionworkerfollower.cpp).
+    void startFollower();
+    void pumpFollower();
+    void followerFrame(const FollowerFrame &frame);
+    void followTail(quint64 id, Tail &tail); // hands it to the follower
+    bool tellFollower(const QByteArray &command);
+    void followerFailed(const QString &why); // its tails go back to SFTP; it is started again, or given up
+    void dropFollower(bool politely = true); // politely: its stdin closed (it exits); else the channel is gone
+    QString following() const;
     void pumpTunnels();
     bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
     bool sendUnsent(Tunnel &tunnel);             // false when the channel failed
     void dropTunnels(const QString &why);
-    bool idle() const { return m_commands.empty() && m_tails.empty() && m_tunnels.empty(); }
+    bool idle() const // nothing for the pump to do: a follower starting is waited for
+    {
+        return m_commands.empty() && m_tails.empty() && m_tunnels.empty() && (!m_follower || m_follower->ready);
+    }
     sftp_session sftp(QString &error);
 
     ConnectionSettings m_settings;
@@ -122,9 +150,15 @@ private:
     std::deque<Waiting> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
     std::map<quint64, Tunnel> m_tunnels;
+    QString m_followerCommand;
+    QString m_followerForm;
+    std::unique_ptr<Follower> m_follower;
+    int m_followerFailures = 0; // in a row, since it was last ready for a while
+    QString m_followerProblem;
     QTimer m_pump;
     QTimer m_reconnect;
     QTimer m_keepalive;
+    QTimer m_followerRestart;
     qint64 m_lastHeardMs = 0;
     int m_reconnectAttempt = 0;
 };

@@ -11,10 +11,11 @@ namespace torchdeck::remote {
 
 namespace {
 constexpr qint64 mostPendingBytes = qint64(16) * 1024 * 1024; // a "line" longer than this is no metrics line
-// A shown run's file: a stat every 5 ms while lines come, every 50 ms after 5 s without one: a line is on the
-// chart about 5 ms after it was written, for about a CPU second a minute of the login node's sshd while someone
-// looks (scripts/bench-remote). The other runs' files wait for the poll.
-constexpr TailPace shownPace{5, 50};
+// A shown run's file. Over SFTP: a stat every 5 ms while lines come, every 50 ms after 5 s without one, about a CPU
+// second a minute of the login node's sshd while someone looks. The login-node follower looks at a file quiet for T
+// every T/8, from 5 ms up to 250 ms: a line is on the chart at most an eighth of the gap before it late, for a
+// fraction of plain polling's CPU (scripts/bench-remote). The other runs' files wait for the poll.
+constexpr TailPace shownPace{5, 50, 5, 250};
 } // namespace
 
 void RunTracker::setFollowPaces(const QStringList &shownRunIds, int othersMs)

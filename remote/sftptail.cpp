@@ -53,6 +53,20 @@ TailPoll SftpTail::restart(const QString &why)
     return {TailPoll::Kind::Reset, 0, {}, why, 0};
 }
 
+void SftpTail::followed(qint64 offset, const QByteArray &bytes)
+{
+    m_fromEnd = 0;
+    m_offset = offset + bytes.size();
+    m_head.clear(); // the first poll over SFTP, should it come to that, takes them anew
+}
+
+void SftpTail::startedOver()
+{
+    m_offset = 0;
+    m_fromEnd = 0;
+    m_head.clear();
+}
+
 TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
 {
     int requests = 0;

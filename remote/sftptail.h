@@ -41,6 +41,11 @@ public:
     TailPoll poll(sftp_session sftp, qint64 maxBytes);
     qint64 offset() const { return m_offset; }
     const QString &path() const { return m_path; }
+    qint64 fromEnd() const { return m_fromEnd; } // not started yet: that many bytes before the end
+    // Kept current while the login-node follower reads for it (connectionworkerfollower.cpp), so that polling
+    // over SFTP resumes exactly there should the follower stop: `bytes` read at `offset`, or a start over.
+    void followed(qint64 offset, const QByteArray &bytes);
+    void startedOver();
 
 private:
     TailPoll pollCounting(sftp_session sftp, qint64 maxBytes, int *requests);

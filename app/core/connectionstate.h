@@ -42,6 +42,8 @@ struct ConnectionLoad {
     qint64 schedulerQueries = 0; // of them, squeue/sacct/qstat polls
     qint64 sftpRequests = 0;     // stat, open and read requests on the SFTP channel
     qint64 bytesIn = 0;          // command output and file bytes received
+    QString following;           // what reads the followed files: the login-node follower (which form), or SFTP
+    QString followerProblem;     // why the follower was given up, if it was
 };
 
 } // namespace torchdeck

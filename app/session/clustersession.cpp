@@ -5,6 +5,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/runs/pollschedule.h"
 #include "core/store/runstore.h"
+#include "remote/followerinstall.h"
 #include "session/internal/portforwarder.h"
 #include "session/internal/sessioninternals.h"
 
@@ -44,6 +45,7 @@ ClusterSession::ClusterSession(const ClusterProfile &profile, const QString &ssh
     connect(&m_resourceTimer, &QTimer::timeout, this, [this] { sampleResources(m_lookedAt); }); // it ends by itself
     remote::Connection *connection = &m_parts->connection;
     connect(connection, &remote::Connection::stateChanged, this, &ClusterSession::onStateChanged);
+    connect(this, &ClusterSession::workDirectoryKnown, this, &ClusterSession::installFollower);
     connect(connection, &remote::Connection::hostKeyConfirmationNeeded, this,
             [this](const HostKeyCheck &key) { emit hostKeyConfirmationNeeded(name(), key); });
     connect(connection, &remote::Connection::credentialNeeded, this,
@@ -280,6 +282,29 @@ void ClusterSession::resolveWorkDirectory()
             emit workDirectoryKnown(directory);
         },
         [this](const QString &) { m_resolving = false; });
+}
+
+void ClusterSession::installFollower(const QString &directory)
+{
+    // scripts/bench-remote's other reference: files streamed over SFTP, as before the follower.
+    if (qEnvironmentVariableIsSet("TORCHDECK_FOLLOW_OVER_SFTP"))
+        return;
+    runCommand(
+        this, remote::followerInstallCommand(directory),
+        [this, directory](int exitCode, const QByteArray &out, const QByteArray &err) {
+            const remote::FollowerForm form = remote::followerFormFrom(directory, out);
+            if (directory != m_workDirectory)
+                return; // the profile changed meanwhile: its directory's follower comes
+            if (exitCode != 0 || form.command.isEmpty()) {
+                qInfo().noquote() << "no login-node follower on" << name()
+                                  << "(files are read over SFTP):" << QString::fromUtf8(err.trimmed());
+                return;
+            }
+            m_parts->connection.setFollower(form.command, form.form);
+        },
+        [this](const QString &error) {
+            qInfo().noquote() << "no login-node follower on" << name() << "for now:" << error;
+        });
 }
 
 void ClusterSession::refresh(const QStringList &runIds)

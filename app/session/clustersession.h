@@ -183,6 +183,7 @@ private:
     void reportSubmission(Submission *submission, SessionOperation *operation); // its progress and jobs
     void onStateChanged(ConnectionState state, const QString &detail);
     void resolveWorkDirectory();
+    void installFollower(const QString &directory); // the login-node follower (remote/followerinstall.h)
     // The address the login node reaches the first node of a running job at: then(node, address).
     void findJobNode(QObject *context, const QString &jobId, const QString &localState,
                      const std::function<void(const QString &node, const QString &address)> &then,

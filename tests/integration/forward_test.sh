@@ -14,17 +14,6 @@ import sys, urllib.request
 sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1], timeout=60).read())
 PY
 }
-# The sshd processes serving SSH connections under the sandbox's listener. Only sshd: a dropped connection leaves
-# the commands it started running, and killing one mid-way can strand a lock of the user's shell startup
-# (pyenv's rehash lock stalls every later session for a minute).
-sshd_sessions() {
-    local listener
-    listener=$(awk '$1 == "sshd" { print $2 }' "$TORCHDECK_SANDBOX_DIR/run/pids")
-    ps -e -o pid=,ppid=,comm= | awk -v root="$listener" '
-        $3 == "sshd" { parent[$1] = $2 }
-        END { for (p in parent) { q = parent[p]; while (q != root && q in parent) q = parent[q]; if (q == root) print p } }'
-}
-logins() { grep -c "Accepted publickey" "$TORCHDECK_SANDBOX_DIR/log/sshd.out" || true; }
 
 case_http() { # a job's python3 -m http.server, reached through the forward before and after the connection dies
     local run out www="$home/www" rport lport pids before i

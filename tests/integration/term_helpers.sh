@@ -69,3 +69,15 @@ print(f"max |difference| of the final parameters: {diff:.3g}")
 sys.exit(0 if diff <= 1e-6 else 1)
 PY
 }
+
+# The sshd processes serving SSH connections under the sandbox's listener. Only sshd: a dropped connection leaves
+# the commands it started running, and killing one mid-way can strand a lock of the user's shell startup
+# (pyenv's rehash lock stalls every later session for a minute).
+sshd_sessions() {
+    local listener
+    listener=$(awk '$1 == "sshd" { print $2 }' "$TORCHDECK_SANDBOX_DIR/run/pids")
+    ps -e -o pid=,ppid=,comm= | awk -v root="$listener" '
+        $3 == "sshd" { parent[$1] = $2 }
+        END { for (p in parent) { q = parent[p]; while (q != root && q in parent) q = parent[q]; if (q == root) print p } }'
+}
+logins() { grep -c "Accepted publickey" "$TORCHDECK_SANDBOX_DIR/log/sshd.out" || true; }

@@ -343,10 +343,13 @@ QCborMap agentStatusToCbor(const AgentStatus &status)
                      {QStringLiteral("runs"), c.runsWatched},
                      {QStringLiteral("needs_you"), c.needsYou},
                      {QStringLiteral("poll_ms"), c.pollMs},
+                     {QStringLiteral("next_poll_ms"), c.nextPollMs},
                      {QStringLiteral("load"), QCborMap{{QStringLiteral("commands"), c.load.commands},
                                                        {QStringLiteral("scheduler_queries"), c.load.schedulerQueries},
                                                        {QStringLiteral("sftp_requests"), c.load.sftpRequests},
-                                                       {QStringLiteral("bytes_in"), c.load.bytesIn}}}});
+                                                       {QStringLiteral("bytes_in"), c.load.bytesIn},
+                                                       {QStringLiteral("following"), c.load.following},
+                                                       {QStringLiteral("follower_problem"), c.load.followerProblem}}}});
     QCborArray clients;
     for (const AgentClientStatus &c : status.clients)
         clients.append(QCborMap{{QStringLiteral("front"), c.front},
@@ -391,7 +394,9 @@ std::optional<AgentStatus> agentStatusFromCbor(const QCborMap &map, QString *err
         cluster.load = {load.integer(QStringLiteral("commands"), 0, maxCount),
                         load.integer(QStringLiteral("scheduler_queries"), 0, maxCount),
                         load.integer(QStringLiteral("sftp_requests"), 0, maxCount),
-                        load.integer(QStringLiteral("bytes_in"), 0, maxCount)};
+                        load.integer(QStringLiteral("bytes_in"), 0, maxCount),
+                        load.text(QStringLiteral("following"), false, 256),
+                        load.text(QStringLiteral("follower_problem"), false, 4096)};
         if (!c.ok())
             f.fail(c.error());
         status.clusters.append(cluster);

@@ -1,0 +1,79 @@
+#include "remote/followerinstall.h"
+
+#include "core/shellquote.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+
+namespace torchdeck::remote {
+
+namespace {
+QByteArray source(const QString &name)
+{
+    QFile file(QStringLiteral(":/remote/follower/") + name);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("torchdeck was built without the follower's %s", qPrintable(name)); // a build error, not a user's
+    return file.readAll();
+}
+
+QByteArray compiledSource()
+{
+    return source(QStringLiteral("torchdeck-follow.c"));
+}
+
+QByteArray shellSource()
+{
+    return source(QStringLiteral("torchdeck-follow.sh"));
+}
+
+QString directoryOf(const QString &workDirectory)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(compiledSource());
+    hash.addData(shellSource());
+    return workDirectory + QStringLiteral("/follower/") + QString::fromLatin1(hash.result().toHex().left(16));
+}
+
+// A quoted here-document: the shell expands nothing in it.
+QString hereDocument(const QString &file, const QByteArray &text, const QString &end)
+{
+    return QStringLiteral("cat > %1 <<'%2'\n%3%4%2\n")
+        .arg(file, end, QString::fromUtf8(text), text.endsWith('\n') ? QString() : QStringLiteral("\n"));
+}
+} // namespace
+
+QString followerInstallCommand(const QString &workDirectory)
+{
+    const QString d = shellQuote(directoryOf(workDirectory));
+    // Compiled to a name of its own, then moved: two agents installing at once never run a half-written binary.
+    return QStringLiteral("d=%1\n"
+                          "mkdir -p \"$d\" || exit 1\n"
+                          "if [ -x \"$d/torchdeck-follow\" ]; then echo compiled; exit 0; fi\n")
+               .arg(d) +
+           hereDocument(QStringLiteral("\"$d/torchdeck-follow.sh\""), shellSource(),
+                        QStringLiteral("TORCHDECK_FOLLOW_SH")) +
+           hereDocument(QStringLiteral("\"$d/torchdeck-follow.c\""), compiledSource(),
+                        QStringLiteral("TORCHDECK_FOLLOW_C")) +
+           QStringLiteral("for c in cc gcc clang; do\n"
+                          "  command -v \"$c\" >/dev/null 2>&1 || continue\n"
+                          "  if \"$c\" -O2 -o \"$d/torchdeck-follow.$$\" \"$d/torchdeck-follow.c\" "
+                          "2>\"$d/compile.log\"; then\n"
+                          "    mv -f \"$d/torchdeck-follow.$$\" \"$d/torchdeck-follow\" && echo compiled && exit 0\n"
+                          "  fi\n"
+                          "done\n"
+                          "rm -f \"$d/torchdeck-follow.$$\"\n"
+                          "command -v bash >/dev/null 2>&1 && echo shell\n");
+}
+
+FollowerForm followerFormFrom(const QString &workDirectory, const QByteArray &out)
+{
+    const QString d = shellQuote(directoryOf(workDirectory));
+    const QByteArray said = out.trimmed();
+    if (said == "compiled")
+        return {QStringLiteral("exec %1/torchdeck-follow").arg(d), QStringLiteral("compiled")};
+    if (said == "shell")
+        return {QStringLiteral("exec bash %1/torchdeck-follow.sh").arg(d), QStringLiteral("shell")};
+    return {};
+}
+
+} // namespace torchdeck::remote

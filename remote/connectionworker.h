@@ -92,7 +92,7 @@ private:
         TailPace pace;
         qint64 lastDataMs = 0;
         qint64 nextPollMs = 0;
-        bool once = false; // read to the end as found, then done (Connection::readFrom)
+        bool once = false;     // read to the end as found, then done (Connection::readFrom)
         bool followed = false; // the login-node follower reads it (no SFTP polls)
     };
     struct Follower {

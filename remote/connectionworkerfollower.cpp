@@ -12,10 +12,10 @@
 namespace torchdeck::remote {
 
 namespace {
-constexpr int readyWithinMs = 15000;      // its first line: a compile is done before it starts
-constexpr int restartAfterMs = 1000;      // a follower that stopped (killed, a full disk) is started again
-constexpr int mostFailuresInARow = 3;     // then SFTP for good, on this connection
-constexpr qint64 trustedAfterMs = 60000;  // ready for this long: its failures count from zero again
+constexpr int readyWithinMs = 15000;     // its first line: a compile is done before it starts
+constexpr int restartAfterMs = 1000;     // a follower that stopped (killed, a full disk) is started again
+constexpr int mostFailuresInARow = 3;    // then SFTP for good, on this connection
+constexpr qint64 trustedAfterMs = 60000; // ready for this long: its failures count from zero again
 
 qint64 nowMs()
 {
@@ -109,8 +109,8 @@ void ConnectionWorker::pumpFollower()
     if (follower.frames.failed())
         return followerFailed(follower.frames.error());
     if (ssh_channel_is_eof(follower.channel.get()) || !ssh_channel_is_open(follower.channel.get()))
-        return followerFailed(tr("the follower ended (exit code %1)")
-                                  .arg(ssh_channel_get_exit_status(follower.channel.get())));
+        return followerFailed(
+            tr("the follower ended (exit code %1)").arg(ssh_channel_get_exit_status(follower.channel.get())));
     if (!follower.ready && nowMs() - follower.startedMs > readyWithinMs)
         return followerFailed(tr("the follower did not start within %1 s").arg(readyWithinMs / 1000));
 }
@@ -155,13 +155,13 @@ void ConnectionWorker::followerFrame(const FollowerFrame &frame)
             return;
         }
         tail.tail.startedOver();
-        emit tailReset(frame.id,
-                       frame.kind == Kind::Truncated
-                           ? Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
-                                 .arg(tail.tail.path())
-                                 .arg(frame.offset)
-                                 .arg(frame.size)
-                           : Tr::tr("%1 was replaced by another file: reading it from the start").arg(tail.tail.path()));
+        emit tailReset(
+            frame.id, frame.kind == Kind::Truncated
+                          ? Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
+                                .arg(tail.tail.path())
+                                .arg(frame.offset)
+                                .arg(frame.size)
+                          : Tr::tr("%1 was replaced by another file: reading it from the start").arg(tail.tail.path()));
         return;
     case Kind::Ended:
         emit tailEnded(frame.id);
@@ -169,8 +169,9 @@ void ConnectionWorker::followerFrame(const FollowerFrame &frame)
         fitPumpToTails();
         return;
     case Kind::Failed:
-        emit tailFailed(frame.id, Tr::tr("cannot read %1: %2")
-                                      .arg(tail.tail.path(), QString::fromLocal8Bit(std::strerror(frame.error))));
+        emit tailFailed(
+            frame.id,
+            Tr::tr("cannot read %1: %2").arg(tail.tail.path(), QString::fromLocal8Bit(std::strerror(frame.error))));
         m_tails.erase(it);
         fitPumpToTails();
         return;

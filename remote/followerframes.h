@@ -11,13 +11,13 @@ struct FollowerFrame {
     enum class Kind { Ready, Data, Truncated, Replaced, Ended, Failed, Heartbeat };
     Kind kind = Kind::Heartbeat;
     quint64 id = 0;
-    qint64 offset = 0;  // Data: where its bytes start; Truncated: the size it had (the offset read to)
-    qint64 size = 0;    // Truncated: the size it has now
-    QByteArray bytes;   // Data
-    int error = 0;      // Failed: errno
-    qint64 looks = 0;   // Heartbeat: looks at files so far
-    qint64 sent = 0;    // Heartbeat: bytes sent so far
-    int version = 0;    // Ready
+    qint64 offset = 0; // Data: where its bytes start; Truncated: the size it had (the offset read to)
+    qint64 size = 0;   // Truncated: the size it has now
+    QByteArray bytes;  // Data
+    int error = 0;     // Failed: errno
+    qint64 looks = 0;  // Heartbeat: looks at files so far
+    qint64 sent = 0;   // Heartbeat: bytes sent so far
+    int version = 0;   // Ready
 };
 
 // Cuts the follower's byte stream into frames. A line it cannot read (another version's, garbage) fails it: the

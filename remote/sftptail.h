@@ -14,7 +14,7 @@ struct TailPoll {
     Kind kind = Kind::Nothing;
     qint64 offset = 0; // Data: offset of the first byte of `bytes`
     QByteArray bytes;
-    QString message; // Reset: why (truncated, replaced); Error: what failed
+    QString message;  // Reset: why (truncated, replaced); Error: what failed
     int requests = 0; // SFTP requests the poll made (the login node's load)
 };
 

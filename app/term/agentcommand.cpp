@@ -64,13 +64,13 @@ void printStatus(QTextStream &out, const AgentStatus &status)
                    .arg(c.load.schedulerQueries)
                    .arg(c.load.sftpRequests)
                    .arg(c.load.bytesIn / 1024)
-            << (c.load.following.isEmpty() ? QString()
-                                           : Tr::tr("    files followed by: %1%2\n")
-                                                 .arg(c.load.following,
-                                                      c.load.followerProblem.isEmpty()
-                                                          ? QString()
-                                                          : Tr::tr(" (the follower stopped: %1)")
-                                                                .arg(c.load.followerProblem)));
+            << (c.load.following.isEmpty()
+                    ? QString()
+                    : Tr::tr("    files followed by: %1%2\n")
+                          .arg(c.load.following,
+                               c.load.followerProblem.isEmpty()
+                                   ? QString()
+                                   : Tr::tr(" (the follower stopped: %1)").arg(c.load.followerProblem)));
     out << Tr::tr("fronts:\n");
     for (const AgentClientStatus &c : status.clients)
         out << QStringLiteral("  %1 %2%3%4\n")

@@ -87,8 +87,9 @@ void tailLatency(Connection &connection, const QString &path, const char *throug
     const auto at = [&](double q) {
         return double(latenciesUs.at(qsizetype(q * double(latenciesUs.size() - 1)))) / 1000.0;
     };
-    std::printf("tail latency (%s), %lld lines: p50 %.1f ms, p99 %.1f ms, max %.1f ms (targets: p50 <= 10, p99 <= 50)\n",
-                through, static_cast<long long>(latenciesUs.size()), at(0.5), at(0.99), at(1.0));
+    std::printf(
+        "tail latency (%s), %lld lines: p50 %.1f ms, p99 %.1f ms, max %.1f ms (targets: p50 <= 10, p99 <= 50)\n",
+        through, static_cast<long long>(latenciesUs.size()), at(0.5), at(0.99), at(1.0));
 }
 
 } // namespace

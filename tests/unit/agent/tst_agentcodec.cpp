@@ -141,7 +141,13 @@ void TestAgentCodec::statusRoundTrips()
     status.version = QStringLiteral("0.1.0+1");
     status.started = QDateTime::fromSecsSinceEpoch(1700000000);
     status.idleExitMinutes = 10;
-    status.clusters = {{QStringLiteral("alpha"), ConnectionState::Connected, {}, 2, false, 3000, {12, 5, 300, 4096, QStringLiteral("login-node follower (compiled)"), {}}}};
+    status.clusters = {{QStringLiteral("alpha"),
+                        ConnectionState::Connected,
+                        {},
+                        2,
+                        false,
+                        3000,
+                        {12, 5, 300, 4096, QStringLiteral("login-node follower (compiled)"), {}}}};
     status.clients = {{QStringLiteral("window"), 17, true}};
     QString error;
     const auto read = agentStatusFromCbor(agentStatusToCbor(status), &error);

@@ -46,7 +46,8 @@ public:
                 if (frame->kind != Kind::Heartbeat)
                     return frame;
             }
-            if (m_frames.failed() || deadline.hasExpired() || !m_process.waitForReadyRead(int(deadline.remainingTime())))
+            if (m_frames.failed() || deadline.hasExpired() ||
+                !m_process.waitForReadyRead(int(deadline.remainingTime())))
                 return std::nullopt;
             m_frames.append(m_process.readAllStandardOutput());
         }

@@ -78,26 +78,33 @@ assert all(t["node"] == "node1" and t["rss_mib"] > 10 and t["cpu_seconds"] > 0 f
 assert r["cpu_percent"] > 10 and r["rss_mib"] > 20, r' <<<"$out" || fail "resources: $out"
     grep -qE '^uses +CPU [0-9]+% · RSS [0-9.]+ GiB · 2 tasks \(sampled [0-9]+ s ago\)$' <<<"$(td status "$run")" ||
         fail "no resource line: $(td status "$run")"
-    # The running job's metrics stream over SFTP as they are written: over two of the agent's polls the login node is
-    # asked the scheduler queries and nothing else (no command per file and poll), and new steps arrive meanwhile.
+    # The running job's metrics stream as they are written, read by the login-node follower: over two of the agent's
+    # polls the login node is asked the scheduler queries and nothing else (no command per file and poll, no SFTP
+    # request), and new steps arrive meanwhile.
     local before steps
+    for _ in $(seq 150); do
+        td agent status | grep -q "files followed by: login-node follower (compiled)$" && break
+        sleep 0.2
+    done
     before=$(td agent status --json)
     steps=$(td metrics "$run" --csv --offline | grep -c '^[0-9]*,step,')
     load_since() { /usr/bin/python3 -c 'import json,sys
 load=lambda s: json.loads(s)["clusters"][0]["load"]
 a, b = load(sys.argv[1]), load(sys.argv[2])
-print(" ".join(f"{k}={b[k] - a[k]}" for k in a))' "$before" "$(td agent status --json)"; }
+print(" ".join(f"{k}={b[k] - a[k]}" for k in a if isinstance(a[k], int)))' "$before" "$(td agent status --json)"; }
     # Files of runs no front shows are looked at once per (possibly stretched) poll interval: wait for a look too.
     for _ in $(seq 150); do
         out=$(load_since)
-        [[ "$out" =~ scheduler_queries=([2-9]|[0-9][0-9]) && "$out" =~ sftp_requests=[1-9] ]] && break
+        [[ "$out" =~ scheduler_queries=([2-9]|[0-9][0-9]) && "$out" =~ bytes_in=[1-9] ]] && break
         sleep 0.2
     done
     out=$(load_since)
     /usr/bin/python3 -c 'import sys; d=dict(kv.split("=") for kv in sys.argv[1].split()); d={k: int(v) for k, v in d.items()}
-assert d["scheduler_queries"] >= 2 and d["sftp_requests"] > 0 and d["bytes_in"] > 0, d
+assert d["scheduler_queries"] >= 2 and d["sftp_requests"] == 0 and d["bytes_in"] > 0, d
 assert d["commands"] - d["scheduler_queries"] <= 1, d' "$out" || fail "the metrics did not stream: $out"
     (($(td metrics "$run" --csv --offline | grep -c '^[0-9]*,step,') > steps)) || fail "no new steps"
+    td agent status | grep -q "files followed by: login-node follower (compiled)$" ||
+        fail "the files are not followed on the login node: $(td agent status)"
     # The profile's minimum bounds the scheduler queries whatever a front asks: watch at 0.2 s, polled every 3 s.
     td profile torchdeck-sandbox --min-poll 3 >/dev/null
     before=$(td agent status --json)

@@ -352,7 +352,7 @@ void ConnectionWorker::stopTail(quint64 id)
         return;
     if (it->second.followed)
         tellFollower(followerDrop(id));
-    m_tails.erase(id);
+    m_tails.erase(it);
     fitPumpToTails();
 }
 

@@ -154,14 +154,8 @@ void ConnectionWorker::followerFrame(const FollowerFrame &frame)
             m_tails.erase(it);
             return;
         }
-        tail.tail.startedOver();
         emit tailReset(
-            frame.id, frame.kind == Kind::Truncated
-                          ? Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
-                                .arg(tail.tail.path())
-                                .arg(frame.offset)
-                                .arg(frame.size)
-                          : Tr::tr("%1 was replaced by another file: reading it from the start").arg(tail.tail.path()));
+            frame.id, (frame.kind == Kind::Truncated ? tail.tail.truncated(frame.size) : tail.tail.replaced()).message);
         return;
     case Kind::Ended:
         emit tailEnded(frame.id);

@@ -16,22 +16,23 @@ QByteArray source(const QString &name)
     return file.readAll();
 }
 
-QByteArray compiledSource()
-{
-    return source(QStringLiteral("torchdeck-follow.c"));
-}
+// Both sources and the name of their directory, read and hashed once.
+struct Sources {
+    QByteArray compiled = source(QStringLiteral("torchdeck-follow.c"));
+    QByteArray shell = source(QStringLiteral("torchdeck-follow.sh"));
+    QString hash = QString::fromLatin1(
+        QCryptographicHash::hash(QByteArray(compiled + shell), QCryptographicHash::Sha256).toHex().left(16));
+};
 
-QByteArray shellSource()
+const Sources &sources()
 {
-    return source(QStringLiteral("torchdeck-follow.sh"));
+    static const Sources read;
+    return read;
 }
 
 QString directoryOf(const QString &workDirectory)
 {
-    QCryptographicHash hash(QCryptographicHash::Sha256);
-    hash.addData(compiledSource());
-    hash.addData(shellSource());
-    return workDirectory + QStringLiteral("/follower/") + QString::fromLatin1(hash.result().toHex().left(16));
+    return workDirectory + QStringLiteral("/follower/") + sources().hash;
 }
 
 // A quoted here-document: the shell expands nothing in it.
@@ -50,9 +51,9 @@ QString followerInstallCommand(const QString &workDirectory)
                           "mkdir -p \"$d\" || exit 1\n"
                           "if [ -x \"$d/torchdeck-follow\" ]; then echo compiled; exit 0; fi\n")
                .arg(d) +
-           hereDocument(QStringLiteral("\"$d/torchdeck-follow.sh\""), shellSource(),
+           hereDocument(QStringLiteral("\"$d/torchdeck-follow.sh\""), sources().shell,
                         QStringLiteral("TORCHDECK_FOLLOW_SH")) +
-           hereDocument(QStringLiteral("\"$d/torchdeck-follow.c\""), compiledSource(),
+           hereDocument(QStringLiteral("\"$d/torchdeck-follow.c\""), sources().compiled,
                         QStringLiteral("TORCHDECK_FOLLOW_C")) +
            QStringLiteral("for c in cc gcc clang; do\n"
                           "  command -v \"$c\" >/dev/null 2>&1 || continue\n"

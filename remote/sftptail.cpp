@@ -49,8 +49,22 @@ TailPoll failure(sftp_session sftp, qint64 offset, const QString &what)
 TailPoll SftpTail::restart(const QString &why)
 {
     m_offset = 0;
+    m_fromEnd = 0;
     m_head.clear();
     return {TailPoll::Kind::Reset, 0, {}, why, 0};
+}
+
+TailPoll SftpTail::truncated(qint64 size)
+{
+    return restart(Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
+                       .arg(m_path)
+                       .arg(m_offset)
+                       .arg(size));
+}
+
+TailPoll SftpTail::replaced()
+{
+    return restart(Tr::tr("%1 was replaced by another file: reading it from the start").arg(m_path));
 }
 
 void SftpTail::followed(qint64 offset, const QByteArray &bytes)
@@ -58,13 +72,6 @@ void SftpTail::followed(qint64 offset, const QByteArray &bytes)
     m_fromEnd = 0;
     m_offset = offset + bytes.size();
     m_head.clear(); // the first poll over SFTP, should it come to that, takes them anew
-}
-
-void SftpTail::startedOver()
-{
-    m_offset = 0;
-    m_fromEnd = 0;
-    m_head.clear();
 }
 
 TailPoll SftpTail::poll(sftp_session sftp, qint64 maxBytes)
@@ -109,10 +116,7 @@ TailPoll SftpTail::pollCounting(sftp_session sftp, qint64 maxBytes, int *request
     if (m_fromEnd > 0)
         m_offset = std::max<qint64>(0, size - std::exchange(m_fromEnd, 0));
     if (size < m_offset)
-        return restart(Tr::tr("%1 shrank from %2 to %3 bytes: truncated, reading it again from the start")
-                           .arg(m_path)
-                           .arg(m_offset)
-                           .arg(size));
+        return truncated(size);
     const qint64 headSize = std::min(size, headBytes);
     if (size == m_offset && m_head.size() == headSize)
         return {};
@@ -126,7 +130,7 @@ TailPoll SftpTail::pollCounting(sftp_session sftp, qint64 maxBytes, int *request
     bool ok = true;
     const QByteArray head = readAt(file.get(), 0, headSize, ok, requests);
     if (ok && !head.startsWith(m_head))
-        return restart(Tr::tr("%1 was replaced by another file: reading it from the start").arg(m_path));
+        return replaced();
     const QByteArray bytes =
         ok ? readAt(file.get(), m_offset, std::min(size - m_offset, maxBytes), ok, requests) : QByteArray();
     if (!ok)

@@ -45,7 +45,9 @@ public:
     // Kept current while the login-node follower reads for it (connectionworkerfollower.cpp), so that polling
     // over SFTP resumes exactly there should the follower stop: `bytes` read at `offset`, or a start over.
     void followed(qint64 offset, const QByteArray &bytes);
-    void startedOver();
+    // It starts over at 0, and says why: now `size` bytes long, below its offset; or another file.
+    TailPoll truncated(qint64 size);
+    TailPoll replaced();
 
 private:
     TailPoll pollCounting(sftp_session sftp, qint64 maxBytes, int *requests);

@@ -100,6 +100,7 @@ private:
         FollowerFrames frames;
         bool ready = false;
         qint64 startedMs = 0;
+        qint64 heardMs = 0; // its last bytes
         std::array<char, 64 * 1024> buffer{};
     };
 

@@ -3,6 +3,7 @@
 // the tails' data, resets and ends. Should it stop, the tails go on over SFTP from where they are, and it is started
 // again; after failing in a row it is given up for this connection, and SFTP stays.
 #include "remote/connectionworker.h"
+#include "remote/followerinstall.h"
 #include "remote/logging.h"
 #include "remote/remotetr.h"
 
@@ -92,6 +93,7 @@ void ConnectionWorker::pumpFollower()
     int n = 0;
     while ((n = ssh_channel_read_nonblocking(follower.channel.get(), buffer.data(), buffer.size(), 0)) > 0) {
         heard();
+        follower.heardMs = nowMs();
         follower.frames.append(QByteArray(buffer.data(), n));
     }
     if (n == SSH_ERROR)
@@ -113,6 +115,9 @@ void ConnectionWorker::pumpFollower()
             tr("the follower ended (exit code %1)").arg(ssh_channel_get_exit_status(follower.channel.get())));
     if (!follower.ready && nowMs() - follower.startedMs > readyWithinMs)
         return followerFailed(tr("the follower did not start within %1 s").arg(readyWithinMs / 1000));
+    // Read after all it sent was taken: silence is its own, not a pump that was idle.
+    if (follower.ready && nowMs() - follower.heardMs > followerSilentAfterMs())
+        return followerFailed(tr("the follower was silent for %1 s (stopped?)").arg(followerSilentAfterMs() / 1000.0));
 }
 
 void ConnectionWorker::followerFrame(const FollowerFrame &frame)
@@ -122,6 +127,7 @@ void ConnectionWorker::followerFrame(const FollowerFrame &frame)
         if (frame.version != 1)
             return followerFailed(tr("the follower speaks protocol %1, not 1").arg(frame.version));
         m_follower->ready = true;
+        m_follower->heardMs = nowMs();
         qCInfo(lcRemote) << "files on" << m_settings.host << "are followed by" << following();
         for (auto &[id, tail] : m_tails)
             followTail(id, tail);

@@ -71,10 +71,24 @@ FollowerForm followerFormFrom(const QString &workDirectory, const QByteArray &ou
     const QString d = shellQuote(directoryOf(workDirectory));
     const QByteArray said = out.trimmed();
     if (said == "compiled")
-        return {QStringLiteral("exec %1/torchdeck-follow").arg(d), QStringLiteral("compiled")};
+        return {QStringLiteral("exec %1/torchdeck-follow %2").arg(d).arg(followerHeartbeatMs()),
+                QStringLiteral("compiled")};
     if (said == "shell")
-        return {QStringLiteral("exec bash %1/torchdeck-follow.sh").arg(d), QStringLiteral("shell")};
+        return {QStringLiteral("exec bash %1/torchdeck-follow.sh %2").arg(d).arg(followerHeartbeatMs()),
+                QStringLiteral("shell")};
     return {};
+}
+
+int followerHeartbeatMs()
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("TORCHDECK_FOLLOWER_HEARTBEAT_MS", &ok);
+    return ok && ms > 0 ? ms : 10000;
+}
+
+int followerSilentAfterMs()
+{
+    return 3 * followerHeartbeatMs() + 2000; // three heartbeats missed, and a loaded login node's slack
 }
 
 } // namespace torchdeck::remote

@@ -17,4 +17,9 @@ QString followerInstallCommand(const QString &workDirectory);
 // What that command printed.
 FollowerForm followerFormFrom(const QString &workDirectory, const QByteArray &out);
 
+// How often a follower says it is alive: 10 s, or TORCHDECK_FOLLOWER_HEARTBEAT_MS (tests). One silent for
+// followerSilentAfterMs() is stopped (a SIGSTOP, a login node that froze it) and its files go on over SFTP.
+int followerHeartbeatMs();
+int followerSilentAfterMs();
+
 } // namespace torchdeck::remote

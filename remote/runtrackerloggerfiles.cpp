@@ -20,37 +20,31 @@ QString runDirectoryOf(const JobRecord &job)
 void RunTracker::findLoggerFiles(const StepHandle &step)
 {
     // The custom runs whose jobs may have written (not only waited), where the run directory is known: one `find`
-    // each, all in one command.
+    // for them all.
     QHash<QString, QString> runOfDirectory;
-    QStringList finds;
+    QStringList directories;
     for (const JobRecord &job : std::as_const(m_jobs)) {
         const QString directory = runDirectoryOf(job);
         if (!m_logPatterns.contains(job.runId) || job.jobState() == JobState::Pending || directory.isEmpty() ||
             runOfDirectory.contains(directory))
             continue;
         runOfDirectory.insert(directory, job.runId);
-        finds.append(loggerFilesFindCommand(directory));
+        directories.append(directory);
     }
-    if (finds.isEmpty() || !m_connection)
+    if (directories.isEmpty() || !m_connection)
         return step.done();
-    RemoteCommand *run = m_connection->run(finds.join(QStringLiteral("; ")));
+    RemoteCommand *run = m_connection->run(loggerFilesFindCommand(directories));
     connect(run, &RemoteCommand::failed, step.context(), [this, step](const QString &error) {
         note(tr("looking for logger files: %1").arg(error));
         step.done();
     });
-    connect(run, &RemoteCommand::finished, step.context(), [this, step, runOfDirectory](const ExecResult &result) {
-        for (const QString &runId : runOfDirectory)
-            m_loggerFilesFound.insert(runId, {});
-        for (const LoggerFileRecord &file : parseFoundLoggerFiles(result.out)) {
-            for (auto it = runOfDirectory.cbegin(); it != runOfDirectory.cend(); ++it) { // the run it is under
-                if (file.path.startsWith(it.key() + u'/')) {
-                    m_loggerFilesFound[it.value()].append(file);
-                    break;
-                }
-            }
-        }
-        step.done();
-    });
+    connect(run, &RemoteCommand::finished, step.context(),
+            [this, step, runOfDirectory, directories](const ExecResult &result) {
+                const auto found = parseFoundLoggerFiles(result.out, directories);
+                for (auto it = found.cbegin(); it != found.cend(); ++it)
+                    m_loggerFilesFound.insert(runOfDirectory.value(it.key()), it.value());
+                step.done();
+            });
 }
 
 void RunTracker::readLoggerFiles(const JobRecord &job, const std::function<void()> &done)

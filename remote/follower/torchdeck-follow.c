@@ -11,14 +11,14 @@
  *        r <id>                                  replaced by another file: it starts over at 0
  *        e <id>                                  a once read reached the end (or the file is missing)
  *        f <id> <errno>                          cannot be read: no more
- *        h <looks> <bytes>                       alive, every 10 s, with what it did
+ *        h <looks> <bytes>                       alive, every 10 s (argv[1] ms where given), with what it did
  *
  * Files written on compute nodes reach the login node over NFS or Lustre, where inotify sees nothing and attributes
  * are cached: each look opens the file (close-to-open consistency shows its growth), fstats it and reads what is
  * new. On a local file system (ext4, xfs, btrfs, tmpfs, zfs) a stat by path is as fresh, so a look that finds
  * nothing new costs one system call there. A file quiet for T is looked at every T/8, between the pace's bounds:
- * a line comes at most an eighth of the gap before it late, and a quiet file costs little. It exits when stdin closes (the agent's connection went)
- * or stdout does. Plain POSIX C, no dependencies. */
+ * a line comes at most an eighth of the gap before it late, and a quiet file costs little. It exits when stdin closes
+ * (the agent's connection went) or stdout does. Plain POSIX C, no dependencies. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { MAX_FILES = 4096, HEAD_BYTES = 64, CHUNK_BYTES = 256 * 1024, LINE_BYTES = 8192 };
-static const long HEARTBEAT_MS = 10000;
+enum { MAX_FILES = 4096, HEAD_BYTES = 64, CHUNK_BYTES = 256 * 1024, LINE_BYTES = 8192, GAPS = 8 };
+static long heartbeat_ms = 10000; /* argv[1] where given */
 
 struct followed {
     int used;
@@ -46,6 +46,10 @@ struct followed {
     int once;
     long growing_ms, quiet_ms;
     long long next_ms, last_data_ms;
+    long long wait_ms; /* how long next_ms was set after the look before */
+    int seen_data;
+    long long gaps[GAPS]; /* between the looks that found new bytes, the latest GAPS */
+    int gap_count;
     dev_t dev;
     ino_t ino; /* 0: not seen yet */
     int local; /* on a local file system: a stat by path shows its growth */
@@ -145,16 +149,50 @@ static int on_local_file_system(int fd)
 #endif
 }
 
-/* The next look: a file quiet for T, in T/8, within the pace's bounds. */
+static void note_data(struct followed *f, long long now)
+{
+    if (f->seen_data)
+        f->gaps[f->gap_count++ % GAPS] = now - f->last_data_ms;
+    f->seen_data = 1;
+    f->last_data_ms = now;
+}
+
+/* The shortest of the latest gaps between new bytes, once there are a few; 0: no rhythm known. */
+static long long rhythm(const struct followed *f)
+{
+    if (f->gap_count < 4)
+        return 0;
+    long long shortest = f->gaps[0];
+    for (int i = 1; i < (f->gap_count < GAPS ? f->gap_count : GAPS); ++i)
+        if (f->gaps[i] < shortest)
+            shortest = f->gaps[i];
+    return shortest;
+}
+
+/* The next look: a file quiet for T, in T/8, within the pace's bounds. A job that writes in a rhythm (a line a
+ * step, an epoch) is looked at no more often than the pace's slowest before three quarters of its shortest recent
+ * gap have passed: a line a second costs a few looks, not forty, and one that comes early is still seen within the
+ * slowest wait. */
 static void schedule(struct followed *f, long long now)
 {
     long long wait = (now - f->last_data_ms) / 8;
     if (wait < f->growing_ms)
         wait = f->growing_ms;
+    const long long next_line = f->last_data_ms + rhythm(f) * 3 / 4;
+    if (now + wait < next_line)
+        wait = next_line - now;
     if (wait > f->quiet_ms)
         wait = f->quiet_ms;
     /* Slow looks (the runs nobody shows) on a common grid: their frames leave together. */
     f->next_ms = wait >= 1000 ? (now + wait) / wait * wait : now + wait;
+    f->wait_ms = wait;
+}
+
+/* Due now, or soon enough to be looked at with the files that are: a quarter of its wait early is never late, and
+ * files that grow together (a job's log and metrics file) then cost the login node one wake-up, not two. */
+static int due(const struct followed *f, long long now)
+{
+    return f->used && f->next_ms - f->wait_ms / 4 <= now;
 }
 
 static void restart(struct followed *f, long long now)
@@ -163,6 +201,8 @@ static void restart(struct followed *f, long long now)
     f->head_len = 0;
     f->ino = 0;
     f->next_ms = now;
+    f->seen_data = 0; /* a new file: its rhythm is learnt again */
+    f->gap_count = 0;
 }
 
 /* One look at a file: what is new is sent; a truncated or replaced file starts over. */
@@ -180,8 +220,10 @@ static void look(struct followed *f, long long now)
     }
     const int fd = open(f->path, O_RDONLY);
     if (fd < 0) {
-        if (errno == ENOENT && !f->once) { /* not there yet: looked for now and then */
+        if ((errno == ENOENT && !f->once) || errno == EMFILE || errno == ENFILE || errno == EINTR) {
+            /* not there yet, or no descriptor free now (a login node's limits, its peers): looked at again later */
             f->next_ms = now + f->quiet_ms;
+            f->wait_ms = f->quiet_ms;
             return;
         }
         if (errno == ENOENT)
@@ -241,7 +283,7 @@ static void look(struct followed *f, long long now)
                     f->head_len = (int)keep;
             }
             f->offset += got;
-            f->last_data_ms = now;
+            note_data(f, now);
         }
     }
     close(fd);
@@ -290,14 +332,17 @@ static void command(char *text, long long now)
         f->growing_ms = growing < 1 ? 1 : growing;
         f->quiet_ms = quiet < 1 ? 1 : quiet;
         f->next_ms = now;
+        f->wait_ms = 0;
         f->last_data_ms = now;
     } else if (text[0] == 'P' && sscanf(text, "P %llu %ld %ld", &id, &growing, &quiet) == 3) {
         struct followed *f = find(id);
         if (f) {
             f->growing_ms = growing < 1 ? 1 : growing;
             f->quiet_ms = quiet < 1 ? 1 : quiet;
-            if (f->next_ms > now + f->growing_ms)
+            if (f->next_ms > now + f->growing_ms) {
                 f->next_ms = now + f->growing_ms; /* faster now: not a slow wait */
+                f->wait_ms = f->growing_ms;
+            }
         }
     } else if (text[0] == 'D' && sscanf(text, "D %llu", &id) == 1) {
         struct followed *f = find(id);
@@ -306,22 +351,24 @@ static void command(char *text, long long now)
     } /* anything else: a newer agent's word, ignored */
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static char input[LINE_BYTES * 4];
     size_t buffered = 0;
     long long last_heartbeat = now_ms();
+    if (argc > 1 && atol(argv[1]) > 0)
+        heartbeat_ms = atol(argv[1]);
     signal(SIGPIPE, SIG_IGN); /* a closed stdout is seen as a write error */
     frame("v 1\n");
     flush();
     for (;;) {
         long long now = now_ms();
-        long long due = last_heartbeat + HEARTBEAT_MS;
+        long long wake = last_heartbeat + heartbeat_ms;
         for (int i = 0; i < slots; ++i)
-            if (files[i].used && files[i].next_ms < due)
-                due = files[i].next_ms;
+            if (files[i].used && files[i].next_ms < wake)
+                wake = files[i].next_ms;
         struct pollfd in = {STDIN_FILENO, POLLIN, 0};
-        const int ready = poll(&in, 1, due > now ? (int)(due - now) : 0);
+        const int ready = poll(&in, 1, wake > now ? (int)(wake - now) : 0);
         if (ready < 0 && errno != EINTR)
             return 1;
         if (ready > 0) {
@@ -344,9 +391,9 @@ int main(void)
         }
         now = now_ms();
         for (int i = 0; i < slots; ++i)
-            if (files[i].used && files[i].next_ms <= now)
+            if (due(&files[i], now))
                 look(&files[i], now);
-        if (now - last_heartbeat >= HEARTBEAT_MS) {
+        if (now - last_heartbeat >= heartbeat_ms) {
             char line[96];
             snprintf(line, sizeof line, "h %llu %llu\n", looks, sent_bytes);
             frame(line);

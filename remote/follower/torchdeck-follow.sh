@@ -8,7 +8,7 @@ declare -A path offset from_end once growing quiet next last_data inode
 tmp=$(mktemp) || exit 1
 trap 'rm -f "$tmp"' EXIT
 looks=0 sent=0
-quiet_after_ms=5000 heartbeat_ms=10000 chunk=262144
+quiet_after_ms=5000 heartbeat_ms=${1:-10000} chunk=262144
 
 now_ms() {
     if [[ -n "${EPOCHREALTIME:-}" ]]; then

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Issue 40: the login-node follower (remote/follower/) reads a running job's files on the sandbox's login node and
-# sends only new bytes: every metrics line reaches the store once, in order, through two killed connections and a
-# killed follower; a log truncated under it is read from its new start, said once; where no C compiler builds it,
-# its bash form does the same. Usage: follower_test.sh CASE
+# sends only new bytes: every metrics line reaches the store once, in order, through two killed connections, a
+# killed follower and a stopped one; a log truncated under it is read from its new start, said once; where no C
+# compiler builds it, its bash form does the same. Usage: follower_test.sh CASE
 set -euo pipefail
+# A stopped follower is found out after 3 missed heartbeats: 3.5 s here (set before the agent starts).
+[[ ${1:-} == lines ]] && export TORCHDECK_FOLLOWER_HEARTBEAT_MS=500
 # shellcheck source=term_helpers.sh
 source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
 td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
@@ -37,8 +39,10 @@ expect_every_step_once() { # RUN N
     expect_eq "$(steps "$1" | tr '\n' ' ')" "$(seq "$2" | tr '\n' ' ')" "the steps in the store"
 }
 
-case_lines() {
-    local run before pids
+follower_pid() { pgrep -n -f "$home/work/follower/.*/torchdeck-follow" || true; }
+
+case_lines() { # every line once through two killed connections, a killed follower and a stopped one
+    local run before pids killed stopped
     run=$(lines_job 200 followed)
     # shellcheck disable=SC2064 # expand now
     trap "td cancel '$run' >/dev/null 2>&1 || true; stop_agent" EXIT
@@ -55,13 +59,24 @@ case_lines() {
         wait_steps "$run" $(( 50 * (k + 1) ))
     done
     wait_following compiled # started again with the new connection
-    pkill -KILL -f "$home/work/follower/" || fail "no follower runs on the login node"
+    killed=$(follower_pid)
+    [[ -n "$killed" ]] || fail "no follower runs on the login node"
+    kill -KILL "$killed"
+    for _ in $(seq 300); do stopped=$(follower_pid); [[ -n "$stopped" && "$stopped" != "$killed" ]] && break; sleep 0.2; done
+    [[ -n "$stopped" && "$stopped" != "$killed" ]] || fail "no follower was started after the kill"
+    wait_following compiled
+    kill -STOP "$stopped" # stopped, not gone: only its silence tells
     touch "$home/go3"
     expect_eq "$(wait_final "$run" 300)" completed "the run's state"
     expect_every_step_once "$run" 200
     grep -q "the follower on torchdeck-sandbox stopped: the follower ended" "$home/data/agent.log" ||
         fail "the killed follower was not seen: $(grep -i follow "$home/data/agent.log")"
+    grep -q "the follower on torchdeck-sandbox stopped: the follower was silent" "$home/data/agent.log" ||
+        fail "the stopped follower was not seen: $(grep -i follow "$home/data/agent.log")"
     wait_following compiled # and started again
+    kill -CONT "$stopped" # its channel is closed: it reads the end of its input and exits
+    for _ in $(seq 100); do kill -0 "$stopped" 2>/dev/null || break; sleep 0.1; done
+    ! kill -0 "$stopped" 2>/dev/null || fail "the stopped follower went on after its channel closed"
     remove_home
 }
 

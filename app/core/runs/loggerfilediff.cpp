@@ -6,34 +6,90 @@
 #include "core/metrics/tfeventreader.h"
 #include "core/shellquote.h"
 
+#include <optional>
+
 namespace torchdeck {
 
 namespace {
 constexpr int findDepth = 6; // <run>/code/lightning_logs/version_0/metrics.csv, <run>/runs/<date>/events...
 } // namespace
 
-QString loggerFilesFindCommand(const QString &runDirectory)
+QString loggerFilesFindCommand(const QStringList &runDirectories)
 {
-    const QString first = shellQuote(runDirectory + QStringLiteral("/job-0.sh"));
-    return QStringLiteral("if test -f %1; then find %2 -maxdepth %3 -type f -links 1 -newer %1 \\( -name metrics.csv "
-                          "-o -name 'events.out.tfevents.*' \\) -printf '%s %p\\0'; fi")
-        .arg(first, shellQuote(runDirectory))
+    // One find for every run of a pass: a process per run cost the login node more than all the walks.
+    QStringList quoted;
+    for (const QString &directory : runDirectories)
+        quoted.append(shellQuote(directory));
+    return QStringLiteral("find %1 -maxdepth %2 -type f \\( -name job-0.sh -o -links 1 \\( -name metrics.csv "
+                          "-o -name 'events.out.tfevents.*' \\) \\) -printf '%T@ %s %p\\0'")
+        .arg(quoted.join(u' '))
         .arg(findDepth);
 }
 
-QList<LoggerFileRecord> parseFoundLoggerFiles(const QByteArray &findOutput)
-{
-    QList<LoggerFileRecord> files;
-    for (const QByteArray &entry : findOutput.split('\0')) {
-        const qsizetype space = entry.indexOf(' ');
-        if (space <= 0)
-            continue;
-        bool ok = false;
-        const qint64 size = entry.left(space).toLongLong(&ok);
-        if (ok)
-            files.append({QString::fromUtf8(entry.mid(space + 1)), 0, 0, size});
+namespace {
+struct FoundFile {
+    qint64 seconds = 0;
+    qint64 nanoseconds = 0;
+    LoggerFileRecord record;
+    bool operator>(const FoundFile &other) const
+    {
+        return seconds != other.seconds ? seconds > other.seconds : nanoseconds > other.nanoseconds;
     }
-    return files;
+};
+
+// "<seconds>.<fraction> <size> <path>"; nullopt for anything else.
+std::optional<FoundFile> foundFile(const QByteArray &entry)
+{
+    const QList<QByteArray> fields = entry.split(' ');
+    if (fields.size() < 3)
+        return std::nullopt;
+    const QList<QByteArray> time = fields.at(0).split('.');
+    bool ok = false;
+    FoundFile file;
+    file.seconds = time.at(0).toLongLong(&ok);
+    if (!ok || time.size() > 2)
+        return std::nullopt;
+    if (time.size() == 2) {
+        file.nanoseconds = time.at(1).leftJustified(9, '0', true).toLongLong(&ok);
+        if (!ok)
+            return std::nullopt;
+    }
+    file.record.size = fields.at(1).toLongLong(&ok);
+    const qsizetype pathAt = fields.at(0).size() + fields.at(1).size() + 2;
+    if (!ok || file.record.size < 0 || pathAt >= entry.size())
+        return std::nullopt;
+    file.record.path = QString::fromUtf8(entry.mid(pathAt));
+    return file;
+}
+} // namespace
+
+QHash<QString, QList<LoggerFileRecord>> parseFoundLoggerFiles(const QByteArray &findOutput,
+                                                              const QStringList &runDirectories)
+{
+    QList<FoundFile> files;
+    QHash<QString, FoundFile> firstScripts;
+    for (const QByteArray &entry : findOutput.split('\0')) {
+        const std::optional<FoundFile> file = foundFile(entry);
+        if (!file)
+            continue;
+        const QString &path = file->record.path;
+        if (path.endsWith(QStringLiteral("/job-0.sh")))
+            firstScripts.insert(path.chopped(int(qstrlen("/job-0.sh"))), *file);
+        else
+            files.append(*file);
+    }
+    QHash<QString, QList<LoggerFileRecord>> found;
+    for (const QString &directory : runDirectories) {
+        QList<LoggerFileRecord> &under = found[directory];
+        const auto first = firstScripts.constFind(directory);
+        if (first == firstScripts.cend())
+            continue; // no job of the run started: nothing there is its own
+        for (const FoundFile &file : std::as_const(files)) {
+            if (file.record.path.startsWith(directory + u'/') && file > *first)
+                under.append(file.record);
+        }
+    }
+    return found;
 }
 
 QList<LoggerFileChange> changedLoggerFiles(const QList<LoggerFileRecord> &found, const QList<LoggerFileRecord> &stored,

@@ -4,6 +4,7 @@
 #include "core/store/runrecord.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 
 namespace torchdeck {
@@ -12,13 +13,15 @@ namespace torchdeck {
 // Lightning's metrics.csv): how a pass finds them, which changed since the store last read them, from where
 // to read each, and what its new bytes give.
 
-// A POSIX shell command that prints "<size> <path>\0" for each such file under `runDirectory` written by the
-// run's jobs: newer than its first script, and no hard link of a code snapshot's files (a local run's outputs
-// uploaded with --code are no data of this run). Prints nothing before the first script exists.
-QString loggerFilesFindCommand(const QString &runDirectory);
+// One POSIX shell command that prints "<mtime> <size> <path>\0" for each such file under the run directories, and
+// for each directory's first script (job-0.sh); the code snapshot's files (hard links) are left out: a local
+// run's outputs uploaded with --code are no data of this run.
+QString loggerFilesFindCommand(const QStringList &runDirectories);
 
-// The files that command printed; entries that are not "<size> <path>" are skipped.
-QList<LoggerFileRecord> parseFoundLoggerFiles(const QByteArray &findOutput);
+// What that command printed, for each of the run directories: the files its jobs wrote (newer than its first
+// script; none before that script exists). Entries that are not "<mtime> <size> <path>" are skipped.
+QHash<QString, QList<LoggerFileRecord>> parseFoundLoggerFiles(const QByteArray &findOutput,
+                                                              const QStringList &runDirectories);
 
 struct LoggerFileChange {
     LoggerFileRecord before; // as stored; a new file: at offset 0, of the attempt that found it

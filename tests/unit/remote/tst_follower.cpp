@@ -37,13 +37,13 @@ public:
             m_process.kill();
     }
     void tell(const QByteArray &command) { m_process.write(command); }
-    // The next frame that is not a heartbeat; none when it sent none within 10 s.
-    std::optional<FollowerFrame> next()
+    // The next frame that is not a heartbeat (or is, with `heartbeats`); none when it sent none within 10 s.
+    std::optional<FollowerFrame> next(bool heartbeats = false)
     {
         const QDeadlineTimer deadline(10000);
         for (;;) {
             while (std::optional<FollowerFrame> frame = m_frames.next()) {
-                if (frame->kind != Kind::Heartbeat)
+                if (frame->kind != Kind::Heartbeat || heartbeats)
                     return frame;
             }
             if (m_frames.failed() || deadline.hasExpired() ||
@@ -192,6 +192,41 @@ private slots:
         follower.process().closeWriteChannel(); // the agent's channel closed: it exits
         QVERIFY(follower.process().waitForFinished(10000));
         QCOMPARE(follower.process().exitCode(), 0);
+    }
+
+    void waitsForDescriptors()
+    {
+        // A login node out of descriptors for it (its limit, or the system's): the file is not given up, it is read
+        // once a descriptor is free again.
+        QTemporaryDir work;
+        QVERIFY(work.isValid());
+        QProcess install;
+        install.start(QStringLiteral("bash"), {QStringLiteral("-c"), followerInstallCommand(work.path())});
+        QVERIFY(install.waitForFinished(60000));
+        const FollowerForm form = followerFormFrom(work.path(), install.readAllStandardOutput());
+        QCOMPARE(form.form, QStringLiteral("compiled"));
+        const QString log = work.filePath(QStringLiteral("job.log"));
+        writeFile(log, "line 1\n");
+        // Heartbeats every 20 ms tell how it fares.
+        RunningFollower follower(form.command.section(u' ', 0, -2) + QStringLiteral(" 20"));
+        auto frame = follower.next();
+        QVERIFY(frame && frame->kind == Kind::Ready);
+        const auto limitDescriptors = [&follower](const QString &soft) {
+            QProcess limit;
+            limit.start(QStringLiteral("prlimit"),
+                        {QStringLiteral("--pid"), QString::number(follower.process().processId()),
+                         QStringLiteral("--nofile=") + soft + u':'});
+            QVERIFY(limit.waitForFinished(10000));
+            QCOMPARE(limit.exitCode(), 0);
+        };
+        limitDescriptors(QStringLiteral("3")); // its standard streams only: every open fails with EMFILE
+        follower.tell(followerAdd(1, 0, 0, false, 5, 50, log));
+        do { // looked at, and failed to open it, a few times
+            frame = follower.next(true);
+            QVERIFY2(frame && frame->kind == Kind::Heartbeat, "a frame before a descriptor was free");
+        } while (frame->looks < 3);
+        limitDescriptors(QStringLiteral("64"));
+        QCOMPARE(follower.data(1, 0, 7), QByteArray("line 1\n"));
     }
 };
 

@@ -19,15 +19,29 @@ class TestLoggerFileDiff : public QObject {
 private slots:
     void findOutput()
     {
-        const QByteArray out = "120 " + csv.toUtf8() + '\0' + "not-a-size /w/x\0" + '\0' + "-1\0" + "55 " +
-                               events.toUtf8() + '\0' + "7 /w/runs/r/a path with spaces/metrics.csv";
-        const QList<LoggerFileRecord> found = parseFoundLoggerFiles(out);
-        QCOMPARE(found.size(), 3);
-        QCOMPARE(found.at(0).path, csv);
-        QCOMPARE(found.at(0).size, 120);
-        QCOMPARE(found.at(1).path, events);
-        QCOMPARE(found.at(2).path, QStringLiteral("/w/runs/r/a path with spaces/metrics.csv"));
-        QVERIFY(loggerFilesFindCommand(QStringLiteral("/w/runs/it's")).contains(QStringLiteral("'/w/runs/it'\\''s'")));
+        // Two runs in one find: r's first script, its files written before it (a snapshot's) and after, a
+        // damaged entry; s before its first script exists.
+        const QByteArray out = "1764158000.5 10 /w/runs/r/job-0.sh" + QByteArray(1, '\0') + "1764158000.6 120 " +
+                               csv.toUtf8() + '\0' + "1764158000.4 9 /w/runs/r/code/old/metrics.csv" + '\0' +
+                               "1764158000.5 9 /w/runs/r/same-time/metrics.csv" + '\0' + "not-a-time 5 /w/x" + '\0' +
+                               '\0' + "-1" + '\0' + "1764158001 55 " + events.toUtf8() + '\0' +
+                               "1764158000.50000001 7 /w/runs/r/a path with spaces/metrics.csv" + '\0' +
+                               "1764158009 3 /w/runs/s/metrics.csv" + '\0' + "1764158000 3 /w/runs/r/code/job-0.sh";
+        const QStringList directories{QStringLiteral("/w/runs/r"), QStringLiteral("/w/runs/s"),
+                                      QStringLiteral("/w/runs/t")};
+        const auto found = parseFoundLoggerFiles(out, directories);
+        QCOMPARE(found.size(), 3); // each directory asked for, those with nothing too
+        const QList<LoggerFileRecord> &r = found.value(directories.at(0));
+        QCOMPARE(r.size(), 3);
+        QCOMPARE(r.at(0).path, csv);
+        QCOMPARE(r.at(0).size, 120);
+        QCOMPARE(r.at(1).path, events);
+        QCOMPARE(r.at(1).size, 55);
+        QCOMPARE(r.at(2).path, QStringLiteral("/w/runs/r/a path with spaces/metrics.csv"));
+        QVERIFY(found.value(directories.at(1)).isEmpty());
+        QVERIFY(found.value(directories.at(2)).isEmpty());
+        const QString command = loggerFilesFindCommand({QStringLiteral("/w/runs/it's"), QStringLiteral("/w/runs/b")});
+        QVERIFY(command.startsWith(QStringLiteral("find '/w/runs/it'\\''s' /w/runs/b -maxdepth ")));
     }
 
     void changed_data()

@@ -221,11 +221,13 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         context.error(events.error);
         return Failure;
     }
+    // An epoch printed over two lines: one row.
+    const QList<StoredMetricEvent> rows = joinedEpochRows(events.value, supersededEvents(events.value));
     if (format == u"csv") {
         out << metricsCsv(events.value);
     } else if (format == u"json") {
         QJsonArray array;
-        for (const StoredMetricEvent &stored : events.value) {
+        for (const StoredMetricEvent &stored : rows) {
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
                 continue;
@@ -249,7 +251,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << Tr::tr("EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT\n");
-        for (const StoredMetricEvent &stored : events.value) {
+        for (const StoredMetricEvent &stored : rows) {
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Epoch)
                 continue;

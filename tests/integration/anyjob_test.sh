@@ -215,6 +215,10 @@ case_two_line() { # the common two-line summary, read with two patterns of the u
     wait_final "$run" >/dev/null
     expect_eq "$(plotted_summary "$run")" "$(printf -- '-\t1:0.9 2:0.7\t1:0.8 2:0.6\t-\t1:12.5 2:11.5')" \
         "the epochs, losses and times of the two-line summary"
+    expect_eq "$(td metrics "$run" --json | /usr/bin/python3 -c 'import json, sys
+rows = [r for r in json.load(sys.stdin) if r["event"] == "epoch"]
+print(" ".join("%s:%s/%s/%s" % (r["epoch"], r["loss"], r["val_loss"], r["seconds"]) for r in rows))')" \
+        "1:0.9/0.8/12.5 2:0.7/0.6/11.5" "metrics --json: one row per epoch, its seconds once"
     grep -q "line 1: pattern .*: context" <<<"$(td logs "$run" --explain)" || fail "explain: $(td logs "$run" --explain)"
 }
 

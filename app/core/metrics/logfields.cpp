@@ -6,8 +6,9 @@ namespace torchdeck {
 
 namespace {
 
-// A number as Python and C++ print it, including nan and inf.
-#define TD_NUM R"((?:[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
+// A number as Python and C++ print it, including nan and inf, and with thousands separators (f"{n:,}").
+#define TD_NUM                                                                                                         \
+    R"((?:[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)))"
 
 const QRegularExpression &dictPair()
 {
@@ -17,7 +18,8 @@ const QRegularExpression &dictPair()
 }
 
 // "name: value", "name=value", "name = value"; "Epoch 3", "nll_loss 3.2" and a table's "| wps 12000 |"; "Name
-// value (average)". The value may be "[3]", "[100/938]", "3/10" or "tensor(0.5".
+// value (average)". The value may be "[3]", "[100/938]", "3/10", "tensor(0.5", a one-element "tensor([0.5])" (an
+// all-reduced loss) or a numpy scalar, "np.float32(0.5)".
 const QRegularExpression &field()
 {
     static const QRegularExpression re(QStringLiteral(
@@ -29,7 +31,9 @@ const QRegularExpression &field()
         R"(|(?<=\| )(?<cname>[A-Za-z][\w@.\-]*)[ \t]+(?=[-+]?[\d.]+(?:[eE][-+]?\d+)?\s*(?:\||$)))"
         R"())"
         R"((?:\[\s*(?<bdone>\d+)\s*/\s*(?<btotal>\d+)\s*\]|\[\s*(?<bvalue>)" TD_NUM R"()\s*\])"
-        R"(|tensor\(\s*(?<tvalue>)" TD_NUM R"()|(?<value>)" TD_NUM R"()(?:\s*/\s*(?<total>\d+)(?![\d.]))?))"
+        R"(|tensor\(\s*(?<tvalue>)" TD_NUM R"()|tensor\(\s*\[\s*(?<t1value>)" TD_NUM R"()\s*\])"
+        R"(|(?:np|numpy)\.(?:u?int|float|double|longdouble|half|single)\d*\(\s*(?<nvalue>)" TD_NUM R"()\s*\))"
+        R"(|(?<value>)" TD_NUM R"()(?:\s*/\s*(?<total>\d+)(?![\d.]))?))"
         R"((?:\s*\(\s*(?<average>)" TD_NUM R"()\s*\))?(?<percent>\s*%)?(?:s|sec|secs|seconds)?(?![\w.@]))"));
     return re;
 }
@@ -42,7 +46,8 @@ const QRegularExpression &furniture()
         R"(|\b\d+(?:\.\d+)?%(?=\|))"                                                   // tqdm's "45%|"
         R"(|\d{1,3}(?::\d\d){1,2}(?:[.,]\d+)?(?:<(?:\d{1,3}(?::\d\d){1,2}|\?))?)"      // times, tqdm's "00:05<00:06"
         R"(|)" TD_NUM R"(\s*(?:it/s|s/it|ms/step|s/step|us/step|ms/sample|s/epoch)\b)" // rates
-        R"(|\?it/s)"));
+        R"(|\?it/s)"
+        R"(|\bdevice=(['"])[^'"]*\1)")); // a tensor's "device='cuda:0'"
     return re;
 }
 
@@ -57,7 +62,7 @@ const QRegularExpression &timeForEpoch()
 double number(QStringView text, bool *decimal = nullptr)
 {
     bool ok = false;
-    const double value = text.toDouble(&ok);
+    const double value = text.contains(u',') ? text.toString().remove(u',').toDouble(&ok) : text.toDouble(&ok);
     if (decimal)
         *decimal = text.contains(u'.') || text.contains(u'e') || text.contains(u'E');
     return ok ? value : kNoValue;
@@ -147,8 +152,11 @@ LogFields logFields(QStringView text)
             f.total = m.capturedView(u"btotal").toLongLong();
         } else if (m.hasCaptured(u"bvalue")) {
             f.value = number(m.capturedView(u"bvalue"), &f.decimal);
-        } else if (m.hasCaptured(u"tvalue")) {
-            f.value = number(m.capturedView(u"tvalue"), &f.decimal);
+        } else if (m.hasCaptured(u"tvalue") || m.hasCaptured(u"t1value") || m.hasCaptured(u"nvalue")) {
+            const QStringView value = m.hasCaptured(u"tvalue")    ? m.capturedView(u"tvalue")
+                                      : m.hasCaptured(u"t1value") ? m.capturedView(u"t1value")
+                                                                  : m.capturedView(u"nvalue");
+            f.value = number(value, &f.decimal);
         } else {
             f.value = number(m.capturedView(u"value"), &f.decimal);
             if (m.hasCaptured(u"total"))

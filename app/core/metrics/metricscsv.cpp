@@ -2,9 +2,12 @@
 
 #include "core/metrics/runseries.h"
 
+#include <QHash>
 #include <QStringList>
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 namespace torchdeck {
 
@@ -122,9 +125,99 @@ QList<bool> supersededEvents(const QList<StoredMetricEvent> &events)
     return superseded;
 }
 
-QString metricsCsv(const QList<StoredMetricEvent> &events)
+namespace {
+// Takes `from`'s values into `into` where it has none; false (and `into` unchanged) where both have one that
+// differs.
+bool joinValue(double *into, double from)
 {
-    const QList<bool> superseded = supersededEvents(events);
+    if (!MetricEvent::has(from) || (MetricEvent::has(*into) && *into == from))
+        return true;
+    if (MetricEvent::has(*into))
+        return false;
+    *into = from;
+    return true;
+}
+
+bool joinCount(qint64 *into, qint64 from)
+{
+    if (from == kNoCount || *into == from)
+        return true;
+    if (*into != kNoCount)
+        return false;
+    *into = from;
+    return true;
+}
+
+std::optional<MetricEvent> joined(MetricEvent into, const MetricEvent &from)
+{
+    bool ok = joinValue(&into.loss, from.loss) && joinValue(&into.lr, from.lr) &&
+              joinValue(&into.samplesPerSecond, from.samplesPerSecond) && joinValue(&into.valLoss, from.valLoss) &&
+              joinValue(&into.valAccuracy, from.valAccuracy) && joinValue(&into.seconds, from.seconds) &&
+              joinCount(&into.step, from.step) && joinCount(&into.epochs, from.epochs);
+    for (const NamedValue &value : from.extras) {
+        if (!ok)
+            break;
+        const auto same = std::find_if(into.extras.begin(), into.extras.end(),
+                                       [&value](const NamedValue &v) { return v.name == value.name; });
+        if (same == into.extras.end())
+            into.extras.append(value);
+        else
+            ok = joinValue(&same->value, value.value);
+    }
+    if (!ok)
+        return std::nullopt;
+    return into;
+}
+bool sameValues(const MetricEvent &a, const MetricEvent &b)
+{
+    const auto same = [](double x, double y) {
+        return MetricEvent::has(x) == MetricEvent::has(y) && !(x < y || y < x);
+    };
+    return same(a.loss, b.loss) && same(a.lr, b.lr) && same(a.samplesPerSecond, b.samplesPerSecond) &&
+           same(a.valLoss, b.valLoss) && same(a.valAccuracy, b.valAccuracy) && same(a.seconds, b.seconds) &&
+           a.step == b.step && a.extras.size() == b.extras.size();
+}
+} // namespace
+
+QList<StoredMetricEvent> joinedEpochRows(const QList<StoredMetricEvent> &events, const QList<bool> &apart,
+                                         QList<bool> *rowsApart)
+{
+    QList<StoredMetricEvent> rows;
+    QList<bool> flags;
+    rows.reserve(events.size());
+    QHash<QPair<int, int>, qsizetype> lastEpochRow; // (attempt, source): its latest epoch row, while no step follows
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        const StoredMetricEvent &stored = events.at(i);
+        const MetricEvent &e = stored.event;
+        const bool flag = i < apart.size() && apart.at(i);
+        const QPair<int, int> key{stored.attempt, int(e.source)};
+        if (e.kind == MetricEventKind::Step)
+            lastEpochRow.remove(key);
+        if (e.kind == MetricEventKind::Epoch) {
+            const auto last = lastEpochRow.constFind(key);
+            if (last != lastEpochRow.cend() && rows.at(*last).event.epoch == e.epoch && e.epoch != kNoCount) {
+                const std::optional<MetricEvent> both = joined(rows.at(*last).event, e);
+                // A row superseded only by this one (each of its values is this one's too) joins it as well.
+                if (both && (flags.at(*last) == flag || (!flag && sameValues(*both, e)))) {
+                    rows[*last].event = *both;
+                    flags[*last] = flag;
+                    continue;
+                }
+            }
+            lastEpochRow.insert(key, rows.size());
+        }
+        rows.append(stored);
+        flags.append(flag);
+    }
+    if (rowsApart)
+        *rowsApart = flags;
+    return rows;
+}
+
+QString metricsCsv(const QList<StoredMetricEvent> &allEvents)
+{
+    QList<bool> superseded;
+    const QList<StoredMetricEvent> events = joinedEpochRows(allEvents, supersededEvents(allEvents), &superseded);
     const QStringList extras = extraNamesOf(events);
     QString text = metricsCsvHeader(extras) + u'\n';
     for (qsizetype i = 0; i < events.size(); ++i) {

@@ -22,8 +22,16 @@ QString metricsCsvRow(int attempt, const MetricEvent &event, bool discarded, con
 // The names of the events' extra values, in the order they first appear.
 QStringList extraNamesOf(const QList<StoredMetricEvent> &events);
 QString metricSourceName(MetricSource source);
-// The whole document, lines ended by '\n'.
+// The whole document, lines ended by '\n' (with joinedEpochRows' rows).
 QString metricsCsv(const QList<StoredMetricEvent> &events);
+
+// The events with an epoch printed over consecutive lines as one row (a line with its time, then one with its
+// losses): an epoch event joins the last epoch event of the same attempt, source and epoch when no step event of
+// that source came between, no value they both have differs and both have the same flag in `apart` (where
+// given: supersededEvents(), so that a superseded value never joins a drawn one); `rowsApart` gets the rows'
+// flags. The charts draw both the same either way.
+QList<StoredMetricEvent> joinedEpochRows(const QList<StoredMetricEvent> &events, const QList<bool> &apart = {},
+                                         QList<bool> *rowsApart = nullptr);
 
 // Which events a later attempt superseded, or a file's values for the same series (a log event none of whose
 // values is drawn), by the rules RunSeries draws with (one flag per event; only step and epoch events can be

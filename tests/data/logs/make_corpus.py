@@ -181,6 +181,20 @@ The PyTorch 60-minute blitz cifar10_tutorial.py (2 epochs, a line every 2000 min
 make_corpus.py.""", lines)
 
 
+def python_reprs():
+    lines = []
+    for epoch in (1, 2, 3):
+        for k in (1, 2):
+            step = (epoch - 1) * 2000 + k * 1000
+            lines.append(f"epoch {epoch} step {step:,} samples {step * 256:,} loss: tensor([{1200 / step:.4f}])")
+        lines.append(f"epoch {epoch} done: train_loss: tensor([{1.0 / epoch:.4f}], device='cuda:0'), "
+                     f"val_loss: np.float32({0.9 / epoch:.4f}), val_acc: np.float64({0.5 + epoch / 100:.4f})")
+    write("python-reprs.log", """
+A plain DDP script (torch 2, numpy 2) that prints its all-reduced loss as the one-element tensor it is
+(print(f"loss: {loss}")), its validation figures as numpy scalars (f"{np.float32(x)!r}") and its counts with
+thousands separators (f"{step:,}"); written by make_corpus.py.""", lines)
+
+
 for make in (hf_trainer, mnist, lightning_bar, epoch_zero, imagenet, timm, fairseq, deepspeed, torchtune, tf_time,
-             cifar_tutorial):
+             cifar_tutorial, python_reprs):
     make()

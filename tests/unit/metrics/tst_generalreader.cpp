@@ -82,6 +82,12 @@ void TestGeneralReader::lines_data()
                                << "- 10 -1/-1 | 2.345 - - 2e-05 - | tokens_per_second_per_gpu=1000.5";
     QTest::addRow("tensor") << "epoch 2 loss: tensor(0.5432, grad_fn=<NllLossBackward0>)"
                             << "2 -1 -1/-1 | 0.5432 - - - - | ";
+    QTest::addRow("one-element tensor") << "epoch 2 loss: tensor([0.5432], device='cuda:0')"
+                                        << "2 -1 -1/-1 | 0.5432 - - - - | ";
+    QTest::addRow("numpy scalars") << "epoch 3 val_loss: np.float32(0.25), val_acc: np.float64(0.75), step np.int64(12)"
+                                   << "3 12 -1/-1 | - 0.25 0.75 - - | ";
+    QTest::addRow("thousands") << "step 1,200 samples: 1,536,000.5 lr: 0.001, loss 0.5,"
+                               << "- 1200 -1/-1 | 0.5 - - 0.001 - | samples=1.536e+06";
 }
 
 void TestGeneralReader::lines()

@@ -98,6 +98,52 @@ private slots:
         QCOMPARE(lines.at(4), QStringLiteral("0,step,,,30,0.03333333333,,,,,,1,metrics_file"));
         QCOMPARE(lines.at(7), QStringLiteral("1,step,,,30,0.03333333333,,,,,,0,metrics_file"));
     }
+
+    void anEpochOverTwoLinesIsOneRow()
+    {
+        // A log's "Time taken for epoch 1 is 21.5 sec" then "train_loss: 0.6, val_loss: 0.5": two epoch events of
+        // epoch 1, the second with the seconds again. Epoch 2 the other way round; epoch 3 twice with another loss
+        // (a script that prints it twice) stays two rows, as does an epoch of another attempt.
+        const auto epoch = [](qint64 number, double loss, double valLoss, double seconds) {
+            MetricEvent e;
+            e.kind = MetricEventKind::Epoch;
+            e.source = MetricSource::Log;
+            e.epoch = number;
+            e.loss = loss;
+            e.valLoss = valLoss;
+            e.seconds = seconds;
+            return e;
+        };
+        MetricEvent step;
+        step.source = MetricSource::Log;
+        step.step = 7;
+        step.loss = 0.55;
+        const QList<StoredMetricEvent> events{{0, epoch(1, kNoValue, kNoValue, 21.5)},
+                                              {0, epoch(1, 0.6, 0.5, 21.5)},
+                                              {0, epoch(2, 0.3, 0.25, kNoValue)},
+                                              {0, epoch(2, kNoValue, kNoValue, 22.5)},
+                                              {0, epoch(3, 0.2, kNoValue, kNoValue)},
+                                              {0, epoch(3, 0.21, kNoValue, kNoValue)},
+                                              {0, step},
+                                              {0, epoch(3, kNoValue, 0.1, kNoValue)},
+                                              {1, epoch(3, kNoValue, kNoValue, 9.0)}};
+        const QList<StoredMetricEvent> rows = joinedEpochRows(events);
+        QCOMPARE(rows.size(), 7);
+        QCOMPARE(rows.at(0).event.loss, 0.6);
+        QCOMPARE(rows.at(0).event.valLoss, 0.5);
+        QCOMPARE(rows.at(0).event.seconds, 21.5);
+        QCOMPARE(rows.at(1).event.epoch, 2);
+        QCOMPARE(rows.at(1).event.loss, 0.3);
+        QCOMPARE(rows.at(1).event.seconds, 22.5);
+        QCOMPARE(rows.at(2).event.loss, 0.2);
+        QCOMPARE(rows.at(3).event.loss, 0.21);
+        QCOMPARE(rows.at(4).event.kind, MetricEventKind::Step);
+        QVERIFY(!MetricEvent::has(rows.at(5).event.loss)); // after a step: a row of its own
+        QCOMPARE(rows.at(6).attempt, 1);
+        const QStringList csv = metricsCsv(events).split(u'\n', Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), 1 + 7);
+        QVERIFY(csv.at(1).startsWith(QStringLiteral("0,epoch,,1,,0.6,,,0.5,,21.5,")));
+    }
 };
 
 TORCHDECK_TEST_MAIN(TestMetricsCsv)

@@ -130,6 +130,8 @@ void ClusterSession::sampleRun(QObject *context, const QString &runId,
         [this, runId, job, kind, done](int exitCode, const QByteArray &out, const QByteArray &err) {
             m_sampling.remove(runId);
             ResourceProbeResult probe = parseResourceProbe(kind, out);
+            if (!probe.error.isEmpty() && probeRacedJobEnd(err))
+                return done(false, {}); // it ended meanwhile: the next poll says how
             if (!probe.error.isEmpty()) {
                 const QString said = QString::fromUtf8(err.trimmed()).section(u'\n', -1);
                 return done(false, tr("no resource sample of job %1 (exit %2): %3")

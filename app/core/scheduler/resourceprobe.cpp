@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -342,6 +343,14 @@ bool parseNvidiaSmiLine(QStringView line, const QString &node, GpuUse *gpu)
     gpu->memoryUsedMiB = number(fields.at(2));
     gpu->memoryTotalMiB = number(fields.at(3));
     return true;
+}
+
+bool probeRacedJobEnd(const QByteArray &errorOutput)
+{
+    static const QList<QByteArray> saysEnded{"No steps running for job", "already completing or completed",
+                                             "Invalid job id specified", "Job has finished", "Unknown Job Id"};
+    return std::any_of(saysEnded.cbegin(), saysEnded.cend(),
+                       [&errorOutput](const QByteArray &words) { return errorOutput.contains(words); });
 }
 
 } // namespace torchdeck

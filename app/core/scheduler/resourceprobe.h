@@ -25,6 +25,10 @@ struct ResourceProbeResult {
 
 // The probe's standard output, read; the CPU percent is left to computeCpuPercent.
 ResourceProbeResult parseResourceProbe(SchedulerKind kind, const QByteArray &output);
+// Whether what the probe printed on stderr says the job ended while it was sampled ("sstat: error: No steps
+// running for job N", srun's "Job/step already completing or completed", qstat's "Job has finished"): no
+// problem to show, the next poll says how it ended.
+bool probeRacedJobEnd(const QByteArray &errorOutput);
 
 // sstat --noheader --parsable2 --allsteps --format=JobID,NTasks,NodeList,AveCPU,AveRSS, its lines maybe prefixed
 // "@sstat ": a task per step (its average times its task count); lines of no step are passed over.

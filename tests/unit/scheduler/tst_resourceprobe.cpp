@@ -19,6 +19,7 @@ private slots:
     void slurmNothingPrinted();
     void sstatCapture();
     void sstatWhenTheStepCannotRun();
+    void aJobThatEndedWhileSampled();
     void nvidiaSmi_data();
     void nvidiaSmi();
     void gpusOfTheSlurmStep();
@@ -123,6 +124,17 @@ void TestResourceProbe::sstatWhenTheStepCannotRun()
     QCOMPARE(probe.sample.tasks.at(1).rssMiB, 1.5);
     QVERIFY(resourceProbeCommand(SchedulerKind::Slurm, PbsDialect::PbsPro, QStringLiteral("9"), {})
                 .contains(QStringLiteral(" || sstat --noheader --parsable2 --allsteps --jobs=9 ")));
+}
+
+void TestResourceProbe::aJobThatEndedWhileSampled()
+{
+    // What the 2-node sandbox printed when a job ended between the poll and the sample: no problem to show.
+    QVERIFY(probeRacedJobEnd("srun: error: Unable to create step for job 12: Job/step already completing or "
+                             "completed\nsstat: error: No steps running for job 12\n"));
+    QVERIFY(probeRacedJobEnd("sstat: error: No steps running for job 12\n"));
+    QVERIFY(probeRacedJobEnd("qstat: Unknown Job Id 12.pbs\n"));
+    QVERIFY(!probeRacedJobEnd("srun: error: Unable to allocate resources: Access denied\n"));
+    QVERIFY(!probeRacedJobEnd({}));
 }
 
 void TestResourceProbe::nvidiaSmi_data()

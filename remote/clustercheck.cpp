@@ -1,7 +1,9 @@
 #include "remote/clustercheck.h"
 
+#include "core/profiles/partitionshape.h"
 #include "core/remotepath.h"
 #include "core/runs/accountcheck.h"
+#include "core/runs/checkfindings.h"
 #include "core/runs/launchercheck.h"
 #include "core/runs/requeueprobe.h"
 #include "core/shellquote.h"
@@ -28,6 +30,8 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
           &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch, &ClusterCheck::checkWorkDirectory,
           &ClusterCheck::checkPyTorchLauncher, &ClusterCheck::checkFairShare, &ClusterCheck::checkQuota})
         m_steps.add({{}, {}, [this, check](const StepHandle &step) { (this->*check)(step); }});
+    if (m_settings.scheduler == SchedulerKind::Slurm)
+        m_steps.add({{}, {}, [this](const StepHandle &step) { checkPartitions(step); }});
     if (m_settings.probeRequeue)
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkRequeue(step); }});
     connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_items); });
@@ -188,6 +192,19 @@ void ClusterCheck::checkFairShare(const StepHandle &step)
 {
     runShell(step, fairShareItem(0, {}, {}).name, fairShareProbeScript(m_settings.moduleLines, m_settings.scheduler),
              &fairShareItem);
+}
+
+void ClusterCheck::checkPartitions(const StepHandle &step)
+{
+    if (!m_connection)
+        return report(step, {tr("Partitions"), false, tr("the connection is gone")});
+    RemoteCommand *command = m_connection->run(sinfoPartitionsCommand());
+    connect(command, &RemoteCommand::failed, step.context(), [this, step](const QString &error) {
+        report(step, {tr("Partitions"), false, error});
+    });
+    connect(command, &RemoteCommand::finished, step.context(), [this, step](const ExecResult &result) {
+        report(step, partitionsCheckItem(result.exitCode, result.out, QString::fromUtf8(result.err).trimmed()));
+    });
 }
 
 void ClusterCheck::checkQuota(const StepHandle &step)

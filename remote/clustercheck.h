@@ -44,7 +44,8 @@ private:
     void checkPyTorchLauncher(const StepHandle &step);
     void checkFairShare(const StepHandle &step);
     void checkQuota(const StepHandle &step);
-    void checkRequeue(const StepHandle &step); // only when the settings ask for it (core/runs/requeueprobe.h)
+    void checkPartitions(const StepHandle &step); // Slurm: sinfo, kept in the profile by the fronts
+    void checkRequeue(const StepHandle &step);    // only when the settings ask for it (core/runs/requeueprobe.h)
 
     QPointer<Connection> m_connection;
     ClusterCheckSettings m_settings;

@@ -14,7 +14,7 @@ struct CheckItem {
     bool ok = false;
     QString detail;       // what was found, or what is wrong and what to do
     bool warning = false; // ok, but with something the user should know before relying on it
-    QString finding = {}; // what a front keeps of it, where it found something (in-job requeue: allowed|refused)
+    QString finding = {}; // what a front keeps of it (in-job requeue: allowed|refused; "Partitions [...]" as JSON)
 };
 
 // What a check looks at: the cluster's profile, or what `torchdeck check` overrides of it.

@@ -2,7 +2,7 @@
 
 #include "client/agentclient.h"
 #include "core/profiles/profilestore.h"
-#include "core/runs/requeueprobe.h"
+#include "core/runs/checkfindings.h"
 #include "gui/clustercheckdialog.h"
 #include "gui/clusterlistmodel.h"
 #include "gui/clusterprofiledialog.h"
@@ -112,14 +112,14 @@ ClusterCheckDialog *ClusterPane::checkCluster(const QString &name)
 {
     auto *dialog = new ClusterCheckDialog(m_agent, name, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    // Whether jobs may requeue themselves there goes to the profile: new runs use it from now on.
+    // Whether jobs may requeue themselves there, and its partitions, go to the profile: new runs use them.
     connect(dialog, &ClusterCheckDialog::checked, this, [this, name](const QList<CheckItem> &items) {
-        const std::optional<InJobRequeue> found = requeueFinding(items);
         ProfileStore *profiles = m_agent->profiles();
-        if (!found || !profiles)
+        if (!profiles)
             return;
         ClusterProfile profile = profiles->profile(name);
-        profile.inJobRequeue = *found;
+        if (!keepCheckFindings(items, &profile, QDateTime::currentDateTime()))
+            return;
         profiles->put(profile);
         QString problem;
         if (!profiles->save(&problem))

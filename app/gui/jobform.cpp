@@ -4,12 +4,14 @@
 #include "core/jobs/runlayout.h"
 #include "core/jobs/signallead.h"
 #include "core/jobs/walltime.h"
+#include "core/profiles/partitionshape.h"
 #include "gui/restartfields.h"
 #include "gui/scriptpreview.h"
 #include "gui/walltimebudgetlabel.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCompleter>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -210,6 +212,9 @@ QWidget *JobForm::buildResourceGroup()
     m_memory->setPlaceholderText(tr("16G (per node; empty: the default)"));
     m_wallTime = new QLineEdit(QStringLiteral("01:00:00"));
     m_partition = new QLineEdit;
+    m_partitionNote = new QLabel;
+    m_partitionNote->setWordWrap(true);
+    m_partitionNote->setVisible(false);
     m_account = new QLineEdit;
     m_modules = new QLineEdit;
     m_modules->setPlaceholderText(QStringLiteral("cmake pytorch"));
@@ -236,6 +241,7 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("&Wall time"), m_wallTime);
     form->addRow(QString(), m_budget);
     form->addRow(tr("&Partition / queue"), m_partition);
+    form->addRow(QString(), m_partitionNote);
     form->addRow(tr("&Account"), m_account);
     form->addRow(tr("Mod&ules"), m_modules);
     form->addRow(tr("&Launch method"), m_launch);
@@ -281,7 +287,29 @@ void JobForm::track(const QString &field, QWidget *widget)
 void JobForm::setCaps(const ClusterCaps &caps)
 {
     m_caps = caps;
+    // The partitions `check` read are offered as the field's choices; another name may still be typed.
+    QStringList names;
+    for (const PartitionCaps &p : caps.partitions)
+        names.append(p.name);
+    auto *choices = names.isEmpty() ? nullptr : new QCompleter(names, m_partition);
+    if (choices) {
+        choices->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+        m_partition->setPlaceholderText(
+            tr("%1 (%2)").arg(caps.defaultPartition.isEmpty() ? tr("the default") : caps.defaultPartition,
+                              names.join(QStringLiteral(", "))));
+    } else {
+        m_partition->setPlaceholderText(QString());
+    }
+    m_partition->setCompleter(choices);
     update();
+}
+
+void JobForm::showPartitionLimits()
+{
+    const PartitionCaps *p = m_caps.partition(m_partition->text().trimmed());
+    m_partitionNote->setVisible(p != nullptr);
+    if (p)
+        m_partitionNote->setText(tr("%1 (%2)").arg(describePartitions({*p}), m_caps.partitionsSource));
 }
 
 JobSpec JobForm::spec() const
@@ -395,6 +423,7 @@ void JobForm::update()
             {QStringLiteral("wallTimeSeconds"), tr("'%1' is not a wall time (HH:MM:SS, D-HH:MM, MM).").arg(wall)});
     if (!current.codeDirectory.isEmpty() && !QFileInfo(current.codeDirectory).isDir())
         errors.append({QStringLiteral("code"), tr("The code folder %1 does not exist.").arg(current.codeDirectory)});
+    showPartitionLimits();
     const ScriptResult rendered = m_render ? m_render(current) : renderJobScript(current, m_caps);
     errors += rendered.errors;
     if (errors.isEmpty())

@@ -59,6 +59,7 @@ private:
     void track(const QString &field, QWidget *widget);
     void update();
     void showErrors(const QList<JobSpecError> &errors);
+    void showPartitionLimits();
 
     ClusterCaps m_caps;
     bool m_updating = false;
@@ -93,6 +94,7 @@ private:
     QComboBox *m_signal;
     QSpinBox *m_signalLead;
     QLabel *m_signalLeadNote;
+    QLabel *m_partitionNote;           // the chosen partition's limits, where `check` read them
     bool m_leadFollowsWallTime = true; // until the user sets a lead, it is the default for the wall time
     WallTimeBudgetLabel *m_budget;
 

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentevents.h"
 #include "core/profiles/profilestore.h"
+#include "core/runs/checkfindings.h"
 #include "core/runs/requeueprobe.h"
 #include "term/blocking.h"
 #include "term/termcontext.h"
@@ -28,8 +29,9 @@ SchedulerKind schedulerFromName(const QString &name, bool &ok)
     ok = false;
     return SchedulerKind::Slurm;
 }
-// The answer goes to the cluster's profile: new runs there requeue themselves, or not, from now on.
-void keepRequeueFinding(TermContext &context, const QString &cluster, InJobRequeue found)
+// What it found goes to the cluster's profile: new runs there requeue themselves, or not, from now on, and jobs
+// are checked against the partitions' limits.
+void keepFindings(TermContext &context, const QString &cluster, const QList<CheckItem> &items)
 {
     ProfileStore profiles;
     QString problem;
@@ -38,7 +40,8 @@ void keepRequeueFinding(TermContext &context, const QString &cluster, InJobReque
         return;
     }
     ClusterProfile profile = profiles.profile(cluster);
-    profile.inJobRequeue = found;
+    if (!keepCheckFindings(items, &profile, QDateTime::currentDateTime()))
+        return;
     profiles.put(profile);
     if (!profiles.save(&problem))
         context.error(problem);
@@ -127,9 +130,9 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << Tr::tr("  \u2717 %1\n").arg(checked.error);
         return Failure;
     }
-    if (const std::optional<InJobRequeue> found = requeueFinding(items)) {
-        keepRequeueFinding(context, cluster, *found);
-    } else if (settings.scheduler == SchedulerKind::Slurm && profile.inJobRequeue != InJobRequeue::Unknown) {
+    keepFindings(context, cluster, items);
+    if (!requeueFinding(items) && settings.scheduler == SchedulerKind::Slurm &&
+        profile.inJobRequeue != InJobRequeue::Unknown) {
         out << Tr::tr("  \u2713 In-job requeue: %1, found by an earlier check (torchdeck profile %2 --in-job-requeue "
                       "unknown checks again)\n")
                    .arg(inJobRequeueName(profile.inJobRequeue), cluster);

@@ -114,6 +114,8 @@ CONF
             echo "NodeName=node$i NodeHostname=localhost NodeAddr=127.0.0.1 Port=${node_ports[i-1]} CPUs=$cpus RealMemory=2000 State=UNKNOWN"
         done
         echo "PartitionName=debug Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
+        # A partition with a time limit, as clusters have: what the job form and submit check against.
+        echo "PartitionName=short Nodes=node[1-$nodes] MaxTime=30 State=UP OverSubscribe=NO"
     } >"$dir/slurm/slurm.conf"
     # spank_pbs sets PBS_JOBID and PBS_O_WORKDIR in jobs, as a real PBS does, for the qsub path.
     [[ -n "$spank_pbs" ]] && echo "optional $spank_pbs" >"$dir/slurm/plugstack.conf"

@@ -36,7 +36,7 @@ private slots:
                 [&] { rowsSeen.append(dialog->list()->topLevelItemCount()); });
         QSignalSpy checked(dialog, &ClusterCheckDialog::checked);
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}));
+        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
         QTreeWidgetItem *last = dialog->list()->topLevelItem(5);
         QCOMPARE(last->text(1), QStringLiteral("FAIL"));
         QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
@@ -48,7 +48,10 @@ private slots:
         QCOMPARE(launcher->text(0), QStringLiteral("PyTorch launcher"));
         QVERIFY2(launcher->text(1) == u"warning" || launcher->text(1) == u"pass", qPrintable(launcher->text(1)));
         // Whether a job may requeue itself is not known yet: the probe job has no work directory to run in.
-        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(9);
+        QTreeWidgetItem *partitions = dialog->list()->topLevelItem(9);
+        QCOMPARE(partitions->text(0), QStringLiteral("Partitions"));
+        QCOMPARE(partitions->text(1), QStringLiteral("pass"));
+        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(10);
         QCOMPARE(requeue->text(0), QStringLiteral("In-job requeue"));
         QCOMPARE(requeue->text(1), QStringLiteral("warning"));
         QVERIFY2(requeue->text(2).startsWith(QStringLiteral("could not submit the test job")),
@@ -59,16 +62,19 @@ private slots:
         rowsSeen.clear();
         dialog->start();
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen.size(), 10);
+        QCOMPARE(rowsSeen.size(), 11);
         for (const CheckItem &item : dialog->items())
             QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
-        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 10")), qPrintable(dialog->statusText()));
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 11")), qPrintable(dialog->statusText()));
         // The sandbox lets a job requeue itself: the profile keeps it, and new runs requeue themselves.
         QCOMPARE(dialog->items().constLast().finding, QStringLiteral("allowed"));
         ProfileStore profiles;
         QString error;
         QVERIFY(profiles.load(&error));
         QCOMPARE(int(profiles.profile(kSandboxHost).inJobRequeue), int(InJobRequeue::Allowed));
+        // And its partitions, with when they were read: the job form checks against them.
+        QCOMPARE(profiles.profile(kSandboxHost).partitions.size(), 2);
+        QVERIFY(profiles.profile(kSandboxHost).partitionsReadAt.isValid());
     }
 
 private:

@@ -1,8 +1,12 @@
 #include "core/jobs/jobscript.h"
+#include "core/profiles/clusterprofile.h"
+#include "core/profiles/partitionshape.h"
 #include "gui/jobform.h"
 #include "gui/scriptpreview.h"
 #include "testmain.h"
 
+#include <QAbstractItemModel>
+#include <QCompleter>
 #include <QDir>
 #include <QLabel>
 #include <QLineEdit>
@@ -191,6 +195,38 @@ private slots:
         QVERIFY(!expected.isEmpty());
         QCOMPARE(form.errors(), expected);
         QVERIFY(!memory->styleSheet().isEmpty());
+    }
+
+    void aPartitionsLimitsAreChecked()
+    {
+        // The partitions `check` read: offered as choices, the chosen one's limits shown, a wall time beyond them
+        // refused by the field.
+        ClusterProfile profile = defaultProfile(QStringLiteral("c"));
+        QString ignored;
+        profile.partitions =
+            parseSinfoPartitions("debug*|infinite|1|4|2000|(null)\nshort|30:00|1|4|2000|(null)\n", &ignored);
+        profile.partitionsReadAt = QDateTime::currentDateTime();
+        JobForm form;
+        form.setCaps(profile.caps());
+        auto *partition = qobject_cast<QLineEdit *>(form.field(QStringLiteral("partition")));
+        QVERIFY(partition && partition->completer());
+        QCOMPARE(partition->completer()->model()->rowCount(), 2);
+        auto *wall = qobject_cast<QLineEdit *>(form.field(QStringLiteral("wallTimeSeconds")));
+        wall->setText(QStringLiteral("01:00:00"));
+        QVERIFY(form.errors().isEmpty()); // the default partition, debug: no limit
+        partition->setText(QStringLiteral("short"));
+        QCOMPARE(form.errors().size(), 1);
+        QCOMPARE(form.errors().constFirst().field, QStringLiteral("wallTimeSeconds"));
+        QVERIFY(form.errors().constFirst().message.contains(QStringLiteral("at most 00:30:00")));
+        QVERIFY(!wall->styleSheet().isEmpty());
+        QCOMPARE(form.previewScript(), QString());
+        bool limitsShown = false;
+        for (const QLabel *label : form.findChildren<QLabel *>())
+            limitsShown =
+                limitsShown || (label->isVisibleTo(&form) && label->text().startsWith(QStringLiteral("short: 30 min")));
+        QVERIFY(limitsShown);
+        wall->setText(QStringLiteral("00:20:00"));
+        QVERIFY(form.errors().isEmpty());
     }
 
     void leadFollowsAShortWallTime()

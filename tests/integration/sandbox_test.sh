@@ -92,7 +92,7 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     trap "stop_agents '$home/data' '$home/data-unknown-key'; rm -rf '$home'" EXIT
     out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --work-dir "$TORCHDECK_SANDBOX_DIR/check-work") || rc=$?
     expect_eq "$rc" 0 "check exit code (output: $out)"
-    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 11 "passed checks in: $out"
+    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 12 "passed checks in: $out"
     # No accounting database and no quota tools on the sandbox: the two lines say so, and pass.
     grep -qE '^  ✓ Fair share: sshare reports no fair-share factor for you' <<<"$out" || fail "fair share: $out"
     grep -qE '^  ✓ Quota: no quota tools here' <<<"$out" || fail "quota: $out"
@@ -100,6 +100,19 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     grep -qE '^  ✓ In-job requeue: a job may requeue itself' <<<"$out" || fail "no in-job requeue line in: $out"
     # Debian 12's torchrun is flagged (PyTorch 1.13 on Python 3.11): a warning, not a failure.
     grep -qE '^  [✓!] PyTorch launcher: .*PyTorch [0-9]' <<<"$out" || fail "no PyTorch launcher line in: $out"
+    # The partitions, read with sinfo and kept in the profile: a job beyond their limits is refused before it is
+    # sent, naming the limit and where it comes from.
+    grep -qE '^  ✓ Partitions: debug \(default\): no time limit, 1 node, [0-9]+ CPUs, 2.0 GiB; short: 30 min, 1 node' \
+        <<<"$out" || fail "partitions: $out"
+    rc=0
+    out=$(setsid -w "$TORCHDECK_BIN" submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 \
+          --launch local --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "submit's exit code for an hour on short (output: $out)"
+    grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read by torchdeck check" <<<"$out" ||
+        fail "submit did not name the limit: $out"
+    expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
+    setsid -w "$TORCHDECK_BIN" script torchdeck-sandbox --partition debug --time 01:00:00 --launch local \
+        --command true >/dev/null || fail "an hour on debug was refused"
     rc=0
     out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
     expect_eq "$rc" 2 "exit code of a bad option"

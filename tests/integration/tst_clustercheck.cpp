@@ -63,7 +63,8 @@ void TestClusterCheck::sandboxPassesEveryCheck()
     settings.scheduler = SchedulerKind(scheduler);
     settings.workDirectory = QStringLiteral("~/.torchdeck-check-test");
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 9);
+    const bool slurm = settings.scheduler == SchedulerKind::Slurm;
+    QCOMPARE(items.size(), slurm ? 10 : 9);
     for (const CheckItem &item : items)
         QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
     // The sandbox's Python: Debian's own PyTorch, whose torchrun the check flags on Python 3.11.
@@ -79,6 +80,12 @@ void TestClusterCheck::sandboxPassesEveryCheck()
     QCOMPARE(items.at(8).name, QStringLiteral("Quota"));
     QVERIFY2(!items.at(7).detail.isEmpty() && !items.at(8).detail.isEmpty(),
              qPrintable(items.at(7).detail + u'\n' + items.at(8).detail));
+    if (slurm) { // the partitions, read with sinfo
+        QCOMPARE(items.at(9).name, QStringLiteral("Partitions"));
+        QVERIFY(!items.at(9).warning);
+        QVERIFY2(items.at(9).detail.startsWith(QStringLiteral("debug (default): no time limit")),
+                 qPrintable(items.at(9).detail));
+    }
 }
 
 void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
@@ -86,11 +93,11 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
     ClusterCheckSettings settings;
     settings.workDirectory = QStringLiteral("/proc/torchdeck");
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 9);
+    QCOMPARE(items.size(), 10);
     QVERIFY(!items.at(5).ok);
     QVERIFY2(items.at(5).detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
              qPrintable(items.at(5).detail));
-    for (int i : {0, 1, 2, 3, 4, 6, 7, 8})
+    for (int i : {0, 1, 2, 3, 4, 6, 7, 8, 9})
         QVERIFY(items.at(i).ok);
 }
 

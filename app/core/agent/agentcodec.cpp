@@ -206,7 +206,7 @@ std::optional<CheckItem> checkItemFromCbor(const QCborMap &map, QString *error)
     item.ok = f.flag(QStringLiteral("ok"));
     item.detail = f.text(QStringLiteral("detail"));
     item.warning = f.flag(QStringLiteral("warning"));
-    item.finding = f.text(QStringLiteral("finding"), false, 64);
+    item.finding = f.text(QStringLiteral("finding"), false, 1 << 16); // the partitions, as JSON
     return finish(f, item, error);
 }
 

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 namespace torchdeck {
 
@@ -16,6 +17,11 @@ struct PartitionCaps {
     QString name;
     int gpusPerNode = -1; // 0: a partition known to have no GPUs
     int cpusPerNode = 0;
+    qint64 maxSeconds = -1; // its time limit; 0: none; -1: unknown
+    int nodes = 0;
+    qint64 memoryMiB = 0;      // per node
+    QStringList gpuTypes = {}; // as its GRES names them ("a100")
+    bool isDefault = false;
 };
 
 // What torchdeck knows of a cluster, from its profile and from `sinfo`/`pbsnodes` when it asked. Unknown
@@ -27,6 +33,7 @@ struct ClusterCaps {
     QList<PartitionCaps> partitions; // empty: nothing known
     QString defaultPartition;        // used for the checks when the spec names none
     int cpusPerNode = 0;             // when no partition says; 0: unknown
+    QString partitionsSource;        // where the partitions were read, for messages: "sinfo, 2026-11-28 15:40"
 
     // The partition the spec runs on (or the default), if known.
     const PartitionCaps *partition(const QString &name) const

@@ -98,6 +98,7 @@ private:
                              "without a unit it is megabytes."));
         if (s.wallTimeSeconds < 0)
             add(QStringLiteral("wallTimeSeconds"), core::Tr::tr("The wall time cannot be negative."));
+        partitionLimits();
         if (const PartitionCaps *p = c.partition(s.partition); p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
             if (p->gpusPerNode == 0)
                 add(QStringLiteral("gpusPerNode"),
@@ -108,6 +109,35 @@ private:
                                                        .arg(p->gpusPerNode)
                                                        .arg(s.gpusPerNode));
         }
+    }
+
+    // What the partition allows, where it is known (`torchdeck check` read it): said with where it comes from.
+    void partitionLimits()
+    {
+        const PartitionCaps *p = c.partition(s.partition);
+        if (!p)
+            return;
+        const QString source =
+            c.partitionsSource.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(c.partitionsSource);
+        if (p->maxSeconds > 0 && s.wallTimeSeconds > p->maxSeconds)
+            add(QStringLiteral("wallTimeSeconds"),
+                core::Tr::tr("Partition '%1' allows at most %2 of wall time%3: ask for less, or choose another "
+                             "partition.")
+                    .arg(p->name, wallTimeText(p->maxSeconds), source));
+        if (p->nodes > 0 && s.nodes > p->nodes)
+            add(QStringLiteral("nodes"), core::Tr::tr("Partition '%1' has only %2 nodes, not %3%4.")
+                                             .arg(p->name)
+                                             .arg(p->nodes)
+                                             .arg(s.nodes)
+                                             .arg(source));
+    }
+
+    static QString wallTimeText(qint64 seconds)
+    {
+        return QStringLiteral("%1:%2:%3")
+            .arg(seconds / 3600, 2, 10, QLatin1Char('0'))
+            .arg(seconds % 3600 / 60, 2, 10, QLatin1Char('0'))
+            .arg(seconds % 60, 2, 10, QLatin1Char('0'));
     }
 
     void placement()

@@ -1,6 +1,7 @@
 #include "core/profiles/clusterprofile.h"
 
 #include "core/coretr.h"
+#include "core/profiles/partitionshape.h"
 #include "core/shellquote.h"
 
 #include <QJsonArray>
@@ -106,6 +107,10 @@ QJsonObject ClusterProfile::toJson() const
     object[u"notify_command"] = notifyCommand;
     object[u"wait_notice_seconds"] = waitNoticeSeconds;
     object[u"min_poll_seconds"] = minPollSeconds;
+    if (!partitions.isEmpty()) {
+        object[u"partitions"] = partitionsToJson(partitions);
+        object[u"partitions_read_at"] = partitionsReadAt.toUTC().toString(Qt::ISODateWithMs);
+    }
     return object;
 }
 
@@ -193,6 +198,9 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
         *error = core::Tr::tr("%1: in_job_requeue \"%2\" is not unknown, allowed or refused").arg(name, requeue);
     if (profile.workDirectory.isEmpty())
         *error = core::Tr::tr("%1: work_directory is empty").arg(name);
+    profile.partitions = partitionsFromJson(object.value(QStringLiteral("partitions")).toArray());
+    profile.partitionsReadAt =
+        QDateTime::fromString(object.value(QStringLiteral("partitions_read_at")).toString(), Qt::ISODate);
     return profile;
 }
 
@@ -201,6 +209,16 @@ ClusterCaps ClusterProfile::caps() const
     ClusterCaps known;
     known.scheduler = scheduler;
     known.pbsDialect = pbsDialect;
+    known.partitions = partitions;
+    for (const PartitionCaps &p : partitions) {
+        if (p.isDefault)
+            known.defaultPartition = p.name;
+    }
+    if (!partition.isEmpty())
+        known.defaultPartition = partition; // what a spec that names none gets from this profile
+    if (!partitions.isEmpty())
+        known.partitionsSource = core::Tr::tr("sinfo, read by torchdeck check %1")
+                                     .arg(partitionsReadAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
     return known;
 }
 
@@ -224,7 +242,8 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
            a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand &&
-           a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds;
+           a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds &&
+           partitionsToJson(a.partitions) == partitionsToJson(b.partitions) && a.partitionsReadAt == b.partitionsReadAt;
 }
 
 ClusterProfile defaultProfile(const QString &name)

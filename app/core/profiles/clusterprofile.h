@@ -4,6 +4,7 @@
 #include "core/jobs/clustercaps.h"
 #include "core/scheduler/schedulercommands.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -30,14 +31,17 @@ struct ClusterProfile {
     QStringList modules; // `module load` each before a build and in job scripts (when the job names none)
     QString libtorch = QStringLiteral("auto"); // CMAKE_PREFIX_PATH on the cluster, or "auto"
     QString trainerBinary;                     // a torchdeck-train already on the cluster: no upload, no build
-    bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
-    int buildCpus = 4;       // the build job's CPUs
-    QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
-    QString notifyCommand;   // a local shell command the agent runs with each run's notice as JSON on stdin
+    bool buildInJob = false;      // build the trainer in a short job (Slurm: srun) instead of on the login node
+    int buildCpus = 4;            // the build job's CPUs
+    QStringList logPatterns;      // for users' own commands, after a job's own (core/metrics/logmetrics.h)
+    QString notifyCommand;        // a local shell command the agent runs with each run's notice as JSON on stdin
     int waitNoticeSeconds = 3600; // tell the user of a job the scheduler keeps waiting longer; 0: never
     // The scheduler is asked (squeue, sacct, qstat) at most this often, whatever a front wishes: sites limit it.
     int minPollSeconds = 10;
     InJobRequeue inJobRequeue = InJobRequeue::Unknown;
+    // The partitions as `torchdeck check` last read them (core/profiles/partitionshape.h), and when.
+    QList<PartitionCaps> partitions;
+    QDateTime partitionsReadAt;
 
     QJsonObject toJson() const; // without the name
     // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.

@@ -1,0 +1,47 @@
+#include "core/runs/checkfindings.h"
+
+#include "core/coretr.h"
+#include "core/profiles/partitionshape.h"
+#include "core/runs/requeueprobe.h"
+
+#include <QJsonDocument>
+
+namespace torchdeck {
+
+namespace {
+const QString partitionsName = QStringLiteral("Partitions");
+} // namespace
+
+CheckItem partitionsCheckItem(int exitCode, const QByteArray &out, const QString &err)
+{
+    QString defaultPartition;
+    const QList<PartitionCaps> partitions = parseSinfoPartitions(out, &defaultPartition);
+    if (exitCode != 0 || partitions.isEmpty())
+        return {core::Tr::tr("Partitions"), true,
+                core::Tr::tr("sinfo told none (%1): their limits are not checked before a job is sent")
+                    .arg(err.isEmpty() ? core::Tr::tr("exit %1").arg(exitCode) : err),
+                true};
+    return {core::Tr::tr("Partitions"), true, describePartitions(partitions), false,
+            partitionsName + u' ' +
+                QString::fromUtf8(QJsonDocument(partitionsToJson(partitions)).toJson(QJsonDocument::Compact))};
+}
+
+bool keepCheckFindings(const QList<CheckItem> &items, ClusterProfile *profile, const QDateTime &now)
+{
+    bool kept = false;
+    if (const std::optional<InJobRequeue> found = requeueFinding(items)) {
+        profile->inJobRequeue = *found;
+        kept = true;
+    }
+    for (const CheckItem &item : items) {
+        if (!item.finding.startsWith(partitionsName + u' '))
+            continue;
+        const QJsonDocument json = QJsonDocument::fromJson(item.finding.mid(partitionsName.size() + 1).toUtf8());
+        profile->partitions = partitionsFromJson(json.array());
+        profile->partitionsReadAt = now;
+        kept = true;
+    }
+    return kept;
+}
+
+} // namespace torchdeck

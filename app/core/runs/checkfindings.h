@@ -1,0 +1,21 @@
+#pragma once
+
+#include "core/clustercheckitem.h"
+#include "core/profiles/clusterprofile.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+
+namespace torchdeck {
+
+// "Partitions", a line of `torchdeck check` (Slurm): what `sinfo` printed (core/profiles/partitionshape.h), its
+// finding the partitions as JSON for the profile. A cluster whose sinfo fails is warned of: its limits go
+// unchecked.
+CheckItem partitionsCheckItem(int exitCode, const QByteArray &out, const QString &err);
+
+// What a check found that the cluster's profile keeps (in-job requeue, the partitions, with `now`); false: nothing
+// to keep.
+bool keepCheckFindings(const QList<CheckItem> &items, ClusterProfile *profile, const QDateTime &now);
+
+} // namespace torchdeck

@@ -4,6 +4,7 @@
 #include "core/coretr.h"
 #include "core/jobs/directivevalue.h"
 #include "core/jobs/restartvalidation.h"
+#include "core/jobs/walltime.h"
 #include "core/metrics/logmetrics.h"
 
 #include <QRegularExpression>
@@ -123,21 +124,13 @@ private:
             add(QStringLiteral("wallTimeSeconds"),
                 core::Tr::tr("Partition '%1' allows at most %2 of wall time%3: ask for less, or choose another "
                              "partition.")
-                    .arg(p->name, wallTimeText(p->maxSeconds), source));
+                    .arg(p->name, formatPbsWallTime(p->maxSeconds), source)); // HH:MM:SS
         if (p->nodes > 0 && s.nodes > p->nodes)
             add(QStringLiteral("nodes"), core::Tr::tr("Partition '%1' has only %2 nodes, not %3%4.")
                                              .arg(p->name)
                                              .arg(p->nodes)
                                              .arg(s.nodes)
                                              .arg(source));
-    }
-
-    static QString wallTimeText(qint64 seconds)
-    {
-        return QStringLiteral("%1:%2:%3")
-            .arg(seconds / 3600, 2, 10, QLatin1Char('0'))
-            .arg(seconds % 3600 / 60, 2, 10, QLatin1Char('0'))
-            .arg(seconds % 60, 2, 10, QLatin1Char('0'));
     }
 
     void placement()

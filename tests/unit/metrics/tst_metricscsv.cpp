@@ -105,19 +105,12 @@ private slots:
         // epoch 1, the second with the seconds again. Epoch 2 the other way round; epoch 3 twice with another loss
         // (a script that prints it twice) stays two rows, as does an epoch of another attempt.
         const auto epoch = [](qint64 number, double loss, double valLoss, double seconds) {
-            MetricEvent e;
-            e.kind = MetricEventKind::Epoch;
+            MetricEvent e = testing::epochEvent(number, kNoCount, loss, valLoss, seconds);
             e.source = MetricSource::Log;
-            e.epoch = number;
-            e.loss = loss;
-            e.valLoss = valLoss;
-            e.seconds = seconds;
             return e;
         };
-        MetricEvent step;
+        MetricEvent step = testing::stepEvent(7, 0.55);
         step.source = MetricSource::Log;
-        step.step = 7;
-        step.loss = 0.55;
         const QList<StoredMetricEvent> events{{0, epoch(1, kNoValue, kNoValue, 21.5)},
                                               {0, epoch(1, 0.6, 0.5, 21.5)},
                                               {0, epoch(2, 0.3, 0.25, kNoValue)},

@@ -108,6 +108,20 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
             emit upload->failed(error);
         upload->deleteLater();
     });
+    relay(m_worker, &ConnectionWorker::downloadProgress, inbox, [this](quint64 id, qint64 done, qint64 total) {
+        if (RemoteDownload *download = m_downloads.value(id))
+            emit download->progress(done, total);
+    });
+    relay(m_worker, &ConnectionWorker::downloadFinished, inbox, [this](quint64 id, qint64 bytes, const QString &error) {
+        RemoteDownload *download = m_downloads.take(id);
+        if (!download)
+            return;
+        if (error.isEmpty())
+            emit download->finished(bytes);
+        else
+            emit download->failed(error);
+        download->deleteLater();
+    });
     relay(m_worker, &ConnectionWorker::followingChanged, inbox,
           [this](const QString &following, const QString &problem) {
               m_load.following = following;
@@ -217,6 +231,17 @@ RemoteUpload *Connection::upload(const QString &localPath, const QString &remote
     m_uploads.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, localPath, remotePath, mode, cancelled = operation->m_cancelled] {
         worker->startUpload(id, localPath, remotePath, mode, cancelled);
+    });
+    return operation;
+}
+
+RemoteDownload *Connection::download(const QString &remotePath, const QString &localPath, qint64 bytes)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteDownload(this);
+    m_downloads.insert(id, operation);
+    m_toWorker.post([worker = m_worker, id, remotePath, localPath, bytes, cancelled = operation->m_cancelled] {
+        worker->startDownload(id, remotePath, localPath, bytes, cancelled);
     });
     return operation;
 }

@@ -52,6 +52,10 @@ public:
     // Uploads bytes held in memory (a job script, an embedded file) through a temporary local file.
     RemoteUpload *uploadData(const QByteArray &data, const QString &remotePath, int mode = 0644);
 
+    // `bytes` of remotePath appended to localPath from its size: a download stopped or broken is resumed by asking
+    // again. Checking what arrived, and its final name, are the caller's.
+    RemoteDownload *download(const QString &remotePath, const QString &localPath, qint64 bytes);
+
     // Answers to hostKeyConfirmationNeeded / credentialNeeded (nullopt: cancelled).
     void answerHostKey(bool trust);
     void answerCredential(std::optional<QString> answer);
@@ -95,6 +99,7 @@ private:
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
     QHash<quint64, QPointer<RemoteUpload>> m_uploads;
+    QHash<quint64, QPointer<RemoteDownload>> m_downloads;
     QHash<quint64, QPointer<RemoteTunnel>> m_tunnels;
     std::shared_ptr<PendingAnswer> m_hostKeyAnswer;
     std::shared_ptr<PendingAnswer> m_credentialAnswer;

@@ -358,6 +358,7 @@ void ConnectionWorker::stopTail(quint64 id)
 
 void ConnectionWorker::failReads(const QString &error)
 {
+    failDownloads(error);
     for (auto it = m_tails.begin(); it != m_tails.end();) {
         if (!it->second.once) {
             ++it;
@@ -425,6 +426,7 @@ void ConnectionWorker::pollTails()
                 return connectionLost(poll.message);
             if (!answering())
                 return;
+            failDownloads(poll.message);
             m_sftp.reset(); // the SFTP channel died but the session lives: open a new one next time
             break;
         case TailPoll::Kind::Error:

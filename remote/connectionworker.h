@@ -3,6 +3,7 @@
 #include "core/connectionquestions.h"
 #include "remote/connectionstate.h"
 #include "remote/followerframes.h"
+#include "remote/sftpdownload.h"
 #include "remote/sftphandles.h"
 #include "remote/sftptail.h"
 #include "remote/sshsession.h"
@@ -49,6 +50,10 @@ public slots:
     // Blocks this thread for the transfer (tails pause); `cancelled` is set from the caller's thread.
     void startUpload(quint64 id, const QString &localPath, const QString &remotePath, int mode,
                      std::shared_ptr<std::atomic<bool>> cancelled);
+    // Downloads `bytes` of remotePath, appended to localPath from its size (a resumed download), a slice at a time
+    // (connectionworkerdownloads.cpp): commands and tails go on between slices.
+    void startDownload(quint64 id, const QString &remotePath, const QString &localPath, qint64 bytes,
+                       std::shared_ptr<std::atomic<bool>> cancelled);
     // A TCP stream from the server to host:port (a direct-tcpip channel), read beside commands and tails.
     void startTunnel(quint64 id, const QString &host, int port);
     void writeTunnel(quint64 id, const QByteArray &data);
@@ -64,6 +69,8 @@ signals:
     void tailEnded(quint64 id); // a read once (Connection::readFrom) is done
     void uploadProgress(quint64 id, qint64 done, qint64 total);
     void uploadFinished(quint64 id, qint64 bytes, const QString &error);
+    void downloadProgress(quint64 id, qint64 done, qint64 total);
+    void downloadFinished(quint64 id, qint64 bytes, const QString &error);
     void tunnelOpened(quint64 id);
     void tunnelData(quint64 id, const QByteArray &data);
     void tunnelClosed(quint64 id, const QString &error); // empty: the far end closed the stream
@@ -104,6 +111,11 @@ private:
         std::array<char, 64 * 1024> buffer{};
     };
 
+    struct Download {
+        std::unique_ptr<SftpDownload> transfer;
+        std::shared_ptr<std::atomic<bool>> cancelled;
+    };
+
     bool connectOnce(QString &error);
     void setState(ConnectionState state, const QString &detail = {});
     void connectionLost(const QString &why);
@@ -129,6 +141,8 @@ private:
     void followerFailed(const QString &why); // its tails go back to SFTP; it is started again, or given up
     void dropFollower(bool politely = true); // politely: its stdin closed (it exits); else the channel is gone
     QString following() const;
+    void continueDownload(quint64 id);
+    void failDownloads(const QString &error); // before the SFTP session they read from goes
     void pumpTunnels();
     bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
     bool sendUnsent(Tunnel &tunnel);             // false when the channel failed
@@ -151,6 +165,7 @@ private:
     std::deque<Waiting> m_waitingCommands; // for a channel, in the order asked
     std::map<quint64, Tail> m_tails;
     std::map<quint64, Tunnel> m_tunnels;
+    std::map<quint64, Download> m_downloads;
     QString m_followerCommand;
     QString m_followerForm;
     std::unique_ptr<Follower> m_follower;

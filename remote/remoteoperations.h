@@ -95,4 +95,24 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
 };
 
+// A file download (remote/sftpdownload.h: appended to the local file from its size). Deletes itself when done.
+class RemoteDownload : public QObject {
+    Q_OBJECT
+public:
+    void stop() { *m_cancelled = true; }
+
+signals:
+    void progress(qint64 done, qint64 total);
+    void finished(qint64 bytes);
+    void failed(const QString &error);
+
+private:
+    friend class Connection;
+    explicit RemoteDownload(QObject *connection)
+        : QObject(connection)
+    {
+    }
+    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
+};
+
 } // namespace torchdeck::remote

@@ -84,6 +84,10 @@ public:
     SessionOperation *setAutoRestart(const QString &cluster, const QString &runId, bool enabled);
     SessionOperation *presentCheckpoints(const QString &cluster, const QString &runId);
     SessionOperation *deleteCheckpoints(const QString &cluster, const QString &runId, const QStringList &names);
+    SessionOperation *runFiles(const QString &cluster, const QString &runId, const QString &path);
+    SessionOperation *pull(const QString &cluster, const QString &runId, const QStringList &files,
+                           const QString &checkpoint, const QString &to);
+    SessionOperation *deleteRuns(const QString &cluster, const QStringList &runIds, bool remote, bool dryRun);
     SessionOperation *readFile(const QString &cluster, const QString &path, int lastLines = -1);
     // From offset, or (lastBytes > 0) from that many bytes before the file's end: "data" events {offset, bytes},
     // "reset" {reason} when the file was truncated or replaced (it is read again from its start).

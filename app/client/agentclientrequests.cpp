@@ -67,6 +67,22 @@ SessionOperation *AgentClient::presentCheckpoints(const QString &cluster, const 
     return call<agent::Checkpoints>({cluster, runId});
 }
 
+SessionOperation *AgentClient::runFiles(const QString &cluster, const QString &runId, const QString &path)
+{
+    return call<agent::RunFiles>({cluster, runId, path});
+}
+
+SessionOperation *AgentClient::pull(const QString &cluster, const QString &runId, const QStringList &files,
+                                    const QString &checkpoint, const QString &to)
+{
+    return call<agent::Pull>({cluster, runId, files, checkpoint, to});
+}
+
+SessionOperation *AgentClient::deleteRuns(const QString &cluster, const QStringList &runIds, bool remote, bool dryRun)
+{
+    return call<agent::DeleteRuns>({cluster, runIds, remote, dryRun});
+}
+
 SessionOperation *AgentClient::deleteCheckpoints(const QString &cluster, const QString &runId, const QStringList &names)
 {
     return call<agent::DeleteCheckpoints>({cluster, runId, names});

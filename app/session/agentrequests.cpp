@@ -224,6 +224,21 @@ void AgentRequests::on(agent::DeleteCheckpoints, const agent::DeleteCheckpoints:
     track(session->deleteCheckpoints(request.run, request.names));
 }
 
+void AgentRequests::on(agent::RunFiles, const agent::RunFiles::Request &request, ClusterSession *session)
+{
+    track(session->listRunFiles(request.run, request.path));
+}
+
+void AgentRequests::on(agent::Pull, const agent::Pull::Request &request, ClusterSession *session)
+{
+    track(session->pullRunFiles(request.run, request.files, request.checkpoint, request.to));
+}
+
+void AgentRequests::on(agent::DeleteRuns, const agent::DeleteRuns::Request &request, ClusterSession *session)
+{
+    track(session->deleteRuns(request.runs, request.remote, request.dryRun));
+}
+
 void AgentRequests::on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session)
 {
     track(session->readFile(request.path, request.lines));

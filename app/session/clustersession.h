@@ -120,6 +120,15 @@ public:
     // Deletes checkpoints named as listed (file names or steps; never the latest) on the cluster and in the
     // store (agent::DeleteCheckpoints).
     SessionOperation *deleteCheckpoints(const QString &runId, const QStringList &wanted);
+    // The run's files under `path` (relative to its directory; core/runs/runfiles.h), marked (agent::RunFiles).
+    SessionOperation *listRunFiles(const QString &runId, const QString &path);
+    // Files of the run (and a checkpoint: "latest", "best", a step or file name) copied into the local directory `to`,
+    // each checked by its SHA-256 on both sides before it takes its name (agent::Pull).
+    SessionOperation *pullRunFiles(const QString &runId, const QStringList &files, const QString &checkpoint,
+                                   const QString &to);
+    // Runs removed from the store, and with `remote` their directories; refused while a job of one goes on, after a
+    // pass over them (agent::DeleteRuns).
+    SessionOperation *deleteRuns(const QStringList &runIds, bool remote, bool dryRun);
     // A cluster file (a log): whole (lastLines < 0) or its last lines, as agent::DataEvents of at most a MiB
     // each.
     SessionOperation *readFile(const QString &path, int lastLines);
@@ -177,6 +186,11 @@ signals:
 private:
     friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
     struct Parts;                   // the connection and the tracker
+    struct PullPlan;
+    void pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
+    void downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
+    void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere);
+    void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun);
     void makeTracker();
     void replaceTrackerIfIdle();
     SessionOperation *startSubmission(Submission *submission);

@@ -10,6 +10,7 @@
 #include "term/forwardcommand.h"
 #include "term/logscommand.h"
 #include "term/profilecommand.h"
+#include "term/runfilescommands.h"
 #include "term/runscommand.h"
 #include "term/stackcommand.h"
 #include "term/submitcommand.h"
@@ -82,6 +83,8 @@ QList<CommandSpec> buildCommands()
     watchRuns.optional = true;
     OperandSpec sweepOperand = operand("SWEEP", Completion::None);
     sweepOperand.optional = true;
+    const OperandSpec runPath{QStringLiteral("PATH"), Completion::None, {}, true, false};
+    const OperandSpec runFiles{QStringLiteral("FILE"), Completion::None, {}, true, true};
     OperandSpec localPort = operand("LOCAL_PORT", Completion::None);
     localPort.optional = true;
     OperandSpec onOff{
@@ -217,6 +220,25 @@ QList<CommandSpec> buildCommands()
          {run},
          Tr::tr("the run's checkpoints, the latest and the best marked"),
          {jsonFlag(), repeated(valued("--delete", "STEP|FILE", Tr::tr("delete a checkpoint (never the latest)")))}},
+        {QStringLiteral("files"),
+         runs,
+         {run, runPath},
+         Tr::tr("the run's files on the cluster (size, time, the attempt that wrote them; the latest and best "
+                "checkpoint marked); nothing outside its directory"),
+         {jsonFlag()}},
+        {QStringLiteral("pull"),
+         runs,
+         {run, runFiles},
+         Tr::tr("copy files of the run to this machine, checked by size and SHA-256 (an interrupted pull goes on "
+                "where it stopped)"),
+         {valued("--checkpoint", "latest|best|STEP", Tr::tr("the run's checkpoint, beside or instead of files")),
+          valued("--to", "DIR", Tr::tr("where to put them (default: here)"), Completion::File), jsonFlag()}},
+        {QStringLiteral("delete"),
+         runs,
+         {runs1},
+         Tr::tr("remove ended runs from this machine's records (refused while a job of one goes on)"),
+         {flag("--remote", Tr::tr("remove their directories on the cluster too")),
+          flag("--dry-run", Tr::tr("say what would go, and how big it is; remove nothing")), jsonFlag()}},
         {QStringLiteral("auto-restart"),
          runs,
          {run, onOff},
@@ -297,6 +319,9 @@ QList<CommandSpec> buildCommands()
         {u"cancel", runCancelCommand},
         {u"auto-restart", runAutoRestartCommand},
         {u"checkpoints", runCheckpointsCommand},
+        {u"files", runFilesCommand},
+        {u"pull", runPullCommand},
+        {u"delete", runDeleteCommand},
         {u"resume", runResumeCommand},
         {u"watch", runWatchCommand},
         {u"code", runCodeCommand},

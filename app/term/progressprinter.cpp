@@ -33,7 +33,7 @@ void ProgressPrinter::endLine()
     m_lineOpen = false;
 }
 
-void ProgressPrinter::step(const QString &name, qint64 done, qint64 total)
+void ProgressPrinter::step(const QString &name, qint64 done, qint64 total, const QString &detail)
 {
     const int percent = total > 0 ? int(100 * done / total) : -1;
     if (!m_terminal) {
@@ -56,6 +56,8 @@ void ProgressPrinter::step(const QString &name, qint64 done, qint64 total)
                    .arg(percent, 3)
                    .arg(name, megabytes(done), megabytes(total));
     }
+    if (!detail.isEmpty())
+        line += QStringLiteral(" ") + detail;
     m_err << "\r\x1b[K" << line << Qt::flush;
     m_lineOpen = true;
 }

@@ -12,7 +12,8 @@ public:
     explicit ProgressPrinter(QTextStream &err);
     ~ProgressPrinter();
 
-    void step(const QString &name, qint64 done, qint64 total);
+    // `detail` (a rate, the time left) is shown beside the bar on a terminal; it never makes a new line elsewhere.
+    void step(const QString &name, qint64 done, qint64 total, const QString &detail = {});
     // Text of a stream (a build's output), each line prefixed, after the current step's line.
     void output(const QString &text);
     void finish(); // ends the in-place line

@@ -29,7 +29,11 @@ public:
     AgentClient &agent(bool startAgent = true);
 
     // A run by id, unique id prefix or unique name.
-    std::optional<RunRecord> findRun(const QString &text) { return findRuns(text, false).value(0); }
+    std::optional<RunRecord> findRun(const QString &text)
+    {
+        const QList<RunRecord> found = findRuns(text, false);
+        return found.isEmpty() ? std::nullopt : std::optional<RunRecord>(found.first());
+    }
     // findRun's run, or (withSweeps, where no run matches) every run of the sweep whose id the text starts (watch
     // and cancel take a sweep for its runs); empty, with the error said, when it names neither.
     QList<RunRecord> findRuns(const QString &text, bool withSweeps);

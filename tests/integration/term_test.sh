@@ -43,6 +43,17 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs done"
     expect_eq "$(json_field jobs.1.state <<<"$out")" completed "second job"
     expect_eq "$(td metrics flow --csv | grep -c '^[0-9]*,epoch,')" 3 "epochs over both jobs"
+    # The trained model on this machine: the best checkpoint, the same bytes as on the cluster, loadable by torch.
+    out=$(td files flow checkpoints)
+    grep -qE '^[0-9.]+ [KM]iB .* 1 +checkpoints/checkpoint-0000000096\.pt +\(latest' <<<"$out" || fail "files: $out"
+    out=$(td pull flow --checkpoint best --to "$home/pulled" --json)
+    local remote local_copy
+    remote=$(json_field 0.path <<<"$out")
+    local_copy=$(json_field 0.local <<<"$out")
+    expect_eq "$(sha256sum <"$local_copy")" "$(sha256sum <"$home/work/runs/$run/$remote")" "the pulled checkpoint"
+    expect_eq "$(json_field 0.sha256 <<<"$out")  -" "$(sha256sum <"$local_copy")" "the checksum said"
+    /usr/bin/python3 -c 'import sys, torch; torch.load(sys.argv[1])["model"]' "$local_copy" ||
+        fail "torch.load of $local_copy"
 }
 
 case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless
@@ -550,6 +561,69 @@ case_two_fronts() { # the window, two watch and a status loop on one store resta
         "every step once"
     grep -q "restarted as job" "$home"/watch-*.txt "$home"/window.txt 2>/dev/null ||
         td status "$run" | grep -q 'restart 1 of 3' || fail "no front restarted the run"
+}
+
+case_run_files() { # files, pull (a hostile name; interrupted and repeated), delete: refused, --dry-run, --remote
+    td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
+    local run keep busy out rc dir pulled="$home/pulled" project="$home/project" part sftp session size
+    mkdir -p "$project" && echo 'print("hi")' >"$project/train.py"
+    run=$(td submit torchdeck-sandbox --name files --launch local --code "$project" --command true --json | json_field run)
+    keep=$(td submit torchdeck-sandbox --name keep --launch local --code "$project" --command true --json | json_field run)
+    wait_final "$run" >/dev/null
+    wait_final "$keep" >/dev/null
+    dir=$home/work/runs/$run
+    head -c 67108864 /dev/urandom >"$dir/big.bin"
+    echo weights >"$dir/it's a \"model\" \$(x).pt"
+    ln -s /etc "$dir/escape"
+    out=$(td files files)
+    grep -qE '^64\.0 MiB .* - +big\.bin$' <<<"$out" || fail "files: $out"
+    grep -qE ' 0 +attempt-0-[0-9]+\.out$' <<<"$out" || fail "files, the attempt: $out"
+    rc=0; out=$(td files files ../.. 2>&1) || rc=$?
+    expect_eq "$rc" 1 "files ../.." && grep -q "'..' is refused" <<<"$out" || fail "files ../..: $out"
+    rc=0; out=$(td pull files escape/passwd --to "$pulled" 2>&1) || rc=$?
+    expect_eq "$rc" 1 "pull through a symlink out" && grep -q 'outside the run' <<<"$out" || fail "pull: $out"
+    [[ ! -e "$pulled/passwd" ]] || fail "passwd was pulled"
+    out=$(td pull files "it's a \"model\" \$(x).pt" --to "$pulled" --json)
+    expect_eq "$(cat "$pulled/it's a \"model\" \$(x).pt")" weights "the pulled file with a hostile name"
+    # A pull broken mid-way: the agent's SFTP server is let run 5 ms at a time until some bytes arrived, then its
+    # connection is killed. The same pull again goes on from there and ends with the cluster's checksum.
+    sftp=$(for p in $(sshd_sessions); do grep -q '@internal-sftp' "/proc/$p/cmdline" && echo "$p"; done || true)
+    [[ "$sftp" =~ ^[0-9]+$ ]] || fail "the agent's SFTP server: '$sftp'"
+    session=$(ps -o ppid= -p "$sftp" | tr -d ' ')
+    kill -STOP "$sftp"
+    part="$pulled/big.bin.torchdeck-part"
+    td pull files big.bin --to "$pulled" >"$home/pull.out" 2>&1 & local pull=$!
+    until [[ -e "$part" ]]; do kill -0 "$pull" 2>/dev/null || fail "pull: $(cat "$home/pull.out")"; sleep 0.01; done
+    until (( $(stat -c %s "$part") > 0 )); do kill -CONT "$sftp"; sleep 0.005; kill -STOP "$sftp"; done
+    kill -KILL "$session"
+    kill -KILL "$sftp" 2>/dev/null || true
+    rc=0; wait "$pull" || rc=$?
+    expect_eq "$rc" 1 "the broken pull" && grep -q 'stopped at' "$home/pull.out" || fail "$(cat "$home/pull.out")"
+    size=$(stat -c %s "$part")
+    (( size > 0 && size < 67108864 )) || fail "the part kept: $size bytes"
+    [[ ! -e "$pulled/big.bin" ]] || fail "a partial file under the final name"
+    out=$(td pull files big.bin --to "$pulled" --json)
+    expect_eq "$(json_field 0.resumed_at <<<"$out")" "$size" "where the pull went on"
+    expect_eq "$(sha256sum <"$pulled/big.bin")" "$(sha256sum <"$dir/big.bin")" "the resumed file"
+    [[ ! -e "$part" ]] || fail "the part is left"
+    expect_eq "$(td pull files big.bin --to "$pulled" --json | json_field 0.already_there)" True "pulled again"
+    # Delete: refused while a job goes on; --dry-run removes nothing; --remote removes the run's directory only.
+    busy=$(td submit torchdeck-sandbox --name busy --launch local --command 'sleep 300' --json | json_field run)
+    rc=0; out=$(td delete busy 2>&1) || rc=$?
+    expect_eq "$rc" 1 "delete of a running run" && grep -q 'torchdeck cancel' <<<"$out" || fail "delete: $out"
+    td cancel busy >/dev/null
+    out=$(td delete files --remote --dry-run)
+    grep -qE "^would delete run ${run:0:8} \(files\): its record and $dir on torchdeck-sandbox \(6[0-9.]+ MiB\)$" \
+        <<<"$out" || fail "dry run: $out"
+    [[ -d "$dir" ]] && td status files --offline >/dev/null || fail "the dry run removed something"
+    out=$(td delete files --remote)
+    grep -q "^deleted run ${run:0:8}" <<<"$out" || fail "delete: $out"
+    [[ ! -e "$dir" ]] || fail "$dir is still there"
+    rc=0; td status "$run" --offline >/dev/null 2>&1 || rc=$?
+    expect_eq "$rc" 1 "status of the deleted run"
+    [[ -d "$home/work/runs/$keep" ]] || fail "the other run's directory went"
+    expect_eq "$(cat "$home/work/runs/$keep/code/train.py")" 'print("hi")' "the other run's code"
+    [[ -n "$(ls -A "$home/work/code")" ]] || fail "the code store went"
 }
 
 case_no_restart() { # a real error is not restarted, and the run says why

@@ -179,8 +179,8 @@ struct Refresh {
 using Operations =
     std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop, CancelRequest, Open,
                Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume, Cancel, Requeue, AutoRestart,
-               Checkpoints, DeleteCheckpoints, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
-               CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
+               Checkpoints, DeleteCheckpoints, RunFiles, Pull, DeleteRuns, ReadFile, FollowFile, Forward, Check,
+               StackDump, Resources, Look, CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
 
 template <class Op, class = void> struct IsSubmission : std::false_type {
 };

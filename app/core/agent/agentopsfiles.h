@@ -45,6 +45,135 @@ struct FollowFile {
     using Reply = Empty;
 };
 
+// A run's files on the cluster (core/runs/runfiles.h): `path` relative to the run's directory, "" for all of it.
+struct RunFileEntry {
+    QString path;
+    QString kind; // "f", "d", "l", "?"
+    qint64 bytes = -1;
+    qint64 timeMs = 0; // since the epoch
+    QString linkTarget;
+    qint64 attempt = -1;
+    bool latest = false;
+    bool best = false;
+    template <class S, class V> static void fields(S &s, V &v)
+    {
+        v.text(QStringLiteral("path"), s.path, Need::Required, 4096);
+        v.text(QStringLiteral("kind"), s.kind, Need::Optional, 1);
+        v.integer(QStringLiteral("bytes"), s.bytes, -1, kCountLimit);
+        v.integer(QStringLiteral("time_ms"), s.timeMs, 0, kCountLimit);
+        v.text(QStringLiteral("link_target"), s.linkTarget, Need::Optional, 4096);
+        v.integer(QStringLiteral("attempt"), s.attempt, -1, kCountLimit);
+        v.flag(QStringLiteral("latest"), s.latest);
+        v.flag(QStringLiteral("best"), s.best);
+    }
+};
+struct RunFiles {
+    static constexpr const char16_t *name = u"run_files";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        QString path;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.text(QStringLiteral("path"), s.path, Need::Optional, 4096);
+        }
+    };
+    struct Reply {
+        QString directory; // the run's, on the cluster
+        QList<RunFileEntry> files;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("directory"), s.directory, Need::Optional, 4096);
+            v.list(QStringLiteral("files"), s.files, 1 << 20);
+        }
+    };
+};
+
+// Files of a run copied to the laptop, each checked by size and SHA-256 before it takes its name; ProgressEvents
+// (step: the file, done/total: its bytes) on the way. `checkpoint`: "latest", "best" or a step, beside or instead of
+// `files`.
+struct PulledFile {
+    QString path;  // relative to the run's directory
+    QString local; // where it is now
+    qint64 bytes = 0;
+    QString sha256;
+    qint64 resumedAt = 0;      // bytes already there from an earlier try
+    bool alreadyThere = false; // the same file was there: nothing copied
+    template <class S, class V> static void fields(S &s, V &v)
+    {
+        v.text(QStringLiteral("path"), s.path, Need::Required, 4096);
+        v.text(QStringLiteral("local"), s.local, Need::Required, 4096);
+        v.integer(QStringLiteral("bytes"), s.bytes, 0, kCountLimit);
+        v.text(QStringLiteral("sha256"), s.sha256, Need::Optional, 64);
+        v.integer(QStringLiteral("resumed_at"), s.resumedAt, 0, kCountLimit);
+        v.flag(QStringLiteral("already_there"), s.alreadyThere);
+    }
+};
+struct Pull {
+    static constexpr const char16_t *name = u"pull";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        QStringList files;
+        QString checkpoint;
+        QString to; // a local directory, absolute
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.texts(QStringLiteral("files"), s.files, 10000);
+            v.text(QStringLiteral("checkpoint"), s.checkpoint, Need::Optional, 4096);
+            v.text(QStringLiteral("to"), s.to, Need::Required, 4096);
+        }
+    };
+    struct Reply {
+        QList<PulledFile> pulled;
+        template <class S, class V> static void fields(S &s, V &v) { v.list(QStringLiteral("pulled"), s.pulled); }
+    };
+};
+
+// Runs removed from the store, and with `remote` their directories on the cluster; refused while a job of one goes
+// on. `dryRun`: only what would go.
+struct RunDeletion {
+    QString run;
+    QString name;
+    QString directory;
+    qint64 bytes = -1; // the directory's size; -1: not asked or gone
+    bool removedDirectory = false;
+    bool removedRecord = false;
+    template <class S, class V> static void fields(S &s, V &v)
+    {
+        v.text(QStringLiteral("run"), s.run, Need::Required, kRunId);
+        v.text(QStringLiteral("name"), s.name, Need::Optional, 4096);
+        v.text(QStringLiteral("directory"), s.directory, Need::Optional, 4096);
+        v.integer(QStringLiteral("bytes"), s.bytes, -1, kCountLimit);
+        v.flag(QStringLiteral("removed_directory"), s.removedDirectory);
+        v.flag(QStringLiteral("removed_record"), s.removedRecord);
+    }
+};
+struct DeleteRuns {
+    static constexpr const char16_t *name = u"delete_runs";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QStringList runs;
+        bool remote = false;
+        bool dryRun = false;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunsRequest::fields(s, v);
+            v.flag(QStringLiteral("remote"), s.remote);
+            v.flag(QStringLiteral("dry_run"), s.dryRun);
+        }
+    };
+    struct Reply {
+        QList<RunDeletion> runs;
+        template <class S, class V> static void fields(S &s, V &v) { v.list(QStringLiteral("runs"), s.runs); }
+    };
+};
+
 struct ForwardReply {
     PortForward forward;
     template <class S, class V> static void fields(S &s, V &v) { v.value(QStringLiteral("forward"), s.forward); }

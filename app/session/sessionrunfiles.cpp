@@ -1,0 +1,259 @@
+// ClusterSession's operations on a run's whole directory: listing it, pulling files to the laptop (checked by size
+// and SHA-256 before they take their names; a broken download resumed by asking again), and deleting runs with it.
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
+#include "core/runs/runfiles.h"
+#include "core/store/runstore.h"
+#include "session/internal/sessioninternals.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QThread>
+#include <cstdio>
+#include <memory>
+
+namespace torchdeck {
+
+namespace {
+constexpr int listDeadlineMs = 120000;
+constexpr int sumDeadlineMs = 30 * 60 * 1000; // SHA-256 of checkpoints of many GB on a busy login node
+const QString partSuffix = QStringLiteral(".torchdeck-part");
+
+QString said(const QByteArray &err, int exitCode)
+{
+    const QString text = QString::fromUtf8(err.trimmed());
+    return text.isEmpty() ? ClusterSession::tr("exit code %1").arg(exitCode) : text;
+}
+
+// The file's SHA-256 (lowercase hex) computed off the agent's thread: then(hex, error).
+void hashFile(QObject *context, const QString &path, const std::function<void(QString, QString)> &then)
+{
+    auto result = std::make_shared<std::pair<QString, QString>>();
+    QThread *thread = QThread::create([path, result] {
+        QFile file(path);
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file))
+            result->second = ClusterSession::tr("cannot read %1: %2").arg(path, file.errorString());
+        else
+            result->first = QString::fromLatin1(hash.result().toHex());
+    });
+    QObject::connect(thread, &QThread::finished, context, [result, then] { then(result->first, result->second); });
+    QObject::connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    thread->start();
+}
+
+} // namespace
+
+// What a pull copies, one file after the other.
+struct ClusterSession::PullPlan {
+    QList<RemoteFileSum> files;
+    QString to;
+    qsizetype next = 0;
+    bool retried = false; // the current file was started again from nothing after its checksum differed
+    agent::Pull::Reply reply;
+
+    const RemoteFileSum &file() const { return files.at(next); }
+    QString local() const { return QDir(to).filePath(file().path.section(u'/', -1)); }
+    QString part() const { return local() + partSuffix; }
+};
+
+SessionOperation *ClusterSession::listRunFiles(const QString &runId, const QString &path)
+{
+    const RunPath relative = cleanRunPath(path);
+    if (!relative.error.isEmpty())
+        return SessionOperation::alreadyFailed(relative.error, this);
+    auto *operation = new SessionOperation(this);
+    whenConnected(
+        operation,
+        [this, operation, runId, relative] {
+            const auto jobs = m_store->jobs(runId);
+            const QString directory = runDirectoryOf(runId, jobs.value, workDirectory());
+            if (directory.isEmpty())
+                return operation->fail(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
+            runCommand(
+                operation, listRunFilesCommand(directory, relative.path),
+                [this, operation, runId, directory, jobs](int exitCode, const QByteArray &out, const QByteArray &err) {
+                    if (exitCode != 0)
+                        return operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), said(err, exitCode)));
+                    QList<RunFile> files = parseRunFiles(out);
+                    const auto records = m_store->checkpoints(runId);
+                    QStringList present;
+                    for (const RunFile &file : std::as_const(files))
+                        present.append(directory + u'/' + file.path);
+                    const RunSeries *runSeries = series(runId);
+                    markRunFiles(files, directory,
+                                 markCheckpoints(records.value, present, runSeries ? *runSeries : RunSeries{}),
+                                 jobs.value);
+                    agent::RunFiles::Reply reply{directory, {}};
+                    for (const RunFile &file : std::as_const(files))
+                        reply.files.append({file.path, QString(QChar::fromLatin1(file.kind)), file.bytes,
+                                            qint64(file.time * 1000), file.linkTarget, file.attempt, file.latest,
+                                            file.best});
+                    operation->finishWith(reply);
+                },
+                [this, operation, runId](const QString &error) {
+                    operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), error));
+                },
+                listDeadlineMs);
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
+}
+
+SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStringList &files,
+                                               const QString &checkpoint, const QString &to)
+{
+    if (files.isEmpty() && checkpoint.isEmpty())
+        return SessionOperation::alreadyFailed(tr("name the files to pull, or a checkpoint"), this);
+    if (!QDir::isAbsolutePath(to))
+        return SessionOperation::alreadyFailed(tr("the local directory must be absolute: %1").arg(to), this);
+    QStringList wanted;
+    for (const QString &file : files) {
+        const RunPath relative = cleanRunPath(file);
+        if (!relative.error.isEmpty())
+            return SessionOperation::alreadyFailed(relative.error, this);
+        if (relative.path.isEmpty())
+            return SessionOperation::alreadyFailed(tr("name a file, not the run's directory"), this);
+        wanted.append(relative.path);
+    }
+    auto *operation = new SessionOperation(this);
+    auto sum = [this, operation, runId, to](const QStringList &paths, const QString &directory) {
+        runCommand(
+            operation, sumRunFilesCommand(directory, paths),
+            [this, operation, runId, to, paths](int exitCode, const QByteArray &out, const QByteArray &err) {
+                if (exitCode != 0)
+                    return operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), said(err, exitCode)));
+                const QList<RemoteFileSum> sums = parseRunFileSums(out, paths);
+                QStringList problems;
+                for (const RemoteFileSum &s : sums)
+                    if (!s.error.isEmpty())
+                        problems.append(s.error);
+                if (!problems.isEmpty())
+                    return operation->fail(problems.join(QStringLiteral("; ")));
+                if (!QDir().mkpath(to))
+                    return operation->fail(tr("cannot make the directory %1").arg(to));
+                auto plan = std::make_shared<PullPlan>();
+                plan->files = sums;
+                plan->to = to;
+                pullNext(operation, plan);
+            },
+            [this, operation, runId](const QString &error) {
+                operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), error));
+            },
+            sumDeadlineMs);
+    };
+    whenConnected(
+        operation,
+        [this, operation, runId, wanted, checkpoint, sum] {
+            const auto jobs = m_store->jobs(runId);
+            const QString directory = runDirectoryOf(runId, jobs.value, workDirectory());
+            if (directory.isEmpty())
+                return operation->fail(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
+            if (checkpoint.isEmpty())
+                return sum(wanted, directory);
+            SessionOperation *listing = presentCheckpoints(runId);
+            connect(listing, &SessionOperation::failed, operation, &SessionOperation::fail);
+            onReply<agent::Checkpoints>(
+                listing, operation,
+                [this, operation, runId, wanted, checkpoint, sum, directory](const agent::Checkpoints::Reply &r) {
+                    const auto records = m_store->checkpoints(runId);
+                    const RunSeries *runSeries = series(runId);
+                    QString chosen;
+                    for (const CheckpointEntry &entry :
+                         markCheckpoints(records.value, r.present, runSeries ? *runSeries : RunSeries{}))
+                        if (entry.present &&
+                            ((checkpoint == u"latest" && entry.latest) || (checkpoint == u"best" && entry.best)))
+                            chosen = entry.record.path;
+                    if (checkpoint != u"latest" && checkpoint != u"best")
+                        chosen = checkpointNamed(records.value, checkpoint);
+                    if (chosen.isEmpty())
+                        return operation->fail(tr("run %1 has no checkpoint '%2' on %3 (see torchdeck checkpoints %1)")
+                                                   .arg(runId.left(8), checkpoint, name()));
+                    if (!chosen.startsWith(directory + u'/'))
+                        return operation->fail(
+                            tr("checkpoint %1 lies outside the run's directory %2: refused").arg(chosen, directory));
+                    QStringList paths = wanted;
+                    paths.append(chosen.mid(directory.size() + 1));
+                    sum(paths, directory);
+                });
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
+}
+
+void ClusterSession::pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan)
+{
+    if (plan->next >= plan->files.size())
+        return operation->finishWith(plan->reply);
+    const QString local = plan->local();
+    if (QFileInfo::exists(local) && QFileInfo(local).size() == plan->file().bytes)
+        return hashFile(operation, local, [this, operation, plan](const QString &hex, const QString &) {
+            if (hex == plan->file().sha256)
+                return pulled(operation, plan, 0, true);
+            downloadOne(operation, plan);
+        });
+    downloadOne(operation, plan);
+}
+
+void ClusterSession::pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt,
+                            bool alreadyThere)
+{
+    const RemoteFileSum &file = plan->file();
+    plan->reply.pulled.append({file.path, plan->local(), file.bytes, file.sha256, resumedAt, alreadyThere});
+    ++plan->next;
+    plan->retried = false;
+    pullNext(operation, plan);
+}
+
+void ClusterSession::downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan)
+{
+    const RemoteFileSum file = plan->file();
+    const QString part = plan->part();
+    remote::RemoteDownload *download = m_parts->connection.download(file.realPath, part, file.bytes);
+    auto resumedAt = std::make_shared<qint64>(-1);
+    connect(download, &remote::RemoteDownload::progress, operation,
+            [operation, file, resumedAt](qint64 bytes, qint64 total) {
+                if (*resumedAt < 0)
+                    *resumedAt = bytes;
+                operation->reportProgress(file.path, bytes, total);
+            });
+    connect(download, &remote::RemoteDownload::failed, operation, [operation, file, part](const QString &error) {
+        operation->fail(tr("pulling %1 stopped at %2 of %3 bytes: %4. The part is kept as %5: the same pull goes on "
+                           "from there")
+                            .arg(file.path)
+                            .arg(QFileInfo(part).size())
+                            .arg(file.bytes)
+                            .arg(error, part));
+    });
+    connect(download, &remote::RemoteDownload::finished, operation, [this, operation, plan, resumedAt](qint64) {
+        hashFile(operation, plan->part(), [this, operation, plan, resumedAt](const QString &hex, const QString &error) {
+            if (!error.isEmpty())
+                return operation->fail(error);
+            const RemoteFileSum &arrived = plan->file();
+            if (hex != arrived.sha256) {
+                QFile::remove(plan->part());
+                if (!plan->retried) { // an old part of another version of the file: once more, from nothing
+                    plan->retried = true;
+                    return downloadOne(operation, plan);
+                }
+                return operation->fail(tr("%1 arrived with SHA-256 %2, not the cluster's %3: does it change on the "
+                                          "cluster as it is read?")
+                                           .arg(arrived.path, hex, arrived.sha256));
+            }
+            // rename(2) replaces an older file of the name at once, never leaving none.
+            if (std::rename(QFile::encodeName(plan->part()).constData(),
+                            QFile::encodeName(plan->local()).constData()) != 0)
+                return operation->fail(tr("cannot rename %1 to %2").arg(plan->part(), plan->local()));
+            pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false);
+        });
+    });
+    operation->setStopHandler([download = QPointer<remote::RemoteDownload>(download), operation] {
+        if (download)
+            download->stop();
+        operation->fail(tr("pull stopped"));
+    });
+}
+
+} // namespace torchdeck

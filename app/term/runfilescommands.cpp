@@ -1,0 +1,293 @@
+#include "term/runfilescommands.h"
+
+#include "core/agent/agentops.h"
+#include "core/duration.h"
+#include "term/progressprinter.h"
+#include "term/runrefresh.h"
+#include "term/terminalfront.h"
+#include "term/termtr.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <limits>
+
+namespace torchdeck::term {
+
+namespace {
+constexpr int listTimeoutMs = 180000;
+constexpr int noTimeout = std::numeric_limits<int>::max(); // a pull of many GB takes what it takes; Ctrl-C stops it
+
+QString size(qint64 bytes)
+{
+    if (bytes < 0)
+        return QStringLiteral("-");
+    if (bytes < 1024)
+        return QStringLiteral("%1 B").arg(bytes);
+    const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double value = double(bytes) / 1024.0;
+    int unit = 0;
+    while (value >= 1024.0 && unit < 3) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(value, 0, 'f', 1).arg(QLatin1String(units[unit]));
+}
+
+QJsonObject fileJson(const agent::RunFileEntry &file)
+{
+    return {{QStringLiteral("path"), file.path},
+            {QStringLiteral("kind"), file.kind},
+            {QStringLiteral("bytes"), file.bytes},
+            {QStringLiteral("time"), double(file.timeMs) / 1000.0},
+            {QStringLiteral("link_target"), file.linkTarget},
+            {QStringLiteral("attempt"), file.attempt},
+            {QStringLiteral("latest"), file.latest},
+            {QStringLiteral("best"), file.best}};
+}
+
+void printFiles(QTextStream &out, const agent::RunFiles::Reply &listing)
+{
+    out << Tr::tr("%1\n").arg(listing.directory);
+    out << Tr::tr("SIZE        WRITTEN              ATTEMPT  FILE\n");
+    for (const agent::RunFileEntry &file : listing.files) {
+        QStringList marks;
+        if (file.latest)
+            marks.append(Tr::tr("latest"));
+        if (file.best)
+            marks.append(Tr::tr("best val loss"));
+        QString name = file.path + (file.kind == u"d" ? QStringLiteral("/") : QString());
+        if (file.kind == u"l")
+            name += QStringLiteral(" -> ") + file.linkTarget;
+        if (!marks.isEmpty())
+            name += QStringLiteral("  (%1)").arg(marks.join(QStringLiteral(", ")));
+        out << QStringLiteral("%1  %2  %3  %4\n")
+                   .arg(file.kind == u"d" ? QString() : size(file.bytes), -10)
+                   .arg(QDateTime::fromMSecsSinceEpoch(file.timeMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                        -19)
+                   .arg(file.attempt >= 0 ? QString::number(file.attempt) : QStringLiteral("-"), -7)
+                   .arg(name);
+    }
+}
+
+// The bytes, rate and time left of the file being pulled, beside the bar.
+class PullProgress {
+public:
+    explicit PullProgress(QTextStream &err)
+        : m_printer(err)
+    {
+    }
+    void step(const QString &file, qint64 done, qint64 total)
+    {
+        if (file != m_file) {
+            m_file = file;
+            m_clock.start();
+            m_startBytes = done;
+        }
+        const double seconds = double(m_clock.elapsed()) / 1000.0;
+        const double rate = seconds > 0.2 ? double(done - m_startBytes) / seconds : 0.0;
+        QString detail;
+        if (rate > 0)
+            detail = Tr::tr("%1/s, %2 left").arg(size(qint64(rate)), formatDuration(double(total - done) / rate));
+        m_printer.step(file, done, total, detail);
+    }
+    void finish() { m_printer.finish(); }
+
+private:
+    ProgressPrinter m_printer;
+    QString m_file;
+    QElapsedTimer m_clock;
+    qint64 m_startBytes = 0;
+};
+} // namespace
+
+int runFilesCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("files"), out, err);
+    QStringList operands;
+    bool json = false;
+    for (const QString &arg : args) {
+        if (arg == u"--json")
+            json = true;
+        else if (!arg.startsWith(u'-') && operands.size() < 2)
+            operands.append(arg);
+        else {
+            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck files RUN [PATH] [--json])").arg(arg));
+            return UsageError;
+        }
+    }
+    if (operands.isEmpty()) {
+        context.error(Tr::tr("usage: torchdeck files RUN [PATH] [--json]"));
+        return UsageError;
+    }
+    const auto run = context.openRun(operands.first());
+    if (!run || !context.connect(run->cluster))
+        return Failure;
+    const OperationOutcome listed =
+        context.wait(context.agent().runFiles(run->cluster, run->id, operands.value(1)), listTimeoutMs);
+    if (!listed.ok)
+        return Failure;
+    const agent::RunFiles::Reply listing = listed.reply<agent::RunFiles>().value_or(agent::RunFiles::Reply{});
+    if (json) {
+        QJsonArray files;
+        for (const agent::RunFileEntry &file : listing.files)
+            files.append(fileJson(file));
+        out << QJsonDocument(
+                   QJsonObject{{QStringLiteral("directory"), listing.directory}, {QStringLiteral("files"), files}})
+                   .toJson(QJsonDocument::Compact)
+            << '\n'
+            << Qt::flush;
+        return Ok;
+    }
+    printFiles(out, listing);
+    out << Tr::tr("copy to this machine with: torchdeck pull %1 FILE... [--to DIR]\n").arg(shortRunId(run->id))
+        << Qt::flush;
+    return Ok;
+}
+
+int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("pull"), out, err);
+    const QString usage =
+        Tr::tr("usage: torchdeck pull RUN [FILE...] [--checkpoint latest|best|STEP] [--to DIR] [--json]");
+    QStringList operands;
+    QString checkpoint;
+    QString to = QDir::currentPath();
+    bool json = false;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == u"--json")
+            json = true;
+        else if (arg == u"--checkpoint" && i + 1 < args.size())
+            checkpoint = args.at(++i);
+        else if (arg == u"--to" && i + 1 < args.size())
+            to = QDir::current().absoluteFilePath(args.at(++i));
+        else if (!arg.startsWith(u'-') || arg == u"-")
+            operands.append(arg);
+        else {
+            context.error(Tr::tr("unexpected argument '%1' (%2)").arg(arg, usage));
+            return UsageError;
+        }
+    }
+    if (operands.isEmpty() || (operands.size() == 1 && checkpoint.isEmpty())) {
+        context.error(usage);
+        return UsageError;
+    }
+    const auto run = context.openRun(operands.first());
+    if (!run || !context.connect(run->cluster))
+        return Failure;
+    PullProgress progress(context.err());
+    SessionOperation *pull = context.agent().pull(run->cluster, run->id, operands.mid(1), checkpoint, to);
+    QObject::connect(pull, &SessionOperation::progress, pull,
+                     [&progress](const QString &file, qint64 done, qint64 total) { progress.step(file, done, total); });
+    const OperationOutcome pulled = context.wait(pull, noTimeout);
+    progress.finish();
+    if (!pulled.ok)
+        return Failure;
+    const agent::Pull::Reply reply = pulled.reply<agent::Pull>().value_or(agent::Pull::Reply{});
+    if (json) {
+        QJsonArray files;
+        for (const agent::PulledFile &file : reply.pulled)
+            files.append(QJsonObject{{QStringLiteral("path"), file.path},
+                                     {QStringLiteral("local"), file.local},
+                                     {QStringLiteral("bytes"), file.bytes},
+                                     {QStringLiteral("sha256"), file.sha256},
+                                     {QStringLiteral("resumed_at"), file.resumedAt},
+                                     {QStringLiteral("already_there"), file.alreadyThere}});
+        out << QJsonDocument(files).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
+        return Ok;
+    }
+    for (const agent::PulledFile &file : reply.pulled) {
+        QString how;
+        if (file.alreadyThere)
+            how = Tr::tr(" (already there, the same)");
+        else if (file.resumedAt > 0)
+            how = Tr::tr(" (resumed at %1)").arg(size(file.resumedAt));
+        out << Tr::tr("%1  %2  sha256 %3%4\n").arg(file.local, size(file.bytes), file.sha256, how);
+    }
+    out << Qt::flush;
+    return Ok;
+}
+
+int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("delete"), out, err);
+    bool remote = false;
+    bool dryRun = false;
+    bool json = false;
+    QStringList named;
+    for (const QString &arg : args) {
+        if (arg == u"--remote")
+            remote = true;
+        else if (arg == u"--dry-run")
+            dryRun = true;
+        else if (arg == u"--json")
+            json = true;
+        else if (!arg.startsWith(u'-'))
+            named.append(arg);
+        else {
+            context.error(
+                Tr::tr("unexpected argument '%1' (usage: torchdeck delete RUN... [--remote] [--dry-run])").arg(arg));
+            return UsageError;
+        }
+    }
+    if (named.isEmpty()) {
+        context.error(Tr::tr("usage: torchdeck delete RUN... [--remote] [--dry-run]"));
+        return UsageError;
+    }
+    if (!context.open())
+        return Failure;
+    QMap<QString, QStringList> byCluster;
+    for (const QString &text : named) {
+        const auto run = context.findRun(text);
+        if (!run)
+            return Failure; // nothing goes when one is not found: a typo never deletes the others alone
+        if (!byCluster[run->cluster].contains(run->id))
+            byCluster[run->cluster].append(run->id);
+    }
+    int result = Ok;
+    QJsonArray deletions;
+    for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
+        if (!context.connect(it.key())) {
+            result = Failure;
+            continue;
+        }
+        const OperationOutcome deleted =
+            context.wait(context.agent().deleteRuns(it.key(), it.value(), remote, dryRun), noTimeout);
+        if (!deleted.ok) {
+            result = Failure;
+            continue;
+        }
+        for (const agent::RunDeletion &d :
+             deleted.reply<agent::DeleteRuns>().value_or(agent::DeleteRuns::Reply{}).runs) {
+            deletions.append(QJsonObject{{QStringLiteral("run"), d.run},
+                                         {QStringLiteral("cluster"), it.key()},
+                                         {QStringLiteral("name"), d.name},
+                                         {QStringLiteral("directory"), d.directory},
+                                         {QStringLiteral("bytes"), d.bytes},
+                                         {QStringLiteral("removed_directory"), d.removedDirectory},
+                                         {QStringLiteral("removed_record"), d.removedRecord}});
+            if (json)
+                continue;
+            const QString what = QStringLiteral("%1 (%2)").arg(shortRunId(d.run), d.name);
+            const QString where =
+                remote ? Tr::tr(" and %1 on %2 (%3)")
+                             .arg(d.directory, it.key(), d.bytes >= 0 ? size(d.bytes) : Tr::tr("already gone"))
+                       : QString();
+            out << (dryRun ? Tr::tr("would delete run %1: its record%2\n").arg(what, where)
+                           : Tr::tr("deleted run %1: its record%2\n").arg(what, where));
+        }
+    }
+    if (json)
+        out << QJsonDocument(deletions).toJson(QJsonDocument::Compact) << '\n';
+    else if (!remote && result == Ok && !dryRun)
+        out << Tr::tr("its files stay on the cluster (delete with --remote to remove them too)\n");
+    out << Qt::flush;
+    return result;
+}
+
+} // namespace torchdeck::term

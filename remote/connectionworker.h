@@ -114,6 +114,7 @@ private:
     struct Download {
         std::unique_ptr<SftpDownload> transfer;
         std::shared_ptr<std::atomic<bool>> cancelled;
+        qint64 movedMs = 0; // when bytes last arrived
     };
 
     bool connectOnce(QString &error);
@@ -142,7 +143,8 @@ private:
     void dropFollower(bool politely = true); // politely: its stdin closed (it exits); else the channel is gone
     QString following() const;
     void continueDownload(quint64 id);
-    void failDownloads(const QString &error); // before the SFTP session they read from goes
+    void endDownload(quint64 id, const QString &error); // empty: done
+    void failDownloads(const QString &error);           // before the SFTP session they read from goes
     void pumpTunnels();
     bool pumpTunnel(quint64 id, Tunnel &tunnel); // true when it ended
     bool sendUnsent(Tunnel &tunnel);             // false when the channel failed

@@ -23,11 +23,7 @@ SftpDownload::SftpDownload(sftp_session sftp, QString remotePath, QString localP
 {
 }
 
-SftpDownload::~SftpDownload()
-{
-    if (m_remote)
-        drain();
-}
+SftpDownload::~SftpDownload() = default;
 
 QString SftpDownload::sftpError(const QString &what) const
 {
@@ -54,6 +50,7 @@ QString SftpDownload::open()
         return sftpError(Tr::tr("cannot open %1 on the cluster").arg(m_remotePath));
     if (sftp_seek64(m_remote.get(), quint64(m_done)) != 0)
         return sftpError(Tr::tr("cannot seek in %1").arg(m_remotePath));
+    sftp_file_set_nonblocking(m_remote.get());
     return {};
 }
 
@@ -75,38 +72,46 @@ bool SftpDownload::fill(qint64 until, QString &error)
 void SftpDownload::drain()
 {
     QByteArray sink(requestBytes, Qt::Uninitialized);
+    sftp_file_set_blocking(m_remote.get());
     for (const Request &request : m_inFlight)
         sftp_async_read(m_remote.get(), sink.data(), request.length, request.id);
+    sftp_file_set_nonblocking(m_remote.get());
     m_inFlight.clear();
 }
 
-bool SftpDownload::step(qint64 sliceBytes, QString &error)
+SftpDownload::Step SftpDownload::step(qint64 sliceBytes, int waitMs, QString &error)
 {
     const qint64 until = std::min(m_total, m_done + sliceBytes);
+    const qint64 before = m_done;
     QByteArray buffer(requestBytes, Qt::Uninitialized);
     if (!fill(until, error))
-        return false;
-    while (!m_inFlight.empty()) {
+        return Step::Failed;
+    while (!m_inFlight.empty() && m_done < until) {
         const Request request = m_inFlight.front();
+        int n = sftp_async_read(m_remote.get(), buffer.data(), request.length, request.id);
+        if (n == SSH_AGAIN && m_done == before && waitMs > 0) {
+            // Wakes as soon as bytes arrive: a sleep of the same length would cost the transfer its rate.
+            ssh_channel_poll_timeout(m_sftp->channel, waitMs, 0);
+            waitMs = 0;
+            n = sftp_async_read(m_remote.get(), buffer.data(), request.length, request.id);
+        }
+        if (n == SSH_AGAIN)
+            break; // asked for again at the next step: libssh keeps the request
         m_inFlight.pop_front();
-        const int n = sftp_async_read(m_remote.get(), buffer.data(), request.length, request.id);
         if (n < 0) {
             error = sftpError(Tr::tr("reading %1 failed").arg(m_remotePath));
-            m_inFlight.clear(); // the session is broken: nothing more is read from it
-            return false;
+            return Step::Failed;
         }
         if (n == 0) { // end of file before `total`: it shrank since it was checksummed
-            drain();
             error = Tr::tr("%1 ended at %2 bytes, not %3: it changed on the cluster")
                         .arg(m_remotePath)
                         .arg(m_done)
                         .arg(m_total);
-            return false;
+            return Step::Failed;
         }
         if (m_local.write(buffer.constData(), n) != n) {
-            drain();
             error = Tr::tr("cannot write %1: %2").arg(m_local.fileName(), m_local.errorString());
-            return false;
+            return Step::Failed;
         }
         m_done += n;
         if (quint32(n) < request.length) { // a short read: what follows is asked again from here
@@ -114,21 +119,21 @@ bool SftpDownload::step(qint64 sliceBytes, QString &error)
             m_asked = m_done;
             if (sftp_seek64(m_remote.get(), quint64(m_done)) != 0) {
                 error = sftpError(Tr::tr("cannot seek in %1").arg(m_remotePath));
-                return false;
+                return Step::Failed;
             }
         }
-        if (!fill(until, error))
-            return false;
+        if (!fill(std::min(m_total, m_done + sliceBytes), error))
+            return Step::Failed;
     }
     if (complete()) {
         if (!m_local.flush() || ::fsync(m_local.handle()) != 0) {
             error = Tr::tr("cannot write %1: %2").arg(m_local.fileName(), m_local.errorString());
-            return false;
+            return Step::Failed;
         }
         m_local.close();
         m_remote.reset();
     }
-    return true;
+    return m_done > before || complete() ? Step::Moved : Step::Waiting;
 }
 
 } // namespace torchdeck::remote

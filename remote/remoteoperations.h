@@ -75,8 +75,9 @@ private:
     quint64 m_id;
 };
 
-// A file upload (atomic: written under a temporary name, then renamed). Deletes itself when done.
-class RemoteUpload : public QObject {
+// A file's transfer: an upload (atomic: written under a temporary name, then renamed) or a download
+// (remote/sftpdownload.h: appended to the local file from its size). Deletes itself when done.
+class RemoteTransfer : public QObject {
     Q_OBJECT
 public:
     void stop() { *m_cancelled = true; }
@@ -88,31 +89,13 @@ signals:
 
 private:
     friend class Connection;
-    explicit RemoteUpload(QObject *connection)
+    explicit RemoteTransfer(QObject *connection)
         : QObject(connection)
     {
     }
     std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
 };
-
-// A file download (remote/sftpdownload.h: appended to the local file from its size). Deletes itself when done.
-class RemoteDownload : public QObject {
-    Q_OBJECT
-public:
-    void stop() { *m_cancelled = true; }
-
-signals:
-    void progress(qint64 done, qint64 total);
-    void finished(qint64 bytes);
-    void failed(const QString &error);
-
-private:
-    friend class Connection;
-    explicit RemoteDownload(QObject *connection)
-        : QObject(connection)
-    {
-    }
-    std::shared_ptr<std::atomic<bool>> m_cancelled = std::make_shared<std::atomic<bool>>(false);
-};
+using RemoteUpload = RemoteTransfer;
+using RemoteDownload = RemoteTransfer;
 
 } // namespace torchdeck::remote

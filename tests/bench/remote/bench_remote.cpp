@@ -25,22 +25,27 @@ namespace {
 constexpr qint64 uploadBytes = 64 * 1024 * 1024;
 constexpr int latencySamples = 200;
 
-double uploadWithTorchdeck(Connection &connection, const QString &local, const QString &remote)
+// MiB/s of a transfer through the connection, from its start to its end.
+double transferRate(RemoteTransfer *transfer, const QElapsedTimer &timer, const char *what)
 {
-    QElapsedTimer timer;
-    timer.start();
     QEventLoop loop;
-    RemoteUpload *upload = connection.upload(local, remote);
     QString error;
-    QObject::connect(upload, &RemoteUpload::finished, &loop, &QEventLoop::quit);
-    QObject::connect(upload, &RemoteUpload::failed, &loop, [&](const QString &e) {
+    QObject::connect(transfer, &RemoteTransfer::finished, &loop, &QEventLoop::quit);
+    QObject::connect(transfer, &RemoteTransfer::failed, &loop, [&](const QString &e) {
         error = e;
         loop.quit();
     });
     loop.exec();
     if (!error.isEmpty())
-        qFatal("upload failed: %s", qPrintable(error));
+        qFatal("%s failed: %s", what, qPrintable(error));
     return double(uploadBytes) / (1024.0 * 1024.0) / (double(timer.nsecsElapsed()) / 1e9);
+}
+
+double uploadWithTorchdeck(Connection &connection, const QString &local, const QString &remote)
+{
+    QElapsedTimer timer;
+    timer.start();
+    return transferRate(connection.upload(local, remote), timer, "upload");
 }
 
 // The download as `torchdeck pull` makes it (Connection::download, pipelined SFTP reads), without the checksums.
@@ -49,18 +54,7 @@ double downloadWithTorchdeck(Connection &connection, const QString &remote, cons
     QFile::remove(local);
     QElapsedTimer timer;
     timer.start();
-    QEventLoop loop;
-    RemoteDownload *download = connection.download(remote, local, uploadBytes);
-    QString error;
-    QObject::connect(download, &RemoteDownload::finished, &loop, &QEventLoop::quit);
-    QObject::connect(download, &RemoteDownload::failed, &loop, [&](const QString &e) {
-        error = e;
-        loop.quit();
-    });
-    loop.exec();
-    if (!error.isEmpty())
-        qFatal("download failed: %s", qPrintable(error));
-    return double(uploadBytes) / (1024.0 * 1024.0) / (double(timer.nsecsElapsed()) / 1e9);
+    return transferRate(connection.download(remote, local, uploadBytes), timer, "download");
 }
 
 double downloadWithOpenSsh(const QString &sshConfig, const QString &remote, const QString &local)

@@ -11,6 +11,7 @@
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
+#include "gui/pullbar.h"
 
 #include <QDateTime>
 #include <QHBoxLayout>
@@ -32,6 +33,8 @@ CheckpointPanel::CheckpointPanel(AgentClient *agent, QWidget *parent)
     , m_view(new QTableView)
     , m_resumeHere(new QPushButton(tr("Resume from &here")))
     , m_delete(new QPushButton(tr("&Delete")))
+    , m_download(new QPushButton(tr("Do&wnload\u2026")))
+    , m_pull(new PullBar(agent))
     , m_budget(new QLabel)
 {
     m_view->setModel(m_model);
@@ -47,9 +50,12 @@ CheckpointPanel::CheckpointPanel(AgentClient *agent, QWidget *parent)
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_budget, 1);
     buttons->addWidget(m_delete);
+    buttons->addWidget(m_download);
     buttons->addWidget(m_resumeHere);
+    m_download->setToolTip(tr("Copy the selected checkpoints to this machine, checked by SHA-256"));
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_pull);
     layout->addLayout(buttons);
     connect(m_resumeHere, &QPushButton::clicked, this, [this] {
         const QModelIndex current = m_view->currentIndex();
@@ -57,6 +63,8 @@ CheckpointPanel::CheckpointPanel(AgentClient *agent, QWidget *parent)
             emit resumeRequested(current.siblingAtColumn(0).data(CheckpointListModel::PathRole).toString());
     });
     connect(m_delete, &QPushButton::clicked, this, [this] { deleteSelected(); });
+    connect(m_download, &QPushButton::clicked, this, [this] { downloadSelected(); });
+    connect(m_pull, &PullBar::message, this, &CheckpointPanel::message);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &CheckpointPanel::updateButtons);
     connect(m_model, &QAbstractItemModel::modelReset, this, &CheckpointPanel::updateButtons);
     updateButtons();
@@ -158,6 +166,22 @@ void CheckpointPanel::deleteSelected(bool confirm)
     });
 }
 
+void CheckpointPanel::downloadSelected(const QString &to)
+{
+    // Named by their place in the run's directory, where the trainer writes them.
+    const QString inRun = QStringLiteral("/runs/") + m_runId + u'/';
+    QStringList files;
+    for (const QModelIndex &row : m_view->selectionModel()->selectedRows()) {
+        const QString path = row.data(CheckpointListModel::PathRole).toString();
+        if (const qsizetype at = path.indexOf(inRun); at >= 0)
+            files.append(path.mid(at + inRun.size()));
+        else
+            return emit message(tr("Not downloaded: %1 lies outside the run's directory").arg(path));
+    }
+    if (!files.isEmpty())
+        m_pull->pull(m_cluster, m_runId, files, {}, to);
+}
+
 void CheckpointPanel::updateButtons()
 {
     const QModelIndexList rows = m_view->selectionModel()->selectedRows();
@@ -166,6 +190,7 @@ void CheckpointPanel::updateButtons()
     });
     m_resumeHere->setEnabled(rows.size() == 1 && !m_jobRunning);
     m_delete->setEnabled(!rows.isEmpty() && !latestSelected);
+    m_download->setEnabled(!rows.isEmpty());
 }
 
 } // namespace torchdeck

@@ -13,11 +13,12 @@ namespace torchdeck {
 
 class CheckpointListModel;
 class AgentClient;
+class PullBar;
 class RunMetrics;
 
 // The Checkpoints tab of a run: its checkpoints with their marks (what is still on the cluster is asked in
-// the background), "Resume from here", "Delete" (never the latest), and the wall-time budget: epochs per job
-// and, while a job runs, whether its next checkpoint comes before the warning signal.
+// the background), "Resume from here", "Delete" (never the latest), "Download…" (the trained model here), and the
+// wall-time budget: epochs per job and, while a job runs, whether its next checkpoint comes before the warning signal.
 class CheckpointPanel : public QWidget {
     Q_OBJECT
 public:
@@ -31,6 +32,9 @@ public:
     QLabel *budgetLabel() const { return m_budget; }
     // Deletes the selected checkpoints after one confirmation (`confirm` false: without asking, for tests).
     void deleteSelected(bool confirm = true);
+    // Copies the selected checkpoints to this machine (`to` empty: the user picks where).
+    void downloadSelected(const QString &to = {});
+    PullBar *pullBar() const { return m_pull; }
 
 signals:
     void resumeRequested(const QString &checkpoint);
@@ -48,6 +52,8 @@ private:
     QTableView *m_view;
     QPushButton *m_resumeHere;
     QPushButton *m_delete;
+    QPushButton *m_download;
+    PullBar *m_pull;
     QLabel *m_budget;
     QString m_runId;
     QString m_cluster;

@@ -18,6 +18,7 @@
 #include "gui/runactions.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
+#include "gui/runfilespanel.h"
 #include "gui/submissionpanel.h"
 
 #include <QCborMap>
@@ -47,6 +48,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_actions(new RunActions(agent, this))
     , m_metrics(new RunMetrics(this))
     , m_checkpoints(new CheckpointPanel(agent))
+    , m_files(new RunFilesPanel(agent))
     , m_header(new QLabel)
     , m_uses(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
@@ -57,6 +59,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_resumeLatest(new QPushButton(tr("Resume &latest")))
     , m_openPort(new QAction(tr("&Open port\u2026"), this))
     , m_stackDump(new QAction(tr("S&tacks\u2026"), this))
+    , m_delete(new QAction(tr("&Delete run\u2026"), this))
     , m_more(new QToolButton)
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
@@ -73,6 +76,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_tabs->addTab(m_chartsPanel, tr("Charts"));
     m_tabs->addTab(m_log, tr("Log"));
     m_tabs->addTab(m_checkpoints, tr("Checkpoints"));
+    m_tabs->addTab(m_files, tr("Files"));
     m_tabs->addTab(m_script, tr("Script"));
 
     auto *bar = new QHBoxLayout;
@@ -87,6 +91,8 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     auto *more = new QMenu(m_more);
     more->setToolTipsVisible(true);
     more->addActions({m_logPatterns, m_openPort, m_stackDump});
+    more->addSeparator();
+    more->addAction(m_delete);
     m_more->setMenu(more);
     bar->addWidget(m_more);
     bar->addWidget(m_requeue);
@@ -134,6 +140,11 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     connect(m_checkpoints, &CheckpointPanel::resumeRequested, this,
             [this](const QString &checkpoint) { resumeFrom(ResumeFrom::checkpoint(checkpoint)); });
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
+    connect(m_files, &RunFilesPanel::message, this, &RunView::message);
+    m_delete->setObjectName(QStringLiteral("deleteRun"));
+    m_delete->setToolTip(tr("Remove the ended run from this machine's records, and if you wish its directory on the "
+                            "cluster"));
+    connect(m_delete, &QAction::triggered, this, [this] { deleteRun(); });
     connect(m_tabs, &QTabWidget::currentChanged, this,
             [this] { m_log->setShown(m_onScreen && m_tabs->currentWidget() == m_log); });
     showRun({});
@@ -179,12 +190,13 @@ void RunView::reloadDetails()
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart, m_more})
         w->setEnabled(have);
-    for (QAction *action : {m_logPatterns, m_openPort, m_stackDump})
+    for (QAction *action : {m_logPatterns, m_openPort, m_stackDump, m_delete})
         action->setEnabled(have);
     if (!have) {
         lookAt({}, false);
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
         m_checkpoints->showRun(nullptr, {}, m_metrics);
+        m_files->showRun({}, {});
         m_script->clear();
         m_log->follow(nullptr, {}, {}, false);
         return;
@@ -212,6 +224,8 @@ void RunView::reloadDetails()
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics);
+    m_files->showRun(record.cluster, record.id);
+    m_delete->setEnabled(!running);
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);
     m_charts->setAttempts(jobs, store->checkpoints(m_runId).value);

@@ -28,6 +28,7 @@ class LogPanel;
 class RunCharts;
 class RunChartsPanel;
 class RunActions;
+class RunFilesPanel;
 class RunMetrics;
 
 // One run: its charts (live), its log, its checkpoints with resume, the script as submitted, Cancel and
@@ -53,6 +54,10 @@ public:
     QTabWidget *tabs() const { return m_tabs; }
     RunActions *actions() const { return m_actions; }
     CheckpointPanel *checkpointPanel() const { return m_checkpoints; }
+    RunFilesPanel *filesPanel() const { return m_files; }
+    // Removes the run from the store, and with `remote` its directory on the cluster (refused while a job of it
+    // goes on). `confirm`: ask first, saying what goes and how big it is (the box decides `remote`).
+    void deleteRun(bool confirm = true, bool remote = false);
     void cancelRun();
     void requeueRun();
     // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
@@ -65,6 +70,7 @@ public:
 signals:
     void message(const QString &text);
     void resumed(const torchdeck::LaunchResult &result);
+    void runDeleted(const QString &runId);
 
 private:
     void reloadDetails();
@@ -81,6 +87,7 @@ private:
     int m_logAttempt = -1; // -1: the latest job's log
     RunMetrics *m_metrics;
     CheckpointPanel *m_checkpoints;
+    RunFilesPanel *m_files;
     QLabel *m_header;
     QLabel *m_uses;
     QString m_lookedCluster; // where the agent samples the shown run's job
@@ -94,7 +101,8 @@ private:
     QPushButton *m_resumeLatest;
     QAction *m_openPort;  // a port on the run's node, forwarded by the agent
     QAction *m_stackDump; // every rank's stack, for a run that stalls
-    QToolButton *m_more;  // the three above: the row of buttons stays narrow
+    QAction *m_delete;    // the run's record, and its directory if asked
+    QToolButton *m_more;  // the four above: the row of buttons stays narrow
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

@@ -1,6 +1,8 @@
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
 #include "gui/checkpointpanel.h"
+#include "gui/pullbar.h"
+#include "gui/runfilespanel.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
 
@@ -8,15 +10,18 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace torchdeck;
 using namespace torchdeck::testing;
 
 // The run view's Checkpoints tab against the real sandbox: the marks reflect the files on the cluster, an
-// old checkpoint is deleted there (never the latest), and the wall-time budget is shown.
+// old checkpoint is deleted there (never the latest), and the wall-time budget is shown; then the Files tab, the
+// latest checkpoint downloaded, and the run deleted with its directory.
 class TestGuiCheckpoints : public QObject {
     Q_OBJECT
     QTemporaryDir m_home;
@@ -70,6 +75,36 @@ private slots:
         QVERIFY(!QFile::exists(oldest + QStringLiteral(".json")));
         QCOMPARE(window.agent()->store()->checkpoints(runId).value.size(), 2);
         QTRY_COMPARE_WITH_TIMEOUT(panel->model()->rowCount(), 2, 5000);
+
+        // The Files tab lists the run's directory with the latest checkpoint marked.
+        RunView *view = window.runView();
+        RunFilesPanel *files = view->filesPanel();
+        view->tabs()->setCurrentWidget(files);
+        const QString latest = QStringLiteral("checkpoints/checkpoint-0000000096.pt");
+        QTRY_VERIFY_WITH_TIMEOUT(!files->list()->findItems(latest, Qt::MatchExactly).isEmpty(), 20000);
+        QVERIFY(files->list()->findItems(latest, Qt::MatchExactly).constFirst()->text(4).contains(u"latest"));
+
+        // The trained model to this machine from the Checkpoints tab: the same bytes as on the cluster.
+        selectRow(panel, 1);
+        QSignalSpy pulled(panel->pullBar(), &PullBar::pulled);
+        panel->downloadSelected(m_home.filePath(QStringLiteral("pulled")));
+        QTRY_COMPARE_WITH_TIMEOUT(pulled.size(), 1, 30000);
+        const QString copy = pulled.constFirst().constFirst().toStringList().value(0);
+        const QString original = panel->model()->index(1, 0).data(CheckpointListModel::PathRole).toString();
+        QFile a(copy);
+        QFile b(original);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QVERIFY(a.size() > 0);
+        QVERIFY(a.readAll() == b.readAll());
+
+        // "Delete run…" with its directory: the record and the directory go.
+        const QString directory = original.section(QStringLiteral("/checkpoints/"), 0, 0);
+        QVERIFY(directory.endsWith(runId));
+        QSignalSpy deleted(view, &RunView::runDeleted);
+        view->deleteRun(false, true);
+        QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 30000);
+        QVERIFY(!QFileInfo::exists(directory));
+        QVERIFY(!window.agent()->store()->run(runId).value);
     }
 };
 

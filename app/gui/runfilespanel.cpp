@@ -1,0 +1,126 @@
+#include "gui/runfilespanel.h"
+
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
+#include "gui/pullbar.h"
+
+#include <QDateTime>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace torchdeck {
+
+namespace {
+enum Column { FileColumn, SizeColumn, WrittenColumn, AttemptColumn, MarkColumn };
+}
+
+RunFilesPanel::RunFilesPanel(AgentClient *agent, QWidget *parent)
+    : QWidget(parent)
+    , m_agent(agent)
+    , m_list(new QTreeWidget)
+    , m_directory(new QLabel)
+    , m_download(new QPushButton(tr("&Download\u2026")))
+    , m_pull(new PullBar(agent))
+{
+    m_list->setHeaderLabels({tr("File"), tr("Size"), tr("Written"), tr("Attempt"), tr("")});
+    m_list->setRootIsDecorated(false);
+    m_list->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_list->header()->setSectionResizeMode(FileColumn, QHeaderView::Stretch);
+    m_list->header()->setStretchLastSection(false);
+    m_directory->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_download->setToolTip(tr("Copy the selected files here, checked by SHA-256; a download stopped goes on later"));
+    auto *refresh = new QPushButton(tr("&Refresh"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_directory, 1);
+    buttons->addWidget(refresh);
+    buttons->addWidget(m_download);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_list, 1);
+    layout->addWidget(m_pull);
+    layout->addLayout(buttons);
+    connect(refresh, &QPushButton::clicked, this, &RunFilesPanel::refresh);
+    connect(m_download, &QPushButton::clicked, this, [this] { downloadSelected(); });
+    connect(m_list, &QTreeWidget::itemSelectionChanged, this,
+            [this] { m_download->setEnabled(!m_list->selectedItems().isEmpty()); });
+    connect(m_pull, &PullBar::message, this, &RunFilesPanel::message);
+    m_download->setEnabled(false);
+}
+
+void RunFilesPanel::showRun(const QString &cluster, const QString &runId)
+{
+    if (cluster == m_cluster && runId == m_runId)
+        return;
+    m_cluster = cluster;
+    m_runId = runId;
+    m_list->clear();
+    m_directory->clear();
+    m_stale = true;
+    ++m_generation;
+    if (isVisible())
+        refresh();
+}
+
+void RunFilesPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
+void RunFilesPanel::refresh()
+{
+    if (m_runId.isEmpty())
+        return;
+    m_stale = false;
+    const quint64 generation = ++m_generation;
+    SessionOperation *listing = m_agent->runFiles(m_cluster, m_runId, {});
+    connect(listing, &SessionOperation::failed, this, [this, generation](const QString &error) {
+        if (generation == m_generation) {
+            m_stale = true;
+            m_directory->setText(error);
+        }
+    });
+    onReply<agent::RunFiles>(listing, this, [this, generation](const agent::RunFiles::Reply &reply) {
+        if (generation != m_generation)
+            return;
+        m_list->clear();
+        m_directory->setText(reply.directory);
+        const QLocale locale;
+        for (const agent::RunFileEntry &file : reply.files) {
+            if (file.kind == u"d")
+                continue; // its files are listed with their paths
+            QStringList marks;
+            if (file.latest)
+                marks.append(tr("latest"));
+            if (file.best)
+                marks.append(tr("best val loss"));
+            if (file.kind == u"l")
+                marks.append(tr("\u2192 %1").arg(file.linkTarget));
+            auto *item = new QTreeWidgetItem(
+                m_list,
+                {file.path, locale.formattedDataSize(std::max<qint64>(file.bytes, 0)),
+                 QDateTime::fromMSecsSinceEpoch(file.timeMs).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                 file.attempt >= 0 ? QString::number(file.attempt) : QString(), marks.join(QStringLiteral(", "))});
+            item->setData(FileColumn, Qt::UserRole, file.path);
+            item->setTextAlignment(SizeColumn, Qt::AlignRight | Qt::AlignVCenter);
+        }
+        emit listed();
+    });
+}
+
+void RunFilesPanel::downloadSelected(const QString &to)
+{
+    QStringList files;
+    for (const QTreeWidgetItem *item : m_list->selectedItems())
+        files.append(item->data(FileColumn, Qt::UserRole).toString());
+    if (!files.isEmpty())
+        m_pull->pull(m_cluster, m_runId, files, {}, to);
+}
+
+} // namespace torchdeck

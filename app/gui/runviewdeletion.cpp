@@ -1,0 +1,56 @@
+// RunView's "Delete run…": what goes is said first, with the size of the run's directory on the cluster.
+#include "client/agentclient.h"
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
+#include "core/store/runstore.h"
+#include "gui/runview.h"
+
+#include <QCheckBox>
+#include <QLocale>
+#include <QMessageBox>
+
+namespace torchdeck {
+
+void RunView::deleteRun(bool confirm, bool remote)
+{
+    const auto run = m_runId.isEmpty() ? StoreResult<std::optional<RunRecord>>{} : m_agent->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    const QString cluster = run.value->cluster;
+    const QString runId = run.value->id;
+    const QString name = run.value->name;
+    const auto remove = [this, cluster, runId, name](bool withDirectory) {
+        SessionOperation *removal = m_agent->deleteRuns(cluster, {runId}, withDirectory, false);
+        connect(removal, &SessionOperation::failed, this,
+                [this](const QString &error) { emit message(tr("Not deleted: %1").arg(error)); });
+        onReply<agent::DeleteRuns>(removal, this, [this, runId, name, withDirectory](const agent::DeleteRuns::Reply &) {
+            emit message(withDirectory ? tr("Deleted run %1 and its directory on the cluster").arg(name)
+                                       : tr("Deleted run %1 (its files stay on the cluster)").arg(name));
+            emit runDeleted(runId);
+        });
+    };
+    if (!confirm)
+        return remove(remote);
+    // A dry run first: it refuses a run that goes on, and measures the directory.
+    SessionOperation *dryRun = m_agent->deleteRuns(cluster, {runId}, true, true);
+    connect(dryRun, &SessionOperation::failed, this,
+            [this](const QString &error) { emit message(tr("Not deleted: %1").arg(error)); });
+    onReply<agent::DeleteRuns>(dryRun, this, [this, cluster, name, remove](const agent::DeleteRuns::Reply &reply) {
+        const agent::RunDeletion deletion = reply.runs.value(0);
+        QMessageBox box(
+            QMessageBox::Question, tr("Delete run"),
+            tr("Delete run %1 from this machine's records? Its charts, logs and checkpoints list go.").arg(name),
+            QMessageBox::Yes | QMessageBox::Cancel, this);
+        box.setDefaultButton(QMessageBox::Cancel);
+        auto *directory = new QCheckBox(
+            deletion.bytes >= 0 ? tr("Also remove its directory on %1 (%2): %3")
+                                      .arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
+                                : tr("Its directory on %1 is already gone").arg(cluster));
+        directory->setEnabled(deletion.bytes >= 0);
+        box.setCheckBox(directory);
+        if (box.exec() == QMessageBox::Yes)
+            remove(directory->isChecked());
+    });
+}
+
+} // namespace torchdeck

@@ -84,6 +84,9 @@ public:
     SessionOperation *setAutoRestart(const QString &cluster, const QString &runId, bool enabled);
     SessionOperation *presentCheckpoints(const QString &cluster, const QString &runId);
     SessionOperation *deleteCheckpoints(const QString &cluster, const QString &runId, const QStringList &names);
+    SessionOperation *annotateRun(const QString &cluster, const QString &runId, const std::optional<QString> &name,
+                                  const std::optional<QString> &note, const QStringList &addTags = {},
+                                  const QStringList &removeTags = {});
     SessionOperation *runFiles(const QString &cluster, const QString &runId, const QString &path);
     SessionOperation *pull(const QString &cluster, const QString &runId, const QStringList &files,
                            const QString &checkpoint, const QString &to);

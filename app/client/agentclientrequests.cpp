@@ -67,6 +67,13 @@ SessionOperation *AgentClient::presentCheckpoints(const QString &cluster, const 
     return call<agent::Checkpoints>({cluster, runId});
 }
 
+SessionOperation *AgentClient::annotateRun(const QString &cluster, const QString &runId,
+                                           const std::optional<QString> &name, const std::optional<QString> &note,
+                                           const QStringList &addTags, const QStringList &removeTags)
+{
+    return call<agent::AnnotateRun>({cluster, runId, name, note, addTags, removeTags});
+}
+
 SessionOperation *AgentClient::runFiles(const QString &cluster, const QString &runId, const QString &path)
 {
     return call<agent::RunFiles>({cluster, runId, path});

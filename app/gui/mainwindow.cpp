@@ -81,8 +81,9 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_filtered->setSourceModel(m_runs);
     m_filtered->setFilterKeyColumn(-1);
+    m_filtered->setFilterRole(RunTreeModel::FilterRole);
     m_filtered->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_filter->setPlaceholderText(tr("Filter runs (name, cluster, state, job id)"));
+    m_filter->setPlaceholderText(tr("Filter runs (name, tag, note, cluster, state, job id)"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_filtered, &QSortFilterProxyModel::setFilterFixedString);
     m_filtered->setRecursiveFilteringEnabled(true); // a cluster row stays while one of its runs matches

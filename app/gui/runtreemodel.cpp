@@ -3,6 +3,7 @@
 #include "core/scheduler/jobstate.h"
 
 #include <QLocale>
+#include <QRegularExpression>
 #include <cmath>
 
 namespace torchdeck {
@@ -178,7 +179,7 @@ QVariant RunTreeModel::groupData(const Group &group, int column, int role) const
 {
     if (role == ClusterRole)
         return group.cluster;
-    if (role != Qt::DisplayRole)
+    if (role != Qt::DisplayRole && role != FilterRole)
         return {};
     if (column != NameColumn)
         return {};
@@ -193,6 +194,11 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
 {
     const RunRecord &run = entry.run;
     switch (role) {
+    case FilterRole:
+        if (column == NameColumn)
+            return QStringList{runData(entry, column, Qt::DisplayRole).toString(), run.tags.join(u' '), run.note}.join(
+                u'\n');
+        return runData(entry, column, Qt::DisplayRole);
     case Qt::DisplayRole:
         switch (column) {
         case NameColumn:
@@ -222,6 +228,12 @@ QVariant RunTreeModel::runData(const Entry &entry, int column, int role) const
         if (column == CreatedColumn || column == UpdatedColumn) // the whole date and time
             return QLocale().toString((column == CreatedColumn ? run.created : run.updated).toLocalTime(),
                                       QLocale::LongFormat);
+        if (column == NameColumn && (!run.tags.isEmpty() || !run.note.isEmpty()))
+            return QStringList{run.id,
+                               run.tags.isEmpty() ? QString() : tr("Tags: %1").arg(run.tags.join(QStringLiteral(", "))),
+                               run.note, run.message}
+                .filter(QRegularExpression(QStringLiteral(".")))
+                .join(u'\n');
         return run.message.isEmpty() ? QVariant(run.id) : QVariant(QString(run.id + u'\n' + run.message));
     case Qt::TextAlignmentRole:
         return column == LossColumn || column == EtaColumn ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))

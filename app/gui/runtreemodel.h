@@ -24,7 +24,8 @@ public:
         UpdatedColumn,
         ColumnCount
     };
-    enum Role { RunIdRole = Qt::UserRole + 1, ClusterRole };
+    // FilterRole: the text the window's filter box matches: a cell's, and with the name the run's tags and note.
+    enum Role { RunIdRole = Qt::UserRole + 1, ClusterRole, FilterRole };
 
     explicit RunTreeModel(QObject *parent = nullptr);
 

@@ -19,6 +19,7 @@
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runfilespanel.h"
+#include "gui/runnotesbar.h"
 #include "gui/submissionpanel.h"
 
 #include <QCborMap>
@@ -49,6 +50,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_metrics(new RunMetrics(this))
     , m_checkpoints(new CheckpointPanel(agent))
     , m_files(new RunFilesPanel(agent))
+    , m_notes(new RunNotesBar(agent))
     , m_header(new QLabel)
     , m_uses(new QLabel)
     , m_logScale(new QCheckBox(tr("Lo&g scale")))
@@ -100,6 +102,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
+    layout->addWidget(m_notes);
     m_uses->setObjectName(QStringLiteral("resourceUse"));
     m_uses->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_uses->setToolTip(tr("What the running job uses, sampled on its nodes every %1 s while the run is shown")
@@ -141,6 +144,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
             [this](const QString &checkpoint) { resumeFrom(ResumeFrom::checkpoint(checkpoint)); });
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
     connect(m_files, &RunFilesPanel::message, this, &RunView::message);
+    connect(m_notes, &RunNotesBar::message, this, &RunView::message);
     m_delete->setObjectName(QStringLiteral("deleteRun"));
     m_delete->setToolTip(tr("Remove the ended run from this machine's records, and if you wish its directory on the "
                             "cluster"));
@@ -197,6 +201,7 @@ void RunView::reloadDetails()
         m_header->setText(tr("Select a run to see its charts, log and checkpoints."));
         m_checkpoints->showRun(nullptr, {}, m_metrics);
         m_files->showRun({}, {});
+        m_notes->showRun(nullptr);
         m_script->clear();
         m_log->follow(nullptr, {}, {}, false);
         return;
@@ -225,6 +230,7 @@ void RunView::reloadDetails()
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics);
     m_files->showRun(record.cluster, record.id);
+    m_notes->showRun(&record);
     m_delete->setEnabled(!running);
     if (m_script->toPlainText() != record.script)
         m_script->setPlainText(record.script);

@@ -29,6 +29,7 @@ class RunCharts;
 class RunChartsPanel;
 class RunActions;
 class RunFilesPanel;
+class RunNotesBar;
 class RunMetrics;
 
 // One run: its charts (live), its log, its checkpoints with resume, the script as submitted, Cancel and
@@ -55,6 +56,7 @@ public:
     RunActions *actions() const { return m_actions; }
     CheckpointPanel *checkpointPanel() const { return m_checkpoints; }
     RunFilesPanel *filesPanel() const { return m_files; }
+    RunNotesBar *notesBar() const { return m_notes; }
     // Removes the run from the store, and with `remote` its directory on the cluster (refused while a job of it
     // goes on). `confirm`: ask first, saying what goes and how big it is (the box decides `remote`).
     void deleteRun(bool confirm = true, bool remote = false);
@@ -88,6 +90,7 @@ private:
     RunMetrics *m_metrics;
     CheckpointPanel *m_checkpoints;
     RunFilesPanel *m_files;
+    RunNotesBar *m_notes;
     QLabel *m_header;
     QLabel *m_uses;
     QString m_lookedCluster; // where the agent samples the shown run's job

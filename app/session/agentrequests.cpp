@@ -213,6 +213,11 @@ void AgentRequests::on(agent::AutoRestart, const agent::AutoRestart::Request &re
     track(session->autoRestartOperation(request.run, request.enabled));
 }
 
+void AgentRequests::on(agent::AnnotateRun, const agent::AnnotateRun::Request &request, ClusterSession *session)
+{
+    track(session->annotateRun(request.run, request.name, request.note, request.addTags, request.removeTags));
+}
+
 void AgentRequests::on(agent::Checkpoints, const agent::RunRequest &request, ClusterSession *session)
 {
     track(session->presentCheckpoints(request.run));

@@ -48,6 +48,7 @@ private:
     void on(agent::Cancel, const agent::RunsRequest &request, ClusterSession *session);
     void on(agent::Requeue, const agent::RunRequest &request, ClusterSession *session);
     void on(agent::AutoRestart, const agent::AutoRestart::Request &request, ClusterSession *session);
+    void on(agent::AnnotateRun, const agent::AnnotateRun::Request &request, ClusterSession *session);
     void on(agent::Checkpoints, const agent::RunRequest &request, ClusterSession *session);
     void on(agent::DeleteCheckpoints, const agent::DeleteCheckpoints::Request &request, ClusterSession *session);
     void on(agent::RunFiles, const agent::RunFiles::Request &request, ClusterSession *session);

@@ -115,6 +115,10 @@ public:
     // The same as an operation: switched on for a run whose job stopped to be requeued meanwhile, it ends once
     // that restart was submitted or refused (agent::AutoRestart's reply says which); else at once.
     SessionOperation *autoRestartOperation(const QString &runId, bool enabled);
+    // The run's name and note replaced where given, tags added and removed (agent::AnnotateRun).
+    SessionOperation *annotateRun(const QString &runId, const std::optional<QString> &name,
+                                  const std::optional<QString> &note, const QStringList &addTags,
+                                  const QStringList &removeTags);
     // Which of the run's recorded checkpoints are still on the cluster (agent::Checkpoints).
     SessionOperation *presentCheckpoints(const QString &runId);
     // Deletes checkpoints named as listed (file names or steps; never the latest) on the cluster and in the

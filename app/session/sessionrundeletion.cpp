@@ -1,4 +1,5 @@
-// ClusterSession's deletion of whole runs: their records, and with `remote` their directories on the cluster.
+// ClusterSession's changes to whole runs: deleting them (their records, and with `remote` their directories on the
+// cluster), and what the user calls them and wrote of them.
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
 #include "core/runs/runfiles.h"
@@ -138,6 +139,34 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
                 failed, deleteDeadlineMs);
         },
         failed, deleteDeadlineMs);
+}
+
+SessionOperation *ClusterSession::annotateRun(const QString &runId, const std::optional<QString> &name,
+                                              const std::optional<QString> &note, const QStringList &addTags,
+                                              const QStringList &removeTags)
+{
+    for (const QString &tag : addTags)
+        if (const QString error = tagError(tag); !error.isEmpty())
+            return SessionOperation::alreadyFailed(error, this);
+    if (name && name->trimmed().isEmpty())
+        return SessionOperation::alreadyFailed(tr("a run's name cannot be empty"), this);
+    const auto run = m_store->run(runId);
+    if (!run.ok())
+        return SessionOperation::alreadyFailed(run.error, this);
+    if (!run.value || run.value->cluster != this->name())
+        return SessionOperation::alreadyFailed(tr("no run %1 on %2").arg(runId, this->name()), this);
+    RunAnnotation annotation;
+    annotation.name = name ? std::optional<QString>(name->trimmed()) : std::nullopt;
+    annotation.note = note;
+    if (!addTags.isEmpty() || !removeTags.isEmpty())
+        annotation.tags = editedTags(run.value->tags, addTags, removeTags);
+    if (const StoreStatus saved = m_store->annotateRun(runId, annotation); !saved.ok())
+        return SessionOperation::alreadyFailed(saved.error, this);
+    emit runUpdated(runId);
+    const auto now = m_store->run(runId);
+    const RunRecord record = now.ok() && now.value ? *now.value : *run.value;
+    return SessionOperation::alreadyFinishedWith(agent::AnnotateRun::Reply{record.name, record.note, record.tags},
+                                                 this);
 }
 
 } // namespace torchdeck

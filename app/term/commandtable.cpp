@@ -1,6 +1,7 @@
 #include "term/commandtable.h"
 
 #include "term/agentcommand.h"
+#include "term/annotatecommands.h"
 #include "term/cancelcommand.h"
 #include "term/checkcommand.h"
 #include "term/checkpointscommand.h"
@@ -83,6 +84,9 @@ QList<CommandSpec> buildCommands()
     watchRuns.optional = true;
     OperandSpec sweepOperand = operand("SWEEP", Completion::None);
     sweepOperand.optional = true;
+    const OperandSpec noteText{QStringLiteral("TEXT"), Completion::None, {}, true, false};
+    const OperandSpec tagNames{QStringLiteral("NAME"), Completion::None, {}, false, true};
+    const OperandSpec newName{QStringLiteral("NAME"), Completion::None, {}, false, false};
     const OperandSpec runPath{QStringLiteral("PATH"), Completion::None, {}, true, false};
     const OperandSpec runFiles{QStringLiteral("FILE"), Completion::None, {}, true, true};
     OperandSpec localPort = operand("LOCAL_PORT", Completion::None);
@@ -194,8 +198,8 @@ QList<CommandSpec> buildCommands()
          runs,
          {},
          Tr::tr("the runs, newest first"),
-         {valued("--cluster", "C", Tr::tr("only this cluster's runs"), Completion::Cluster), jsonFlag(),
-          offlineFlag()}},
+         {valued("--cluster", "C", Tr::tr("only this cluster's runs"), Completion::Cluster),
+          repeated(valued("--tag", "NAME", Tr::tr("only the runs with this tag"))), jsonFlag(), offlineFlag()}},
         {QStringLiteral("status"), runs, {run}, Tr::tr("one run with all its jobs"), {jsonFlag(), offlineFlag()}},
         {QStringLiteral("logs"),
          runs,
@@ -239,6 +243,17 @@ QList<CommandSpec> buildCommands()
          Tr::tr("remove ended runs from this machine's records (refused while a job of one goes on)"),
          {flag("--remote", Tr::tr("remove their directories on the cluster too")),
           flag("--dry-run", Tr::tr("say what would go, and how big it is; remove nothing")), jsonFlag()}},
+        {QStringLiteral("note"),
+         runs,
+         {run, noteText},
+         Tr::tr("what the run was for, kept with it (\"\" clears it; without TEXT: print it)"),
+         {}},
+        {QStringLiteral("tag"),
+         runs,
+         {run, tagNames},
+         Tr::tr("tags of the run, or of every run of a sweep; runs --tag NAME finds them"),
+         {flag("--remove", Tr::tr("remove these tags instead"))}},
+        {QStringLiteral("rename"), runs, {run, newName}, Tr::tr("call the run by another name"), {}},
         {QStringLiteral("auto-restart"),
          runs,
          {run, onOff},
@@ -319,6 +334,9 @@ QList<CommandSpec> buildCommands()
         {u"cancel", runCancelCommand},
         {u"auto-restart", runAutoRestartCommand},
         {u"checkpoints", runCheckpointsCommand},
+        {u"note", runNoteCommand},
+        {u"tag", runTagCommand},
+        {u"rename", runRenameCommand},
         {u"files", runFilesCommand},
         {u"pull", runPullCommand},
         {u"delete", runDeleteCommand},

@@ -25,6 +25,7 @@ struct Flags {
     bool json = false;
     bool offline = false;
     QString cluster;
+    QStringList tags; // runs --tag: those with every one
 };
 
 // What the run's running job uses now, stored with the run; a sample that fails is said, not fatal.
@@ -55,6 +56,8 @@ std::optional<Flags> parseFlags(TermContext &context, const QStringList &args, b
             flags.offline = true;
         else if (arg == u"--cluster" && !wantsRun && i + 1 < args.size())
             flags.cluster = args.at(++i);
+        else if (arg == u"--tag" && !wantsRun && i + 1 < args.size())
+            flags.tags.append(args.at(++i));
         else if (wantsRun && !arg.startsWith(u'-') && flags.run.isEmpty())
             flags.run = arg;
         else {
@@ -79,11 +82,19 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.error(runs.error);
         return Failure;
     }
+    const auto tagged = [&flags](QList<RunRecord> &list) {
+        list.removeIf([&flags](const RunRecord &run) {
+            return std::any_of(flags->tags.cbegin(), flags->tags.cend(),
+                               [&run](const QString &tag) { return !run.tags.contains(tag); });
+        });
+    };
+    tagged(runs.value);
     bool reachedAll = true;
     if (!flags->offline &&
         std::any_of(runs.value.cbegin(), runs.value.cend(), [](const RunRecord &run) { return !run.hasEnded(); })) {
         reachedAll = refreshRuns(context, runs.value);
         runs = context.store().runs(flags->cluster);
+        tagged(runs.value);
     }
     // Why each run that has not completed waits or how it ended, from the job that speaks for it.
     QHash<QString, QString> why;
@@ -102,6 +113,8 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             array.append(object);
         }
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
+    } else if (runs.value.isEmpty() && !flags->tags.isEmpty()) {
+        out << Tr::tr("No runs tagged %1\n").arg(flags->tags.join(QStringLiteral(", ")));
     } else if (runs.value.isEmpty()) {
         out << Tr::tr("No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n");
     } else {
@@ -168,6 +181,10 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         out << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << formatRunStatus(*run, jobs.value);
+        if (!run->tags.isEmpty())
+            out << Tr::tr("tags     %1\n").arg(run->tags.join(QStringLiteral(", ")));
+        if (!run->note.isEmpty())
+            out << Tr::tr("note     %1\n").arg(QString(run->note).replace(u'\n', QStringLiteral("\n         ")));
         if (budget.known)
             out << Tr::tr("budget   %1\n").arg(budget.summary);
         if (outlook.known)

@@ -116,7 +116,9 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
         {QStringLiteral("epochs_total"), run.epochsTotal >= 0 ? QJsonValue(run.epochsTotal) : QJsonValue()},
         {QStringLiteral("last_loss"), number(run.lastLoss)},
         {QStringLiteral("eta_seconds"), number(run.etaSeconds)},
-        {QStringLiteral("message"), run.message}};
+        {QStringLiteral("message"), run.message},
+        {QStringLiteral("note"), run.note},
+        {QStringLiteral("tags"), QJsonArray::fromStringList(run.tags)}};
     if (jobs.isEmpty())
         return object;
     const auto startEstimate = [](const JobRecord &job) {

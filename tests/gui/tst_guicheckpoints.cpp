@@ -3,17 +3,20 @@
 #include "gui/checkpointpanel.h"
 #include "gui/pullbar.h"
 #include "gui/runfilespanel.h"
+#include "gui/runnotesbar.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
 
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 using namespace torchdeck;
@@ -96,6 +99,25 @@ private slots:
         QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
         QVERIFY(a.size() > 0);
         QVERIFY(a.readAll() == b.readAll());
+
+        // Tags, a note and a name edited in the header, kept with the run; the filter box finds the run by a tag.
+        RunNotesBar *notes = view->notesBar();
+        notes->tagsEdit()->setText(QStringLiteral("baseline fig-3"));
+        emit notes->tagsEdit()->editingFinished();
+        notes->noteEdit()->setText(QStringLiteral("the one in the paper"));
+        emit notes->noteEdit()->editingFinished();
+        notes->rename(QStringLiteral("renamed in place"));
+        const auto stored = [&] { return window.agent()->store()->run(runId).value.value_or(RunRecord{}); };
+        QTRY_COMPARE_WITH_TIMEOUT(stored().tags, QStringList({QStringLiteral("baseline"), QStringLiteral("fig-3")}),
+                                  10000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored().note, QStringLiteral("the one in the paper"), 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(stored().name, QStringLiteral("renamed in place"), 10000);
+        window.filterBox()->setText(QStringLiteral("fig-3"));
+        QTRY_COMPARE_WITH_TIMEOUT(window.runTree()->model()->rowCount(window.runTree()->model()->index(0, 0)), 1,
+                                  10000);
+        window.filterBox()->setText(QStringLiteral("no-such-tag"));
+        QCOMPARE(window.runTree()->model()->rowCount(), 0);
+        window.filterBox()->clear();
 
         // "Delete run…" with its directory: the record and the directory go.
         const QString directory = original.section(QStringLiteral("/checkpoints/"), 0, 0);

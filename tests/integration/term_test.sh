@@ -624,6 +624,19 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     [[ -d "$home/work/runs/$keep" ]] || fail "the other run's directory went"
     expect_eq "$(cat "$home/work/runs/$keep/code/train.py")" 'print("hi")' "the other run's code"
     [[ -n "$(ls -A "$home/work/code")" ]] || fail "the code store went"
+    # Notes, tags and names, kept with the run; runs --tag finds it.
+    td note keep 'baseline: lr 1e-3, "no" $(warmup)' >/dev/null
+    expect_eq "$(td note keep)" 'baseline: lr 1e-3, "no" $(warmup)' "the note"
+    td tag keep baseline paper-fig3 >/dev/null
+    td rename keep 'the baseline' >/dev/null
+    out=$(td runs --tag baseline --tag paper-fig3 --offline --json)
+    expect_eq "$(json_field 0.name <<<"$out")" "the baseline" "the run found by its tags"
+    expect_eq "$(json_field 0.tags <<<"$out")" "['baseline', 'paper-fig3']" "its tags"
+    grep -q '^tags     baseline, paper-fig3$' <<<"$(td status "$keep" --offline)" || fail "status: $(td status "$keep" --offline)"
+    td tag "$keep" paper-fig3 --remove >/dev/null
+    expect_eq "$(td runs --tag paper-fig3 --offline)" "No runs tagged paper-fig3" "runs --tag after --remove"
+    rc=0; out=$(td tag "$keep" 'no spaces' 2>&1) || rc=$?
+    expect_eq "$rc" 2 "a tag with a space" && grep -q 'cannot be a tag' <<<"$out" || fail "tag: $out"
 }
 
 case_no_restart() { # a real error is not restarted, and the run says why

@@ -176,11 +176,11 @@ struct Refresh {
 
 // What a submission sent: each run's job (an array's tasks, a sweep's points), the first as a single one's.
 
-using Operations =
-    std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop, CancelRequest, Open,
-               Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume, Cancel, Requeue, AutoRestart,
-               Checkpoints, DeleteCheckpoints, RunFiles, Pull, DeleteRuns, ReadFile, FollowFile, Forward, Check,
-               StackDump, Resources, Look, CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
+using Operations = std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop,
+                              CancelRequest, Open, Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume,
+                              Cancel, Requeue, AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull,
+                              DeleteRuns, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
+                              CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
 
 template <class Op, class = void> struct IsSubmission : std::false_type {
 };

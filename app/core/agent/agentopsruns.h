@@ -227,4 +227,37 @@ struct DeleteCheckpoints {
 
 // The file's bytes as DataEvents: its last lines (-1: all of it).
 
+// What the user calls a run and wrote of it (name, note, tags), stored with the run; each given field changes.
+struct AnnotateRun {
+    static constexpr const char16_t *name = u"annotate_run";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        std::optional<QString> name;
+        std::optional<QString> note;
+        QStringList addTags;
+        QStringList removeTags;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.optionalText(QStringLiteral("name"), s.name, 4096);
+            v.optionalText(QStringLiteral("note"), s.note, 65536);
+            v.texts(QStringLiteral("add_tags"), s.addTags, 1000);
+            v.texts(QStringLiteral("remove_tags"), s.removeTags, 1000);
+        }
+    };
+    struct Reply {
+        QString name;
+        QString note;
+        QStringList tags;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("name"), s.name, Need::Optional, 4096);
+            v.text(QStringLiteral("note"), s.note, Need::Optional, 65536);
+            v.texts(QStringLiteral("tags"), s.tags, 1000);
+        }
+    };
+};
+
 } // namespace torchdeck::agent

@@ -7,6 +7,8 @@
 #include <QDateTime>
 #include <QList>
 #include <QString>
+#include <QStringList>
+#include <optional>
 
 namespace torchdeck {
 
@@ -28,6 +30,8 @@ struct RunRecord {
     double etaSeconds = kNoValue;
     QString message;         // the latest error or note, shown with the run
     bool autoRestart = true; // restarted from outside when its job stops to be requeued (restartdecision.h)
+    QString note;            // what the user wrote of it
+    QStringList tags = {};   // sorted, each a tagError()-free word
 
     JobSpec::FromJson spec() const; // the stored spec, or why it is unreadable
     JobState jobState() const { return jobStateFromName(state); }
@@ -85,6 +89,18 @@ struct LoggerFileRecord {
     qint64 offset = 0;
     qint64 size = 0;
 };
+
+// A change of what the user calls a run and wrote of it: each field given is replaced.
+struct RunAnnotation {
+    std::optional<QString> name;
+    std::optional<QString> note;
+    std::optional<QStringList> tags;
+};
+
+// Why a tag cannot be one (empty: it can): a word of letters, digits and . _ - + : @ /, at most 64 long.
+QString tagError(const QString &tag);
+// The tags after adding and removing some: sorted, each once.
+QStringList editedTags(QStringList tags, const QStringList &added, const QStringList &removed);
 
 // The scheduler's ids of a run's jobs, by attempt; an attempt still being submitted (claimed, no job id yet)
 // has none.

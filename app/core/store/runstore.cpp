@@ -21,7 +21,7 @@ std::atomic<quint64> g_connectionCount{0};
 const QString kMemory = QStringLiteral(":memory:");
 
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
-                             "epochs_total, last_loss, eta_seconds, message, auto_restart";
+                             "epochs_total, last_loss, eta_seconds, message, auto_restart, note, tags";
 
 RunRecord readRun(const QSqlQuery &q)
 {
@@ -40,6 +40,8 @@ RunRecord readRun(const QSqlQuery &q)
     r.etaSeconds = sql::toReal(q.value(11));
     r.message = q.value(12).toString();
     r.autoRestart = q.value(13).toBool();
+    r.note = q.value(14).toString();
+    r.tags = q.value(15).toString().split(u' ', Qt::SkipEmptyParts);
     return r;
 }
 
@@ -224,14 +226,15 @@ StoreStatus RunStore::addRun(const RunRecord &run)
     if (run.id.isEmpty())
         return StoreStatus::failure(core::Tr::tr("a run needs an id"));
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                   .arg(QLatin1StringView(kRunColumns)));
     const QDateTime now = nowUtc();
     for (const QVariant &v :
          {sql::text(run.id), sql::text(run.name), sql::text(run.cluster),
           sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now), sql::text(run.state),
           sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
-          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), QVariant(run.autoRestart)})
+          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), QVariant(run.autoRestart),
+          sql::text(run.note), sql::text(run.tags.join(u' '))})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(core::Tr::tr("cannot add run %1").arg(run.id), q));
@@ -243,16 +246,45 @@ StoreStatus RunStore::updateRun(const RunRecord &run)
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("UPDATE runs SET name = ?, cluster = ?, updated = ?, state = ?, spec_json = ?, "
+    q.prepare(QStringLiteral("UPDATE runs SET cluster = ?, updated = ?, state = ?, spec_json = ?, "
                              "script = ?, epochs_done = ?, epochs_total = ?, last_loss = ?, eta_seconds = ?, "
                              "message = ? WHERE id = ?"));
     for (const QVariant &v :
-         {sql::text(run.name), sql::text(run.cluster), sql::msecs(nowUtc()), sql::text(run.state),
-          sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
-          sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
+         {sql::text(run.cluster), sql::msecs(nowUtc()), sql::text(run.state), sql::text(run.specJson),
+          sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal), sql::real(run.lastLoss),
+          sql::real(run.etaSeconds), sql::text(run.message), sql::text(run.id)})
         q.addBindValue(v);
     return sql::execOnRow(q, core::Tr::tr("cannot update run %1").arg(run.id),
                           core::Tr::tr("no run %1 in the store").arg(run.id));
+}
+
+StoreStatus RunStore::annotateRun(const QString &runId, const RunAnnotation &annotation)
+{
+    if (!isOpen())
+        return notOpen();
+    QStringList set;
+    QVariantList values;
+    if (annotation.name) {
+        set.append(QStringLiteral("name = ?"));
+        values.append(sql::text(*annotation.name));
+    }
+    if (annotation.note) {
+        set.append(QStringLiteral("note = ?"));
+        values.append(sql::text(*annotation.note));
+    }
+    if (annotation.tags) {
+        set.append(QStringLiteral("tags = ?"));
+        values.append(sql::text(annotation.tags->join(u' ')));
+    }
+    set.append(QStringLiteral("updated = ?"));
+    values.append(sql::msecs(nowUtc()));
+    values.append(sql::text(runId));
+    QSqlQuery q(database());
+    q.prepare(QStringLiteral("UPDATE runs SET %1 WHERE id = ?").arg(set.join(QStringLiteral(", "))));
+    for (const QVariant &v : std::as_const(values))
+        q.addBindValue(v);
+    return sql::execOnRow(q, core::Tr::tr("cannot update run %1").arg(runId),
+                          core::Tr::tr("no run %1 in the store").arg(runId));
 }
 
 StoreStatus RunStore::setAutoRestart(const QString &runId, bool enabled)

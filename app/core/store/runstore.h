@@ -64,7 +64,9 @@ public:
 
     // Runs. addRun sets created (when null) and updated; the id must be new.
     StoreStatus addRun(const RunRecord &run);
-    StoreStatus updateRun(const RunRecord &run); // every field but id, created and autoRestart
+    StoreStatus updateRun(const RunRecord &run); // every field but id, name, created, autoRestart, note and tags
+    // What the user calls a run and wrote of it: each given field replaced (agent::AnnotateRun).
+    StoreStatus annotateRun(const QString &runId, const RunAnnotation &annotation);
     StoreStatus setAutoRestart(const QString &runId, bool enabled);
     // A submitted job with its run (added, or updated when the run exists) in one transaction: a reader never
     // sees the run without the job it waits on, nor half of either.

@@ -134,6 +134,12 @@ QList<StoreMigration> storeMigrations()
              // point without epoch times is timed by it. NULL: not ended or not said.
              QStringLiteral("ALTER TABLE jobs ADD COLUMN elapsed_s INTEGER"),
          }},
+        {8,
+         {
+             // What the user wrote of a run (`torchdeck note`) and its tags (`torchdeck tag`), space-separated.
+             QStringLiteral("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''"),
+         }},
     };
 }
 

@@ -87,6 +87,8 @@ public:
     SessionOperation *annotateRun(const QString &cluster, const QString &runId, const std::optional<QString> &name,
                                   const std::optional<QString> &note, const QStringList &addTags = {},
                                   const QStringList &removeTags = {});
+    SessionOperation *jobCommand(const QString &cluster, const QString &runId, const QString &node,
+                                 const QString &command);
     SessionOperation *runFiles(const QString &cluster, const QString &runId, const QString &path);
     SessionOperation *pull(const QString &cluster, const QString &runId, const QStringList &files,
                            const QString &checkpoint, const QString &to);

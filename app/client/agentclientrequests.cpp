@@ -74,6 +74,12 @@ SessionOperation *AgentClient::annotateRun(const QString &cluster, const QString
     return call<agent::AnnotateRun>({cluster, runId, name, note, addTags, removeTags});
 }
 
+SessionOperation *AgentClient::jobCommand(const QString &cluster, const QString &runId, const QString &node,
+                                          const QString &command)
+{
+    return call<agent::JobCommand>({cluster, runId, node, command});
+}
+
 SessionOperation *AgentClient::runFiles(const QString &cluster, const QString &runId, const QString &path)
 {
     return call<agent::RunFiles>({cluster, runId, path});

@@ -244,6 +244,11 @@ void AgentRequests::on(agent::DeleteRuns, const agent::DeleteRuns::Request &requ
     track(session->deleteRuns(request.runs, request.remote, request.dryRun));
 }
 
+void AgentRequests::on(agent::JobCommand, const agent::JobCommand::Request &request, ClusterSession *session)
+{
+    track(session->jobCommand(request.run, request.node, request.command));
+}
+
 void AgentRequests::on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session)
 {
     track(session->readFile(request.path, request.lines));

@@ -54,6 +54,7 @@ private:
     void on(agent::RunFiles, const agent::RunFiles::Request &request, ClusterSession *session);
     void on(agent::Pull, const agent::Pull::Request &request, ClusterSession *session);
     void on(agent::DeleteRuns, const agent::DeleteRuns::Request &request, ClusterSession *session);
+    void on(agent::JobCommand, const agent::JobCommand::Request &request, ClusterSession *session);
     void on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session);
     void on(agent::FollowFile, const agent::FollowFile::Request &request, ClusterSession *session);
     void on(agent::Forward, const agent::Forward::Request &request, ClusterSession *session);

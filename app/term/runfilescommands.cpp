@@ -213,6 +213,53 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     return Ok;
 }
 
+int runShellCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    TermContext context(QStringLiteral("shell"), out, err);
+    const QString usage = Tr::tr("usage: torchdeck shell RUN [--node NODE] --command CMD");
+    QString runText;
+    QString node;
+    std::optional<QString> command;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
+        if (arg == u"--node" && i + 1 < args.size())
+            node = args.at(++i);
+        else if (arg == u"--command" && i + 1 < args.size())
+            command = args.at(++i);
+        else if (!arg.startsWith(u'-') && runText.isEmpty())
+            runText = arg;
+        else {
+            context.error(Tr::tr("unexpected argument '%1' (%2)").arg(arg, usage));
+            return UsageError;
+        }
+    }
+    if (runText.isEmpty()) {
+        context.error(usage);
+        return UsageError;
+    }
+    const auto run = context.openRun(runText);
+    if (!run)
+        return Failure;
+    if (!command) {
+        const auto jobs = context.store().jobs(run->id);
+        const QString job = jobs.ok() && !jobs.value.isEmpty() ? jobs.value.constLast().jobId : QStringLiteral("JOB");
+        context.error(Tr::tr("an interactive shell through torchdeck's connection is not there yet (--command runs one "
+                             "command); meanwhile: ssh -t %1 'srun --overlap --jobid=%2 --pty bash -l'")
+                          .arg(run->cluster, job));
+        return UsageError;
+    }
+    if (!context.connect(run->cluster))
+        return Failure;
+    const OperationOutcome ran =
+        context.wait(context.agent().jobCommand(run->cluster, run->id, node, *command), noTimeout);
+    if (!ran.ok)
+        return Failure;
+    const agent::JobCommand::Reply reply = ran.reply<agent::JobCommand>().value_or(agent::JobCommand::Reply{});
+    out << QString::fromUtf8(reply.out) << Qt::flush;
+    err << QString::fromUtf8(reply.err) << Qt::flush;
+    return reply.exitCode < 0 ? int(Failure) : int(reply.exitCode);
+}
+
 int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("delete"), out, err);

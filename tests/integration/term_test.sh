@@ -611,6 +611,15 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     busy=$(td submit torchdeck-sandbox --name busy --launch local --command 'sleep 300' --json | json_field run)
     rc=0; out=$(td delete busy 2>&1) || rc=$?
     expect_eq "$rc" 1 "delete of a running run" && grep -q 'torchdeck cancel' <<<"$out" || fail "delete: $out"
+    # A command inside the running job: its job id and node, its exit code as the command's.
+    local job
+    job=$(td status busy --offline --json | json_field jobs.0.job)
+    until [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]]; do sleep 0.2; done
+    rc=0; out=$(td shell busy --command 'echo "$SLURM_JOB_ID $SLURMD_NODENAME"; exit 3') || rc=$?
+    expect_eq "$rc" 3 "the command's exit code"
+    expect_eq "$out" "$job $(squeue -h -j "$job" -o %N)" "the job and node the command ran in"
+    rc=0; out=$(td shell busy 2>&1) || rc=$?
+    expect_eq "$rc" 2 "shell without --command" && grep -q "srun --overlap --jobid=$job --pty" <<<"$out" || fail "$out"
     td cancel busy >/dev/null
     out=$(td delete files --remote --dry-run)
     grep -qE "^would delete run ${run:0:8} \(files\): its record and $dir on torchdeck-sandbox \(6[0-9.]+ MiB\)$" \

@@ -179,7 +179,7 @@ struct Refresh {
 using Operations = std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop,
                               CancelRequest, Open, Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume,
                               Cancel, Requeue, AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull,
-                              DeleteRuns, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
+                              DeleteRuns, JobCommand, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
                               CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
 
 template <class Op, class = void> struct IsSubmission : std::false_type {

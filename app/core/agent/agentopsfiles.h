@@ -174,6 +174,37 @@ struct DeleteRuns {
     };
 };
 
+// One command in the run's running job, on one of its nodes (`node` empty: its first), with its output and exit code.
+struct JobCommand {
+    static constexpr const char16_t *name = u"job_command";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        QString node;
+        QString command;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.text(QStringLiteral("node"), s.node, Need::Optional, 1024);
+            v.text(QStringLiteral("command"), s.command, Need::Required, 65536);
+        }
+    };
+    struct Reply {
+        QString job;
+        qint64 exitCode = 0;
+        QByteArray out;
+        QByteArray err;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("job"), s.job, Need::Optional, 256);
+            v.integer(QStringLiteral("exit_code"), s.exitCode, -1, 255);
+            v.bytes(QStringLiteral("out"), s.out);
+            v.bytes(QStringLiteral("err"), s.err);
+        }
+    };
+};
+
 struct ForwardReply {
     PortForward forward;
     template <class S, class V> static void fields(S &s, V &v) { v.value(QStringLiteral("forward"), s.forward); }

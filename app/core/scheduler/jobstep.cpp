@@ -15,15 +15,25 @@ QString slurmOverlapStepCommand(const QString &jobId, const QString &nodes, cons
     if (!nodes.isEmpty() && nodes != u"(null)")
         argv << QStringLiteral("--nodelist=") + nodes;
     argv << QStringLiteral("sh") << QStringLiteral("-c") << script;
-    QStringList quoted;
-    for (const QString &word : std::as_const(argv))
-        quoted.append(shellQuote(word));
+    return QStringLiteral("timeout %1 srun --overlap %2 ").arg(timeoutSeconds).arg(srunJobOption(jobId)) +
+           shellJoin(argv);
+}
+
+QString srunJobOption(const QString &jobId)
+{
     // srun refuses an array task's "123_4" (Invalid numeric value): the task's own job number, as squeue says.
-    const QString job =
-        jobId.contains(u'_')
-            ? QStringLiteral("--jobid=\"$(squeue -h -j %1 -O JobID:0 | head -n 1)\"").arg(shellQuote(jobId))
-            : shellQuote(QStringLiteral("--jobid=") + jobId);
-    return QStringLiteral("timeout %1 srun --overlap %2 ").arg(timeoutSeconds).arg(job) + quoted.join(u' ');
+    return jobId.contains(u'_')
+               ? QStringLiteral("--jobid=\"$(squeue -h -j %1 -O JobID:0 | head -n 1)\"").arg(shellQuote(jobId))
+               : shellQuote(QStringLiteral("--jobid=") + jobId);
+}
+
+QString slurmJobCommand(const QString &jobId, const QString &node, const QString &command)
+{
+    QStringList argv{QStringLiteral("--quiet"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1")};
+    if (!node.isEmpty())
+        argv << QStringLiteral("--nodelist=") + node;
+    argv << QStringLiteral("bash") << QStringLiteral("-lc") << command;
+    return QStringLiteral("srun --overlap %1 ").arg(srunJobOption(jobId)) + shellJoin(argv);
 }
 
 QString jobProcessesScript(const QString &jobVariable)

@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QSqlDatabase>
+#include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
@@ -55,7 +56,7 @@ void TestStoreSchema::migratesAnOlderStoreAndKeepsItsData()
         QVERIFY2(added.ok(), qPrintable(added.error));
     }
     QList<StoreMigration> migrations = storeMigrations();
-    migrations.append({now + 1, {QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''")}});
+    migrations.append({now + 1, {QStringLiteral("ALTER TABLE runs ADD COLUMN future TEXT NOT NULL DEFAULT ''")}});
     RunStore v2;
     const StoreStatus status = v2.open(path, migrations);
     QVERIFY2(status.ok(), qPrintable(status.error));
@@ -76,21 +77,29 @@ void TestStoreSchema::version4KnowsTheLogsEvents()
     const QString path = m_dir.filePath(QStringLiteral("v3.sqlite"));
     const QList<StoreMigration> v3 = storeMigrations().mid(0, 3);
     QCOMPARE(v3.last().version, 3);
+    const QList<std::pair<QString, QString>> runs{
+        {QStringLiteral("custom-log"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
+        {QStringLiteral("custom-file"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
+        {QStringLiteral("trainer"), QStringLiteral(R"({"commandKind":"trainer"})")}};
     {
         RunStore store;
         QVERIFY(store.open(path, v3).ok());
-        const QList<std::pair<QString, QString>> runs{
-            {QStringLiteral("custom-log"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
-            {QStringLiteral("custom-file"), QStringLiteral(R"({"commandKind":"custom","customCommand":"x"})")},
-            {QStringLiteral("trainer"), QStringLiteral(R"({"commandKind":"trainer"})")}};
-        for (const auto &[id, spec] : runs) {
-            RunRecord run;
-            run.id = id;
-            run.name = id;
-            run.specJson = spec;
-            QVERIFY(store.addRun(run).ok());
+    }
+    QSqlDatabase db3 = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3runs"));
+    db3.setDatabaseName(path);
+    QVERIFY(db3.open());
+    {
+        QSqlQuery q(db3);
+        for (const auto &[id, spec] : runs) { // as version 3 wrote them: today's addRun writes later columns too
+            q.prepare(QStringLiteral("INSERT INTO runs (id, name, cluster, created, updated, spec_json) "
+                                     "VALUES (?, ?, '', 0, 0, ?)"));
+            for (const QString &v : {id, id, spec})
+                q.addBindValue(v);
+            QVERIFY2(q.exec(), qPrintable(q.lastError().text()));
         }
     }
+    db3.close();
+    QSqlDatabase::removeDatabase(QStringLiteral("v3runs"));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("v3"));
         db.setDatabaseName(path);

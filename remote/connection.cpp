@@ -94,34 +94,25 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
             tail->deleteLater();
         }
     });
-    relay(m_worker, &ConnectionWorker::uploadProgress, inbox, [this](quint64 id, qint64 done, qint64 total) {
-        if (RemoteUpload *upload = m_uploads.value(id))
-            emit upload->progress(done, total);
-    });
-    relay(m_worker, &ConnectionWorker::uploadFinished, inbox, [this](quint64 id, qint64 bytes, const QString &error) {
-        RemoteUpload *upload = m_uploads.take(id);
-        if (!upload)
+    // Uploads and downloads are transfers alike, in one table (their ids are the connection's).
+    const auto progress = [this](quint64 id, qint64 done, qint64 total) {
+        if (RemoteTransfer *transfer = m_transfers.value(id))
+            emit transfer->progress(done, total);
+    };
+    const auto finished = [this](quint64 id, qint64 bytes, const QString &error) {
+        RemoteTransfer *transfer = m_transfers.take(id);
+        if (!transfer)
             return;
         if (error.isEmpty())
-            emit upload->finished(bytes);
+            emit transfer->finished(bytes);
         else
-            emit upload->failed(error);
-        upload->deleteLater();
-    });
-    relay(m_worker, &ConnectionWorker::downloadProgress, inbox, [this](quint64 id, qint64 done, qint64 total) {
-        if (RemoteDownload *download = m_downloads.value(id))
-            emit download->progress(done, total);
-    });
-    relay(m_worker, &ConnectionWorker::downloadFinished, inbox, [this](quint64 id, qint64 bytes, const QString &error) {
-        RemoteDownload *download = m_downloads.take(id);
-        if (!download)
-            return;
-        if (error.isEmpty())
-            emit download->finished(bytes);
-        else
-            emit download->failed(error);
-        download->deleteLater();
-    });
+            emit transfer->failed(error);
+        transfer->deleteLater();
+    };
+    relay(m_worker, &ConnectionWorker::uploadProgress, inbox, progress);
+    relay(m_worker, &ConnectionWorker::uploadFinished, inbox, finished);
+    relay(m_worker, &ConnectionWorker::downloadProgress, inbox, progress);
+    relay(m_worker, &ConnectionWorker::downloadFinished, inbox, finished);
     relay(m_worker, &ConnectionWorker::followingChanged, inbox,
           [this](const QString &following, const QString &problem) {
               m_load.following = following;
@@ -228,7 +219,7 @@ RemoteUpload *Connection::upload(const QString &localPath, const QString &remote
 {
     const quint64 id = m_nextId++;
     auto *operation = new RemoteUpload(this);
-    m_uploads.insert(id, operation);
+    m_transfers.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, localPath, remotePath, mode, cancelled = operation->m_cancelled] {
         worker->startUpload(id, localPath, remotePath, mode, cancelled);
     });
@@ -239,7 +230,7 @@ RemoteDownload *Connection::download(const QString &remotePath, const QString &l
 {
     const quint64 id = m_nextId++;
     auto *operation = new RemoteDownload(this);
-    m_downloads.insert(id, operation);
+    m_transfers.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, remotePath, localPath, bytes, cancelled = operation->m_cancelled] {
         worker->startDownload(id, remotePath, localPath, bytes, cancelled);
     });

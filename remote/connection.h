@@ -98,8 +98,7 @@ private:
     CallQueue::Sender m_toWorker;       // calls run in the worker's thread
     QHash<quint64, QPointer<RemoteCommand>> m_commands;
     QHash<quint64, QPointer<RemoteTail>> m_tails;
-    QHash<quint64, QPointer<RemoteUpload>> m_uploads;
-    QHash<quint64, QPointer<RemoteDownload>> m_downloads;
+    QHash<quint64, QPointer<RemoteTransfer>> m_transfers; // uploads and downloads
     QHash<quint64, QPointer<RemoteTunnel>> m_tunnels;
     std::shared_ptr<PendingAnswer> m_hostKeyAnswer;
     std::shared_ptr<PendingAnswer> m_credentialAnswer;

@@ -126,6 +126,10 @@ Connection::Connection(ConnectionSettings settings, QObject *parent)
         if (RemoteTunnel *tunnel = m_tunnels.value(id))
             emit tunnel->data(bytes);
     });
+    relay(m_worker, &ConnectionWorker::tunnelExited, inbox, [this](quint64 id, int exitStatus) {
+        if (RemoteTunnel *tunnel = m_tunnels.value(id))
+            emit tunnel->exited(exitStatus);
+    });
     relay(m_worker, &ConnectionWorker::tunnelClosed, inbox, [this](quint64 id, const QString &error) {
         if (RemoteTunnel *tunnel = m_tunnels.take(id)) {
             emit tunnel->closed(error);
@@ -204,6 +208,21 @@ RemoteTail *Connection::startTail(const SftpTail &tail, TailPace pace, bool once
     m_tails.insert(id, operation);
     m_toWorker.post([worker = m_worker, id, tail, pace, once] { worker->startTail(id, tail, pace, once); });
     return operation;
+}
+
+RemoteTunnel *Connection::terminal(const QString &command, int cols, int rows, const QString &term)
+{
+    const quint64 id = m_nextId++;
+    auto *operation = new RemoteTunnel(this, id);
+    m_tunnels.insert(id, operation);
+    m_toWorker.post(
+        [worker = m_worker, id, command, term, cols, rows] { worker->startTerminal(id, command, term, cols, rows); });
+    return operation;
+}
+
+void Connection::resizeTerminal(quint64 id, int cols, int rows)
+{
+    m_toWorker.post([worker = m_worker, id, cols, rows] { worker->resizeTerminal(id, cols, rows); });
 }
 
 RemoteTunnel *Connection::tunnel(const QString &host, int port)
@@ -342,6 +361,11 @@ void RemoteTunnel::write(const QByteArray &data)
 void RemoteTunnel::stop()
 {
     m_connection->stopTunnel(m_id);
+}
+
+void RemoteTunnel::resize(int cols, int rows)
+{
+    m_connection->resizeTerminal(m_id, cols, rows);
 }
 
 } // namespace torchdeck::remote

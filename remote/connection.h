@@ -48,6 +48,9 @@ public:
     RemoteTail *readFrom(const QString &path, qint64 offset);
     // host is resolved on the server (a node's address as the scheduler gives it).
     RemoteTunnel *tunnel(const QString &host, int port);
+    // `command` on a pseudo-terminal of cols x rows: an interactive shell's stream (RemoteTunnel::resize, exited).
+    RemoteTunnel *terminal(const QString &command, int cols, int rows,
+                           const QString &term = QStringLiteral("xterm-256color"));
     RemoteUpload *upload(const QString &localPath, const QString &remotePath, int mode = 0644);
     // Uploads bytes held in memory (a job script, an embedded file) through a temporary local file.
     RemoteUpload *uploadData(const QByteArray &data, const QString &remotePath, int mode = 0644);
@@ -84,6 +87,7 @@ private:
     void setTailPace(quint64 id, TailPace pace);
     void writeTunnel(quint64 id, const QByteArray &data);
     void stopTunnel(quint64 id);
+    void resizeTerminal(quint64 id, int cols, int rows);
 
     ConnectionSettings m_settings;
     ConnectionState m_state = ConnectionState::Disconnected;

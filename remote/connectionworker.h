@@ -56,6 +56,10 @@ public slots:
                        std::shared_ptr<std::atomic<bool>> cancelled);
     // A TCP stream from the server to host:port (a direct-tcpip channel), read beside commands and tails.
     void startTunnel(quint64 id, const QString &host, int port);
+    // A command on a pseudo-terminal (an interactive shell), its bytes both ways as a tunnel's; tunnelExited with
+    // its exit status before tunnelClosed.
+    void startTerminal(quint64 id, const QString &command, const QString &term, int cols, int rows);
+    void resizeTerminal(quint64 id, int cols, int rows);
     void writeTunnel(quint64 id, const QByteArray &data);
     void stopTunnel(quint64 id);
 
@@ -74,6 +78,7 @@ signals:
     void tunnelOpened(quint64 id);
     void tunnelData(quint64 id, const QByteArray &data);
     void tunnelClosed(quint64 id, const QString &error); // empty: the far end closed the stream
+    void tunnelExited(quint64 id, int exitStatus);       // a terminal's command ended (-1: no status said)
     // What follows the files now: "login-node follower (compiled)", "... (shell)" or "SFTP", and why the
     // follower was given up, if it was.
     void followingChanged(const QString &following, const QString &problem);
@@ -92,7 +97,8 @@ private:
     };
     struct Tunnel {
         ChannelHandle channel;
-        QByteArray unsent; // beyond the channel's window: sent as the far end reads, never blocking the thread
+        QByteArray unsent;     // beyond the channel's window: sent as the far end reads, never blocking the thread
+        bool terminal = false; // a command on a pseudo-terminal: its exit status is said at its end
     };
     struct Tail {
         SftpTail tail;

@@ -1,4 +1,5 @@
-// ConnectionWorker's tunnels: direct-tcpip channels read in the pump beside commands and tails.
+// ConnectionWorker's tunnels: direct-tcpip channels, and commands on a pseudo-terminal, read in the pump beside
+// commands and tails.
 #include "remote/connectionworker.h"
 
 #include <algorithm>
@@ -34,6 +35,32 @@ void ConnectionWorker::startTunnel(quint64 id, const QString &host, int port)
     m_tunnels.emplace(id, Tunnel{std::move(channel), {}});
     emit tunnelOpened(id);
     m_pump.start();
+}
+
+void ConnectionWorker::startTerminal(quint64 id, const QString &command, const QString &term, int cols, int rows)
+{
+    if (m_state != ConnectionState::Connected) {
+        emit tunnelClosed(id, tr("not connected to %1 (%2)").arg(m_settings.host, connectionStateName(m_state)));
+        return;
+    }
+    ChannelHandle channel;
+    if (const QString error = m_ssh.openTerminal(command, term, cols, rows, channel); !error.isEmpty()) {
+        if (!m_ssh.isConnected())
+            connectionLost(error);
+        emit tunnelClosed(id, error);
+        return;
+    }
+    heard();
+    m_tunnels.emplace(id, Tunnel{std::move(channel), {}, true});
+    emit tunnelOpened(id);
+    m_pump.start();
+}
+
+void ConnectionWorker::resizeTerminal(quint64 id, int cols, int rows)
+{
+    const auto it = m_tunnels.find(id);
+    if (it != m_tunnels.end() && it->second.terminal)
+        ssh_channel_change_pty_size(it->second.channel.get(), cols, rows);
 }
 
 void ConnectionWorker::writeTunnel(quint64 id, const QByteArray &data)
@@ -102,6 +129,8 @@ bool ConnectionWorker::pumpTunnel(quint64 id, Tunnel &tunnel)
     }
     if (n > 0 || (!ssh_channel_is_eof(channel) && ssh_channel_is_open(channel)))
         return false;
+    if (tunnel.terminal)
+        emit tunnelExited(id, ssh_channel_get_exit_status(channel));
     ssh_channel_close(channel);
     emit tunnelClosed(id, {});
     return true;

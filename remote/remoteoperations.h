@@ -53,7 +53,8 @@ private:
     quint64 m_id;
 };
 
-// A TCP stream opened by the server to a host and port it reaches (a job's node): bytes both ways until either
+// A TCP stream opened by the server to a host and port it reaches (a job's node), or a command on a pseudo-terminal
+// (Connection::terminal: an interactive shell; exited() with its status before closed()): bytes both ways until either
 // end closes. closed() comes once (an error in words, empty when the far end closed), also when the connection
 // is lost: a stream cannot be resumed, so the one who forwards opens a new tunnel after the reconnect. Deletes
 // itself after closed() or stop().
@@ -62,11 +63,13 @@ class RemoteTunnel : public QObject {
 public:
     void write(const QByteArray &data);
     void stop();
+    void resize(int cols, int rows); // a terminal's window changed
 
 signals:
     void opened();
     void data(const QByteArray &bytes);
     void closed(const QString &error);
+    void exited(int exitStatus); // a terminal's command ended (-1: no status said)
 
 private:
     friend class Connection;

@@ -163,8 +163,8 @@ private:
     QSet<QString> m_loggerFilesRead;           // runs whose logger files this pass read
     QHash<QString, QList<LoggerFileRecord>> m_loggerFilesFound; // this pass's find, by run (searched runs only)
     bool m_autoRestart = false;
-    QSet<QString> m_restarting; // runs whose next attempt is being submitted
-    RestartRetries m_retries;   // runs whose restart failed: when to try again
+    QSet<QString> m_restarting;              // runs whose next attempt is being submitted
+    RestartRetries m_retries;                // runs whose restart failed: when to try again
     QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
     QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
     QSet<QString> m_stalled;                 // runs noted as stalled

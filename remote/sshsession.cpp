@@ -217,6 +217,22 @@ QString SshSession::openForward(const QString &host, int port, ChannelHandle &ch
     return Tr::tr("%1 could not connect to %2:%3 (%4)").arg(m_host, host).arg(port).arg(sshError());
 }
 
+QString SshSession::openTerminal(const QString &command, const QString &term, int cols, int rows,
+                                 ChannelHandle &channel)
+{
+    if (!isConnected())
+        return Tr::tr("not connected to %1").arg(m_host);
+    channel.reset(ssh_channel_new(m_session.get()));
+    const QByteArray termBytes = term.toUtf8();
+    const QByteArray commandBytes = command.toUtf8();
+    if (channel && ssh_channel_open_session(channel.get()) == SSH_OK &&
+        ssh_channel_request_pty_size(channel.get(), termBytes.constData(), cols, rows) == SSH_OK &&
+        ssh_channel_request_exec(channel.get(), commandBytes.constData()) == SSH_OK)
+        return {};
+    channel.reset();
+    return Tr::tr("%1 could not start a terminal (%2)").arg(m_host, sshError());
+}
+
 sftp_session SshSession::newSftp(QString &error)
 {
     if (!isConnected()) {

@@ -50,6 +50,9 @@ public:
     // A direct-tcpip channel: the server connects to host:port (resolved there) and relays its bytes; an error
     // in words (the server refused, the port is closed, the name is unknown there), empty on success.
     QString openForward(const QString &host, int port, ChannelHandle &channel);
+    // A session channel with a pseudo-terminal of cols x rows (TERM `term`) running `command`: an interactive
+    // shell's. The error in words; empty: open.
+    QString openTerminal(const QString &command, const QString &term, int cols, int rows, ChannelHandle &channel);
     QString lastError() const { return sshError(); }
     void disconnect() { m_session.reset(); }
     bool isConnected() const;

@@ -1,6 +1,7 @@
 // Tunnels through the sandbox's sshd (direct-tcpip) to a server of this test on loopback, where the sandbox's
 // node lives: bytes both ways in order, several at once, a closed port refused in words, stop() closing the
-// stream. torchdeck forward is tested end to end in forward_test.sh.
+// stream. torchdeck forward is tested end to end in forward_test.sh. A command on a pseudo-terminal (an interactive
+// shell's stream) sees a terminal of the size asked, resized on the way, gets what is typed and says its exit status.
 #include "remote/connection.h"
 #include "sandboxconnection.h"
 
@@ -21,6 +22,7 @@ private slots:
     void severalAtOnce();
     void aClosedPortIsRefusedInWords();
     void stopClosesTheStream();
+    void aTerminalHasItsSizeInputAndExitStatus();
 
 private:
     // A tunnel to the echo server; what comes back is appended to `received`.
@@ -116,6 +118,30 @@ void TestTunnel::stopClosesTheStream()
     const int before = m_disconnected;
     tunnel->stop();
     QTRY_COMPARE_WITH_TIMEOUT(m_disconnected, before + 1, 10000);
+}
+
+void TestTunnel::aTerminalHasItsSizeInputAndExitStatus()
+{
+    RemoteTunnel *terminal = m_connection->terminal(
+        QStringLiteral("read a; stty size; test -t 0 && echo tty; read b; stty size; echo \"got $a $b\"; exit 7"), 100,
+        30);
+    QByteArray received;
+    connect(terminal, &RemoteTunnel::data, this, [&received](const QByteArray &bytes) { received.append(bytes); });
+    QSignalSpy exited(terminal, &RemoteTunnel::exited);
+    QSignalSpy closed(terminal, &RemoteTunnel::closed);
+    QSignalSpy opened(terminal, &RemoteTunnel::opened);
+    QVERIFY(opened.wait(10000));
+    terminal->write("one\r");
+    QTRY_VERIFY_WITH_TIMEOUT(received.contains("30 100"), 10000);
+    QVERIFY(received.contains("tty"));
+    terminal->resize(120, 40); // sent before what follows on the same channel
+    terminal->write("two\r");
+    QTRY_VERIFY_WITH_TIMEOUT(closed.size() == 1, 10000);
+    QVERIFY2(received.contains("40 120"), received.constData());
+    QVERIFY2(received.contains("got one two"), received.constData());
+    QCOMPARE(exited.size(), 1);
+    QCOMPARE(exited.constFirst().constFirst().toInt(), 7);
+    QCOMPARE(closed.constFirst().constFirst().toString(), QString());
 }
 
 QTEST_GUILESS_MAIN(TestTunnel)

@@ -356,6 +356,13 @@ SessionOperation *AgentClient::request(const QString &op, const QCborMap &args)
         m_pending.remove(id);
         operation->fail(tr("stopped"));
     });
+    operation->setInputHandler([this, id](const QByteArray &bytes, int cols, int rows) {
+        const auto it = m_pending.find(id);
+        if (it != m_pending.end() && it->sent && m_attached)
+            m_socket.write(encodeAgentFrame(
+                agentRequest(m_nextId++, QString::fromUtf16(agent::TerminalInput::name),
+                             agent::encodeFields(agent::TerminalInput::Request{id, bytes, cols, rows}))));
+    });
     if (m_attached)
         send(id);
     else

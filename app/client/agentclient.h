@@ -89,6 +89,8 @@ public:
                                   const QStringList &removeTags = {});
     SessionOperation *jobCommand(const QString &cluster, const QString &runId, const QString &node,
                                  const QString &command);
+    // Keys and window sizes go to the returned operation's input().
+    SessionOperation *jobShell(const QString &cluster, const QString &runId, const QString &node, int cols, int rows);
     SessionOperation *runFiles(const QString &cluster, const QString &runId, const QString &path);
     SessionOperation *pull(const QString &cluster, const QString &runId, const QStringList &files,
                            const QString &checkpoint, const QString &to);

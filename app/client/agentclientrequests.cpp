@@ -80,6 +80,12 @@ SessionOperation *AgentClient::jobCommand(const QString &cluster, const QString 
     return call<agent::JobCommand>({cluster, runId, node, command});
 }
 
+SessionOperation *AgentClient::jobShell(const QString &cluster, const QString &runId, const QString &node, int cols,
+                                        int rows)
+{
+    return call<agent::JobShell>({cluster, runId, node, cols, rows});
+}
+
 SessionOperation *AgentClient::runFiles(const QString &cluster, const QString &runId, const QString &path)
 {
     return call<agent::RunFiles>({cluster, runId, path});

@@ -39,6 +39,17 @@ public:
     }
     // Called once by stop(); the default ends the operation as failed.
     void setStopHandler(std::function<void()> handler) { m_stopHandler = std::move(handler); }
+    // An interactive operation's input (a shell's keys; cols and rows > 0: its window's new size), to whoever runs
+    // it: the agent's session, or through the socket from a front. Ignored by the others.
+    void input(const QByteArray &bytes, int cols = 0, int rows = 0)
+    {
+        if (m_inputHandler && !m_done)
+            m_inputHandler(bytes, cols, rows);
+    }
+    void setInputHandler(std::function<void(const QByteArray &, int, int)> handler)
+    {
+        m_inputHandler = std::move(handler);
+    }
 
     // An operation already over: it reports its failure (or result) once the event loop runs.
     static SessionOperation *alreadyFailed(const QString &error, QObject *parent = nullptr);
@@ -61,6 +72,7 @@ private:
 
     bool m_done = false;
     std::function<void()> m_stopHandler;
+    std::function<void(const QByteArray &, int, int)> m_inputHandler;
 };
 
 void warnUnreadable(const QString &what, const QString &error);

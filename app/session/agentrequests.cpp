@@ -158,6 +158,13 @@ void AgentRequests::on(agent::CancelRequest, const agent::CancelRequest::Request
     reply(agent::Empty{});
 }
 
+void AgentRequests::on(agent::TerminalInput, const agent::TerminalInput::Request &request)
+{
+    if (const QPointer<SessionOperation> operation = m_peer->operations.value(request.id))
+        operation->input(request.bytes, request.cols, request.rows);
+    reply(agent::Empty{});
+}
+
 void AgentRequests::on(agent::Open, const agent::ClusterRequest &, ClusterSession *session)
 {
     track(session->connectOperation());
@@ -247,6 +254,11 @@ void AgentRequests::on(agent::DeleteRuns, const agent::DeleteRuns::Request &requ
 void AgentRequests::on(agent::JobCommand, const agent::JobCommand::Request &request, ClusterSession *session)
 {
     track(session->jobCommand(request.run, request.node, request.command));
+}
+
+void AgentRequests::on(agent::JobShell, const agent::JobShell::Request &request, ClusterSession *session)
+{
+    track(session->jobShell(request.run, request.node, request.cols, request.rows));
 }
 
 void AgentRequests::on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session)

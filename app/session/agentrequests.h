@@ -38,6 +38,7 @@ private:
     void on(agent::Forwards, const agent::Empty &);
     void on(agent::ForwardStop, const agent::ForwardStop::Request &request);
     void on(agent::CancelRequest, const agent::CancelRequest::Request &request);
+    void on(agent::TerminalInput, const agent::TerminalInput::Request &request);
     void on(agent::Open, const agent::ClusterRequest &, ClusterSession *session);
     void on(agent::Refresh, const agent::Refresh::Request &request, ClusterSession *session);
     void on(agent::Submit, const agent::Submit::Request &request, ClusterSession *session);
@@ -55,6 +56,7 @@ private:
     void on(agent::Pull, const agent::Pull::Request &request, ClusterSession *session);
     void on(agent::DeleteRuns, const agent::DeleteRuns::Request &request, ClusterSession *session);
     void on(agent::JobCommand, const agent::JobCommand::Request &request, ClusterSession *session);
+    void on(agent::JobShell, const agent::JobShell::Request &request, ClusterSession *session);
     void on(agent::ReadFile, const agent::ReadFile::Request &request, ClusterSession *session);
     void on(agent::FollowFile, const agent::FollowFile::Request &request, ClusterSession *session);
     void on(agent::Forward, const agent::Forward::Request &request, ClusterSession *session);

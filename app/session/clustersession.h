@@ -127,6 +127,9 @@ public:
     // One command in a bash login shell inside the run's running job, on `node` (empty: its first), with its output
     // and exit code (agent::JobCommand).
     SessionOperation *jobCommand(const QString &runId, const QString &node, const QString &command);
+    // An interactive login shell there on a pseudo-terminal: output as DataEvents, keys and sizes through
+    // SessionOperation::input (agent::JobShell).
+    SessionOperation *jobShell(const QString &runId, const QString &node, int cols, int rows);
     // The run's files under `path` (relative to its directory; core/runs/runfiles.h), marked (agent::RunFiles).
     SessionOperation *listRunFiles(const QString &runId, const QString &path);
     // Files of the run (and a checkpoint: "latest", "best", a step or file name) copied into the local directory `to`,
@@ -197,7 +200,7 @@ private:
     void pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere);
-    void runInJob(SessionOperation *operation, const QString &runId, const QString &node, const QString &command);
+    void inJobAfterPass(SessionOperation *operation, const QString &runId, const std::function<void()> &then);
     void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun);
     void makeTracker();
     void replaceTrackerIfIdle();

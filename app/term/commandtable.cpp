@@ -240,10 +240,10 @@ QList<CommandSpec> buildCommands()
         {QStringLiteral("shell"),
          runs,
          {run},
-         Tr::tr("run a command inside the run's running job (srun --overlap on its node), its output and exit code "
-                "as the command's"),
+         Tr::tr("a login shell inside the run's running job, on its node (srun --overlap --pty), through the agent's "
+                "connection; with --command one command, its output and exit code as this command's"),
          {valued("--node", "NODE", Tr::tr("one of the job's nodes (default: its first)")),
-          valued("--command", "CMD", Tr::tr("the command, run by bash -l"))}},
+          valued("--command", "CMD", Tr::tr("run this command (bash -l) instead of a shell"))}},
         {QStringLiteral("delete"),
          runs,
          {runs1},

@@ -7,6 +7,7 @@
 #include "term/terminalfront.h"
 #include "term/termtr.h"
 
+#include <QCborMap>
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
@@ -14,7 +15,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QSocketNotifier>
+#include <QTimer>
+#include <array>
 #include <limits>
+#include <memory>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
 
 namespace torchdeck::term {
 
@@ -213,10 +221,88 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     return Ok;
 }
 
+namespace {
+std::pair<int, int> terminalSize()
+{
+    winsize size{};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0 || size.ws_col == 0)
+        return {80, 24};
+    return {size.ws_col, size.ws_row};
+}
+
+// The terminal in raw mode while it lives (keys, Ctrl-C included, go to the remote shell as they are typed), as it
+// was after.
+class RawTerminal {
+public:
+    RawTerminal()
+        : m_saved(::tcgetattr(STDIN_FILENO, &m_before) == 0)
+    {
+        if (!m_saved)
+            return;
+        termios raw = m_before;
+        ::cfmakeraw(&raw);
+        ::tcsetattr(STDIN_FILENO, TCSADRAIN, &raw);
+    }
+    ~RawTerminal()
+    {
+        if (m_saved)
+            ::tcsetattr(STDIN_FILENO, TCSADRAIN, &m_before);
+    }
+    RawTerminal(const RawTerminal &) = delete;
+    RawTerminal &operator=(const RawTerminal &) = delete;
+
+private:
+    termios m_before{};
+    bool m_saved;
+};
+
+// A login shell in the run's running job through the agent's connection, on this terminal until it ends: its exit
+// code is the command's.
+int interactiveShell(TermContext &context, const RunRecord &run, const QString &node)
+{
+    const auto [cols, rows] = terminalSize();
+    SessionOperation *shell = context.agent().jobShell(run.cluster, run.id, node, cols, rows);
+    QSocketNotifier keys(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&keys, &QSocketNotifier::activated, shell, [shell, &keys] {
+        std::array<char, 4096> buffer{};
+        const ssize_t n = ::read(STDIN_FILENO, buffer.data(), buffer.size());
+        if (n > 0)
+            shell->input(QByteArray(buffer.data(), qsizetype(n)));
+        else
+            keys.setEnabled(false); // the terminal is gone: the shell ends with the connection's close
+    });
+    QTimer resized; // SIGWINCH would need a handler of its own: a look four times a second costs nothing
+    auto size = std::make_shared<std::pair<int, int>>(cols, rows);
+    QObject::connect(&resized, &QTimer::timeout, shell, [shell, size] {
+        const std::pair<int, int> now = terminalSize();
+        if (now != *size) {
+            *size = now;
+            shell->input({}, now.first, now.second);
+        }
+    });
+    resized.start(250);
+    const RawTerminal raw;
+    const OperationOutcome ended = context.wait(shell, noTimeout, {}, [](const QString &name, const QCborMap &args) {
+        if (const auto data = eventOf<agent::DataEvent>(name, args)) {
+            for (qsizetype at = 0; at < data->bytes.size();) {
+                const ssize_t n = ::write(STDOUT_FILENO, data->bytes.constData() + at, size_t(data->bytes.size() - at));
+                if (n <= 0)
+                    break;
+                at += n;
+            }
+        }
+    });
+    if (!ended.ok)
+        return Failure;
+    const qint64 code = ended.reply<agent::JobShell>().value_or(agent::JobShell::Reply{}).exitCode;
+    return code < 0 ? int(Failure) : int(code);
+}
+} // namespace
+
 int runShellCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("shell"), out, err);
-    const QString usage = Tr::tr("usage: torchdeck shell RUN [--node NODE] --command CMD");
+    const QString usage = Tr::tr("usage: torchdeck shell RUN [--node NODE] [--command CMD]");
     QString runText;
     QString node;
     std::optional<QString> command;
@@ -240,16 +326,14 @@ int runShellCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const auto run = context.openRun(runText);
     if (!run)
         return Failure;
-    if (!command) {
-        const auto jobs = context.store().jobs(run->id);
-        const QString job = jobs.ok() && !jobs.value.isEmpty() ? jobs.value.constLast().jobId : QStringLiteral("JOB");
-        context.error(Tr::tr("an interactive shell through torchdeck's connection is not there yet (--command runs one "
-                             "command); meanwhile: ssh -t %1 'srun --overlap --jobid=%2 --pty bash -l'")
-                          .arg(run->cluster, job));
+    if (!command && (::isatty(STDIN_FILENO) != 1 || ::isatty(STDOUT_FILENO) != 1)) {
+        context.error(Tr::tr("an interactive shell needs a terminal; --command CMD runs one command without one"));
         return UsageError;
     }
     if (!context.connect(run->cluster))
         return Failure;
+    if (!command)
+        return interactiveShell(context, *run, node);
     const OperationOutcome ran =
         context.wait(context.agent().jobCommand(run->cluster, run->id, node, *command), noTimeout);
     if (!ran.ok)

@@ -618,8 +618,22 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     rc=0; out=$(td shell busy --command 'echo "$SLURM_JOB_ID $SLURMD_NODENAME"; exit 3') || rc=$?
     expect_eq "$rc" 3 "the command's exit code"
     expect_eq "$out" "$job $(squeue -h -j "$job" -o %N)" "the job and node the command ran in"
-    rc=0; out=$(td shell busy 2>&1) || rc=$?
-    expect_eq "$rc" 2 "shell without --command" && grep -q "srun --overlap --jobid=$job --pty" <<<"$out" || fail "$out"
+    # An interactive shell in the job through the agent's connection, in tmux: what is typed runs there, on a
+    # terminal of the pane's size; `exit 4` ends it with the command's exit code 4.
+    local socket="torchdeck-shell-$$" pane size
+    tm() { tmux -L "$socket" "$@"; }
+    # shellcheck disable=SC2064 # expand now
+    trap "tmux -L '$socket' kill-server 2>/dev/null || true; stop_agent" EXIT
+    tm new-session -d -x 100 -y 30 "env TORCHDECK_CONFIG_DIR=$TORCHDECK_CONFIG_DIR TORCHDECK_DATA_DIR=$TORCHDECK_DATA_DIR \
+        TORCHDECK_SSH_CONFIG=$TORCHDECK_SSH_CONFIG $TORCHDECK_BIN shell $busy; echo shell-exit=\$? >$home/shell-exit; sleep 60"
+    size=$(tm display -p '#{pane_height} #{pane_width}')
+    tm send-keys 'echo "in-job-$SLURM_JOB_ID-$(stty size | tr " " x)"' Enter
+    for _ in $(seq 150); do pane=$(tm capture-pane -p); grep -q "^in-job-$job-${size/ /x}" <<<"$pane" && break; sleep 0.2; done
+    grep -q "^in-job-$job-${size/ /x}" <<<"$pane" || fail "the shell in the job showed: $pane"
+    tm send-keys 'exit 4' Enter
+    for _ in $(seq 150); do [[ -s "$home/shell-exit" ]] && break; sleep 0.2; done
+    expect_eq "$(cat "$home/shell-exit" 2>/dev/null)" shell-exit=4 "the interactive shell's exit code"
+    tm kill-server
     td cancel busy >/dev/null
     out=$(td delete files --remote --dry-run)
     grep -qE "^would delete run ${run:0:8} \(files\): its record and $dir on torchdeck-sandbox \(6[0-9.]+ MiB\)$" \

@@ -143,6 +143,26 @@ struct CancelRequest {
     };
     using Reply = Empty;
 };
+// Keys typed into an interactive operation of this front's (a shell, agent::JobShell), and its window's size when it
+// changed (cols and rows > 0).
+struct TerminalInput {
+    static constexpr const char16_t *name = u"terminal_input";
+    static constexpr Scope scope = Scope::Agent;
+    struct Request {
+        qint64 id = 0;
+        QByteArray bytes;
+        int cols = 0;
+        int rows = 0;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.integer(QStringLiteral("id"), s.id, 0, kCountLimit, Need::Required);
+            v.bytes(QStringLiteral("bytes"), s.bytes);
+            v.integer(QStringLiteral("cols"), s.cols, 0, 10000);
+            v.integer(QStringLiteral("rows"), s.rows, 0, 10000);
+        }
+    };
+    using Reply = Empty;
+};
 
 // --- A cluster's ---
 
@@ -176,11 +196,12 @@ struct Refresh {
 
 // What a submission sent: each run's job (an array's tasks, a sweep's points), the first as a single one's.
 
-using Operations = std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop,
-                              CancelRequest, Open, Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume,
-                              Cancel, Requeue, AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull,
-                              DeleteRuns, JobCommand, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
-                              CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
+using Operations =
+    std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop, CancelRequest,
+               TerminalInput, Open, Refresh, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume, Cancel, Requeue,
+               AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull, DeleteRuns, JobCommand,
+               JobShell, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look, CodeSnapshots, PruneCode,
+               WorkDirectory, AnswerHostKey, AnswerCredential>;
 
 template <class Op, class = void> struct IsSubmission : std::false_type {
 };

@@ -205,6 +205,36 @@ struct JobCommand {
     };
 };
 
+// An interactive shell in the run's running job on a pseudo-terminal of cols x rows: its output as DataEvents, the
+// keys and window sizes as agent::TerminalInput, the reply when it ends (stop() ends it).
+struct JobShell {
+    static constexpr const char16_t *name = u"job_shell";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString run;
+        QString node;
+        int cols = 80;
+        int rows = 24;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            RunRequest::fields(s, v);
+            v.text(QStringLiteral("node"), s.node, Need::Optional, 1024);
+            v.integer(QStringLiteral("cols"), s.cols, 1, 10000);
+            v.integer(QStringLiteral("rows"), s.rows, 1, 10000);
+        }
+    };
+    struct Reply {
+        QString job;
+        qint64 exitCode = 0;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.text(QStringLiteral("job"), s.job, Need::Optional, 256);
+            v.integer(QStringLiteral("exit_code"), s.exitCode, -1, 255);
+        }
+    };
+};
+
 struct ForwardReply {
     PortForward forward;
     template <class S, class V> static void fields(S &s, V &v) { v.value(QStringLiteral("forward"), s.forward); }

@@ -27,13 +27,24 @@ QString srunJobOption(const QString &jobId)
                : shellQuote(QStringLiteral("--jobid=") + jobId);
 }
 
-QString slurmJobCommand(const QString &jobId, const QString &node, const QString &command)
+namespace {
+QString oneTaskStep(const QString &jobId, const QString &node, const QStringList &command)
 {
     QStringList argv{QStringLiteral("--quiet"), QStringLiteral("--nodes=1"), QStringLiteral("--ntasks=1")};
     if (!node.isEmpty())
         argv << QStringLiteral("--nodelist=") + node;
-    argv << QStringLiteral("bash") << QStringLiteral("-lc") << command;
-    return QStringLiteral("srun --overlap %1 ").arg(srunJobOption(jobId)) + shellJoin(argv);
+    return QStringLiteral("srun --overlap %1 ").arg(srunJobOption(jobId)) + shellJoin(argv + command);
+}
+} // namespace
+
+QString slurmJobCommand(const QString &jobId, const QString &node, const QString &command)
+{
+    return oneTaskStep(jobId, node, {QStringLiteral("bash"), QStringLiteral("-lc"), command});
+}
+
+QString slurmJobShell(const QString &jobId, const QString &node)
+{
+    return oneTaskStep(jobId, node, {QStringLiteral("--pty"), QStringLiteral("bash"), QStringLiteral("-l")});
 }
 
 QString jobProcessesScript(const QString &jobVariable)

@@ -15,6 +15,8 @@ QString srunJobOption(const QString &jobId);
 // One command in a bash login shell inside the running job's allocation, on `node` (empty: Slurm's choice, its first),
 // as a step that overlaps the job's own: `torchdeck shell RUN --command CMD`.
 QString slurmJobCommand(const QString &jobId, const QString &node, const QString &command);
+// An interactive login shell there, on the step's own pseudo-terminal (srun --pty): `torchdeck shell RUN`.
+QString slurmJobShell(const QString &jobId, const QString &node);
 
 // A shell snippet that leaves in $on the /proc/PID/environ files of the job's processes on this node (their
 // environment names the job, SLURM_JOB_ID or `jobVariable`=$j, and under Slurm the node, $n) and in $own those of

@@ -62,6 +62,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_openPort(new QAction(tr("&Open port\u2026"), this))
     , m_stackDump(new QAction(tr("S&tacks\u2026"), this))
     , m_delete(new QAction(tr("&Delete run\u2026"), this))
+    , m_shell(new QAction(tr("Open a &shell"), this))
     , m_more(new QToolButton)
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
@@ -92,7 +93,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_more->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto *more = new QMenu(m_more);
     more->setToolTipsVisible(true);
-    more->addActions({m_logPatterns, m_openPort, m_stackDump});
+    more->addActions({m_shell, m_logPatterns, m_openPort, m_stackDump});
     more->addSeparator();
     more->addAction(m_delete);
     m_more->setMenu(more);
@@ -149,6 +150,9 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_delete->setToolTip(tr("Remove the ended run from this machine's records, and if you wish its directory on the "
                             "cluster"));
     connect(m_delete, &QAction::triggered, this, [this] { deleteRun(); });
+    m_shell->setObjectName(QStringLiteral("openShell"));
+    m_shell->setToolTip(tr("A terminal with a login shell inside the running job, on its node (torchdeck shell)"));
+    connect(m_shell, &QAction::triggered, this, &RunView::openShell);
     connect(m_tabs, &QTabWidget::currentChanged, this,
             [this] { m_log->setShown(m_onScreen && m_tabs->currentWidget() == m_log); });
     showRun({});
@@ -194,7 +198,7 @@ void RunView::reloadDetails()
     for (QWidget *w :
          std::initializer_list<QWidget *>{m_cancel, m_requeue, m_resumeLatest, m_tabs, m_autoRestart, m_more})
         w->setEnabled(have);
-    for (QAction *action : {m_logPatterns, m_openPort, m_stackDump, m_delete})
+    for (QAction *action : {m_logPatterns, m_openPort, m_stackDump, m_delete, m_shell})
         action->setEnabled(have);
     if (!have) {
         lookAt({}, false);
@@ -225,6 +229,7 @@ void RunView::reloadDetails()
     updateAutoRestart(record, jobs);
     m_cancel->setEnabled(running);
     m_stackDump->setEnabled(m_running);
+    m_shell->setEnabled(m_running);
     const JobSpec::FromJson spec = record.spec();
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());

@@ -60,6 +60,9 @@ public:
     // Removes the run from the store, and with `remote` its directory on the cluster (refused while a job of it
     // goes on). `confirm`: ask first, saying what goes and how big it is (the box decides `remote`).
     void deleteRun(bool confirm = true, bool remote = false);
+    // The user's terminal emulator ($TERMINAL, else x-terminal-emulator) running `torchdeck shell RUN`: a shell in
+    // the run's running job. False (and a message) when none could be started.
+    bool openShell();
     void cancelRun();
     void requeueRun();
     // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
@@ -105,7 +108,8 @@ private:
     QAction *m_openPort;  // a port on the run's node, forwarded by the agent
     QAction *m_stackDump; // every rank's stack, for a run that stalls
     QAction *m_delete;    // the run's record, and its directory if asked
-    QToolButton *m_more;  // the four above: the row of buttons stays narrow
+    QAction *m_shell;     // a terminal with a shell in the running job
+    QToolButton *m_more;  // the five above: the row of buttons stays narrow
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

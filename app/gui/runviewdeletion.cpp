@@ -1,4 +1,5 @@
-// RunView's "Delete run…": what goes is said first, with the size of the run's directory on the cluster.
+// RunView's "Delete run…" (what goes is said first, with the size of the run's directory on the cluster) and "Open a
+// shell".
 #include "client/agentclient.h"
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
@@ -6,8 +7,11 @@
 #include "gui/runview.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QLocale>
 #include <QMessageBox>
+#include <QProcess>
+#include <QStandardPaths>
 
 namespace torchdeck {
 
@@ -51,6 +55,28 @@ void RunView::deleteRun(bool confirm, bool remote)
         if (box.exec() == QMessageBox::Yes)
             remove(directory->isChecked());
     });
+}
+
+bool RunView::openShell()
+{
+    if (m_runId.isEmpty())
+        return false;
+    const QString chosen = qEnvironmentVariable("TERMINAL");
+    const QString terminal =
+        QStandardPaths::findExecutable(chosen.isEmpty() ? QStringLiteral("x-terminal-emulator") : chosen);
+    if (terminal.isEmpty()) {
+        emit message(
+            tr("No terminal emulator found (set $TERMINAL): run torchdeck shell %1 in one").arg(m_runId.left(8)));
+        return false;
+    }
+    // `-e PROGRAM ARGS...`: what x-terminal-emulator, xterm, konsole and gnome-terminal (with a warning) accept.
+    const QStringList args{QStringLiteral("-e"), QCoreApplication::applicationFilePath(), QStringLiteral("shell"),
+                           m_runId};
+    if (!QProcess::startDetached(terminal, args)) {
+        emit message(tr("Could not start %1").arg(terminal));
+        return false;
+    }
+    return true;
 }
 
 } // namespace torchdeck

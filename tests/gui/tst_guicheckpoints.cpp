@@ -119,6 +119,23 @@ private slots:
         QCOMPARE(window.runTree()->model()->rowCount(), 0);
         window.filterBox()->clear();
 
+        // "Open a shell": the user's terminal emulator runs `torchdeck shell RUN`.
+        const QString terminal = m_home.filePath(QStringLiteral("terminal"));
+        const QString said = m_home.filePath(QStringLiteral("terminal-args"));
+        QFile script(terminal);
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(QStringLiteral("#!/bin/sh\necho \"$*\" >'%1'\n").arg(said).toUtf8());
+        script.close();
+        script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        qputenv("TERMINAL", terminal.toUtf8());
+        QVERIFY(view->openShell());
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(said).size() > 0, 10000);
+        QFile args(said);
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        const QString line = QString::fromUtf8(args.readAll()).trimmed();
+        QVERIFY2(line.startsWith(QStringLiteral("-e ")) && line.endsWith(QStringLiteral(" shell ") + runId),
+                 qPrintable(line));
+
         // "Delete run…" with its directory: the record and the directory go.
         const QString directory = original.section(QStringLiteral("/checkpoints/"), 0, 0);
         QVERIFY(directory.endsWith(runId));

@@ -1,3 +1,4 @@
+#include "client/agentclient.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointlistmodel.h"
 #include "gui/checkpointpanel.h"
@@ -102,6 +103,10 @@ private slots:
 
         // Tags, a note and a name edited in the header, kept with the run; the filter box finds the run by a tag.
         RunNotesBar *notes = view->notesBar();
+        // Two tags as `torchdeck tag` sets them (through the agent) show in the header; then edited in place.
+        window.agent()->annotateRun(QStringLiteral("torchdeck-sandbox"), runId, std::nullopt, std::nullopt,
+                                    {QStringLiteral("from-term"), QStringLiteral("baseline")});
+        QTRY_COMPARE_WITH_TIMEOUT(notes->tagsEdit()->text(), QStringLiteral("baseline from-term"), 10000);
         notes->tagsEdit()->setText(QStringLiteral("baseline fig-3"));
         emit notes->tagsEdit()->editingFinished();
         notes->noteEdit()->setText(QStringLiteral("the one in the paper"));

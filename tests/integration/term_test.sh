@@ -54,6 +54,10 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$(json_field 0.sha256 <<<"$out")  -" "$(sha256sum <"$local_copy")" "the checksum said"
     /usr/bin/python3 -c 'import sys, torch; torch.load(sys.argv[1])["model"]' "$local_copy" ||
         fail "torch.load of $local_copy"
+    # ... and by the trainer here: one more epoch from it.
+    out=$("$TORCHDECK_TRAIN_BINARY" --model ae --data fashion-mnist --limit 4096 --batch-size 64 --threads 1 --epochs 4 \
+          --resume "$local_copy" --checkpoint-dir "$home/here" 2>&1) || fail "the trainer from the pulled checkpoint: $out"
+    grep -q "resumed from $local_copy" <<<"$out" || fail "the trainer did not resume: $out"
 }
 
 case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless

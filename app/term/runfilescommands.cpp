@@ -350,10 +350,13 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
     bool remote = false;
     bool dryRun = false;
     bool json = false;
+    bool yes = false;
     QStringList named;
     for (const QString &arg : args) {
         if (arg == u"--remote")
             remote = true;
+        else if (arg == u"--yes")
+            yes = true;
         else if (arg == u"--dry-run")
             dryRun = true;
         else if (arg == u"--json")
@@ -362,7 +365,8 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
             named.append(arg);
         else {
             context.error(
-                Tr::tr("unexpected argument '%1' (usage: torchdeck delete RUN... [--remote] [--dry-run])").arg(arg));
+                Tr::tr("unexpected argument '%1' (usage: torchdeck delete RUN... [--remote] [--dry-run] [--yes])")
+                    .arg(arg));
             return UsageError;
         }
     }
@@ -382,37 +386,55 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
     }
     int result = Ok;
     QJsonArray deletions;
-    for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
-        if (!context.connect(it.key())) {
-            result = Failure;
-            continue;
-        }
-        const OperationOutcome deleted =
-            context.wait(context.agent().deleteRuns(it.key(), it.value(), remote, dryRun), noTimeout);
-        if (!deleted.ok) {
-            result = Failure;
-            continue;
-        }
-        for (const agent::RunDeletion &d :
-             deleted.reply<agent::DeleteRuns>().value_or(agent::DeleteRuns::Reply{}).runs) {
-            deletions.append(QJsonObject{{QStringLiteral("run"), d.run},
-                                         {QStringLiteral("cluster"), it.key()},
-                                         {QStringLiteral("name"), d.name},
-                                         {QStringLiteral("directory"), d.directory},
-                                         {QStringLiteral("bytes"), d.bytes},
-                                         {QStringLiteral("removed_directory"), d.removedDirectory},
-                                         {QStringLiteral("removed_record"), d.removedRecord}});
-            if (json)
+    const auto pass = [&](bool dry) {
+        result = Ok;
+        deletions = {};
+        for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
+            if (!context.connect(it.key())) {
+                result = Failure;
                 continue;
-            const QString what = QStringLiteral("%1 (%2)").arg(shortRunId(d.run), d.name);
-            const QString where =
-                remote ? Tr::tr(" and %1 on %2 (%3)")
-                             .arg(d.directory, it.key(), d.bytes >= 0 ? size(d.bytes) : Tr::tr("already gone"))
-                       : QString();
-            out << (dryRun ? Tr::tr("would delete run %1: its record%2\n").arg(what, where)
-                           : Tr::tr("deleted run %1: its record%2\n").arg(what, where));
+            }
+            const OperationOutcome deleted =
+                context.wait(context.agent().deleteRuns(it.key(), it.value(), remote, dry), noTimeout);
+            if (!deleted.ok) {
+                result = Failure;
+                continue;
+            }
+            for (const agent::RunDeletion &d :
+                 deleted.reply<agent::DeleteRuns>().value_or(agent::DeleteRuns::Reply{}).runs) {
+                deletions.append(QJsonObject{{QStringLiteral("run"), d.run},
+                                             {QStringLiteral("cluster"), it.key()},
+                                             {QStringLiteral("name"), d.name},
+                                             {QStringLiteral("directory"), d.directory},
+                                             {QStringLiteral("bytes"), d.bytes},
+                                             {QStringLiteral("removed_directory"), d.removedDirectory},
+                                             {QStringLiteral("removed_record"), d.removedRecord}});
+                if (json)
+                    continue;
+                const QString what = QStringLiteral("%1 (%2)").arg(shortRunId(d.run), d.name);
+                const QString where =
+                    remote ? Tr::tr(" and %1 on %2 (%3)")
+                                 .arg(d.directory, it.key(), d.bytes >= 0 ? size(d.bytes) : Tr::tr("already gone"))
+                           : QString();
+                out << (dry ? Tr::tr("would delete run %1: its record%2\n").arg(what, where)
+                            : Tr::tr("deleted run %1: its record%2\n").arg(what, where));
+            }
+        }
+        out << Qt::flush;
+    };
+    // On a terminal, what --remote removes for good is said, with its size, and asked for first.
+    if (remote && !dryRun && !yes && !json && ::isatty(STDIN_FILENO) == 1) {
+        pass(true);
+        if (result != Ok)
+            return result;
+        out << Tr::tr("Delete these runs and their directories? [y/N] ") << Qt::flush;
+        QTextStream in(stdin);
+        if (!in.readLine().trimmed().toLower().startsWith(u'y')) {
+            out << Tr::tr("nothing deleted\n") << Qt::flush;
+            return Failure;
         }
     }
+    pass(dryRun);
     if (json)
         out << QJsonDocument(deletions).toJson(QJsonDocument::Compact) << '\n';
     else if (!remote && result == Ok && !dryRun)

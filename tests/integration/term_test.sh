@@ -643,6 +643,16 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     grep -qE "^would delete run ${run:0:8} \(files\): its record and $dir on torchdeck-sandbox \(6[0-9.]+ MiB\)$" \
         <<<"$out" || fail "dry run: $out"
     [[ -d "$dir" ]] && td status files --offline >/dev/null || fail "the dry run removed something"
+    # On a terminal it asks first; "n" deletes nothing.
+    tm new-session -d -x 200 -y 20 "env TORCHDECK_CONFIG_DIR=$TORCHDECK_CONFIG_DIR TORCHDECK_DATA_DIR=$TORCHDECK_DATA_DIR \
+        TORCHDECK_SSH_CONFIG=$TORCHDECK_SSH_CONFIG $TORCHDECK_BIN delete files --remote; echo delete-exit=\$? >$home/delete-exit; sleep 60"
+    for _ in $(seq 150); do pane=$(tm capture-pane -p); grep -q 'their directories? \[y/N\]' <<<"$pane" && break; sleep 0.2; done
+    grep -q "^would delete run ${run:0:8} (files)" <<<"$pane" || fail "the question: $pane"
+    tm send-keys n Enter
+    for _ in $(seq 150); do [[ -s "$home/delete-exit" ]] && break; sleep 0.2; done
+    expect_eq "$(cat "$home/delete-exit" 2>/dev/null)" delete-exit=1 "delete answered no"
+    [[ -d "$dir" ]] || fail "answering no removed the directory"
+    tm kill-server
     out=$(td delete files --remote)
     grep -q "^deleted run ${run:0:8}" <<<"$out" || fail "delete: $out"
     [[ ! -e "$dir" ]] || fail "$dir is still there"

@@ -222,8 +222,15 @@ void MainWindow::reloadRuns()
 void MainWindow::updateRunRow(const QString &runId)
 {
     const auto run = m_store.run(runId);
-    if (!run.ok() || !run.value)
+    if (!run.ok())
         return;
+    if (!run.value) { // deleted (torchdeck delete, "Delete run…"): its row goes, and the run view empties
+        if (m_runs->run(runId))
+            reloadRuns();
+        if (m_runView->runId() == runId)
+            m_runView->showRun({});
+        return;
+    }
     m_runs->updateRun(*run.value, submittedJobIds(m_store.jobs(runId).value));
     m_runView->runChanged(runId);
 }

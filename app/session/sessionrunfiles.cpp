@@ -120,6 +120,14 @@ SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStri
     }
     auto *operation = new SessionOperation(this);
     auto sum = [this, operation, runId, to](const QStringList &paths, const QString &directory) {
+        QStringList names; // each lands in `to` under its own name: two of one name would be one file
+        for (const QString &path : paths) {
+            const QString name = path.section(u'/', -1);
+            if (names.contains(name))
+                return operation->fail(
+                    tr("two of the files are called %1: pull them one at a time, to different directories").arg(name));
+            names.append(name);
+        }
         runCommand(
             operation, sumRunFilesCommand(directory, paths),
             [this, operation, runId, to, paths](int exitCode, const QByteArray &out, const QByteArray &err) {

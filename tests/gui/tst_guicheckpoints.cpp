@@ -5,6 +5,7 @@
 #include "gui/pullbar.h"
 #include "gui/runfilespanel.h"
 #include "gui/runnotesbar.h"
+#include "gui/runtreemodel.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
 
@@ -149,6 +150,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 30000);
         QVERIFY(!QFileInfo::exists(directory));
         QVERIFY(!window.agent()->store()->run(runId).value);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runModel()->run(runId), 10000); // its row went
+        QTRY_VERIFY_WITH_TIMEOUT(window.runView()->runId().isEmpty(), 10000);
     }
 };
 

@@ -97,7 +97,7 @@ case_options() { # the table and the parsers agree: every listed option is accep
       completion) operands=(bash) ;; help) operands=(runs) ;;
       check | profile | script | submit | code) operands=(nosuchcluster) ;;
       runs | clusters | watch) operands=() ;; auto-restart) operands=(nosuchrun on) ;; agent) operands=(status) ;;
-      forward) operands=(nosuchrun 8000) ;;
+      forward) operands=(nosuchrun 8000) ;; pull) operands=(nosuchrun FILE) ;; tag) operands=(nosuchrun NAME) ;;
       *) operands=(nosuchrun) ;;
     esac
     # Read whole first: grep -q would stop reading at its match, and a help of over 4 KiB then dies of SIGPIPE.

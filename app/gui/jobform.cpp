@@ -207,6 +207,9 @@ QWidget *JobForm::buildResourceGroup()
     m_nodes = spin(1, 100000, 1);
     m_tasks = spin(1, 1024, 1);
     m_gpus = spin(0, 64, 0);
+    m_gpusPerTask = spin(0, 64, 0);
+    m_gpusPerTask->setSpecialValueText(tr("not bound (each rank sees the node's GPUs)"));
+    m_gpusPerTask->setToolTip(tr("Slurm's --gpus-per-task: each rank gets its own GPUs (CUDA_VISIBLE_DEVICES)"));
     m_cpus = spin(1, 1024, 1);
     m_memory = new QLineEdit;
     m_memory->setPlaceholderText(tr("16G (per node; empty: the default)"));
@@ -236,6 +239,7 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("No&des"), m_nodes);
     form->addRow(tr("&Tasks per node"), m_tasks);
     form->addRow(tr("&GPUs per node"), m_gpus);
+    form->addRow(tr("GPUs per tas&k"), m_gpusPerTask);
     form->addRow(tr("CP&Us per task"), m_cpus);
     form->addRow(tr("Memor&y"), m_memory);
     form->addRow(tr("&Wall time"), m_wallTime);
@@ -252,6 +256,7 @@ QWidget *JobForm::buildResourceGroup()
                                                               {u"nodes", m_nodes},
                                                               {u"tasksPerNode", m_tasks},
                                                               {u"gpusPerNode", m_gpus},
+                                                              {u"gpusPerTask", m_gpusPerTask},
                                                               {u"cpusPerTask", m_cpus},
                                                               {u"memory", m_memory},
                                                               {u"wallTimeSeconds", m_wallTime},
@@ -265,7 +270,7 @@ QWidget *JobForm::buildResourceGroup()
         track(QString::fromUtf16(name), widget);
     for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
-    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_cpus})
+    for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_gpusPerTask, m_cpus})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
     for (QComboBox *combo : {m_launch, m_signal})
         connect(combo, &QComboBox::currentIndexChanged, this, &JobForm::update);
@@ -319,6 +324,7 @@ JobSpec JobForm::spec() const
     spec.nodes = m_nodes->value();
     spec.tasksPerNode = m_tasks->value();
     spec.gpusPerNode = m_gpus->value();
+    spec.gpusPerTask = m_gpusPerTask->value();
     spec.cpusPerTask = m_cpus->value();
     spec.memory = m_memory->text().trimmed();
     spec.wallTimeSeconds =
@@ -358,6 +364,7 @@ void JobForm::setSpec(const JobSpec &spec)
     m_nodes->setValue(spec.nodes);
     m_tasks->setValue(spec.tasksPerNode);
     m_gpus->setValue(spec.gpusPerNode);
+    m_gpusPerTask->setValue(spec.gpusPerTask);
     m_cpus->setValue(spec.cpusPerTask);
     m_memory->setText(spec.memory);
     m_wallTime->setText(spec.wallTimeSeconds > 0 ? formatSlurmWallTime(spec.wallTimeSeconds) : QString());

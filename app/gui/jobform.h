@@ -84,6 +84,7 @@ private:
     QSpinBox *m_nodes;
     QSpinBox *m_tasks;
     QSpinBox *m_gpus;
+    QSpinBox *m_gpusPerTask;
     QSpinBox *m_cpus;
     QLineEdit *m_memory;
     QLineEdit *m_wallTime;

@@ -26,6 +26,7 @@ const SpecOption specOptions[] = {
     {u"--nodes", u"nodes", ValueKind::Integer},
     {u"--tasks-per-node", u"tasksPerNode", ValueKind::Integer},
     {u"--gpus-per-node", u"gpusPerNode", ValueKind::Integer},
+    {u"--gpus-per-task", u"gpusPerTask", ValueKind::Integer},
     {u"--cpus-per-task", u"cpusPerTask", ValueKind::Integer},
     {u"--mem", u"memory", ValueKind::Text},
     {u"--time", u"wallTimeSeconds", ValueKind::WallTime},

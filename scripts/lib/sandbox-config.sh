@@ -1,5 +1,5 @@
 # Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
-# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, munge_socket. The sandbox gathers
+# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, gpus, munge_socket. The sandbox gathers
 # no job accounting (sstat has nothing) unless TORCHDECK_SANDBOX_ACCT_GATHER names a plugin (linux), as
 # scripts/capture-resource-probe --sstat asks.
 
@@ -109,17 +109,36 @@ CONF
         # More CPUs than the machine has: slurmd would drain its node for a low core count.
         (( cpus > $(nproc) )) && echo "SlurmdParameters=config_overrides"
         [[ -n "$spank_pbs" ]] && echo "PlugStackConfig=$dir/slurm/plugstack.conf"
-        local i
+        local i gres=""
+        (( gpus )) && { echo "GresTypes=gpu"; gres=" Gres=gpu:$gpus"; }
         for (( i = 1; i <= nodes; i++ )); do
-            echo "NodeName=node$i NodeHostname=localhost NodeAddr=127.0.0.1 Port=${node_ports[i-1]} CPUs=$cpus RealMemory=2000 State=UNKNOWN"
+            echo "NodeName=node$i NodeHostname=localhost NodeAddr=127.0.0.1 Port=${node_ports[i-1]} CPUs=$cpus RealMemory=2000$gres State=UNKNOWN"
         done
         echo "PartitionName=debug Nodes=node[1-$nodes] Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO"
         # A partition with a time limit, as clusters have: what the job form and submit check against.
         echo "PartitionName=short Nodes=node[1-$nodes] MaxTime=30 State=UP OverSubscribe=NO"
     } >"$dir/slurm/slurm.conf"
+    write_gres_config
     # spank_pbs sets PBS_JOBID and PBS_O_WORKDIR in jobs, as a real PBS does, for the qsub path.
     [[ -n "$spank_pbs" ]] && echo "optional $spank_pbs" >"$dir/slurm/plugstack.conf"
     return 0
+}
+
+write_gres_config() { # stand-in GPUs: device files where a node's /dev/nvidiaN would be; Slurm only hands them out
+    local i g files node
+    rm -f "$dir/slurm/gres.conf"
+    (( gpus )) || return 0
+    for (( i = 1; i <= nodes; i++ )); do
+        node=$dir/gpu/node$i
+        rm -rf "$node" && mkdir -p "$node"
+        files=()
+        for (( g = 0; g < gpus; g++ )); do
+            # slurmd takes only a character or block device; /dev/null's numbers open nothing real.
+            mknod "$node/nvidia$g" c 1 3 2>/dev/null || die "--gpus needs to create device files (mknod, as root) in $node"
+            files+=("$node/nvidia$g")
+        done
+        echo "NodeName=node$i Name=gpu File=$(IFS=,; echo "${files[*]}")"
+    done >"$dir/slurm/gres.conf"
 }
 
 write_env_file() {
@@ -129,6 +148,7 @@ export TORCHDECK_SANDBOX_HOST=torchdeck-sandbox
 export TORCHDECK_SANDBOX_SSH_PORT=$ssh_port
 export TORCHDECK_SANDBOX_SSH_CONFIG=$dir/ssh/config
 export TORCHDECK_SANDBOX_NODES=$nodes
+export TORCHDECK_SANDBOX_GPUS=$gpus
 export SLURM_CONF=$dir/slurm/slurm.conf
 CONF
 }

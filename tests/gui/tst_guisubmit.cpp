@@ -33,8 +33,12 @@ private slots:
         QVERIFY2(shown.window, qPrintable(shown.agent.error));
         MainWindow &window = *shown.window;
         QVERIFY(window.clusterModel()->rowOf(kSandboxHost) >= 0);
-        const FormSubmission submission = submitThroughForm(window, smallTrainerJob(2));
+        JobSpec spec = smallTrainerJob(2);
+        spec.gpusPerTask = 1; // the sandbox's stand-in GPUs: one each for the two ranks (the trainer stays on CPUs)
+        const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        QVERIFY2(submission.result.script.contains(QStringLiteral("\n#SBATCH --gpus-per-task=1\n")),
+                 qPrintable(submission.result.script));
         const QString runId = submission.result.runId;
         QVERIFY(!submission.result.jobId.isEmpty());
         QCOMPARE(window.clusterModel()
@@ -109,10 +113,12 @@ private slots:
         spec.name = QStringLiteral("gui-own-script");
         spec.launch = LaunchMethod::Local;
         spec.tasksPerNode = 2;
+        spec.gpusPerTask = 1; // its one task gets both ranks' GPUs
         spec.wallTimeSeconds = 600;
         spec.commandKind = CommandKind::Custom;
         spec.codeDirectory = project.path();
-        spec.customCommand = QStringLiteral("/usr/bin/python3 spawn_fashion_mnist.py 2 3");
+        spec.customCommand =
+            QStringLiteral("echo \"visible GPUs: $CUDA_VISIBLE_DEVICES\"; /usr/bin/python3 spawn_fashion_mnist.py 2 3");
         const FormSubmission submission = submitThroughForm(window, spec);
         QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
         const QString runId = submission.result.runId;
@@ -127,6 +133,8 @@ private slots:
         LogPatternDialog *patterns = window.runView()->openLogPatterns();
         QVERIFY(patterns);
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("epoch: 3/3")), 20000);
+        QVERIFY2(window.runView()->logPanel()->text().contains(QStringLiteral("visible GPUs: 0,1\n")),
+                 qPrintable(window.runView()->logPanel()->text()));
         const int rows = patterns->matches()->topLevelItemCount();
         QVERIFY2(rows >= 3 && rows <= 6, qPrintable(QString::number(rows)));
         patterns->close();

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Issue 18: the launch methods start a user's own Python DDP script (tests/data/scripts, Debian's
-# python3-torch) on a sandbox of its own with 2 nodes: srun, srun + torchrun and mpirun with 2 nodes x 2 ranks,
+# python3-torch) on a sandbox of its own with 2 nodes of 2 stand-in GPUs each (Slurm's GRES): srun, srun + torchrun and mpirun with 2 nodes x 2 ranks,
 # and the local method with an mp.spawn script (1 x 2). The same script, unchanged, under the three methods.
 # Usage: launch_test.sh start|stop|CASE (ctest sets TORCHDECK_SANDBOX_DIR and TORCHDECK_SSH_CONFIG to the
 # 2-node sandbox's). Also seed 004's torch.distributed.launch, and the warning signal under torchrun.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 case "$1" in
-    start) exec "$TORCHDECK_SOURCE_DIR/scripts/sandbox" start --nodes 2 ;;
+    start) exec "$TORCHDECK_SOURCE_DIR/scripts/sandbox" start --nodes 2 --gpus 2 ;;
     stop) exec "$TORCHDECK_SOURCE_DIR/scripts/sandbox" stop ;;
 esac
 /usr/bin/python3 -c 'import torch.distributed' 2>/dev/null || { echo "SKIP: Debian's python3-torch is missing"; exit 77; }
@@ -29,7 +29,7 @@ fi
 check_ranks() { # LOG WORLD: every rank's all_reduce agrees, rank 0's epoch lines are there once
     local rank sum=$(( $2 * ($2 + 1) / 2 ))
     for (( rank = 0; rank < $2; rank++ )); do
-        grep -q "^rank $rank of $2 .*: all_reduce sum $sum\$" "$1" || fail "rank $rank's sum is missing: $(cat "$1")"
+        grep -q "^rank $rank of $2 .*: all_reduce sum $sum, gpus " "$1" || fail "rank $rank's sum is missing: $(cat "$1")"
     done
     grep -q '^epoch: 3/3, loss = ' "$1" || fail "rank 0's last epoch line is missing: $(cat "$1")"
 }
@@ -46,10 +46,23 @@ run_ddp() { # METHOD [SUBMIT OPTIONS...]: ddp_allreduce.py on 2 nodes x 2 ranks,
     expect_eq "$(td status "$run" --json | json_field state)" completed "the $method run's state"
 }
 
-case_srun() { run_ddp srun; }
+check_gpus() { # LOG GPUS_OF_RANK...: what each rank saw in CUDA_VISIBLE_DEVICES
+    local rank=0 gpus
+    for gpus in "${@:2}"; do
+        grep -q "^rank $rank of .*, gpus $gpus\$" "$1" || fail "rank $rank did not see GPUs $gpus: $(cat "$1")"
+        (( ++rank ))
+    done
+}
 
-case_torchrun() { # one torchrun per node, the script's default line and its default signal
-    run_ddp srun-per-node --per-node-launcher torchrun "${fix[@]}"
+case_srun() { # one GPU per task: each rank its own of its node's two
+    run_ddp srun --gpus-per-task 1
+    check_gpus "$home/srun.log" 0 1 0 1
+}
+
+case_torchrun() { # one torchrun per node, the script's default line and its default signal; the launcher gets
+    # both of its node's GPUs (2 ranks x 1) and its workers see both
+    run_ddp srun-per-node --per-node-launcher torchrun --gpus-per-task 1 "${fix[@]}"
+    check_gpus "$home/srun-per-node.log" 0,1 0,1 0,1 0,1
 }
 
 case_distributed_launch() { # seed 004's launcher: python -m torch.distributed.launch, which passes --local_rank
@@ -83,7 +96,10 @@ case_torchrun_signal() { # at a short wall time, the signal the preview names re
 
 case_mpirun() {
     command -v mpirun >/dev/null || { echo "SKIP: Open MPI's mpirun is missing"; exit 77; }
-    if (( EUID == 0 )); then run_ddp mpirun --mpi-allow-run-as-root; else run_ddp mpirun; fi
+    local root=()
+    (( EUID != 0 )) || root=(--mpi-allow-run-as-root)
+    run_ddp mpirun --gpus-per-node 2 "${root[@]}"
+    check_gpus "$home/mpirun.log" 0,1 0,1 0,1 0,1
 }
 
 case_mpirun_pbs() { # seed 000's Sockeye line: mpirun on PBS (the sandbox's Torque wrappers, no PBS_NODEFILE)

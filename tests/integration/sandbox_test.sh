@@ -27,7 +27,7 @@ live_processes() { # PIDS recorded by the sandbox that still run (zombies are do
     return 0
 }
 
-case_start() { "$sandbox" start; }
+case_start() { "$sandbox" start --gpus 2; } # stand-in GPUs (Slurm's GRES) for the GPU fields' jobs
 
 case_ssh() { # plain ssh through the Include, remote exit code and quoting pass through
     local out rc=0
@@ -102,7 +102,7 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     grep -qE '^  [✓!] PyTorch launcher: .*PyTorch [0-9]' <<<"$out" || fail "no PyTorch launcher line in: $out"
     # The partitions, read with sinfo and kept in the profile: a job beyond their limits is refused before it is
     # sent, naming the limit and where it comes from.
-    grep -qE '^  ✓ Partitions: debug \(default\): no time limit, 1 node, [0-9]+ CPUs, 2.0 GiB; short: 30 min, 1 node' \
+    grep -qE '^  ✓ Partitions: debug \(default\): no time limit, 1 node, [0-9]+ CPUs, 2.0 GiB, 2 GPUs; short: 30 min, 1 node, .*, 2 GPUs$' \
         <<<"$out" || fail "partitions: $out"
     rc=0
     out=$(setsid -w "$TORCHDECK_BIN" submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 \
@@ -113,6 +113,13 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
     setsid -w "$TORCHDECK_BIN" script torchdeck-sandbox --partition debug --time 01:00:00 --launch local \
         --command true >/dev/null || fail "an hour on debug was refused"
+    # The nodes' memory (2000 MiB) and GPUs (2 each) are limits as well.
+    rc=0
+    out=$(setsid -w "$TORCHDECK_BIN" script torchdeck-sandbox --mem 4G --tasks-per-node 3 --gpus-per-task 1 \
+          --launch srun --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "script's exit code for 4 GiB and 3 GPUs a node (output: $out)"
+    grep -qF "Partition 'debug' has 2000 MiB of memory per node, not 4096 MiB (sinfo" <<<"$out" || fail "memory: $out"
+    grep -qF "Partition 'debug' has 2 GPUs per node, not 3 (sinfo" <<<"$out" || fail "GPUs: $out"
     rc=0
     out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
     expect_eq "$rc" 2 "exit code of a bad option"

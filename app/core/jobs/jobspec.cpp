@@ -8,12 +8,13 @@ namespace {
 
 auto tied(const JobSpec &s)
 {
-    return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.cpusPerTask, s.memory, s.wallTimeSeconds,
-                    s.partition, s.account, s.modules, s.environment, s.workingDirectory, s.launch, s.launcherOptions,
-                    s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath, s.trainerArgs,
-                    s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot, s.masterPort,
-                    s.outputPath, s.errorPath, s.checkpointSignalEnabled, s.checkpointSignal, s.signalLeadSeconds,
-                    s.requeue, s.maxRestarts, s.requeueExitCode, s.traceFile, s.dependencies, s.extraDirectives);
+    return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.gpusPerTask, s.cpusPerTask, s.memory,
+                    s.wallTimeSeconds, s.partition, s.account, s.modules, s.environment, s.workingDirectory, s.launch,
+                    s.launcherOptions, s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath,
+                    s.trainerArgs, s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot,
+                    s.masterPort, s.outputPath, s.errorPath, s.checkpointSignalEnabled, s.checkpointSignal,
+                    s.signalLeadSeconds, s.requeue, s.maxRestarts, s.requeueExitCode, s.traceFile, s.dependencies,
+                    s.extraDirectives);
 }
 
 // Relative log paths are taken from the working directory, where the job runs (Slurm would take them
@@ -52,7 +53,7 @@ bool operator==(const JobSpec &a, const JobSpec &b)
 
 QString defaultCheckpointSignal(const JobSpec &spec)
 {
-    return spec.gpusPerNode > 0 ? QStringLiteral("USR2") : QStringLiteral("USR1");
+    return spec.gpusOnNode() > 0 ? QStringLiteral("USR2") : QStringLiteral("USR1");
 }
 
 QString effectiveCheckpointSignal(const JobSpec &spec)

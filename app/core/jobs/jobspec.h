@@ -55,6 +55,7 @@ struct JobSpec {
     int nodes = 1;
     int tasksPerNode = 1; // ranks per node
     int gpusPerNode = 0;
+    int gpusPerTask = 0; // Slurm's --gpus-per-task: each rank bound to its own GPUs (CUDA_VISIBLE_DEVICES)
     int cpusPerTask = 1;
     QString memory;             // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
     qint64 wallTimeSeconds = 0; // 0: the partition's default
@@ -81,7 +82,7 @@ struct JobSpec {
     // same code; set at submission.
     QString codeDirectory;
     QString codeSnapshot;
-    int masterPort = 0;                                   // 0: 15000 + job id % 10000, the trainer's own default
+    int masterPort = 0; // 0: 15000 + job id % 10000, the trainer's own default
 
     QString outputPath; // Slurm patterns %j (job id) and %x (name); PBS/local scripts expand those two
     QString errorPath;  // empty: joined with the output
@@ -102,6 +103,8 @@ struct JobSpec {
     QStringList extraDirectives; // raw "--exclusive" (prefixed with #SBATCH/#PBS) or whole "#SBATCH ..." lines
 
     int totalTasks() const { return nodes * tasksPerNode; }
+    // The GPUs each node needs, asked for per node or per task.
+    int gpusOnNode() const { return gpusPerTask > 0 ? gpusPerTask * tasksPerNode : gpusPerNode; }
 
     QJsonObject toJson() const;
     // Never crashes on any input; `error` names the first bad field.

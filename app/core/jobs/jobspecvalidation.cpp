@@ -92,6 +92,7 @@ private:
             add(QStringLiteral("cpusPerTask"), core::Tr::tr("A task needs at least one CPU."));
         if (s.gpusPerNode < 0)
             add(QStringLiteral("gpusPerNode"), core::Tr::tr("The GPU count cannot be negative."));
+        gpusPerTask();
         static const QRegularExpression memRe(QStringLiteral("\\A[0-9]{1,9}[KMGTkmgt]?\\z"));
         if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
             add(QStringLiteral("memory"),
@@ -100,16 +101,22 @@ private:
         if (s.wallTimeSeconds < 0)
             add(QStringLiteral("wallTimeSeconds"), core::Tr::tr("The wall time cannot be negative."));
         partitionLimits();
-        if (const PartitionCaps *p = c.partition(s.partition); p && s.gpusPerNode > 0 && p->gpusPerNode >= 0) {
-            if (p->gpusPerNode == 0)
-                add(QStringLiteral("gpusPerNode"),
-                    core::Tr::tr("Partition '%1' has no GPUs: choose a GPU partition or ask for none.").arg(p->name));
-            else if (s.gpusPerNode > p->gpusPerNode)
-                add(QStringLiteral("gpusPerNode"), core::Tr::tr("Partition '%1' has %2 GPUs per node, not %3.")
-                                                       .arg(p->name)
-                                                       .arg(p->gpusPerNode)
-                                                       .arg(s.gpusPerNode));
-        }
+    }
+
+    void gpusPerTask()
+    {
+        const QString field = QStringLiteral("gpusPerTask");
+        if (s.gpusPerTask < 0)
+            add(field, core::Tr::tr("The GPU count cannot be negative."));
+        if (s.gpusPerTask <= 0 || local())
+            return;
+        if (s.gpusPerNode > 0)
+            add(field, core::Tr::tr("Ask for GPUs per node or per task, not both."));
+        else if (c.scheduler == SchedulerKind::Pbs)
+            add(field, core::Tr::tr("PBS binds no GPUs to tasks: ask for GPUs per node."));
+        else if (c.gpuRequest == GpuRequestStyle::Gres)
+            add(field, core::Tr::tr("This cluster is asked for GPUs with --gres, which cannot bind them to tasks "
+                                    "(--gpus-per-task needs Slurm's select/cons_tres): ask for GPUs per node."));
     }
 
     // What the partition allows, where it is known (`torchdeck check` read it): said with where it comes from.
@@ -131,6 +138,41 @@ private:
                                              .arg(p->nodes)
                                              .arg(s.nodes)
                                              .arg(source));
+        const qint64 memory = memoryMiB(s.memory);
+        if (p->memoryMiB > 0 && memory > p->memoryMiB)
+            add(QStringLiteral("memory"), core::Tr::tr("Partition '%1' has %2 MiB of memory per node, not %3 MiB%4.")
+                                              .arg(p->name)
+                                              .arg(p->memoryMiB)
+                                              .arg(memory)
+                                              .arg(source));
+        const QString gpuField = s.gpusPerTask > 0 ? QStringLiteral("gpusPerTask") : QStringLiteral("gpusPerNode");
+        if (s.gpusOnNode() > 0 && p->gpusPerNode == 0)
+            add(gpuField, core::Tr::tr("Partition '%1' has no GPUs%2: choose a GPU partition or ask for none.")
+                              .arg(p->name, source));
+        else if (p->gpusPerNode > 0 && s.gpusOnNode() > p->gpusPerNode)
+            add(gpuField, core::Tr::tr("Partition '%1' has %2 GPUs per node, not %3%4.")
+                              .arg(p->name)
+                              .arg(p->gpusPerNode)
+                              .arg(s.gpusOnNode())
+                              .arg(source));
+    }
+
+    // Slurm's memory words ("16G", "500M", "16000": MB) in MiB; 0 when unset or malformed (said elsewhere).
+    static qint64 memoryMiB(const QString &memory)
+    {
+        static const QRegularExpression re(QStringLiteral("\\A([0-9]{1,9})([KMGTkmgt]?)\\z"));
+        const QRegularExpressionMatch m = re.match(memory);
+        if (!m.hasMatch())
+            return 0;
+        const qint64 n = m.captured(1).toLongLong();
+        const QString unit = m.captured(2).toUpper();
+        if (unit == u"K")
+            return (n + 1023) / 1024;
+        if (unit == u"G")
+            return n * 1024;
+        if (unit == u"T")
+            return n * 1024 * 1024;
+        return n;
     }
 
     void placement()

@@ -36,6 +36,8 @@ QStringList srunWords(const JobSpec &spec, const AllocationShape &shape)
     // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
     if (shape.cpusPerTask > 1)
         w.append(QStringLiteral("--cpus-per-task=") + number(shape.cpusPerTask));
+    if (shape.gpusPerTask > 0) // said again for the same reason: the binding is the step's
+        w.append(QStringLiteral("--gpus-per-task=") + number(shape.gpusPerTask));
     if (shape.overcommit)
         w.append(QStringLiteral("--overcommit"));
     return w + quoted(spec.launcherOptions);
@@ -81,7 +83,7 @@ QStringList containerWords(const JobSpec &spec)
         const bool gpuFlag = c.options.contains(QStringLiteral("--nv")) ||
                              c.options.contains(QStringLiteral("--nvccli")) ||
                              c.options.contains(QStringLiteral("--rocm"));
-        if (spec.gpusPerNode > 0 && !gpuFlag)
+        if (spec.gpusOnNode() > 0 && !gpuFlag)
             w.append(QStringLiteral("--nv"));
         return w + quoted(c.options) + QStringList{shellQuote(c.image)};
     }
@@ -177,10 +179,12 @@ AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps)
     if (onePerNode(spec)) {
         shape.tasksPerNode = 1;
         shape.cpusPerTask = nodeCpus > 0 ? std::min(wanted, nodeCpus) : wanted;
+        shape.gpusPerTask = spec.gpusPerTask * spec.tasksPerNode;
         shape.overcommit = spec.oversubscribe;
     } else {
         shape.tasksPerNode = spec.tasksPerNode;
         shape.cpusPerTask = spec.cpusPerTask;
+        shape.gpusPerTask = spec.gpusPerTask;
         shape.overcommit = spec.oversubscribe || (nodeCpus > 0 && wanted > nodeCpus);
     }
     return shape;

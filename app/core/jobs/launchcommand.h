@@ -14,6 +14,7 @@ namespace torchdeck {
 struct AllocationShape {
     int tasksPerNode = 1;
     int cpusPerTask = 1;
+    int gpusPerTask = 0;     // the one task of a per-node launcher gets all its ranks' GPUs
     bool overcommit = false; // more ranks x CPUs than the node has (known) or forced by the spec
 };
 AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps);

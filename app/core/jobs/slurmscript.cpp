@@ -30,6 +30,8 @@ QStringList slurmDirectives(const JobSpec &spec, const ClusterCaps &caps)
         d << (caps.gpuRequest == GpuRequestStyle::Gres ? QStringLiteral("--gres=gpu:%1").arg(spec.gpusPerNode)
                                                        : QStringLiteral("--gpus-per-node=%1").arg(spec.gpusPerNode));
     }
+    if (shape.gpusPerTask > 0)
+        d << QStringLiteral("--gpus-per-task=%1").arg(shape.gpusPerTask);
     if (!spec.memory.isEmpty())
         d << QStringLiteral("--mem=") + spec.memory.toUpper();
     if (spec.wallTimeSeconds > 0)

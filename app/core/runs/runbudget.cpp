@@ -13,7 +13,7 @@ namespace {
 // What makes two trainer runs take the same time per epoch.
 QStringList pace(const JobSpec &spec)
 {
-    QStringList key{QString::number(spec.totalTasks()), QString::number(spec.gpusPerNode)};
+    QStringList key{QString::number(spec.totalTasks()), QString::number(spec.gpusOnNode())};
     for (const char16_t *flag : {u"--model", u"--data", u"--batch-size", u"--limit", u"--amp", u"--device"})
         key.append(trainerOption(spec.trainerArgs, QString::fromUtf16(flag)));
     return key;

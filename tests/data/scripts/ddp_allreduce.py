@@ -2,6 +2,7 @@
 # MASTER_PORT): torchdeck exports them under every launch method, so it runs unchanged under srun, srun +
 # torchrun and mpirun. Rank 0 prints the epoch lines of seed 001; every rank prints the all_reduce sum.
 # Seed 004's torch.distributed.launch passes --local_rank instead: the script takes it as that seed's does.
+# Each rank also says which GPUs it sees (the sandbox's stand-in GPUs: Slurm sets CUDA_VISIBLE_DEVICES).
 import argparse
 import os
 
@@ -27,5 +28,6 @@ for epoch in range(1, epochs + 1):
         print(f"epoch: {epoch}/{epochs}, loss = {loss.item():.6f}", flush=True)
 total = torch.tensor([float(rank + 1)])
 dist.all_reduce(total)
-print(f"rank {rank} of {world} (local {local}): all_reduce sum {total.item():g}", flush=True)
+gpus = os.environ.get("CUDA_VISIBLE_DEVICES", "none")  # what the scheduler bound to this rank
+print(f"rank {rank} of {world} (local {local}): all_reduce sum {total.item():g}, gpus {gpus}", flush=True)
 dist.destroy_process_group()

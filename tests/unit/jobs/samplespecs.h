@@ -161,6 +161,17 @@ inline JobSpec localMpirun()
     return s;
 }
 
+// Each rank bound to one GPU, srun starting the ranks: Slurm sets each its own CUDA_VISIBLE_DEVICES.
+inline JobSpec gpuPerTask()
+{
+    JobSpec s = cpuTrainer();
+    s.name = QStringLiteral("bound");
+    s.tasksPerNode = 4;
+    s.gpusPerTask = 1;
+    s.partition = QStringLiteral("gpu");
+    return s;
+}
+
 inline ClusterCaps slurmCaps()
 {
     ClusterCaps caps;
@@ -188,6 +199,7 @@ inline QList<SampleSpec> sampleSpecs()
         {"slurm-srun-cpu", cpuTrainer(), slurmCaps()},
         {"slurm-per-node-apptainer", gpuPerNode(), slurmCaps()},
         {"slurm-mpirun-gpu", slurmMpi(), ClusterCaps()},
+        {"slurm-srun-gpu-per-task", gpuPerTask(), slurmCaps()},
         {"slurm-torchrun-custom", customPerNode(), ClusterCaps()},
         {"slurm-plain-gres", plainCustom(), gres},
         {"pbspro-mpirun-gpu", mpiGpu(), pbsCaps(PbsDialect::PbsPro)},

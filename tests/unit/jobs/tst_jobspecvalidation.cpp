@@ -50,6 +50,33 @@ void TestJobSpecValidation::rejects_data()
         s.gpusPerNode = 8;
         s.partition = QStringLiteral("gpu");
     });
+    row("more memory than the partition's nodes have", "memory", [](JobSpec &s, ClusterCaps &c) {
+        c.partitions.first().memoryMiB = 2000;
+        s.memory = QStringLiteral("4G");
+    });
+    row("negative gpus per task", "gpusPerTask", [](JobSpec &s, ClusterCaps &) { s.gpusPerTask = -1; });
+    row("gpus per task on a cpu partition", "gpusPerTask", [](JobSpec &s, ClusterCaps &) { s.gpusPerTask = 1; });
+    row("more gpus per task than the node has", "gpusPerTask", [](JobSpec &s, ClusterCaps &) {
+        s.tasksPerNode = 3;
+        s.gpusPerTask = 2;
+        s.partition = QStringLiteral("gpu");
+    });
+    row("gpus per node and per task", "gpusPerTask", [](JobSpec &s, ClusterCaps &) {
+        s.gpusPerNode = 1;
+        s.gpusPerTask = 1;
+        s.partition = QStringLiteral("gpu");
+    });
+    row("gpus per task with --gres", "gpusPerTask", [](JobSpec &s, ClusterCaps &c) {
+        c.gpuRequest = GpuRequestStyle::Gres;
+        s.gpusPerTask = 1;
+        s.partition = QStringLiteral("gpu");
+    });
+    row("gpus per task on pbs", "gpusPerTask", [](JobSpec &s, ClusterCaps &c) {
+        c.scheduler = SchedulerKind::Pbs;
+        c.partitions.clear();
+        s.launch = LaunchMethod::Mpirun;
+        s.gpusPerTask = 1;
+    });
     row("code for the trainer", "code", [](JobSpec &s, ClusterCaps &) {
         s.codeDirectory = QStringLiteral("/p");
         s.workingDirectory.clear();

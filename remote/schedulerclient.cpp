@@ -67,9 +67,14 @@ void SchedulerClient::submitUploaded(const QString &remoteDir, const QString &pa
         [=](const QByteArray &out, const QByteArray &err, int exitCode) {
             const SubmitResult result = submit.parse(out);
             if (exitCode != 0 || !result.ok()) {
+                // The site's own words (a job_submit plugin's, "Invalid account or account/partition
+                // combination") with the command that got them, as the user would type it.
                 const QByteArray said = err.trimmed().isEmpty() ? out.trimmed() : err.trimmed();
-                return emit failed(tr("the scheduler refused %1 (exit code %2): %3")
-                                       .arg(path)
+                QStringList command;
+                for (const QString &word : submit.argv)
+                    command.append(shellQuote(word));
+                return emit failed(tr("the scheduler refused the job: `%1` exited %2 saying: %3")
+                                       .arg(command.join(u' '))
                                        .arg(exitCode)
                                        .arg(QString::fromUtf8(said)));
             }

@@ -210,6 +210,8 @@ QWidget *JobForm::buildResourceGroup()
     m_gpusPerTask = spin(0, 64, 0);
     m_gpusPerTask->setSpecialValueText(tr("not bound (each rank sees the node's GPUs)"));
     m_gpusPerTask->setToolTip(tr("Slurm's --gpus-per-task: each rank gets its own GPUs (CUDA_VISIBLE_DEVICES)"));
+    m_gpuType = new QLineEdit;
+    m_gpuType->setPlaceholderText(tr("any"));
     m_cpus = spin(1, 1024, 1);
     m_memory = new QLineEdit;
     m_memory->setPlaceholderText(tr("16G (per node; empty: the default)"));
@@ -240,6 +242,7 @@ QWidget *JobForm::buildResourceGroup()
     form->addRow(tr("&Tasks per node"), m_tasks);
     form->addRow(tr("&GPUs per node"), m_gpus);
     form->addRow(tr("GPUs per tas&k"), m_gpusPerTask);
+    form->addRow(tr("GPU t&ype"), m_gpuType);
     form->addRow(tr("CP&Us per task"), m_cpus);
     form->addRow(tr("Memor&y"), m_memory);
     form->addRow(tr("&Wall time"), m_wallTime);
@@ -257,6 +260,7 @@ QWidget *JobForm::buildResourceGroup()
                                                               {u"tasksPerNode", m_tasks},
                                                               {u"gpusPerNode", m_gpus},
                                                               {u"gpusPerTask", m_gpusPerTask},
+                                                              {u"gpuType", m_gpuType},
                                                               {u"cpusPerTask", m_cpus},
                                                               {u"memory", m_memory},
                                                               {u"wallTimeSeconds", m_wallTime},
@@ -268,7 +272,8 @@ QWidget *JobForm::buildResourceGroup()
                                                               {u"signalLeadSeconds", m_signalLead}};
     for (const auto &[name, widget] : tracked)
         track(QString::fromUtf16(name), widget);
-    for (QLineEdit *edit : {m_name, m_memory, m_wallTime, m_partition, m_account, m_modules, m_extraArgs, m_command})
+    for (QLineEdit *edit :
+         {m_name, m_memory, m_wallTime, m_partition, m_account, m_gpuType, m_modules, m_extraArgs, m_command})
         connect(edit, &QLineEdit::textChanged, this, &JobForm::update);
     for (QSpinBox *spinBox : {m_nodes, m_tasks, m_gpus, m_gpusPerTask, m_cpus})
         connect(spinBox, &QSpinBox::valueChanged, this, &JobForm::update);
@@ -306,7 +311,31 @@ void JobForm::setCaps(const ClusterCaps &caps)
         m_partition->setPlaceholderText(QString());
     }
     m_partition->setCompleter(choices);
+    // The accounts and GPU types the cluster's shape names, offered the same way.
+    QStringList accounts;
+    for (const AccountAccess &a : caps.accounts) {
+        if (!accounts.contains(a.account))
+            accounts.append(a.account);
+    }
+    QStringList gpuTypes;
+    for (const PartitionCaps &p : caps.partitions) {
+        for (const QString &type : p.gpuTypes) {
+            if (!gpuTypes.contains(type))
+                gpuTypes.append(type);
+        }
+    }
+    offer(m_account, accounts);
+    offer(m_gpuType, gpuTypes);
     update();
+}
+
+void JobForm::offer(QLineEdit *field, const QStringList &choices)
+{
+    auto *completer = choices.isEmpty() ? nullptr : new QCompleter(choices, field);
+    if (completer)
+        completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    field->setCompleter(completer);
+    field->setToolTip(choices.isEmpty() ? QString() : tr("Known here: %1").arg(choices.join(QStringLiteral(", "))));
 }
 
 void JobForm::showPartitionLimits()
@@ -325,6 +354,7 @@ JobSpec JobForm::spec() const
     spec.tasksPerNode = m_tasks->value();
     spec.gpusPerNode = m_gpus->value();
     spec.gpusPerTask = m_gpusPerTask->value();
+    spec.gpuType = m_gpuType->text().trimmed();
     spec.cpusPerTask = m_cpus->value();
     spec.memory = m_memory->text().trimmed();
     spec.wallTimeSeconds =
@@ -365,6 +395,7 @@ void JobForm::setSpec(const JobSpec &spec)
     m_tasks->setValue(spec.tasksPerNode);
     m_gpus->setValue(spec.gpusPerNode);
     m_gpusPerTask->setValue(spec.gpusPerTask);
+    m_gpuType->setText(spec.gpuType);
     m_cpus->setValue(spec.cpusPerTask);
     m_memory->setText(spec.memory);
     m_wallTime->setText(spec.wallTimeSeconds > 0 ? formatSlurmWallTime(spec.wallTimeSeconds) : QString());

@@ -60,6 +60,7 @@ private:
     void update();
     void showErrors(const QList<JobSpecError> &errors);
     void showPartitionLimits();
+    void offer(QLineEdit *field, const QStringList &choices); // a completer of the values the cluster named
 
     ClusterCaps m_caps;
     bool m_updating = false;
@@ -85,6 +86,7 @@ private:
     QSpinBox *m_tasks;
     QSpinBox *m_gpus;
     QSpinBox *m_gpusPerTask;
+    QLineEdit *m_gpuType;
     QSpinBox *m_cpus;
     QLineEdit *m_memory;
     QLineEdit *m_wallTime;

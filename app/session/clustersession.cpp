@@ -323,6 +323,7 @@ void ClusterSession::onStateChanged(ConnectionState state, const QString &detail
     if (state == ConnectionState::Connected) {
         if (m_workDirectory.isEmpty())
             resolveWorkDirectory();
+        readShape(this, [] {});
         m_timer.start();
         refresh();
     } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {

@@ -15,6 +15,7 @@
 
 #include <QHash>
 #include <QObject>
+#include <QPointer>
 #include <QSet>
 #include <QTimer>
 #include <functional>
@@ -49,6 +50,10 @@ public:
     ConnectionState state() const;
     QString stateDetail() const;
     bool isConnected() const { return state() == ConnectionState::Connected; }
+
+    // Calls `then` once the profile's shape (partitions or queues, accounts, QOS: ClusterProfile) is fresh: read
+    // now when older than half a day (once per 10 minutes when reading fails), at once otherwise.
+    void readShape(QObject *context, const std::function<void()> &then);
 
     void open(); // no-op while connected or connecting
     void close();
@@ -192,6 +197,7 @@ signals:
     void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);
+    void shapeRead(const QString &cluster, const torchdeck::ClusterProfile &shaped); // for the profile file
 
 private:
     friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
@@ -247,6 +253,14 @@ private:
     };
     // By run, while it is looked at: the CPU percent is since the sample before of the same job.
     QHash<QString, LastSample> m_lastSample;
+    bool shapeIsFresh() const;
+    bool m_readingShape = false;
+    QDateTime m_shapeTriedAt;
+    struct ShapeWaiter {
+        QPointer<QObject> context;
+        std::function<void()> then;
+    };
+    QList<ShapeWaiter> m_shapeWaiters;
 };
 
 } // namespace torchdeck

@@ -21,6 +21,13 @@ ClusterSession *ClusterSessions::session(const QString &cluster)
         return existing;
     auto *session = new ClusterSession(m_profiles->profile(cluster), m_sshConfigFile, m_store, this);
     m_sessions.insert(cluster, session);
+    // What the session read of the cluster goes to the profile file, merged with what fronts write there.
+    connect(session, &ClusterSession::shapeRead, this, [this](const QString &name, const ClusterProfile &shaped) {
+        QString problem;
+        if (!m_profiles->update(
+                name, [&shaped](ClusterProfile &profile) { profile.adoptNewerShape(shaped); }, &problem))
+            qWarning().noquote() << "the shape of" << name << "is not kept:" << problem;
+    });
     emit sessionAdded(session);
     return session;
 }

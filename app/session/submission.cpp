@@ -29,6 +29,15 @@ Submission::Submission(ClusterSession *session, LaunchRequest request, int chain
                      m_session->whenConnected(
                          step.context(), [step] { step.done(); }, [step](const QString &error) { step.fail(error); });
                  }});
+    // The cluster's limits as the session knows them (read now when stale): the script is checked against them.
+    m_steps.add({{}, {}, [this](const remote::StepHandle &step) {
+                     m_session->readShape(step.context(), [this, step] {
+                         m_request.profile.adoptNewerShape(m_session->profile());
+                         for (LaunchRequest &each : m_array)
+                             each.profile.adoptNewerShape(m_session->profile());
+                         step.done();
+                     });
+                 }});
     m_steps.add({{}, {}, [this](const remote::StepHandle &step) { launch(step, m_request); }});
     for (int attempt = 1; attempt < m_chain; ++attempt) {
         m_steps.add({{},

@@ -384,6 +384,7 @@ QList<OptionSpec> buildJobOptions()
         valued("--tasks-per-node", "N", Tr::tr("ranks per node")),
         valued("--gpus-per-node", "N", Tr::tr("GPUs per node")),
         valued("--gpus-per-task", "N", Tr::tr("GPUs bound to each rank (Slurm's --gpus-per-task)")),
+        valued("--gpu-type", "TYPE", Tr::tr("the GPUs' type as the cluster's GRES names it, like a100")),
         valued("--cpus-per-task", "N", Tr::tr("cores per rank")),
         valued("--mem", "SIZE", Tr::tr("memory per node, like 16G")),
         valued("--time", "TIME", Tr::tr("wall time, like 30, 01:30:00 or 1-12:00:00")),

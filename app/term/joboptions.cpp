@@ -27,6 +27,7 @@ const SpecOption specOptions[] = {
     {u"--tasks-per-node", u"tasksPerNode", ValueKind::Integer},
     {u"--gpus-per-node", u"gpusPerNode", ValueKind::Integer},
     {u"--gpus-per-task", u"gpusPerTask", ValueKind::Integer},
+    {u"--gpu-type", u"gpuType", ValueKind::Text},
     {u"--cpus-per-task", u"cpusPerTask", ValueKind::Integer},
     {u"--mem", u"memory", ValueKind::Text},
     {u"--time", u"wallTimeSeconds", ValueKind::WallTime},

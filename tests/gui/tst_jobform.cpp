@@ -1,4 +1,5 @@
 #include "core/jobs/jobscript.h"
+#include "core/profiles/accountlimits.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/profiles/partitionshape.h"
 #include "gui/jobform.h"
@@ -227,6 +228,46 @@ private slots:
         QVERIFY(limitsShown);
         wall->setText(QStringLiteral("00:20:00"));
         QVERIFY(form.errors().isEmpty());
+    }
+
+    void accountsAndGpuTypesAreChoices()
+    {
+        // What the agent read (sinfo, sacctmgr): the accounts and GPU types offered; one the user may not charge,
+        // a GPU type the partition lacks and more GPUs per task than its nodes have refused by their fields.
+        ClusterProfile profile = defaultProfile(QStringLiteral("c"));
+        QString ignored;
+        profile.partitions =
+            parseSinfoPartitions("cpu*|infinite|8|64|256000|(null)\ngpu|2-00:00:00|4|64|512000|gpu:a100:4\n", &ignored);
+        profile.accounts = parseSacctmgrAssociations("def-lab|||normal||\nrrg-big|||normal||\n");
+        profile.partitionsReadAt = QDateTime::currentDateTime();
+        JobForm form;
+        form.setCaps(profile.caps());
+        auto *account = qobject_cast<QLineEdit *>(form.field(QStringLiteral("account")));
+        auto *gpuType = qobject_cast<QLineEdit *>(form.field(QStringLiteral("gpuType")));
+        auto *perTask = qobject_cast<QSpinBox *>(form.field(QStringLiteral("gpusPerTask")));
+        auto *partition = qobject_cast<QLineEdit *>(form.field(QStringLiteral("partition")));
+        QVERIFY(account && gpuType && perTask && partition);
+        QVERIFY(account->completer() && gpuType->completer());
+        QCOMPARE(account->completer()->model()->rowCount(), 2);
+        QCOMPARE(gpuType->completer()->model()->index(0, 0).data().toString(), QStringLiteral("a100"));
+        account->setText(QStringLiteral("someone-else"));
+        QCOMPARE(form.errors().size(), 1);
+        QCOMPARE(form.errors().constFirst().field, QStringLiteral("account"));
+        account->setText(QStringLiteral("def-lab"));
+        partition->setText(QStringLiteral("gpu"));
+        perTask->setValue(1);
+        gpuType->setText(QStringLiteral("h100"));
+        QCOMPARE(form.errors().size(), 1);
+        QCOMPARE(form.errors().constFirst().field, QStringLiteral("gpuType"));
+        gpuType->setText(QStringLiteral("a100"));
+        QVERIFY(form.errors().isEmpty());
+        QVERIFY2(form.previewScript().contains(QStringLiteral("#SBATCH --gpus-per-task=a100:1\n")),
+                 qPrintable(form.previewScript()));
+        auto *tasks = qobject_cast<QSpinBox *>(form.field(QStringLiteral("tasksPerNode")));
+        tasks->setValue(5); // 5 GPUs a node, where the partition's have 4
+        QCOMPARE(form.errors().size(), 1);
+        QCOMPARE(form.errors().constFirst().field, QStringLiteral("gpusPerTask"));
+        QVERIFY(!perTask->styleSheet().isEmpty());
     }
 
     void leadFollowsAShortWallTime()

@@ -108,7 +108,7 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     out=$(setsid -w "$TORCHDECK_BIN" submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 \
           --launch local --command true 2>&1) || rc=$?
     expect_eq "$rc" 1 "submit's exit code for an hour on short (output: $out)"
-    grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read by torchdeck check" <<<"$out" ||
+    grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read" <<<"$out" ||
         fail "submit did not name the limit: $out"
     expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
     setsid -w "$TORCHDECK_BIN" script torchdeck-sandbox --partition debug --time 01:00:00 --launch local \

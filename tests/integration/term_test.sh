@@ -248,6 +248,20 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     expect_eq "$rc" 2 "an unknown command"
     rc=0; out=$(td profile torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
     expect_eq "$rc" 2 "a bad scheduler"
+    # The agent reads the cluster's shape itself (no `check` ran here): an hour on short is refused before anything
+    # is sent, naming the limit and where it comes from, and the profile file keeps the partitions for the fronts.
+    rc=0; out=$(td submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 --launch local \
+                --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "an hour on short"
+    grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read " <<<"$out" || fail "message: $out"
+    expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
+    grep -q '"name": "short"' "$TORCHDECK_CONFIG_DIR/clusters.json" || fail "no partitions kept: $(cat "$TORCHDECK_CONFIG_DIR/clusters.json")"
+    # What only the site knows is its to refuse: its words come back with the command that got them.
+    rc=0; out=$(td submit torchdeck-sandbox --name no-feature --directive --constraint=nosuchfeature --launch local \
+                --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "a constraint no node has"
+    grep -qE "the scheduler refused the job: \`sbatch --parsable [^ ]*/runs/[^ ]*/job-0\.sh\` exited 1 saying: sbatch: error: .*Invalid feature" \
+        <<<"$out" || fail "message: $out"
     echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json" 2>/dev/null || { mkdir -p "$TORCHDECK_CONFIG_DIR"; echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json"; }
     rc=0; out=$(td profile torchdeck-sandbox --partition debug 2>&1) || rc=$?
     expect_eq "$rc" 1 "a broken profile file"

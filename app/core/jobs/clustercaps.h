@@ -24,6 +24,27 @@ struct PartitionCaps {
     bool isDefault = false;
 };
 
+// Limits per job, from an association or a QOS; -1: none set.
+struct JobLimits {
+    qint64 maxWallSeconds = -1;
+    int maxNodes = -1;
+    int maxGpus = -1; // gres/gpu over the whole job
+};
+
+// One of the user's associations (Slurm accounting): an account they may charge, on one partition or on all.
+struct AccountAccess {
+    QString account;
+    QString partition;  // empty: any
+    QStringList qos;    // the QOS they may ask for
+    QString defaultQos; // what a job that names none gets
+    JobLimits limits;   // the association's own
+};
+
+struct QosLimits {
+    QString name;
+    JobLimits limits;
+};
+
 // What torchdeck knows of a cluster, from its profile and from `sinfo`/`pbsnodes` when it asked. Unknown
 // facts are not checked: validation only rejects what is known to fail.
 struct ClusterCaps {
@@ -34,6 +55,9 @@ struct ClusterCaps {
     QString defaultPartition;        // used for the checks when the spec names none
     int cpusPerNode = 0;             // when no partition says; 0: unknown
     QString partitionsSource;        // where the partitions were read, for messages: "sinfo, 2026-11-28 15:40"
+    QList<AccountAccess> accounts;   // empty: not known (no accounting, or never read)
+    QList<QosLimits> qos;
+    QString accountsSource; // "sacctmgr, read 2026-11-28 15:40"
 
     // The partition the spec runs on (or the default), if known.
     const PartitionCaps *partition(const QString &name) const

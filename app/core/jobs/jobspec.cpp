@@ -8,7 +8,7 @@ namespace {
 
 auto tied(const JobSpec &s)
 {
-    return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.gpusPerTask, s.cpusPerTask, s.memory,
+    return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.gpusPerTask, s.gpuType, s.cpusPerTask, s.memory,
                     s.wallTimeSeconds, s.partition, s.account, s.modules, s.environment, s.workingDirectory, s.launch,
                     s.launcherOptions, s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath,
                     s.trainerArgs, s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot,

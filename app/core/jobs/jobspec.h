@@ -56,6 +56,7 @@ struct JobSpec {
     int tasksPerNode = 1; // ranks per node
     int gpusPerNode = 0;
     int gpusPerTask = 0; // Slurm's --gpus-per-task: each rank bound to its own GPUs (CUDA_VISIBLE_DEVICES)
+    QString gpuType;     // Slurm's GRES type ("a100"); empty: any
     int cpusPerTask = 1;
     QString memory;             // per node, Slurm units: "16G", "500M", "16000" (MB); empty: scheduler default
     qint64 wallTimeSeconds = 0; // 0: the partition's default

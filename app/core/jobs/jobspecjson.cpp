@@ -184,6 +184,7 @@ QJsonObject JobSpec::toJson() const
         {u"tasksPerNode"_s, tasksPerNode},
         {u"gpusPerNode"_s, gpusPerNode},
         {u"gpusPerTask"_s, gpusPerTask},
+        {u"gpuType"_s, gpuType},
         {u"cpusPerTask"_s, cpusPerTask},
         {u"memory"_s, memory},
         {u"wallTimeSeconds"_s, wallTimeSeconds},
@@ -235,6 +236,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.integer(u"tasksPerNode"_s, s.tasksPerNode, 0, 1 << 20);
     r.integer(u"gpusPerNode"_s, s.gpusPerNode, 0, 1 << 20);
     r.integer(u"gpusPerTask"_s, s.gpusPerTask, 0, 1 << 20);
+    r.string(u"gpuType"_s, s.gpuType);
     r.integer(u"cpusPerTask"_s, s.cpusPerTask, 0, 1 << 20);
     r.string(u"memory"_s, s.memory);
     if (r.get(u"wallTimeSeconds"_s).isString()) { // hand-written job files may say "1-12:00:00"

@@ -93,6 +93,7 @@ private:
         if (s.gpusPerNode < 0)
             add(QStringLiteral("gpusPerNode"), core::Tr::tr("The GPU count cannot be negative."));
         gpusPerTask();
+        gpuType();
         static const QRegularExpression memRe(QStringLiteral("\\A[0-9]{1,9}[KMGTkmgt]?\\z"));
         if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
             add(QStringLiteral("memory"),
@@ -101,6 +102,87 @@ private:
         if (s.wallTimeSeconds < 0)
             add(QStringLiteral("wallTimeSeconds"), core::Tr::tr("The wall time cannot be negative."));
         partitionLimits();
+        accountLimits();
+    }
+
+    // What the user's association and its default QOS allow, where accounting was read (sacctmgr).
+    void accountLimits()
+    {
+        if (c.accounts.isEmpty() || local())
+            return;
+        const QString source = c.accountsSource.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(c.accountsSource);
+        QStringList mine;
+        for (const AccountAccess &a : c.accounts) {
+            if (!mine.contains(a.account))
+                mine.append(a.account);
+        }
+        QString account = s.account;
+        if (account.isEmpty() && mine.size() == 1)
+            account = mine.first(); // the only one: Slurm charges it
+        if (account.isEmpty())
+            return;
+        if (!mine.contains(account)) {
+            add(QStringLiteral("account"), core::Tr::tr("You have no association with account '%1'%2: yours are %3.")
+                                               .arg(account, source, mine.join(QStringLiteral(", "))));
+            return;
+        }
+        const QString partition = s.partition.isEmpty() ? c.defaultPartition : s.partition;
+        const AccountAccess *association = nullptr;
+        for (const AccountAccess &a : c.accounts) {
+            if (a.account == account && a.partition == partition)
+                association = &a; // its own line for the partition comes first
+            else if (a.account == account && a.partition.isEmpty() && !association)
+                association = &a;
+        }
+        if (!association) {
+            add(QStringLiteral("account"),
+                core::Tr::tr("Account '%1' may not run on partition '%2'%3: Slurm would refuse it (\"Invalid account "
+                             "or account/partition combination\").")
+                    .arg(account, partition, source));
+            return;
+        }
+        jobLimits(association->limits, core::Tr::tr("Account '%1'").arg(account), source);
+        for (const QosLimits &q : c.qos) {
+            if (q.name == association->defaultQos)
+                jobLimits(q.limits, core::Tr::tr("QOS '%1'").arg(q.name), source);
+        }
+    }
+
+    void jobLimits(const JobLimits &limits, const QString &who, const QString &source)
+    {
+        if (limits.maxWallSeconds > 0 && s.wallTimeSeconds > limits.maxWallSeconds)
+            add(QStringLiteral("wallTimeSeconds"), core::Tr::tr("%1 allows at most %2 of wall time per job%3.")
+                                                       .arg(who, formatPbsWallTime(limits.maxWallSeconds), source));
+        if (limits.maxNodes >= 0 && s.nodes > limits.maxNodes)
+            add(QStringLiteral("nodes"),
+                core::Tr::tr("%1 allows at most %2 nodes per job%3.").arg(who).arg(limits.maxNodes).arg(source));
+        const int gpus = s.nodes * s.gpusOnNode();
+        if (limits.maxGpus >= 0 && gpus > limits.maxGpus)
+            add(s.gpusPerTask > 0 ? QStringLiteral("gpusPerTask") : QStringLiteral("gpusPerNode"),
+                core::Tr::tr("%1 allows at most %2 GPUs per job, not %3%4.")
+                    .arg(who)
+                    .arg(limits.maxGpus)
+                    .arg(gpus)
+                    .arg(source));
+    }
+
+    void gpuType()
+    {
+        static const QRegularExpression typeRe(QStringLiteral("\\A[A-Za-z0-9_.-]{1,64}\\z"));
+        const QString field = QStringLiteral("gpuType");
+        if (s.gpuType.isEmpty() || local())
+            return;
+        if (!typeRe.match(s.gpuType).hasMatch())
+            add(field, core::Tr::tr("A GPU type holds only letters, digits, '.', '_' and '-' (\"a100\")."));
+        else if (s.gpusOnNode() <= 0)
+            add(field, core::Tr::tr("A GPU type needs GPUs: ask for GPUs per node or per task."));
+        else if (c.scheduler == SchedulerKind::Pbs)
+            add(field, core::Tr::tr("PBS sites name GPU types each their own way: leave the type empty and add "
+                                    "the site's resource as an extra directive."));
+        else if (const PartitionCaps *p = c.partition(s.partition);
+                 p && !p->gpuTypes.isEmpty() && !p->gpuTypes.contains(s.gpuType))
+            add(field, core::Tr::tr("Partition '%1' has no GPUs of type '%2': it has %3.")
+                           .arg(p->name, s.gpuType, p->gpuTypes.join(QStringLiteral(", "))));
     }
 
     void gpusPerTask()

@@ -37,7 +37,7 @@ QStringList srunWords(const JobSpec &spec, const AllocationShape &shape)
     if (shape.cpusPerTask > 1)
         w.append(QStringLiteral("--cpus-per-task=") + number(shape.cpusPerTask));
     if (shape.gpusPerTask > 0) // said again for the same reason: the binding is the step's
-        w.append(QStringLiteral("--gpus-per-task=") + number(shape.gpusPerTask));
+        w.append(QStringLiteral("--gpus-per-task=") + gpuCount(spec, shape.gpusPerTask));
     if (shape.overcommit)
         w.append(QStringLiteral("--overcommit"));
     return w + quoted(spec.launcherOptions);
@@ -188,6 +188,11 @@ AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps)
         shape.overcommit = spec.oversubscribe || (nodeCpus > 0 && wanted > nodeCpus);
     }
     return shape;
+}
+
+QString gpuCount(const JobSpec &spec, int count)
+{
+    return spec.gpuType.isEmpty() ? number(count) : spec.gpuType + u':' + number(count);
 }
 
 bool findsTorchrun(const JobSpec &spec)

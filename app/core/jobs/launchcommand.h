@@ -19,6 +19,9 @@ struct AllocationShape {
 };
 AllocationShape allocationShape(const JobSpec &spec, const ClusterCaps &caps);
 
+// A GPU count as Slurm's options take it: "4", or with the spec's type "a100:4".
+QString gpuCount(const JobSpec &spec, int count);
+
 // Whether the script looks for torchrun (the per-node launcher named "torchrun", outside a container) and
 // falls back to `python3 -m torch.distributed.run` where none is on PATH: the array td_torchrun.
 bool findsTorchrun(const JobSpec &spec);

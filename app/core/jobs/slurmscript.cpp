@@ -27,11 +27,12 @@ QStringList slurmDirectives(const JobSpec &spec, const ClusterCaps &caps)
     if (shape.overcommit)
         d << QStringLiteral("--overcommit");
     if (spec.gpusPerNode > 0) {
-        d << (caps.gpuRequest == GpuRequestStyle::Gres ? QStringLiteral("--gres=gpu:%1").arg(spec.gpusPerNode)
-                                                       : QStringLiteral("--gpus-per-node=%1").arg(spec.gpusPerNode));
+        d << (caps.gpuRequest == GpuRequestStyle::Gres
+                  ? QStringLiteral("--gres=gpu:") + gpuCount(spec, spec.gpusPerNode)
+                  : QStringLiteral("--gpus-per-node=") + gpuCount(spec, spec.gpusPerNode));
     }
     if (shape.gpusPerTask > 0)
-        d << QStringLiteral("--gpus-per-task=%1").arg(shape.gpusPerTask);
+        d << QStringLiteral("--gpus-per-task=") + gpuCount(spec, shape.gpusPerTask);
     if (!spec.memory.isEmpty())
         d << QStringLiteral("--mem=") + spec.memory.toUpper();
     if (spec.wallTimeSeconds > 0)

@@ -1,6 +1,7 @@
 #include "core/profiles/clusterprofile.h"
 
 #include "core/coretr.h"
+#include "core/profiles/accountlimits.h"
 #include "core/profiles/partitionshape.h"
 #include "core/shellquote.h"
 
@@ -107,8 +108,10 @@ QJsonObject ClusterProfile::toJson() const
     object[u"notify_command"] = notifyCommand;
     object[u"wait_notice_seconds"] = waitNoticeSeconds;
     object[u"min_poll_seconds"] = minPollSeconds;
-    if (!partitions.isEmpty()) {
+    if (partitionsReadAt.isValid()) {
         object[u"partitions"] = partitionsToJson(partitions);
+        object[u"accounts"] = accountsToJson(accounts);
+        object[u"qos"] = qosToJson(qos);
         object[u"partitions_read_at"] = partitionsReadAt.toUTC().toString(Qt::ISODateWithMs);
     }
     return object;
@@ -199,6 +202,8 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     if (profile.workDirectory.isEmpty())
         *error = core::Tr::tr("%1: work_directory is empty").arg(name);
     profile.partitions = partitionsFromJson(object.value(QStringLiteral("partitions")).toArray());
+    profile.accounts = accountsFromJson(object.value(QStringLiteral("accounts")).toArray());
+    profile.qos = qosFromJson(object.value(QStringLiteral("qos")).toArray());
     profile.partitionsReadAt =
         QDateTime::fromString(object.value(QStringLiteral("partitions_read_at")).toString(), Qt::ISODate);
     return profile;
@@ -216,10 +221,25 @@ ClusterCaps ClusterProfile::caps() const
     }
     if (!partition.isEmpty())
         known.defaultPartition = partition; // what a spec that names none gets from this profile
+    const QString readAt = partitionsReadAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
     if (!partitions.isEmpty())
-        known.partitionsSource = core::Tr::tr("sinfo, read by torchdeck check %1")
-                                     .arg(partitionsReadAt.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        known.partitionsSource = scheduler == SchedulerKind::Pbs ? core::Tr::tr("qstat -Q -f, read %1").arg(readAt)
+                                                                 : core::Tr::tr("sinfo, read %1").arg(readAt);
+    known.accounts = accounts;
+    known.qos = qos;
+    if (!accounts.isEmpty())
+        known.accountsSource = core::Tr::tr("sacctmgr, read %1").arg(readAt);
     return known;
+}
+
+void ClusterProfile::adoptNewerShape(const ClusterProfile &other)
+{
+    if (!other.partitionsReadAt.isValid() || (partitionsReadAt.isValid() && other.partitionsReadAt <= partitionsReadAt))
+        return;
+    partitions = other.partitions;
+    accounts = other.accounts;
+    qos = other.qos;
+    partitionsReadAt = other.partitionsReadAt;
 }
 
 SchedulerCommands ClusterProfile::commands(const QString &localStateDir) const
@@ -243,7 +263,9 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
            a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand &&
            a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds &&
-           partitionsToJson(a.partitions) == partitionsToJson(b.partitions) && a.partitionsReadAt == b.partitionsReadAt;
+           partitionsToJson(a.partitions) == partitionsToJson(b.partitions) &&
+           accountsToJson(a.accounts) == accountsToJson(b.accounts) && qosToJson(a.qos) == qosToJson(b.qos) &&
+           a.partitionsReadAt == b.partitionsReadAt;
 }
 
 ClusterProfile defaultProfile(const QString &name)

@@ -39,9 +39,15 @@ struct ClusterProfile {
     // The scheduler is asked (squeue, sacct, qstat) at most this often, whatever a front wishes: sites limit it.
     int minPollSeconds = 10;
     InJobRequeue inJobRequeue = InJobRequeue::Unknown;
-    // The partitions as `torchdeck check` last read them (core/profiles/partitionshape.h), and when.
+    // The cluster's shape as the agent or `torchdeck check` last read it, and when: the partitions (Slurm: sinfo;
+    // PBS: the queues, qstat -Qf; core/profiles/partitionshape.h), the user's accounts and the QOS (sacctmgr,
+    // core/profiles/accountlimits.h).
     QList<PartitionCaps> partitions;
+    QList<AccountAccess> accounts;
+    QList<QosLimits> qos;
     QDateTime partitionsReadAt;
+    // Takes `other`'s shape when it was read later (two writers of the profile file: the newest read wins).
+    void adoptNewerShape(const ClusterProfile &other);
 
     QJsonObject toJson() const; // without the name
     // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.

@@ -1,9 +1,11 @@
 #include "core/profiles/partitionshape.h"
 
 #include "core/coretr.h"
+#include "core/jobs/walltime.h"
 #include "core/scheduler/schedulertext.h"
 
 #include <QJsonObject>
+#include <QMap>
 #include <QStringList>
 #include <algorithm>
 
@@ -85,6 +87,60 @@ QList<PartitionCaps> parseSinfoPartitions(const QByteArray &output, QString *def
             *defaultPartition = name;
     }
     return partitions;
+}
+
+QString qstatQueuesCommand()
+{
+    return QStringLiteral("qstat -Q -f"); // Torque's and Slurm's wrapper take no "-Qf"
+}
+
+QList<PartitionCaps> parseQstatQueues(const QByteArray &output)
+{
+    QList<PartitionCaps> queues;
+    QMap<QString, QString> attributes;
+    QString name;
+    const auto flush = [&] {
+        const auto yes = [&](const char16_t *key) { // PBS Pro: True; Torque and Slurm's wrapper: yes
+            const QString value = attributes.value(QString::fromUtf16(key)).toLower();
+            return value == u"true" || value == u"yes";
+        };
+        const bool runs =
+            attributes.value(QStringLiteral("queue_type")).compare(u"Execution", Qt::CaseInsensitive) == 0 &&
+            yes(u"enabled") && yes(u"started");
+        if (!name.isEmpty() && runs) {
+            PartitionCaps q;
+            q.name = name;
+            const QString wall = attributes.value(QStringLiteral("resources_max.walltime"));
+            q.maxSeconds = wall.isEmpty() ? 0 : parseWallTime(wall).value_or(-1);
+            QString nodes = attributes.value(QStringLiteral("resources_max.nodect"));
+            if (nodes.isEmpty())
+                nodes = attributes.value(QStringLiteral("resources_available.nodect"));
+            q.nodes = int(std::max<qint64>(0, leadingNumber(nodes)));
+            const QString gpus = attributes.value(QStringLiteral("resources_max.ngpus"));
+            q.gpusPerNode = gpus.isEmpty() ? -1 : int(leadingNumber(gpus));
+            queues.append(q);
+        }
+        attributes.clear();
+        name.clear();
+    };
+    QString key;
+    for (const QByteArray &rawLine : output.split('\n')) {
+        const QString line = QString::fromUtf8(rawLine);
+        if (line.startsWith(u"Queue:")) {
+            flush();
+            name = line.mid(6).trimmed();
+            continue;
+        }
+        const qsizetype eq = line.indexOf(QStringLiteral(" = "));
+        if (eq > 0) {
+            key = line.left(eq).trimmed();
+            attributes.insert(key, line.mid(eq + 3).trimmed());
+        } else if (!key.isEmpty() && line.startsWith(u'\t')) {
+            attributes[key] += line.trimmed(); // a long value goes on, tab-indented
+        }
+    }
+    flush();
+    return queues;
 }
 
 QString describeTimeLimit(qint64 seconds)

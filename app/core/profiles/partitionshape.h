@@ -20,6 +20,12 @@ QString sinfoPartitionsCommand();
 // lines it cannot read are passed over. `defaultPartition` gets the one marked '*'.
 QList<PartitionCaps> parseSinfoPartitions(const QByteArray &output, QString *defaultPartition);
 
+// PBS: the queues with their limits, `qstat -Q -f` ("Queue: NAME" then "key = value" lines): resources_max.walltime,
+// resources_max.nodect (else resources_available.nodect), resources_max.ngpus where the queue sets it per chunk.
+// Routing queues and those not enabled and started are left out (no job runs in them).
+QString qstatQueuesCommand();
+QList<PartitionCaps> parseQstatQueues(const QByteArray &output);
+
 // "debug (default): no time limit, 2 nodes, 4 CPUs, 7.8 GiB per node; short: 30 min, ..."
 QString describePartitions(const QList<PartitionCaps> &partitions);
 

@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QLockFile>
 #include <QSaveFile>
 
 namespace torchdeck {
@@ -23,6 +24,7 @@ ProfileStore::ProfileStore(QString path)
 bool ProfileStore::load(QString *error)
 {
     m_profiles.clear();
+    m_changed.clear();
     m_broken = false;
     QFile file(m_path);
     if (!file.exists())
@@ -63,18 +65,67 @@ bool ProfileStore::load(QString *error)
     return true;
 }
 
-bool ProfileStore::save(QString *error) const
+bool ProfileStore::save(QString *error)
 {
     if (m_broken) {
         *error = QStringLiteral("%1 could not be read; not overwriting it").arg(m_path);
         return false;
     }
+    return underLock(
+        [this](QMap<QString, ClusterProfile> &disk) {
+            for (const QString &name : std::as_const(m_changed)) {
+                if (!m_profiles.contains(name)) {
+                    disk.remove(name);
+                    continue;
+                }
+                ClusterProfile mine = m_profiles.value(name);
+                if (const auto theirs = disk.constFind(name); theirs != disk.cend())
+                    mine.adoptNewerShape(*theirs);
+                disk.insert(name, mine);
+            }
+        },
+        error);
+}
+
+bool ProfileStore::update(const QString &name, const std::function<void(ClusterProfile &)> &change, QString *error)
+{
+    return underLock(
+        [&](QMap<QString, ClusterProfile> &disk) {
+            ClusterProfile profile = disk.value(name, defaultProfile(name));
+            change(profile);
+            disk.insert(name, profile);
+        },
+        error);
+}
+
+bool ProfileStore::underLock(const std::function<void(QMap<QString, ClusterProfile> &)> &edit, QString *error)
+{
+    QDir().mkpath(QFileInfo(m_path).absolutePath());
+    QLockFile lock(m_path + QStringLiteral(".lock"));
+    lock.setStaleLockTime(10000); // a writer killed while holding it
+    if (!lock.tryLock(10000)) {
+        *error = QStringLiteral("cannot write %1: another torchdeck holds %1.lock").arg(m_path);
+        return false;
+    }
+    ProfileStore disk(m_path);
+    if (!disk.load(error))
+        return false;
+    edit(disk.m_profiles);
+    if (!disk.write(error))
+        return false;
+    m_profiles = disk.m_profiles;
+    m_changed.clear();
+    m_broken = false;
+    return true;
+}
+
+bool ProfileStore::write(QString *error) const
+{
     QJsonObject clusters;
     for (const ClusterProfile &profile : m_profiles)
         clusters.insert(profile.name, profile.toJson());
     QJsonObject root;
     root[u"clusters"] = clusters;
-    QDir().mkpath(QFileInfo(m_path).absolutePath());
     QSaveFile file(m_path);
     if (!file.open(QIODevice::WriteOnly) || file.write(QJsonDocument(root).toJson()) < 0 || !file.commit()) {
         *error = QStringLiteral("cannot write %1: %2").arg(m_path, file.errorString());

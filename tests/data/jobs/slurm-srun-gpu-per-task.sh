@@ -5,7 +5,7 @@
 #SBATCH --nodes=1
 #SBATCH --ntasks-per-node=4
 #SBATCH --cpus-per-task=1
-#SBATCH --gpus-per-task=1
+#SBATCH --gpus-per-task=a100:1
 #SBATCH --mem=4G
 #SBATCH --time=00:30:00
 #SBATCH --partition=gpu
@@ -27,7 +27,7 @@ export MASTER_PORT=$((15000 + SLURM_JOB_ID % 10000))
 td_pid=
 td_forward() { if [ -n "$td_pid" ]; then kill -s USR2 "$td_pid" 2>/dev/null || true; fi; }
 trap td_forward USR2
-srun --ntasks-per-node=4 --gpus-per-task=1 \
+srun --ntasks-per-node=4 --gpus-per-task=a100:1 \
   /home/ada/.local/share/torchdeck/trainer/3f9a1c/bin/torchdeck-train --model ae --epochs 10 --metrics metrics.jsonl --checkpoint-dir checkpoints --resume auto &
 td_pid=$!
 td_status=0

@@ -168,6 +168,7 @@ inline JobSpec gpuPerTask()
     s.name = QStringLiteral("bound");
     s.tasksPerNode = 4;
     s.gpusPerTask = 1;
+    s.gpuType = QStringLiteral("a100");
     s.partition = QStringLiteral("gpu");
     return s;
 }

@@ -71,6 +71,18 @@ void TestJobSpecValidation::rejects_data()
         s.gpusPerTask = 1;
         s.partition = QStringLiteral("gpu");
     });
+    row("gpu type without gpus", "gpuType", [](JobSpec &s, ClusterCaps &) { s.gpuType = QStringLiteral("a100"); });
+    row("gpu type the partition lacks", "gpuType", [](JobSpec &s, ClusterCaps &c) {
+        c.partitions[1].gpuTypes = {QStringLiteral("a100")};
+        s.partition = QStringLiteral("gpu");
+        s.gpusPerNode = 1;
+        s.gpuType = QStringLiteral("h100");
+    });
+    row("hostile gpu type", "gpuType", [](JobSpec &s, ClusterCaps &) {
+        s.partition = QStringLiteral("gpu");
+        s.gpusPerNode = 1;
+        s.gpuType = QStringLiteral("a100\n#SBATCH --x");
+    });
     row("gpus per task on pbs", "gpusPerTask", [](JobSpec &s, ClusterCaps &c) {
         c.scheduler = SchedulerKind::Pbs;
         c.partitions.clear();

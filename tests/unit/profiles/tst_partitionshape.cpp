@@ -69,8 +69,8 @@ private slots:
         QList<JobSpecError> errors = validateJobSpec(spec, caps);
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.at(0).field, QStringLiteral("wallTimeSeconds"));
-        QVERIFY2(errors.at(0).message.startsWith(QStringLiteral(
-                     "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read by torchdeck check ")),
+        QVERIFY2(errors.at(0).message.startsWith(
+                     QStringLiteral("Partition 'short' allows at most 00:30:00 of wall time (sinfo, read ")),
                  qPrintable(errors.at(0).message));
         spec.wallTimeSeconds = 1800;
         QVERIFY(validateJobSpec(spec, caps).isEmpty());

@@ -78,6 +78,7 @@ private slots:
     void repairedFileLoadsAgain();
     void saveReplacesTheFileAtomically();
     void saveFailureIsReported();
+    void twoWritersKeepEachOthersChanges();
     void defaultPathHonoursConfigDir();
 
 private:
@@ -288,6 +289,51 @@ void TestProfileStore::saveFailureIsReported()
     QVERIFY(!store.save(&error));
     QVERIFY2(error.contains(target), qPrintable(error));
     QCOMPARE(readFile(blocker), QByteArray("x"));
+}
+
+void TestProfileStore::twoWritersKeepEachOthersChanges()
+{
+    // A front and the agent each load the file, then save: neither undoes the other's profiles, and the
+    // shape kept is the one read last, whichever wrote it (a front's dialog carries the shape it loaded).
+    ProfileStore seed(path());
+    QString error;
+    QVERIFY(seed.load(&error));
+    seed.put(defaultProfile(sandbox));
+    QVERIFY(seed.save(&error));
+
+    ProfileStore front(path());
+    ProfileStore agent(path());
+    QVERIFY(front.load(&error) && agent.load(&error));
+    ClusterProfile shaped = agent.profile(sandbox);
+    shaped.partitions = {PartitionCaps{QStringLiteral("short"), 0, 4, 1800, 1}};
+    shaped.partitionsReadAt = QDateTime::currentDateTimeUtc();
+    agent.put(shaped);
+    QVERIFY2(agent.save(&error), qPrintable(error));
+
+    ClusterProfile edited = front.profile(sandbox); // loaded before the agent saved: no partitions
+    edited.modules = {QStringLiteral("cuda")};
+    front.put(edited);
+    front.put(pbsProfile());
+    QVERIFY2(front.save(&error), qPrintable(error));
+
+    ProfileStore after(path());
+    QVERIFY(after.load(&error));
+    QCOMPARE(after.profile(sandbox).modules, QStringList{QStringLiteral("cuda")});
+    QCOMPARE(after.profile(sandbox).partitions.size(), 1);
+    QCOMPARE(after.profile(sandbox).partitionsReadAt, shaped.partitionsReadAt);
+    QVERIFY(after.contains(QStringLiteral("hpc")));
+    QCOMPARE(front.profile(sandbox).partitions.size(), 1); // the writer sees what it wrote
+
+    // One it never knew of is not its to remove; one it knows of goes.
+    QVERIFY(!agent.remove(QStringLiteral("hpc")));
+    QVERIFY2(agent.save(&error), qPrintable(error));
+    ProfileStore last(path());
+    QVERIFY(last.load(&error));
+    QVERIFY(last.contains(QStringLiteral("hpc")));
+    QVERIFY(last.remove(QStringLiteral("hpc")));
+    QVERIFY2(last.save(&error), qPrintable(error));
+    QVERIFY(after.load(&error));
+    QVERIFY(!after.contains(QStringLiteral("hpc")));
 }
 
 void TestProfileStore::defaultPathHonoursConfigDir()

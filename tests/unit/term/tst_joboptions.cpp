@@ -84,6 +84,7 @@ void TestJobOptions::optionSetsItsField_data()
     row("--tasks-per-node", words("--tasks-per-node 4"), [](JobSpec &j) { j.tasksPerNode = 4; });
     row("--gpus-per-node", words("--gpus-per-node 2"), [](JobSpec &j) { j.gpusPerNode = 2; });
     row("--gpus-per-task", words("--gpus-per-task 1"), [](JobSpec &j) { j.gpusPerTask = 1; });
+    row("--gpu-type", words("--gpu-type a100"), [](JobSpec &j) { j.gpuType = QStringLiteral("a100"); });
     row("--cpus-per-task", words("--cpus-per-task 8"), [](JobSpec &j) { j.cpusPerTask = 8; });
     row("--mem", words("--mem 16G"), [&](JobSpec &j) { j.memory = s("16G"); });
     row("--time", words("--time 01:30:00"), [](JobSpec &j) { j.wallTimeSeconds = 5400; });

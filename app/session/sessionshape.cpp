@@ -1,0 +1,100 @@
+// ClusterSession's reading of the cluster's shape: its partitions (PBS: queues), the user's accounts and their QOS,
+// read once connected and before a submission when older than half a day, kept in the profile for every front.
+#include "core/profiles/accountlimits.h"
+#include "core/profiles/partitionshape.h"
+#include "session/clustersession.h"
+
+#include <QPointer>
+
+namespace torchdeck {
+
+namespace {
+constexpr qint64 kShapeFreshSeconds = 12 * 3600;
+constexpr qint64 kShapeRetrySeconds = 600; // after a failed read: not once per submission
+} // namespace
+
+bool ClusterSession::shapeIsFresh() const
+{
+    if (m_profile.scheduler == SchedulerKind::Local)
+        return true;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime &read = m_profile.partitionsReadAt;
+    if (read.isValid() && read.secsTo(now) < kShapeFreshSeconds)
+        return true;
+    return m_shapeTriedAt.isValid() && m_shapeTriedAt.secsTo(now) < kShapeRetrySeconds;
+}
+
+void ClusterSession::readShape(QObject *context, const std::function<void()> &then)
+{
+    if (shapeIsFresh())
+        return then();
+    m_shapeWaiters.append({QPointer<QObject>(context), then});
+    if (m_readingShape)
+        return;
+    m_readingShape = true;
+    m_shapeTriedAt = QDateTime::currentDateTimeUtc();
+    auto shape = std::make_shared<ClusterProfile>(m_profile);
+    const auto finish = [this, shape](bool read) {
+        m_readingShape = false;
+        if (read) {
+            shape->partitionsReadAt = QDateTime::currentDateTimeUtc();
+            m_profile.adoptNewerShape(*shape);
+            emit shapeRead(name(), *shape);
+        }
+        const QList<ShapeWaiter> waiters = std::exchange(m_shapeWaiters, {});
+        for (const ShapeWaiter &waiter : waiters) {
+            if (waiter.context)
+                waiter.then();
+        }
+    };
+    const auto failed = [finish](const QString &) { finish(false); };
+    if (m_profile.scheduler == SchedulerKind::Pbs) {
+        runCommand(
+            this, qstatQueuesCommand(),
+            [shape, finish](int exitCode, const QByteArray &out, const QByteArray &) {
+                shape->partitions = parseQstatQueues(out);
+                finish(exitCode == 0 && !shape->partitions.isEmpty());
+            },
+            failed);
+        return;
+    }
+    // Accounting where the cluster keeps it: its limits are the user's, read after the partitions.
+    const auto readQos = [this, shape, finish] {
+        runCommand(
+            this, sacctmgrQosCommand(),
+            [shape, finish](int exitCode, const QByteArray &out, const QByteArray &) {
+                shape->qos = exitCode == 0 ? parseSacctmgrQos(out) : QList<QosLimits>{};
+                finish(true);
+            },
+            [finish](const QString &) { finish(true); });
+    };
+    const auto readAccounts = [this, shape, finish, readQos] {
+        runCommand(
+            this, sacctmgrAssociationsCommand(),
+            [shape, finish, readQos](int exitCode, const QByteArray &out, const QByteArray &) {
+                shape->accounts = exitCode == 0 ? parseSacctmgrAssociations(out) : QList<AccountAccess>{};
+                if (shape->accounts.isEmpty()) {
+                    shape->qos.clear();
+                    return finish(true);
+                }
+                readQos();
+            },
+            [finish](const QString &) { finish(true); });
+    };
+    runCommand(
+        this, sinfoPartitionsCommand(),
+        [this, shape, finish, readAccounts](int exitCode, const QByteArray &out, const QByteArray &) {
+            QString defaultPartition;
+            shape->partitions = parseSinfoPartitions(out, &defaultPartition);
+            if (exitCode != 0 || shape->partitions.isEmpty())
+                return finish(false);
+            shape->accounts.clear();
+            shape->qos.clear();
+            if (m_profile.slurmHistory != SlurmHistory::Accounting)
+                return finish(true); // no accounting database: sacctmgr has nothing to say
+            readAccounts();
+        },
+        failed);
+}
+
+} // namespace torchdeck

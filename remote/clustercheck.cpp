@@ -1,5 +1,6 @@
 #include "remote/clustercheck.h"
 
+#include "core/profiles/accountlimits.h"
 #include "core/profiles/partitionshape.h"
 #include "core/remotepath.h"
 #include "core/runs/accountcheck.h"
@@ -30,8 +31,10 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
           &ClusterCheck::checkToolchain, &ClusterCheck::checkLibTorch, &ClusterCheck::checkWorkDirectory,
           &ClusterCheck::checkPyTorchLauncher, &ClusterCheck::checkFairShare, &ClusterCheck::checkQuota})
         m_steps.add({{}, {}, [this, check](const StepHandle &step) { (this->*check)(step); }});
-    if (m_settings.scheduler == SchedulerKind::Slurm)
+    if (m_settings.scheduler == SchedulerKind::Slurm) {
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkPartitions(step); }});
+        m_steps.add({{}, {}, [this](const StepHandle &step) { checkAccounts(step); }});
+    }
     if (m_settings.probeRequeue)
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkRequeue(step); }});
     connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_items); });
@@ -205,6 +208,14 @@ void ClusterCheck::checkPartitions(const StepHandle &step)
     connect(command, &RemoteCommand::finished, step.context(), [this, step](const ExecResult &result) {
         report(step, partitionsCheckItem(result.exitCode, result.out, QString::fromUtf8(result.err).trimmed()));
     });
+}
+
+void ClusterCheck::checkAccounts(const StepHandle &step)
+{
+    runShell(step, accountsCheckItem(0, {}, {}).name, sacctmgrAssociationsCommand(),
+             [](int exitCode, const QString &out, const QString &err) {
+                 return accountsCheckItem(exitCode, out.toUtf8(), err);
+             });
 }
 
 void ClusterCheck::checkQuota(const StepHandle &step)

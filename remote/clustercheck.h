@@ -45,6 +45,7 @@ private:
     void checkFairShare(const StepHandle &step);
     void checkQuota(const StepHandle &step);
     void checkPartitions(const StepHandle &step); // Slurm: sinfo, kept in the profile by the fronts
+    void checkAccounts(const StepHandle &step);   // Slurm: sacctmgr, where the site keeps accounting
     void checkRequeue(const StepHandle &step);    // only when the settings ask for it (core/runs/requeueprobe.h)
 
     QPointer<Connection> m_connection;

@@ -36,7 +36,7 @@ private slots:
                 [&] { rowsSeen.append(dialog->list()->topLevelItemCount()); });
         QSignalSpy checked(dialog, &ClusterCheckDialog::checked);
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+        QCOMPARE(rowsSeen, (QList<int>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
         QTreeWidgetItem *last = dialog->list()->topLevelItem(5);
         QCOMPARE(last->text(1), QStringLiteral("FAIL"));
         QVERIFY2(last->text(2).startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
@@ -51,7 +51,10 @@ private slots:
         QTreeWidgetItem *partitions = dialog->list()->topLevelItem(9);
         QCOMPARE(partitions->text(0), QStringLiteral("Partitions"));
         QCOMPARE(partitions->text(1), QStringLiteral("pass"));
-        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(10);
+        QTreeWidgetItem *accounts = dialog->list()->topLevelItem(10); // no accounting here: said, and passed
+        QCOMPARE(accounts->text(0), QStringLiteral("Accounts"));
+        QCOMPARE(accounts->text(1), QStringLiteral("pass"));
+        QTreeWidgetItem *requeue = dialog->list()->topLevelItem(11);
         QCOMPARE(requeue->text(0), QStringLiteral("In-job requeue"));
         QCOMPARE(requeue->text(1), QStringLiteral("warning"));
         QVERIFY2(requeue->text(2).startsWith(QStringLiteral("could not submit the test job")),
@@ -62,10 +65,10 @@ private slots:
         rowsSeen.clear();
         dialog->start();
         QVERIFY(checked.wait(90000));
-        QCOMPARE(rowsSeen.size(), 11);
+        QCOMPARE(rowsSeen.size(), 12);
         for (const CheckItem &item : dialog->items())
             QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
-        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 11")), qPrintable(dialog->statusText()));
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("All 12")), qPrintable(dialog->statusText()));
         // The sandbox lets a job requeue itself: the profile keeps it, and new runs requeue themselves.
         QCOMPARE(dialog->items().constLast().finding, QStringLiteral("allowed"));
         ProfileStore profiles;

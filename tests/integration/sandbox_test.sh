@@ -92,10 +92,12 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     trap "stop_agents '$home/data' '$home/data-unknown-key'; rm -rf '$home'" EXIT
     out=$(setsid -w "$TORCHDECK_BIN" check torchdeck-sandbox --work-dir "$TORCHDECK_SANDBOX_DIR/check-work") || rc=$?
     expect_eq "$rc" 0 "check exit code (output: $out)"
-    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 12 "passed checks in: $out"
+    expect_eq "$(grep -cE '^  [✓!] ' <<<"$out")" 13 "passed checks in: $out"
     # No accounting database and no quota tools on the sandbox: the two lines say so, and pass.
     grep -qE '^  ✓ Fair share: sshare reports no fair-share factor for you' <<<"$out" || fail "fair share: $out"
     grep -qE '^  ✓ Quota: no quota tools here' <<<"$out" || fail "quota: $out"
+    grep -qE '^  ✓ Accounts: sacctmgr lists none for you \(.*accounting.*\): accounts and QOS limits are not checked' \
+        <<<"$out" || fail "accounts: $out"
     # A tiny job that requeued itself: the sandbox's Slurm allows it.
     grep -qE '^  ✓ In-job requeue: a job may requeue itself' <<<"$out" || fail "no in-job requeue line in: $out"
     # Debian 12's torchrun is flagged (PyTorch 1.13 on Python 3.11): a warning, not a failure.

@@ -1,6 +1,7 @@
 #include "core/runs/checkfindings.h"
 
 #include "core/coretr.h"
+#include "core/profiles/accountlimits.h"
 #include "core/profiles/partitionshape.h"
 #include "core/runs/requeueprobe.h"
 
@@ -24,6 +25,16 @@ CheckItem partitionsCheckItem(int exitCode, const QByteArray &out, const QString
     return {core::Tr::tr("Partitions"), true, describePartitions(partitions), false,
             partitionsName + u' ' +
                 QString::fromUtf8(QJsonDocument(partitionsToJson(partitions)).toJson(QJsonDocument::Compact))};
+}
+
+CheckItem accountsCheckItem(int exitCode, const QByteArray &out, const QString &err)
+{
+    const QList<AccountAccess> accounts = parseSacctmgrAssociations(out);
+    if (exitCode != 0 || accounts.isEmpty())
+        return {core::Tr::tr("Accounts"), true,
+                core::Tr::tr("sacctmgr lists none for you (%1): accounts and QOS limits are not checked")
+                    .arg(err.isEmpty() ? core::Tr::tr("exit %1").arg(exitCode) : err.section(u'\n', 0, 0))};
+    return {core::Tr::tr("Accounts"), true, describeAccounts(accounts)};
 }
 
 bool keepCheckFindings(const QList<CheckItem> &items, ClusterProfile *profile, const QDateTime &now)

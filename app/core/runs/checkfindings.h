@@ -13,6 +13,9 @@ namespace torchdeck {
 // finding the partitions as JSON for the profile. A cluster whose sinfo fails is warned of: its limits go
 // unchecked.
 CheckItem partitionsCheckItem(int exitCode, const QByteArray &out, const QString &err);
+// "Accounts": the user's associations as `sacctmgr` lists them (core/profiles/accountlimits.h); none listed (no
+// accounting database) passes, saying their limits are not checked.
+CheckItem accountsCheckItem(int exitCode, const QByteArray &out, const QString &err);
 
 // What a check found that the cluster's profile keeps (in-job requeue, the partitions, with `now`); false: nothing
 // to keep.

@@ -1,5 +1,6 @@
 # Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
-# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, gpus, munge_socket. The sandbox gathers
+# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, gpus, munge_socket, accounting,
+# db_port, dbd_port. The sandbox gathers
 # no job accounting (sstat has nothing) unless TORCHDECK_SANDBOX_ACCT_GATHER names a plugin (linux), as
 # scripts/capture-resource-probe --sstat asks.
 
@@ -95,7 +96,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 JobAcctGatherType=jobacct_gather/${TORCHDECK_SANDBOX_ACCT_GATHER:-none}
-AccountingStorageType=accounting_storage/none
+$(accounting_lines)
 JobCompType=jobcomp/filetxt
 JobCompLoc=$dir/slurm/jobcomp.txt
 MpiDefault=none
@@ -119,9 +120,41 @@ CONF
         echo "PartitionName=short Nodes=node[1-$nodes] MaxTime=30 State=UP OverSubscribe=NO"
     } >"$dir/slurm/slurm.conf"
     write_gres_config
+    write_slurmdbd_config
     # spank_pbs sets PBS_JOBID and PBS_O_WORKDIR in jobs, as a real PBS does, for the qsub path.
     [[ -n "$spank_pbs" ]] && echo "optional $spank_pbs" >"$dir/slurm/plugstack.conf"
     return 0
+}
+
+accounting_lines() { # slurm.conf's: none, or slurmdbd with associations, limits and QOS enforced
+    if (( accounting )); then
+        printf '%s\n' AccountingStorageType=accounting_storage/slurmdbd AccountingStorageHost=localhost \
+            "AccountingStoragePort=$dbd_port" "AccountingStoragePass=$munge_socket" \
+            AccountingStorageEnforce=associations,limits,qos
+    else
+        echo AccountingStorageType=accounting_storage/none
+    fi
+}
+
+write_slurmdbd_config() {
+    rm -f "$dir/slurm/slurmdbd.conf"
+    (( accounting )) || return 0
+    cat >"$dir/slurm/slurmdbd.conf" <<CONF
+# torchdeck sandbox slurmdbd: its MariaDB on 127.0.0.1, everything under $dir
+AuthType=auth/munge
+AuthInfo=socket=$munge_socket
+DbdHost=localhost
+DbdPort=$dbd_port
+SlurmUser=$user
+PidFile=$dir/run/slurmdbd.pid
+LogFile=$dir/log/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$db_port
+StorageUser=root
+StorageLoc=slurm_acct_db
+CONF
+    chmod 600 "$dir/slurm/slurmdbd.conf" # slurmdbd refuses a config others can read
 }
 
 write_gres_config() { # stand-in GPUs: device files where a node's /dev/nvidiaN would be; Slurm only hands them out

@@ -112,7 +112,7 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     expect_eq "$rc" 1 "submit's exit code for an hour on short (output: $out)"
     grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read" <<<"$out" ||
         fail "submit did not name the limit: $out"
-    expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
+    expect_eq "$(squeue -h --states=all -o %j | grep -c '^too-long-' || true)" 0 "jobs sent for it"
     setsid -w "$TORCHDECK_BIN" script torchdeck-sandbox --partition debug --time 01:00:00 --launch local \
         --command true >/dev/null || fail "an hour on debug was refused"
     # The nodes' memory (2000 MiB) and GPUs (2 each) are limits as well.

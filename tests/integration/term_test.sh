@@ -254,7 +254,7 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
                 --command true 2>&1) || rc=$?
     expect_eq "$rc" 1 "an hour on short"
     grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read " <<<"$out" || fail "message: $out"
-    expect_eq "$(squeue -h -n too-long | wc -l)" 0 "jobs sent for it"
+    expect_eq "$(squeue -h --states=all -o %j | grep -c '^too-long-' || true)" 0 "jobs sent for it"
     grep -q '"name": "short"' "$TORCHDECK_CONFIG_DIR/clusters.json" || fail "no partitions kept: $(cat "$TORCHDECK_CONFIG_DIR/clusters.json")"
     # What only the site knows is its to refuse: its words come back with the command that got them.
     rc=0; out=$(td submit torchdeck-sandbox --name no-feature --directive --constraint=nosuchfeature --launch local \

@@ -7,6 +7,7 @@
 #include "core/metrics/runseries.h"
 #include "core/runs/checkpointinventory.h"
 #include "core/runs/runbudget.h"
+#include "core/runs/runfiles.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
@@ -169,14 +170,13 @@ void CheckpointPanel::deleteSelected(bool confirm)
 void CheckpointPanel::downloadSelected(const QString &to)
 {
     // Named by their place in the run's directory, where the trainer writes them.
-    const QString inRun = QStringLiteral("/runs/") + m_runId + u'/';
     QStringList files;
     for (const QModelIndex &row : m_view->selectionModel()->selectedRows()) {
         const QString path = row.data(CheckpointListModel::PathRole).toString();
-        if (const qsizetype at = path.indexOf(inRun); at >= 0)
-            files.append(path.mid(at + inRun.size()));
-        else
+        const QString inRun = pathInRun(m_runId, path);
+        if (inRun.isEmpty())
             return emit message(tr("Not downloaded: %1 lies outside the run's directory").arg(path));
+        files.append(inRun);
     }
     if (!files.isEmpty())
         m_pull->pull(m_cluster, m_runId, files, {}, to);

@@ -4,8 +4,8 @@
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
 #include "core/duration.h"
+#include "core/transferrate.h"
 
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -57,23 +57,17 @@ bool PullBar::pull(const QString &cluster, const QString &runId, const QStringLi
     m_label->setText(tr("Asking %1 for the checksums\u2026").arg(cluster));
     m_bar->setRange(0, 0);
     show();
-    auto clock = std::make_shared<QElapsedTimer>();
-    auto current = std::make_shared<QString>();
+    auto rates = std::make_shared<TransferRate>();
     connect(
-        m_pulling, &SessionOperation::progress, this,
-        [this, clock, current](const QString &file, qint64 done, qint64 total) {
-            if (file != *current) {
-                *current = file;
-                clock->start();
-            }
-            const double seconds = double(clock->elapsed()) / 1000.0;
-            const double rate = seconds > 0.2 ? double(done) / seconds : 0.0;
+        m_pulling, &SessionOperation::progress, this, [this, rates](const QString &file, qint64 done, qint64 total) {
+            rates->step(file, done);
+            const double rate = rates->bytesPerSecond();
             const QLocale locale;
             m_label->setText(
                 rate > 0
                     ? tr("%1: %2 of %3, %4/s, %5 left")
                           .arg(file, locale.formattedDataSize(done), locale.formattedDataSize(total),
-                               locale.formattedDataSize(qint64(rate)), formatDuration(double(total - done) / rate))
+                               locale.formattedDataSize(qint64(rate)), formatDuration(rates->secondsLeft(total)))
                     : tr("%1: %2 of %3").arg(file, locale.formattedDataSize(done), locale.formattedDataSize(total)));
             m_bar->setRange(0, 1000);
             m_bar->setValue(total > 0 ? int(1000 * done / total) : 1000);

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentops.h"
 #include "core/duration.h"
+#include "core/transferrate.h"
 #include "term/progressprinter.h"
 #include "term/runrefresh.h"
 #include "term/terminalfront.h"
@@ -10,7 +11,6 @@
 #include <QCborMap>
 #include <QDateTime>
 #include <QDir>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -91,25 +91,18 @@ public:
     }
     void step(const QString &file, qint64 done, qint64 total)
     {
-        if (file != m_file) {
-            m_file = file;
-            m_clock.start();
-            m_startBytes = done;
-        }
-        const double seconds = double(m_clock.elapsed()) / 1000.0;
-        const double rate = seconds > 0.2 ? double(done - m_startBytes) / seconds : 0.0;
+        m_rate.step(file, done);
         QString detail;
-        if (rate > 0)
-            detail = Tr::tr("%1/s, %2 left").arg(size(qint64(rate)), formatDuration(double(total - done) / rate));
+        if (m_rate.bytesPerSecond() > 0)
+            detail = Tr::tr("%1/s, %2 left")
+                         .arg(size(qint64(m_rate.bytesPerSecond())), formatDuration(m_rate.secondsLeft(total)));
         m_printer.step(file, done, total, detail);
     }
     void finish() { m_printer.finish(); }
 
 private:
     ProgressPrinter m_printer;
-    QString m_file;
-    QElapsedTimer m_clock;
-    qint64 m_startBytes = 0;
+    TransferRate m_rate;
 };
 } // namespace
 

@@ -30,14 +30,28 @@ int attemptOfName(const QString &name)
 }
 } // namespace
 
+namespace {
+QString runMarker(const QString &runId)
+{
+    return QStringLiteral("/runs/") + runId + u'/';
+}
+} // namespace
+
 QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const QString &workDirectory)
 {
-    const QString marker = QStringLiteral("/runs/") + runId + u'/';
+    const QString marker = runMarker(runId);
     for (const JobRecord &job : jobs)
         for (const QString &path : {job.metricsPath, job.stdoutPath, job.stderrPath})
             if (const qsizetype at = path.indexOf(marker); at > 0)
                 return path.left(at + marker.size() - 1);
     return workDirectory.isEmpty() ? QString() : workDirectory + QStringLiteral("/runs/") + runId;
+}
+
+QString pathInRun(const QString &runId, const QString &absolutePath)
+{
+    const QString marker = runMarker(runId);
+    const qsizetype at = absolutePath.indexOf(marker);
+    return at < 0 ? QString() : absolutePath.mid(at + marker.size());
 }
 
 RunPath cleanRunPath(const QString &relative)

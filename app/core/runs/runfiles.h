@@ -14,6 +14,9 @@ namespace torchdeck {
 // The run's directory: the folder <...>/runs/<run id> its jobs' files lie in, else the work directory's.
 QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const QString &workDirectory);
 
+// Where a path on the cluster lies inside the run's directory ("checkpoints/step_64.pt"); empty when it lies outside.
+QString pathInRun(const QString &runId, const QString &absolutePath);
+
 // `relative` cleaned ("a//b/./c" -> "a/b/c"; empty or "." -> ""), or an error in words.
 struct RunPath {
     QString path;

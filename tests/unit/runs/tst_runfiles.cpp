@@ -64,6 +64,10 @@ private slots:
                  QStringLiteral("/scratch/u/td/runs/") + m_id);
         QCOMPARE(runDirectoryOf(m_id, {}, QStringLiteral("/home/u/td")), QStringLiteral("/home/u/td/runs/") + m_id);
         QCOMPARE(runDirectoryOf(m_id, {}, QString()), QString());
+        QCOMPARE(
+            pathInRun(m_id, QStringLiteral("/scratch/td/runs/") + m_id + QStringLiteral("/checkpoints/step_64.pt")),
+            QStringLiteral("checkpoints/step_64.pt"));
+        QCOMPARE(pathInRun(m_id, QStringLiteral("/scratch/td/runs/other/checkpoints/step_64.pt")), QString());
     }
 
     void pathsCleanedOrRefused()

@@ -1,5 +1,5 @@
 # Config writers for scripts/sandbox (sourced). Each writes one file from the variables set by the caller:
-# dir (state directory), user, ssh_port, ctld_port, nodes, node_ports[], cpus, gpus, munge_socket, accounting,
+# dir (state directory), cluster (its name), user, ssh_port, ctld_port, nodes, node_ports[], cpus, gpus, munge_socket, accounting,
 # db_port, dbd_port. The sandbox gathers
 # no job accounting (sstat has nothing) unless TORCHDECK_SANDBOX_ACCT_GATHER names a plugin (linux), as
 # scripts/capture-resource-probe --sstat asks.
@@ -58,7 +58,7 @@ CONF
 write_ssh_client_config() {
     cat >"$dir/ssh/config" <<CONF
 # torchdeck sandbox: written by scripts/sandbox start, included from the user's ssh config
-Host torchdeck-sandbox
+Host $cluster
     HostName 127.0.0.1
     Port $ssh_port
     User $user
@@ -76,7 +76,7 @@ write_slurm_config() {
     {
         cat <<CONF
 # torchdeck sandbox Slurm: $nodes node(s) on this machine, everything under $dir
-ClusterName=torchdeck-sandbox
+ClusterName=$cluster
 SlurmctldHost=localhost
 SlurmctldPort=$ctld_port
 SlurmUser=$user
@@ -177,7 +177,7 @@ write_gres_config() { # stand-in GPUs: device files where a node's /dev/nvidiaN 
 write_env_file() {
     cat >"$dir/env" <<CONF
 export TORCHDECK_SANDBOX_DIR=$dir
-export TORCHDECK_SANDBOX_HOST=torchdeck-sandbox
+export TORCHDECK_SANDBOX_HOST=$cluster
 export TORCHDECK_SANDBOX_SSH_PORT=$ssh_port
 export TORCHDECK_SANDBOX_SSH_CONFIG=$dir/ssh/config
 export TORCHDECK_SANDBOX_NODES=$nodes

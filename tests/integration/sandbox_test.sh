@@ -160,7 +160,8 @@ case_lifecycle() { # --nodes 2, start twice, a crash reported, restart, stop, fo
     cfg="$dir.ssh_config"
     printf 'Host other\n    HostName example.org\n' >"$cfg"
     export TORCHDECK_SANDBOX_DIR=$dir TORCHDECK_SSH_CONFIG=$cfg
-    trap '"$sandbox" forget >/dev/null 2>&1; rm -rf "$dir" "$cfg"' EXIT
+    dir_b="$dir-b" # a second cluster beside it
+    trap '"$sandbox" --dir "$dir_b" forget >/dev/null 2>&1; "$sandbox" forget >/dev/null 2>&1; rm -rf "$dir" "$dir_b" "$cfg"' EXIT
     "$sandbox" start --nodes 2
     out=$("$sandbox" start)
     grep -q 'already running' <<<"$out" || fail "second start did not see the running sandbox: $out"
@@ -168,6 +169,19 @@ case_lifecycle() { # --nodes 2, start twice, a crash reported, restart, stop, fo
     ranks=$(srun -N 2 -n 2 bash -c 'echo "$SLURM_PROCID:$SLURMD_NODENAME"' | sort | tr '\n' ' ')
     expect_eq "$ranks" "0:node1 1:node2 " "ranks over two nodes"
     ssh -F "$cfg" -o BatchMode=yes torchdeck-sandbox true || fail "ssh through the Include failed"
+
+    # --name: a second cluster of its own name (ssh alias and Slurm ClusterName) beside the first; stop and forget
+    # end only it and take out only its Include.
+    "$sandbox" --dir "$dir_b" --name torchdeck-b start >/dev/null
+    expect_eq "$(ssh -F "$cfg" -o BatchMode=yes torchdeck-b 'scontrol show config' | awk '$1=="ClusterName" {print $3}')" \
+        torchdeck-b "the second cluster's name"
+    expect_eq "$(ssh -F "$cfg" -o BatchMode=yes torchdeck-sandbox 'scontrol show config' | awk '$1=="ClusterName" {print $3}')" \
+        torchdeck-sandbox "the first cluster's name"
+    grep -q '^export TORCHDECK_SANDBOX_HOST=torchdeck-b$' <<<"$("$sandbox" --dir "$dir_b" env)" || fail "env of the second"
+    "$sandbox" --dir "$dir_b" forget >/dev/null
+    "$sandbox" status >/dev/null || fail "the first sandbox stopped with the second"
+    ssh -F "$cfg" -o BatchMode=yes torchdeck-sandbox true || fail "the first's Include went with the second's"
+    ssh -F "$cfg" -o BatchMode=yes -o ConnectTimeout=5 torchdeck-b true 2>/dev/null && fail "the second is still reachable"
 
     kill "$(awk '$1=="slurmd-node2"{print $2}' "$dir/run/pids")"
     sleep 0.5

@@ -64,7 +64,7 @@ void TestClusterCheck::sandboxPassesEveryCheck()
     settings.workDirectory = QStringLiteral("~/.torchdeck-check-test");
     const QList<CheckItem> items = check(settings);
     const bool slurm = settings.scheduler == SchedulerKind::Slurm;
-    QCOMPARE(items.size(), slurm ? 10 : 9);
+    QCOMPARE(items.size(), slurm ? 11 : 9);
     for (const CheckItem &item : items)
         QVERIFY2(item.ok, qPrintable(item.name + QStringLiteral(": ") + item.detail));
     // The sandbox's Python: Debian's own PyTorch, whose torchrun the check flags on Python 3.11.
@@ -85,6 +85,10 @@ void TestClusterCheck::sandboxPassesEveryCheck()
         QVERIFY(!items.at(9).warning);
         QVERIFY2(items.at(9).detail.startsWith(QStringLiteral("debug (default): no time limit")),
                  qPrintable(items.at(9).detail));
+        // and the accounts, none without an accounting database: said, and passed
+        QCOMPARE(items.at(10).name, QStringLiteral("Accounts"));
+        QVERIFY2(items.at(10).detail.startsWith(QStringLiteral("sacctmgr lists none for you")),
+                 qPrintable(items.at(10).detail));
     }
 }
 
@@ -93,11 +97,11 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
     ClusterCheckSettings settings;
     settings.workDirectory = QStringLiteral("/proc/torchdeck");
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 10);
+    QCOMPARE(items.size(), 11);
     QVERIFY(!items.at(5).ok);
     QVERIFY2(items.at(5).detail.startsWith(QStringLiteral("/proc/torchdeck is not writable: ")),
              qPrintable(items.at(5).detail));
-    for (int i : {0, 1, 2, 3, 4, 6, 7, 8, 9})
+    for (int i : {0, 1, 2, 3, 4, 6, 7, 8, 9, 10})
         QVERIFY(items.at(i).ok);
 }
 

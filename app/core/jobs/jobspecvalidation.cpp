@@ -9,6 +9,7 @@
 
 #include <QRegularExpression>
 #include <QSet>
+#include <optional>
 
 namespace torchdeck {
 
@@ -94,8 +95,7 @@ private:
             add(QStringLiteral("gpusPerNode"), core::Tr::tr("The GPU count cannot be negative."));
         gpusPerTask();
         gpuType();
-        static const QRegularExpression memRe(QStringLiteral("\\A[0-9]{1,9}[KMGTkmgt]?\\z"));
-        if (!s.memory.isEmpty() && !memRe.match(s.memory).hasMatch())
+        if (!s.memory.isEmpty() && !memoryMiB(s.memory))
             add(QStringLiteral("memory"),
                 core::Tr::tr("Memory per node is a number with an optional unit K, M, G or T (\"16G\"); "
                              "without a unit it is megabytes."));
@@ -220,7 +220,7 @@ private:
                                              .arg(p->nodes)
                                              .arg(s.nodes)
                                              .arg(source));
-        const qint64 memory = memoryMiB(s.memory);
+        const qint64 memory = memoryMiB(s.memory).value_or(0); // unset or malformed: not this check's
         if (p->memoryMiB > 0 && memory > p->memoryMiB)
             add(QStringLiteral("memory"), core::Tr::tr("Partition '%1' has %2 MiB of memory per node, not %3 MiB%4.")
                                               .arg(p->name)
@@ -239,13 +239,13 @@ private:
                               .arg(source));
     }
 
-    // Slurm's memory words ("16G", "500M", "16000": MB) in MiB; 0 when unset or malformed (said elsewhere).
-    static qint64 memoryMiB(const QString &memory)
+    // Slurm's memory words ("16G", "500M", "16000": MB) in MiB; none when malformed.
+    static std::optional<qint64> memoryMiB(const QString &memory)
     {
         static const QRegularExpression re(QStringLiteral("\\A([0-9]{1,9})([KMGTkmgt]?)\\z"));
         const QRegularExpressionMatch m = re.match(memory);
         if (!m.hasMatch())
-            return 0;
+            return std::nullopt;
         const qint64 n = m.captured(1).toLongLong();
         const QString unit = m.captured(2).toUpper();
         if (unit == u"K")

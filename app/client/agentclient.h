@@ -70,6 +70,8 @@ public:
     // at most maxAgeMs old, covered them: {"problem"}.
     SessionOperation *refresh(const QString &cluster, const QStringList &runIds, int maxAgeMs);
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // When the cluster would start a job of this script (agent::EstimateStart's reply); nothing is submitted.
+    SessionOperation *estimateStart(const QString &cluster, const QString &script);
     // A sweep, sent and joined by the agent (ClusterSession::submitSweep); the reply's "jobs" has each run's.
     SessionOperation *submitSweep(const SweepRecord &sweep, const QList<SweepPointRequest> &points, bool asArray,
                                   int maxRunning);

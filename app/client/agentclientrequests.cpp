@@ -196,6 +196,11 @@ SessionOperation *AgentClient::sampleResources(const QString &cluster, const QSt
     return call<agent::Resources>({cluster, runIds});
 }
 
+SessionOperation *AgentClient::estimateStart(const QString &cluster, const QString &script)
+{
+    return call<agent::EstimateStart>({cluster, script});
+}
+
 SessionOperation *AgentClient::stackDump(const QString &cluster, const QString &runId)
 {
     return call<agent::StackDump>({cluster, runId});

@@ -175,6 +175,11 @@ void AgentRequests::on(agent::Refresh, const agent::Refresh::Request &request, C
     track(session->refreshOperation(request.runs, request.maxAgeMs));
 }
 
+void AgentRequests::on(agent::EstimateStart, const agent::EstimateStart::Request &request, ClusterSession *session)
+{
+    track(session->estimateStart(request.script));
+}
+
 void AgentRequests::on(agent::Submit, const agent::Submit::Request &request, ClusterSession *session)
 {
     track(session->submit(request.request, request.chain), true);

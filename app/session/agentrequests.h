@@ -41,6 +41,7 @@ private:
     void on(agent::TerminalInput, const agent::TerminalInput::Request &request);
     void on(agent::Open, const agent::ClusterRequest &, ClusterSession *session);
     void on(agent::Refresh, const agent::Refresh::Request &request, ClusterSession *session);
+    void on(agent::EstimateStart, const agent::EstimateStart::Request &request, ClusterSession *session);
     void on(agent::Submit, const agent::Submit::Request &request, ClusterSession *session);
     void on(agent::SubmitSweep, const agent::SubmitSweep::Request &request, ClusterSession *session);
     void on(agent::ResumeSweep, const agent::ResumeSweep::Request &request, ClusterSession *session);

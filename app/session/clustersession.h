@@ -98,6 +98,8 @@ public:
     // (afternotok), each resuming from the latest checkpoint. Events agent::RenderedEvent and JobEvent;
     // the reply agent::SubmitReply.
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // When the scheduler would start a job of `script` (agent::EstimateStart), nothing submitted.
+    SessionOperation *estimateStart(const QString &script);
     // A sweep (stored first, its runs joining it as their jobs are sent): one job array of every point (at
     // most maxRunning tasks at a time, 0: no limit) or a job per point, one after the other; it stops at the
     // first point that fails. Finishes with agent::SubmitReply (the sweep, each run's result).

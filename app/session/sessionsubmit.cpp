@@ -4,6 +4,7 @@
 #include "core/agent/agentops.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/restartdecision.h"
+#include "core/runs/startestimate.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "session/clustersession.h"
@@ -15,6 +16,29 @@ namespace torchdeck {
 SessionOperation *ClusterSession::submit(const LaunchRequest &request, int chain)
 {
     return startSubmission(new Submission(this, request, chain));
+}
+
+SessionOperation *ClusterSession::estimateStart(const QString &script)
+{
+    const QString command = startEstimateCommand(m_profile.scheduler, script);
+    if (command.isEmpty()) {
+        const QString why = m_profile.scheduler == SchedulerKind::Local
+                                ? tr("a local run starts at once")
+                                : tr("PBS publishes no start estimate before a submission");
+        const qint64 now = m_profile.scheduler == SchedulerKind::Local ? QDateTime::currentMSecsSinceEpoch() : 0;
+        return SessionOperation::alreadyFinishedWith(agent::EstimateStart::Reply{now, false, why}, this);
+    }
+    auto *operation = new SessionOperation(this);
+    operation->reportProgress(tr("Asking %1 when the job would start").arg(name()), 0, 0);
+    runCommand(
+        operation, command,
+        [this, operation](int exitCode, const QByteArray &out, const QByteArray &err) {
+            const StartEstimate estimate = parseStartEstimate(name(), exitCode, out + err);
+            operation->finishWith(agent::EstimateStart::Reply{
+                estimate.start.isValid() ? estimate.start.toMSecsSinceEpoch() : 0, estimate.skipped, estimate.said});
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
 }
 
 void ClusterSession::reportSubmission(Submission *submission, SessionOperation *operation)

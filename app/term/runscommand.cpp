@@ -6,6 +6,7 @@
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
+#include "core/runs/startestimate.h"
 #include "core/scheduler/jobstate.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
@@ -151,6 +152,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             ? outlookFromSeries(spec.spec, series.value, double(QDateTime::currentMSecsSinceEpoch()) / 1000.0)
             : CheckpointOutlook{};
     const SlowestRank slowest = series.ok() ? slowestRank(series.value.info().rankComputeSeconds) : SlowestRank{};
+    const Placement placement = placementFromJson(run->placement);
     const QString restarts = spec.ok() ? Tr::tr("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
                                              .arg(run->autoRestart ? Tr::tr("automatic") : Tr::tr("off for this run"))
                                              .arg(restartsUsed(jobs.value))
@@ -160,6 +162,11 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
         object[u"auto_restart"] = run->autoRestart;
+        if (placement.isSet()) {
+            QJsonObject placed = QJsonDocument::fromJson(run->placement.toUtf8()).object();
+            placed[u"summary"] = placementWhy(placement);
+            object[u"placement"] = placed;
+        }
         if (budget.known)
             object[u"budget"] = QJsonObject{{QStringLiteral("epochs_per_job"), budget.epochsPerJob},
                                             {QStringLiteral("reaches_checkpoint"), budget.reachesCheckpoint},
@@ -181,6 +188,8 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         out << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << formatRunStatus(*run, jobs.value);
+        if (placement.isSet())
+            out << Tr::tr("placed   %1\n").arg(placementWhy(placement));
         if (!run->tags.isEmpty())
             out << Tr::tr("tags     %1\n").arg(run->tags.join(QStringLiteral(", ")));
         if (!run->note.isEmpty())

@@ -9,6 +9,7 @@
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
 #include "term/joboptions.h"
+#include "term/submitplacement.h"
 #include "term/submitsteps.h"
 #include "term/termcontext.h"
 #include "term/terminalfront.h"
@@ -38,14 +39,17 @@ std::optional<QString> previewScript(TermContext &context, const LaunchRequest &
     return rendered.script;
 }
 
-void printLaunched(TermContext &context, const LaunchResult &result, const QString &cluster, bool json)
+void printLaunched(TermContext &context, const LaunchResult &result, const QString &cluster, const QString &placement,
+                   bool json)
 {
     if (json) {
-        const QJsonObject object{{QStringLiteral("run"), result.runId},
-                                 {QStringLiteral("attempt"), result.attempt},
-                                 {QStringLiteral("job"), result.jobId},
-                                 {QStringLiteral("cluster"), cluster},
-                                 {QStringLiteral("directory"), result.runDirectory}};
+        QJsonObject object{{QStringLiteral("run"), result.runId},
+                           {QStringLiteral("attempt"), result.attempt},
+                           {QStringLiteral("job"), result.jobId},
+                           {QStringLiteral("cluster"), cluster},
+                           {QStringLiteral("directory"), result.runDirectory}};
+        if (!placement.isEmpty())
+            object.insert(QStringLiteral("placement"), QJsonDocument::fromJson(placement.toUtf8()).object());
         context.out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return;
     }
@@ -111,24 +115,57 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.error(Tr::tr("which cluster? (torchdeck clusters lists them)"));
         return UsageError;
     }
+    QString listError;
+    const QStringList clusters = candidateClusters(options.cluster, &listError);
+    if (clusters.isEmpty()) {
+        context.error(listError);
+        return UsageError;
+    }
+    if (clusters.size() > 1 && options.flags.contains(QStringLiteral("--edit"))) {
+        context.error(Tr::tr("--edit wants one cluster: each cluster's script differs (torchdeck script %1 shows them)")
+                          .arg(clusters.join(u',')));
+        return UsageError;
+    }
     for (const QString &note : contextPatternNotes(options.spec.logPatterns))
         context.note(note);
     if (!context.open())
         return Failure;
+    const QString runId = QUuid::createUuid().toString(QUuid::WithoutBraces); // the preview names its directories
     // How the run goes on at its wall time: in-job requeue where the cluster proved it allows it, unless asked.
-    JobSpec spec = options.spec;
-    const RestartMechanism mechanism = restartMechanismOf(context.profiles().profile(options.cluster), options);
-    spec.requeue = mechanism.inJobRequeue;
+    const auto requestFor = [&context, &options, &runId](const QString &cluster) {
+        const ClusterProfile profile = context.profiles().profile(cluster);
+        JobSpec spec = options.spec;
+        spec.requeue = restartMechanismOf(profile, options).inJobRequeue;
+        LaunchRequest request = newRunRequest(profile, spec);
+        request.runId = runId;
+        return request;
+    };
+    QString cluster = clusters.constFirst();
+    QString placement;
+    if (clusters.size() > 1) {
+        if (previewOnly)
+            return previewEach(context, clusters, requestFor) ? Ok : Failure;
+        const Placement placed = placeAmong(context, clusters, requestFor);
+        if (placed.chosen.isEmpty()) {
+            context.error(Tr::tr("none of %1 can run the job (each one's reason above)").arg(clusters.join(u',')));
+            return Failure;
+        }
+        cluster = placed.chosen;
+        placement = placementJson(placed);
+        context.err() << Tr::tr("torchdeck submit: %1\n").arg(placementWhy(placed)) << Qt::flush;
+    }
     if (!previewOnly)
-        context.err() << Tr::tr("torchdeck submit: restarts: %1\n").arg(mechanism.why) << Qt::flush;
-    LaunchRequest request = newRunRequest(context.profiles().profile(options.cluster), spec);
-    request.runId = QUuid::createUuid().toString(QUuid::WithoutBraces); // the preview names its directories
-    const WallTimeBudget budget = budgetFromEarlierRun(context.store(), options.cluster, request.spec);
+        context.err() << Tr::tr("torchdeck submit: restarts: %1\n")
+                             .arg(restartMechanismOf(context.profiles().profile(cluster), options).why)
+                      << Qt::flush;
+    LaunchRequest request = requestFor(cluster);
+    request.placement = placement;
+    const WallTimeBudget budget = budgetFromEarlierRun(context.store(), cluster, request.spec);
     if (budget.known && !previewOnly)
         context.err() << Tr::tr("torchdeck submit: %1%2 (measured on an earlier run)\n")
                              .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
-    if (!context.connect(options.cluster))
+    if (!context.connect(cluster))
         return Failure;
     if (previewOnly || options.flags.contains(QStringLiteral("--edit"))) {
         // The script shown is the one submitted: same run id, so the same directories.
@@ -145,7 +182,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
     const auto result = followSubmission(context, context.agent().submit(request, chain));
     if (!result)
         return Failure;
-    printLaunched(context, *result, options.cluster, options.flags.contains(QStringLiteral("--json")));
+    printLaunched(context, *result, cluster, placement, options.flags.contains(QStringLiteral("--json")));
     return Ok;
 }
 } // namespace
@@ -202,7 +239,7 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const auto result = followSubmission(context, context.agent().resume(run->cluster, run->id, from, epochs));
     if (!result)
         return Failure;
-    printLaunched(context, *result, run->cluster, json);
+    printLaunched(context, *result, run->cluster, {}, json);
     return Ok;
 }
 

@@ -66,6 +66,9 @@ Host $cluster
     IdentitiesOnly yes
     UserKnownHostsFile $dir/ssh/known_hosts
     StrictHostKeyChecking yes
+# Back to every host: libssh (0.10) carries an included file's last Host into the lines after the Include, so
+# without this a second sandbox's Include above the first's would hide the first from torchdeck.
+Host *
 CONF
     printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/host_ed25519.pub")" >"$dir/ssh/known_hosts"
 }

@@ -245,7 +245,8 @@ QCborMap launchRequestToCbor(const LaunchRequest &request)
                     {QStringLiteral("resume"), request.resume.text()},
                     {QStringLiteral("script"), request.script},
                     {QStringLiteral("after_kind"), int(request.after.kind)},
-                    {QStringLiteral("after"), QCborArray::fromStringList(request.after.jobIds)}};
+                    {QStringLiteral("after"), QCborArray::fromStringList(request.after.jobIds)},
+                    {QStringLiteral("placement"), request.placement}};
 }
 
 std::optional<LaunchRequest> launchRequestFromCbor(const QCborMap &map, QString *error)
@@ -262,6 +263,7 @@ std::optional<LaunchRequest> launchRequestFromCbor(const QCborMap &map, QString 
     request.after.kind =
         SubmitDependency::Kind(f.integer(QStringLiteral("after_kind"), 0, int(SubmitDependency::AfterAny)));
     request.after.jobIds = f.texts(QStringLiteral("after"), 1000);
+    request.placement = f.text(QStringLiteral("placement"), false, 64 << 10);
     if (f.ok()) {
         QString problem;
         request.profile = ClusterProfile::fromJson(cluster, profile.toJsonObject(), &problem);

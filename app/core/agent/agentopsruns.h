@@ -37,6 +37,33 @@ struct Submit {
     using Reply = SubmitReply;
 };
 
+// When the cluster's scheduler would start a job of this script, without submitting it (Slurm's sbatch
+// --test-only): what `submit A,B` chooses by (core/runs/startestimate.h). No estimate (PBS): `start` 0.
+struct EstimateStart {
+    static constexpr const char16_t *name = u"estimate_start";
+    static constexpr Scope scope = Scope::Cluster;
+    struct Request {
+        QString cluster;
+        QString script;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            ClusterRequest::fields(s, v);
+            v.text(QStringLiteral("script"), s.script, Need::Required, 4 << 20);
+        }
+    };
+    struct Reply {
+        qint64 start = 0; // ms since the epoch, UTC
+        bool skipped = false;
+        QString said;
+        template <class S, class V> static void fields(S &s, V &v)
+        {
+            v.integer(QStringLiteral("start"), s.start, 0, qint64(1) << 50);
+            v.flag(QStringLiteral("skipped"), s.skipped);
+            v.text(QStringLiteral("said"), s.said, Need::Optional, 4096);
+        }
+    };
+};
+
 struct SweepPointMessage {
     QString point; // its values as JSON
     LaunchRequest request;

@@ -20,6 +20,8 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     run.state = jobStateName(JobState::Pending);
     run.specJson = QString::fromUtf8(QJsonDocument(request.spec.toJson()).toJson(QJsonDocument::Compact));
     run.script = rendered.script;
+    if (!request.placement.isEmpty())
+        run.placement = request.placement;
     const QString epochs = trainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"));
     if (!epochs.isEmpty())
         run.epochsTotal = epochs.toLongLong();

@@ -33,6 +33,7 @@ struct LaunchRequest {
     QString script;    // non-empty: submit this text (the user edited the rendered script)
     SubmitDependency after;
     ArrayMembership array; // set only in a claim of an array's task
+    QString placement;     // a new run's: where it went among candidate clusters (RunRecord::placement)
 };
 
 struct LaunchResult {

@@ -32,6 +32,7 @@ struct RunRecord {
     bool autoRestart = true; // restarted from outside when its job stops to be requeued (restartdecision.h)
     QString note;            // what the user wrote of it
     QStringList tags = {};   // sorted, each a tagError()-free word
+    QString placement = {};  // where a run of several candidate clusters went and why (startestimate.h's JSON)
 
     JobSpec::FromJson spec() const; // the stored spec, or why it is unreadable
     JobState jobState() const { return jobStateFromName(state); }

@@ -21,7 +21,7 @@ std::atomic<quint64> g_connectionCount{0};
 const QString kMemory = QStringLiteral(":memory:");
 
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
-                             "epochs_total, last_loss, eta_seconds, message, auto_restart, note, tags";
+                             "epochs_total, last_loss, eta_seconds, message, auto_restart, note, tags, placement";
 
 RunRecord readRun(const QSqlQuery &q)
 {
@@ -42,6 +42,7 @@ RunRecord readRun(const QSqlQuery &q)
     r.autoRestart = q.value(13).toBool();
     r.note = q.value(14).toString();
     r.tags = q.value(15).toString().split(u' ', Qt::SkipEmptyParts);
+    r.placement = q.value(16).toString();
     return r;
 }
 
@@ -226,7 +227,7 @@ StoreStatus RunStore::addRun(const RunRecord &run)
     if (run.id.isEmpty())
         return StoreStatus::failure(core::Tr::tr("a run needs an id"));
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    q.prepare(QStringLiteral("INSERT INTO runs (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                   .arg(QLatin1StringView(kRunColumns)));
     const QDateTime now = nowUtc();
     for (const QVariant &v :
@@ -234,7 +235,7 @@ StoreStatus RunStore::addRun(const RunRecord &run)
           sql::msecs(run.created.isValid() ? run.created : now), sql::msecs(now), sql::text(run.state),
           sql::text(run.specJson), sql::text(run.script), QVariant(run.epochsDone), sql::count(run.epochsTotal),
           sql::real(run.lastLoss), sql::real(run.etaSeconds), sql::text(run.message), QVariant(run.autoRestart),
-          sql::text(run.note), sql::text(run.tags.join(u' '))})
+          sql::text(run.note), sql::text(run.tags.join(u' ')), sql::text(run.placement)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(sql::error(core::Tr::tr("cannot add run %1").arg(run.id), q));

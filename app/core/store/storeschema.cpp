@@ -140,6 +140,12 @@ QList<StoreMigration> storeMigrations()
              QStringLiteral("ALTER TABLE runs ADD COLUMN note TEXT NOT NULL DEFAULT ''"),
              QStringLiteral("ALTER TABLE runs ADD COLUMN tags TEXT NOT NULL DEFAULT ''"),
          }},
+        {9,
+         {
+             // Where a run of several candidate clusters went (`torchdeck submit A,B`): each one's start estimate
+             // and the one chosen, as JSON (core/runs/startestimate.h); empty for a run of one named cluster.
+             QStringLiteral("ALTER TABLE runs ADD COLUMN placement TEXT NOT NULL DEFAULT ''"),
+         }},
     };
 }
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Issue 43: one run across clusters, with a second sandbox cluster (torchdeck-b) beside the suite's. Usage:
+# clusters_test.sh CASE. Needs what term_test.sh needs.
+set -euo pipefail
+# shellcheck source=term_helpers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/term_helpers.sh"
+job=(--tasks-per-node 2 --time 00:10:00 --model ae --data fashion-mnist --limit 4096 --batch-size 64 --threads 1
+     --log-every 16)
+
+# A second cluster, torchdeck-b, in the case's home: its own sshd, munge and Slurm, in a copy of the ssh config (the
+# suite's stays as it was), a profile with its own work directory. The agent is started again to read that config.
+start_second_cluster() {
+    cp "$TORCHDECK_SSH_CONFIG" "$home/ssh-config"
+    export TORCHDECK_SSH_CONFIG=$home/ssh-config
+    trap 'stop_agent; "$sandbox" --dir "$home/b" stop >/dev/null 2>&1 || true' EXIT
+    "$sandbox" --dir "$home/b" --name torchdeck-b start >/dev/null
+    stop_agent
+    td profile torchdeck-b --min-poll 1 --slurm-history completion-file --work-dir "$home/work-b" \
+        --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
+}
+
+case_soonest() { # submit A,B while A's node is held: the run goes to B and says why; script shows both; a skip
+    use_prebuilt_trainer
+    start_second_cluster
+    local out run blocker
+    # A long job holds the suite's cluster (A): a new job there would start in about an hour.
+    printf '#!/bin/bash\nsleep 3600\n' >"$home/blocker.sh"
+    blocker=$(sbatch --parsable --exclusive -N 1 --time 60 -J blocker -o /dev/null "$home/blocker.sh")
+    for _ in $(seq 100); do [[ "$(squeue -h -j "$blocker" -o %T)" == RUNNING ]] && break; sleep 0.2; done
+    expect_eq "$(squeue -h -j "$blocker" -o %T)" RUNNING "the blocking job"
+
+    out=$(td script torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 1 --name soonest)
+    expect_eq "$(grep -c '^# ==> ' <<<"$out")" 2 "one script per candidate"
+    grep -q "^# ==> torchdeck-b <==" <<<"$out" || fail "no script for torchdeck-b: $out"
+    grep -q "$home/work-b/runs/" <<<"$out" || fail "torchdeck-b's script does not use its work directory: $out"
+    grep -q "$home/work/runs/" <<<"$out" || fail "torchdeck-sandbox's script does not use its work directory: $out"
+
+    out=$(td submit torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 1 --name soonest --json 2>"$home/said")
+    run=$(json_field run <<<"$out")
+    expect_eq "$(json_field cluster <<<"$out")" torchdeck-b "where the run went"
+    expect_eq "$(json_field placement.chosen <<<"$out")" torchdeck-b "the placement kept"
+    grep -qE '^  torchdeck-sandbox +20[0-9-]+ [0-9:]+ \(in (1h00m|[0-9]+m[0-9]+s)\)$' "$home/said" ||
+        fail "A's estimate: $(cat "$home/said")"
+    grep -qE '^  torchdeck-b +now +\(chosen\)$' "$home/said" || fail "B's estimate: $(cat "$home/said")"
+    out=$(td status "$run")
+    grep -qE '^name +soonest on torchdeck-b$' <<<"$out" || fail "status: $out"
+    grep -qE '^placed +chose torchdeck-b, where it would start soonest: torchdeck-sandbox in (1h00m|[0-9]+m[0-9]+s), torchdeck-b now$' \
+        <<<"$out" || fail "status does not say why: $out"
+    expect_eq "$(wait_final "$run" 240)" completed "the run on torchdeck-b"
+    compgen -G "$home/work-b/runs/$run/checkpoints/checkpoint-*.pt" >/dev/null || fail "no checkpoint on torchdeck-b"
+    expect_eq "$(squeue -h -o %j | grep -c "^soonest-")" 0 "jobs of the run on torchdeck-sandbox"
+
+    # A cluster that cannot run the job is skipped with its reason: torchdeck-b has no GPUs, A has 2 a node.
+    out=$(td submit torchdeck-b,torchdeck-sandbox "${job[@]}" --epochs 1 --gpus-per-task 1 --name gpus --json \
+          2>"$home/said")
+    run=$(json_field run <<<"$out")
+    expect_eq "$(json_field cluster <<<"$out")" torchdeck-sandbox "where the GPU run went"
+    grep -qiE '^  torchdeck-b +skipped: .*(gpu|gres)' "$home/said" || fail "B's skip: $(cat "$home/said")"
+    td cancel "$run" >/dev/null
+    scancel "$blocker"
+    # None can: both skipped, nothing submitted.
+    local rc=0
+    out=$(td submit torchdeck-b,torchdeck-sandbox "${job[@]}" --epochs 1 --partition nosuch --name none 2>&1) || rc=$?
+    expect_eq "$rc" 1 "no candidate can run it"
+    grep -q "none of torchdeck-b,torchdeck-sandbox can run the job" <<<"$out" || fail "$out"
+    "$sandbox" --dir "$home/b" stop >/dev/null
+    remove_home
+}
+
+"case_$1"

@@ -73,7 +73,8 @@ void RunTracker::collect(const StepHandle &step)
             const auto run = m_store->run(runId);
             if (!run.ok())
                 return step.fail(run.error);
-            if (run.value)
+            // A run continued on another cluster (`resume --on`) is that cluster's to follow from now on.
+            if (run.value && run.value->cluster == m_profile.name)
                 runs.append(*run.value);
         }
     }

@@ -77,6 +77,9 @@ public:
                                   int maxRunning);
     SessionOperation *resume(const QString &cluster, const QString &runId, const ResumeFrom &from,
                              const QString &epochs);
+    // The run's next attempt on `cluster`, another than its own: its checkpoint copied there first (agent::ContinueOn).
+    SessionOperation *continueOn(const QString &cluster, const QString &runId, const ResumeFrom &from,
+                                 const QString &epochs);
     // The whole sweep: its unfinished runs resumed, or the sweep deleted (agent::ResumeSweep, agent::DeleteSweep);
     // the agent chooses the runs.
     SessionOperation *resumeSweep(const QString &cluster, const QString &sweepId);

@@ -37,6 +37,12 @@ SessionOperation *AgentClient::resume(const QString &cluster, const QString &run
     return call<agent::Resume>({cluster, runId, from.text(), epochs});
 }
 
+SessionOperation *AgentClient::continueOn(const QString &cluster, const QString &runId, const ResumeFrom &from,
+                                          const QString &epochs)
+{
+    return call<agent::ContinueOn>({cluster, runId, from.text(), epochs});
+}
+
 SessionOperation *AgentClient::resumeSweep(const QString &cluster, const QString &sweepId)
 {
     return call<agent::ResumeSweep>({cluster, sweepId});

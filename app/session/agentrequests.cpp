@@ -210,6 +210,15 @@ void AgentRequests::on(agent::Resume, const agent::Resume::Request &request, Clu
     track(session->resume(request.run, ResumeFrom::fromText(request.from), request.epochs), true);
 }
 
+void AgentRequests::on(agent::ContinueOn, const agent::Resume::Request &request, ClusterSession *session)
+{
+    Agent *agent = m_agent;
+    const auto sessionOf = [agent](const QString &cluster) {
+        return agent->unknownClusterProblem(cluster).isEmpty() ? agent->sessionFor(cluster) : nullptr;
+    };
+    track(session->continueRun(request.run, ResumeFrom::fromText(request.from), request.epochs, sessionOf), true);
+}
+
 void AgentRequests::on(agent::Cancel, const agent::RunsRequest &request, ClusterSession *session)
 {
     track(session->cancel(request.runs));

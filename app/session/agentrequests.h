@@ -47,6 +47,7 @@ private:
     void on(agent::ResumeSweep, const agent::ResumeSweep::Request &request, ClusterSession *session);
     void on(agent::DeleteSweep, const agent::DeleteSweep::Request &request, ClusterSession *session);
     void on(agent::Resume, const agent::Resume::Request &request, ClusterSession *session);
+    void on(agent::ContinueOn, const agent::Resume::Request &request, ClusterSession *session);
     void on(agent::Cancel, const agent::RunsRequest &request, ClusterSession *session);
     void on(agent::Requeue, const agent::RunRequest &request, ClusterSession *session);
     void on(agent::AutoRestart, const agent::AutoRestart::Request &request, ClusterSession *session);

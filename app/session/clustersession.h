@@ -98,6 +98,15 @@ public:
     // (afternotok), each resuming from the latest checkpoint. Events agent::RenderedEvent and JobEvent;
     // the reply agent::SubmitReply.
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
+    // The next attempt of a run of another cluster, here (agent::ContinueOn): its checkpoint pulled from there
+    // (`sessionOf` gives that cluster's session), placed in the run's directory here and checked, then resumed.
+    SessionOperation *continueRun(const QString &runId, const ResumeFrom &from, const QString &epochs,
+                                  const std::function<ClusterSession *(const QString &)> &sessionOf);
+    // Uploads a local file into the run's directory here (`relative` inside it), checks its SHA-256 there, then
+    // `then(path)`; progress and failure go to `operation`.
+    void placeRunFile(SessionOperation *operation, const QString &runId, const QString &relative,
+                      const QString &localPath, const QString &sha256,
+                      const std::function<void(const QString &)> &then);
     // When the scheduler would start a job of `script` (agent::EstimateStart), nothing submitted.
     SessionOperation *estimateStart(const QString &script);
     // A sweep (stored first, its runs joining it as their jobs are sent): one job array of every point (at

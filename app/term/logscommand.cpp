@@ -149,8 +149,16 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.error(Tr::tr("run %1 has no jobs").arg(shortRunId(run->id)));
         return Failure;
     }
-    if (!context.connect(run->cluster))
-        return Failure;
+    // Each attempt's log is on its own cluster (a run continued elsewhere has attempts on two).
+    QStringList connected;
+    const auto reach = [&context, &connected](const QString &cluster) {
+        if (connected.contains(cluster))
+            return true;
+        if (!context.connect(cluster))
+            return false;
+        connected.append(cluster);
+        return true;
+    };
     // The job that speaks for the run: the first that has not ended (attempts of a chain wait behind it).
     auto current =
         std::find_if(jobs.value.cbegin(), jobs.value.cend(), [](const JobRecord &job) { return !job.hasEnded(); });
@@ -160,26 +168,31 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     for (const JobRecord &job : jobs.value) {
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
+        const QString where = clusterOfJob(*run, job);
+        if (!reach(where))
+            return Failure;
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
         if (parsed.explain) {
             if (!context.loadProfiles())
                 return Failure;
-            const QStringList own = run->spec().spec.logPatterns + context.profiles().profile(run->cluster).logPatterns;
-            if (!explainFile(context, run->cluster, job.stdoutPath, jobLogPatterns(own)))
+            const QStringList own = run->spec().spec.logPatterns + context.profiles().profile(where).logPatterns;
+            if (!explainFile(context, where, job.stdoutPath, jobLogPatterns(own)))
                 return Failure;
             continue;
         }
-        if (!printFile(context, run->cluster, job.stdoutPath))
+        if (!printFile(context, where, job.stdoutPath))
             return Failure;
-        if (!job.stderrPath.isEmpty() && !printFile(context, run->cluster, job.stderrPath))
+        if (!job.stderrPath.isEmpty() && !printFile(context, where, job.stderrPath))
             return Failure;
     }
     if (!following)
         return Ok;
     if (jobs.value.size() > 1)
         out << Tr::tr("== attempt %1, job %2 (following) ==\n").arg(latest.attempt).arg(latest.jobId) << Qt::flush;
-    const QString state = follow(context, run->cluster, latest);
+    if (!reach(clusterOfJob(*run, latest)))
+        return Failure;
+    const QString state = follow(context, clusterOfJob(*run, latest), latest);
     err << Tr::tr("-- job %1 %2\n").arg(latest.jobId, state) << Qt::flush;
     return state == jobStateName(JobState::Completed) ? Ok : Failure;
 }
@@ -221,6 +234,15 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         context.error(events.error);
         return Failure;
     }
+    // Each attempt's cluster: one run continued elsewhere (`resume --on`) is one curve over both.
+    const QList<JobRecord> jobs = context.store().jobs(run->id).value;
+    const bool labelled = spansClusters(*run, jobs);
+    const auto clusterOf = [&run, &jobs](int attempt) {
+        for (const JobRecord &job : jobs)
+            if (job.attempt == attempt)
+                return clusterOfJob(*run, job);
+        return run->cluster;
+    };
     // An epoch printed over two lines: one row.
     const QList<StoredMetricEvent> rows = joinedEpochRows(events.value, supersededEvents(events.value));
     if (format == u"csv") {
@@ -235,6 +257,7 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
             for (const NamedValue &value : e.extras)
                 extras.insert(value.name, jsonNumber(value.value));
             array.append(QJsonObject{{QStringLiteral("attempt"), stored.attempt},
+                                     {QStringLiteral("cluster"), clusterOf(stored.attempt)},
                                      {QStringLiteral("source"), metricSourceName(e.source)},
                                      {QStringLiteral("extras"), extras},
                                      {QStringLiteral("event"), metricEventName(e.kind)},
@@ -250,12 +273,13 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         }
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else {
-        out << Tr::tr("EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT\n");
+        out << Tr::tr("EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT%1\n")
+                   .arg(labelled ? Tr::tr("  CLUSTER") : QString());
         for (const StoredMetricEvent &stored : rows) {
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Epoch)
                 continue;
-            out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7\n")
+            out << QStringLiteral("%1  %2  %3  %4  %5  %6  %7")
                        .arg(e.epoch, 5)
                        .arg(formatLoss(e.loss), 10)
                        .arg(formatLoss(e.valLoss), 8)
@@ -264,7 +288,8 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
                        .arg(std::isfinite(e.samplesPerSecond) ? QString::number(e.samplesPerSecond, 'f', 0)
                                                               : QStringLiteral("-"),
                             9)
-                       .arg(stored.attempt, 7);
+                       .arg(stored.attempt, 7)
+                << (labelled ? QStringLiteral("  ") + clusterOf(stored.attempt) : QString()) << u'\n';
         }
     }
     out << Qt::flush;

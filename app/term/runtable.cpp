@@ -77,8 +77,20 @@ QString formatColumns(const QStringList &headers, const QList<QStringList> &rows
     return text;
 }
 
+QString clusterOfJob(const RunRecord &run, const JobRecord &job)
+{
+    return job.cluster.isEmpty() ? run.cluster : job.cluster;
+}
+
+bool spansClusters(const RunRecord &run, const QList<JobRecord> &jobs)
+{
+    return std::any_of(jobs.cbegin(), jobs.cend(),
+                       [&run](const JobRecord &job) { return clusterOfJob(run, job) != run.cluster; });
+}
+
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
 {
+    const bool labelled = spansClusters(run, jobs);
     QString text;
     text += Tr::tr("run      %1 (%2)\n").arg(shortRunId(run.id), run.id);
     text += Tr::tr("name     %1 on %2\n").arg(run.name, run.cluster);
@@ -90,11 +102,12 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
         text += Tr::tr("message  %1\n").arg(run.message);
     text += Tr::tr("jobs\n");
     for (const JobRecord &job : jobs) {
-        text += Tr::tr("  attempt %1  job %2  %3%4  submitted %5%6\n")
+        text += Tr::tr("  attempt %1  job %2%7  %3%4  submitted %5%6\n")
                     .arg(job.attempt)
                     .arg(job.jobId, job.state, job.exitCode >= 0 ? Tr::tr(" (exit %1)").arg(job.exitCode) : QString(),
                          job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                         job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom));
+                         job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom),
+                         labelled ? Tr::tr(" on %1").arg(clusterOfJob(run, job)) : QString());
         if (const QString why = jobWhy(job); !why.isEmpty())
             text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended by") : Tr::tr("waits:"), why);
         if (!job.scheduling.nodes.isEmpty())
@@ -129,6 +142,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
     for (const JobRecord &job : jobs)
         array.append(QJsonObject{{QStringLiteral("attempt"), job.attempt},
                                  {QStringLiteral("job"), job.jobId},
+                                 {QStringLiteral("cluster"), clusterOfJob(run, job)},
                                  {QStringLiteral("state"), job.state},
                                  {QStringLiteral("exit_code"), job.exitCode},
                                  {QStringLiteral("scheduler_state"), job.scheduling.state},

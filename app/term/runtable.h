@@ -12,6 +12,10 @@ namespace torchdeck::term {
 QString formatRunTable(const QList<RunRecord> &runs, const QHash<QString, QString> &why = {});
 // Columns padded to their widest cell plus two, the last unpadded: the plain tables of runs and sweeps.
 QString formatColumns(const QStringList &headers, const QList<QStringList> &rows);
+// The cluster an attempt was sent to (a run continued elsewhere with `resume --on` has several), and whether
+// the run's attempts went to more than one: then each is labelled with its own.
+QString clusterOfJob(const RunRecord &run, const JobRecord &job);
+bool spansClusters(const RunRecord &run, const QList<JobRecord> &jobs);
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs);
 // jobs empty: without "jobs", "reason", "start_estimate" and "why" (those of the job that speaks for the run).
 QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs);

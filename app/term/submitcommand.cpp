@@ -203,10 +203,13 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
     QString runText;
     ResumeFrom from = ResumeFrom::latest();
     QString epochs;
+    QString on;
     bool json = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
         const QString &arg = args.at(i);
-        if (arg == u"--from" && i + 1 < args.size()) {
+        if (arg == u"--on" && i + 1 < args.size()) {
+            on = args.at(++i);
+        } else if (arg == u"--from" && i + 1 < args.size()) {
             from = ResumeFrom::fromText(args.at(++i));
         } else if (arg == u"--epochs" && i + 1 < args.size()) {
             epochs = args.at(++i);
@@ -216,7 +219,7 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
             runText = arg;
         } else {
             context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck resume RUN [--from CHECKPOINT] "
-                                 "[--epochs N] [--json])")
+                                 "[--epochs N] [--on CLUSTER] [--json])")
                               .arg(arg));
             return UsageError;
         }
@@ -228,18 +231,28 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
     const auto run = context.openRun(runText);
     if (!run)
         return Failure;
+    const QString cluster = on.isEmpty() ? run->cluster : on;
     QString problem;
     // Refused before connecting when the run cannot resume (still running, no such checkpoint).
-    if (!resumeRequest(context.store(), context.profiles().profile(run->cluster), *run, from, epochs, &problem)) {
+    if (!resumeRequest(context.store(), context.profiles().profile(cluster), *run, from, epochs, &problem)) {
         context.error(problem);
         return Failure;
     }
-    if (!context.connect(run->cluster))
+    const bool elsewhere = cluster != run->cluster;
+    // Elsewhere, the checkpoint comes from the run's cluster: both connected, each answering its own questions.
+    if ((elsewhere && !context.connect(run->cluster)) || !context.connect(cluster))
         return Failure;
-    const auto result = followSubmission(context, context.agent().resume(run->cluster, run->id, from, epochs));
+    if (elsewhere)
+        context.err() << Tr::tr(
+                             "torchdeck resume: run %1 goes on from %2 on %3: its checkpoint is copied there first\n")
+                             .arg(shortRunId(run->id), run->cluster, cluster)
+                      << Qt::flush;
+    SessionOperation *resumed = elsewhere ? context.agent().continueOn(cluster, run->id, from, epochs)
+                                          : context.agent().resume(cluster, run->id, from, epochs);
+    const auto result = followSubmission(context, resumed);
     if (!result)
         return Failure;
-    printLaunched(context, *result, run->cluster, {}, json);
+    printLaunched(context, *result, cluster, {}, json);
     return Ok;
 }
 

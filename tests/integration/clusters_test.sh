@@ -67,4 +67,46 @@ case_soonest() { # submit A,B while A's node is held: the run goes to B and says
     remove_home
 }
 
+case_resume_on() { # a run ended on A goes on on B from A's checkpoint: one run, one curve, each attempt labelled
+    use_prebuilt_trainer
+    start_second_cluster
+    local out run on_a copied
+    run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name mover --json | json_field run)
+    expect_eq "$(wait_final "$run" 240)" completed "the first attempt on torchdeck-sandbox"
+    on_a=$(final_checkpoint "$run")
+    out=$(td resume mover --on torchdeck-b --epochs 2 --json 2>"$home/said")
+    expect_eq "$(json_field cluster <<<"$out")" torchdeck-b "where the run went on"
+    expect_eq "$(json_field attempt <<<"$out")" 1 "the attempt"
+    grep -q "checkpoint-0000000032.pt to torchdeck-b 100%" "$home/said" || fail "no copy progress: $(cat "$home/said")"
+    expect_eq "$(wait_final "$run" 240)" completed "the run on torchdeck-b"
+    copied="$home/work-b/runs/$run/checkpoints/${on_a##*/}"
+    expect_eq "$(sha256sum <"$copied")" "$(sha256sum <"$on_a")" "the checkpoint on torchdeck-b (byte for byte)"
+    [[ -s "$copied.json" ]] || fail "its sidecar was not copied"
+    out=$(td logs mover --attempt 1)
+    grep -q "resumed from $copied (epoch 1, step 32)" <<<"$out" || fail "attempt 1 did not resume from the copy: $out"
+    grep -q "epoch: 1/1" <<<"$(td logs mover --attempt 0)" || fail "attempt 0's log (on torchdeck-sandbox) unread"
+    out=$(td status mover)
+    grep -qE '^name +mover on torchdeck-b$' <<<"$out" || fail "status: $out"
+    grep -qE '^  attempt 0  job [0-9]+ on torchdeck-sandbox  completed' <<<"$out" || fail "attempt 0's cluster: $out"
+    grep -qE '^  attempt 1  job [0-9]+ on torchdeck-b  completed .* from '"$copied"'$' <<<"$out" ||
+        fail "attempt 1's cluster: $out"
+    out=$(td metrics mover)
+    grep -qE '^EPOCH .* ATTEMPT  CLUSTER$' <<<"$out" || fail "metrics header: $out"
+    grep -qE '^ +1 .* 0  torchdeck-sandbox$' <<<"$out" || fail "epoch 1 on torchdeck-sandbox: $out"
+    grep -qE '^ +2 .* 1  torchdeck-b$' <<<"$out" || fail "epoch 2 on torchdeck-b: $out"
+    # One curve: epoch 2 goes on from epoch 1's model (its loss lower), step numbers go on.
+    /usr/bin/python3 - "$(td metrics mover --json)" <<'PY' || fail "the curve does not go on"
+import json, sys
+rows = json.loads(sys.argv[1])
+epochs = [r for r in rows if r["event"] == "epoch"]
+steps = [r["step"] for r in rows if r["event"] == "step" and r["cluster"] == "torchdeck-b"]
+assert [r["cluster"] for r in epochs] == ["torchdeck-sandbox", "torchdeck-b"], epochs
+assert epochs[1]["loss"] < epochs[0]["loss"], epochs
+assert steps and min(steps) > 32, steps
+PY
+    expect_eq "$(squeue -h -o %j | grep -c "^mover-")" 0 "jobs of the run left on torchdeck-sandbox"
+    "$sandbox" --dir "$home/b" stop >/dev/null
+    remove_home
+}
+
 "case_$1"

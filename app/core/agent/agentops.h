@@ -199,9 +199,9 @@ struct Refresh {
 using Operations =
     std::tuple<Hello, Status, Stop, Handover, Poll, ProfilesChanged, Forwards, ForwardStop, CancelRequest,
                TerminalInput, Open, Refresh, EstimateStart, Submit, SubmitSweep, ResumeSweep, DeleteSweep, Resume,
-               Cancel, Requeue, AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull, DeleteRuns,
-               JobCommand, JobShell, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look, CodeSnapshots,
-               PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
+               ContinueOn, Cancel, Requeue, AutoRestart, AnnotateRun, Checkpoints, DeleteCheckpoints, RunFiles, Pull,
+               DeleteRuns, JobCommand, JobShell, ReadFile, FollowFile, Forward, Check, StackDump, Resources, Look,
+               CodeSnapshots, PruneCode, WorkDirectory, AnswerHostKey, AnswerCredential>;
 
 template <class Op, class = void> struct IsSubmission : std::false_type {
 };

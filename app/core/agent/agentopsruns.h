@@ -169,6 +169,17 @@ struct Resume {
     using Reply = SubmitReply;
 };
 
+// The next attempt of a run on another cluster (`resume RUN --on CLUSTER`): `cluster` is where it goes on. The
+// checkpoint it starts from is pulled from the run's cluster through the agent and placed in its directory there,
+// checked by size and SHA-256, before the job is sent (ClusterSession::continueRun).
+struct ContinueOn {
+    static constexpr const char16_t *name = u"continue_on";
+    static constexpr Scope scope = Scope::Cluster;
+    static constexpr bool submission = true;
+    using Request = Resume::Request;
+    using Reply = SubmitReply;
+};
+
 // What cancel and requeue did, and to which jobs.
 struct RunActionReply {
     QString message;

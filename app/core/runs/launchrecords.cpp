@@ -29,6 +29,7 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     JobRecord &job = records.job;
     job.runId = run.id;
     job.attempt = request.attempt;
+    job.cluster = request.profile.name;
     job.state = jobStateName(JobState::Pending);
     job.resumeFrom = request.resume.kind() == ResumeFrom::Kind::Checkpoint ? request.resume.checkpoint() : QString();
     job.metricsPath = spec.commandKind == CommandKind::Trainer

@@ -76,6 +76,7 @@ struct JobRecord {
     QString metricsPath;
     TailOffsets offsets;
     JobScheduling scheduling;
+    QString cluster = {}; // where it was sent; empty in a record saved without it: its run's
 
     JobState jobState() const { return jobStateFromName(state); }
     bool hasEnded() const { return isFinal(jobState()); }

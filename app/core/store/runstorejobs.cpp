@@ -7,9 +7,10 @@ namespace torchdeck {
 
 namespace {
 
-constexpr auto kJobColumns = "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
-                             "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
-                             "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes, j.elapsed_s";
+constexpr auto kJobColumns =
+    "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
+    "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
+    "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes, j.elapsed_s, j.cluster";
 
 JobRecord readJob(const QSqlQuery &q)
 {
@@ -32,6 +33,7 @@ JobRecord readJob(const QSqlQuery &q)
     j.scheduling.startEstimate = sql::toDateTime(q.value(15));
     j.scheduling.nodes = q.value(16).toString();
     j.scheduling.elapsedSeconds = q.value(17).isNull() ? -1 : q.value(17).toLongLong();
+    j.cluster = q.value(18).toString();
     return j;
 }
 
@@ -64,15 +66,15 @@ StoreStatus RunStore::saveJob(const JobRecord &job)
     QSqlQuery q(database());
     q.prepare(QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
                              "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
-                             "metrics_offset, scheduler_state, reason, start_estimate, nodes, elapsed_s) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+                             "metrics_offset, scheduler_state, reason, start_estimate, nodes, elapsed_s, cluster) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     for (const QVariant &v :
          {sql::text(job.runId), QVariant(job.attempt), sql::text(job.jobId), sql::msecs(job.submitted),
           sql::text(job.state), exitCode(job.exitCode), sql::text(job.resumeFrom), sql::text(job.stdoutPath),
           sql::text(job.stderrPath), sql::text(job.metricsPath), QVariant(job.offsets.stdoutOffset),
           QVariant(job.offsets.stderrOffset), QVariant(job.offsets.metricsOffset), sql::text(job.scheduling.state),
           sql::text(job.scheduling.reason), sql::msecs(job.scheduling.startEstimate), sql::text(job.scheduling.nodes),
-          elapsed(job.scheduling.elapsedSeconds)})
+          elapsed(job.scheduling.elapsedSeconds), sql::text(job.cluster)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(
@@ -138,11 +140,14 @@ StoreResult<std::optional<JobRecord>> RunStore::jobByJobId(const QString &cluste
     if (!isOpen())
         return Result::failure(notOpen().error);
     QSqlQuery q(database());
-    // Job ids repeat across clusters, and within one after a scheduler reset: the newest run wins.
+    // Job ids repeat across clusters, and within one after a scheduler reset: the newest run wins. A job is on
+    // its own cluster (a run continued elsewhere has jobs on two); one saved without it, on its run's.
     q.prepare(QStringLiteral("SELECT %1 FROM jobs j JOIN runs r ON r.id = j.run_id "
-                             "WHERE j.job_id = ? AND r.cluster = ? ORDER BY r.created DESC, j.attempt DESC LIMIT 1")
+                             "WHERE j.job_id = ? AND (j.cluster = ? OR (j.cluster = '' AND r.cluster = ?)) "
+                             "ORDER BY r.created DESC, j.attempt DESC LIMIT 1")
                   .arg(QLatin1StringView(kJobColumns)));
     q.addBindValue(jobId);
+    q.addBindValue(cluster);
     q.addBindValue(cluster);
     const auto found = readJobs(q, core::Tr::tr("cannot look up job %1").arg(jobId));
     if (!found.ok())

@@ -145,6 +145,10 @@ QList<StoreMigration> storeMigrations()
              // Where a run of several candidate clusters went (`torchdeck submit A,B`): each one's start estimate
              // and the one chosen, as JSON (core/runs/startestimate.h); empty for a run of one named cluster.
              QStringLiteral("ALTER TABLE runs ADD COLUMN placement TEXT NOT NULL DEFAULT ''"),
+             // The cluster of each job: a run continued on another cluster (`resume --on`) has jobs on both, and
+             // job ids repeat across clusters. Before, every job was on its run's.
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN cluster TEXT NOT NULL DEFAULT ''"),
+             QStringLiteral("UPDATE jobs SET cluster = (SELECT r.cluster FROM runs r WHERE r.id = jobs.run_id)"),
          }},
     };
 }

@@ -1,0 +1,164 @@
+// ClusterSession's continuing of a run from another cluster (`resume RUN --on CLUSTER`): the checkpoint pulled from
+// the run's cluster to this machine, placed in the run's directory here and checked, then the next attempt sent here.
+#include "client/sessionoperation.h"
+#include "core/agent/agentops.h"
+#include "core/jobs/runlayout.h"
+#include "core/privatefiles.h"
+#include "core/runs/launchrequest.h"
+#include "core/shellquote.h"
+#include "core/store/runstore.h"
+#include "session/internal/sessioninternals.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace torchdeck {
+
+namespace {
+constexpr int checkDeadlineMs = 300000; // sha256sum of a checkpoint of some GiB on a busy login node
+
+// How the pull names the checkpoint `from` asks for: "latest", a file name or a step.
+QString checkpointToPull(const ResumeFrom &from)
+{
+    if (from.kind() != ResumeFrom::Kind::Checkpoint)
+        return QStringLiteral("latest");
+    return from.checkpoint().section(u'/', -1);
+}
+
+// Progress, output, events and the end of `inner` reported as `outer`'s.
+void relay(SessionOperation *inner, SessionOperation *outer)
+{
+    QObject::connect(inner, &SessionOperation::progress, outer, &SessionOperation::reportProgress);
+    QObject::connect(inner, &SessionOperation::output, outer, &SessionOperation::reportOutput);
+    QObject::connect(inner, &SessionOperation::event, outer, &SessionOperation::reportEvent);
+    QObject::connect(inner, &SessionOperation::finished, outer, &SessionOperation::finish);
+    QObject::connect(inner, &SessionOperation::failed, outer, &SessionOperation::fail);
+}
+} // namespace
+
+SessionOperation *ClusterSession::continueRun(const QString &runId, const ResumeFrom &from, const QString &epochs,
+                                              const std::function<ClusterSession *(const QString &)> &sessionOf)
+{
+    const auto run = m_store->run(runId);
+    if (!run.ok() || !run.value)
+        return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
+    if (run.value->cluster == name())
+        return resume(runId, from, epochs);
+    QString error;
+    // Refused before anything is copied when the run cannot go on (still running, no such checkpoint).
+    if (!resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error))
+        return SessionOperation::alreadyFailed(error, this);
+    const JobSpec::FromJson spec = run.value->spec();
+    if (spec.ok() && !spec.spec.codeSnapshot.isEmpty())
+        return SessionOperation::alreadyFailed(
+            tr("run %1 runs a code snapshot on %2: continuing it on another cluster (its snapshot synced there) is "
+               "not supported yet; submit it anew on %3 with --code")
+                .arg(runId.left(8), run.value->cluster, name()),
+            this);
+    if (from.kind() == ResumeFrom::Kind::Scratch)
+        return resume(runId, from, epochs); // nothing to carry over
+    ClusterSession *source = sessionOf(run.value->cluster);
+    if (!source)
+        return SessionOperation::alreadyFailed(
+            tr("run %1 is on %2, which is no longer in your ssh config: its checkpoint cannot be fetched")
+                .arg(runId.left(8), run.value->cluster),
+            this);
+    const QString local = QFileInfo(m_store->path()).dir().filePath(QStringLiteral("moving/") + runId);
+    if (const QString problem = makePrivateDirectory(local); !problem.isEmpty())
+        return SessionOperation::alreadyFailed(problem, this);
+    auto *operation = new SessionOperation(this);
+    const QString sourceName = source->name();
+    // Pulled through this machine: clusters seldom reach each other over SSH with the user's keys.
+    operation->reportProgress(tr("Fetching the checkpoint of run %1 from %2").arg(runId.left(8), sourceName), 0, 0);
+    SessionOperation *pull = source->pullRunFiles(runId, {}, checkpointToPull(from), local);
+    connect(pull, &SessionOperation::progress, operation,
+            [operation, sourceName](const QString &step, qint64 done, qint64 total) {
+                operation->reportProgress(tr("%1 from %2").arg(step, sourceName), done, total);
+            });
+    connect(pull, &SessionOperation::failed, operation, [operation, sourceName](const QString &why) {
+        operation->fail(tr("cannot fetch the checkpoint from %1: %2").arg(sourceName, why));
+    });
+    onReply<agent::Pull>(pull, operation, [this, operation, runId, epochs, source, local](const agent::Pull::Reply &r) {
+        if (r.pulled.isEmpty())
+            return operation->fail(tr("the pull of the checkpoint brought nothing"));
+        const agent::PulledFile checkpoint = r.pulled.constFirst();
+        // Its sidecar too, where the trainer wrote one: a checkpoint without it reads as torn to the trainer.
+        SessionOperation *sidecar = source->pullRunFiles(runId, {checkpoint.path + QStringLiteral(".json")}, {}, local);
+        const auto place = [this, operation, runId, epochs, checkpoint](const std::optional<agent::PulledFile> &json) {
+            placeRunFile(operation, runId, checkpoint.path, checkpoint.local, checkpoint.sha256,
+                         [this, operation, runId, epochs, checkpoint, json](const QString &placed) {
+                             QFile::remove(checkpoint.local); // it is on the cluster now, checked
+                             const auto resumeThere = [this, operation, runId, epochs, placed] {
+                                 relay(resume(runId, ResumeFrom::checkpoint(placed), epochs), operation);
+                             };
+                             if (!json)
+                                 return resumeThere();
+                             placeRunFile(operation, runId, json->path, json->local, json->sha256,
+                                          [json, resumeThere](const QString &) {
+                                              QFile::remove(json->local);
+                                              resumeThere();
+                                          });
+                         });
+        };
+        connect(sidecar, &SessionOperation::failed, operation, [place](const QString &) { place(std::nullopt); });
+        onReply<agent::Pull>(sidecar, operation, [place](const agent::Pull::Reply &json) {
+            place(json.pulled.isEmpty() ? std::nullopt : std::optional<agent::PulledFile>(json.pulled.constFirst()));
+        });
+    });
+    return operation;
+}
+
+void ClusterSession::placeRunFile(SessionOperation *operation, const QString &runId, const QString &relative,
+                                  const QString &localPath, const QString &sha256,
+                                  const std::function<void(const QString &)> &then)
+{
+    const auto failed = [operation](const QString &why) { operation->fail(why); };
+    whenConnected(
+        operation,
+        [this, operation, runId, relative, localPath, sha256, then, failed] {
+            if (workDirectory().isEmpty())
+                return operation->fail(
+                    tr("the work directory on %1 is not known yet (torchdeck check %1 says why)").arg(name()));
+            const QString target = WorkLayout{workDirectory()}.runDirectory(runId) + u'/' + relative;
+            const QString folder = target.section(u'/', 0, -2);
+            // The run's directory is the user's alone (its checkpoints), as a submission makes it.
+            runCommand(
+                operation, QStringLiteral("umask 077 && mkdir -p -- %1").arg(shellQuote(folder)),
+                [this, operation, relative, localPath, sha256, then, target, failed](int exitCode, const QByteArray &,
+                                                                                     const QByteArray &err) {
+                    if (exitCode != 0)
+                        return operation->fail(
+                            tr("cannot make %1 on %2: %3")
+                                .arg(target.section(u'/', 0, -2), name(), QString::fromUtf8(err.trimmed())));
+                    remote::RemoteUpload *upload = m_parts->connection.upload(localPath, target, 0600);
+                    const QString step = tr("%1 to %2").arg(relative, name());
+                    connect(
+                        upload, &remote::RemoteUpload::progress, operation,
+                        [operation, step](qint64 done, qint64 total) { operation->reportProgress(step, done, total); });
+                    connect(upload, &remote::RemoteUpload::failed, operation, [operation, step](const QString &why) {
+                        operation->fail(tr("copying %1 stopped: %2").arg(step, why));
+                    });
+                    connect(
+                        upload, &remote::RemoteUpload::finished, operation,
+                        [this, operation, sha256, then, target, failed](qint64) {
+                            runCommand(
+                                operation, QStringLiteral("sha256sum -- %1").arg(shellQuote(target)),
+                                [this, operation, sha256, then, target](int code, const QByteArray &out,
+                                                                        const QByteArray &) {
+                                    const QString there = QString::fromUtf8(out.left(64));
+                                    if (code != 0 || there != sha256)
+                                        return operation->fail(
+                                            tr("%1 on %2 is not the checkpoint sent (SHA-256 %3, sent %4)")
+                                                .arg(target, name(), there.isEmpty() ? tr("unread") : there, sha256));
+                                    then(target);
+                                },
+                                failed, checkDeadlineMs);
+                        });
+                },
+                failed);
+        },
+        failed);
+}
+
+} // namespace torchdeck

@@ -231,7 +231,10 @@ void MainWindow::updateRunRow(const QString &runId)
             m_runView->showRun({});
         return;
     }
+    const bool shown = m_runView->runId() == runId;
     m_runs->updateRun(*run.value, submittedJobIds(m_store.jobs(runId).value));
+    if (shown && m_runView->runId() != runId)
+        selectRun(runId); // it moved to another cluster's group: still the one shown
     m_runView->runChanged(runId);
 }
 

@@ -64,6 +64,22 @@ void RunTreeModel::setRuns(const QList<RunRecord> &runs, const QHash<QString, QS
 
 void RunTreeModel::updateRun(const RunRecord &run, const QStringList &jobIds)
 {
+    // A run continued on another cluster (`resume --on`) leaves its old cluster's group, which goes when empty.
+    if (const QModelIndex before = indexOf(run.id); before.isValid()) {
+        const int old = int(before.internalId() - 1);
+        if (m_groups.at(old).cluster != run.cluster) {
+            beginRemoveRows(index(old, 0), before.row(), before.row());
+            m_groups[old].entries.removeAt(before.row());
+            endRemoveRows();
+            if (m_groups.at(old).entries.isEmpty()) {
+                beginRemoveRows({}, old, old);
+                m_groups.removeAt(old);
+                endRemoveRows();
+            } else {
+                emit dataChanged(index(old, 0), index(old, ColumnCount - 1)); // the cluster's counts
+            }
+        }
+    }
     int group = groupRow(run.cluster);
     if (group < 0) {
         auto at = std::lower_bound(m_groups.cbegin(), m_groups.cend(), run.cluster,

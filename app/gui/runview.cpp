@@ -9,6 +9,7 @@
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
+#include "core/sshconfigparser.h"
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
@@ -29,6 +30,7 @@
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -63,6 +65,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     , m_stackDump(new QAction(tr("S&tacks\u2026"), this))
     , m_delete(new QAction(tr("&Delete run\u2026"), this))
     , m_shell(new QAction(tr("Open a &shell"), this))
+    , m_continueOn(new QAction(tr("Continue &on\u2026"), this))
     , m_more(new QToolButton)
     , m_tabs(new QTabWidget)
     , m_chartsPanel(new RunChartsPanel(agent->store(), agent->seriesCache()))
@@ -93,7 +96,7 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_more->setToolButtonStyle(Qt::ToolButtonTextOnly);
     auto *more = new QMenu(m_more);
     more->setToolTipsVisible(true);
-    more->addActions({m_shell, m_logPatterns, m_openPort, m_stackDump});
+    more->addActions({m_shell, m_logPatterns, m_openPort, m_stackDump, m_continueOn});
     more->addSeparator();
     more->addAction(m_delete);
     m_more->setMenu(more);
@@ -141,6 +144,10 @@ RunView::RunView(AgentClient *agent, QWidget *parent)
     m_requeue->setToolTip(
         tr("Requeue the run's current job; an ended run is offered a resume from its latest checkpoint"));
     connect(m_resumeLatest, &QPushButton::clicked, this, [this] { resumeFrom(ResumeFrom::latest()); });
+    m_continueOn->setObjectName(QStringLiteral("continueOn"));
+    m_continueOn->setToolTip(tr("Go on with the ended run on another of your clusters, from its latest checkpoint "
+                                "(copied there through this machine and checked)"));
+    connect(m_continueOn, &QAction::triggered, this, &RunView::chooseClusterToContinueOn);
     connect(m_checkpoints, &CheckpointPanel::resumeRequested, this,
             [this](const QString &checkpoint) { resumeFrom(ResumeFrom::checkpoint(checkpoint)); });
     connect(m_checkpoints, &CheckpointPanel::message, this, &RunView::message);
@@ -233,6 +240,7 @@ void RunView::reloadDetails()
     const JobSpec::FromJson spec = record.spec();
     m_logPatterns->setEnabled(spec.ok() && spec.spec.commandKind == CommandKind::Custom);
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
+    m_continueOn->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics);
     m_files->showRun(record.cluster, record.id);
     m_notes->showRun(&record);
@@ -387,22 +395,46 @@ void RunView::setAutoRestart(bool enabled)
     connect(switched, &SessionOperation::finished, this, &RunView::reloadDetails);
 }
 
-void RunView::resumeFrom(const ResumeFrom &checkpoint)
+void RunView::chooseClusterToContinueOn()
 {
     const auto run = m_agent->store()->run(m_runId);
     if (!run.ok() || !run.value)
         return;
+    QStringList others = readUserSshConfig().hostAliases();
+    others.removeAll(run.value->cluster);
+    if (others.isEmpty()) {
+        QMessageBox::information(this, tr("Continue on another cluster"),
+                                 tr("Your ssh config names no other cluster than %1.").arg(run.value->cluster));
+        return;
+    }
+    bool chosen = false;
+    const QString cluster = QInputDialog::getItem(
+        this, tr("Continue on another cluster"),
+        tr("Run %1 goes on from its latest checkpoint, copied from %2 to:").arg(run.value->name, run.value->cluster),
+        others, 0, false, &chosen);
+    if (chosen)
+        resumeFrom(ResumeFrom::latest(), cluster);
+}
+
+void RunView::resumeFrom(const ResumeFrom &checkpoint, const QString &cluster)
+{
+    const auto run = m_agent->store()->run(m_runId);
+    if (!run.ok() || !run.value)
+        return;
+    const QString where = cluster.isEmpty() ? run.value->cluster : cluster;
     QString problem;
     // Refused before asking the agent when the run cannot resume (still running, no such checkpoint).
-    if (!m_agent->profiles() || !resumeRequest(*m_agent->store(), m_agent->profiles()->profile(run.value->cluster),
-                                               *run.value, checkpoint, {}, &problem)) {
+    if (!m_agent->profiles() ||
+        !resumeRequest(*m_agent->store(), m_agent->profiles()->profile(where), *run.value, checkpoint, {}, &problem)) {
         QMessageBox::warning(this, tr("Cannot resume"), problem);
         return;
     }
-    SessionOperation *submission = m_agent->resume(run.value->cluster, m_runId, checkpoint, {});
+    SessionOperation *submission = where == run.value->cluster ? m_agent->resume(where, m_runId, checkpoint, {})
+                                                               : m_agent->continueOn(where, m_runId, checkpoint, {});
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->setWindowTitle(tr("Resume %1").arg(run.value->name));
+    dialog->setWindowTitle(where == run.value->cluster ? tr("Resume %1").arg(run.value->name)
+                                                       : tr("Continue %1 on %2").arg(run.value->name, where));
     auto *panel = new SubmissionPanel;
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);

@@ -67,7 +67,12 @@ public:
     void requeueRun();
     // The log patterns of the run's cluster, tried on the run's log (a custom command's run).
     LogPatternDialog *openLogPatterns();
-    void resumeFrom(const ResumeFrom &checkpoint);
+    // The next attempt from `checkpoint`, on the run's cluster or, given `cluster`, on another: its checkpoint is
+    // copied there first (agent::ContinueOn).
+    void resumeFrom(const ResumeFrom &checkpoint, const QString &cluster = {});
+    // "Continue on…": the user's other clusters (their ssh config) offered; the run goes on from its latest
+    // checkpoint on the one chosen.
+    void chooseClusterToContinueOn();
     // The log tab with one attempt's log (a boundary clicked on a chart); the latest job's again on showRun.
     void showAttemptLog(int attempt);
     int shownLogAttempt() const { return m_logAttempt; }
@@ -105,11 +110,12 @@ private:
     QPushButton *m_requeue;
     QAction *m_logPatterns; // a custom command's: try and save the cluster's log patterns
     QPushButton *m_resumeLatest;
-    QAction *m_openPort;  // a port on the run's node, forwarded by the agent
-    QAction *m_stackDump; // every rank's stack, for a run that stalls
-    QAction *m_delete;    // the run's record, and its directory if asked
-    QAction *m_shell;     // a terminal with a shell in the running job
-    QToolButton *m_more;  // the five above: the row of buttons stays narrow
+    QAction *m_openPort;   // a port on the run's node, forwarded by the agent
+    QAction *m_stackDump;  // every rank's stack, for a run that stalls
+    QAction *m_delete;     // the run's record, and its directory if asked
+    QAction *m_shell;      // a terminal with a shell in the running job
+    QAction *m_continueOn; // an ended run goes on on another cluster
+    QToolButton *m_more;   // the six above: the row of buttons stays narrow
     QTabWidget *m_tabs;
     RunChartsPanel *m_chartsPanel;
     RunCharts *m_charts;

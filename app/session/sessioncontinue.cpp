@@ -114,13 +114,13 @@ void ClusterSession::placeRunFile(SessionOperation *operation, const QString &ru
                                   const std::function<void(const QString &)> &then)
 {
     const auto failed = [operation](const QString &why) { operation->fail(why); };
-    whenConnected(
-        operation,
-        [this, operation, runId, relative, localPath, sha256, then, failed] {
-            if (workDirectory().isEmpty())
-                return operation->fail(
-                    tr("the work directory on %1 is not known yet (torchdeck check %1 says why)").arg(name()));
-            const QString target = WorkLayout{workDirectory()}.runDirectory(runId) + u'/' + relative;
+    // Where the run's directory is here: the work directory, resolved once connected.
+    SessionOperation *resolving = workDirectoryOperation();
+    connect(resolving, &SessionOperation::failed, operation, failed);
+    onReply<agent::WorkDirectory>(
+        resolving, operation,
+        [this, operation, runId, relative, localPath, sha256, then, failed](const agent::WorkDirectory::Reply &work) {
+            const QString target = WorkLayout{work.directory}.runDirectory(runId) + u'/' + relative;
             const QString folder = target.section(u'/', 0, -2);
             // The run's directory is the user's alone (its checkpoints), as a submission makes it.
             runCommand(
@@ -157,8 +157,7 @@ void ClusterSession::placeRunFile(SessionOperation *operation, const QString &ru
                         });
                 },
                 failed);
-        },
-        failed);
+        });
 }
 
 } // namespace torchdeck

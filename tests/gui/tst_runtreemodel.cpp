@@ -109,6 +109,18 @@ private slots:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, 0).data(RunTreeModel::ClusterRole).toString(), QStringLiteral("aaa"));
         QCOMPARE(model.indexOf(QStringLiteral("a")).parent().row(), 1);
+        // A run continued on another cluster moves to its group; a group left empty goes.
+        RunRecord moved = *model.run(QStringLiteral("e"));
+        moved.cluster = QStringLiteral("hpc");
+        model.updateRun(moved, {QStringLiteral("5")});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.rowCount(model.clusterIndex(QStringLiteral("hpc"))), 5);
+        QCOMPARE(model.indexOf(QStringLiteral("e")).parent(), model.clusterIndex(QStringLiteral("hpc")));
+        moved.cluster = QStringLiteral("zzz");
+        model.updateRun(moved, {});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.rowCount(model.clusterIndex(QStringLiteral("hpc"))), 4);
+        QCOMPARE(model.run(QStringLiteral("e"))->cluster, QStringLiteral("zzz"));
     }
 
     void filterMatchesJobIdsAndStates()

@@ -115,11 +115,23 @@ QList<AttemptBoundary> attemptBoundaries(const MetricSeries &series, const QList
     if (jobs.size() < 2)
         return boundaries;
     const QList<AttemptSegment> segments = attemptSegments(series, jobs, checkpoints);
+    const auto clusterOf = [&jobs](int attempt) {
+        for (const JobRecord &job : jobs)
+            if (job.attempt == attempt)
+                return job.cluster;
+        return QString();
+    };
     for (qsizetype i = 1; i < segments.size(); ++i) {
         const AttemptSegment &ended = segments.at(i - 1);
-        if (!std::isnan(segments.at(i).firstX))
-            boundaries.append({segments.at(i).firstX, ended.attempt,
-                               core::Tr::tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end))});
+        if (std::isnan(segments.at(i).firstX))
+            continue;
+        QString label = core::Tr::tr("job %1: %2").arg(ended.jobId, attemptEndName(ended.end));
+        // A run continued on another cluster (`resume --on`): where it went on is part of the boundary.
+        const QString before = clusterOf(ended.attempt);
+        const QString after = clusterOf(segments.at(i).attempt);
+        if (!before.isEmpty() && !after.isEmpty() && before != after)
+            label += core::Tr::tr("; on %1 from here").arg(after);
+        boundaries.append({segments.at(i).firstX, ended.attempt, label});
     }
     return boundaries;
 }

@@ -64,6 +64,13 @@ void TestAttemptSegments::restartThenBranch()
     QCOMPARE(boundaries.at(1).endedAttempt, 1);
     QCOMPARE(boundaries.at(1).label, QStringLiteral("job 101: branched"));
     QVERIFY(attemptBoundaries(series, {jobs.constFirst()}, checkpoints).isEmpty()); // one job: none
+    // A run continued on another cluster says where it went on.
+    QList<JobRecord> moved = jobs;
+    for (JobRecord &each : moved)
+        each.cluster = each.attempt < 2 ? QStringLiteral("narvi") : QStringLiteral("puhti");
+    QCOMPARE(attemptBoundaries(series, moved, checkpoints).at(0).label, QStringLiteral("job 100: wall time"));
+    QCOMPARE(attemptBoundaries(series, moved, checkpoints).at(1).label,
+             QStringLiteral("job 101: branched; on puhti from here"));
 }
 
 void TestAttemptSegments::ends_data()

@@ -1,0 +1,132 @@
+#include "gui/runcharts.h"
+#include "gui/runchartview.h"
+#include "gui/runview.h"
+#include "guisandbox.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QInputDialog>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace torchdeck;
+using namespace torchdeck::testing;
+
+namespace {
+const QString kSecondHost = QStringLiteral("torchdeck-b");
+
+// scripts/sandbox with these arguments; its output when it failed.
+QString sandbox(const QStringList &args)
+{
+    QProcess process;
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(qEnvironmentVariable("TORCHDECK_SOURCE_DIR") + QStringLiteral("/scripts/sandbox"), args);
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return QStringLiteral("scripts/sandbox %1: %2").arg(args.join(u' '), QString::fromUtf8(process.readAll()));
+    return {};
+}
+} // namespace
+
+// Issue 43 from the window: "Continue on…" takes an ended run to a second sandbox cluster (torchdeck-b, its own
+// sshd and Slurm beside the suite's), from its latest checkpoint; one run, its attempts on both clusters.
+class TestGuiContinue : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        initSandboxTest(m_home, TrainerUse::Prebuilt);
+        // A copy of the ssh config gets the second cluster's Include: the suite's stays as it was.
+        const QString config = m_home.filePath(QStringLiteral("ssh-config"));
+        QVERIFY(QFile::copy(qEnvironmentVariable("TORCHDECK_SSH_CONFIG"), config));
+        qputenv("TORCHDECK_SSH_CONFIG", QFile::encodeName(config));
+        const QString started = sandbox({QStringLiteral("--dir"), m_home.filePath(QStringLiteral("b")),
+                                         QStringLiteral("--name"), kSecondHost, QStringLiteral("start")});
+        QVERIFY2(started.isEmpty(), qPrintable(started));
+        m_started = true;
+        ProfileStore profiles;
+        QString error;
+        QVERIFY2(profiles.load(&error), qPrintable(error));
+        ClusterProfile profile = profiles.profile(kSecondHost);
+        profile.workDirectory = m_home.filePath(QStringLiteral("work-b"));
+        profile.trainerBinary = qEnvironmentVariable("TORCHDECK_TRAIN_BINARY");
+        profile.minPollSeconds = 1;
+        profile.slurmHistory = SlurmHistory::CompletionFile; // no accounting database
+        profiles.put(profile);
+        QVERIFY2(profiles.save(&error), qPrintable(error));
+    }
+
+    void cleanupTestCase()
+    {
+        if (m_started)
+            QVERIFY(sandbox({QStringLiteral("--dir"), m_home.filePath(QStringLiteral("b")), QStringLiteral("stop")})
+                        .isEmpty());
+    }
+
+    void continuesAnEndedRunOnAnotherCluster()
+    {
+        ShownWindow shown; // the window attaches to its agent
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
+        // Stopped after its first epoch as at a wall time (checkpoint, exit 75), and not restarted here.
+        JobSpec spec = smallTrainerJob(2);
+        spec.maxRestarts = 0;
+        spec.trainerArgs << QStringLiteral("--signal-at-step") << QStringLiteral("32");
+        const FormSubmission submission = submitThroughForm(window, spec);
+        QVERIFY2(submission.error.isEmpty(), qPrintable(submission.error));
+        const QString runId = submission.result.runId;
+        QVERIFY(waitForRunEnd(window, runId) != QStringLiteral("completed"));
+        QCOMPARE(window.runModel()->run(runId)->epochsDone, 1);
+        QCOMPARE(window.runView()->runId(), runId);
+
+        // More > Continue on…: the other cluster of the ssh config is offered, and chosen.
+        auto *action = window.runView()->findChild<QAction *>(QStringLiteral("continueOn"));
+        QVERIFY(action);
+        QTRY_VERIFY_WITH_TIMEOUT(action->isEnabled(), 10000);
+        QStringList offered;
+        QTimer::singleShot(0, this, [&offered] {
+            QInputDialog *chooser = nullptr;
+            if (!QTest::qWaitFor(
+                    [&] { return (chooser = qobject_cast<QInputDialog *>(QApplication::activeModalWidget())); }, 5000))
+                return;
+            offered = chooser->comboBoxItems();
+            chooser->setTextValue(kSecondHost);
+            chooser->accept();
+        });
+        QSignalSpy resumed(window.runView(), &RunView::resumed);
+        action->trigger();
+        QVERIFY2(offered.contains(kSecondHost), qPrintable(offered.join(u',')));
+        QVERIFY(!offered.contains(kSandboxHost));
+        QTRY_VERIFY_WITH_TIMEOUT(!resumed.isEmpty(), 120000);
+        const auto again = resumed.constFirst().constFirst().value<LaunchResult>();
+        QCOMPARE(again.runId, runId);
+        QCOMPARE(again.attempt, 1);
+
+        QCOMPARE(waitForRunEnd(window, runId), QStringLiteral("completed"));
+        const auto jobs = window.agent()->store()->jobs(runId).value;
+        QCOMPARE(jobs.size(), 2);
+        QCOMPARE(jobs.at(0).cluster, kSandboxHost);
+        QCOMPARE(jobs.at(1).cluster, kSecondHost);
+        QCOMPARE(window.runModel()->run(runId)->cluster, kSecondHost);
+        QCOMPARE(window.runModel()->run(runId)->epochsDone, 2);
+        // One curve over both clusters; where it went on is marked on it.
+        QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
+        bool marked = false;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (const RunChartView *view : window.runView()->charts()->findChildren<RunChartView *>())
+                    for (const ChartMarker &marker : view->markers())
+                        marked = marked || marker.label.endsWith(QStringLiteral("; on torchdeck-b from here"));
+                return marked;
+            }(),
+            10000);
+    }
+
+private:
+    QTemporaryDir m_home{qEnvironmentVariable("TORCHDECK_SANDBOX_DIR") + QStringLiteral("/gui-test.XXXXXX")};
+    bool m_started = false;
+};
+
+QTEST_MAIN(TestGuiContinue)
+#include "tst_guicontinue.moc"

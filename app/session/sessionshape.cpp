@@ -26,7 +26,8 @@ bool ClusterSession::shapeIsFresh() const
 
 void ClusterSession::readShape(QObject *context, const std::function<void()> &then)
 {
-    if (shapeIsFresh())
+    // A read in flight (the one on connecting) is waited for: its shape is the one to check against.
+    if (!m_readingShape && shapeIsFresh())
         return then();
     m_shapeWaiters.append({QPointer<QObject>(context), then});
     if (m_readingShape)

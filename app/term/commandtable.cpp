@@ -432,6 +432,9 @@ QList<OptionSpec> buildJobOptions()
                       "run's own step times)")),
         valued("--master-port", "PORT", Tr::tr("the rendezvous port")),
         valued("--command", "CMD", Tr::tr("run your own command on every rank instead of the bundled trainer")),
+        repeated(valued("--command-on", "CLUSTER=CMD",
+                        Tr::tr("the command on that cluster instead of --command's (a run offered to several clusters, "
+                               "or continued on another)"))),
         valued("--code", "DIR",
                Tr::tr("upload this project folder (git's files, or all but .torchdeckignore's) as a snapshot; the "
                       "command runs in the run's copy of it, and a resume runs the same code"),

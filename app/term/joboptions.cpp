@@ -135,6 +135,16 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             overrides[u"customCommand"] = value;
             continue;
         }
+        if (arg == u"--command-on") {
+            const qsizetype equals = value.indexOf(u'=');
+            if (equals <= 0 || equals + 1 >= value.size())
+                return fail(Tr::tr("--command-on wants CLUSTER=COMMAND, got '%1'").arg(value));
+            QJsonArray variants = overrides.value(u"commandOn").toArray();
+            variants.append(QJsonObject{{QStringLiteral("cluster"), value.left(equals)},
+                                        {QStringLiteral("command"), value.mid(equals + 1)}});
+            overrides[u"commandOn"] = variants;
+            continue;
+        }
         if (arg == u"--code") {
             const QFileInfo folder(value);
             if (!folder.isDir())

@@ -34,6 +34,15 @@ case_soonest() { # submit A,B while A's node is held: the run goes to B and says
     grep -q "^# ==> torchdeck-b <==" <<<"$out" || fail "no script for torchdeck-b: $out"
     grep -q "$home/work-b/runs/" <<<"$out" || fail "torchdeck-b's script does not use its work directory: $out"
     grep -q "$home/work/runs/" <<<"$out" || fail "torchdeck-sandbox's script does not use its work directory: $out"
+    # A custom command's variant for one cluster (--command-on) is that cluster's; the others run --command.
+    out=$(td script torchdeck-sandbox,torchdeck-b --launch local --command 'echo everywhere' \
+          --command-on 'torchdeck-b=echo only-on-b' --name variants)
+    expect_eq "$(awk '/^# ==> torchdeck-sandbox/{on=1} /^# ==> torchdeck-b/{on=0} on' <<<"$out" |
+                 grep -c 'echo only-on-b\|echo everywhere')" 1 "commands in torchdeck-sandbox's script"
+    awk '/^# ==> torchdeck-sandbox/{on=1} /^# ==> torchdeck-b/{on=0} on' <<<"$out" | grep -q 'echo everywhere' ||
+        fail "torchdeck-sandbox does not run --command: $out"
+    awk '/^# ==> torchdeck-b/{on=1} on' <<<"$out" | grep -q 'echo only-on-b' || fail "torchdeck-b's variant: $out"
+    awk '/^# ==> torchdeck-b/{on=1} on' <<<"$out" | grep -q 'echo everywhere' && fail "torchdeck-b runs --command: $out"
 
     out=$(td submit torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 1 --name soonest --json 2>"$home/said")
     run=$(json_field run <<<"$out")

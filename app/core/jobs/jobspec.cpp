@@ -11,10 +11,10 @@ auto tied(const JobSpec &s)
     return std::tie(s.name, s.nodes, s.tasksPerNode, s.gpusPerNode, s.gpusPerTask, s.gpuType, s.cpusPerTask, s.memory,
                     s.wallTimeSeconds, s.partition, s.account, s.modules, s.environment, s.workingDirectory, s.launch,
                     s.launcherOptions, s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath,
-                    s.trainerArgs, s.customCommand, s.perNodeLauncher, s.logPatterns, s.codeDirectory, s.codeSnapshot,
-                    s.masterPort, s.outputPath, s.errorPath, s.checkpointSignalEnabled, s.checkpointSignal,
-                    s.signalLeadSeconds, s.requeue, s.maxRestarts, s.requeueExitCode, s.traceFile, s.dependencies,
-                    s.extraDirectives);
+                    s.trainerArgs, s.customCommand, s.commandOn, s.perNodeLauncher, s.logPatterns, s.codeDirectory,
+                    s.codeSnapshot, s.masterPort, s.outputPath, s.errorPath, s.checkpointSignalEnabled,
+                    s.checkpointSignal, s.signalLeadSeconds, s.requeue, s.maxRestarts, s.requeueExitCode, s.traceFile,
+                    s.dependencies, s.extraDirectives);
 }
 
 // Relative log paths are taken from the working directory, where the job runs (Slurm would take them
@@ -39,6 +39,11 @@ bool operator==(const ContainerSpec &a, const ContainerSpec &b)
 bool operator==(const JobDependency &a, const JobDependency &b)
 {
     return a.kind == b.kind && a.jobIds == b.jobIds;
+}
+
+bool operator==(const ClusterCommand &a, const ClusterCommand &b)
+{
+    return a.cluster == b.cluster && a.command == b.command;
 }
 
 bool operator==(const EnvironmentVariable &a, const EnvironmentVariable &b)

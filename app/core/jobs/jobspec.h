@@ -44,6 +44,14 @@ struct EnvironmentVariable {
 };
 bool operator==(const EnvironmentVariable &a, const EnvironmentVariable &b);
 
+// A custom command's variant for one cluster (`--command-on CLUSTER=CMD`): a run offered to several clusters, or
+// continued on another, runs it there instead of the default command.
+struct ClusterCommand {
+    QString cluster;
+    QString command;
+};
+bool operator==(const ClusterCommand &a, const ClusterCommand &b);
+
 // The exit code of torchdeck-train after a signal-triggered checkpoint (EX_TEMPFAIL, docs/trainer.md).
 constexpr int kTrainerRequeueExitCode = 75;
 constexpr int kDefaultSignalLeadSeconds = 300;
@@ -76,6 +84,7 @@ struct JobSpec {
     QString trainerPath = QStringLiteral("torchdeck-train");
     QStringList trainerArgs;
     QString customCommand;
+    QList<ClusterCommand> commandOn;                      // per-cluster variants of customCommand, applied on rendering
     QString perNodeLauncher = QStringLiteral("torchrun"); // custom command + SrunPerNodeLauncher
     QStringList logPatterns; // custom command: regexes whose named groups turn its log lines into metrics
     // Custom command: a local project folder uploaded as a snapshot (core/code); the command runs in the run's

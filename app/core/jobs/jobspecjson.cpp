@@ -172,6 +172,9 @@ private:
 QJsonObject JobSpec::toJson() const
 {
     QJsonArray env;
+    QJsonArray variants;
+    for (const ClusterCommand &variant : commandOn)
+        variants.append(QJsonObject{{u"cluster"_s, variant.cluster}, {u"command"_s, variant.command}});
     for (const EnvironmentVariable &var : environment)
         env.append(QJsonObject{{u"name"_s, var.name}, {u"value"_s, var.value}});
     QJsonArray deps;
@@ -204,6 +207,7 @@ QJsonObject JobSpec::toJson() const
         {u"trainerPath"_s, trainerPath},
         {u"trainerArgs"_s, toArray(trainerArgs)},
         {u"customCommand"_s, customCommand},
+        {u"commandOn"_s, variants},
         {u"perNodeLauncher"_s, perNodeLauncher},
         {u"logPatterns"_s, toArray(logPatterns)},
         {u"code"_s, codeDirectory},
@@ -274,6 +278,10 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.string(u"trainerPath"_s, s.trainerPath);
     r.stringList(u"trainerArgs"_s, s.trainerArgs);
     r.string(u"customCommand"_s, s.customCommand);
+    r.objects(u"commandOn"_s, s.commandOn, [](Reader &item, ClusterCommand &variant) {
+        item.string(u"cluster"_s, variant.cluster);
+        item.string(u"command"_s, variant.command);
+    });
     r.string(u"perNodeLauncher"_s, s.perNodeLauncher);
     r.stringList(u"logPatterns"_s, s.logPatterns);
     r.string(u"code"_s, s.codeDirectory);

@@ -327,6 +327,15 @@ private:
             add(QStringLiteral("trainerPath"), core::Tr::tr("The trainer's path on the cluster is not known."));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
             add(QStringLiteral("customCommand"), core::Tr::tr("The custom command is empty."));
+        for (const ClusterCommand &variant : s.commandOn) {
+            if (s.commandKind != CommandKind::Custom)
+                add(QStringLiteral("commandOn"),
+                    core::Tr::tr("A command for %1 needs a command of your own (--command) for the other clusters.")
+                        .arg(variant.cluster));
+            else if (variant.cluster.trimmed().isEmpty() || variant.command.trimmed().isEmpty())
+                add(QStringLiteral("commandOn"), core::Tr::tr("A per-cluster command needs a cluster and a command."));
+            bodyValue(QStringLiteral("commandOn"), variant.command, core::Tr::tr("The command"));
+        }
         for (qsizetype i = 0; i < s.logPatterns.size(); ++i) {
             if (const QString problem = userLogPatternProblem({s.logPatterns[i]}); !problem.isEmpty())
                 add(QStringLiteral("logPatterns[%1]").arg(i), problem);

@@ -86,6 +86,9 @@ SubmissionScript renderSubmission(const LaunchRequest &request, const QString &w
         spec.account = profile.account;
     if (spec.modules.isEmpty())
         spec.modules = profile.modules;
+    for (const ClusterCommand &variant : spec.commandOn)
+        if (variant.cluster == profile.name && spec.commandKind == CommandKind::Custom)
+            spec.customCommand = variant.command; // this cluster's own (`--command-on`)
     SubmissionScript rendered;
     rendered.runDirectory = WorkLayout{workDirectory}.runDirectory(request.runId);
     spec.name = attemptJobName(spec.name, request.runId, request.attempt);

@@ -1,4 +1,5 @@
 // core/runs/launchrequest.h: what a submission sends, decided once for both fronts and the preview.
+#include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/runs/launchrequest.h"
 #include "core/store/runstore.h"
@@ -115,6 +116,31 @@ private slots:
                  qPrintable(rendered.script));
         QVERIFY(!rendered.script.contains(QStringLiteral("'~/")));
         QVERIFY(!rendered.script.contains(QStringLiteral("'$HOME")));
+    }
+
+    void aClustersOwnCommandIsItsVariant()
+    {
+        JobSpec spec = trainerJob();
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("python3 train.py");
+        spec.commandOn = {{QStringLiteral("elsewhere"), QStringLiteral("python3 elsewhere.py")},
+                          {QStringLiteral("cluster"), QStringLiteral("python3 here.py")}};
+        LaunchRequest request = newRunRequest(profileWithSettings(SchedulerKind::Slurm), spec);
+        request.runId = QStringLiteral("run");
+        const SubmissionScript here = renderSubmission(request, QStringLiteral("/w"), QStringLiteral("/t"));
+        QVERIFY2(here.ok(), qPrintable(formatJobSpecErrors(here.errors)));
+        QVERIFY2(here.script.contains(QStringLiteral("python3 here.py")), qPrintable(here.script));
+        QVERIFY(!here.script.contains(QStringLiteral("train.py")));
+        request.profile.name = QStringLiteral("third");
+        const SubmissionScript third = renderSubmission(request, QStringLiteral("/w"), QStringLiteral("/t"));
+        QVERIFY2(third.script.contains(QStringLiteral("python3 train.py")), qPrintable(third.script));
+        // Without a command of one's own, a variant is refused: the trainer's run has no command to vary.
+        spec.commandKind = CommandKind::Trainer;
+        request = newRunRequest(profileWithSettings(SchedulerKind::Slurm), spec);
+        request.runId = QStringLiteral("run");
+        const SubmissionScript refused = renderSubmission(request, QStringLiteral("/w"), QStringLiteral("/t"));
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.errors.constFirst().field, QStringLiteral("commandOn"));
     }
 
     void anEditedScriptIsSentAsItIs()

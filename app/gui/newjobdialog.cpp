@@ -2,6 +2,7 @@
 
 #include "client/agentclient.h"
 #include "client/sessionoperation.h"
+#include "client/startplacement.h"
 #include "core/profiles/profilestore.h"
 #include "core/runs/runbudget.h"
 #include "gui/jobform.h"
@@ -15,7 +16,9 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QJsonDocument>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPointer>
 #include <QPushButton>
@@ -38,14 +41,29 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     , m_cluster(new QComboBox)
     , m_form(new JobForm)
     , m_panel(new SubmissionPanel)
+    , m_anyOf(new QPushButton(tr("Any &of\u2026")))
     , m_templates(new JobTemplateBar(m_form))
     , m_runId(QUuid::createUuid().toString(QUuid::WithoutBraces))
 {
     m_form->setRenderer([this](const JobSpec &spec) { return render(spec); });
     setWindowTitle(tr("New job"));
     m_cluster->addItems(clusters);
+    m_anyOf->setObjectName(QStringLiteral("anyOf"));
+    m_anyOf->setToolTip(tr("Offer the run to further clusters too: each is asked when the job would start, and it "
+                           "goes where it starts soonest"));
+    auto *anyOf = new QMenu(m_anyOf);
+    for (const QString &name : clusters) {
+        QAction *candidate = anyOf->addAction(name);
+        candidate->setCheckable(true);
+        connect(candidate, &QAction::toggled, this, &NewJobDialog::updateAnyOf);
+    }
+    m_anyOf->setMenu(anyOf);
+    m_anyOf->setEnabled(clusters.size() > 1);
+    auto *clusterRow = new QHBoxLayout;
+    clusterRow->addWidget(m_cluster, 1);
+    clusterRow->addWidget(m_anyOf);
     auto *top = new QFormLayout;
-    top->addRow(tr("C&luster"), m_cluster);
+    top->addRow(tr("C&luster"), clusterRow);
     top->addRow(tr("Template"), m_templates);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
@@ -115,8 +133,33 @@ void NewJobDialog::setCluster(const QString &cluster)
         m_cluster->setCurrentIndex(index);
 }
 
+QStringList NewJobDialog::alsoOn() const
+{
+    QStringList chosen;
+    for (const QAction *candidate : m_anyOf->menu()->actions())
+        if (candidate->isChecked() && candidate->text() != cluster())
+            chosen.append(candidate->text());
+    return chosen;
+}
+
+void NewJobDialog::setAlsoOn(const QStringList &clusters)
+{
+    for (QAction *candidate : m_anyOf->menu()->actions())
+        candidate->setChecked(clusters.contains(candidate->text()));
+    updateAnyOf();
+}
+
+void NewJobDialog::updateAnyOf()
+{
+    for (QAction *candidate : m_anyOf->menu()->actions())
+        candidate->setVisible(candidate->text() != cluster());
+    const QStringList chosen = alsoOn();
+    m_anyOf->setText(chosen.isEmpty() ? tr("Any &of\u2026") : tr("Any &of: %1").arg(chosen.join(QStringLiteral(", "))));
+}
+
 void NewJobDialog::clusterChanged()
 {
+    updateAnyOf();
     m_form->scriptPreview()->revert(); // an edited script was rendered for the other cluster
     disconnect(m_workDirectoryLink);
     const ClusterProfile profile = m_agent->profiles()->profile(cluster());
@@ -184,9 +227,41 @@ void NewJobDialog::submit()
     settings.setValue(QString::fromLatin1(lastClusterKey), cluster());
     ScriptPreview *preview = m_form->scriptPreview();
     // The planned run id: the directories the preview (edited or not) names are this run's.
+    if (!alsoOn().isEmpty() && !preview->isEdited())
+        return submitWhereSoonest(spec);
     const LaunchRequest planned = request(spec, preview->isEdited() ? preview->text() : QString());
     m_panel->follow(m_agent->submit(planned, m_form->chainLength()));
     updateButtons();
+}
+
+void NewJobDialog::submitWhereSoonest(const JobSpec &spec)
+{
+    const QString runId = m_runId;
+    AgentClient *agent = m_agent;
+    const auto requestFor = [agent, spec, runId](const QString &candidate) {
+        LaunchRequest planned = newRunRequest(agent->profiles()->profile(candidate), spec);
+        planned.runId = runId;
+        return planned;
+    };
+    auto *placement = new StartPlacement(m_agent, QStringList{cluster()} + alsoOn(), requestFor, this);
+    m_submit->setEnabled(false);
+    connect(placement, &StartPlacement::asking, m_panel, [this](const QString &candidate) {
+        m_panel->note(tr("Asking %1 when the job would start\u2026").arg(candidate));
+    });
+    connect(placement, &StartPlacement::placed, this, [this, placement, requestFor](const Placement &placed) {
+        placement->deleteLater();
+        m_panel->note(tr("When each cluster would start it:\n%1").arg(describeEstimates(placed).join(u'\n')));
+        if (placed.chosen.isEmpty()) {
+            m_panel->follow(SessionOperation::alreadyFailed(tr("none of the clusters can run the job"), this));
+            return updateButtons();
+        }
+        m_panel->note(placementWhy(placed));
+        LaunchRequest planned = requestFor(placed.chosen);
+        planned.placement = placementJson(placed);
+        m_panel->follow(m_agent->submit(planned, m_form->chainLength()));
+        updateButtons();
+    });
+    placement->start();
 }
 
 void NewJobDialog::editScript()

@@ -30,6 +30,10 @@ public:
     SubmissionPanel *panel() const { return m_panel; }
     QString cluster() const;
     void setCluster(const QString &cluster);
+    // "Any of…": further clusters the run may go to; a submission asks each (and the cluster above) when the job
+    // would start, and sends it where it starts soonest (client/startplacement.h).
+    QStringList alsoOn() const;
+    void setAlsoOn(const QStringList &clusters);
     void submit();
     void editScript(); // once the cluster's paths are known, the previewed script becomes editable
     QString plannedRunId() const { return m_runId; } // the run the next submission makes
@@ -42,6 +46,8 @@ signals:
 
 private:
     void clusterChanged();
+    void submitWhereSoonest(const JobSpec &spec);
+    void updateAnyOf();
     void updateButtons();
     void updateBudget();
     LaunchRequest request(const JobSpec &spec, const QString &script = {}) const;
@@ -53,6 +59,7 @@ private:
     SubmissionPanel *m_panel;
     QPushButton *m_submit;
     QPushButton *m_sweep;
+    QPushButton *m_anyOf; // its menu: the other clusters, checkable
     JobTemplateBar *m_templates;
     QString m_runId; // planned: what the preview shows is what this run's submission sends
     QMetaObject::Connection m_workDirectoryLink;

@@ -46,12 +46,22 @@ QString SubmissionPanel::outputText() const
     return m_output->toPlainText();
 }
 
+void SubmissionPanel::note(const QString &text)
+{
+    if (!m_noted && !m_running)
+        m_output->clear(); // the last submission's lines go when this one's first note comes
+    m_noted = true;
+    m_output->appendPlainText(text);
+}
+
 void SubmissionPanel::follow(SessionOperation *submission)
 {
     if (m_running)
         return submission->stop();
     m_running = true;
-    m_output->clear();
+    if (!m_noted)
+        m_output->clear();
+    m_noted = false;            // the notes just before (the start estimates) stay above this submission's lines
     m_progress->setRange(0, 0); // busy until a step says how far it is
     m_status->setStyleSheet(QString());
     emit started();

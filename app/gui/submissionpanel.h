@@ -22,6 +22,8 @@ public:
 
     // Shows it as it goes (one at a time). Never blocks.
     void follow(SessionOperation *submission);
+    // A line of its own in the output, before or between submissions (the clusters' start estimates).
+    void note(const QString &text);
     bool isRunning() const { return m_running; }
     QString statusText() const;
     QString outputText() const;
@@ -38,6 +40,7 @@ private:
     QProgressBar *m_progress;
     QPlainTextEdit *m_output;
     bool m_running = false;
+    bool m_noted = false; // notes since the last submission began
 };
 
 } // namespace torchdeck

@@ -1,3 +1,4 @@
+#include "core/runs/startestimate.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
 #include "gui/runview.h"
@@ -7,6 +8,7 @@
 #include <QApplication>
 #include <QInputDialog>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -18,6 +20,16 @@ namespace {
 const QString kSecondHost = QStringLiteral("torchdeck-b");
 
 // scripts/sandbox with these arguments; its output when it failed.
+// A command's trimmed stdout; empty when it failed.
+QString output(const QString &program, const QStringList &args)
+{
+    QProcess process;
+    process.start(program, args);
+    if (!process.waitForFinished(30000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0)
+        return {};
+    return QString::fromUtf8(process.readAllStandardOutput().trimmed());
+}
+
 QString sandbox(const QStringList &args)
 {
     QProcess process;
@@ -121,6 +133,48 @@ private slots:
                 return marked;
             }(),
             10000);
+    }
+
+    void offersARunToAnyOfTwoClusters()
+    {
+        ShownWindow shown;
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        MainWindow &window = *shown.window;
+        // A long job holds the suite's cluster: a job there would start in about an hour.
+        const QString blocker =
+            output(QStringLiteral("sbatch"),
+                   {QStringLiteral("--parsable"), QStringLiteral("--exclusive"), QStringLiteral("-N1"),
+                    QStringLiteral("--time=60"), QStringLiteral("-o/dev/null"), QStringLiteral("--wrap=sleep 3600")});
+        QVERIFY(!blocker.isEmpty());
+        const auto cancelBlocker = qScopeGuard([&blocker] { output(QStringLiteral("scancel"), {blocker}); });
+        QTRY_COMPARE_WITH_TIMEOUT(output(QStringLiteral("squeue"),
+                                         {QStringLiteral("-h"), QStringLiteral("-o%T"), QStringLiteral("-j"), blocker}),
+                                  QStringLiteral("RUNNING"), 20000);
+
+        // The form's cluster and "Any of…" torchdeck-b: the run goes where it starts first.
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(kSandboxHost);
+        dialog->setAlsoOn({kSecondHost, kSandboxHost});
+        QCOMPARE(dialog->alsoOn(), QStringList{kSecondHost}); // the form's own cluster is asked anyway
+        dialog->form()->setSpec(smallTrainerJob(1));
+        QSignalSpy submitted(dialog, &NewJobDialog::submitted);
+        dialog->submit();
+        QTRY_VERIFY2_WITH_TIMEOUT(!submitted.isEmpty(), qPrintable(dialog->panel()->outputText()), 120000);
+        const auto result = submitted.constFirst().constFirst().value<LaunchResult>();
+        const QString said = dialog->panel()->outputText();
+        QVERIFY2(said.contains(QStringLiteral("torchdeck-b         now   (chosen)")), qPrintable(said));
+        QVERIFY2(
+            said.contains(QStringLiteral("chose torchdeck-b, where it would start soonest: torchdeck-sandbox in ")),
+            qPrintable(said));
+        const auto run = window.agent()->store()->run(result.runId);
+        QVERIFY(run.ok() && run.value);
+        QCOMPARE(run.value->cluster, kSecondHost);
+        const Placement placed = placementFromJson(run.value->placement);
+        QCOMPARE(placed.chosen, kSecondHost);
+        QCOMPARE(placed.estimates.size(), 2);
+        QCOMPARE(placed.estimates.at(0).cluster, kSandboxHost);
+        QVERIFY(placed.estimates.at(0).start > placed.estimates.at(1).start.addSecs(1800));
+        QCOMPARE(waitForRunEnd(window, result.runId), QStringLiteral("completed"));
     }
 
 private:

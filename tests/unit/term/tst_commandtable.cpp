@@ -106,6 +106,8 @@ void TestCommandTable::jobParserAcceptsTheListedOptions_data()
         QString value = option.choices.value(0, QStringLiteral("1"));
         if (option.value == u"NAME=VALUE")
             value = QStringLiteral("A=1");
+        else if (option.value == u"CLUSTER=CMD")
+            value = QStringLiteral("hpc=python3 train.py");
         else if (option.value == u"RUNTIME:IMAGE")
             value = QStringLiteral("apptainer:image.sif");
         QStringList args{QStringLiteral("hpc"), option.name};

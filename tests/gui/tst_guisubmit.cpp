@@ -75,10 +75,10 @@ private slots:
         window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->logPanel()->text().contains(QStringLiteral("stop: done")), 20000);
         QVERIFY(!window.runView()->logPanel()->follower()->isStreaming());
-        // No unfinished run: with the window open on the run's log, the login node is asked nothing for a minute,
+        // No unfinished run: with the window open on the run's log, the login node is asked nothing for 30 s,
         // several of every timer's periods (the window's polls 3 s, the log's retries 2 s, resource samples 10 s).
         const ConnectionLoad before = shown.agent.session()->connectionLoad();
-        QTest::qWait(60000);
+        QTest::qWait(30000);
         const ConnectionLoad after = shown.agent.session()->connectionLoad();
         QCOMPARE(after.commands, before.commands);
         QCOMPARE(after.sftpRequests, before.sftpRequests);

@@ -7,6 +7,17 @@
 
 namespace torchdeck {
 
+StartEstimate startEstimateOf(const QString &cluster, const agent::EstimateStart::Reply &reply)
+{
+    StartEstimate estimate;
+    estimate.cluster = cluster;
+    estimate.skipped = reply.skipped;
+    estimate.said = reply.said;
+    if (reply.start > 0)
+        estimate.start = QDateTime::fromMSecsSinceEpoch(reply.start, Qt::UTC);
+    return estimate;
+}
+
 StartPlacement::StartPlacement(AgentClient *agent, QStringList clusters,
                                std::function<LaunchRequest(const QString &)> requestFor, QObject *parent)
     : QObject(parent)
@@ -57,13 +68,7 @@ void StartPlacement::askNext()
         SessionOperation *asked = m_agent->estimateStart(cluster, rendered.script);
         connect(asked, &SessionOperation::failed, this, [this](const QString &error) { skip(error); });
         onReply<agent::EstimateStart>(asked, this, [this, cluster](const agent::EstimateStart::Reply &reply) {
-            StartEstimate estimate;
-            estimate.cluster = cluster;
-            estimate.skipped = reply.skipped;
-            estimate.said = reply.said;
-            if (reply.start > 0)
-                estimate.start = QDateTime::fromMSecsSinceEpoch(reply.start, Qt::UTC);
-            note(estimate);
+            note(startEstimateOf(cluster, reply));
         });
     });
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/agent/agentops.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/startestimate.h"
 
@@ -9,6 +10,9 @@
 namespace torchdeck {
 
 class AgentClient;
+
+// The agent's answer for one cluster (agent::EstimateStart) as the choice reads it.
+StartEstimate startEstimateOf(const QString &cluster, const agent::EstimateStart::Reply &reply);
 
 // A new run offered to several clusters, from the window ("Any of…"): each candidate connected (its work
 // directory known, so its script names every path), its script rendered and checked against its shape, its

@@ -1,6 +1,7 @@
 #include "term/submitplacement.h"
 
 #include "client/sessionoperation.h"
+#include "client/startplacement.h"
 #include "core/agent/agentops.h"
 #include "term/submitsteps.h"
 #include "term/termtr.h"
@@ -65,10 +66,7 @@ Placement placeAmong(TermContext &context, const QStringList &clusters,
                 estimate.skipped = true;
                 estimate.said = asked.ok ? Tr::tr("an unreadable reply from the agent") : asked.error;
             } else {
-                estimate.skipped = reply->skipped;
-                estimate.said = reply->said;
-                if (reply->start > 0)
-                    estimate.start = QDateTime::fromMSecsSinceEpoch(reply->start, Qt::UTC);
+                estimate = startEstimateOf(cluster, *reply);
             }
         }
         placement.estimates.append(estimate);

@@ -70,6 +70,20 @@ bool readJobFile(const QString &path, QJsonObject *object, QString *error)
     return true;
 }
 
+// "LEFT=RIGHT" appended to the overrides' array `key` as {leftName: LEFT, rightName: RIGHT} (--env, --command-on);
+// false when LEFT is missing, or RIGHT and `needsRight`.
+bool appendPair(QJsonObject &overrides, const QString &key, const QString &leftName, const QString &rightName,
+                const QString &value, bool needsRight)
+{
+    const qsizetype equals = value.indexOf(u'=');
+    if (equals <= 0 || (needsRight && equals + 1 >= value.size()))
+        return false;
+    QJsonArray pairs = overrides.value(key).toArray();
+    pairs.append(QJsonObject{{leftName, value.left(equals)}, {rightName, value.mid(equals + 1)}});
+    overrides[key] = pairs;
+    return true;
+}
+
 } // namespace
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags,
@@ -136,13 +150,9 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             continue;
         }
         if (arg == u"--command-on") {
-            const qsizetype equals = value.indexOf(u'=');
-            if (equals <= 0 || equals + 1 >= value.size())
+            if (!appendPair(overrides, QStringLiteral("commandOn"), QStringLiteral("cluster"),
+                            QStringLiteral("command"), value, true))
                 return fail(Tr::tr("--command-on wants CLUSTER=COMMAND, got '%1'").arg(value));
-            QJsonArray variants = overrides.value(u"commandOn").toArray();
-            variants.append(QJsonObject{{QStringLiteral("cluster"), value.left(equals)},
-                                        {QStringLiteral("command"), value.mid(equals + 1)}});
-            overrides[u"commandOn"] = variants;
             continue;
         }
         if (arg == u"--code") {
@@ -153,13 +163,9 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             continue;
         }
         if (arg == u"--env") {
-            const qsizetype equals = value.indexOf(u'=');
-            if (equals <= 0)
+            if (!appendPair(overrides, QStringLiteral("environment"), QStringLiteral("name"), QStringLiteral("value"),
+                            value, false))
                 return fail(Tr::tr("--env wants NAME=VALUE, got '%1'").arg(value));
-            QJsonArray env = overrides.value(u"environment").toArray();
-            env.append(QJsonObject{{QStringLiteral("name"), value.left(equals)},
-                                   {QStringLiteral("value"), value.mid(equals + 1)}});
-            overrides[u"environment"] = env;
             continue;
         }
         if (arg == u"--container") {

@@ -95,7 +95,9 @@ void RunTracker::collect(const StepHandle &step)
         bool claimed = false;
         for (const JobRecord &job : jobs.value) {
             // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
-            if (!job.hasEnded() && !job.jobId.isEmpty()) {
+            // A job of another cluster (a moved restart's, cancelled there) is not this scheduler's to ask.
+            const bool here = job.cluster.isEmpty() || job.cluster == m_profile.name;
+            if (!job.hasEnded() && !job.jobId.isEmpty() && here) {
                 m_jobs.append(job);
                 tracked.insert(run.id);
             }

@@ -88,6 +88,9 @@ signals:
     void runStalled(const QString &runId, const QString &message);
     // The job has waited past the profile's wait_notice_seconds for a reason of the scheduler's; once per job.
     void runWaiting(const QString &runId, const QString &jobId);
+    // A restart of a run with --move-after has waited that long (restartWaitedToMove); again each such period
+    // while it still waits, for the agent to ask whether another cluster would start it sooner (session/runmover.h).
+    void moveDue(const QString &runId, const QString &jobId);
     void failed(const QString &error); // the store broke
 
 private:
@@ -146,6 +149,7 @@ private:
     void noteOnRun(const QString &runId, const QString &message); // written unless the run says it already
     void markActive(const QString &runId);                        // its job's files grew just now
     void watchStalls(const StepHandle &step);
+    void askToMove(const JobRecord &job); // as it is now, polled: moveDue when its time has come
     void nameStall(const JobRecord &job, double quiet, const torchdeck::StallThreshold &threshold);
     void noteStall(const QString &runId, const QString &message); // empty: no longer stalled
     void note(const QString &problem);
@@ -169,6 +173,7 @@ private:
     QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
     QSet<QString> m_stalled;                 // runs noted as stalled
     QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
+    QHash<QString, QDateTime> m_moveAsked;   // restarts the agent was asked to move: when
     bool m_wholePass = true;                 // this pass is over all of the cluster's runs
     bool m_pollFailed = false;
     bool m_pollComplete = false; // the queue and the history answered, all of it readable

@@ -44,6 +44,7 @@ void RunTracker::watchStalls(const StepHandle &step)
             m_toldWaiting.insert(job.jobId);
             emit runWaiting(job.runId, job.jobId);
         }
+        askToMove(now);
     }
     for (const QString &runId : std::as_const(runIds)) {
         if (std::none_of(running.cbegin(), running.cend(), [&](const JobRecord &job) { return job.runId == runId; })) {
@@ -73,6 +74,23 @@ void RunTracker::watchStalls(const StepHandle &step)
         }
     }
     step.done();
+}
+
+void RunTracker::askToMove(const JobRecord &job)
+{
+    const QDateTime at = QDateTime::currentDateTimeUtc();
+    if (!restartWaitedToMove(job, at, 1)) // a waiting restart at all: the run is read only for those
+        return;
+    const auto run = m_store->run(job.runId);
+    if (!run.ok() || !run.value)
+        return;
+    const JobSpec::FromJson spec = run.value->spec();
+    const int after = spec.ok() ? spec.spec.moveAfterSeconds : 0;
+    const auto asked = m_moveAsked.constFind(job.jobId);
+    if (!restartWaitedToMove(job, at, after) || (asked != m_moveAsked.cend() && asked->secsTo(at) < after))
+        return;
+    m_moveAsked.insert(job.jobId, at);
+    emit moveDue(job.runId, job.jobId);
 }
 
 void RunTracker::nameStall(const JobRecord &job, double quiet, const StallThreshold &threshold)

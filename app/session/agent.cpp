@@ -13,6 +13,7 @@
 #include "session/clustersession.h"
 #include "session/clustersessions.h"
 #include "session/notifier.h"
+#include "session/runmover.h"
 #include "session/questionrouter.h"
 
 #include <QCoreApplication>
@@ -43,8 +44,25 @@ Agent::Agent(QObject *parent)
     , m_version(agentBuildVersion(QCoreApplication::applicationFilePath()))
     , m_questions(std::make_unique<QuestionRouter>())
     , m_notifier(new Notifier(this))
+    , m_mover(new RunMover(
+          &m_store,
+          [this](const QString &cluster) {
+              return m_sessions && unknownClusterProblem(cluster).isEmpty() ? sessionFor(cluster) : nullptr;
+          },
+          this))
     , m_idleExitMinutes(agentIdleExitMinutes())
 {
+    // A move sends a job: an agent stop waits for it as for any submission.
+    connect(m_mover, &RunMover::started, this, [this] { ++m_submissionsInFlight; });
+    connect(m_mover, &RunMover::settled, this, [this] {
+        --m_submissionsInFlight;
+        finishStopIfQuiet();
+    });
+    connect(m_mover, &RunMover::notice, this, [this](const RunNotice &notice, ClusterSession *where) {
+        qCInfo(lcAgent).noquote() << QStringLiteral("run %1 %2").arg(notice.runId.left(8), notice.body());
+        if (ClusterSession *session = where ? where : sessionFor(notice.cluster))
+            tell(notice, session);
+    });
     m_idleTimer.setInterval(idleCheckMs);
     connect(&m_idleTimer, &QTimer::timeout, this, &Agent::checkIdle);
     m_retryTimer.setInterval(retryTrackingMs);
@@ -319,6 +337,10 @@ void Agent::sessionAdded(ClusterSession *session)
                 tell(notice, session);
             }
         }
+    });
+    connect(session, &ClusterSession::moveDue, this, [this, session](const QString &runId, const QString &jobId) {
+        if (!m_stopping)
+            m_mover->consider(session, runId, jobId);
     });
     connect(session, &ClusterSession::submitted, this,
             [this](const LaunchResult &result) { broadcast(agent::SubmittedEvent{result}); });

@@ -20,6 +20,7 @@ class AgentPeer;
 class ClusterSession;
 class ClusterSessions;
 class Notifier;
+class RunMover;
 class QuestionRouter;
 class SessionOperation;
 struct AgentMessage;
@@ -83,6 +84,7 @@ private:
     std::unique_ptr<ClusterSessions> m_sessions;
     std::unique_ptr<QuestionRouter> m_questions;
     Notifier *m_notifier;
+    RunMover *m_mover; // --move-after: waiting restarts moved to a cluster that starts them sooner
     std::unique_ptr<QLockFile> m_lock;
     AgentListener *m_listener = nullptr;
     QList<AgentPeer *> m_peers;

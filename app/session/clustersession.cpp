@@ -91,6 +91,7 @@ void ClusterSession::makeTracker()
     connect(tracker, &remote::RunTracker::restartFailed, this, &ClusterSession::restartFailed);
     connect(tracker, &remote::RunTracker::runStalled, this, &ClusterSession::runStalled);
     connect(tracker, &remote::RunTracker::runWaiting, this, &ClusterSession::runWaiting);
+    connect(tracker, &remote::RunTracker::moveDue, this, &ClusterSession::moveDue);
     connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);
 }
 

@@ -100,8 +100,10 @@ public:
     SessionOperation *submit(const LaunchRequest &request, int chain = 1);
     // The next attempt of a run of another cluster, here (agent::ContinueOn): its checkpoint pulled from there
     // (`sessionOf` gives that cluster's session), placed in the run's directory here and checked, then resumed.
+    // `moving`: the run's waiting (held) job there that this attempt replaces (resumeRequest).
     SessionOperation *continueRun(const QString &runId, const ResumeFrom &from, const QString &epochs,
-                                  const std::function<ClusterSession *(const QString &)> &sessionOf);
+                                  const std::function<ClusterSession *(const QString &)> &sessionOf,
+                                  const QString &moving = {});
     // Uploads a local file into the run's directory here (`relative` inside it), checks its SHA-256 there, then
     // `then(path)`; progress and failure go to `operation`.
     void placeRunFile(SessionOperation *operation, const QString &runId, const QString &relative,
@@ -109,6 +111,8 @@ public:
                       const std::function<void(const QString &)> &then);
     // When the scheduler would start a job of `script` (agent::EstimateStart), nothing submitted.
     SessionOperation *estimateStart(const QString &script);
+    // The same for the run's next attempt here, as resumeRequest would send it (`moving`: its waiting job elsewhere).
+    SessionOperation *estimateRestart(const QString &runId, const QString &moving);
     // A sweep (stored first, its runs joining it as their jobs are sent): one job array of every point (at
     // most maxRunning tasks at a time, 0: no limit) or a job per point, one after the other; it stops at the
     // first point that fails. Finishes with agent::SubmitReply (the sweep, each run's result).
@@ -120,7 +124,10 @@ public:
     SessionOperation *resumeSweep(const QString &sweepId);
     SessionOperation *deleteSweep(const QString &sweepId, bool refreshFirst);
     // The next attempt of an ended run from a checkpoint (the latest; a step, file name or path: a branch).
-    SessionOperation *resume(const QString &runId, const ResumeFrom &from, const QString &epochs);
+    SessionOperation *resume(const QString &runId, const ResumeFrom &from, const QString &epochs,
+                             const QString &moving = {});
+    // Holds, releases or cancels one job of a run (a restart's move, session/runmover.h): agent::RunActionReply.
+    SessionOperation *jobAction(SchedulerAction action, const QString &runId, const QString &jobId);
     // The unfinished jobs of these runs, newest first, one at a time (a cancelled attempt of a chain would
     // start the next): agent::RunActionReply. Runs without one are left as they are.
     SessionOperation *cancel(const QStringList &runIds);
@@ -205,6 +212,7 @@ signals:
     void restartFailed(const QString &runId, const QString &error);
     void runStalled(const QString &runId, const QString &message); // see RunTracker
     void runWaiting(const QString &runId, const QString &jobId);   // see RunTracker
+    void moveDue(const QString &runId, const QString &jobId);      // see RunTracker
     void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);

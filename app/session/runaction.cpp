@@ -7,6 +7,23 @@
 
 namespace torchdeck {
 
+namespace {
+QString doneWord(SchedulerAction action)
+{
+    switch (action) {
+    case SchedulerAction::Cancel:
+        return RunAction::tr("cancelled");
+    case SchedulerAction::Requeue:
+        return RunAction::tr("requeued");
+    case SchedulerAction::Hold:
+        return RunAction::tr("held");
+    case SchedulerAction::Release:
+        return RunAction::tr("released");
+    }
+    return {};
+}
+} // namespace
+
 RunAction::RunAction(ClusterSession *session, SchedulerAction action, QStringList runIds,
                      QList<QStringList> jobIdsByRun, SchedulerCommands commands)
     : QObject(session)
@@ -55,8 +72,7 @@ void RunAction::act()
     connect(client, &remote::SchedulerClient::actionDone, this, [this, client] {
         if (!m_turns.isEmpty())
             return client->act(m_action, m_turns.takeFirst());
-        const QString done = m_action == SchedulerAction::Cancel ? tr("cancelled") : tr("requeued");
-        emit finished(tr("%1 job %2").arg(done, m_jobIds.join(QStringLiteral(", "))));
+        emit finished(tr("%1 job %2").arg(doneWord(m_action), m_jobIds.join(QStringLiteral(", "))));
         if (m_session)
             m_session->refresh(m_runIds);
         deleteLater();

@@ -2,6 +2,8 @@
 // the run's cluster to this machine, placed in the run's directory here and checked, then the next attempt sent here.
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
+#include "core/code/trainerbundle.h"
+#include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/privatefiles.h"
 #include "core/runs/launchrequest.h"
@@ -38,16 +40,17 @@ void relay(SessionOperation *inner, SessionOperation *outer)
 } // namespace
 
 SessionOperation *ClusterSession::continueRun(const QString &runId, const ResumeFrom &from, const QString &epochs,
-                                              const std::function<ClusterSession *(const QString &)> &sessionOf)
+                                              const std::function<ClusterSession *(const QString &)> &sessionOf,
+                                              const QString &moving)
 {
     const auto run = m_store->run(runId);
     if (!run.ok() || !run.value)
         return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
     if (run.value->cluster == name())
-        return resume(runId, from, epochs);
+        return resume(runId, from, epochs, moving);
     QString error;
     // Refused before anything is copied when the run cannot go on (still running, no such checkpoint).
-    if (!resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error))
+    if (!resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error, moving))
         return SessionOperation::alreadyFailed(error, this);
     const JobSpec::FromJson spec = run.value->spec();
     if (spec.ok() && !spec.spec.codeSnapshot.isEmpty())
@@ -57,7 +60,7 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
                 .arg(runId.left(8), run.value->cluster, name()),
             this);
     if (from.kind() == ResumeFrom::Kind::Scratch)
-        return resume(runId, from, epochs); // nothing to carry over
+        return resume(runId, from, epochs, moving); // nothing to carry over
     ClusterSession *source = sessionOf(run.value->cluster);
     if (!source)
         return SessionOperation::alreadyFailed(
@@ -79,18 +82,20 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
     connect(pull, &SessionOperation::failed, operation, [operation, sourceName](const QString &why) {
         operation->fail(tr("cannot fetch the checkpoint from %1: %2").arg(sourceName, why));
     });
-    onReply<agent::Pull>(pull, operation, [this, operation, runId, epochs, source, local](const agent::Pull::Reply &r) {
+    onReply<agent::Pull>(pull, operation, [this, operation, runId, epochs, source, local,
+                                           moving](const agent::Pull::Reply &r) {
         if (r.pulled.isEmpty())
             return operation->fail(tr("the pull of the checkpoint brought nothing"));
         const agent::PulledFile checkpoint = r.pulled.constFirst();
         // Its sidecar too, where the trainer wrote one: a checkpoint without it reads as torn to the trainer.
         SessionOperation *sidecar = source->pullRunFiles(runId, {checkpoint.path + QStringLiteral(".json")}, {}, local);
-        const auto place = [this, operation, runId, epochs, checkpoint](const std::optional<agent::PulledFile> &json) {
+        const auto place = [this, operation, runId, epochs, checkpoint,
+                            moving](const std::optional<agent::PulledFile> &json) {
             placeRunFile(operation, runId, checkpoint.path, checkpoint.local, checkpoint.sha256,
-                         [this, operation, runId, epochs, checkpoint, json](const QString &placed) {
+                         [this, operation, runId, epochs, checkpoint, json, moving](const QString &placed) {
                              QFile::remove(checkpoint.local); // it is on the cluster now, checked
-                             const auto resumeThere = [this, operation, runId, epochs, placed] {
-                                 relay(resume(runId, ResumeFrom::checkpoint(placed), epochs), operation);
+                             const auto resumeThere = [this, operation, runId, epochs, placed, moving] {
+                                 relay(resume(runId, ResumeFrom::checkpoint(placed), epochs, moving), operation);
                              };
                              if (!json)
                                  return resumeThere();
@@ -105,6 +110,30 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
         onReply<agent::Pull>(sidecar, operation, [place](const agent::Pull::Reply &json) {
             place(json.pulled.isEmpty() ? std::nullopt : std::optional<agent::PulledFile>(json.pulled.constFirst()));
         });
+    });
+    return operation;
+}
+
+SessionOperation *ClusterSession::estimateRestart(const QString &runId, const QString &moving)
+{
+    const auto run = m_store->run(runId);
+    if (!run.ok() || !run.value)
+        return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
+    QString error;
+    const auto request = resumeRequest(*m_store, m_profile, *run.value, ResumeFrom::latest(), {}, &error, moving);
+    if (!request)
+        return SessionOperation::alreadyFailed(error, this);
+    auto *operation = new SessionOperation(this);
+    SessionOperation *resolving = workDirectoryOperation();
+    connect(resolving, &SessionOperation::failed, operation, &SessionOperation::fail);
+    onReply<agent::WorkDirectory>(resolving, operation, [this, operation, request](const agent::WorkDirectory::Reply &w) {
+        const QString trainer = !m_profile.trainerBinary.isEmpty()
+                                    ? m_profile.trainerBinary
+                                    : WorkLayout{w.directory}.trainerBinary(embeddedTrainerHash());
+        const SubmissionScript rendered = renderSubmission(*request, w.directory, trainer);
+        if (!rendered.ok())
+            return operation->fail(formatJobSpecErrors(rendered.errors).simplified());
+        relay(estimateStart(rendered.script), operation);
     });
     return operation;
 }

@@ -70,13 +70,14 @@ SessionOperation *ClusterSession::startSubmission(Submission *submission)
     return operation;
 }
 
-SessionOperation *ClusterSession::resume(const QString &runId, const ResumeFrom &from, const QString &epochs)
+SessionOperation *ClusterSession::resume(const QString &runId, const ResumeFrom &from, const QString &epochs,
+                                         const QString &moving)
 {
     const auto run = m_store->run(runId);
     if (!run.ok() || !run.value)
         return SessionOperation::alreadyFailed(run.ok() ? tr("no run %1").arg(runId.left(8)) : run.error, this);
     QString error;
-    const auto request = resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error);
+    const auto request = resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error, moving);
     return request ? submit(*request) : SessionOperation::alreadyFailed(error, this);
 }
 
@@ -131,6 +132,15 @@ SessionOperation *ClusterSession::cancel(const QStringList &runIds)
     }
     return runAction(this,
                      new RunAction(this, SchedulerAction::Cancel, runIds, jobIds, m_profile.commands(localState)));
+}
+
+SessionOperation *ClusterSession::jobAction(SchedulerAction action, const QString &runId, const QString &jobId)
+{
+    const auto jobs = m_store->jobs(runId);
+    QString localState;
+    for (const JobRecord &job : jobs.value)
+        localState = localStateDirectoryOf(job.stdoutPath);
+    return runAction(this, new RunAction(this, action, {runId}, {{jobId}}, m_profile.commands(localState)));
 }
 
 SessionOperation *ClusterSession::requeue(const QString &runId)

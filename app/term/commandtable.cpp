@@ -430,6 +430,9 @@ QList<OptionSpec> buildJobOptions()
         valued("--stall-after", "SECONDS",
                Tr::tr("the stall alarm after this long without new events or log output (default: from the "
                       "run's own step times)")),
+        valued("--move-after", "DURATION",
+               Tr::tr("with several clusters (submit A,B): a restart that waits this long on its cluster moves to "
+                      "another of them where it would start sooner (30m, 2h)")),
         valued("--master-port", "PORT", Tr::tr("the rendezvous port")),
         valued("--command", "CMD", Tr::tr("run your own command on every rank instead of the bundled trainer")),
         repeated(valued("--command-on", "CLUSTER=CMD",

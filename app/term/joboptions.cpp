@@ -1,5 +1,6 @@
 #include "term/joboptions.h"
 
+#include "core/duration.h"
 #include "core/jobs/runlayout.h"
 #include "core/jobs/signallead.h"
 #include "core/jobs/walltime.h"
@@ -15,7 +16,7 @@ namespace torchdeck::term {
 namespace {
 
 // Options that set one key of the job's JSON, and how their value reads.
-enum class ValueKind { Text, Integer, WallTime };
+enum class ValueKind { Text, Integer, WallTime, Duration };
 struct SpecOption {
     const char16_t *flag;
     const char16_t *key;
@@ -41,6 +42,7 @@ const SpecOption specOptions[] = {
     {u"--signal-lead", u"signalLeadSeconds", ValueKind::Integer},
     {u"--max-restarts", u"maxRestarts", ValueKind::Integer},
     {u"--stall-after", u"stallSeconds", ValueKind::Integer},
+    {u"--move-after", u"moveAfterSeconds", ValueKind::Duration},
     {u"--master-port", u"masterPort", ValueKind::Integer},
 };
 // Options appended to a list key.
@@ -196,6 +198,12 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
                 if (!ok)
                     return fail(Tr::tr("%1 wants a whole number, got '%2'").arg(arg, value));
                 overrides[key] = number;
+            } else if (option.kind == ValueKind::Duration) {
+                const auto seconds = parseDuration(value);
+                if (!seconds || *seconds > 30 * 86400)
+                    return fail(Tr::tr("%1 wants a duration like 30m, 2h or 1h30m (at most 30 days), got '%2'")
+                                    .arg(arg, value));
+                overrides[key] = *seconds;
             } else {
                 const auto seconds = parseWallTime(value);
                 if (!seconds)

@@ -126,6 +126,16 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
                           .arg(clusters.join(u',')));
         return UsageError;
     }
+    if (options.spec.moveAfterSeconds > 0 && clusters.size() < 2) {
+        context.error(Tr::tr("--move-after wants the clusters a restart may move to: submit %1,OTHER ...")
+                          .arg(clusters.constFirst()));
+        return UsageError;
+    }
+    if (options.spec.moveAfterSeconds > 0 && options.requeueChosen && options.spec.requeue) {
+        context.error(Tr::tr("--move-after and --requeue cannot go together: a job that requeues itself waits where "
+                             "it was, the agent's restart can move"));
+        return UsageError;
+    }
     for (const QString &note : contextPatternNotes(options.spec.logPatterns))
         context.note(note);
     if (!context.open())

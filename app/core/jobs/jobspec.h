@@ -106,6 +106,9 @@ struct JobSpec {
     // The stall alarm: seconds a running job may show no new events or log bytes; 0: from the run's own step
     // times (core/runs/stallcheck.h).
     int stallSeconds = 0;
+    // A restart that has waited this long on its cluster moves to another of the run's candidate clusters (its
+    // placement) where it would start sooner (`--move-after`); 0: never.
+    int moveAfterSeconds = 0;
     // Where the job keeps its own record (core/jobs/jobtrace.h); set per attempt (attemptSpec). Empty: none.
     QString traceFile;
 

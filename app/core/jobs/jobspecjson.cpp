@@ -222,6 +222,7 @@ QJsonObject JobSpec::toJson() const
         {u"maxRestarts"_s, maxRestarts},
         {u"requeueExitCode"_s, requeueExitCode},
         {u"stallSeconds"_s, stallSeconds},
+        {u"moveAfterSeconds"_s, moveAfterSeconds},
         {u"traceFile"_s, traceFile},
         {u"dependencies"_s, deps},
         {u"extraDirectives"_s, toArray(extraDirectives)},
@@ -296,6 +297,7 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     r.integer(u"maxRestarts"_s, s.maxRestarts, 0, 10000);
     r.integer(u"requeueExitCode"_s, s.requeueExitCode, 1, 255);
     r.integer(u"stallSeconds"_s, s.stallSeconds, 0, 7 * 86400);
+    r.integer(u"moveAfterSeconds"_s, s.moveAfterSeconds, 0, 30 * 86400);
     r.string(u"traceFile"_s, s.traceFile);
     r.objects(u"dependencies"_s, s.dependencies, [](Reader &item, JobDependency &dep) {
         item.choice(u"kind"_s, dep.kind, kDependencyNames);

@@ -139,4 +139,12 @@ bool waitedPastLimit(const JobRecord &job, const QDateTime &now, int limitSecond
     return job.submitted.secsTo(now) > limitSeconds;
 }
 
+bool restartWaitedToMove(const JobRecord &job, const QDateTime &now, int moveAfterSeconds)
+{
+    if (moveAfterSeconds <= 0 || job.attempt < 1 || !waits(job.jobState()) || !job.submitted.isValid() ||
+        job.jobId.isEmpty() || job.scheduling.reason.startsWith(QStringLiteral("Dependency")))
+        return false;
+    return job.submitted.secsTo(now) >= moveAfterSeconds;
+}
+
 } // namespace torchdeck

@@ -28,4 +28,10 @@ QString jobWhy(const JobRecord &job);
 // later attempts wait for the one before by design).
 bool waitedPastLimit(const JobRecord &job, const QDateTime &now, int limitSeconds);
 
+// Whether a restart (an attempt after the first) has waited `moveAfterSeconds` (0: never) since it was submitted,
+// for any reason but a dependency (a chain's attempt waits for the one before), so that the agent may move it to
+// another cluster (--move-after). A hold counts: a move holds the job while it copies, and an agent stopped then
+// finds it so.
+bool restartWaitedToMove(const JobRecord &job, const QDateTime &now, int moveAfterSeconds);
+
 } // namespace torchdeck

@@ -105,7 +105,8 @@ SubmissionScript renderSubmission(const LaunchRequest &request, const QString &w
 }
 
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
-                                           ResumeFrom from, const QString &epochs, QString *error)
+                                           ResumeFrom from, const QString &epochs, QString *error,
+                                           const QString &moving)
 {
     const auto jobs = store.jobs(run.id);
     if (!jobs.ok() || jobs.value.isEmpty()) {
@@ -120,7 +121,7 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
                      .arg(run.id.left(8));
         return std::nullopt;
     }
-    if (!latest.hasEnded()) {
+    if (!latest.hasEnded() && (moving.isEmpty() || latest.jobId != moving)) {
         *error = core::Tr::tr("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
                      .arg(run.id.left(8), latest.state, latest.jobId);
         return std::nullopt;

@@ -62,9 +62,11 @@ LaunchRequest newRunRequest(const ClusterProfile &profile, const JobSpec &spec, 
 // scratch or from one checkpoint (a path, or a file name or step as the run's checkpoints list them: looked
 // up here), optionally for a new number of epochs; a custom command only from its own latest checkpoint or
 // from scratch. Shared by the fronts
-// and the automatic restart. Nothing, with `error` set, when it cannot resume.
+// and the automatic restart. Nothing, with `error` set, when it cannot resume. `moving`: the job id of the run's
+// latest attempt, still waiting (held), that this attempt replaces on another cluster (the agent's --move-after).
 std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterProfile &profile, const RunRecord &run,
-                                           ResumeFrom from, const QString &epochs, QString *error);
+                                           ResumeFrom from, const QString &epochs, QString *error,
+                                           const QString &moving = {});
 
 // What the paths of a submission start with while the work directory is not known yet (before connecting):
 // a marked placeholder that still passes validation (absolute, and a character set directives can carry).

@@ -32,6 +32,10 @@ QString RunNotice::event() const
         return QStringLiteral("stalled");
     case Kind::Waiting:
         return QStringLiteral("waiting");
+    case Kind::Moved:
+        return QStringLiteral("moved");
+    case Kind::MoveFailed:
+        return QStringLiteral("move_failed");
     }
     return {};
 }
@@ -51,6 +55,10 @@ QString RunNotice::title() const
         return core::Tr::tr("run %1 stalled").arg(runName);
     case Kind::Waiting:
         return core::Tr::tr("run %1 still waits").arg(runName);
+    case Kind::Moved:
+        return core::Tr::tr("run %1 moved").arg(runName);
+    case Kind::MoveFailed:
+        return core::Tr::tr("run %1 could not be moved").arg(runName);
     }
     return {};
 }
@@ -113,6 +121,13 @@ RunNotice waitNotice(const RunRecord &run, const JobRecord &job, const QDateTime
     const QString why = jobWhy(job);
     return noticeOf(RunNotice::Kind::Waiting, run, job.jobId,
                     why.isEmpty() ? waited : waited + QStringLiteral(": ") + why);
+}
+
+RunNotice moveNotice(const RunRecord &run, const JobRecord &job, bool moved, const QString &detail)
+{
+    RunNotice notice = noticeOf(moved ? RunNotice::Kind::Moved : RunNotice::Kind::MoveFailed, run, job.jobId, detail);
+    notice.cluster = job.cluster.isEmpty() ? run.cluster : job.cluster; // where the job waited
+    return notice;
 }
 
 } // namespace torchdeck

@@ -30,6 +30,7 @@ void TestJobSpecJson::roundTrips_data()
     JobSpec odd = testing::gpuPerNode();
     odd.environment.append({QStringLiteral("WEIRD"), QStringLiteral("a'b\"c $(x)\n\t λ")});
     odd.commandOn.append({QStringLiteral("puhti"), QStringLiteral("srun python3 'train.py' --data $SCRATCH")});
+    odd.moveAfterSeconds = 1800;
     odd.container = {ContainerRuntime::Shifter, QStringLiteral("docker:nvcr.io/torch:23"), {}};
     odd.dependencies.append({DependencyKind::AfterAny, {QStringLiteral("1"), QStringLiteral("2")}});
     odd.checkpointSignalEnabled = false;

@@ -124,6 +124,35 @@ private slots:
         QVERIFY(!waitedPastLimit(running, now, limit));
     }
 
+    void aRestartIsMovedAfterItsTime_data()
+    {
+        QTest::addColumn<int>("attempt");
+        QTest::addColumn<QString>("reason");
+        QTest::addColumn<int>("waitedSeconds");
+        QTest::addColumn<bool>("due");
+        QTest::addRow("a restart, long") << 1 << QStringLiteral("Resources") << 90 << true;
+        QTest::addRow("a restart, not yet") << 1 << QStringLiteral("Priority") << 30 << false;
+        QTest::addRow("the first job") << 0 << QStringLiteral("Resources") << 90 << false;
+        QTest::addRow("held by a move that stopped") << 2 << QStringLiteral("JobHeldUser") << 90 << true;
+        QTest::addRow("a chain's attempt") << 1 << QStringLiteral("Dependency") << 90 << false;
+    }
+    void aRestartIsMovedAfterItsTime()
+    {
+        QFETCH(int, attempt);
+        QFETCH(QString, reason);
+        QFETCH(int, waitedSeconds);
+        QFETCH(bool, due);
+        JobRecord waiting = job(JobState::Pending, QStringLiteral("PENDING"), reason);
+        waiting.attempt = attempt;
+        const QDateTime now = QDateTime::fromSecsSinceEpoch(1800000000, Qt::UTC);
+        waiting.submitted = now.addSecs(-waitedSeconds);
+        QCOMPARE(restartWaitedToMove(waiting, now, 60), due);
+        QVERIFY(!restartWaitedToMove(waiting, now, 0)); // --move-after not given
+        JobRecord running = waiting;
+        running.state = jobStateName(JobState::Running);
+        QVERIFY(!restartWaitedToMove(running, now, 60));
+    }
+
     void expectedStartInWords()
     {
         JobRecord waiting = job(JobState::Pending, QStringLiteral("PENDING"), QStringLiteral("BeginTime"));

@@ -171,6 +171,11 @@ private slots:
         const ClusterProfile profile = profileWithSettings(SchedulerKind::Slurm);
         QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error));
         QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
+        // A move replaces the job that waits (--move-after), and only that one.
+        QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error, QStringLiteral("8")));
+        const auto moved = resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error, QStringLiteral("7"));
+        QVERIFY(moved);
+        QCOMPARE(moved->attempt, 1);
         QVERIFY(store.updateJobState(run.id, 0, QStringLiteral("timeout"), -1).ok());
         const auto request = resumeRequest(store, profile, run, ResumeFrom::latest(), QStringLiteral("5"), &error);
         QVERIFY(request);

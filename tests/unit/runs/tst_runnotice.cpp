@@ -105,6 +105,22 @@ private slots:
         QCOMPARE(refused.body(), QStringLiteral("on narvi: sbatch: error: QOSMaxSubmitJobPerUserLimit"));
     }
 
+    void moves()
+    {
+        RunRecord run = runIn(JobState::Pending);
+        run.cluster = QStringLiteral("puhti"); // the run went on there
+        JobRecord job;
+        job.jobId = QStringLiteral("18");
+        job.cluster = QStringLiteral("narvi");
+        const RunNotice moved = moveNotice(run, job, true, QStringLiteral("moved to puhti as job 4"));
+        QCOMPARE(moved.event(), QStringLiteral("moved"));
+        QCOMPARE(moved.title(), QStringLiteral("run fashion moved"));
+        QCOMPARE(moved.body(), QStringLiteral("job 18 on narvi: moved to puhti as job 4"));
+        const RunNotice stayed = moveNotice(run, job, false, QStringLiteral("job 18 could not be held"));
+        QCOMPARE(stayed.event(), QStringLiteral("move_failed"));
+        QCOMPARE(stayed.title(), QStringLiteral("run fashion could not be moved"));
+    }
+
     void stallsAndWaits()
     {
         const RunRecord run = runIn(JobState::Running);

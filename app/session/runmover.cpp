@@ -1,0 +1,212 @@
+#include "session/runmover.h"
+
+#include "client/sessionoperation.h"
+#include "client/startplacement.h"
+#include "core/agent/agentops.h"
+#include "core/duration.h"
+#include "core/runs/startestimate.h"
+#include "core/scheduler/jobstate.h"
+#include "core/store/runstore.h"
+#include "session/clustersession.h"
+
+#include <QLoggingCategory>
+#include <QPointer>
+
+Q_LOGGING_CATEGORY(lcMove, "torchdeck.agent.move")
+
+namespace torchdeck {
+
+struct RunMover::Move {
+    QPointer<ClusterSession> from;
+    RunRecord run;
+    JobRecord job;          // the restart that waits
+    QStringList candidates; // the other clusters, in the order the run named them
+    QList<StartEstimate> estimates;
+    QString to;
+};
+
+namespace {
+// "torchdeck-sandbox in 55m, torchdeck-b now"
+QString estimatesInWords(const QList<StartEstimate> &estimates)
+{
+    Placement placement;
+    placement.asked = QDateTime::currentDateTimeUtc();
+    placement.estimates = estimates;
+    placement.chosen = estimates.value(soonestStart(estimates)).cluster;
+    return placementWhy(placement).section(QStringLiteral(": "), 1);
+}
+} // namespace
+
+RunMover::RunMover(RunStore *store, std::function<ClusterSession *(const QString &)> sessionOf, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_sessionOf(std::move(sessionOf))
+{
+}
+
+void RunMover::consider(ClusterSession *from, const QString &runId, const QString &jobId)
+{
+    if (m_moving.contains(runId))
+        return;
+    const auto run = m_store->run(runId);
+    const auto jobs = m_store->jobs(runId);
+    if (!run.ok() || !run.value || !jobs.ok() || jobs.value.isEmpty() || jobs.value.constLast().jobId != jobId ||
+        run.value->cluster != from->name())
+        return; // no longer the run's waiting restart there
+    auto move = std::make_shared<Move>();
+    move->from = from;
+    move->run = *run.value;
+    move->job = jobs.value.constLast();
+    for (const StartEstimate &candidate : placementFromJson(run.value->placement).estimates) {
+        if (candidate.cluster != from->name() && m_sessionOf(candidate.cluster))
+            move->candidates.append(candidate.cluster);
+    }
+    if (move->candidates.isEmpty())
+        return;
+    m_moving.insert(runId);
+    emit started(runId);
+    qCInfo(lcMove).noquote() << QStringLiteral("run %1: job %2 has waited %3 on %4; asking %5")
+                                    .arg(runId.left(8), jobId,
+                                         formatDuration(double(move->job.submitted.secsTo(
+                                             QDateTime::currentDateTimeUtc()))),
+                                         from->name(), move->candidates.join(u','));
+    // Where it waits: the scheduler's own expected start of the job where it gave one, else its answer for the same
+    // job sent anew.
+    if (move->job.scheduling.startEstimate.isValid()) {
+        move->estimates.append(StartEstimate{from->name(), move->job.scheduling.startEstimate,
+                                             tr("the waiting job's expected start"), false});
+        return askNext(move);
+    }
+    SessionOperation *asked = from->estimateRestart(runId, jobId);
+    connect(asked, &SessionOperation::failed, this, [this, move](const QString &why) {
+        move->estimates.append(StartEstimate{move->from ? move->from->name() : QString(), {}, why, false});
+        askNext(move);
+    });
+    onReply<agent::EstimateStart>(asked, this, [this, move](const agent::EstimateStart::Reply &reply) {
+        move->estimates.append(startEstimateOf(move->from ? move->from->name() : QString(), reply));
+        askNext(move);
+    });
+}
+
+void RunMover::askNext(std::shared_ptr<Move> move)
+{
+    const qsizetype asked = move->estimates.size() - 1; // the first is where it waits
+    if (asked >= move->candidates.size())
+        return decide(move);
+    const QString cluster = move->candidates.at(asked);
+    ClusterSession *session = m_sessionOf(cluster);
+    if (!session) {
+        move->estimates.append(StartEstimate{cluster, {}, tr("no longer in your ssh config"), true});
+        return askNext(move);
+    }
+    SessionOperation *asking = session->estimateRestart(move->run.id, move->job.jobId);
+    connect(asking, &SessionOperation::failed, this, [this, move, cluster](const QString &why) {
+        move->estimates.append(StartEstimate{cluster, {}, why, true});
+        askNext(move);
+    });
+    onReply<agent::EstimateStart>(asking, this, [this, move, cluster](const agent::EstimateStart::Reply &reply) {
+        move->estimates.append(startEstimateOf(cluster, reply));
+        askNext(move);
+    });
+}
+
+void RunMover::decide(std::shared_ptr<Move> move)
+{
+    const qsizetype soonest = soonestStart(move->estimates);
+    const QString words = estimatesInWords(move->estimates);
+    // Where it waits wins ties, and a cluster without an estimate never beats one with it.
+    if (soonest <= 0 || !move->estimates.at(soonest).known()) {
+        qCInfo(lcMove).noquote() << QStringLiteral("run %1 stays: %2").arg(move->run.id.left(8), words);
+        return end(move);
+    }
+    move->to = move->estimates.at(soonest).cluster;
+    qCInfo(lcMove).noquote() << QStringLiteral("run %1 moves to %2: %3").arg(move->run.id.left(8), move->to, words);
+    move->candidates = {words}; // kept for the notice
+    hold(move);
+}
+
+void RunMover::hold(std::shared_ptr<Move> move)
+{
+    if (!move->from)
+        return fail(move, tr("its cluster's session ended"), false);
+    // Held, it cannot start while its checkpoint is copied; a job that started meanwhile refuses the hold.
+    SessionOperation *held = move->from->jobAction(SchedulerAction::Hold, move->run.id, move->job.jobId);
+    connect(held, &SessionOperation::failed, this, [this, move](const QString &why) {
+        fail(move, tr("job %1 could not be held (it may have started): %2").arg(move->job.jobId, why), false);
+    });
+    connect(held, &SessionOperation::finished, this, [this, move] { copy(move); });
+}
+
+void RunMover::copy(std::shared_ptr<Move> move)
+{
+    ClusterSession *target = m_sessionOf(move->to);
+    if (!target)
+        return fail(move, tr("%1 is no longer in your ssh config").arg(move->to), true);
+    SessionOperation *continuing =
+        target->continueRun(move->run.id, ResumeFrom::latest(), {}, m_sessionOf, move->job.jobId);
+    connect(continuing, &SessionOperation::failed, this, [this, move](const QString &why) {
+        fail(move, tr("continuing it on %1 failed: %2").arg(move->to, why), true);
+    });
+    onReply<agent::Resume>(continuing, this, [this, move](const agent::SubmitReply &reply) {
+        cancelWaiting(move, reply.first.jobId);
+    });
+}
+
+void RunMover::cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId)
+{
+    const QString where = move->job.cluster.isEmpty() ? move->run.cluster : move->job.cluster;
+    const QString moved = tr("moved to %1 as job %2 after waiting %3 (%4)")
+                              .arg(move->to, newJobId,
+                                   formatDuration(double(move->job.submitted.secsTo(QDateTime::currentDateTimeUtc()))),
+                                   move->candidates.value(0));
+    const auto told = [this, move, moved](const QString &problem) {
+        const auto run = m_store->run(move->run.id);
+        emit notice(moveNotice(run.ok() && run.value ? *run.value : move->run, move->job, true,
+                               problem.isEmpty() ? moved : moved + QStringLiteral("; ") + problem),
+                    move->from);
+        end(move);
+    };
+    if (!move->from)
+        return told(tr("job %1 on %2 stays held there: cancel it (torchdeck cancels nothing of a session that ended)")
+                        .arg(move->job.jobId, where));
+    SessionOperation *cancelled = move->from->jobAction(SchedulerAction::Cancel, move->run.id, move->job.jobId);
+    connect(cancelled, &SessionOperation::failed, this, [move, where, told](const QString &why) {
+        told(tr("job %1 on %2 could not be cancelled and stays held there: %3").arg(move->job.jobId, where, why));
+    });
+    connect(cancelled, &SessionOperation::finished, this, [this, move, told] {
+        // The run is followed on its new cluster from now on: the job left behind is settled here.
+        JobScheduling scheduling = move->job.scheduling;
+        scheduling.state = QStringLiteral("CANCELLED");
+        scheduling.reason = tr("moved to %1").arg(move->to);
+        (void)m_store->updateJobScheduling(move->run.id, move->job.attempt, scheduling);
+        const StoreStatus stored =
+            m_store->updateJobState(move->run.id, move->job.attempt, jobStateName(JobState::Cancelled), -1);
+        told(stored.ok() ? QString() : stored.error);
+    });
+}
+
+void RunMover::fail(std::shared_ptr<Move> move, const QString &why, bool release)
+{
+    qCInfo(lcMove).noquote() << QStringLiteral("run %1 not moved: %2").arg(move->run.id.left(8), why);
+    const auto told = [this, move, why](const QString &more) {
+        emit notice(moveNotice(move->run, move->job, false, more.isEmpty() ? why : why + QStringLiteral("; ") + more),
+                    move->from);
+        end(move);
+    };
+    if (!release || !move->from)
+        return told({});
+    SessionOperation *released = move->from->jobAction(SchedulerAction::Release, move->run.id, move->job.jobId);
+    connect(released, &SessionOperation::failed, this, [move, told](const QString &error) {
+        told(tr("job %1 stays held: %2").arg(move->job.jobId, error));
+    });
+    connect(released, &SessionOperation::finished, this,
+            [move, told] { told(tr("job %1 was released and waits where it was").arg(move->job.jobId)); });
+}
+
+void RunMover::end(std::shared_ptr<Move> move)
+{
+    m_moving.remove(move->run.id);
+    emit settled(move->run.id);
+}
+
+} // namespace torchdeck

@@ -177,7 +177,7 @@ void RunMover::cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId
         // The run is followed on its new cluster from now on: the job left behind is settled here.
         JobScheduling scheduling = move->job.scheduling;
         scheduling.state = QStringLiteral("CANCELLED");
-        scheduling.reason = tr("moved to %1").arg(move->to);
+        scheduling.reason = QStringLiteral("moved to %1").arg(move->to); // jobWhy says it as it is
         (void)m_store->updateJobScheduling(move->run.id, move->job.attempt, scheduling);
         const StoreStatus stored =
             m_store->updateJobState(move->run.id, move->job.attempt, jobStateName(JobState::Cancelled), -1);

@@ -118,4 +118,43 @@ PY
     remove_home
 }
 
+case_move_after() { # --move-after 1m: A is full when the restart comes, so it moves to B by itself
+    use_prebuilt_trainer
+    start_second_cluster
+    td profile torchdeck-sandbox --notify-command "cat >>'$home/notices.jsonl'" >/dev/null
+    local out run first blocker nodes
+    out=$(td submit torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 2 --name moving --move-after 1m \
+          --trainer-arg --signal-at-step --trainer-arg 40 --json 2>"$home/said")
+    run=$(json_field run <<<"$out")
+    first=$(json_field job <<<"$out")
+    expect_eq "$(json_field cluster <<<"$out")" torchdeck-sandbox "where it started (a tie: the first named)"
+    grep -q "restarts: restarted from outside by the torchdeck agent, which may move a restart that waits" \
+        "$home/said" || fail "the mechanism: $(cat "$home/said")"
+    # A's nodes are taken the moment the first job ends (its checkpoint signal at step 40): the restart waits.
+    nodes=$(sinfo -h -p debug -o %D)
+    printf '#!/bin/bash\nsleep 3600\n' >"$home/blocker.sh"
+    blocker=$(sbatch --parsable --exclusive -N "$nodes" --time 60 -J blocker -o /dev/null \
+              --dependency "afterany:$first" "$home/blocker.sh")
+    expect_eq "$(wait_final "$run" 300)" completed "the run"
+    scancel "$blocker"
+    /usr/bin/python3 - "$(td status "$run" --json)" <<'PY' || fail "the jobs: $(td status "$run")"
+import json, re, sys
+jobs = json.loads(sys.argv[1])["jobs"]
+assert [j["cluster"] for j in jobs] == ["torchdeck-sandbox", "torchdeck-sandbox", "torchdeck-b"], jobs
+assert [j["attempt"] for j in jobs] == [0, 1, 2], jobs
+assert len({(j["cluster"], j["job"]) for j in jobs}) == 3, jobs  # one job per attempt
+assert jobs[1]["state"] == "cancelled" and jobs[1]["why"] == "moved to torchdeck-b", jobs[1]
+assert jobs[2]["state"] == "completed" and re.search(r"checkpoint-00000000(40|41)\.pt$", jobs[2]["resume_from"]), jobs[2]
+PY
+    grep -q '"event":"moved"' "$home/notices.jsonl" || fail "no notice of the move: $(cat "$home/notices.jsonl")"
+    grep -qE '"body":"job [0-9]+ on torchdeck-sandbox: moved to torchdeck-b as job [0-9]+ after waiting 1m[0-9]+s' \
+        "$home/notices.jsonl" || fail "the notice: $(cat "$home/notices.jsonl")"
+    grep -qE "resumed from $home/work-b/runs/$run/checkpoints/checkpoint-00000000(40|41).pt" \
+        <<<"$(td logs moving --attempt 2)" ||
+        fail "attempt 2 did not resume from the copy: $(td logs moving --attempt 2)"
+    expect_eq "$(squeue -h -o %j | grep -c "^moving-")" 0 "jobs of the run left on torchdeck-sandbox"
+    "$sandbox" --dir "$home/b" stop >/dev/null
+    remove_home
+}
+
 "case_$1"

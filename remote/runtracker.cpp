@@ -97,6 +97,10 @@ void RunTracker::collect(const StepHandle &step)
             // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
             // A job of another cluster (a moved restart's, cancelled there) is not this scheduler's to ask.
             const bool here = job.cluster.isEmpty() || job.cluster == m_profile.name;
+            if (!here && !job.hasEnded() && !job.jobId.isEmpty() && !m_toldLeftBehind.contains(job.jobId)) {
+                m_toldLeftBehind.insert(job.jobId);
+                emit leftBehind(run.id, job.jobId, job.cluster);
+            }
             if (!job.hasEnded() && !job.jobId.isEmpty() && here) {
                 m_jobs.append(job);
                 tracked.insert(run.id);

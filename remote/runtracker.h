@@ -91,6 +91,9 @@ signals:
     // A restart of a run with --move-after has waited that long (restartWaitedToMove); again each such period
     // while it still waits, for the agent to ask whether another cluster would start it sooner (session/runmover.h).
     void moveDue(const QString &runId, const QString &jobId);
+    // A run of this cluster still has an unfinished job on `cluster`: a move's waiting job whose agent stopped before
+    // it was cancelled there. Once per job.
+    void leftBehind(const QString &runId, const QString &jobId, const QString &cluster);
     void failed(const QString &error); // the store broke
 
 private:
@@ -174,6 +177,7 @@ private:
     QSet<QString> m_stalled;                 // runs noted as stalled
     QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
     QHash<QString, QDateTime> m_moveAsked;   // restarts the agent was asked to move: when
+    QSet<QString> m_toldLeftBehind;          // other clusters' jobs of this cluster's runs, told of
     bool m_wholePass = true;                 // this pass is over all of the cluster's runs
     bool m_pollFailed = false;
     bool m_pollComplete = false; // the queue and the history answered, all of it readable

@@ -342,6 +342,7 @@ void Agent::sessionAdded(ClusterSession *session)
         if (!m_stopping)
             m_mover->consider(session, runId, jobId);
     });
+    connect(session, &ClusterSession::leftBehind, m_mover, &RunMover::cancelLeftBehind);
     connect(session, &ClusterSession::submitted, this,
             [this](const LaunchResult &result) { broadcast(agent::SubmittedEvent{result}); });
     connect(session, &ClusterSession::storeFailed, this,

@@ -92,6 +92,7 @@ void ClusterSession::makeTracker()
     connect(tracker, &remote::RunTracker::runStalled, this, &ClusterSession::runStalled);
     connect(tracker, &remote::RunTracker::runWaiting, this, &ClusterSession::runWaiting);
     connect(tracker, &remote::RunTracker::moveDue, this, &ClusterSession::moveDue);
+    connect(tracker, &remote::RunTracker::leftBehind, this, &ClusterSession::leftBehind);
     connect(tracker, &remote::RunTracker::failed, this, &ClusterSession::storeFailed);
 }
 

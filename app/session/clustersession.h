@@ -213,6 +213,7 @@ signals:
     void runStalled(const QString &runId, const QString &message); // see RunTracker
     void runWaiting(const QString &runId, const QString &jobId);   // see RunTracker
     void moveDue(const QString &runId, const QString &jobId);      // see RunTracker
+    void leftBehind(const QString &runId, const QString &jobId, const QString &cluster); // see RunTracker
     void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);

@@ -167,22 +167,48 @@ void RunMover::cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId
         end(move);
     };
     if (!move->from)
-        return told(tr("job %1 on %2 stays held there: cancel it (torchdeck cancels nothing of a session that ended)")
+        return told(tr("job %1 on %2 stays held there; it is cancelled when the agent next starts")
                         .arg(move->job.jobId, where));
-    SessionOperation *cancelled = move->from->jobAction(SchedulerAction::Cancel, move->run.id, move->job.jobId);
-    connect(cancelled, &SessionOperation::failed, this, [move, where, told](const QString &why) {
-        told(tr("job %1 on %2 could not be cancelled and stays held there: %3").arg(move->job.jobId, where, why));
+    cancelMoved(move->from, move->run.id, move->job, move->to, told);
+}
+
+void RunMover::cancelMoved(ClusterSession *where, const QString &runId, const JobRecord &job, const QString &to,
+                           const std::function<void(const QString &)> &then)
+{
+    SessionOperation *cancelled = where->jobAction(SchedulerAction::Cancel, runId, job.jobId);
+    const QString cluster = where->name();
+    connect(cancelled, &SessionOperation::failed, this, [job, cluster, then](const QString &why) {
+        then(tr("job %1 on %2 could not be cancelled and stays held there: %3").arg(job.jobId, cluster, why));
     });
-    connect(cancelled, &SessionOperation::finished, this, [this, move, told] {
-        // The run is followed on its new cluster from now on: the job left behind is settled here.
-        JobScheduling scheduling = move->job.scheduling;
+    connect(cancelled, &SessionOperation::finished, this, [this, runId, job, to, then] {
+        JobScheduling scheduling = job.scheduling;
         scheduling.state = QStringLiteral("CANCELLED");
-        scheduling.reason = QStringLiteral("moved to %1").arg(move->to); // jobWhy says it as it is
-        (void)m_store->updateJobScheduling(move->run.id, move->job.attempt, scheduling);
-        const StoreStatus stored =
-            m_store->updateJobState(move->run.id, move->job.attempt, jobStateName(JobState::Cancelled), -1);
-        told(stored.ok() ? QString() : stored.error);
+        scheduling.reason = QStringLiteral("moved to %1").arg(to); // jobWhy says it as it is
+        (void)m_store->updateJobScheduling(runId, job.attempt, scheduling);
+        const StoreStatus stored = m_store->updateJobState(runId, job.attempt, jobStateName(JobState::Cancelled), -1);
+        then(stored.ok() ? QString() : stored.error);
     });
+}
+
+void RunMover::cancelLeftBehind(const QString &runId, const QString &jobId, const QString &cluster)
+{
+    if (m_moving.contains(runId))
+        return; // the move under way cancels it itself
+    ClusterSession *where = m_sessionOf(cluster);
+    const auto run = m_store->run(runId);
+    const auto jobs = m_store->jobs(runId);
+    if (!where || !run.ok() || !run.value || !jobs.ok())
+        return;
+    for (const JobRecord &job : jobs.value) {
+        if (job.jobId != jobId || job.cluster != cluster || job.hasEnded())
+            continue;
+        qCInfo(lcMove).noquote() << QStringLiteral("run %1 went on on %2: cancelling job %3 left on %4")
+                                        .arg(runId.left(8), run.value->cluster, jobId, cluster);
+        cancelMoved(where, runId, job, run.value->cluster, [runId, jobId](const QString &problem) {
+            if (!problem.isEmpty())
+                qCWarning(lcMove).noquote() << QStringLiteral("run %1: %2").arg(runId.left(8), problem);
+        });
+    }
 }
 
 void RunMover::fail(std::shared_ptr<Move> move, const QString &why, bool release)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/runs/runnotice.h"
+#include "core/store/runrecord.h"
 
 #include <QObject>
 #include <QSet>
@@ -24,6 +25,8 @@ public:
 
     void consider(ClusterSession *from, const QString &runId, const QString &jobId);
     bool isMoving() const { return !m_moving.isEmpty(); }
+    // A moved run's job still waiting (held) on `cluster`, its agent stopped before cancelling it: cancelled now.
+    void cancelLeftBehind(const QString &runId, const QString &jobId, const QString &cluster);
 
 signals:
     void started(const QString &runId);
@@ -39,6 +42,10 @@ private:
     void cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId);
     void fail(std::shared_ptr<Move> move, const QString &why, bool release);
     void end(std::shared_ptr<Move> move);
+    // The job that waited there, cancelled (its move done): settled in the store, as the run's new cluster follows
+    // the run from now on. `then(problem)`, empty when all went well.
+    void cancelMoved(ClusterSession *where, const QString &runId, const JobRecord &job, const QString &to,
+                     const std::function<void(const QString &)> &then);
 
     RunStore *m_store;
     std::function<ClusterSession *(const QString &)> m_sessionOf;

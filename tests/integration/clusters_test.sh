@@ -118,26 +118,25 @@ PY
     remove_home
 }
 
-case_move_after() { # --move-after 1m: A is full when the restart comes, so it moves to B by itself
-    use_prebuilt_trainer
-    start_second_cluster
-    td profile torchdeck-sandbox --notify-command "cat >>'$home/notices.jsonl'" >/dev/null
-    local out run first blocker nodes
-    out=$(td submit torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 2 --name moving --move-after 1m \
+# A run of two epochs whose first job stops at step 40 (its checkpoint signal), with A's nodes taken the moment it ends
+# (a blocker waiting on it), so that its restart waits on A: it moves to B after `--move-after`. $1: its name, $2:
+# the move's wait. Its run id is left in `run`.
+run_to_move() {
+    local out first nodes
+    out=$(td submit torchdeck-sandbox,torchdeck-b "${job[@]}" --epochs 2 --name "$1" --move-after "$2" \
           --trainer-arg --signal-at-step --trainer-arg 40 --json 2>"$home/said")
     run=$(json_field run <<<"$out")
     first=$(json_field job <<<"$out")
     expect_eq "$(json_field cluster <<<"$out")" torchdeck-sandbox "where it started (a tie: the first named)"
-    grep -q "restarts: restarted from outside by the torchdeck agent, which may move a restart that waits" \
-        "$home/said" || fail "the mechanism: $(cat "$home/said")"
-    # A's nodes are taken the moment the first job ends (its checkpoint signal at step 40): the restart waits.
     nodes=$(sinfo -h -p debug -o %D)
-    printf '#!/bin/bash\nsleep 3600\n' >"$home/blocker.sh"
+    [[ -e "$home/blocker.sh" ]] || printf '#!/bin/bash\nsleep 3600\n' >"$home/blocker.sh"
     blocker=$(sbatch --parsable --exclusive -N "$nodes" --time 60 -J blocker -o /dev/null \
               --dependency "afterany:$first" "$home/blocker.sh")
-    expect_eq "$(wait_final "$run" 300)" completed "the run"
-    scancel "$blocker"
-    /usr/bin/python3 - "$(td status "$run" --json)" <<'PY' || fail "the jobs: $(td status "$run")"
+}
+
+# The moved run's jobs: attempt 0 and the cancelled attempt 1 on A, attempt 2 on B from A's checkpoint, each once.
+expect_moved() {
+    /usr/bin/python3 - "$(td status "$1" --json)" <<'PY' || fail "the jobs: $(td status "$1")"
 import json, re, sys
 jobs = json.loads(sys.argv[1])["jobs"]
 assert [j["cluster"] for j in jobs] == ["torchdeck-sandbox", "torchdeck-sandbox", "torchdeck-b"], jobs
@@ -146,13 +145,65 @@ assert len({(j["cluster"], j["job"]) for j in jobs}) == 3, jobs  # one job per a
 assert jobs[1]["state"] == "cancelled" and jobs[1]["why"] == "moved to torchdeck-b", jobs[1]
 assert jobs[2]["state"] == "completed" and re.search(r"checkpoint-00000000(40|41)\.pt$", jobs[2]["resume_from"]), jobs[2]
 PY
+    expect_eq "$(squeue -h -o %j | grep -c "^$2-")" 0 "jobs of the run left on torchdeck-sandbox"
+}
+
+case_move_after() { # --move-after 1m: A is full when the restart comes, so it moves to B by itself
+    use_prebuilt_trainer
+    start_second_cluster
+    td profile torchdeck-sandbox --notify-command "cat >>'$home/notices.jsonl'" >/dev/null
+    local run blocker
+    run_to_move moving 1m
+    grep -q "restarts: restarted from outside by the torchdeck agent, which may move a restart that waits" \
+        "$home/said" || fail "the mechanism: $(cat "$home/said")"
+    expect_eq "$(wait_final "$run" 300)" completed "the run"
+    scancel "$blocker"
+    expect_moved "$run" moving
     grep -q '"event":"moved"' "$home/notices.jsonl" || fail "no notice of the move: $(cat "$home/notices.jsonl")"
     grep -qE '"body":"job [0-9]+ on torchdeck-sandbox: moved to torchdeck-b as job [0-9]+ after waiting 1m[0-9]+s' \
         "$home/notices.jsonl" || fail "the notice: $(cat "$home/notices.jsonl")"
     grep -qE "resumed from $home/work-b/runs/$run/checkpoints/checkpoint-00000000(40|41).pt" \
-        <<<"$(td logs moving --attempt 2)" ||
-        fail "attempt 2 did not resume from the copy: $(td logs moving --attempt 2)"
-    expect_eq "$(squeue -h -o %j | grep -c "^moving-")" 0 "jobs of the run left on torchdeck-sandbox"
+        <<<"$(td logs moving --attempt 2)" || fail "attempt 2 did not resume from the copy: $(td logs moving --attempt 2)"
+    "$sandbox" --dir "$home/b" stop >/dev/null
+    remove_home
+}
+
+case_move_killed() { # the agent killed right after it held the waiting job, then right after B's sbatch answered
+    use_prebuilt_trainer
+    start_second_cluster
+    local run blocker a_bin="$TORCHDECK_SANDBOX_DIR/bin" b_bin="$home/b/bin"
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$a_bin/scontrol'; stop_agent; '$sandbox' --dir '$home/b' stop >/dev/null 2>&1 || true" EXIT
+    # Each wrapper kills the agent whose PID its file names, once, after the real command ran (and before sbatch's
+    # answer reaches the agent).
+    { printf '#!/bin/bash\nkill=%q\n' "$home/kill-after-hold"; cat <<'WRAPPER'; } >"$a_bin/scontrol"
+/usr/bin/scontrol "$@"
+rc=$?
+if [[ $1 == hold && -s $kill ]]; then kill -9 "$(cat "$kill")"; rm -f "$kill"; fi
+exit $rc
+WRAPPER
+    { printf '#!/bin/bash\nkill=%q\n' "$home/kill-after-sbatch"; cat <<'WRAPPER'; } >"$b_bin/sbatch"
+out=$(/usr/bin/sbatch "$@")
+rc=$?
+if [[ $* == */runs/*/job-*.sh && -s $kill ]]; then kill -9 "$(cat "$kill")"; rm -f "$kill"; fi
+printf '%s\n' "$out"
+exit $rc
+WRAPPER
+    chmod +x "$a_bin/scontrol" "$b_bin/sbatch"
+
+    run_to_move held 30s
+    td agent status --json | json_field pid >"$home/kill-after-hold"
+    expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after the hold"
+    [[ -e "$home/kill-after-hold" ]] && fail "the agent was never killed after a hold"
+    scancel "$blocker"
+    expect_moved "$run" held
+
+    run_to_move sent 30s
+    td agent status --json | json_field pid >"$home/kill-after-sbatch"
+    expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after B's sbatch"
+    [[ -e "$home/kill-after-sbatch" ]] && fail "the agent was never killed after B's sbatch"
+    scancel "$blocker"
+    expect_moved "$run" sent
     "$sandbox" --dir "$home/b" stop >/dev/null
     remove_home
 }

@@ -20,10 +20,13 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
         return Result::failure(transaction.beginError());
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const QString what = core::Tr::tr("cannot claim attempt %1 of run %2").arg(job.attempt).arg(run.id);
-    // A write first, so this transaction holds the store's write lock before it reads what others wrote.
+    // A write first, so this transaction holds the store's write lock before it reads what others wrote. The run is
+    // its new attempt's cluster's from now on (`resume --on`, a move): that cluster's tracker takes the claim over if
+    // this front stops, and the agent that starts next opens that cluster for it.
     QSqlQuery touch(db);
-    touch.prepare(QStringLiteral("UPDATE runs SET updated = updated WHERE id = ?"));
-    touch.addBindValue(run.id);
+    touch.prepare(QStringLiteral("UPDATE runs SET cluster = CASE WHEN ? = '' THEN cluster ELSE ? END WHERE id = ?"));
+    for (const QVariant &v : {sql::text(job.cluster), sql::text(job.cluster), sql::text(run.id)})
+        touch.addBindValue(v);
     if (const StoreStatus touched = sql::exec(touch, what); !touched.ok())
         return Result::failure(touched.error);
     if (touch.numRowsAffected() == 0) {
@@ -129,6 +132,16 @@ StoreStatus RunStore::releaseClaim(const QString &runId, int attempt, const QStr
         run.addBindValue(runId);
         released = sql::exec(run, what);
     }
+    if (released.ok()) {
+        // A run that stays goes back to the cluster of its latest job (the claim was for another).
+        QSqlQuery back(db);
+        back.prepare(QStringLiteral("UPDATE runs SET cluster = (SELECT j.cluster FROM jobs j WHERE j.run_id = ? AND "
+                                    "j.cluster <> '' ORDER BY j.attempt DESC LIMIT 1) WHERE id = ? AND EXISTS "
+                                    "(SELECT 1 FROM jobs j WHERE j.run_id = ? AND j.cluster <> '')"));
+        for (int i = 0; i < 3; ++i)
+            back.addBindValue(runId);
+        released = sql::exec(back, what);
+    }
     if (released.ok() && !transaction.commit())
         released = StoreStatus::failure(QStringLiteral("%1: %2").arg(what, transaction.error()));
     return released;
@@ -142,7 +155,9 @@ StoreResult<QList<ExpiredClaim>> RunStore::expiredClaims(const QString &cluster)
     QSqlQuery q(database());
     q.prepare(QStringLiteral("SELECT j.run_id, j.attempt, j.claim_owner, j.claim_request, j.claim_until FROM jobs j "
                              "JOIN runs r ON r.id = j.run_id "
-                             "WHERE r.cluster = ? AND j.job_id = '' ORDER BY j.run_id, j.attempt"));
+                             "WHERE (j.cluster = ? OR (j.cluster = '' AND r.cluster = ?)) AND j.job_id = '' "
+                             "ORDER BY j.run_id, j.attempt"));
+    q.addBindValue(cluster);
     q.addBindValue(cluster);
     if (!q.exec())
         return Result::failure(sql::error(core::Tr::tr("cannot read the claims of %1").arg(cluster), q));

@@ -97,6 +97,25 @@ private slots:
         QVERIFY(!m_store.run(run.id).value.has_value());
     }
 
+    // A run's next attempt claimed for another cluster (`resume --on`, a move): the run is that cluster's from then on,
+    // so its tracker takes the claim over; released, the run goes back to the cluster of its latest job.
+    void aClaimOnAnotherClusterTakesTheRunThere()
+    {
+        RunRecord run = newRun(QStringLiteral("r7"));
+        JobRecord first = attempt(run.id, 0);
+        first.jobId = QStringLiteral("5");
+        first.cluster = run.cluster;
+        QVERIFY(m_store.recordSubmission(run, first).ok());
+        JobRecord there = attempt(run.id, 1);
+        there.cluster = QStringLiteral("other");
+        QVERIFY(m_store.claimAttempt(run, there, kOwnerA, -1).ok());
+        QCOMPARE(m_store.run(run.id).value->cluster, QStringLiteral("other"));
+        QVERIFY(m_store.expiredClaims(QStringLiteral("cluster")).value.isEmpty());
+        QCOMPARE(m_store.expiredClaims(QStringLiteral("other")).value.size(), 1);
+        QVERIFY(m_store.releaseClaim(run.id, 1, kOwnerA).ok());
+        QCOMPARE(m_store.run(run.id).value->cluster, QStringLiteral("cluster"));
+    }
+
     // A front claimed and stopped before it recorded a job: once the lease ran out, another takes it over,
     // and the first one, should it wake, can no longer record a job for it.
     void anExpiredClaimIsTakenOver()

@@ -155,6 +155,7 @@ void NewJobDialog::updateAnyOf()
         candidate->setVisible(candidate->text() != cluster());
     const QStringList chosen = alsoOn();
     m_anyOf->setText(chosen.isEmpty() ? tr("Any &of\u2026") : tr("Any &of: %1").arg(chosen.join(QStringLiteral(", "))));
+    m_form->restartFields()->setMoveAllowed(!chosen.isEmpty());
 }
 
 void NewJobDialog::clusterChanged()

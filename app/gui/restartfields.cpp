@@ -15,6 +15,7 @@ RestartFields::RestartFields(QWidget *parent)
     , m_maxRestarts(new QSpinBox)
     , m_requeue(new QCheckBox(tr("The job requeues &itself (scontrol requeue / qrerun)")))
     , m_chain(new QSpinBox)
+    , m_moveAfter(new QSpinBox)
     , m_chainNote(new QLabel)
     , m_mechanism(new QLabel)
 {
@@ -35,12 +36,21 @@ RestartFields::RestartFields(QWidget *parent)
     m_chain->setToolTip(tr("Submit this many jobs at once, each to start only if the one before it stops "
                            "(afternotok): the queue wait of later attempts overlaps the first one's run"));
     m_chainNote->setWordWrap(true);
+    m_moveAfter->setRange(0, 30 * 24 * 60);
+    m_moveAfter->setObjectName(QStringLiteral("moveAfter"));
+    m_moveAfter->setSpecialValueText(tr("never"));
+    m_moveAfter->setSuffix(tr(" min"));
+    m_moveAfter->setEnabled(false);
+    m_moveAfter->setToolTip(tr("Choose other clusters with Any of… first. A restart that has waited this long on its "
+                               "cluster moves to another of them where it would start sooner: its checkpoint is "
+                               "copied there and the waiting job cancelled."));
     auto *form = new QFormLayout(this);
     form->addRow(tr("Restart &limit"), m_maxRestarts);
     form->addRow(m_requeue);
     form->addRow(m_mechanism);
     form->addRow(tr("Submit as a c&hain of"), m_chain);
     form->addRow(m_chainNote);
+    form->addRow(tr("Move a waiting restart after"), m_moveAfter);
     connect(m_maxRestarts, &QSpinBox::valueChanged, this, [this] {
         limitChain();
         emit changed();
@@ -51,6 +61,10 @@ RestartFields::RestartFields(QWidget *parent)
         emit changed();
     });
     connect(m_chain, &QSpinBox::valueChanged, this, &RestartFields::changed);
+    connect(m_moveAfter, &QSpinBox::valueChanged, this, [this] {
+        showMechanism();
+        emit changed();
+    });
     limitChain();
     showMechanism();
 }
@@ -65,11 +79,27 @@ void RestartFields::setCluster(const ClusterProfile &profile)
 
 void RestartFields::showMechanism()
 {
+    m_requeue->setEnabled(!moves());
     m_mechanism->setText(mechanismText());
+}
+
+bool RestartFields::moves() const
+{
+    return m_moveAfter->isEnabled() && m_moveAfter->value() > 0;
+}
+
+void RestartFields::setMoveAllowed(bool allowed)
+{
+    m_moveAfter->setEnabled(allowed);
+    m_requeue->setEnabled(!moves());
+    showMechanism();
+    emit changed();
 }
 
 QString RestartFields::mechanismText() const
 {
+    if (moves())
+        return tr("At its wall time: %1").arg(movingRestartMechanism().why);
     const std::optional<bool> chosen = m_requeueChosen ? std::optional<bool>(m_requeue->isChecked()) : std::nullopt;
     return tr("At its wall time: %1").arg(restartMechanism(m_profile, chosen).why);
 }
@@ -77,12 +107,14 @@ QString RestartFields::mechanismText() const
 void RestartFields::apply(JobSpec &spec) const
 {
     spec.maxRestarts = m_maxRestarts->value();
-    spec.requeue = m_requeue->isChecked();
+    spec.requeue = m_requeue->isChecked() && !moves();
+    spec.moveAfterSeconds = moves() ? m_moveAfter->value() * 60 : 0;
 }
 
 void RestartFields::setFrom(const JobSpec &spec)
 {
     m_maxRestarts->setValue(spec.maxRestarts);
+    m_moveAfter->setValue(int((spec.moveAfterSeconds + 59) / 60));
     // A template's requeue is a choice when it asks for one; otherwise the cluster's default stays.
     if (spec.requeue) {
         m_requeueChosen = true;

@@ -15,7 +15,7 @@ namespace torchdeck {
 // in-job requeue (--requeue) and a chain of N jobs submitted up front (--chain N, each after the one before
 // fails). The in-job requeue is on by default where `torchdeck check` proved the cluster allows it, and a line
 // says which mechanism the run gets and why; the agent's restart from outside is the fallback, switched per run
-// in the run view.
+// in the run view. A run offered to several clusters may also move a restart that waits too long (--move-after).
 class RestartFields : public QGroupBox {
     Q_OBJECT
 public:
@@ -30,6 +30,9 @@ public:
     // The cluster's default for the in-job requeue, unless the box was clicked.
     void setCluster(const ClusterProfile &profile);
     QString mechanismText() const;
+    // A run offered to several clusters ("Any of…") may move a restart that waits (--move-after): the field is
+    // enabled only then.
+    void setMoveAllowed(bool allowed);
 
 signals:
     void changed();
@@ -41,10 +44,12 @@ private:
     QSpinBox *m_maxRestarts;
     QCheckBox *m_requeue;
     QSpinBox *m_chain;
+    QSpinBox *m_moveAfter; // minutes; 0: never
     QLabel *m_chainNote;
     QLabel *m_mechanism;
     ClusterProfile m_profile;
     bool m_requeueChosen = false; // clicked: the user's choice, not the cluster's default
+    bool moves() const;
 };
 
 } // namespace torchdeck

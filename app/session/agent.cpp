@@ -13,8 +13,8 @@
 #include "session/clustersession.h"
 #include "session/clustersessions.h"
 #include "session/notifier.h"
-#include "session/runmover.h"
 #include "session/questionrouter.h"
+#include "session/runmover.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -210,11 +210,11 @@ signals:
     void runEnded(const QString &runId, const QString &stateBefore);                // see RunTracker
     void restarted(const QString &runId, const QString &jobId, const QString &reason);
     void restartFailed(const QString &runId, const QString &error);
-    void runStalled(const QString &runId, const QString &message); // see RunTracker
-    void runWaiting(const QString &runId, const QString &jobId);   // see RunTracker
-    void moveDue(const QString &runId, const QString &jobId);      // see RunTracker
+    void runStalled(const QString &runId, const QString &message);                       // see RunTracker
+    void runWaiting(const QString &runId, const QString &jobId);                         // see RunTracker
+    void moveDue(const QString &runId, const QString &jobId);                            // see RunTracker
     void leftBehind(const QString &runId, const QString &jobId, const QString &cluster); // see RunTracker
-    void submitted(const torchdeck::LaunchResult &result);         // every job a submission of this session sent
+    void submitted(const torchdeck::LaunchResult &result); // every job a submission of this session sent
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &directory);
     void shapeRead(const QString &cluster, const torchdeck::ClusterProfile &shaped); // for the profile file

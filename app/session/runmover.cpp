@@ -67,8 +67,8 @@ void RunMover::consider(ClusterSession *from, const QString &runId, const QStrin
     emit started(runId);
     qCInfo(lcMove).noquote() << QStringLiteral("run %1: job %2 has waited %3 on %4; asking %5")
                                     .arg(runId.left(8), jobId,
-                                         formatDuration(double(move->job.submitted.secsTo(
-                                             QDateTime::currentDateTimeUtc()))),
+                                         formatDuration(
+                                             double(move->job.submitted.secsTo(QDateTime::currentDateTimeUtc()))),
                                          from->name(), move->candidates.join(u','));
     // Where it waits: the scheduler's own expected start of the job where it gave one, else its answer for the same
     // job sent anew.
@@ -147,9 +147,8 @@ void RunMover::copy(std::shared_ptr<Move> move)
     connect(continuing, &SessionOperation::failed, this, [this, move](const QString &why) {
         fail(move, tr("continuing it on %1 failed: %2").arg(move->to, why), true);
     });
-    onReply<agent::Resume>(continuing, this, [this, move](const agent::SubmitReply &reply) {
-        cancelWaiting(move, reply.first.jobId);
-    });
+    onReply<agent::Resume>(continuing, this,
+                           [this, move](const agent::SubmitReply &reply) { cancelWaiting(move, reply.first.jobId); });
 }
 
 void RunMover::cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId)
@@ -222,9 +221,8 @@ void RunMover::fail(std::shared_ptr<Move> move, const QString &why, bool release
     if (!release || !move->from)
         return told({});
     SessionOperation *released = move->from->jobAction(SchedulerAction::Release, move->run.id, move->job.jobId);
-    connect(released, &SessionOperation::failed, this, [move, told](const QString &error) {
-        told(tr("job %1 stays held: %2").arg(move->job.jobId, error));
-    });
+    connect(released, &SessionOperation::failed, this,
+            [move, told](const QString &error) { told(tr("job %1 stays held: %2").arg(move->job.jobId, error)); });
     connect(released, &SessionOperation::finished, this,
             [move, told] { told(tr("job %1 was released and waits where it was").arg(move->job.jobId)); });
 }

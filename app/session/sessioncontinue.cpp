@@ -82,35 +82,37 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
     connect(pull, &SessionOperation::failed, operation, [operation, sourceName](const QString &why) {
         operation->fail(tr("cannot fetch the checkpoint from %1: %2").arg(sourceName, why));
     });
-    onReply<agent::Pull>(pull, operation, [this, operation, runId, epochs, source, local,
-                                           moving](const agent::Pull::Reply &r) {
-        if (r.pulled.isEmpty())
-            return operation->fail(tr("the pull of the checkpoint brought nothing"));
-        const agent::PulledFile checkpoint = r.pulled.constFirst();
-        // Its sidecar too, where the trainer wrote one: a checkpoint without it reads as torn to the trainer.
-        SessionOperation *sidecar = source->pullRunFiles(runId, {checkpoint.path + QStringLiteral(".json")}, {}, local);
-        const auto place = [this, operation, runId, epochs, checkpoint,
-                            moving](const std::optional<agent::PulledFile> &json) {
-            placeRunFile(operation, runId, checkpoint.path, checkpoint.local, checkpoint.sha256,
-                         [this, operation, runId, epochs, checkpoint, json, moving](const QString &placed) {
-                             QFile::remove(checkpoint.local); // it is on the cluster now, checked
-                             const auto resumeThere = [this, operation, runId, epochs, placed, moving] {
-                                 relay(resume(runId, ResumeFrom::checkpoint(placed), epochs, moving), operation);
-                             };
-                             if (!json)
-                                 return resumeThere();
-                             placeRunFile(operation, runId, json->path, json->local, json->sha256,
-                                          [json, resumeThere](const QString &) {
-                                              QFile::remove(json->local);
-                                              resumeThere();
-                                          });
-                         });
-        };
-        connect(sidecar, &SessionOperation::failed, operation, [place](const QString &) { place(std::nullopt); });
-        onReply<agent::Pull>(sidecar, operation, [place](const agent::Pull::Reply &json) {
-            place(json.pulled.isEmpty() ? std::nullopt : std::optional<agent::PulledFile>(json.pulled.constFirst()));
+    onReply<agent::Pull>(
+        pull, operation, [this, operation, runId, epochs, source, local, moving](const agent::Pull::Reply &r) {
+            if (r.pulled.isEmpty())
+                return operation->fail(tr("the pull of the checkpoint brought nothing"));
+            const agent::PulledFile checkpoint = r.pulled.constFirst();
+            // Its sidecar too, where the trainer wrote one: a checkpoint without it reads as torn to the trainer.
+            SessionOperation *sidecar =
+                source->pullRunFiles(runId, {checkpoint.path + QStringLiteral(".json")}, {}, local);
+            const auto place = [this, operation, runId, epochs, checkpoint,
+                                moving](const std::optional<agent::PulledFile> &json) {
+                placeRunFile(operation, runId, checkpoint.path, checkpoint.local, checkpoint.sha256,
+                             [this, operation, runId, epochs, checkpoint, json, moving](const QString &placed) {
+                                 QFile::remove(checkpoint.local); // it is on the cluster now, checked
+                                 const auto resumeThere = [this, operation, runId, epochs, placed, moving] {
+                                     relay(resume(runId, ResumeFrom::checkpoint(placed), epochs, moving), operation);
+                                 };
+                                 if (!json)
+                                     return resumeThere();
+                                 placeRunFile(operation, runId, json->path, json->local, json->sha256,
+                                              [json, resumeThere](const QString &) {
+                                                  QFile::remove(json->local);
+                                                  resumeThere();
+                                              });
+                             });
+            };
+            connect(sidecar, &SessionOperation::failed, operation, [place](const QString &) { place(std::nullopt); });
+            onReply<agent::Pull>(sidecar, operation, [place](const agent::Pull::Reply &json) {
+                place(json.pulled.isEmpty() ? std::nullopt
+                                            : std::optional<agent::PulledFile>(json.pulled.constFirst()));
+            });
         });
-    });
     return operation;
 }
 
@@ -126,15 +128,16 @@ SessionOperation *ClusterSession::estimateRestart(const QString &runId, const QS
     auto *operation = new SessionOperation(this);
     SessionOperation *resolving = workDirectoryOperation();
     connect(resolving, &SessionOperation::failed, operation, &SessionOperation::fail);
-    onReply<agent::WorkDirectory>(resolving, operation, [this, operation, request](const agent::WorkDirectory::Reply &w) {
-        const QString trainer = !m_profile.trainerBinary.isEmpty()
-                                    ? m_profile.trainerBinary
-                                    : WorkLayout{w.directory}.trainerBinary(embeddedTrainerHash());
-        const SubmissionScript rendered = renderSubmission(*request, w.directory, trainer);
-        if (!rendered.ok())
-            return operation->fail(formatJobSpecErrors(rendered.errors).simplified());
-        relay(estimateStart(rendered.script), operation);
-    });
+    onReply<agent::WorkDirectory>(
+        resolving, operation, [this, operation, request](const agent::WorkDirectory::Reply &w) {
+            const QString trainer = !m_profile.trainerBinary.isEmpty()
+                                        ? m_profile.trainerBinary
+                                        : WorkLayout{w.directory}.trainerBinary(embeddedTrainerHash());
+            const SubmissionScript rendered = renderSubmission(*request, w.directory, trainer);
+            if (!rendered.ok())
+                return operation->fail(formatJobSpecErrors(rendered.errors).simplified());
+            relay(estimateStart(rendered.script), operation);
+        });
     return operation;
 }
 

@@ -57,8 +57,7 @@ std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperat
 RestartMechanism restartMechanismOf(const ClusterProfile &profile, const JobOptions &options)
 {
     if (options.spec.moveAfterSeconds > 0)
-        return {false, Tr::tr("restarted from outside by the torchdeck agent, which may move a restart that waits "
-                              "(--move-after)")};
+        return movingRestartMechanism();
     const bool chosen = options.requeueChosen || options.spec.requeue;
     return restartMechanism(profile, chosen ? std::optional<bool>(options.spec.requeue) : std::nullopt);
 }

@@ -1,4 +1,5 @@
 #include "core/runs/startestimate.h"
+#include "gui/restartfields.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
 #include "gui/runview.h"
@@ -9,6 +10,7 @@
 #include <QInputDialog>
 #include <QProcess>
 #include <QScopeGuard>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -157,6 +159,12 @@ private slots:
         dialog->setAlsoOn({kSecondHost, kSandboxHost});
         QCOMPARE(dialog->alsoOn(), QStringList{kSecondHost}); // the form's own cluster is asked anyway
         dialog->form()->setSpec(smallTrainerJob(1));
+        // Offered to two clusters, a run may move a restart that waits: the field is there only then.
+        auto *moveAfter = dialog->form()->findChild<QSpinBox *>(QStringLiteral("moveAfter"));
+        QVERIFY(moveAfter && moveAfter->isEnabled());
+        moveAfter->setValue(30);
+        QVERIFY2(dialog->form()->restartFields()->mechanismText().contains(QStringLiteral("--move-after")),
+                 qPrintable(dialog->form()->restartFields()->mechanismText()));
         QSignalSpy submitted(dialog, &NewJobDialog::submitted);
         dialog->submit();
         QTRY_VERIFY2_WITH_TIMEOUT(!submitted.isEmpty(), qPrintable(dialog->panel()->outputText()), 120000);
@@ -174,6 +182,12 @@ private slots:
         QCOMPARE(placed.estimates.size(), 2);
         QCOMPARE(placed.estimates.at(0).cluster, kSandboxHost);
         QVERIFY(placed.estimates.at(0).start > placed.estimates.at(1).start.addSecs(1800));
+        const JobSpec::FromJson spec = run.value->spec();
+        QVERIFY(spec.ok());
+        QCOMPARE(spec.spec.moveAfterSeconds, 30 * 60);
+        QVERIFY(!spec.spec.requeue); // the agent's restart, which can move
+        dialog->setAlsoOn({});
+        QVERIFY(!moveAfter->isEnabled());
         QCOMPARE(waitForRunEnd(window, result.runId), QStringLiteral("completed"));
     }
 

@@ -191,14 +191,14 @@ exit $rc
 WRAPPER
     chmod +x "$a_bin/scontrol" "$b_bin/sbatch"
 
-    run_to_move held 30s
+    run_to_move held 15s
     td agent status --json | json_field pid >"$home/kill-after-hold"
     expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after the hold"
     [[ -e "$home/kill-after-hold" ]] && fail "the agent was never killed after a hold"
     scancel "$blocker"
     expect_moved "$run" held
 
-    run_to_move sent 30s
+    run_to_move sent 15s
     td agent status --json | json_field pid >"$home/kill-after-sbatch"
     expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after B's sbatch"
     [[ -e "$home/kill-after-sbatch" ]] && fail "the agent was never killed after B's sbatch"

@@ -13,9 +13,8 @@ auto tied(const JobSpec &s)
                     s.launcherOptions, s.mpiAllowRunAsRoot, s.oversubscribe, s.container, s.commandKind, s.trainerPath,
                     s.trainerArgs, s.customCommand, s.commandOn, s.perNodeLauncher, s.logPatterns, s.codeDirectory,
                     s.codeSnapshot, s.masterPort, s.outputPath, s.errorPath, s.checkpointSignalEnabled,
-                    s.checkpointSignal, s.signalLeadSeconds, s.requeue, s.maxRestarts, s.requeueExitCode, s.stallSeconds,
-                    s.moveAfterSeconds, s.traceFile,
-                    s.dependencies, s.extraDirectives);
+                    s.checkpointSignal, s.signalLeadSeconds, s.requeue, s.maxRestarts, s.requeueExitCode,
+                    s.stallSeconds, s.moveAfterSeconds, s.traceFile, s.dependencies, s.extraDirectives);
 }
 
 // Relative log paths are taken from the working directory, where the job runs (Slurm would take them

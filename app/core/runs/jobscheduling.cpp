@@ -105,7 +105,7 @@ QString endCause(const JobRecord &job)
         return core::Tr::tr("preempted");
     case JobState::Cancelled: // by its user, or by torchdeck's move of a waiting restart (runmover.h)
         return job.scheduling.reason.startsWith(QStringLiteral("moved to ")) ? job.scheduling.reason
-                                                                              : core::Tr::tr("cancelled");
+                                                                             : core::Tr::tr("cancelled");
     case JobState::Failed:
         return job.exitCode >= 0 ? core::Tr::tr("exit code %1").arg(job.exitCode) : core::Tr::tr("failed");
     default:

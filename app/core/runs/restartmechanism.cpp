@@ -29,4 +29,10 @@ RestartMechanism restartMechanism(const ClusterProfile &profile, std::optional<b
                        .arg(profile.name)};
 }
 
+RestartMechanism movingRestartMechanism()
+{
+    return {false, core::Tr::tr("restarted from outside by the torchdeck agent, which may move a restart that waits "
+                                "(--move-after)")};
+}
+
 } // namespace torchdeck

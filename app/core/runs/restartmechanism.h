@@ -17,5 +17,7 @@ struct RestartMechanism {
 };
 // `chosen`: what the user asked for this run, if anything.
 RestartMechanism restartMechanism(const ClusterProfile &profile, std::optional<bool> chosen);
+// A run that may move to another cluster (--move-after): always the agent's restart, a new job that can go elsewhere.
+RestartMechanism movingRestartMechanism();
 
 } // namespace torchdeck

@@ -24,6 +24,8 @@
 
 namespace torchdeck {
 
+struct CodeCopyState;
+
 class PortForwarder;
 class RunStore;
 class SessionOperation;
@@ -220,6 +222,17 @@ signals:
     void shapeRead(const QString &cluster, const torchdeck::ClusterProfile &shaped); // for the profile file
 
 private:
+    // A run's code snapshot `id` copied here from `source` (only what this cluster lacks), through `local` on this
+    // machine (sessioncodecopy.cpp); then `then`, failures to `operation`.
+    void pullAndPlaceCheckpoint(SessionOperation *operation, ClusterSession *source, const QString &runId,
+                                const ResumeFrom &from, const QString &epochs, const QString &moving,
+                                const QString &local);
+    void copyCodeSnapshot(SessionOperation *operation, ClusterSession *source, const QString &runId, const QString &id,
+                          const QString &local, const std::function<void()> &then);
+    void copyMissingObjects(SessionOperation *operation, const std::shared_ptr<CodeCopyState> &copy,
+                            const QByteArray &manifest, const std::function<void()> &then);
+    void copyNextObject(SessionOperation *operation, const std::shared_ptr<CodeCopyState> &copy,
+                        const std::function<void()> &then);
     friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
     struct Parts;                   // the connection and the tracker
     struct PullPlan;

@@ -53,13 +53,8 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
     if (!resumeRequest(*m_store, m_profile, *run.value, from, epochs, &error, moving))
         return SessionOperation::alreadyFailed(error, this);
     const JobSpec::FromJson spec = run.value->spec();
-    if (spec.ok() && !spec.spec.codeSnapshot.isEmpty())
-        return SessionOperation::alreadyFailed(
-            tr("run %1 runs a code snapshot on %2: continuing it on another cluster (its snapshot synced there) is "
-               "not supported yet; submit it anew on %3 with --code")
-                .arg(runId.left(8), run.value->cluster, name()),
-            this);
-    if (from.kind() == ResumeFrom::Kind::Scratch)
+    const QString snapshot = spec.ok() ? spec.spec.codeSnapshot : QString();
+    if (from.kind() == ResumeFrom::Kind::Scratch && snapshot.isEmpty())
         return resume(runId, from, epochs, moving); // nothing to carry over
     ClusterSession *source = sessionOf(run.value->cluster);
     if (!source)
@@ -71,6 +66,23 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
     if (const QString problem = makePrivateDirectory(local); !problem.isEmpty())
         return SessionOperation::alreadyFailed(problem, this);
     auto *operation = new SessionOperation(this);
+    // The code first (a run of `--code`), then the checkpoint, then the attempt.
+    const auto carryCheckpoint = [this, operation, runId, from, epochs, moving, source, local] {
+        if (from.kind() == ResumeFrom::Kind::Scratch)
+            return relay(resume(runId, from, epochs, moving), operation);
+        pullAndPlaceCheckpoint(operation, source, runId, from, epochs, moving, local);
+    };
+    if (snapshot.isEmpty())
+        carryCheckpoint();
+    else
+        copyCodeSnapshot(operation, source, runId, snapshot, local, carryCheckpoint);
+    return operation;
+}
+
+void ClusterSession::pullAndPlaceCheckpoint(SessionOperation *operation, ClusterSession *source, const QString &runId,
+                                            const ResumeFrom &from, const QString &epochs, const QString &moving,
+                                            const QString &local)
+{
     const QString sourceName = source->name();
     // Pulled through this machine: clusters seldom reach each other over SSH with the user's keys.
     operation->reportProgress(tr("Fetching the checkpoint of run %1 from %2").arg(runId.left(8), sourceName), 0, 0);
@@ -113,7 +125,6 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
                                             : std::optional<agent::PulledFile>(json.pulled.constFirst()));
             });
         });
-    return operation;
 }
 
 SessionOperation *ClusterSession::estimateRestart(const QString &runId, const QString &moving)

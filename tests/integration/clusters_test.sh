@@ -76,7 +76,7 @@ case_soonest() { # submit A,B while A's node is held: the run goes to B and says
     remove_home
 }
 
-case_resume_on() { # a run ended on A goes on on B from A's checkpoint: one run, one curve, each attempt labelled
+case_resume_on() { # a run ended on A goes on on B from A's checkpoint (one run, one curve, each attempt labelled); --code
     use_prebuilt_trainer
     start_second_cluster
     local out run on_a copied
@@ -114,6 +114,22 @@ assert epochs[1]["loss"] < epochs[0]["loss"], epochs
 assert steps and min(steps) > 32, steps
 PY
     expect_eq "$(squeue -h -o %j | grep -c "^mover-")" 0 "jobs of the run left on torchdeck-sandbox"
+
+    # A run of --code takes its snapshot along: the code it ran, not what the folder holds now.
+    mkdir -p "$home/project"
+    echo "from the snapshot" >"$home/project/hello.txt"
+    printf '#!/bin/sh\ncat hello.txt\n' >"$home/project/show.sh"
+    chmod +x "$home/project/show.sh"
+    run=$(td submit torchdeck-sandbox --launch local --command ./show.sh --code "$home/project" --name coded --json |
+          json_field run)
+    expect_eq "$(wait_final "$run" 120)" completed "the run of --code on torchdeck-sandbox"
+    echo "changed since" >"$home/project/hello.txt"
+    td resume coded --on torchdeck-b --from none >/dev/null 2>"$home/said" || fail "resume --on: $(cat "$home/said")"
+    grep -q "Copying the code to torchdeck-b" "$home/said" || fail "no copy of the code: $(cat "$home/said")"
+    expect_eq "$(wait_final "$run" 120)" completed "the run of --code on torchdeck-b"
+    grep -q "^from the snapshot$" <<<"$(td logs coded --attempt 1)" || fail "the code on B: $(td logs coded --attempt 1)"
+    expect_eq "$(find "$home/work-b/code/objects" -type f | wc -l)" 2 "objects on torchdeck-b"
+    expect_eq "$(find "$home/work-b/code/objects" -type f -name '*x' -perm 555 | wc -l)" 1 "the executable's object"
     "$sandbox" --dir "$home/b" stop >/dev/null
     remove_home
 }

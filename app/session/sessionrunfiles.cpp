@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QStorageInfo>
 #include <QThread>
 #include <cstdio>
 #include <memory>
@@ -145,6 +146,13 @@ SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStri
                 auto plan = std::make_shared<PullPlan>();
                 plan->files = sums;
                 plan->to = to;
+                QList<qint64> there; // what an earlier try left, whole or partial
+                for (plan->next = 0; plan->next < sums.size(); ++plan->next)
+                    there.append(std::max(QFileInfo(plan->local()).size(), QFileInfo(plan->part()).size()));
+                plan->next = 0;
+                if (const QString problem = localSpaceProblem(sums, there, QStorageInfo(to).bytesAvailable(), to);
+                    !problem.isEmpty())
+                    return operation->fail(problem);
                 pullNext(operation, plan);
             },
             [this, operation, runId](const QString &error) {

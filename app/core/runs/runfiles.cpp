@@ -3,7 +3,9 @@
 #include "core/coretr.h"
 #include "core/shellquote.h"
 
+#include <QLocale>
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -185,6 +187,21 @@ QString removeRunDirectoryCommand(const QString &runDirectory, const QString &ru
                           "rm -rf -- \"$r\" && echo removed)")
         .arg(shellQuote(runDirectory), shellQuote(runId),
              shellQuote(core::Tr::tr("refused: not a run's directory (<work directory>/runs/%1):").arg(runId)));
+}
+
+QString localSpaceProblem(const QList<RemoteFileSum> &files, const QList<qint64> &localBytes, qint64 available,
+                          const QString &folder)
+{
+    constexpr qint64 spare = qint64(64) << 20; // the rest of this machine keeps working meanwhile
+    qint64 needed = 0;
+    for (qsizetype i = 0; i < files.size(); ++i)
+        needed += std::max<qint64>(0, files.at(i).bytes - localBytes.value(i, 0));
+    if (available < 0 || needed + spare <= available)
+        return {};
+    const QLocale c = QLocale::c();
+    return core::Tr::tr("the files need %1 more on this machine, and %2 has %3 free: make room or pull to another "
+                        "folder")
+        .arg(c.formattedDataSize(needed), folder, c.formattedDataSize(std::max<qint64>(0, available)));
 }
 
 } // namespace torchdeck

@@ -53,6 +53,11 @@ struct RemoteFileSum {
 };
 QString sumRunFilesCommand(const QString &runDirectory, const QStringList &relativePaths);
 QList<RemoteFileSum> parseRunFileSums(const QByteArray &commandOutput, const QStringList &relativePaths);
+// Why a pull of `files` cannot fit in a local folder with `available` bytes free, the bytes already there
+// (`localBytes`, each file's or its partial copy's size; missing: none) counted; empty when it fits with 64 MiB to
+// spare.
+QString localSpaceProblem(const QList<RemoteFileSum> &files, const QList<qint64> &localBytes, qint64 available,
+                          const QString &folder);
 
 // Prints the run directory's size in bytes (du), or "-" when it is gone: a line, so several can be asked in one
 // command.

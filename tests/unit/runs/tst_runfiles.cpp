@@ -43,6 +43,20 @@ class RunFilesTest : public QObject {
     const QString m_id = QStringLiteral("1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed");
 
 private slots:
+    void aPullThatCannotFitIsRefused()
+    {
+        QList<RemoteFileSum> files(2);
+        files[0].bytes = qint64(3) << 30;
+        files[1].bytes = qint64(1) << 30;
+        const qint64 gib = qint64(1) << 30;
+        QVERIFY(localSpaceProblem(files, {}, 5 * gib, QStringLiteral("/d")).isEmpty());
+        const QString problem = localSpaceProblem(files, {}, 4 * gib, QStringLiteral("/d"));
+        QVERIFY2(problem.contains(QStringLiteral("need 4.00 GiB more")) && problem.contains(QStringLiteral("/d has")),
+                 qPrintable(problem));
+        // What an earlier try left counts: only the rest is needed.
+        QVERIFY(localSpaceProblem(files, {2 * gib, 0}, 3 * gib, QStringLiteral("/d")).isEmpty());
+        QVERIFY(localSpaceProblem(files, {}, -1, QStringLiteral("/d")).isEmpty()); // unknown: not refused
+    }
     void init()
     {
         m_run = m_work.path() + QStringLiteral("/runs/") + m_id;

@@ -43,6 +43,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     , m_libtorch(new QLineEdit)
     , m_trainerBinary(new QLineEdit)
     , m_logPatterns(new QPlainTextEdit)
+    , m_reach(new QPlainTextEdit)
     , m_buildInJob(new QCheckBox(tr("Build the trainer in a short job (Slurm)")))
     , m_buildCpus(new QSpinBox)
     , m_minPoll(new QSpinBox)
@@ -75,6 +76,12 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
                                  "Tried after a job's own patterns and before the built-in ones."));
     m_logPatterns->setTabChangesFocus(true);
     m_logPatterns->setMaximumHeight(m_logPatterns->fontMetrics().lineSpacing() * 5);
+    m_reach->setPlaceholderText(tr("one a line, e.g. other-cluster=-p 22 me@login.other.org"));
+    m_reach->setToolTip(tr("Other clusters this cluster's login node reaches with `ssh ARGUMENTS` and the keys it has "
+                           "there: a run continued here from one of them copies its checkpoint straight from there, "
+                           "not through this machine."));
+    m_reach->setTabChangesFocus(true);
+    m_reach->setMaximumHeight(m_reach->fontMetrics().lineSpacing() * 4);
     m_note->setWordWrap(true);
     m_note->hide();
     m_errors->setWordWrap(true);
@@ -99,6 +106,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     add(tr("Build job &CPUs"), QStringLiteral("build_cpus"), m_buildCpus);
     add(tr("L&og patterns"), QStringLiteral("log_patterns"), m_logPatterns);
     add(tr("Ask the scheduler at most &every"), QStringLiteral("min_poll_seconds"), m_minPoll);
+    add(tr("Reaches (ssh)"), QStringLiteral("reach"), m_reach);
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     m_save = buttons->button(QDialogButtonBox::Save);
@@ -124,6 +132,7 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     for (QSpinBox *box : {m_buildCpus, m_minPoll})
         connect(box, &QSpinBox::valueChanged, this, &ClusterProfileDialog::update);
     connect(m_logPatterns, &QPlainTextEdit::textChanged, this, &ClusterProfileDialog::update);
+    connect(m_reach, &QPlainTextEdit::textChanged, this, &ClusterProfileDialog::update);
     update();
 }
 
@@ -144,6 +153,10 @@ ClusterProfile ClusterProfileDialog::profile() const
     profile.buildCpus = m_buildCpus->value();
     profile.logPatterns = m_logPatterns->toPlainText().split(u'\n', Qt::SkipEmptyParts);
     profile.minPollSeconds = m_minPoll->value();
+    profile.reach.clear();
+    for (const QString &line : m_reach->toPlainText().split(u'\n', Qt::SkipEmptyParts))
+        if (!line.trimmed().isEmpty())
+            profile.reach.append(line.trimmed());
     return profile;
 }
 
@@ -164,6 +177,7 @@ void ClusterProfileDialog::setProfile(const ClusterProfile &profile)
     m_buildCpus->setValue(profile.buildCpus);
     m_logPatterns->setPlainText(profile.logPatterns.join(u'\n'));
     m_minPoll->setValue(profile.minPollSeconds);
+    m_reach->setPlainText(profile.reach.join(u'\n'));
     update();
 }
 

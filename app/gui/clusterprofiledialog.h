@@ -58,6 +58,7 @@ private:
     QLineEdit *m_libtorch;
     QLineEdit *m_trainerBinary;
     QPlainTextEdit *m_logPatterns; // one regex a line
+    QPlainTextEdit *m_reach;       // one CLUSTER=SSH ARGS a line (ClusterProfile::reach)
     QCheckBox *m_buildInJob;
     QSpinBox *m_buildCpus;
     QSpinBox *m_minPoll;

@@ -25,6 +25,7 @@
 namespace torchdeck {
 
 struct CodeCopyState;
+struct RemoteFileSum;
 
 class PortForwarder;
 class RunStore;
@@ -226,7 +227,13 @@ private:
     // machine (sessioncodecopy.cpp); then `then`, failures to `operation`.
     void pullAndPlaceCheckpoint(SessionOperation *operation, ClusterSession *source, const QString &runId,
                                 const ResumeFrom &from, const QString &epochs, const QString &moving,
-                                const QString &local);
+                                const QString &local, bool straight = true);
+    // The checkpoint copied straight from `source` with `ssh <reach>` on this login node (sessionstraightcopy.cpp):
+    // done(its path here), or fallBack(why) where that copy failed; a checkpoint that is not there fails `operation`.
+    void copyCheckpointStraight(SessionOperation *operation, ClusterSession *source, const QString &runId,
+                                const QString &checkpoint, const QString &reach,
+                                const std::function<void(const QString &)> &done,
+                                const std::function<void(const QString &)> &fallBack);
     void copyCodeSnapshot(SessionOperation *operation, ClusterSession *source, const QString &runId, const QString &id,
                           const QString &local, const std::function<void()> &then);
     void copyMissingObjects(SessionOperation *operation, const std::shared_ptr<CodeCopyState> &copy,
@@ -236,6 +243,11 @@ private:
     friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
     struct Parts;                   // the connection and the tracker
     struct PullPlan;
+    // The run's files here (and a checkpoint: "latest", "best", a step or file name), each with its size and SHA-256:
+    // then(sums, the run's directory), or failed(why).
+    void sumRunFiles(QObject *context, const QString &runId, const QStringList &wanted, const QString &checkpoint,
+                     const std::function<void(const QList<RemoteFileSum> &, const QString &)> &then,
+                     const std::function<void(const QString &)> &failed);
     void pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere);

@@ -81,9 +81,20 @@ SessionOperation *ClusterSession::continueRun(const QString &runId, const Resume
 
 void ClusterSession::pullAndPlaceCheckpoint(SessionOperation *operation, ClusterSession *source, const QString &runId,
                                             const ResumeFrom &from, const QString &epochs, const QString &moving,
-                                            const QString &local)
+                                            const QString &local, bool straight)
 {
     const QString sourceName = source->name();
+    if (const QString reach = m_profile.reachArgs(sourceName); straight && !reach.isEmpty())
+        return copyCheckpointStraight(
+            operation, source, runId, checkpointToPull(from), reach,
+            [this, operation, runId, epochs, moving](const QString &placed) {
+                relay(resume(runId, ResumeFrom::checkpoint(placed), epochs, moving), operation);
+            },
+            [this, operation, source, runId, from, epochs, moving, local](const QString &why) {
+                operation->reportOutput(tr("The straight copy from %1 failed (%2): copying through this machine\n")
+                                            .arg(source->name(), why));
+                pullAndPlaceCheckpoint(operation, source, runId, from, epochs, moving, local, false);
+            });
     // Pulled through this machine: clusters seldom reach each other over SSH with the user's keys.
     operation->reportProgress(tr("Fetching the checkpoint of run %1 from %2").arg(runId.left(8), sourceName), 0, 0);
     SessionOperation *pull = source->pullRunFiles(runId, {}, checkpointToPull(from), local);

@@ -120,60 +120,75 @@ SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStri
         wanted.append(relative.path);
     }
     auto *operation = new SessionOperation(this);
-    auto sum = [this, operation, runId, to](const QStringList &paths, const QString &directory) {
-        QStringList names; // each lands in `to` under its own name: two of one name would be one file
-        for (const QString &path : paths) {
-            const QString name = path.section(u'/', -1);
-            if (names.contains(name))
-                return operation->fail(
-                    tr("two of the files are called %1: pull them one at a time, to different directories").arg(name));
-            names.append(name);
-        }
+    sumRunFiles(
+        operation, runId, wanted, checkpoint,
+        [this, operation, to](const QList<RemoteFileSum> &sums, const QString &) {
+            QStringList names; // each lands in `to` under its own name: two of one name would be one file
+            for (const RemoteFileSum &file : sums) {
+                const QString name = file.path.section(u'/', -1);
+                if (names.contains(name))
+                    return operation->fail(
+                        tr("two of the files are called %1: pull them one at a time, to different directories")
+                            .arg(name));
+                names.append(name);
+            }
+            if (!QDir().mkpath(to))
+                return operation->fail(tr("cannot make the directory %1").arg(to));
+            auto plan = std::make_shared<PullPlan>();
+            plan->files = sums;
+            plan->to = to;
+            QList<qint64> there; // what an earlier try left, whole or partial
+            for (plan->next = 0; plan->next < sums.size(); ++plan->next)
+                there.append(std::max(QFileInfo(plan->local()).size(), QFileInfo(plan->part()).size()));
+            plan->next = 0;
+            if (const QString problem = localSpaceProblem(sums, there, QStorageInfo(to).bytesAvailable(), to);
+                !problem.isEmpty())
+                return operation->fail(problem);
+            pullNext(operation, plan);
+        },
+        [operation](const QString &error) { operation->fail(error); });
+    return operation;
+}
+
+void ClusterSession::sumRunFiles(QObject *context, const QString &runId, const QStringList &wanted,
+                                 const QString &checkpoint,
+                                 const std::function<void(const QList<RemoteFileSum> &, const QString &)> &then,
+                                 const std::function<void(const QString &)> &failed)
+{
+    auto sum = [this, context, runId, then, failed](const QStringList &paths, const QString &directory) {
         runCommand(
-            operation, sumRunFilesCommand(directory, paths),
-            [this, operation, runId, to, paths](int exitCode, const QByteArray &out, const QByteArray &err) {
+            context, sumRunFilesCommand(directory, paths),
+            [this, runId, paths, directory, then, failed](int exitCode, const QByteArray &out, const QByteArray &err) {
                 if (exitCode != 0)
-                    return operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), said(err, exitCode)));
+                    return failed(tr("run %1 on %2: %3").arg(runId.left(8), name(), said(err, exitCode)));
                 const QList<RemoteFileSum> sums = parseRunFileSums(out, paths);
                 QStringList problems;
                 for (const RemoteFileSum &s : sums)
                     if (!s.error.isEmpty())
                         problems.append(s.error);
                 if (!problems.isEmpty())
-                    return operation->fail(problems.join(QStringLiteral("; ")));
-                if (!QDir().mkpath(to))
-                    return operation->fail(tr("cannot make the directory %1").arg(to));
-                auto plan = std::make_shared<PullPlan>();
-                plan->files = sums;
-                plan->to = to;
-                QList<qint64> there; // what an earlier try left, whole or partial
-                for (plan->next = 0; plan->next < sums.size(); ++plan->next)
-                    there.append(std::max(QFileInfo(plan->local()).size(), QFileInfo(plan->part()).size()));
-                plan->next = 0;
-                if (const QString problem = localSpaceProblem(sums, there, QStorageInfo(to).bytesAvailable(), to);
-                    !problem.isEmpty())
-                    return operation->fail(problem);
-                pullNext(operation, plan);
+                    return failed(problems.join(QStringLiteral("; ")));
+                then(sums, directory);
             },
-            [this, operation, runId](const QString &error) {
-                operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), error));
+            [this, runId, failed](const QString &error) {
+                failed(tr("run %1 on %2: %3").arg(runId.left(8), name(), error));
             },
             sumDeadlineMs);
     };
     whenConnected(
-        operation,
-        [this, operation, runId, wanted, checkpoint, sum] {
+        context,
+        [this, context, runId, wanted, checkpoint, sum, failed] {
             const auto jobs = m_store->jobs(runId);
             const QString directory = runDirectoryOf(runId, jobs.value, workDirectory());
             if (directory.isEmpty())
-                return operation->fail(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
+                return failed(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
             if (checkpoint.isEmpty())
                 return sum(wanted, directory);
             SessionOperation *listing = presentCheckpoints(runId);
-            connect(listing, &SessionOperation::failed, operation, &SessionOperation::fail);
+            connect(listing, &SessionOperation::failed, context, failed);
             onReply<agent::Checkpoints>(
-                listing, operation,
-                [this, operation, runId, wanted, checkpoint, sum, directory](const agent::Checkpoints::Reply &r) {
+                listing, context,
+                [this, runId, wanted, checkpoint, sum, directory, failed](const agent::Checkpoints::Reply &r) {
                     const auto records = m_store->checkpoints(runId);
                     const RunSeries *runSeries = series(runId);
                     QString chosen;
@@ -185,18 +200,17 @@ SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStri
                     if (checkpoint != u"latest" && checkpoint != u"best")
                         chosen = checkpointNamed(records.value, checkpoint);
                     if (chosen.isEmpty())
-                        return operation->fail(tr("run %1 has no checkpoint '%2' on %3 (see torchdeck checkpoints %1)")
-                                                   .arg(runId.left(8), checkpoint, name()));
+                        return failed(tr("run %1 has no checkpoint '%2' on %3 (see torchdeck checkpoints %1)")
+                                          .arg(runId.left(8), checkpoint, name()));
                     if (!chosen.startsWith(directory + u'/'))
-                        return operation->fail(
+                        return failed(
                             tr("checkpoint %1 lies outside the run's directory %2: refused").arg(chosen, directory));
                     QStringList paths = wanted;
                     paths.append(chosen.mid(directory.size() + 1));
                     sum(paths, directory);
                 });
         },
-        [operation](const QString &error) { operation->fail(error); });
-    return operation;
+        failed);
 }
 
 void ClusterSession::pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan)

@@ -162,6 +162,12 @@ QList<CommandSpec> buildCommands()
                  Tr::tr("a shell command on this machine that gets each run's notice (completed, failed, restarted) "
                         "as JSON on stdin, e.g. to post it to a chat"),
                  Completion::None),
+          repeated(
+              valued("--reach", "CLUSTER=SSH-ARGS",
+                     Tr::tr("`ssh SSH-ARGS` on this cluster's login node reaches CLUSTER's with the keys there: a run "
+                            "continued here from CLUSTER copies its checkpoint straight from there"),
+                     Completion::None)),
+          flag("--no-reach", Tr::tr("forget every --reach")),
           flag("--reset", Tr::tr("back to the defaults")),
           jsonFlag()}},
         {QStringLiteral("script"),

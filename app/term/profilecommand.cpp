@@ -45,6 +45,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     bool modulesGiven = false;
     QJsonArray logPatterns;
     bool logPatternsGiven = false;
+    QStringList reachGiven; // CLUSTER=ARGS, in order; empty ARGS: forget it
+    bool noReach = false;
     bool reset = false;
     bool json = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -79,6 +81,17 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             logPatternsGiven = true;
         } else if (arg == u"--no-log-patterns") {
             logPatternsGiven = true;
+        } else if (arg == u"--reach" && hasValue) {
+            const QString value = args.at(++i);
+            if (value.indexOf(u'=') <= 0) {
+                context.error(Tr::tr("--reach wants CLUSTER=SSH-ARGUMENTS (what reaches CLUSTER from this cluster's "
+                                     "login node, e.g. a-login=\"-p 22 me@login.a.org\"), got '%1'")
+                                  .arg(value));
+                return UsageError;
+            }
+            reachGiven.append(value);
+        } else if (arg == u"--no-reach") {
+            noReach = true;
         } else if (arg == u"--reset") {
             reset = true;
         } else if (arg == u"--json") {
@@ -99,6 +112,16 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     ProfileStore &profiles = context.profiles();
     if (logPatternsGiven)
         changes[u"log_patterns"] = logPatterns;
+    if (noReach || !reachGiven.isEmpty()) {
+        QStringList reach = noReach ? QStringList() : profiles.profile(cluster).reach;
+        for (const QString &given : std::as_const(reachGiven)) {
+            const QString other = given.section(u'=', 0, 0);
+            reach.removeIf([&other](const QString &line) { return line.section(u'=', 0, 0) == other; });
+            if (!given.section(u'=', 1).trimmed().isEmpty())
+                reach.append(given);
+        }
+        changes[u"reach"] = QJsonArray::fromStringList(reach);
+    }
     const bool changing = reset || modulesGiven || !changes.isEmpty();
     if (changing) {
         if (reset)

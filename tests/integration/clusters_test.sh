@@ -79,13 +79,17 @@ case_soonest() { # submit A,B while A's node is held: the run goes to B and says
 case_resume_on() { # a run ended on A goes on on B from A's checkpoint (one run, one curve, each attempt labelled); --code
     use_prebuilt_trainer
     start_second_cluster
-    local out run on_a copied
+    local out run on_a copied straight
     run=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name mover --json | json_field run)
+    straight=$(td submit torchdeck-sandbox "${job[@]}" --epochs 1 --name straight --json | json_field run)
     expect_eq "$(wait_final "$run" 240)" completed "the first attempt on torchdeck-sandbox"
     on_a=$(final_checkpoint "$run")
+    # B's login node cannot reach A the way its profile says: the copy goes through this machine instead.
+    td profile torchdeck-b --reach "torchdeck-sandbox=-p 1 127.0.0.1" >/dev/null
     out=$(td resume mover --on torchdeck-b --epochs 2 --json 2>"$home/said")
     expect_eq "$(json_field cluster <<<"$out")" torchdeck-b "where the run went on"
     expect_eq "$(json_field attempt <<<"$out")" 1 "the attempt"
+    grep -q "The straight copy from torchdeck-sandbox failed" "$home/said" || fail "no fallback: $(cat "$home/said")"
     grep -q "checkpoint-0000000032.pt to torchdeck-b 100%" "$home/said" || fail "no copy progress: $(cat "$home/said")"
     expect_eq "$(wait_final "$run" 240)" completed "the run on torchdeck-b"
     copied="$home/work-b/runs/$run/checkpoints/${on_a##*/}"
@@ -114,6 +118,21 @@ assert epochs[1]["loss"] < epochs[0]["loss"], epochs
 assert steps and min(steps) > 32, steps
 PY
     expect_eq "$(squeue -h -o %j | grep -c "^mover-")" 0 "jobs of the run left on torchdeck-sandbox"
+
+    # Where B's login node reaches A (its own ssh and keys), the checkpoint goes straight from A to B.
+    td profile torchdeck-b --reach "torchdeck-sandbox=-F $TORCHDECK_SSH_CONFIG torchdeck-sandbox" >/dev/null
+    expect_eq "$(wait_final "$straight" 240)" completed "the run to copy straight"
+    on_a=$(final_checkpoint "$straight")
+    td resume straight --on torchdeck-b --epochs 2 >/dev/null 2>"$home/said" || fail "resume: $(cat "$home/said")"
+    grep -q "Copied checkpoints/${on_a##*/} straight from torchdeck-sandbox to torchdeck-b" "$home/said" ||
+        fail "no straight copy: $(cat "$home/said")"
+    grep -q "to torchdeck-b 100%" "$home/said" && fail "it went through this machine: $(cat "$home/said")"
+    expect_eq "$(wait_final "$straight" 240)" completed "the run copied straight"
+    copied="$home/work-b/runs/$straight/checkpoints/${on_a##*/}"
+    expect_eq "$(sha256sum <"$copied")" "$(sha256sum <"$on_a")" "the checkpoint copied straight (byte for byte)"
+    [[ -s "$copied.json" ]] || fail "its sidecar was not copied straight"
+    grep -q "resumed from $copied (epoch 1, step 32)" <<<"$(td logs straight --attempt 1)" ||
+        fail "attempt 1 did not resume from the straight copy: $(td logs straight --attempt 1)"
 
     # A run of --code takes its snapshot along: the code it ran, not what the folder holds now.
     mkdir -p "$home/project"

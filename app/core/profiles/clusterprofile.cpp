@@ -106,6 +106,7 @@ QJsonObject ClusterProfile::toJson() const
     object[u"log_patterns"] = toArray(logPatterns);
     object[u"in_job_requeue"] = inJobRequeueName(inJobRequeue);
     object[u"notify_command"] = notifyCommand;
+    object[u"reach"] = toArray(reach);
     object[u"wait_notice_seconds"] = waitNoticeSeconds;
     object[u"min_poll_seconds"] = minPollSeconds;
     if (partitionsReadAt.isValid()) {
@@ -157,6 +158,7 @@ ClusterProfile ClusterProfile::fromJson(const QString &name, const QJsonObject &
     };
     lines(u"modules", &profile.modules);
     lines(u"log_patterns", &profile.logPatterns);
+    lines(u"reach", &profile.reach);
     QString buildOn = profile.buildInJob ? QStringLiteral("job") : QStringLiteral("login");
     text(u"build_on", &buildOn);
     if (buildOn == u"job" || buildOn == u"login")
@@ -262,7 +264,7 @@ bool operator==(const ClusterProfile &a, const ClusterProfile &b)
            a.workDirectory == b.workDirectory && a.modules == b.modules && a.libtorch == b.libtorch &&
            a.trainerBinary == b.trainerBinary && a.buildInJob == b.buildInJob && a.buildCpus == b.buildCpus &&
            a.logPatterns == b.logPatterns && a.inJobRequeue == b.inJobRequeue && a.notifyCommand == b.notifyCommand &&
-           a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds &&
+           a.reach == b.reach && a.waitNoticeSeconds == b.waitNoticeSeconds && a.minPollSeconds == b.minPollSeconds &&
            partitionsToJson(a.partitions) == partitionsToJson(b.partitions) &&
            accountsToJson(a.accounts) == accountsToJson(b.accounts) && qosToJson(a.qos) == qosToJson(b.qos) &&
            a.partitionsReadAt == b.partitionsReadAt;
@@ -299,6 +301,16 @@ ClusterCheckSettings ClusterProfile::checkSettings() const
     settings.partition = partition;
     settings.account = account;
     return settings;
+}
+
+QString ClusterProfile::reachArgs(const QString &cluster) const
+{
+    for (const QString &line : reach) {
+        const qsizetype equals = line.indexOf(u'=');
+        if (equals > 0 && line.left(equals) == cluster)
+            return line.mid(equals + 1).trimmed();
+    }
+    return {};
 }
 
 } // namespace torchdeck

@@ -31,10 +31,13 @@ struct ClusterProfile {
     QStringList modules; // `module load` each before a build and in job scripts (when the job names none)
     QString libtorch = QStringLiteral("auto"); // CMAKE_PREFIX_PATH on the cluster, or "auto"
     QString trainerBinary;                     // a torchdeck-train already on the cluster: no upload, no build
-    bool buildInJob = false;      // build the trainer in a short job (Slurm: srun) instead of on the login node
-    int buildCpus = 4;            // the build job's CPUs
-    QStringList logPatterns;      // for users' own commands, after a job's own (core/metrics/logmetrics.h)
-    QString notifyCommand;        // a local shell command the agent runs with each run's notice as JSON on stdin
+    bool buildInJob = false; // build the trainer in a short job (Slurm: srun) instead of on the login node
+    int buildCpus = 4;       // the build job's CPUs
+    QStringList logPatterns; // for users' own commands, after a job's own (core/metrics/logmetrics.h)
+    QString notifyCommand;   // a local shell command the agent runs with each run's notice as JSON on stdin
+    // "CLUSTER=SSH ARGUMENTS": this login node reaches CLUSTER's with `ssh ARGUMENTS` and the keys it has there, so a
+    // run continued here from CLUSTER copies its checkpoint straight from there (`torchdeck profile --reach`).
+    QStringList reach;
     int waitNoticeSeconds = 3600; // tell the user of a job the scheduler keeps waiting longer; 0: never
     // The scheduler is asked (squeue, sacct, qstat) at most this often, whatever a front wishes: sites limit it.
     int minPollSeconds = 10;
@@ -61,6 +64,8 @@ struct ClusterProfile {
     QString libtorchPrefix() const { return libtorch == u"auto" ? QString() : libtorch; }
     // `module load <module>` for each module, quoted, for the shell lines run before a build or a check.
     QStringList moduleLoadLines() const;
+    // The ssh arguments that reach `cluster` from this login node (reach); empty: none given.
+    QString reachArgs(const QString &cluster) const;
 };
 bool operator==(const ClusterProfile &a, const ClusterProfile &b);
 

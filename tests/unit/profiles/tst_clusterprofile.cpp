@@ -30,6 +30,7 @@ ClusterProfile everyFieldSet()
     p.buildCpus = 16;
     p.logPatterns = {QStringLiteral(R"(iter (?<step>\d+) cost (?<loss>\S+))")};
     p.notifyCommand = QStringLiteral("curl -s -d @- https://chat.example/hook");
+    p.reach = {QStringLiteral("mahti=-p 22 -i ~/.ssh/id_mahti ada@mahti.csc.fi")};
     return p;
 }
 
@@ -152,7 +153,12 @@ void TestClusterProfile::writesDocumentedKeys()
     QCOMPARE(json.value(u"notify_command").toString(), QStringLiteral("curl -s -d @- https://chat.example/hook"));
     QCOMPARE(json.value(u"wait_notice_seconds").toInt(), 3600); // an hour's wait is news
     QCOMPARE(json.value(u"min_poll_seconds").toInt(), 10);      // what sites ask of squeue pollers
-    QCOMPARE(json.size(), 16);
+    QCOMPARE(json.value(u"reach").toArray(),
+             QJsonArray({QStringLiteral("mahti=-p 22 -i ~/.ssh/id_mahti ada@mahti.csc.fi")}));
+    QCOMPARE(everyFieldSet().reachArgs(QStringLiteral("mahti")),
+             QStringLiteral("-p 22 -i ~/.ssh/id_mahti ada@mahti.csc.fi"));
+    QVERIFY(everyFieldSet().reachArgs(QStringLiteral("puhti")).isEmpty());
+    QCOMPARE(json.size(), 17);
 
     const QJsonObject sandboxJson = defaultProfile(sandbox).toJson();
     QCOMPARE(sandboxJson.value(u"scheduler").toString(), QStringLiteral("slurm"));

@@ -54,6 +54,12 @@ private slots:
         QTest::addRow("log pattern that does not compile") << "log_patterns"
                                                            << "loss=(?<loss>"
                                                            << "log_patterns";
+        QTest::addRow("reach without a cluster") << "reach"
+                                                 << "=-p 22 me@login"
+                                                 << "reach";
+        QTest::addRow("reach without arguments") << "reach"
+                                                 << "other= "
+                                                 << "reach";
     }
 
     void badValues()
@@ -79,6 +85,8 @@ private slots:
             profile.modules = QStringList{QStringLiteral("gcc"), value};
         else if (key == u"log_patterns")
             profile.logPatterns = QStringList{QStringLiteral("it (?<step>\\d+) (?<loss>\\S+)"), value};
+        else if (key == u"reach")
+            profile.reach = QStringList{QStringLiteral("a=-p 2222 me@a"), value};
         const QList<ProfileError> errors = validateClusterProfile(profile);
         QCOMPARE(errors.size(), 1);
         QCOMPARE(errors.constFirst().field, field);

@@ -203,10 +203,21 @@ case_move_after() { # --move-after 1m: A is full when the restart comes, so it m
     remove_home
 }
 
+# A run that moves after 15 s while the wrapper that reads KILLFILE kills its agent: NAME KILLFILE WHEN.
+moved_though_killed() {
+    local run blocker
+    run_to_move "$1" 15s
+    td agent status --json | json_field pid >"$2"
+    expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after $3"
+    [[ -e "$2" ]] && fail "the agent was never killed after $3"
+    scancel "$blocker"
+    expect_moved "$run" "$1"
+}
+
 case_move_killed() { # the agent killed right after it held the waiting job, then right after B's sbatch answered
     use_prebuilt_trainer
     start_second_cluster
-    local run blocker a_bin="$TORCHDECK_SANDBOX_DIR/bin" b_bin="$home/b/bin"
+    local a_bin="$TORCHDECK_SANDBOX_DIR/bin" b_bin="$home/b/bin"
     # shellcheck disable=SC2064 # expand now
     trap "rm -f '$a_bin/scontrol'; stop_agent; '$sandbox' --dir '$home/b' stop >/dev/null 2>&1 || true" EXIT
     # Each wrapper kills the agent whose PID its file names, once, after the real command ran (and before sbatch's
@@ -226,19 +237,8 @@ exit $rc
 WRAPPER
     chmod +x "$a_bin/scontrol" "$b_bin/sbatch"
 
-    run_to_move held 15s
-    td agent status --json | json_field pid >"$home/kill-after-hold"
-    expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after the hold"
-    [[ -e "$home/kill-after-hold" ]] && fail "the agent was never killed after a hold"
-    scancel "$blocker"
-    expect_moved "$run" held
-
-    run_to_move sent 15s
-    td agent status --json | json_field pid >"$home/kill-after-sbatch"
-    expect_eq "$(wait_final "$run" 300)" completed "the run whose agent was killed after B's sbatch"
-    [[ -e "$home/kill-after-sbatch" ]] && fail "the agent was never killed after B's sbatch"
-    scancel "$blocker"
-    expect_moved "$run" sent
+    moved_though_killed held "$home/kill-after-hold" "the hold"
+    moved_though_killed sent "$home/kill-after-sbatch" "B's sbatch"
     "$sandbox" --dir "$home/b" stop >/dev/null
     remove_home
 }

@@ -97,10 +97,8 @@ void RunTracker::collect(const StepHandle &step)
             // A claim without a job id yet is a submission in flight (or one to take over below): nothing to poll.
             // A job of another cluster (a moved restart's, cancelled there) is not this scheduler's to ask.
             const bool here = job.cluster.isEmpty() || job.cluster == m_profile.name;
-            if (!here && !job.hasEnded() && !job.jobId.isEmpty() && !m_toldLeftBehind.contains(job.jobId)) {
-                m_toldLeftBehind.insert(job.jobId);
-                emit leftBehind(run.id, job.jobId, job.cluster);
-            }
+            if (!here && !job.hasEnded() && !job.jobId.isEmpty())
+                tellLeftBehind(job);
             if (!job.hasEnded() && !job.jobId.isEmpty() && here) {
                 m_jobs.append(job);
                 tracked.insert(run.id);
@@ -121,6 +119,18 @@ void RunTracker::collect(const StepHandle &step)
         return step.doneAll();
     }
     step.done();
+}
+
+void RunTracker::tellLeftBehind(const JobRecord &job)
+{
+    constexpr qint64 againSeconds = 300; // a cancel that failed is tried again, not at every pass
+    const QString key = job.cluster + u' ' + job.jobId;
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    if (const auto told = m_toldLeftBehind.constFind(key);
+        told != m_toldLeftBehind.cend() && told->secsTo(now) < againSeconds)
+        return;
+    m_toldLeftBehind.insert(key, now);
+    emit leftBehind(job.runId, job.jobId, job.cluster);
 }
 
 void RunTracker::settleUnclaimedRestarts(const QStringList &runIds)

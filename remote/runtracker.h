@@ -92,7 +92,7 @@ signals:
     // while it still waits, for the agent to ask whether another cluster would start it sooner (session/runmover.h).
     void moveDue(const QString &runId, const QString &jobId);
     // A run of this cluster still has an unfinished job on `cluster`: a move's waiting job whose agent stopped before
-    // it was cancelled there. Once per job.
+    // it was cancelled there, or whose cancel failed. Again every 5 minutes while the store says so.
     void leftBehind(const QString &runId, const QString &jobId, const QString &cluster);
     void failed(const QString &error); // the store broke
 
@@ -153,6 +153,7 @@ private:
     void markActive(const QString &runId);                        // its job's files grew just now
     void watchStalls(const StepHandle &step);
     void askToMove(const JobRecord &job); // as it is now, polled: moveDue when its time has come
+    void tellLeftBehind(const JobRecord &job);
     void nameStall(const JobRecord &job, double quiet, const torchdeck::StallThreshold &threshold);
     void noteStall(const QString &runId, const QString &message); // empty: no longer stalled
     void note(const QString &problem);
@@ -170,15 +171,15 @@ private:
     QSet<QString> m_loggerFilesRead;           // runs whose logger files this pass read
     QHash<QString, QList<LoggerFileRecord>> m_loggerFilesFound; // this pass's find, by run (searched runs only)
     bool m_autoRestart = false;
-    QSet<QString> m_restarting;              // runs whose next attempt is being submitted
-    RestartRetries m_retries;                // runs whose restart failed: when to try again
-    QHash<QString, QDateTime> m_seenUpdates; // each run's last write, as the last pass saw it
-    QHash<QString, double> m_activity;       // running runs: when their files last grew (Unix seconds)
-    QSet<QString> m_stalled;                 // runs noted as stalled
-    QSet<QString> m_toldWaiting;             // jobs told of as waiting past the limit
-    QHash<QString, QDateTime> m_moveAsked;   // restarts the agent was asked to move: when
-    QSet<QString> m_toldLeftBehind;          // other clusters' jobs of this cluster's runs, told of
-    bool m_wholePass = true;                 // this pass is over all of the cluster's runs
+    QSet<QString> m_restarting;                 // runs whose next attempt is being submitted
+    RestartRetries m_retries;                   // runs whose restart failed: when to try again
+    QHash<QString, QDateTime> m_seenUpdates;    // each run's last write, as the last pass saw it
+    QHash<QString, double> m_activity;          // running runs: when their files last grew (Unix seconds)
+    QSet<QString> m_stalled;                    // runs noted as stalled
+    QSet<QString> m_toldWaiting;                // jobs told of as waiting past the limit
+    QHash<QString, QDateTime> m_moveAsked;      // restarts the agent was asked to move: when
+    QHash<QString, QDateTime> m_toldLeftBehind; // other clusters' jobs of this cluster's runs ("cluster job"): when
+    bool m_wholePass = true;                    // this pass is over all of the cluster's runs
     bool m_pollFailed = false;
     bool m_pollComplete = false; // the queue and the history answered, all of it readable
     QString m_workDirectory;

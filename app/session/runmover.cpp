@@ -4,11 +4,15 @@
 #include "client/startplacement.h"
 #include "core/agent/agentops.h"
 #include "core/duration.h"
+#include "core/privatefiles.h"
 #include "core/runs/startestimate.h"
 #include "core/scheduler/jobstate.h"
 #include "core/store/runstore.h"
 #include "session/clustersession.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QLoggingCategory>
 #include <QPointer>
 
@@ -57,12 +61,14 @@ void RunMover::consider(ClusterSession *from, const QString &runId, const QStrin
     move->from = from;
     move->run = *run.value;
     move->job = jobs.value.constLast();
+    if (move->job.cluster.isEmpty())
+        move->job.cluster = from->name(); // a record from before jobs knew their cluster
     for (const StartEstimate &candidate : placementFromJson(run.value->placement).estimates) {
         if (candidate.cluster != from->name() && m_sessionOf(candidate.cluster))
             move->candidates.append(candidate.cluster);
     }
     if (move->candidates.isEmpty())
-        return;
+        return releaseOwnHold(from, move->run.id, move->job);
     m_moving.insert(runId);
     emit started(runId);
     qCInfo(lcMove).noquote() << QStringLiteral("run %1: job %2 has waited %3 on %4; asking %5")
@@ -117,6 +123,8 @@ void RunMover::decide(std::shared_ptr<Move> move)
     // Where it waits wins ties, and a cluster without an estimate never beats one with it.
     if (soonest <= 0 || !move->estimates.at(soonest).known()) {
         qCInfo(lcMove).noquote() << QStringLiteral("run %1 stays: %2").arg(move->run.id.left(8), words);
+        if (move->from)
+            releaseOwnHold(move->from, move->run.id, move->job); // an earlier move's, stopped with its agent
         return end(move);
     }
     move->to = move->estimates.at(soonest).cluster;
@@ -128,11 +136,14 @@ void RunMover::decide(std::shared_ptr<Move> move)
 void RunMover::hold(std::shared_ptr<Move> move)
 {
     if (!move->from)
-        return fail(move, tr("its cluster's session ended"), false);
+        return fail(move, tr("its cluster's session ended"));
+    // Written before the hold: whatever stops this move, the hold is known to be the mover's and is lifted.
+    if (const QString problem = markHeld(move->job, true); !problem.isEmpty())
+        return fail(move, problem);
     // Held, it cannot start while its checkpoint is copied; a job that started meanwhile refuses the hold.
     SessionOperation *held = move->from->jobAction(SchedulerAction::Hold, move->run.id, move->job.jobId);
     connect(held, &SessionOperation::failed, this, [this, move](const QString &why) {
-        fail(move, tr("job %1 could not be held (it may have started): %2").arg(move->job.jobId, why), false);
+        fail(move, tr("job %1 could not be held (it may have started): %2").arg(move->job.jobId, why));
     });
     connect(held, &SessionOperation::finished, this, [this, move] { copy(move); });
 }
@@ -141,12 +152,11 @@ void RunMover::copy(std::shared_ptr<Move> move)
 {
     ClusterSession *target = m_sessionOf(move->to);
     if (!target)
-        return fail(move, tr("%1 is no longer in your ssh config").arg(move->to), true);
+        return fail(move, tr("%1 is no longer in your ssh config").arg(move->to));
     SessionOperation *continuing =
         target->continueRun(move->run.id, ResumeFrom::latest(), {}, m_sessionOf, move->job.jobId);
-    connect(continuing, &SessionOperation::failed, this, [this, move](const QString &why) {
-        fail(move, tr("continuing it on %1 failed: %2").arg(move->to, why), true);
-    });
+    connect(continuing, &SessionOperation::failed, this,
+            [this, move](const QString &why) { fail(move, tr("continuing it on %1 failed: %2").arg(move->to, why)); });
     onReply<agent::Resume>(continuing, this,
                            [this, move](const agent::SubmitReply &reply) { cancelWaiting(move, reply.first.jobId); });
 }
@@ -185,6 +195,7 @@ void RunMover::cancelMoved(ClusterSession *where, const QString &runId, const Jo
         scheduling.reason = QStringLiteral("moved to %1").arg(to); // jobWhy says it as it is
         (void)m_store->updateJobScheduling(runId, job.attempt, scheduling);
         const StoreStatus stored = m_store->updateJobState(runId, job.attempt, jobStateName(JobState::Cancelled), -1);
+        (void)markHeld(job, false);
         then(stored.ok() ? QString() : stored.error);
     });
 }
@@ -201,16 +212,21 @@ void RunMover::cancelLeftBehind(const QString &runId, const QString &jobId, cons
     for (const JobRecord &job : jobs.value) {
         if (job.jobId != jobId || job.cluster != cluster || job.hasEnded())
             continue;
+        const QString key = cluster + u' ' + jobId;
+        if (m_cancelling.contains(key))
+            continue;
+        m_cancelling.insert(key);
         qCInfo(lcMove).noquote() << QStringLiteral("run %1 went on on %2: cancelling job %3 left on %4")
                                         .arg(runId.left(8), run.value->cluster, jobId, cluster);
-        cancelMoved(where, runId, job, run.value->cluster, [runId, jobId](const QString &problem) {
+        cancelMoved(where, runId, job, run.value->cluster, [this, key, runId](const QString &problem) {
+            m_cancelling.remove(key); // a failed cancel is tried again (RunTracker::leftBehind)
             if (!problem.isEmpty())
                 qCWarning(lcMove).noquote() << QStringLiteral("run %1: %2").arg(runId.left(8), problem);
         });
     }
 }
 
-void RunMover::fail(std::shared_ptr<Move> move, const QString &why, bool release)
+void RunMover::fail(std::shared_ptr<Move> move, const QString &why)
 {
     qCInfo(lcMove).noquote() << QStringLiteral("run %1 not moved: %2").arg(move->run.id.left(8), why);
     const auto told = [this, move, why](const QString &more) {
@@ -218,13 +234,65 @@ void RunMover::fail(std::shared_ptr<Move> move, const QString &why, bool release
                     move->from);
         end(move);
     };
-    if (!release || !move->from)
+    if (!move->from)
+        return told({});
+    // A failure after the other cluster's sbatch (its record failed) has sent the next attempt all the same: the job
+    // that waited is cancelled as after a move, never released to run beside it.
+    const auto jobs = m_store->jobs(move->run.id);
+    const bool replaced = jobs.ok() && std::any_of(jobs.value.cbegin(), jobs.value.cend(), [&move](const JobRecord &j) {
+                              return j.attempt > move->job.attempt;
+                          });
+    if (replaced) {
+        const QString to = move->to;
+        return cancelMoved(move->from, move->run.id, move->job, to, [told, to](const QString &problem) {
+            told(problem.isEmpty() ? tr("its next attempt was sent to %1 all the same: the job that waited is "
+                                        "cancelled")
+                                         .arg(to)
+                                   : problem);
+        });
+    }
+    if (!QFileInfo::exists(heldMarker(move->job)))
         return told({});
     SessionOperation *released = move->from->jobAction(SchedulerAction::Release, move->run.id, move->job.jobId);
     connect(released, &SessionOperation::failed, this,
             [move, told](const QString &error) { told(tr("job %1 stays held: %2").arg(move->job.jobId, error)); });
-    connect(released, &SessionOperation::finished, this,
-            [move, told] { told(tr("job %1 was released and waits where it was").arg(move->job.jobId)); });
+    connect(released, &SessionOperation::finished, this, [this, move, told] {
+        (void)markHeld(move->job, false);
+        told(tr("job %1 was released and waits where it was").arg(move->job.jobId));
+    });
+}
+
+void RunMover::releaseOwnHold(ClusterSession *where, const QString &runId, const JobRecord &job)
+{
+    if (!QFileInfo::exists(heldMarker(job)))
+        return;
+    qCInfo(lcMove).noquote()
+        << QStringLiteral("run %1: releasing job %2, held by a move that did not happen").arg(runId.left(8), job.jobId);
+    SessionOperation *released = where->jobAction(SchedulerAction::Release, runId, job.jobId);
+    connect(released, &SessionOperation::finished, this, [this, job] { (void)markHeld(job, false); });
+}
+
+QString RunMover::heldMarker(const JobRecord &job) const
+{
+    return QFileInfo(m_store->path())
+        .dir()
+        .filePath(
+            QStringLiteral("moving/%1/held-%2-%3").arg(job.runId, QString(job.cluster).replace(u'/', u'_'), job.jobId));
+}
+
+QString RunMover::markHeld(const JobRecord &job, bool held) const
+{
+    const QString marker = heldMarker(job);
+    if (!held) {
+        QFile::remove(marker);
+        return {};
+    }
+    if (const QString problem = makePrivateDirectory(QFileInfo(marker).path()); !problem.isEmpty())
+        return problem;
+    QFile file(marker);
+    if (!file.open(QIODevice::WriteOnly))
+        return tr("cannot note the hold in %1: %2").arg(marker, file.errorString());
+    return {};
 }
 
 void RunMover::end(std::shared_ptr<Move> move)

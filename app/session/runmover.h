@@ -40,7 +40,12 @@ private:
     void hold(std::shared_ptr<Move> move);
     void copy(std::shared_ptr<Move> move);
     void cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId);
-    void fail(std::shared_ptr<Move> move, const QString &why, bool release);
+    void fail(std::shared_ptr<Move> move, const QString &why);
+    // A hold of the mover's is noted in the agent's data folder (moving/RUN/held-CLUSTER-JOB) before it is asked
+    // for: a move that does not happen, or stopped with its agent, releases it.
+    void releaseOwnHold(ClusterSession *where, const QString &runId, const JobRecord &job);
+    QString heldMarker(const JobRecord &job) const;
+    QString markHeld(const JobRecord &job, bool held) const; // the problem, empty when done
     void end(std::shared_ptr<Move> move);
     // The job that waited there, cancelled (its move done): settled in the store, as the run's new cluster follows
     // the run from now on. `then(problem)`, empty when all went well.
@@ -49,7 +54,8 @@ private:
 
     RunStore *m_store;
     std::function<ClusterSession *(const QString &)> m_sessionOf;
-    QSet<QString> m_moving; // runs
+    QSet<QString> m_moving;     // runs
+    QSet<QString> m_cancelling; // jobs left behind being cancelled: "cluster job"
 };
 
 } // namespace torchdeck

@@ -8,6 +8,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/shellquote.h"
 #include "session/internal/sessioninternals.h"
+#include "session/internal/straightcopy.h"
 
 #include <QDir>
 #include <QFile>
@@ -42,6 +43,8 @@ struct CodeCopyState {
     QString id;
     QString local; // this machine's folder for the objects on their way
     QString here;  // this cluster's code store
+    QString there; // the source's
+    QString reach; // how this login node reaches the source's (ClusterProfile::reach); empty: through this machine
     QList<CodeObject> missing;
     qsizetype next = 0;
 };
@@ -68,7 +71,15 @@ void ClusterSession::copyCodeSnapshot(SessionOperation *operation, ClusterSessio
                 connect(resolving, &SessionOperation::failed, operation, failed);
                 onReply<agent::WorkDirectory>(resolving, operation, [=](const agent::WorkDirectory::Reply &work) {
                     auto copy = std::make_shared<CodeCopyState>();
-                    *copy = {source, runId, id, local, WorkLayout{work.directory}.codeStore(), {}, 0};
+                    *copy = {source,
+                             runId,
+                             id,
+                             local,
+                             WorkLayout{work.directory}.codeStore(),
+                             WorkLayout{thereWork.directory}.codeStore(),
+                             m_profile.reachArgs(source->name()),
+                             {},
+                             0};
                     const CodeStore store{copy->here};
                     runCommand(
                         operation,
@@ -109,7 +120,35 @@ void ClusterSession::copyMissingObjects(SessionOperation *operation, const std::
                 if (!line.isEmpty())
                     wanted.insert(QString::fromLatin1(line));
             copy->missing = objectsOf(manifest, wanted);
-            copyNextObject(operation, copy, then);
+            if (copy->reach.isEmpty() || copy->missing.isEmpty())
+                return copyNextObject(operation, copy, then);
+            // Straight from the other login node where this one reaches it, else through this machine.
+            QList<StraightFile> straight;
+            for (const CodeObject &object : std::as_const(copy->missing))
+                straight.append({CodeStore{copy->there}.objectPath(object.object),
+                                 CodeStore{copy->here}.objectPath(object.object), object.object.left(64),
+                                 object.object.endsWith(u'x') ? 0555 : 0444, object.path});
+            operation->reportProgress(tr("Copying the code straight from %1 to %2").arg(copy->source->name(), name()),
+                                      0, 0);
+            const auto throughThisMachine = [=](const QString &why) {
+                operation->reportOutput(
+                    tr("The straight copy of the code from %1 failed (%2): copying through this machine\n")
+                        .arg(copy->source->name(), why));
+                copyNextObject(operation, copy, then);
+            };
+            runCommand(
+                operation, straightCopyCommand(copy->reach, straight),
+                [=](int straightCode, const QByteArray &, const QByteArray &straightErr) {
+                    const QString why = QString::fromUtf8(straightErr.trimmed()).section(u'\n', -2);
+                    if (straightCode == 0) {
+                        operation->reportOutput(tr("Copied %n object(s) of the code straight from %1 to %2\n", nullptr,
+                                                   int(copy->missing.size()))
+                                                    .arg(copy->source->name(), name()));
+                        return then();
+                    }
+                    throughThisMachine(why);
+                },
+                throughThisMachine, kStraightCopyDeadlineMs);
         },
         failed);
 }

@@ -137,9 +137,10 @@ SessionOperation *ClusterSession::pullRunFiles(const QString &runId, const QStri
             auto plan = std::make_shared<PullPlan>();
             plan->files = sums;
             plan->to = to;
-            QList<qint64> there; // what an earlier try left, whole or partial
+            QList<qint64> there; // what an earlier try left, whole (its size right) or partial
             for (plan->next = 0; plan->next < sums.size(); ++plan->next)
-                there.append(std::max(QFileInfo(plan->local()).size(), QFileInfo(plan->part()).size()));
+                there.append(QFileInfo(plan->local()).size() == plan->file().bytes ? plan->file().bytes
+                                                                                   : QFileInfo(plan->part()).size());
             plan->next = 0;
             if (const QString problem = localSpaceProblem(sums, there, QStorageInfo(to).bytesAvailable(), to);
                 !problem.isEmpty())

@@ -7,32 +7,29 @@
 #include "core/runs/runfiles.h"
 #include "core/shellquote.h"
 #include "session/internal/sessioninternals.h"
+#include "session/internal/straightcopy.h"
 
 #include <QLocale>
 
 namespace torchdeck {
 
-namespace {
-constexpr int straightDeadlineMs = 3600000; // some GiB between two sites
-
-// Copies each file from the other login node into the run's directory here; fails, leaving nothing half-copied,
-// at the first that cannot be fetched or differs from its SHA-256 there.
-QString straightCopyCommand(const QString &reach, const QList<RemoteFileSum> &files, const QString &runDirectory)
+QString straightCopyCommand(const QString &reach, const QList<StraightFile> &files)
 {
     QStringList lines{QStringLiteral("umask 077")};
-    for (const RemoteFileSum &file : files) {
-        const QString target = runDirectory + u'/' + file.path;
-        const QString part = target + QStringLiteral(".torchdeck-part");
-        const QString there = shellQuote(QStringLiteral("cat -- ") + shellQuote(file.realPath));
-        lines.append(QStringLiteral("mkdir -p -- %1 && ssh -o BatchMode=yes -o ConnectTimeout=15 %2 %3 > %4 && "
-                                    "[ \"$(sha256sum < %4 | cut -c1-64)\" = %5 ] && chmod 600 %4 && mv -f -- %4 %6 || "
-                                    "{ rm -f -- %4; echo \"%7 was not copied whole\" >&2; exit 1; }")
-                         .arg(shellQuote(target.section(u'/', 0, -2)), reach, there, shellQuote(part),
-                              shellQuote(file.sha256), shellQuote(target), file.path));
+    for (const StraightFile &file : files) {
+        // Its own partial file: two moves may copy one code object at once.
+        const QString there = shellQuote(QStringLiteral("cat -- ") + shellQuote(file.from));
+        lines.append(QStringLiteral("p=; mkdir -p -- %1 && p=$(mktemp -- %2) && "
+                                    "ssh -n -o BatchMode=yes -o ConnectTimeout=15 %3 %4 > \"$p\" && "
+                                    "[ \"$(sha256sum < \"$p\" | cut -c1-64)\" = %5 ] && chmod %6 \"$p\" && "
+                                    "mv -f -- \"$p\" %7 || { rm -f -- \"$p\"; echo %8 >&2; exit 1; }")
+                         .arg(shellQuote(file.to.section(u'/', 0, -2)),
+                              shellQuote(file.to + QStringLiteral(".torchdeck-XXXXXX")), reach, there,
+                              shellQuote(file.sha256), QString::number(file.mode, 8), shellQuote(file.to),
+                              shellQuote(file.label + QStringLiteral(" was not copied whole"))));
     }
     return lines.join(u'\n');
 }
-} // namespace
 
 void ClusterSession::copyCheckpointStraight(SessionOperation *operation, ClusterSession *source, const QString &runId,
                                             const QString &checkpoint, const QString &reach,
@@ -51,8 +48,11 @@ void ClusterSession::copyCheckpointStraight(SessionOperation *operation, Cluster
                     const QString directory = WorkLayout{work.directory}.runDirectory(runId);
                     operation->reportProgress(
                         tr("Copying %1 straight from %2 to %3").arg(file.path, source->name(), name()), 0, 0);
+                    QList<StraightFile> straight;
+                    for (const RemoteFileSum &each : files)
+                        straight.append({each.realPath, directory + u'/' + each.path, each.sha256, 0600, each.path});
                     runCommand(
-                        operation, straightCopyCommand(reach, files, directory),
+                        operation, straightCopyCommand(reach, straight),
                         [=](int code, const QByteArray &, const QByteArray &err) {
                             if (code != 0)
                                 return fallBack(QString::fromUtf8(err.trimmed()).section(u'\n', -2));
@@ -61,7 +61,7 @@ void ClusterSession::copyCheckpointStraight(SessionOperation *operation, Cluster
                                                              QLocale::c().formattedDataSize(file.bytes)));
                             done(directory + u'/' + file.path);
                         },
-                        fallBack, straightDeadlineMs);
+                        fallBack, kStraightCopyDeadlineMs);
                 });
             };
             // Its sidecar too, where the trainer wrote one: without it the trainer takes the checkpoint as torn.

@@ -76,6 +76,20 @@ case_soonest() { # submit A,B while A's node is held: the run goes to B and says
     remove_home
 }
 
+# A run of --code (NAME, a script that prints TEXT) that ended on torchdeck-sandbox, its folder changed since; its id.
+coded_run() {
+    local run
+    mkdir -p "$home/$1"
+    echo "$2" >"$home/$1/hello.txt"
+    printf '#!/bin/sh\ncat hello.txt\n' >"$home/$1/show.sh"
+    chmod +x "$home/$1/show.sh"
+    run=$(td submit torchdeck-sandbox --launch local --command ./show.sh --code "$home/$1" --name "$1" --json |
+          json_field run)
+    expect_eq "$(wait_final "$run" 120)" completed "the run of --code on torchdeck-sandbox" >&2
+    echo "changed since" >"$home/$1/hello.txt"
+    echo "$run"
+}
+
 case_resume_on() { # a run ended on A goes on on B from A's checkpoint (one run, one curve, each attempt labelled); --code
     use_prebuilt_trainer
     start_second_cluster
@@ -134,21 +148,28 @@ PY
     grep -q "resumed from $copied (epoch 1, step 32)" <<<"$(td logs straight --attempt 1)" ||
         fail "attempt 1 did not resume from the straight copy: $(td logs straight --attempt 1)"
 
-    # A run of --code takes its snapshot along: the code it ran, not what the folder holds now.
-    mkdir -p "$home/project"
-    echo "from the snapshot" >"$home/project/hello.txt"
-    printf '#!/bin/sh\ncat hello.txt\n' >"$home/project/show.sh"
-    chmod +x "$home/project/show.sh"
-    run=$(td submit torchdeck-sandbox --launch local --command ./show.sh --code "$home/project" --name coded --json |
-          json_field run)
-    expect_eq "$(wait_final "$run" 120)" completed "the run of --code on torchdeck-sandbox"
-    echo "changed since" >"$home/project/hello.txt"
+    # A run of --code takes its snapshot along: the code it ran, not what the folder holds now. Through this machine
+    # where B cannot reach A, else straight from A (only the objects B lacks).
+    td profile torchdeck-b --reach "torchdeck-sandbox=-p 1 127.0.0.1" >/dev/null
+    run=$(coded_run coded "from the snapshot")
     td resume coded --on torchdeck-b --from none >/dev/null 2>"$home/said" || fail "resume --on: $(cat "$home/said")"
+    grep -q "The straight copy of the code from torchdeck-sandbox failed" "$home/said" ||
+        fail "no fallback for the code: $(cat "$home/said")"
     grep -q "Copying the code to torchdeck-b" "$home/said" || fail "no copy of the code: $(cat "$home/said")"
     expect_eq "$(wait_final "$run" 120)" completed "the run of --code on torchdeck-b"
     grep -q "^from the snapshot$" <<<"$(td logs coded --attempt 1)" || fail "the code on B: $(td logs coded --attempt 1)"
     expect_eq "$(find "$home/work-b/code/objects" -type f | wc -l)" 2 "objects on torchdeck-b"
     expect_eq "$(find "$home/work-b/code/objects" -type f -name '*x' -perm 555 | wc -l)" 1 "the executable's object"
+    td profile torchdeck-b --reach "torchdeck-sandbox=-F $TORCHDECK_SSH_CONFIG torchdeck-sandbox" >/dev/null
+    run=$(coded_run straight-code "straight from the snapshot")
+    td resume straight-code --on torchdeck-b --from none >/dev/null 2>"$home/said" ||
+        fail "resume --on: $(cat "$home/said")"
+    grep -q "Copied 1 object(s) of the code straight from torchdeck-sandbox to torchdeck-b" "$home/said" ||
+        fail "no straight copy of the code: $(cat "$home/said")"
+    expect_eq "$(wait_final "$run" 120)" completed "the run of --code copied straight"
+    grep -q "^straight from the snapshot$" <<<"$(td logs straight-code --attempt 1)" ||
+        fail "the code copied straight: $(td logs straight-code --attempt 1)"
+    expect_eq "$(find "$home/work-b/code/objects" -type f -perm 444 | wc -l)" 2 "read-only objects on torchdeck-b"
     "$sandbox" --dir "$home/b" stop >/dev/null
     remove_home
 }
@@ -181,6 +202,7 @@ assert jobs[1]["state"] == "cancelled" and jobs[1]["why"] == "moved to torchdeck
 assert jobs[2]["state"] == "completed" and re.search(r"checkpoint-00000000(40|41)\.pt$", jobs[2]["resume_from"]), jobs[2]
 PY
     expect_eq "$(squeue -h -o %j | grep -c "^$2-")" 0 "jobs of the run left on torchdeck-sandbox"
+    compgen -G "$TORCHDECK_DATA_DIR/moving/$1/held-*" >/dev/null && fail "the note of the mover's hold was left" || true
 }
 
 case_move_after() { # --move-after 1m: A is full when the restart comes, so it moves to B by itself

@@ -121,7 +121,10 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
                      .arg(run.id.left(8));
         return std::nullopt;
     }
-    if (!latest.hasEnded() && (moving.isEmpty() || latest.jobId != moving)) {
+    // A move replaces its job only while that job still waits: one that started is not to be replaced.
+    const bool replaced = !moving.isEmpty() && latest.jobId == moving &&
+                          (latest.jobState() == JobState::Pending || latest.jobState() == JobState::Requeued);
+    if (!latest.hasEnded() && !replaced) {
         *error = core::Tr::tr("run %1 is still %2 (job %3); cancel it first (torchdeck cancel %1)")
                      .arg(run.id.left(8), latest.state, latest.jobId);
         return std::nullopt;

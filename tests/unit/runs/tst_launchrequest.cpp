@@ -171,7 +171,9 @@ private slots:
         const ClusterProfile profile = profileWithSettings(SchedulerKind::Slurm);
         QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error));
         QVERIFY2(error.contains(QStringLiteral("still running")), qPrintable(error));
-        // A move replaces the job that waits (--move-after), and only that one.
+        // A move replaces the job that waits (--move-after), only that one and only while it waits.
+        QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error, QStringLiteral("7")));
+        QVERIFY(store.updateJobState(run.id, 0, QStringLiteral("pending"), -1).ok());
         QVERIFY(!resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error, QStringLiteral("8")));
         const auto moved = resumeRequest(store, profile, run, ResumeFrom::latest(), {}, &error, QStringLiteral("7"));
         QVERIFY(moved);

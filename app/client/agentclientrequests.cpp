@@ -2,8 +2,6 @@
 #include "client/agentclient.h"
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
-#include "core/code/trainerbundle.h"
-#include "core/jobs/runlayout.h"
 
 namespace torchdeck {
 
@@ -228,11 +226,7 @@ SubmissionScript AgentClient::previewSubmission(const LaunchRequest &request) co
 {
     const QString known = workDirectory(request.profile.name);
     const QString work = known.isEmpty() ? kUnknownWorkDirectory : known;
-    // Where the agent's deployment puts the bundled trainer, unless the profile names a prebuilt one.
-    const QString trainer = !request.profile.trainerBinary.isEmpty()
-                                ? request.profile.trainerBinary
-                                : WorkLayout{work}.trainerBinary(embeddedTrainerHash());
-    return renderSubmission(request, work, trainer);
+    return renderSubmission(request, work, trainerBinaryOn(request.profile, work));
 }
 
 } // namespace torchdeck

@@ -2,7 +2,6 @@
 // the run's cluster to this machine, placed in the run's directory here and checked, then the next attempt sent here.
 #include "client/sessionoperation.h"
 #include "core/agent/agentops.h"
-#include "core/code/trainerbundle.h"
 #include "core/jobs/jobspecvalidation.h"
 #include "core/jobs/runlayout.h"
 #include "core/privatefiles.h"
@@ -152,10 +151,8 @@ SessionOperation *ClusterSession::estimateRestart(const QString &runId, const QS
     connect(resolving, &SessionOperation::failed, operation, &SessionOperation::fail);
     onReply<agent::WorkDirectory>(
         resolving, operation, [this, operation, request](const agent::WorkDirectory::Reply &w) {
-            const QString trainer = !m_profile.trainerBinary.isEmpty()
-                                        ? m_profile.trainerBinary
-                                        : WorkLayout{w.directory}.trainerBinary(embeddedTrainerHash());
-            const SubmissionScript rendered = renderSubmission(*request, w.directory, trainer);
+            const SubmissionScript rendered =
+                renderSubmission(*request, w.directory, trainerBinaryOn(m_profile, w.directory));
             if (!rendered.ok())
                 return operation->fail(formatJobSpecErrors(rendered.errors).simplified());
             relay(estimateStart(rendered.script), operation);

@@ -1,5 +1,6 @@
 #include "core/runs/launchrequest.h"
 
+#include "core/code/trainerbundle.h"
 #include "core/coretr.h"
 #include "core/jobs/jobscript.h"
 #include "core/jobs/runlayout.h"
@@ -162,6 +163,12 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     request.attempt = latest.attempt + 1;
     request.resume = from;
     return request;
+}
+
+QString trainerBinaryOn(const ClusterProfile &profile, const QString &workDirectory)
+{
+    return !profile.trainerBinary.isEmpty() ? profile.trainerBinary
+                                            : WorkLayout{workDirectory}.trainerBinary(embeddedTrainerHash());
 }
 
 } // namespace torchdeck

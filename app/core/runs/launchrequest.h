@@ -84,6 +84,9 @@ struct SubmissionScript {
 };
 SubmissionScript renderSubmission(const LaunchRequest &request, const QString &workDirectory,
                                   const QString &trainerBinary);
+// The trainer a submission runs on the cluster: the profile's prebuilt one, else where the agent's deployment puts the
+// bundled trainer under the work directory.
+QString trainerBinaryOn(const ClusterProfile &profile, const QString &workDirectory);
 
 } // namespace torchdeck
 

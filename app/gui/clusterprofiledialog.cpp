@@ -26,6 +26,15 @@ QStringList splitModules(const QString &text)
     static const QRegularExpression separators(QStringLiteral("[\\s,]+"));
     return text.split(separators, Qt::SkipEmptyParts);
 }
+
+// A short list typed one item a line: Tab moves on to the next field, and it stays `lines` high.
+void setUpLineList(QPlainTextEdit *edit, const QString &placeholder, const QString &toolTip, int lines)
+{
+    edit->setPlaceholderText(placeholder);
+    edit->setToolTip(toolTip);
+    edit->setTabChangesFocus(true);
+    edit->setMaximumHeight(edit->fontMetrics().lineSpacing() * lines);
+}
 } // namespace
 
 ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &name, QWidget *parent)
@@ -70,18 +79,16 @@ ClusterProfileDialog::ClusterProfileDialog(ProfileStore *store, const QString &n
     m_minPoll->setSuffix(tr(" s"));
     m_minPoll->setToolTip(tr("squeue, sacct or qstat run at most this often, whatever a window or watch asks: "
                              "sites limit how often users may ask. Metrics and logs stream in between."));
-    m_logPatterns->setPlaceholderText(tr("one regular expression a line, e.g. iter (?<step>\\d+) cost (?<loss>\\S+)"));
-    m_logPatterns->setToolTip(tr("How users' own commands on this cluster print their progress: named groups epoch, "
-                                 "epochs, step, loss, val_loss, accuracy, lr, seconds (docs/metrics-schema.md). "
-                                 "Tried after a job's own patterns and before the built-in ones."));
-    m_logPatterns->setTabChangesFocus(true);
-    m_logPatterns->setMaximumHeight(m_logPatterns->fontMetrics().lineSpacing() * 5);
-    m_reach->setPlaceholderText(tr("one a line, e.g. other-cluster=-p 22 me@login.other.org"));
-    m_reach->setToolTip(tr("Other clusters this cluster's login node reaches with `ssh ARGUMENTS` and the keys it has "
-                           "there: a run continued here from one of them copies its checkpoint straight from there, "
-                           "not through this machine."));
-    m_reach->setTabChangesFocus(true);
-    m_reach->setMaximumHeight(m_reach->fontMetrics().lineSpacing() * 4);
+    setUpLineList(m_logPatterns, tr("one regular expression a line, e.g. iter (?<step>\\d+) cost (?<loss>\\S+)"),
+                  tr("How users' own commands on this cluster print their progress: named groups epoch, epochs, step, "
+                     "loss, val_loss, accuracy, lr, seconds (docs/metrics-schema.md). Tried after a job's own patterns "
+                     "and before the built-in ones."),
+                  5);
+    setUpLineList(m_reach, tr("one a line, e.g. other-cluster=-p 22 me@login.other.org"),
+                  tr("Other clusters this cluster's login node reaches with `ssh ARGUMENTS` and the keys it has there: "
+                     "a run continued here from one of them copies its checkpoint straight from there, not through "
+                     "this machine."),
+                  4);
     m_note->setWordWrap(true);
     m_note->hide();
     m_errors->setWordWrap(true);

@@ -23,10 +23,11 @@ namespace torchdeck {
 struct RunMover::Move {
     QPointer<ClusterSession> from;
     RunRecord run;
-    JobRecord job;          // the restart that waits
-    QStringList candidates; // the other clusters, in the order the run named them
-    QList<StartEstimate> estimates;
+    JobRecord job;                  // the restart that waits
+    QStringList candidates;         // where it waits first, then the other clusters in the order the run named them
+    QList<StartEstimate> estimates; // one per candidate asked so far
     QString to;
+    QString why; // the estimates in words, for the notice
 };
 
 namespace {
@@ -63,11 +64,12 @@ void RunMover::consider(ClusterSession *from, const QString &runId, const QStrin
     move->job = jobs.value.constLast();
     if (move->job.cluster.isEmpty())
         move->job.cluster = from->name(); // a record from before jobs knew their cluster
+    move->candidates = {from->name()};
     for (const StartEstimate &candidate : placementFromJson(run.value->placement).estimates) {
         if (candidate.cluster != from->name() && m_sessionOf(candidate.cluster))
             move->candidates.append(candidate.cluster);
     }
-    if (move->candidates.isEmpty())
+    if (move->candidates.size() < 2)
         return releaseOwnHold(from, move->run.id, move->job);
     m_moving.insert(runId);
     emit started(runId);
@@ -75,39 +77,33 @@ void RunMover::consider(ClusterSession *from, const QString &runId, const QStrin
                                     .arg(runId.left(8), jobId,
                                          formatDuration(
                                              double(move->job.submitted.secsTo(QDateTime::currentDateTimeUtc()))),
-                                         from->name(), move->candidates.join(u','));
-    // Where it waits: the scheduler's own expected start of the job where it gave one, else its answer for the same
-    // job sent anew.
-    if (move->job.scheduling.startEstimate.isValid()) {
-        move->estimates.append(StartEstimate{from->name(), move->job.scheduling.startEstimate,
-                                             tr("the waiting job's expected start"), false});
-        return askNext(move);
-    }
-    SessionOperation *asked = from->estimateRestart(runId, jobId);
-    connect(asked, &SessionOperation::failed, this, [this, move](const QString &why) {
-        move->estimates.append(StartEstimate{move->from ? move->from->name() : QString(), {}, why, false});
-        askNext(move);
-    });
-    onReply<agent::EstimateStart>(asked, this, [this, move](const agent::EstimateStart::Reply &reply) {
-        move->estimates.append(startEstimateOf(move->from ? move->from->name() : QString(), reply));
-        askNext(move);
-    });
+                                         from->name(), move->candidates.mid(1).join(u','));
+    askNext(move);
 }
 
 void RunMover::askNext(std::shared_ptr<Move> move)
 {
-    const qsizetype asked = move->estimates.size() - 1; // the first is where it waits
-    if (asked >= move->candidates.size())
+    const qsizetype next = move->estimates.size();
+    if (next >= move->candidates.size())
         return decide(move);
-    const QString cluster = move->candidates.at(asked);
-    ClusterSession *session = m_sessionOf(cluster);
+    const QString cluster = move->candidates.at(next);
+    const bool waitsThere = next == 0; // not a candidate to skip: it stays there unless another is sooner
+    // Where it waits: the scheduler's own expected start of the job where it gave one, else its answer for the same
+    // job sent anew.
+    if (waitsThere && move->job.scheduling.startEstimate.isValid()) {
+        move->estimates.append(
+            StartEstimate{cluster, move->job.scheduling.startEstimate, tr("the waiting job's expected start"), false});
+        return askNext(move);
+    }
+    ClusterSession *session = waitsThere ? move->from.data() : m_sessionOf(cluster);
     if (!session) {
-        move->estimates.append(StartEstimate{cluster, {}, tr("no longer in your ssh config"), true});
+        move->estimates.append(StartEstimate{
+            cluster, {}, waitsThere ? tr("its session ended") : tr("no longer in your ssh config"), !waitsThere});
         return askNext(move);
     }
     SessionOperation *asking = session->estimateRestart(move->run.id, move->job.jobId);
-    connect(asking, &SessionOperation::failed, this, [this, move, cluster](const QString &why) {
-        move->estimates.append(StartEstimate{cluster, {}, why, true});
+    connect(asking, &SessionOperation::failed, this, [this, move, cluster, waitsThere](const QString &why) {
+        move->estimates.append(StartEstimate{cluster, {}, why, !waitsThere});
         askNext(move);
     });
     onReply<agent::EstimateStart>(asking, this, [this, move, cluster](const agent::EstimateStart::Reply &reply) {
@@ -129,7 +125,7 @@ void RunMover::decide(std::shared_ptr<Move> move)
     }
     move->to = move->estimates.at(soonest).cluster;
     qCInfo(lcMove).noquote() << QStringLiteral("run %1 moves to %2: %3").arg(move->run.id.left(8), move->to, words);
-    move->candidates = {words}; // kept for the notice
+    move->why = words;
     hold(move);
 }
 
@@ -164,10 +160,10 @@ void RunMover::copy(std::shared_ptr<Move> move)
 void RunMover::cancelWaiting(std::shared_ptr<Move> move, const QString &newJobId)
 {
     const QString where = move->job.cluster.isEmpty() ? move->run.cluster : move->job.cluster;
-    const QString moved = tr("moved to %1 as job %2 after waiting %3 (%4)")
-                              .arg(move->to, newJobId,
-                                   formatDuration(double(move->job.submitted.secsTo(QDateTime::currentDateTimeUtc()))),
-                                   move->candidates.value(0));
+    const QString moved =
+        tr("moved to %1 as job %2 after waiting %3 (%4)")
+            .arg(move->to, newJobId,
+                 formatDuration(double(move->job.submitted.secsTo(QDateTime::currentDateTimeUtc()))), move->why);
     const auto told = [this, move, moved](const QString &problem) {
         const auto run = m_store->run(move->run.id);
         emit notice(moveNotice(run.ok() && run.value ? *run.value : move->run, move->job, true,

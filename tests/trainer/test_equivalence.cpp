@@ -81,3 +81,31 @@ TEST(Equivalence, ToySplitWithSgdAndSmallBuckets)
     expectSameParameters("toy-split", "gloo",
                          {"--optimizer", "sgd", "--momentum", "0.9", "--lr", "0.05", "--bucket-mb", "0.001"});
 }
+
+// --cuda-graphs on a machine without a GPU: auto trains exactly as off (the same eager steps) and says why in
+// the start event; on refuses at once with the reason, on the terminal and in the stop event.
+TEST(CudaGraphs, WithoutAGpuAutoTrainsAsOffAndOnIsRefused)
+{
+    const std::string dir = freshDir("cuda_graphs_cpu");
+    const Args base = concat(common("ae"), {"--batch-size", "64"});
+    ASSERT_EQ(
+        runTrainer(concat(base, {"--cuda-graphs", "off", "--checkpoint-dir", dir + "/off"}), {}, dir + "/off.log"), 0)
+        << readText(dir + "/off.log");
+    ASSERT_EQ(runTrainer(concat(base, {"--checkpoint-dir", dir + "/auto", "--metrics", dir + "/auto.jsonl"}), {},
+                         dir + "/auto.log"),
+              0)
+        << readText(dir + "/auto.log");
+    EXPECT_EQ(maxDifference(newestModel(dir + "/off"), newestModel(dir + "/auto")), 0.0);
+    const auto start = events(dir + "/auto.jsonl", "start");
+    ASSERT_EQ(start.size(), 1u);
+    EXPECT_NE(start[0].find("\"cuda_graphs\":\"off: no CUDA device"), std::string::npos) << start[0];
+
+    ASSERT_EQ(runTrainer(concat(base, {"--cuda-graphs", "on", "--metrics", dir + "/on.jsonl"}), {}, dir + "/on.log"),
+              1);
+    const std::string log = readText(dir + "/on.log");
+    EXPECT_NE(log.find("error: --cuda-graphs on: no CUDA device"), std::string::npos) << log;
+    const auto stop = events(dir + "/on.jsonl", "stop");
+    ASSERT_EQ(stop.size(), 1u);
+    EXPECT_NE(stop[0].find("--cuda-graphs on: no CUDA device"), std::string::npos) << stop[0];
+    EXPECT_TRUE(events(dir + "/on.jsonl", "step").empty());
+}

@@ -13,6 +13,7 @@ TEST(Options, Defaults)
     EXPECT_EQ(r.options.data, "fashion-mnist");
     EXPECT_EQ(r.options.resume, "auto");
     EXPECT_EQ(r.options.checkpointEverySteps, 0);
+    EXPECT_EQ(r.options.cudaGraphs, "auto");
     EXPECT_EQ(r.options.stopSignals, (std::vector<int>{SIGUSR1, SIGUSR2, SIGTERM}));
 }
 
@@ -50,7 +51,9 @@ TEST(Options, EveryFlagOfTheIssue)
                                         "--limit",
                                         "1000",
                                         "--log-every",
-                                        "10"});
+                                        "10",
+                                        "--cuda-graphs",
+                                        "off"});
     ASSERT_EQ(r.error, "");
     const Options &o = r.options;
     EXPECT_EQ(o.model, "resnet18");
@@ -70,6 +73,7 @@ TEST(Options, EveryFlagOfTheIssue)
     EXPECT_EQ(o.nprocPerNode, 4);
     EXPECT_EQ(o.limit, 1000);
     EXPECT_EQ(o.logEvery, 10);
+    EXPECT_EQ(o.cudaGraphs, "off");
 }
 
 TEST(Options, CheckpointEveryEpoch)
@@ -124,6 +128,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadCase{{"--model", "vgg"}, "'vgg' is not one of: ae, toy"},
                       BadCase{{"--optimizer", "lamb"}, "not one of: adam, sgd"},
                       BadCase{{"--backend", "mpi"}, "not one of: auto, gloo, nccl, shm"},
+                      BadCase{{"--cuda-graphs", "yes"}, "'yes' is not one of: auto, on, off"},
                       BadCase{{"--checkpoint-every", "often"}, "expected 'epoch' or a number"},
                       BadCase{{"--keep", "0"}, "out of range"}, BadCase{{"--nproc-per-node", "0"}, "out of range"},
                       BadCase{{"--stop-signals", "USR1,BOGUS"}, "unknown signal 'BOGUS'"},

@@ -88,6 +88,9 @@ const std::map<std::string, Flag> &flags()
         {"--amp", {[](Options &o, const std::string &v) {
              return oneOf(o.amp, v, {"none", "bf16"});
          }}},
+        {"--cuda-graphs", {[](Options &o, const std::string &v) {
+             return oneOf(o.cudaGraphs, v, {"auto", "on", "off"});
+         }}},
         {"--channels-last",
          {[](Options &o, const std::string &) {
               o.channelsLast = true;
@@ -211,6 +214,7 @@ std::string optionsToJson(const Options &o)
         .add("amp", o.amp)
         .add("channels_last", o.channelsLast)
         .add("deterministic", o.deterministic)
+        .add("cuda_graphs", o.cudaGraphs)
         .add("threads", o.threads)
         .add("limit", static_cast<std::int64_t>(o.limit))
         .add("log_every", o.logEvery)

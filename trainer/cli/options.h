@@ -30,6 +30,7 @@ struct Options {
     std::string amp = "none";     // none | bf16
     bool channelsLast = false;
     bool deterministic = false; // CUDA: deterministic cuDNN algorithms, no cudnn.benchmark autotuning
+    std::string cudaGraphs = "auto"; // auto | on | off: the steady-state step captured in a CUDA graph
     int threads = 0;            // 0: LibTorch's default
     int nprocPerNode = 0;       // 0: no built-in launcher
     std::int64_t limit = 0;     // 0: all samples

@@ -49,6 +49,9 @@ Distributed and hardware
   --channels-last         use the channels_last memory format (ResNets)
   --deterministic         CUDA: deterministic cuDNN algorithms instead of autotuned
                           ones (cudnn.benchmark): reproducible runs, a little slower
+  --cuda-graphs MODE      auto | on | off: replay each full training step as one  [auto]
+                          CUDA graph after warm-up (auto: where the device, model,
+                          backend and optimizer allow it; the start event says)
   --threads N             intra-op threads per rank (0: LibTorch default)       [0]
   --nproc-per-node N      act as the launcher of N worker processes on this node
   --bucket-mb X           gradient bucket size for the overlapped allreduce     [25]

@@ -81,9 +81,21 @@ GradientReducer::~GradientReducer()
 
 void GradientReducer::prepare(float control)
 {
-    std::lock_guard<std::mutex> lock(mutex_);
     FlatGroup &first = params_.groups().front();
     first.gradsWithControl.narrow(0, first.grads.numel(), 1).fill_(control);
+    resetBuckets();
+}
+
+void GradientReducer::prepare(const at::Tensor &control)
+{
+    FlatGroup &first = params_.groups().front();
+    first.gradsWithControl.narrow(0, first.grads.numel(), 1).copy_(control.reshape({1}));
+    resetBuckets();
+}
+
+void GradientReducer::resetBuckets()
+{
+    std::lock_guard<std::mutex> lock(mutex_);
     for (Bucket &b : buckets_) {
         b.pending = b.slotCount;
         b.launched = false;

@@ -6,6 +6,10 @@
 #include <mutex>
 #include <vector>
 
+namespace at {
+class Tensor;
+}
+
 namespace torch::autograd {
 struct Node;
 }
@@ -31,6 +35,9 @@ public:
     // Before each backward (after the gradients were zeroed). `control` rides along with the last bucket
     // of the first group; after finish(), control() is its average over the ranks (the stop flag).
     void prepare(float control = 0.0f);
+    // The same, with `control` read from a one-element device tensor: what a CUDA graph records, so that each
+    // replay carries the value the tensor holds then.
+    void prepare(const at::Tensor &control);
     // After backward: launches what is left (buckets of unused parameters) and waits for every bucket.
     void finish();
 
@@ -58,6 +65,7 @@ private:
         bool launched = false;
     };
 
+    void resetBuckets();
     void markReady(std::size_t slot);
     void launchReadyInOrder(bool inBackward);
 

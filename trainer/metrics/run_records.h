@@ -35,6 +35,7 @@ struct StartRecord {
     int threads = 0;
     std::optional<ResumeOrigin> resume;
     std::string configJson;
+    std::string cudaGraphs; // "on", or "off: why"
 };
 
 struct StepRecord {

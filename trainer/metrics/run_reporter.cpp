@@ -81,7 +81,8 @@ void RunReporter::start(const StartRecord &r)
         .add("batch_size", r.batchSize)
         .add("global_batch_size", static_cast<std::int64_t>(r.batchSize) * r.worldSize)
         .add("steps_per_epoch", r.stepsPerEpoch)
-        .add("threads", r.threads);
+        .add("threads", r.threads)
+        .add("cuda_graphs", r.cudaGraphs);
     if (r.resume) {
         JsonObject resume;
         resume.add("path", r.resume->path)

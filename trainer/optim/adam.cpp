@@ -77,7 +77,10 @@ private:
         at::Tensor &stepTensor = deviceSteps_[group];
         if (!stepTensor.defined())
             stepTensor = torch::zeros({}, p.options().dtype(at::kFloat));
-        stepTensor.fill_(static_cast<double>(steps_));
+        if (capturing_)
+            stepTensor.add_(1); // each replay counts its step; the uncaptured steps in between set it anew
+        else
+            stepTensor.fill_(static_cast<double>(steps_));
         at::_fused_adam_({p}, {grad}, {m}, {v}, {}, {stepTensor}, lr_, config_.beta1, config_.beta2, weightDecay_,
                          config_.eps, /*amsgrad=*/false, /*maximize=*/false);
     }

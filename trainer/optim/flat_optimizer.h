@@ -33,6 +33,9 @@ public:
     std::int64_t stepCount() const { return steps_; }
     void setStepCount(std::int64_t steps) { steps_ = steps; }
     std::vector<OptimizerStateBuffer> &state() { return state_; }
+    // While a CUDA graph records step(): what changes from step to step must change on the device, as the
+    // recorded kernels replay with the values they were recorded with.
+    void setCapturing(bool capturing) { capturing_ = capturing; }
 
 protected:
     OptimizerStateBuffer &addState(const std::string &name);
@@ -41,6 +44,7 @@ protected:
     double lr_;
     double weightDecay_;
     std::int64_t steps_ = 0;
+    bool capturing_ = false;
     std::vector<OptimizerStateBuffer> state_;
 };
 

@@ -32,6 +32,7 @@ struct TrainContext {
     RunReporter &reporter;
     StopSignals &signals;
     std::string configJson;
+    bool cudaGraphs = false; // the steady-state step replayed as a CUDA graph (chooseCudaGraphs)
 };
 
 struct TrainOutcome {

@@ -13,6 +13,7 @@
 #include "run/batch.h"
 #include "run/evaluate.h"
 #include "run/rank_heartbeat.h"
+#include "run/step_graph.h"
 #include "run/stop_signals.h"
 #include "run/train_context.h"
 
@@ -122,6 +123,12 @@ public:
         // on this rank waits for the others, whatever backward has left to do.
         if (ctx.reducer != nullptr)
             ctx.reducer->setLaunchHook([this] { heartbeat_.mark(progress_.globalStep + 1, "allreduce"); });
+        if (ctx.cudaGraphs) {
+            graph_ = makeStepGraph();
+            if (ctx.reducer != nullptr)
+                graphControl_ =
+                    torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(ctx.devices.dataDevice));
+        }
     }
 
     ~Trainer()
@@ -164,6 +171,7 @@ public:
 
 private:
     static constexpr int kCudaStopCheckEvery = 10;
+    static constexpr int kGraphWarmUpSteps = 3;
 
     // One optimizer step; returns whether all ranks agreed to stop after it.
     bool trainStep(const std::vector<std::int64_t> &indices)
@@ -179,26 +187,8 @@ private:
         const std::int64_t count = std::min<std::int64_t>(batch, static_cast<std::int64_t>(indices.size()) - begin);
         const Batch b =
             gatherBatch(ctx_.data.train, indices.data() + begin, count, ctx_.devices.dataDevice, o_.channelsLast);
-        ctx_.params.zeroGrads();
-        if (ctx_.reducer != nullptr)
-            ctx_.reducer->prepare(stop ? 1.0f : 0.0f);
-        at::Tensor output;
-        {
-            AutocastScope autocast(o_.amp == "bf16", ctx_.devices.dataDevice.type());
-            output = ctx_.model.forward(b.inputs);
-        }
-        const at::Tensor loss = batchLoss(ctx_.model.lossKind(), output, b);
-        sleepIfAsked(progress_.globalStep + 1);
-        loss.backward();
-        const auto waitStart = Clock::now();
-        const double waitedInBackward = ctx_.reducer != nullptr ? ctx_.reducer->secondsInBackwardLaunches() : 0.0;
-        tally_.logComputeSeconds += std::chrono::duration<double>(waitStart - stepStart).count() - waitedInBackward;
-        if (ctx_.reducer != nullptr) {
-            heartbeat_.mark(progress_.globalStep + 1, "allreduce");
-            ctx_.reducer->finish();
-        }
-        tally_.logWaitSeconds += secondsSince(waitStart) + waitedInBackward;
-        ctx_.optimizer.step();
+        const at::Tensor loss =
+            graph_ != nullptr && count == batch ? graphStep(b, stop, stepStart) : eagerStep(b, stop, stepStart);
 
         ++progress_.globalStep;
         ++progress_.epochStep;
@@ -210,6 +200,74 @@ private:
         if (o_.signalAtStep == progress_.globalStep)
             ctx_.signals.raiseFirst();
         return stop;
+    }
+
+    // Forward, loss, backward with the gradient all-reduce, optimizer step; returns the loss.
+    at::Tensor eagerStep(const Batch &b, bool stop, Clock::time_point stepStart)
+    {
+        ctx_.params.zeroGrads();
+        if (ctx_.reducer != nullptr)
+            ctx_.reducer->prepare(stop ? 1.0f : 0.0f);
+        return stepBody(b, stepStart);
+    }
+
+    // After the gradients were zeroed and the reducer prepared (its stop flag would be zeroed too).
+    at::Tensor stepBody(const Batch &b, Clock::time_point stepStart)
+    {
+        at::Tensor output;
+        {
+            AutocastScope autocast(o_.amp == "bf16", ctx_.devices.dataDevice.type());
+            output = ctx_.model.forward(b.inputs);
+        }
+        at::Tensor loss = batchLoss(ctx_.model.lossKind(), output, b);
+        sleepIfAsked(progress_.globalStep + 1);
+        loss.backward();
+        const auto waitStart = Clock::now();
+        const double waitedInBackward = ctx_.reducer != nullptr ? ctx_.reducer->secondsInBackwardLaunches() : 0.0;
+        tally_.logComputeSeconds += std::chrono::duration<double>(waitStart - stepStart).count() - waitedInBackward;
+        if (ctx_.reducer != nullptr) {
+            heartbeat_.mark(progress_.globalStep + 1, "allreduce");
+            ctx_.reducer->finish();
+        }
+        tally_.logWaitSeconds += secondsSince(waitStart) + waitedInBackward;
+        ctx_.optimizer.step();
+        return loss;
+    }
+
+    // A full batch under --cuda-graphs: a few eager steps first (cuDNN's autotuning, the optimizer's state,
+    // the allocator settle), then the step is recorded once and replayed from then on. The host's time per
+    // step is then the launch only: compute and wait are not told apart.
+    at::Tensor graphStep(const Batch &b, bool stop, Clock::time_point stepStart)
+    {
+        if (!graph_->captured()) {
+            if (eagerWarmUps_ < kGraphWarmUpSteps) {
+                ++eagerWarmUps_;
+                return eagerStep(b, stop, stepStart);
+            }
+            // Recording runs nothing: the step count and the step timings are put back as they were.
+            const std::int64_t stepsBefore = ctx_.optimizer.stepCount();
+            const double computeBefore = tally_.logComputeSeconds;
+            const double waitBefore = tally_.logWaitSeconds;
+            ctx_.optimizer.setCapturing(true);
+            graph_->capture(b, [this, stepStart](const Batch &staticBatch) {
+                ctx_.params.zeroGrads();
+                if (ctx_.reducer != nullptr)
+                    ctx_.reducer->prepare(graphControl_);
+                return stepBody(staticBatch, stepStart);
+            });
+            ctx_.optimizer.setCapturing(false);
+            ctx_.optimizer.setStepCount(stepsBefore);
+            tally_.logComputeSeconds = computeBefore;
+            tally_.logWaitSeconds = waitBefore;
+            ctx_.reporter.note("cuda graphs: the training step is captured (after " +
+                               std::to_string(kGraphWarmUpSteps) + " eager steps) and replayed");
+        }
+        if (graphControl_.defined())
+            graphControl_.fill_(stop ? 1.0 : 0.0);
+        at::Tensor loss = graph_->replay(b);
+        ctx_.optimizer.setStepCount(ctx_.optimizer.stepCount() + 1);
+        tally_.logComputeSeconds += secondsSince(stepStart);
+        return loss;
     }
 
     // The testing aids (--sleep-in-step, --slow-rank), in the compute part of `step`.
@@ -344,6 +402,9 @@ private:
     std::optional<double> epochValLoss_; // set only while the end-of-epoch checkpoint is written
     Clock::time_point windowStart_;
     RankHeartbeat heartbeat_;
+    std::unique_ptr<StepGraph> graph_; // --cuda-graphs in effect
+    at::Tensor graphControl_;          // the stop flag the graph's all-reduce carries (with a reducer)
+    int eagerWarmUps_ = 0;
 };
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "optim/flat_optimizer.h"
 #include "optim/flat_parameters.h"
 #include "run/blas_threads.h"
+#include "run/cuda_graphs.h"
 #include "run/exit_codes.h"
 #include "run/state_broadcast.h"
 #include "run/stop_signals.h"
@@ -72,6 +73,18 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     setThreads(o, env);
     torch::manual_seed(o.seed);
     const DevicePlan devices = planDevices(o, env, isModelParallel(o.model));
+    CudaGraphsSetting graphs;
+    graphs.mode = o.cudaGraphs;
+    graphs.cudaDevice = devices.cuda;
+    graphs.builtWithCuda = builtWithCudaGraphs();
+    graphs.modelSpansDevices = devices.modelDevices.size() > 1;
+    graphs.collectives = env.worldSize > 1 || o.backend != "auto"; // as below, where the process group is made
+    graphs.backend = devices.backend;
+    graphs.optimizer = o.optimizer;
+    graphs.hostWaitsInStep = o.hangAtStep >= 0 || o.slowRank >= 0;
+    const CudaGraphsChoice cudaGraphs = chooseCudaGraphs(graphs);
+    if (!cudaGraphs.error.empty())
+        throw std::invalid_argument(cudaGraphs.error);
 
     if (devices.cuda) {
         // cudnn.benchmark: autotuned convolution algorithms (the fastest, not always deterministic);
@@ -155,8 +168,9 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     if (comm)
         reducer = std::make_unique<GradientReducer>(params, *comm, static_cast<std::int64_t>(o.bucketMb * kBytesPerMb));
 
-    TrainContext ctx{o,          env,           devices, *model,   params,  *optimizer,
-                     comm.get(), reducer.get(), data,    reporter, signals, configJson};
+    TrainContext ctx{o,          env,        devices,           *model, params,
+                     *optimizer, comm.get(), reducer.get(),     data,   reporter,
+                     signals,    configJson, cudaGraphs.enabled};
     StartRecord start;
     start.launcher = launchKindName(env.kind);
     start.worldSize = env.worldSize;
@@ -176,7 +190,10 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     start.threads = at::get_num_threads();
     start.resume = origin;
     start.configJson = configJson;
+    start.cudaGraphs = cudaGraphs.why;
     reporter.start(start);
+    if (devices.cuda)
+        reporter.note("cuda graphs: " + cudaGraphs.why);
     if (reducer)
         reporter.note("gradient buckets: " + std::to_string(reducer->bucketCount()));
 

@@ -4,11 +4,14 @@
 #   2. check the CUDA paths: CUDA tensors end to end, NCCL (world size 1: a process group of one),
 #      bf16 autocast + channels_last, toy-split, 2 ranks sharing the GPU over Gloo, and resume
 #      equivalence on CUDA (stop with exit 75, resume, final parameters within 1e-6),
-#   3. compare ResNet-50 bf16 channels_last images/s with the Python recipe (tests/bench/python_recipe.py),
+#   3. compare images/s of ResNet-50 bf16 channels_last and of the auto-encoder (synthetic data, batch 256):
+#      torchdeck-train (--cuda-graphs auto, and off), the fastest Python eager loop and the same loop under
+#      torch.compile, each mode the device's PyTorch offers, the best counted (tests/bench/python_recipe.py),
 #   4. run the trainer tests there if GoogleTest is installed (they pin --device cpu; the end-to-end
 #      ones read Fashion-MNIST from /usr/share/datasets/fashion-mnist).
 # Usage: tests/bench/gpu_bench.sh [BUILD_DIR] [--only build|checks|gloo|bench|tests]...
-# Environment: PYTHON (python3), TORCHDECK_WERROR (ON), JOBS (nproc), BENCH_REPEAT (2), GLOO_INCLUDE (a
+# Environment: PYTHON (python3), TORCHDECK_WERROR (ON), JOBS (nproc), BENCH_REPEAT (2), COMPILE_MODES (the
+# torch.compile modes to bench, space-separated; all that PyTorch lists: max-autotune takes minutes), GLOO_INCLUDE (a
 # directory holding gloo/ headers: PyTorch's pip wheels ship none, and without them there is no Gloo backend).
 # Prints "CHECK <name>: PASS|FAIL ..." lines and a results table; exits 1 if a check failed.
 set -uo pipefail
@@ -39,7 +42,7 @@ if wants build; then
     generator=()
     command -v ninja >/dev/null && generator=(-G Ninja)
     cmake -S trainer -B "$build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_COMPILE_WARNING_AS_ERROR="${TORCHDECK_WERROR:-ON}" \
+        -DCMAKE_COMPILE_WARNING_AS_ERROR="${TORCHDECK_WERROR:-ON}" -DTORCHDECK_CUDA_GRAPHS=ON \
         ${GLOO_INCLUDE:+-DTORCHDECK_GLOO_INCLUDE_DIR="$GLOO_INCLUDE"} || exit 1
     cmake --build "$build" -j "$jobs" || exit 1
 fi
@@ -91,6 +94,25 @@ if wants checks; then
         --amp bf16 --channels-last
     resume_check resume-cuda-nccl-ae --device cuda --backend nccl --model ae --data synthetic:2048 --epochs 2 \
         --batch-size 64 --log-every 8 --seed 4
+    # CUDA graphs: the replayed step trains as the eager one (deterministic algorithms; 2000 samples leave a
+    # partial last batch, run eagerly), resumes alike, and carries the stop flag through NCCL's all-reduce.
+    for model in resnet18 ae; do
+        d=$work/graphs-$model
+        mkdir -p "$d"
+        g=(--device cuda --model "$model" --data synthetic:2000 --epochs 2 --batch-size 64 --log-every 8 --seed 5
+            --deterministic --resume none)
+        "$trainer" "${g[@]}" --cuda-graphs off --checkpoint-dir "$d/off" >"$d.off.log" 2>&1 &&
+            "$trainer" "${g[@]}" --cuda-graphs on --checkpoint-dir "$d/on" --metrics "$d/on.jsonl" >"$d.on.log" 2>&1
+        if [[ $? == 0 ]]; then
+            result=$(compare "$d/off" "$d/on" 1e-5)
+            check "cuda-graphs-equal-eager-$model" $? "($result; $(grep -m1 -o 'cuda graphs: the training step.*' "$d.on.log"); start event: $(field "$d/on.jsonl" "['cuda_graphs']"))"
+        else
+            check "cuda-graphs-equal-eager-$model" 1 "($(tail -5 "$d.on.log" "$d.off.log"))"
+        fi
+    done
+    resume_check resume-cuda-graphs-resnet18-bf16 "${r18[@]}" --deterministic --amp bf16 --channels-last --cuda-graphs on
+    resume_check resume-cuda-graphs-nccl-ae --device cuda --backend nccl --model ae --data synthetic:2048 --epochs 2 \
+        --batch-size 64 --log-every 8 --seed 4 --cuda-graphs on
     # Informational: with cudnn.benchmark (the default) the convolution algorithms may not be deterministic.
     TOLERANCE=1e30 resume_check info-resume-cuda-resnet18-benchmark-mode "${r18[@]}"
 
@@ -125,21 +147,52 @@ if wants checks; then
 fi
 
 if wants bench; then
-    echo "== ResNet-50 bf16 channels_last, synthetic 3x32x32, batch 256, 1 GPU (best epoch after the first, best of $repeat)"
-    bench=(--model resnet50 --data synthetic:25600 --epochs 3 --batch-size 256 --amp bf16 --channels-last)
-    cpp=0
-    for ((i = 0; i < repeat; i++)); do
-        rm -f "$work/r50.jsonl"
-        "$trainer" --device cuda "${bench[@]}" --log-every 1000000 --resume none --metrics "$work/r50.jsonl" \
-            >"$work/r50.log" 2>&1 || { cat "$work/r50.log"; exit 1; }
-        cpp=$("$python" -c "import json,sys; r=[e['samples_per_s'] for e in map(json.loads, open(sys.argv[1])) if e['event'] == 'epoch']; print(max(float(sys.argv[2]), max(r[1:])))" "$work/r50.jsonl" "$cpp")
-    done
-    py=0
-    for ((i = 0; i < repeat; i++)); do
-        out=$("$python" tests/bench/python_recipe.py loop --device cuda "${bench[@]}" --threads 4) || exit 1
-        py=$("$python" -c "print(max($py, float('${out#samples_per_s=}')))")
-    done
-    echo "| ResNet-50 bf16 channels_last, 1 GPU, batch 256 | torchdeck-train $cpp images/s | Python $py images/s | ratio $("$python" -c "print(f'{$cpp/$py:.2f}x')") |"
+    modes=${COMPILE_MODES:-$("$python" tests/bench/python_recipe.py loop --compile list | tr '\n' ' ')}
+    echo "== torchdeck-train, the Python eager loop and torch.compile (modes: $modes), best epoch after the first, best of $repeat"
+    # trainer_rate ARGS...: the best images/s of `repeat` runs
+    trainer_rate() {
+        local best=0 i
+        for ((i = 0; i < repeat; i++)); do
+            rm -f "$work/bench.jsonl"
+            "$trainer" --device cuda "$@" --log-every 1000000 --resume none --metrics "$work/bench.jsonl" \
+                >"$work/bench.log" 2>&1 || { tail -n 20 "$work/bench.log" >&2; echo 0; return; }
+            best=$("$python" -c "import json,sys; r=[e['samples_per_s'] for e in map(json.loads, open(sys.argv[1])) if e['event'] == 'epoch']; print(max(float(sys.argv[2]), max(r[1:] or r)))" "$work/bench.jsonl" "$best")
+        done
+        echo "$best"
+    }
+    # python_rate ARGS...: the same for tests/bench/python_recipe.py loop
+    python_rate() {
+        local best=0 i out
+        for ((i = 0; i < repeat; i++)); do
+            out=$("$python" tests/bench/python_recipe.py loop --device cuda --threads 4 "$@" 2>>"$work/python.log") ||
+                { tail -n 20 "$work/python.log" >&2; echo 0; return; }
+            best=$("$python" -c "print(max($best, float('${out#samples_per_s=}')))")
+        done
+        echo "$best"
+    }
+    ratio() { "$python" -c "a, b = $1, $2; print(f'{a / b:.2f}x' if a > 0 and b > 0 else 'n/a')"; }
+    bench_row() { # LABEL ARGS... (the same arguments for the trainer and the Python loop)
+        local label=$1 graphs off eager compiled=0 best_mode=none mode rate
+        shift
+        graphs=$(trainer_rate "$@" --cuda-graphs auto)
+        echo "  torchdeck-train, $(grep -m1 -o 'cuda graphs: .*' "$work/bench.log"): $graphs images/s"
+        off=$(trainer_rate "$@" --cuda-graphs off)
+        echo "  torchdeck-train --cuda-graphs off: $off images/s"
+        eager=$(python_rate "$@")
+        echo "  Python eager loop: $eager images/s"
+        for mode in $modes; do
+            rate=$(python_rate "$@" --compile "$mode")
+            echo "  torch.compile(mode=$mode): $rate images/s"
+            if "$python" -c "import sys; sys.exit(0 if $rate > $compiled else 1)"; then
+                compiled=$rate
+                best_mode=$mode
+            fi
+        done
+        echo "| $label | torchdeck-train $graphs images/s (graphs off: $off) | Python eager $eager | torch.compile $compiled ($best_mode) | vs eager $(ratio "$graphs" "$eager") | vs torch.compile $(ratio "$graphs" "$compiled") |"
+    }
+    bench_row "ResNet-50 bf16 channels_last, 1 GPU, batch 256" --model resnet50 --data synthetic:25600 --epochs 3 \
+        --batch-size 256 --amp bf16 --channels-last
+    bench_row "auto-encoder, 1 GPU, batch 256" --model ae --data synthetic:60000 --epochs 3 --batch-size 256
 fi
 
 if wants tests; then

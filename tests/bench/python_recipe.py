@@ -7,6 +7,8 @@ the same LibTorch build (Debian's python3-torch 1.13 here).
   loop  the fastest single-process loop we could write: tensors in memory, no DataLoader, index_select
         batches, zero_grad(set_to_none=True), Adam with foreach on or off and, on CUDA, fused=True (the
         fastest is reported); on CUDA also cudnn.benchmark=True and the batches' indices on the GPU
+        With --compile MODE the same loop's model runs under torch.compile(mode=MODE) ("reduce-overhead"
+        captures CUDA graphs), Adam fused on CUDA, foreach on CPU; the first epoch pays the compilation.
 
 Prints one line: `samples_per_s=<float>` (training only, the best epoch after the first).
 Fashion-MNIST comes from the gzipped IDX files (torchvision is not needed and not used)."""
@@ -137,10 +139,12 @@ def make(model, in_channels=1):
     return ResNet(BasicBlock, (2, 2, 2, 2), in_channels)
 
 
-def synthetic_images(n):
-    """torchdeck-train's synthetic data for the ResNets: 3x32x32, 10 classes (values differ, shapes equal)."""
+def synthetic_images(n, model="resnet50"):
+    """torchdeck-train's synthetic data: 3x32x32 for the ResNets, 1x28x28 for the auto-encoder, 10 classes
+    (values differ, shapes equal)."""
     g = torch.Generator().manual_seed(0)
-    return torch.rand(n, 3, 32, 32, generator=g), torch.randint(0, 10, (n,), generator=g)
+    shape = (1, 28, 28) if model == "ae" else (3, 32, 32)
+    return torch.rand(n, *shape, generator=g), torch.randint(0, 10, (n,), generator=g)
 
 
 def step_loss(model_name, net, x, y):
@@ -200,7 +204,7 @@ def run_loop(args, adam_options):
     if device.type == "cuda":
         torch.backends.cudnn.benchmark = True
     if args.data.startswith("synthetic:"):
-        images, labels = synthetic_images(int(args.data.split(":")[1]))
+        images, labels = synthetic_images(int(args.data.split(":")[1]), args.model)
     else:
         images, labels = load_fashion_mnist(args.data, args.limit)
     images, labels = images.to(device), labels.to(device)
@@ -209,6 +213,12 @@ def run_loop(args, adam_options):
     if args.channels_last:
         net = net.to(memory_format=torch.channels_last)
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-3, **adam_options)
+    forward = net
+    mark_step = lambda: None  # noqa: E731
+    if args.compile:
+        forward = torch.compile(net, mode=args.compile)
+        # cudagraph trees (reduce-overhead): each call starts a new step, so a step's outputs are not kept
+        mark_step = getattr(torch.compiler, "cudagraph_mark_step_begin", mark_step)
     n = images.shape[0]
     best = 0.0
     for epoch in range(args.epochs):
@@ -222,8 +232,9 @@ def run_loop(args, adam_options):
             if args.channels_last:
                 x = x.contiguous(memory_format=torch.channels_last)
             optimizer.zero_grad(set_to_none=True)
+            mark_step()
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=args.amp == "bf16"):
-                out = net(x.view(-1, 784) if args.model == "ae" else x)
+                out = forward(x.view(-1, 784) if args.model == "ae" else x)
             loss = F.mse_loss(out.float(), x.view(-1, 784)) if args.model == "ae" else F.cross_entropy(out.float(), y)
             loss.backward()
             optimizer.step()
@@ -242,6 +253,9 @@ def main():
     p.add_argument("--device", default="cpu", help="loop mode: cpu or cuda")
     p.add_argument("--amp", choices=["none", "bf16"], default="none", help="loop mode: bf16 autocast")
     p.add_argument("--channels-last", action="store_true", help="loop mode")
+    p.add_argument("--compile", metavar="MODE", default="",
+                   help="loop mode: the model under torch.compile(mode=MODE): default, reduce-overhead, "
+                        "max-autotune, max-autotune-no-cudagraphs (list: --compile list)")
     p.add_argument("--nproc", type=int, default=2)
     p.add_argument("--batch-size", type=int, default=64)
     p.add_argument("--threads", type=int, default=1)
@@ -250,12 +264,17 @@ def main():
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist",
                    help="an IDX directory, or synthetic:N (3x32x32 images, as torchdeck-train's for the ResNets)")
     args = p.parse_args()
+    if args.compile == "list":  # the modes this PyTorch offers, one a line
+        print("\n".join(torch._inductor.list_mode_options().keys()))
+        return
     if args.mode == "ddp":
         rate = run_ddp(args)
     else:
         variants = [{"foreach": False}, {"foreach": True}]
         if args.device.startswith("cuda"):
             variants.append({"fused": True})
+        if args.compile:  # the fastest eager variant only: each compilation costs minutes
+            variants = [{"fused": True}] if args.device.startswith("cuda") else [{"foreach": True}]
         rates = []
         for options in variants:
             rates.append(run_loop(args, options))

@@ -1,6 +1,8 @@
 #include "run/cuda_graphs.h"
 
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
 #include <torch/version.h>
 
 using namespace torchdeck::trainer;
@@ -55,6 +57,12 @@ TEST(CudaGraphs, EachObstacleTurnsAutoOffAndOnIntoAnError)
              s.backend = "gloo";
          }},
         {"testing aid", [](CudaGraphsSetting &s) { s.hostWaitsInStep = true; }},
+        {"TORCH_NCCL_BLOCKING_WAIT=1 makes NCCL's calls uncapturable",
+         [](CudaGraphsSetting &s) {
+             s.collectives = true;
+             s.backend = "nccl";
+             s.ncclSetting = "TORCH_NCCL_BLOCKING_WAIT=1";
+         }},
     };
     for (const Case &c : cases) {
         CudaGraphsSetting automatic = gpuRank("auto");
@@ -79,4 +87,19 @@ TEST(CudaGraphs, AdamNeedsTheFusedKernelOfLibTorch2)
     CudaGraphsSetting adam = gpuRank("auto");
     adam.optimizer = "adam";
     EXPECT_EQ(chooseCudaGraphs(adam).enabled, TORCH_VERSION_MAJOR >= 2);
+}
+
+TEST(CudaGraphs, FindsTheNcclSettingsThatCannotBeCaptured)
+{
+    static std::map<std::string, std::string> environment;
+    const auto lookup = [](const char *name) -> const char * {
+        const auto it = environment.find(name);
+        return it == environment.end() ? nullptr : it->second.c_str();
+    };
+    environment = {{"TORCH_NCCL_BLOCKING_WAIT", "0"}, {"NCCL_DEBUG", "INFO"}};
+    EXPECT_EQ(uncapturableNcclSetting(lookup), "");
+    environment["NCCL_BLOCKING_WAIT"] = "1"; // the older spelling
+    EXPECT_EQ(uncapturableNcclSetting(lookup), "NCCL_BLOCKING_WAIT=1");
+    environment = {{"TORCH_NCCL_NAN_CHECK", "1"}};
+    EXPECT_EQ(uncapturableNcclSetting(lookup), "TORCH_NCCL_NAN_CHECK=1");
 }

@@ -21,6 +21,8 @@ std::string obstacle(const CudaGraphsSetting &s)
         return "the " + s.backend + " all-reduce runs on the host (NCCL can be captured)";
     if (s.optimizer == "adam" && TORCH_VERSION_MAJOR < 2)
         return "Adam's step computes its bias correction on the host before LibTorch 2's fused kernel";
+    if (s.collectives && !s.ncclSetting.empty())
+        return s.ncclSetting + " makes NCCL's calls uncapturable";
     if (s.hostWaitsInStep)
         return "a testing aid (--sleep-in-step, --slow-rank) sleeps on the host inside the step";
     return {};
@@ -47,8 +49,23 @@ CudaGraphsChoice chooseCudaGraphs(const CudaGraphsSetting &setting)
     return choice;
 }
 
+std::string uncapturableNcclSetting(const char *(*getenv)(const char *))
+{
+    for (const char *name : {"TORCH_NCCL_BLOCKING_WAIT", "NCCL_BLOCKING_WAIT", "TORCH_NCCL_NAN_CHECK"}) {
+        const char *value = getenv(name);
+        if (value != nullptr && std::string(value) == "1")
+            return std::string(name) + "=1";
+    }
+    return {};
+}
+
 #ifndef TORCHDECK_WITH_CUDA_GRAPHS
 std::unique_ptr<StepGraph> makeStepGraph()
+{
+    return nullptr;
+}
+
+std::unique_ptr<TrainingStream> enterTrainingStream(const c10::Device &)
 {
     return nullptr;
 }

@@ -15,6 +15,7 @@ struct CudaGraphsSetting {
     std::string backend;            // the process group's
     std::string optimizer;          // adam | sgd
     bool hostWaitsInStep = false;   // the testing aids sleep on the host inside a step
+    std::string ncclSetting;        // an environment variable set that makes NCCL's calls uncapturable, or ""
 };
 
 struct CudaGraphsChoice {
@@ -24,6 +25,10 @@ struct CudaGraphsChoice {
 };
 
 CudaGraphsChoice chooseCudaGraphs(const CudaGraphsSetting &setting);
+
+// TORCH_NCCL_BLOCKING_WAIT=1 (wait() then polls events recorded inside the capture) or TORCH_NCCL_NAN_CHECK=1
+// (it reads device values in every collective), as `getenv` finds them; "" when neither is set.
+std::string uncapturableNcclSetting(const char *(*getenv)(const char *));
 
 // Whether the capture code was compiled (a CUDA LibTorch and -DTORCHDECK_CUDA_GRAPHS=ON).
 bool builtWithCudaGraphs();

@@ -101,6 +101,22 @@ struct LossTally {
     }
 };
 
+// The optimizer's capturing mode for the time a graph records its step, whatever happens meanwhile.
+class OptimizerCapture {
+public:
+    explicit OptimizerCapture(FlatOptimizer &optimizer)
+        : optimizer_(optimizer)
+    {
+        optimizer_.setCapturing(true);
+    }
+    ~OptimizerCapture() { optimizer_.setCapturing(false); }
+    OptimizerCapture(const OptimizerCapture &) = delete;
+    OptimizerCapture &operator=(const OptimizerCapture &) = delete;
+
+private:
+    FlatOptimizer &optimizer_;
+};
+
 class Trainer {
 public:
     Trainer(TrainContext &ctx, Progress progress)
@@ -151,8 +167,10 @@ public:
                 const bool logNow = progress_.globalStep % o_.logEvery == 0;
                 const bool checkpointNow = o_.checkpointEverySteps > 0 && !o_.checkpointDir.empty() &&
                                            progress_.globalStep % o_.checkpointEverySteps == 0;
-                if (logNow || stop || checkpointNow || progress_.epochStep == steps)
+                if (logNow || stop || checkpointNow || progress_.epochStep == steps) {
+                    awaitGraph();
                     tally_.flush();
+                }
                 if (logNow)
                     reportStep(steps);
                 if (stop) {
@@ -193,6 +211,8 @@ private:
         ++progress_.globalStep;
         ++progress_.epochStep;
         tally_.add(loss, count);
+        if (ctx_.reducer != nullptr && checkStop)
+            awaitGraph();
         if (ctx_.reducer != nullptr)
             stop = checkStop && ctx_.reducer->control() > 0.0f;
         else
@@ -248,14 +268,15 @@ private:
             const std::int64_t stepsBefore = ctx_.optimizer.stepCount();
             const double computeBefore = tally_.logComputeSeconds;
             const double waitBefore = tally_.logWaitSeconds;
-            ctx_.optimizer.setCapturing(true);
-            graph_->capture(b, [this, stepStart](const Batch &staticBatch) {
-                ctx_.params.zeroGrads();
-                if (ctx_.reducer != nullptr)
-                    ctx_.reducer->prepare(graphControl_);
-                return stepBody(staticBatch, stepStart);
-            });
-            ctx_.optimizer.setCapturing(false);
+            {
+                const OptimizerCapture capturing(ctx_.optimizer);
+                graph_->capture(b, [this, stepStart](const Batch &staticBatch) {
+                    ctx_.params.zeroGrads();
+                    if (ctx_.reducer != nullptr)
+                        ctx_.reducer->prepare(graphControl_);
+                    return stepBody(staticBatch, stepStart);
+                });
+            }
             ctx_.optimizer.setStepCount(stepsBefore);
             tally_.logComputeSeconds = computeBefore;
             tally_.logWaitSeconds = waitBefore;
@@ -268,6 +289,17 @@ private:
         ctx_.optimizer.setStepCount(ctx_.optimizer.stepCount() + 1);
         tally_.logComputeSeconds += secondsSince(stepStart);
         return loss;
+    }
+
+    // Before the host reads a device value after replays: waits for them with the collectives' timeout (NCCL's
+    // watchdog does not see the all-reduces inside a graph). Meanwhile the rank is waiting for the step's
+    // all-reduce, as far as its heartbeat tells: a rank whose host hangs is the one still in "compute".
+    void awaitGraph()
+    {
+        if (graph_ == nullptr || !graph_->captured())
+            return;
+        heartbeat_.mark(progress_.globalStep, "allreduce");
+        graph_->awaitReplays(std::chrono::seconds(o_.timeoutSeconds));
     }
 
     // The testing aids (--sleep-in-step, --slow-rank), in the compute part of `step`.

@@ -15,6 +15,7 @@
 #include "run/cuda_graphs.h"
 #include "run/exit_codes.h"
 #include "run/state_broadcast.h"
+#include "run/step_graph.h"
 #include "run/stop_signals.h"
 #include "run/train_context.h"
 
@@ -22,6 +23,7 @@
 #include <ATen/Parallel.h>
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 #include <torch/torch.h>
@@ -82,9 +84,13 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
     graphs.backend = devices.backend;
     graphs.optimizer = o.optimizer;
     graphs.hostWaitsInStep = o.hangAtStep >= 0 || o.slowRank >= 0;
+    graphs.ncclSetting = uncapturableNcclSetting([](const char *name) -> const char * { return std::getenv(name); });
     const CudaGraphsChoice cudaGraphs = chooseCudaGraphs(graphs);
     if (!cudaGraphs.error.empty())
         throw std::invalid_argument(cudaGraphs.error);
+    std::unique_ptr<TrainingStream> trainingStream; // from before the model is placed to the end
+    if (cudaGraphs.enabled)
+        trainingStream = enterTrainingStream(devices.dataDevice);
 
     if (devices.cuda) {
         // cudnn.benchmark: autotuned convolution algorithms (the fastest, not always deterministic);

@@ -264,6 +264,8 @@ def main():
     p.add_argument("--data", default="/usr/share/datasets/fashion-mnist",
                    help="an IDX directory, or synthetic:N (3x32x32 images, as torchdeck-train's for the ResNets)")
     args = p.parse_args()
+    if args.compile and not hasattr(torch, "compile"):
+        sys.exit(f"--compile: torch.compile needs PyTorch 2 (this is {torch.__version__})")
     if args.compile == "list":  # the modes this PyTorch offers, one a line
         print("\n".join(torch._inductor.list_mode_options().keys()))
         return

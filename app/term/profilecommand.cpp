@@ -83,7 +83,7 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
             logPatternsGiven = true;
         } else if (arg == u"--reach" && hasValue) {
             const QString value = args.at(++i);
-            if (value.indexOf(u'=') <= 0) {
+            if (parseReachLine(value).cluster.isEmpty()) {
                 context.error(Tr::tr("--reach wants CLUSTER=SSH-ARGUMENTS (what reaches CLUSTER from this cluster's "
                                      "login node, e.g. a-login=\"-p 22 me@login.a.org\"), got '%1'")
                                   .arg(value));
@@ -113,14 +113,8 @@ int runProfileCommand(const QStringList &args, QTextStream &out, QTextStream &er
     if (logPatternsGiven)
         changes[u"log_patterns"] = logPatterns;
     if (noReach || !reachGiven.isEmpty()) {
-        QStringList reach = noReach ? QStringList() : profiles.profile(cluster).reach;
-        for (const QString &given : std::as_const(reachGiven)) {
-            const QString other = given.section(u'=', 0, 0);
-            reach.removeIf([&other](const QString &line) { return line.section(u'=', 0, 0) == other; });
-            if (!given.section(u'=', 1).trimmed().isEmpty())
-                reach.append(given);
-        }
-        changes[u"reach"] = QJsonArray::fromStringList(reach);
+        const QStringList before = noReach ? QStringList() : profiles.profile(cluster).reach;
+        changes[u"reach"] = QJsonArray::fromStringList(mergeReach(before, reachGiven));
     }
     const bool changing = reset || modulesGiven || !changes.isEmpty();
     if (changing) {

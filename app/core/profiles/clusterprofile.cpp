@@ -306,11 +306,30 @@ ClusterCheckSettings ClusterProfile::checkSettings() const
 QString ClusterProfile::reachArgs(const QString &cluster) const
 {
     for (const QString &line : reach) {
-        const qsizetype equals = line.indexOf(u'=');
-        if (equals > 0 && line.left(equals) == cluster)
-            return line.mid(equals + 1).trimmed();
+        const ReachLine parsed = parseReachLine(line);
+        if (!parsed.cluster.isEmpty() && parsed.cluster == cluster)
+            return parsed.sshArgs;
     }
     return {};
+}
+
+ReachLine parseReachLine(const QString &line)
+{
+    const qsizetype equals = line.indexOf(u'=');
+    if (equals <= 0)
+        return {};
+    return {line.left(equals), line.mid(equals + 1).trimmed()};
+}
+
+QStringList mergeReach(QStringList reach, const QStringList &given)
+{
+    for (const QString &line : given) {
+        const ReachLine parsed = parseReachLine(line);
+        reach.removeIf([&parsed](const QString &old) { return parseReachLine(old).cluster == parsed.cluster; });
+        if (!parsed.sshArgs.isEmpty())
+            reach.append(line);
+    }
+    return reach;
 }
 
 } // namespace torchdeck

@@ -69,6 +69,17 @@ struct ClusterProfile {
 };
 bool operator==(const ClusterProfile &a, const ClusterProfile &b);
 
+// One line of ClusterProfile::reach, "CLUSTER=SSH ARGUMENTS", split; `cluster` is empty where the line is not of
+// that form (no '=', or nothing before it). The one reader of such lines: the profile, its validation, `profile
+// --reach`.
+struct ReachLine {
+    QString cluster;
+    QString sshArgs; // trimmed; empty after "CLUSTER=": forget that cluster's line (`--reach CLUSTER=`)
+};
+ReachLine parseReachLine(const QString &line);
+// `reach` with each of `given` in place of the line of its cluster, in order; one with empty arguments removes it.
+QStringList mergeReach(QStringList reach, const QStringList &given);
+
 // The built-in profile of a name: the sandbox's (Slurm without accounting, runs under its own directory),
 // or the defaults.
 ClusterProfile defaultProfile(const QString &name);

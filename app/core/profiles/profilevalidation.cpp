@@ -46,8 +46,8 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
     if (const QString problem = userLogPatternProblem(profile.logPatterns); !problem.isEmpty())
         errors.append({QStringLiteral("log_patterns"), problem});
     for (const QString &line : profile.reach) {
-        const qsizetype equals = line.indexOf(u'=');
-        if (equals <= 0 || line.mid(equals + 1).trimmed().isEmpty() || line.contains(u'\n'))
+        const ReachLine parsed = parseReachLine(line);
+        if (parsed.cluster.isEmpty() || parsed.sshArgs.isEmpty() || line.contains(u'\n'))
             errors.append(
                 {QStringLiteral("reach"),
                  core::Tr::tr("A reach is one line CLUSTER=SSH ARGUMENTS, e.g. other=-p 22 me@login.other.org; "

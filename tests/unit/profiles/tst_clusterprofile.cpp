@@ -45,6 +45,7 @@ class TestClusterProfile : public QObject {
 private slots:
     void defaults();
     void moduleLoadLinesAreQuoted();
+    void reachLines();
     void roundTrips_data();
     void roundTrips();
     void writesDocumentedKeys();
@@ -367,6 +368,23 @@ void TestClusterProfile::commandRowsAreDistinguishable()
         for (qsizetype j = i + 1; j < all.size(); ++j)
             QVERIFY2(all.at(i) != all.at(j), qPrintable(QStringLiteral("rows %1 and %2 alike").arg(i).arg(j)));
     }
+}
+
+void TestClusterProfile::reachLines()
+{
+    const ReachLine line = parseReachLine(QStringLiteral("mahti= -p 22 ada@mahti.csc.fi=x "));
+    QCOMPARE(line.cluster, QStringLiteral("mahti"));
+    QCOMPARE(line.sshArgs, QStringLiteral("-p 22 ada@mahti.csc.fi=x")); // the first '=' splits
+    QVERIFY(parseReachLine(QStringLiteral("=-p 22 host")).cluster.isEmpty());
+    QVERIFY(parseReachLine(QStringLiteral("no equals sign")).cluster.isEmpty());
+    QVERIFY(parseReachLine(QStringLiteral("puhti=")).sshArgs.isEmpty());
+
+    const QStringList before{QStringLiteral("mahti=old@mahti"), QStringLiteral("lumi=me@lumi")};
+    QCOMPARE(mergeReach(before, {QStringLiteral("mahti=new@mahti"), QStringLiteral("roihu=me@roihu")}),
+             QStringList({QStringLiteral("lumi=me@lumi"), QStringLiteral("mahti=new@mahti"),
+                          QStringLiteral("roihu=me@roihu")}));
+    QCOMPARE(mergeReach(before, {QStringLiteral("lumi=")}), QStringList({QStringLiteral("mahti=old@mahti")}));
+    QCOMPARE(mergeReach(before, {}), before);
 }
 
 void TestClusterProfile::moduleLoadLinesAreQuoted()

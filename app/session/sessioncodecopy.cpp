@@ -6,6 +6,7 @@
 #include "core/code/coderemote.h"
 #include "core/code/codesnapshot.h"
 #include "core/jobs/runlayout.h"
+#include "core/runs/runfiles.h"
 #include "core/shellquote.h"
 #include "session/internal/sessioninternals.h"
 #include "session/internal/straightcopy.h"

@@ -155,6 +155,41 @@ private slots:
         QVERIFY(!parseRunFileSums(run.out.left(20), asked).at(0).error.isEmpty());
     }
 
+    // The straight copy's shell, run here with an `ssh` that runs its command locally (the real one is in
+    // across.resume_on): a file copied whole gets its mode and name; a checksum that differs leaves nothing behind.
+    void straightCopyChecksBeforeTheFileTakesItsName()
+    {
+        const QString bin = m_work.path() + QStringLiteral("/bin");
+        write(bin + QStringLiteral("/ssh"), "#!/bin/sh\nprintf '%s ' \"$@\" >>\"$(dirname \"$0\")/ssh-args\"\n"
+                                            "for last; do :; done\nexec sh -c \"$last\"\n");
+        QFile(bin + QStringLiteral("/ssh")).setPermissions(QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const QString from = m_work.path() + QStringLiteral("/there/checkpoint 1's.pt");
+        write(from, "weights");
+        const QString sha =
+            QString::fromLatin1(QCryptographicHash::hash("weights", QCryptographicHash::Sha256).toHex());
+        const QString to = m_work.path() + QStringLiteral("/here/runs/r/checkpoint 1's.pt");
+        const QString path = QStringLiteral("PATH=") + bin + QStringLiteral(":$PATH\n");
+
+        StraightFile file{from, to, sha, 0444, QStringLiteral("the checkpoint")};
+        const ShellRun copied = runUnderSh(path + straightCopyCommand(QStringLiteral("-p 22 me@a"), {file}));
+        QCOMPARE(copied.exitCode, 0);
+        QFile result(to);
+        QVERIFY(result.open(QIODevice::ReadOnly));
+        QCOMPARE(result.readAll(), QByteArray("weights"));
+        QCOMPARE(result.permissions() & (QFileDevice::WriteOwner | QFileDevice::ReadOwner), QFileDevice::ReadOwner);
+        QFile args(bin + QStringLiteral("/ssh-args"));
+        QVERIFY(args.open(QIODevice::ReadOnly));
+        QVERIFY(args.readAll().startsWith("-n -o BatchMode=yes -o ConnectTimeout=15 -p 22 me@a cat -- "));
+
+        file.to = m_work.path() + QStringLiteral("/here/runs/r/other.pt");
+        file.sha256 = QString(64, u'0');
+        const ShellRun differs = runUnderSh(path + straightCopyCommand(QStringLiteral("me@a"), {file}));
+        QCOMPARE(differs.exitCode, 1);
+        QVERIFY2(differs.err.contains("the checkpoint was not copied whole"), differs.err.constData());
+        QCOMPARE(QDir(m_work.path() + QStringLiteral("/here/runs/r")).entryList(QDir::Files),
+                 QStringList{QStringLiteral("checkpoint 1's.pt")}); // neither other.pt nor a partial file
+    }
+
     void removesOnlyARunDirectory()
     {
         const QString other = m_work.path() + QStringLiteral("/not-runs");

@@ -79,17 +79,21 @@ GradientReducer::~GradientReducer()
         accumulator->post_hooks().clear();
 }
 
+at::Tensor GradientReducer::controlSlot() const
+{
+    const FlatGroup &first = params_.groups().front();
+    return first.gradsWithControl.narrow(0, first.grads.numel(), 1);
+}
+
 void GradientReducer::prepare(float control)
 {
-    FlatGroup &first = params_.groups().front();
-    first.gradsWithControl.narrow(0, first.grads.numel(), 1).fill_(control);
+    controlSlot().fill_(control);
     resetBuckets();
 }
 
 void GradientReducer::prepare(const at::Tensor &control)
 {
-    FlatGroup &first = params_.groups().front();
-    first.gradsWithControl.narrow(0, first.grads.numel(), 1).copy_(control.reshape({1}));
+    controlSlot().copy_(control.reshape({1}));
     resetBuckets();
 }
 
@@ -136,8 +140,7 @@ void GradientReducer::launchReadyInOrder(bool inBackward)
 
 float GradientReducer::control() const
 {
-    const FlatGroup &first = params_.groups().front();
-    return first.gradsWithControl[first.grads.numel()].item<float>();
+    return controlSlot().item<float>();
 }
 
 void GradientReducer::finish()

@@ -65,6 +65,7 @@ private:
         bool launched = false;
     };
 
+    at::Tensor controlSlot() const; // the element after the first group's gradients
     void resetBuckets();
     void markReady(std::size_t slot);
     void launchReadyInOrder(bool inBackward);

@@ -70,22 +70,30 @@ void setThreads(const Options &o, const LaunchEnv &env)
     setBlasThreads(at::get_num_threads());
 }
 
+CudaGraphsSetting cudaGraphsSetting(const Options &o, const DevicePlan &devices, bool processGroup)
+{
+    CudaGraphsSetting s;
+    s.mode = o.cudaGraphs;
+    s.cudaDevice = devices.cuda;
+    s.builtWithCuda = builtWithCudaGraphs();
+    s.modelSpansDevices = devices.modelDevices.size() > 1;
+    s.collectives = processGroup;
+    s.backend = devices.backend;
+    s.optimizer = o.optimizer;
+    s.hostWaitsInStep = o.hangAtStep >= 0 || o.slowRank >= 0;
+    s.ncclSetting = uncapturableNcclSetting([](const char *name) -> const char * { return std::getenv(name); });
+    return s;
+}
+
 int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, StopSignals &signals)
 {
     setThreads(o, env);
     torch::manual_seed(o.seed);
     const DevicePlan devices = planDevices(o, env, isModelParallel(o.model));
-    CudaGraphsSetting graphs;
-    graphs.mode = o.cudaGraphs;
-    graphs.cudaDevice = devices.cuda;
-    graphs.builtWithCuda = builtWithCudaGraphs();
-    graphs.modelSpansDevices = devices.modelDevices.size() > 1;
-    graphs.collectives = env.worldSize > 1 || o.backend != "auto"; // as below, where the process group is made
-    graphs.backend = devices.backend;
-    graphs.optimizer = o.optimizer;
-    graphs.hostWaitsInStep = o.hangAtStep >= 0 || o.slowRank >= 0;
-    graphs.ncclSetting = uncapturableNcclSetting([](const char *name) -> const char * { return std::getenv(name); });
-    const CudaGraphsChoice cudaGraphs = chooseCudaGraphs(graphs);
+    // One process alone needs no process group, unless a backend was asked for by name: then a world
+    // of one is built (checks NCCL and the gradient reducer on a single GPU).
+    const bool processGroup = env.worldSize > 1 || o.backend != "auto";
+    const CudaGraphsChoice cudaGraphs = chooseCudaGraphs(cudaGraphsSetting(o, devices, processGroup));
     if (!cudaGraphs.error.empty())
         throw std::invalid_argument(cudaGraphs.error);
     std::unique_ptr<TrainingStream> trainingStream; // from before the model is placed to the end
@@ -99,10 +107,8 @@ int trainRank(const Options &o, const LaunchEnv &env, RunReporter &reporter, Sto
         at::globalContext().setDeterministicCuDNN(o.deterministic);
     }
 
-    // One process alone needs no process group, unless a backend was asked for by name: then a world
-    // of one is built (checks NCCL and the gradient reducer on a single GPU).
     std::unique_ptr<Communicator> comm;
-    if (env.worldSize > 1 || o.backend != "auto") {
+    if (processGroup) {
         CommunicatorConfig config;
         config.backend = devices.backend;
         config.device = devices.dataDevice;

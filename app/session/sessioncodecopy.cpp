@@ -127,8 +127,8 @@ void ClusterSession::copyMissingObjects(SessionOperation *operation, const std::
             QList<StraightFile> straight;
             for (const CodeObject &object : std::as_const(copy->missing))
                 straight.append({CodeStore{copy->there}.objectPath(object.object),
-                                 CodeStore{copy->here}.objectPath(object.object), object.object.left(64),
-                                 object.object.endsWith(u'x') ? 0555 : 0444, object.path});
+                                 CodeStore{copy->here}.objectPath(object.object), codeObjectSha256(object.object),
+                                 codeObjectMode(object.object), object.path});
             operation->reportProgress(tr("Copying the code straight from %1 to %2").arg(copy->source->name(), name()),
                                       0, 0);
             const auto throughThisMachine = [=](const QString &why) {
@@ -170,13 +170,12 @@ void ClusterSession::copyNextObject(SessionOperation *operation, const std::shar
         operation->fail(tr("cannot fetch %1 of the code: %2").arg(object.path, why));
     });
     onReply<agent::Pull>(pull, operation, [=](const agent::Pull::Reply &reply) {
-        const bool executable = object.object.endsWith(u'x');
-        if (reply.pulled.isEmpty() || reply.pulled.constFirst().sha256 != object.object.left(64))
+        if (reply.pulled.isEmpty() || reply.pulled.constFirst().sha256 != codeObjectSha256(object.object))
             return operation->fail(tr("%1 of the code on %2 is not the snapshot's (its content changed since)")
                                        .arg(object.path, copy->source->name()));
         const QString target = CodeStore{copy->here}.objectPath(object.object);
         remote::RemoteUpload *upload =
-            m_parts->connection.upload(reply.pulled.constFirst().local, target, executable ? 0555 : 0444);
+            m_parts->connection.upload(reply.pulled.constFirst().local, target, codeObjectMode(object.object));
         connect(upload, &remote::RemoteUpload::failed, operation, [operation, object](const QString &why) {
             operation->fail(tr("uploading %1 of the code: %2").arg(object.path, why));
         });

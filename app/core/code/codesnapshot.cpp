@@ -86,6 +86,16 @@ QString codeObjectName(const CodeFile &file)
     return file.executable ? file.hash + u'x' : file.hash;
 }
 
+QString codeObjectSha256(const QString &object)
+{
+    return object.left(64);
+}
+
+int codeObjectMode(const QString &object)
+{
+    return object.endsWith(u'x') ? 0555 : 0444;
+}
+
 QByteArray codeManifest(const QList<CodeFile> &files)
 {
     QByteArray manifest;

@@ -32,6 +32,10 @@ CodeSnapshot makeCodeSnapshot(const QString &directory,
 // The object a file is stored as on the cluster: its content hash, with "x" appended for executables (an
 // object's mode is every link's mode).
 QString codeObjectName(const CodeFile &file);
+// What an object name says back: the SHA-256 its content must hash to, and the mode it is stored with (0555 for an
+// executable's, else 0444: read-only, so that no run changes the code another runs).
+QString codeObjectSha256(const QString &object);
+int codeObjectMode(const QString &object);
 // The manifest uploaded beside a snapshot: per file its object name and path, each ended by NUL (paths may
 // hold any character but NUL), sorted by path.
 QByteArray codeManifest(const QList<CodeFile> &files);

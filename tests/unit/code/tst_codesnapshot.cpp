@@ -130,7 +130,11 @@ private slots:
                               QFile::permissions(dir.filePath(QStringLiteral("run.sh"))) | QFile::ExeOwner);
         const CodeSnapshot executable = makeCodeSnapshot(tmp.path());
         QVERIFY(executable.id != first.id);
-        QVERIFY(codeObjectName(executable.files.constFirst()).endsWith(u'x'));
+        const QString object = codeObjectName(executable.files.constFirst());
+        QVERIFY(object.endsWith(u'x'));
+        QCOMPARE(codeObjectSha256(object), executable.files.constFirst().hash);
+        QCOMPARE(codeObjectMode(object), 0555);
+        QCOMPARE(codeObjectMode(codeObjectName(first.files.constFirst())), 0444);
 
         write(dir, QStringLiteral("train.py"), "print('bye')\n");
         QVERIFY(makeCodeSnapshot(tmp.path()).id != executable.id);

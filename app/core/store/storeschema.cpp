@@ -5,6 +5,7 @@
 
 #include <QSqlError>
 #include <QSqlQuery>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -168,46 +169,66 @@ StoreResult<int> storeSchemaVersion(QSqlDatabase &db)
     return {q.value(0).toInt(), {}};
 }
 
+namespace {
+StoreResult<int> newerThanKnown(int version, int latest)
+{
+    return StoreResult<int>::failure(
+        core::Tr::tr("the run store has schema version %1, newer than this torchdeck knows "
+                     "(%2): open it with a newer torchdeck or give another path")
+            .arg(version)
+            .arg(latest));
+}
+
+// One step from the version read under the write lock, in its own transaction: a failed step keeps the ones before.
+StoreResult<int> migrateOneStep(QSqlDatabase &db, const QList<StoreMigration> &migrations, int latest)
+{
+    QSqlQuery q(db);
+    // IMMEDIATE: the write lock before the version is read. Another process (the agent a front starts, a second
+    // front) may be migrating the same store; reading first would have both run the same step.
+    if (!q.exec(QStringLiteral("BEGIN IMMEDIATE")))
+        return StoreResult<int>::failure(
+            core::Tr::tr("cannot lock the run store to migrate it: %1").arg(q.lastError().text()));
+    const auto rollback = [&q](StoreResult<int> result) {
+        q.finish();
+        q.exec(QStringLiteral("ROLLBACK"));
+        return result;
+    };
+    const StoreResult<int> current = storeSchemaVersion(db);
+    if (!current.ok())
+        return rollback(current);
+    if (current.value > latest)
+        return rollback(newerThanKnown(current.value, latest));
+    if (current.value == latest)
+        return rollback(current); // another process migrated it meanwhile
+    const auto next = std::find_if(migrations.cbegin(), migrations.cend(),
+                                   [&current](const StoreMigration &m) { return m.version > current.value; });
+    if (next->version != current.value + 1)
+        return rollback(StoreResult<int>::failure(
+            core::Tr::tr("no migration from schema version %1 to %2").arg(current.value).arg(next->version)));
+    QStringList statements = next->statements;
+    statements.append(QStringLiteral("UPDATE schema_version SET version = %1").arg(next->version));
+    for (const QString &sql : std::as_const(statements)) {
+        if (!q.exec(sql))
+            return rollback(StoreResult<int>::failure(core::Tr::tr("migration to schema version %1 failed: %2 (in: %3)")
+                                                          .arg(next->version)
+                                                          .arg(q.lastError().text(), sql)));
+    }
+    if (!q.exec(QStringLiteral("COMMIT")))
+        return rollback(StoreResult<int>::failure(
+            core::Tr::tr("cannot commit migration %1: %2").arg(next->version).arg(q.lastError().text())));
+    qCDebug(lcStore) << "run store migrated to schema version" << next->version; // quiet: a first run is no news
+    return {next->version, {}};
+}
+} // namespace
+
 StoreResult<int> migrateStore(QSqlDatabase &db, const QList<StoreMigration> &migrations)
 {
-    StoreResult<int> current = storeSchemaVersion(db);
-    if (!current.ok())
-        return current;
     const int latest = migrations.isEmpty() ? 0 : migrations.last().version;
-    if (current.value > latest)
-        return StoreResult<int>::failure(
-            core::Tr::tr("the run store has schema version %1, newer than this torchdeck knows (%2): "
-                         "open it with a newer torchdeck or give another path")
-                .arg(current.value)
-                .arg(latest));
-    for (const StoreMigration &m : migrations) {
-        if (m.version <= current.value)
-            continue;
-        if (m.version != current.value + 1)
-            return StoreResult<int>::failure(
-                core::Tr::tr("no migration from schema version %1 to %2").arg(current.value).arg(m.version));
-        if (!db.transaction())
-            return StoreResult<int>::failure(
-                core::Tr::tr("cannot begin migration %1: %2").arg(m.version).arg(db.lastError().text()));
-        QSqlQuery q(db);
-        QStringList statements = m.statements;
-        statements.append(QStringLiteral("UPDATE schema_version SET version = %1").arg(m.version));
-        for (const QString &sql : std::as_const(statements)) {
-            if (!q.exec(sql)) {
-                const QString error = q.lastError().text();
-                q.finish();
-                db.rollback();
-                return StoreResult<int>::failure(
-                    core::Tr::tr("migration to schema version %1 failed: %2 (in: %3)").arg(m.version).arg(error, sql));
-            }
-        }
-        q.finish();
-        if (!db.commit())
-            return StoreResult<int>::failure(
-                core::Tr::tr("cannot commit migration %1: %2").arg(m.version).arg(db.lastError().text()));
-        qCDebug(lcStore) << "run store migrated to schema version" << m.version; // quiet: a first run is no news
-        current.value = m.version;
-    }
+    StoreResult<int> current = storeSchemaVersion(db); // without a lock: an up-to-date store takes none
+    while (current.ok() && current.value < latest)
+        current = migrateOneStep(db, migrations, latest);
+    if (current.ok() && current.value > latest)
+        return newerThanKnown(current.value, latest);
     return current;
 }
 

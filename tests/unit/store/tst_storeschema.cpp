@@ -7,6 +7,9 @@
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <chrono>
+#include <future>
+#include <thread>
 
 using namespace torchdeck;
 
@@ -23,6 +26,7 @@ private slots:
     void refusesForeignDatabases();
     void refusesAFileThatIsNotADatabase();
     void unwritableFolderIsAnError();
+    void aSecondOpenerWaitsForTheFirstsMigration();
 };
 
 void TestStoreSchema::migratesAnEmptyDatabase()
@@ -202,6 +206,51 @@ void TestStoreSchema::unwritableFolderIsAnError()
     QVERIFY(!status.ok());
     QVERIFY(!store.isOpen());
     QVERIFY(!store.runs().ok());
+}
+
+// A front and the agent it starts open a new store at once: the second waits for the first's migration and finds
+// the store up to date, instead of running the same step again ("table schema_version already exists").
+void TestStoreSchema::aSecondOpenerWaitsForTheFirstsMigration()
+{
+    const QString path = m_dir.filePath(QStringLiteral("raced.sqlite"));
+    const int latest = storeMigrations().last().version;
+    std::promise<QString> migrating; // empty: the first holds the write lock with the whole schema uncommitted
+    QString committed;
+    std::thread first([&path, &migrating, &committed, latest] {
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("first"));
+            db.setDatabaseName(path);
+            QSqlQuery q(db);
+            QStringList statements{QStringLiteral("PRAGMA journal_mode = WAL"), QStringLiteral("BEGIN IMMEDIATE")};
+            for (const StoreMigration &m : storeMigrations())
+                statements.append(m.statements);
+            statements.append(QStringLiteral("UPDATE schema_version SET version = %1").arg(latest));
+            QString error = db.open() ? QString() : db.lastError().text();
+            for (const QString &sql : std::as_const(statements))
+                if (error.isEmpty() && !q.exec(sql))
+                    error = sql + QStringLiteral(": ") + q.lastError().text();
+            migrating.set_value(error);
+            if (error.isEmpty()) {
+                // Meanwhile the second opener reads version 0 (nothing committed) and waits for the lock. Had it
+                // come later, it would find the store up to date at once: it passes either way, never by running
+                // a step twice.
+                std::this_thread::sleep_for(std::chrono::milliseconds(500));
+                committed = q.exec(QStringLiteral("COMMIT")) ? QString() : q.lastError().text();
+            }
+            q = QSqlQuery();
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("first"));
+    });
+    const QString prepared = migrating.get_future().get();
+    RunStore second;
+    const StoreStatus status = prepared.isEmpty() ? second.open(path) : StoreStatus{};
+    first.join();
+    QVERIFY2(prepared.isEmpty(), qPrintable(prepared));
+    QVERIFY2(committed.isEmpty(), qPrintable(committed));
+    QVERIFY2(status.ok(), qPrintable(status.error));
+    QCOMPARE(second.schemaVersion(), latest);
+    QVERIFY(second.runs().ok());
 }
 
 TORCHDECK_TEST_MAIN(TestStoreSchema)

@@ -137,18 +137,32 @@ case_check() { # torchdeck check: every line passes on the sandbox; without a te
     grep -q 'is not known and was not accepted' <<<"$out" || fail "unclear message: $out"
 }
 
-case_stop() { # stop ends every process start began, and the jobs' processes
+case_stop() { # stop ends every process start began, the jobs' processes, and what a killed test left inside
     use_sandbox
-    local id marker="torchdeck-stop-test-$$"
+    local id marker="torchdeck-stop-test-$$" killed="$TORCHDECK_SANDBOX_DIR/term-test.killed" agent
     cp "$TORCHDECK_SANDBOX_DIR/run/pids" "$TORCHDECK_SANDBOX_DIR/run/pids.last"
     trap '"$sandbox" stop >/dev/null 2>&1' EXIT # the fixture's cleanup: stop even when a check fails
     id=$(sbatch --parsable --wrap "exec bash -c 'exec -a $marker sleep 600'") # --wrap runs /bin/sh
     wait_job_state "$id" RUNNING 30
+    # What a test killed at its timeout leaves (its trap never ran): a second sandbox and its store's agent.
+    "$sandbox" --dir "$killed/b" --name torchdeck-killed --no-ssh-config start >/dev/null
+    cp "$killed/b/run/pids" "$killed/b/run/pids.last"
+    (export TORCHDECK_DATA_DIR=$killed/data TORCHDECK_CONFIG_DIR=$killed/config
+     setsid "$TORCHDECK_BIN" agent </dev/null >/dev/null 2>&1 &
+     for _ in $(seq 100); do "$TORCHDECK_BIN" agent status >/dev/null 2>&1 && exit 0; sleep 0.1; done
+     exit 1) || fail "the killed test's agent did not start"
+    agent=$(TORCHDECK_DATA_DIR=$killed/data TORCHDECK_CONFIG_DIR=$killed/config "$TORCHDECK_BIN" agent status --json |
+            /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
     "$sandbox" stop
     sleep 0.5
     local left
     left=$(live_processes "$TORCHDECK_SANDBOX_DIR")
     [[ -z "$left" ]] || fail "still running after stop: $left"
+    left=$(live_processes "$killed/b")
+    [[ -z "$left" ]] || fail "the killed test's sandbox still runs after stop: $left"
+    [[ -e /proc/$agent && "$(awk '{print $3}' "/proc/$agent/stat" 2>/dev/null)" != Z ]] &&
+        fail "the killed test's agent ($agent) survived stop"
+    rm -rf "$killed"
     pgrep -f "$marker" >/dev/null && fail "the job's process survived stop"
     "$sandbox" status && fail "status says running after stop"
     return 0

@@ -19,10 +19,11 @@ void CheckpointListModel::setCheckpoints(const QList<CheckpointRecord> &checkpoi
     setEntries(markCheckpoints(checkpoints, all, RunSeries{}));
 }
 
-void CheckpointListModel::setEntries(const QList<CheckpointEntry> &entries)
+void CheckpointListModel::setEntries(const QList<CheckpointEntry> &entries, const QString &runCluster)
 {
     beginResetModel();
     m_entries = entries;
+    m_runCluster = runCluster;
     endResetModel();
 }
 
@@ -76,7 +77,11 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
             marks.append(tr("latest"));
         if (entry.best)
             marks.append(tr("best val loss"));
-        if (!entry.present)
+        if (!entry.cluster.isEmpty() && entry.cluster != m_runCluster)
+            marks.append(tr("on %1").arg(entry.cluster));
+        if (!entry.checked)
+            marks.append(tr("not checked"));
+        else if (!entry.present)
             marks.append(tr("deleted"));
         else if (entry.setAside)
             marks.append(tr("set aside by a branch"));

@@ -8,7 +8,7 @@
 namespace torchdeck {
 
 // A run's checkpoints by step with their marks (latest, best by validation loss, set aside by a branch,
-// deleted), as remote/checkpointinventory.h computes them.
+// deleted, on another cluster), as core/runs/checkpointinventory.h computes them.
 class CheckpointListModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -28,7 +28,8 @@ public:
 
     // Without knowing what is still on the cluster: every record counts as present.
     void setCheckpoints(const QList<CheckpointRecord> &checkpoints);
-    void setEntries(const QList<CheckpointEntry> &entries);
+    // Those on another cluster than `runCluster` (a run continued elsewhere) are marked with theirs.
+    void setEntries(const QList<CheckpointEntry> &entries, const QString &runCluster = {});
     const QList<CheckpointEntry> &entries() const { return m_entries; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -38,6 +39,7 @@ public:
 
 private:
     QList<CheckpointEntry> m_entries;
+    QString m_runCluster;
 };
 
 } // namespace torchdeck

@@ -82,8 +82,11 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
     m_jobRunning = !jobs.isEmpty() && jobStateFromName(jobs.constLast().state) == JobState::Running;
     const QList<CheckpointRecord> records =
         run ? m_agent->store()->checkpoints(run->id).value : QList<CheckpointRecord>{};
-    const bool changed = !sameRun || records.size() != m_records.size();
+    const CheckpointPlaces places(m_cluster, jobs);
+    const bool changed =
+        !sameRun || records.size() != m_records.size() || places.clusters(records) != m_places.clusters(m_records);
     m_records = records;
+    m_places = places;
     QStringList budget;
     if (run) {
         const JobSpec::FromJson spec = run->spec();
@@ -106,31 +109,36 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
 
 void CheckpointPanel::showRecords()
 {
-    QStringList all; // present until the cluster says otherwise
+    m_present.clear(); // present until their cluster says otherwise
     for (const CheckpointRecord &c : std::as_const(m_records))
-        all.append(c.path);
-    showEntries(all);
+        m_present[m_places.of(c)].append(c.path);
+    showEntries();
     checkPresence();
 }
 
-void CheckpointPanel::showEntries(const QStringList &present)
+void CheckpointPanel::showEntries()
 {
     static const RunSeries none;
-    m_model->setEntries(markCheckpoints(m_records, present, m_metrics ? m_metrics->series() : none));
+    m_model->setEntries(markCheckpoints(m_records, m_places, m_present, m_metrics ? m_metrics->series() : none),
+                        m_cluster);
 }
 
 void CheckpointPanel::checkPresence()
 {
     const quint64 generation = ++m_generation;
-    if (m_records.isEmpty() || m_cluster.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
-        return;
-    SessionOperation *listing = m_agent->presentCheckpoints(m_cluster, m_runId);
-    onReply<agent::Checkpoints>(listing, this, [this, generation](const agent::Checkpoints::Reply &listed) {
-        if (generation != m_generation)
-            return;
-        showEntries(listed.present);
-        emit presenceChecked();
-    });
+    for (const QString &cluster : m_places.clusters(m_records)) {
+        if (cluster.isEmpty() || m_agent->state(cluster) != ConnectionState::Connected)
+            continue;
+        SessionOperation *listing = m_agent->presentCheckpoints(cluster, m_runId);
+        onReply<agent::Checkpoints>(listing, this,
+                                    [this, generation, cluster](const agent::Checkpoints::Reply &listed) {
+                                        if (generation != m_generation)
+                                            return;
+                                        m_present.insert(cluster, listed.present);
+                                        showEntries();
+                                        emit presenceChecked();
+                                    });
+    }
 }
 
 void CheckpointPanel::deleteSelected(bool confirm)
@@ -143,43 +151,57 @@ void CheckpointPanel::deleteSelected(bool confirm)
     const CheckpointDeletion plan = planCheckpointDeletion(m_model->entries(), wanted);
     if (!plan.error.isEmpty())
         return emit message(tr("Not deleted: %1").arg(plan.error));
+    const QStringList clusters = plan.byCluster.keys();
     if (confirm && QMessageBox::question(this, tr("Delete checkpoints"),
                                          tr("Delete %n checkpoint(s) of this run on %1? They cannot be brought back.",
                                             nullptr, int(plan.paths.size()))
-                                             .arg(m_cluster)) != QMessageBox::Yes)
+                                             .arg(clusters.join(tr(" and ")))) != QMessageBox::Yes)
         return;
-    if (m_agent->state(m_cluster) != ConnectionState::Connected)
-        return emit message(tr("Not connected to %1: nothing deleted").arg(m_cluster));
+    for (const QString &cluster : clusters)
+        if (m_agent->state(cluster) != ConnectionState::Connected)
+            return emit message(tr("Not connected to %1: nothing deleted").arg(cluster));
     const QString runId = m_runId;
-    SessionOperation *removal = m_agent->deleteCheckpoints(m_cluster, runId, wanted);
-    connect(removal, &SessionOperation::failed, this,
-            [this](const QString &error) { emit message(tr("Deleting the checkpoints failed: %1").arg(error)); });
-    onReply<agent::DeleteCheckpoints>(removal, this, [this, runId](const agent::DeleteCheckpoints::Reply &result) {
-        const QStringList &deleted = result.deleted;
-        const QStringList &unrecorded = result.unrecorded;
-        emit message(unrecorded.isEmpty()
-                         ? tr("Deleted %n checkpoint(s)", nullptr, int(deleted.size()))
-                         : tr("Deleted on the cluster, but the run store kept them: %1").arg(unrecorded.join(u"; ")));
-        if (runId == m_runId) {
-            m_records = m_agent->store()->checkpoints(runId).value;
-            showRecords();
-        }
-    });
+    for (auto cluster = plan.byCluster.cbegin(); cluster != plan.byCluster.cend(); ++cluster) {
+        QStringList names; // each on the cluster it lies on
+        for (const QString &path : cluster.value())
+            names.append(path.section(u'/', -1));
+        SessionOperation *removal = m_agent->deleteCheckpoints(cluster.key(), runId, names);
+        connect(removal, &SessionOperation::failed, this, [this, where = cluster.key()](const QString &error) {
+            emit message(tr("Deleting the checkpoints on %1 failed: %2").arg(where, error));
+        });
+        onReply<agent::DeleteCheckpoints>(removal, this, [this, runId](const agent::DeleteCheckpoints::Reply &result) {
+            const QStringList &unrecorded = result.unrecorded;
+            emit message(
+                unrecorded.isEmpty()
+                    ? tr("Deleted %n checkpoint(s)", nullptr, int(result.deleted.size()))
+                    : tr("Deleted on the cluster, but the run store kept them: %1").arg(unrecorded.join(u"; ")));
+            if (runId == m_runId) {
+                m_records = m_agent->store()->checkpoints(runId).value;
+                showRecords();
+            }
+        });
+    }
 }
 
 void CheckpointPanel::downloadSelected(const QString &to)
 {
-    // Named by their place in the run's directory, where the trainer writes them.
+    // Named by their place in the run's directory, where the trainer writes them; from the cluster they lie on.
     QStringList files;
+    QString cluster;
     for (const QModelIndex &row : m_view->selectionModel()->selectedRows()) {
-        const QString path = row.data(CheckpointListModel::PathRole).toString();
-        const QString inRun = pathInRun(m_runId, path);
+        const CheckpointEntry &entry = m_model->entries().at(row.row());
+        const QString inRun = pathInRun(m_runId, entry.record.path);
         if (inRun.isEmpty())
-            return emit message(tr("Not downloaded: %1 lies outside the run's directory").arg(path));
+            return emit message(tr("Not downloaded: %1 lies outside the run's directory").arg(entry.record.path));
+        if (!cluster.isEmpty() && entry.cluster != cluster)
+            return emit message(tr("Not downloaded: the checkpoints selected lie on %1 and %2; download those of one "
+                                   "cluster at a time")
+                                    .arg(cluster, entry.cluster));
+        cluster = entry.cluster;
         files.append(inRun);
     }
     if (!files.isEmpty())
-        m_pull->pull(m_cluster, m_runId, files, {}, to);
+        m_pull->pull(cluster, m_runId, files, {}, to);
 }
 
 void CheckpointPanel::updateButtons()
@@ -188,7 +210,9 @@ void CheckpointPanel::updateButtons()
     const bool latestSelected = std::any_of(rows.cbegin(), rows.cend(), [](const QModelIndex &row) {
         return row.data(CheckpointListModel::LatestRole).toBool();
     });
-    m_resumeHere->setEnabled(rows.size() == 1 && !m_jobRunning);
+    // A checkpoint on another cluster than the run's: a resume there is `resume --on` (the window's Continue on).
+    const bool here = rows.size() == 1 && m_model->entries().at(rows.first().row()).cluster == m_cluster;
+    m_resumeHere->setEnabled(here && !m_jobRunning);
     m_delete->setEnabled(!rows.isEmpty() && !latestSelected);
     m_download->setEnabled(!rows.isEmpty());
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/runs/checkpointinventory.h"
 #include "core/store/runrecord.h"
 
 #include <QPointer>
@@ -16,9 +17,10 @@ class AgentClient;
 class PullBar;
 class RunMetrics;
 
-// The Checkpoints tab of a run: its checkpoints with their marks (what is still on the cluster is asked in
-// the background), "Resume from here", "Delete" (never the latest), "Download…" (the trained model here), and the
-// wall-time budget: epochs per job and, while a job runs, whether its next checkpoint comes before the warning signal.
+// The Checkpoints tab of a run: its checkpoints with their marks (what is still on each cluster that holds some is
+// asked in the background), "Resume from here", "Delete" (never the latest), "Download…" (the trained model here), and
+// the wall-time budget: epochs per job and, while a job runs, whether its next checkpoint comes before the warning
+// signal.
 class CheckpointPanel : public QWidget {
     Q_OBJECT
 public:
@@ -39,11 +41,11 @@ public:
 signals:
     void resumeRequested(const QString &checkpoint);
     void message(const QString &text);
-    void presenceChecked(); // the marks now reflect the cluster's files
+    void presenceChecked(); // the marks now reflect the files of the clusters that answered
 
 private:
-    void showRecords(); // m_records, marked as if all were present, then asks the cluster
-    void showEntries(const QStringList &present);
+    void showRecords(); // m_records, marked as if all were present, then asks their clusters
+    void showEntries();
     void checkPresence();
     void updateButtons();
 
@@ -58,7 +60,9 @@ private:
     QString m_runId;
     QString m_cluster;
     QList<CheckpointRecord> m_records;
-    QPointer<const RunMetrics> m_metrics; // the shown run's series, read as it is now
+    CheckpointPlaces m_places;             // a run continued on another cluster has checkpoints on each
+    QHash<QString, QStringList> m_present; // what each cluster listed (present until it says otherwise)
+    QPointer<const RunMetrics> m_metrics;  // the shown run's series, read as it is now
     bool m_jobRunning = false;
     quint64 m_generation = 0; // a presence answer for an older listing is dropped
 };

@@ -10,6 +10,7 @@
 #include "core/runs/launchrequest.h"
 #include "core/runs/pollschedule.h"
 #include "core/runs/sweepsubmission.h"
+#include "core/store/runrecord.h"
 #include "core/store/seriescache.h"
 #include "core/store/storeresult.h"
 
@@ -240,6 +241,8 @@ private:
                             const QByteArray &manifest, const std::function<void()> &then);
     void copyNextObject(SessionOperation *operation, const std::shared_ptr<CodeCopyState> &copy,
                         const std::function<void()> &then);
+    // The run's checkpoints that lie on this cluster (CheckpointPlaces): a run continued elsewhere has others there.
+    StoreResult<QList<CheckpointRecord>> checkpointsHere(const QString &runId) const;
     friend struct SessionInternals; // session/sessioninternals.h: the remote side, for this library only
     struct Parts;                   // the connection and the tracker
     struct PullPlan;

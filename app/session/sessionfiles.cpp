@@ -21,9 +21,22 @@ QString said(const QByteArray &err, const QString &fallback)
 }
 } // namespace
 
+StoreResult<QList<CheckpointRecord>> ClusterSession::checkpointsHere(const QString &runId) const
+{
+    auto checkpoints = m_store->checkpoints(runId);
+    const auto run = m_store->run(runId);
+    const auto jobs = m_store->jobs(runId);
+    if (!checkpoints.ok() || !run.ok() || !jobs.ok())
+        return StoreResult<QList<CheckpointRecord>>::failure(!checkpoints.ok() ? checkpoints.error
+                                                                               : (!run.ok() ? run.error : jobs.error));
+    const QString runCluster = run.value ? run.value->cluster : name();
+    checkpoints.value = CheckpointPlaces(runCluster, jobs.value).on(name(), checkpoints.value);
+    return checkpoints;
+}
+
 SessionOperation *ClusterSession::presentCheckpoints(const QString &runId)
 {
-    const auto checkpoints = m_store->checkpoints(runId);
+    const auto checkpoints = checkpointsHere(runId);
     if (!checkpoints.ok())
         return SessionOperation::alreadyFailed(checkpoints.error, this);
     if (checkpoints.value.isEmpty())
@@ -51,7 +64,7 @@ SessionOperation *ClusterSession::deleteCheckpoints(const QString &runId, const 
     onReply<agent::Checkpoints>(
         listing, operation, [this, operation, runId, wanted](const agent::Checkpoints::Reply &r) {
             const QStringList present = r.present;
-            const auto records = m_store->checkpoints(runId);
+            const auto records = checkpointsHere(runId);
             const RunSeries *runSeries = series(runId);
             const QList<CheckpointEntry> entries =
                 markCheckpoints(records.value, present, runSeries ? *runSeries : RunSeries{});

@@ -79,7 +79,7 @@ SessionOperation *ClusterSession::listRunFiles(const QString &runId, const QStri
                     if (exitCode != 0)
                         return operation->fail(tr("run %1 on %2: %3").arg(runId.left(8), name(), said(err, exitCode)));
                     QList<RunFile> files = parseRunFiles(out);
-                    const auto records = m_store->checkpoints(runId);
+                    const auto records = checkpointsHere(runId);
                     QStringList present;
                     for (const RunFile &file : std::as_const(files))
                         present.append(directory + u'/' + file.path);
@@ -190,7 +190,7 @@ void ClusterSession::sumRunFiles(QObject *context, const QString &runId, const Q
             onReply<agent::Checkpoints>(
                 listing, context,
                 [this, runId, wanted, checkpoint, sum, directory, failed](const agent::Checkpoints::Reply &r) {
-                    const auto records = m_store->checkpoints(runId);
+                    const auto records = checkpointsHere(runId);
                     const RunSeries *runSeries = series(runId);
                     QString chosen;
                     for (const CheckpointEntry &entry :

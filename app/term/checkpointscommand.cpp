@@ -22,21 +22,59 @@ namespace torchdeck::term {
 namespace {
 constexpr int actionTimeoutMs = 60000;
 
-int deleteCheckpoints(TermContext &context, const RunRecord &run, const QStringList &wanted)
+// What each cluster that holds some of the run's checkpoints lists: the run's own must answer; another that cannot
+// leaves its checkpoints unchecked, said on stderr.
+std::optional<QHash<QString, QStringList>> listPresent(TermContext &context, const RunRecord &run,
+                                                       const CheckpointPlaces &places,
+                                                       const QList<CheckpointRecord> &checkpoints)
 {
-    if (!context.connect(run.cluster))
+    QHash<QString, QStringList> present;
+    for (const QString &cluster : places.clusters(checkpoints)) {
+        const bool own = cluster == run.cluster;
+        if (!context.connect(cluster)) {
+            if (own)
+                return std::nullopt;
+            context.note(Tr::tr("the checkpoints on %1 are listed unchecked").arg(cluster));
+            continue;
+        }
+        const OperationOutcome listed = context.wait(context.agent().presentCheckpoints(cluster, run.id),
+                                                     actionTimeoutMs, own ? QString() : cluster);
+        if (!listed.ok && own)
+            return std::nullopt;
+        if (listed.ok)
+            present.insert(cluster, listed.reply<agent::Checkpoints>().value_or(agent::Checkpoints::Reply{}).present);
+    }
+    return present;
+}
+
+// Each checkpoint deleted on the cluster it lies on.
+int deleteCheckpoints(TermContext &context, const RunRecord &run, const QList<CheckpointEntry> &entries,
+                      const QStringList &wanted)
+{
+    const CheckpointDeletion plan = planCheckpointDeletion(entries, wanted);
+    if (!plan.error.isEmpty()) {
+        context.error(Tr::tr("run %1: %2").arg(shortRunId(run.id), plan.error));
         return Failure;
-    const OperationOutcome deleted =
-        context.wait(context.agent().deleteCheckpoints(run.cluster, run.id, wanted), actionTimeoutMs);
-    if (!deleted.ok)
-        return Failure;
-    const agent::DeleteCheckpoints::Reply result =
-        deleted.reply<agent::DeleteCheckpoints>().value_or(agent::DeleteCheckpoints::Reply{});
-    for (const QString &problem : result.unrecorded)
-        context.error(Tr::tr("deleted, but the run store still lists it: %1").arg(problem));
-    for (const QString &path : result.deleted)
-        context.out() << Tr::tr("deleted %1").arg(path)
-                      << (result.gone.contains(path) ? Tr::tr(" (was already gone)") : QString()) << '\n';
+    }
+    for (auto cluster = plan.byCluster.cbegin(); cluster != plan.byCluster.cend(); ++cluster) {
+        QStringList names;
+        for (const QString &path : cluster.value())
+            names.append(path.section(u'/', -1));
+        if (!context.connect(cluster.key()))
+            return Failure;
+        const OperationOutcome deleted =
+            context.wait(context.agent().deleteCheckpoints(cluster.key(), run.id, names), actionTimeoutMs);
+        if (!deleted.ok)
+            return Failure;
+        const agent::DeleteCheckpoints::Reply result =
+            deleted.reply<agent::DeleteCheckpoints>().value_or(agent::DeleteCheckpoints::Reply{});
+        for (const QString &problem : result.unrecorded)
+            context.error(Tr::tr("deleted, but the run store still lists it: %1").arg(problem));
+        const QString where = cluster.key() == run.cluster ? QString() : Tr::tr(" on %1").arg(cluster.key());
+        for (const QString &path : result.deleted)
+            context.out() << Tr::tr("deleted %1").arg(path) << where
+                          << (result.gone.contains(path) ? Tr::tr(" (was already gone)") : QString()) << '\n';
+    }
     context.out() << Qt::flush;
     return Ok;
 }
@@ -53,7 +91,8 @@ QJsonArray checkpointsJson(const QList<CheckpointEntry> &entries)
                                  {QStringLiteral("bytes"), c.bytes},
                                  {QStringLiteral("time"), std::isfinite(c.time) ? QJsonValue(c.time) : QJsonValue()},
                                  {QStringLiteral("reason"), c.reason},
-                                 {QStringLiteral("present"), entry.present},
+                                 {QStringLiteral("cluster"), entry.cluster},
+                                 {QStringLiteral("present"), entry.checked ? QJsonValue(entry.present) : QJsonValue()},
                                  {QStringLiteral("latest"), entry.latest},
                                  {QStringLiteral("superseded"), entry.setAside},
                                  {QStringLiteral("best"), entry.best}});
@@ -61,7 +100,7 @@ QJsonArray checkpointsJson(const QList<CheckpointEntry> &entries)
     return array;
 }
 
-void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries)
+void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries, const QString &runCluster)
 {
     out << Tr::tr("STEP     EPOCH  SIZE       WRITTEN              REASON  FILE\n");
     for (const CheckpointEntry &entry : entries) {
@@ -77,7 +116,11 @@ void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries)
             marks.append(Tr::tr("latest"));
         if (entry.best)
             marks.append(Tr::tr("best val loss"));
-        if (!entry.present)
+        if (entry.cluster != runCluster)
+            marks.append(Tr::tr("on %1").arg(entry.cluster));
+        if (!entry.checked)
+            marks.append(Tr::tr("not checked"));
+        else if (!entry.present)
             marks.append(Tr::tr("deleted"));
         else if (entry.setAside)
             marks.append(Tr::tr("set aside by a resume from an older one: %1").arg(c.path.section(u'/', -2, -2)));
@@ -125,21 +168,20 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         context.error(checkpoints.error);
         return Failure;
     }
-    if (!toDelete.isEmpty())
-        return deleteCheckpoints(context, *run, toDelete);
-    QStringList present;
+    const auto jobs = context.store().jobs(run->id);
+    const CheckpointPlaces places(run->cluster, jobs.ok() ? jobs.value : QList<JobRecord>{});
+    QHash<QString, QStringList> present;
     if (!checkpoints.value.isEmpty()) {
-        if (!context.connect(run->cluster))
+        const auto listed = listPresent(context, *run, places, checkpoints.value);
+        if (!listed)
             return Failure;
-        const OperationOutcome listed =
-            context.wait(context.agent().presentCheckpoints(run->cluster, run->id), actionTimeoutMs);
-        if (!listed.ok)
-            return Failure;
-        present = listed.reply<agent::Checkpoints>().value_or(agent::Checkpoints::Reply{}).present;
+        present = *listed;
     }
     const auto series = context.store().runSeries(run->id);
     const QList<CheckpointEntry> entries =
-        markCheckpoints(checkpoints.value, present, series.ok() ? series.value : RunSeries{});
+        markCheckpoints(checkpoints.value, places, present, series.ok() ? series.value : RunSeries{});
+    if (!toDelete.isEmpty())
+        return deleteCheckpoints(context, *run, entries, toDelete);
     if (json) {
         out << QJsonDocument(checkpointsJson(entries)).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
@@ -148,7 +190,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
         out << Tr::tr("run %1 has no checkpoints yet\n").arg(shortRunId(run->id)) << Qt::flush;
         return Ok;
     }
-    printCheckpoints(out, entries);
+    printCheckpoints(out, entries, run->cluster);
     out << Tr::tr("resume with: torchdeck resume %1 [--from STEP|FILE] [--epochs N]\n").arg(shortRunId(run->id))
         << Qt::flush;
     return Ok;

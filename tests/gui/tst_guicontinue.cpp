@@ -1,4 +1,6 @@
 #include "core/runs/startestimate.h"
+#include "gui/checkpointlistmodel.h"
+#include "gui/checkpointpanel.h"
 #include "gui/restartfields.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
@@ -124,6 +126,29 @@ private slots:
         QCOMPARE(jobs.at(1).cluster, kSecondHost);
         QCOMPARE(window.runModel()->run(runId)->cluster, kSecondHost);
         QCOMPARE(window.runModel()->run(runId)->epochsDone, 2);
+        // Its checkpoints lie on both clusters, each checked where it lies: the first attempt's newest on
+        // torchdeck-sandbox is that cluster's latest, none "deleted" for not being on torchdeck-b.
+        CheckpointPanel *panel = window.runView()->checkpointPanel();
+        const RunRecord ended = *window.runModel()->run(runId);
+        panel->showRun(nullptr, {}, nullptr);
+        QSignalSpy checked(panel, &CheckpointPanel::presenceChecked);
+        panel->showRun(&ended, jobs, nullptr); // listed anew: each cluster asked
+        QTRY_COMPARE_WITH_TIMEOUT(checked.size(), 2, 30000);
+        const auto mark = [panel](int row) {
+            return panel->model()->index(row, CheckpointListModel::MarkColumn).data().toString();
+        };
+        const QList<CheckpointEntry> entries = panel->model()->entries();
+        const auto onA = std::count_if(entries.cbegin(), entries.cend(),
+                                       [](const CheckpointEntry &e) { return e.cluster == kSandboxHost; });
+        QVERIFY(onA >= 1 && onA < entries.size()); // the first attempt's (an epoch's, the signal's), then the second's
+        for (int row = 0; row < entries.size(); ++row) {
+            const bool last = row == onA - 1 || row == entries.size() - 1;
+            QCOMPARE(entries.at(row).cluster, row < onA ? kSandboxHost : kSecondHost);
+            QCOMPARE(mark(row).startsWith(QStringLiteral("latest")), last);
+            QCOMPARE(mark(row).endsWith(QStringLiteral("on torchdeck-sandbox")), row < onA);
+            QVERIFY2(!mark(row).contains(QStringLiteral("deleted")), qPrintable(mark(row)));
+        }
+
         // One curve over both clusters; where it went on is marked on it.
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
         bool marked = false;

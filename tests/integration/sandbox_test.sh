@@ -142,7 +142,7 @@ case_stop() { # stop ends every process start began, the jobs' processes, and wh
     local id marker="torchdeck-stop-test-$$" killed="$TORCHDECK_SANDBOX_DIR/term-test.killed" agent
     cp "$TORCHDECK_SANDBOX_DIR/run/pids" "$TORCHDECK_SANDBOX_DIR/run/pids.last"
     trap '"$sandbox" stop >/dev/null 2>&1' EXIT # the fixture's cleanup: stop even when a check fails
-    id=$(sbatch --parsable --wrap "exec bash -c 'exec -a $marker sleep 600'") # --wrap runs /bin/sh
+    id=$(sbatch --parsable -o /dev/null --wrap "exec bash -c 'exec -a $marker sleep 600'") # --wrap runs /bin/sh
     wait_job_state "$id" RUNNING 30
     # What a test killed at its timeout leaves (its trap never ran): a second sandbox and its store's agent.
     "$sandbox" --dir "$killed/b" --name torchdeck-killed --no-ssh-config start >/dev/null

@@ -139,6 +139,52 @@ private slots:
         expected.sort();
         QCOMPARE(present, expected);
     }
+
+    // A run continued on cluster b: attempt 0's checkpoints lie on a, attempt 1's on b. Each is checked where it lies,
+    // each cluster has its own latest, and a deletion goes to the cluster of each file.
+    void aRunContinuedElsewhereHasCheckpointsOnEachCluster()
+    {
+        const QString a = QStringLiteral("a");
+        const QString b = QStringLiteral("b");
+        JobRecord first;
+        first.attempt = 0;
+        first.cluster = a;
+        JobRecord second;
+        second.attempt = 1;
+        second.cluster = b;
+        const CheckpointPlaces places(b, {first, second});
+        QList<CheckpointRecord> all{checkpoint(QStringLiteral("/a/run/checkpoints"), 10, 1, QStringLiteral("epoch")),
+                                    checkpoint(QStringLiteral("/a/run/checkpoints"), 20, 2, QStringLiteral("final")),
+                                    checkpoint(QStringLiteral("/b/run/checkpoints"), 30, 3, QStringLiteral("epoch")),
+                                    checkpoint(QStringLiteral("/b/run/checkpoints"), 40, 4, QStringLiteral("final"))};
+        all[2].attempt = all[3].attempt = 1;
+        CheckpointRecord unplaced = checkpoint(QStringLiteral("/b/run/checkpoints"), 50, 5, QStringLiteral("final"));
+        unplaced.attempt = 7; // no job of its attempt recorded: the run's cluster
+        QCOMPARE(places.of(unplaced), b);
+        QCOMPARE(places.clusters(all), (QStringList{b, a})); // the run's own first
+        QCOMPARE(places.on(a, all).size(), 2);
+        QCOMPARE(places.on(a, all).constLast().path, all[1].path);
+
+        const QHash<QString, QStringList> listed{{a, {all[0].path, all[1].path}}, {b, {all[2].path, all[3].path}}};
+        QList<CheckpointEntry> entries = markCheckpoints(all, places, listed, valLosses());
+        for (const CheckpointEntry &entry : std::as_const(entries))
+            QVERIFY2(entry.checked && entry.present, qPrintable(entry.record.path));
+        QCOMPARE(entries[1].cluster, a);
+        QVERIFY(entries[1].latest && entries[3].latest); // what a resume on each starts from
+        QVERIFY(!entries[0].latest && !entries[2].latest);
+        QVERIFY(entries[2].best); // epoch 3's 0.1, over both clusters
+        QVERIFY(
+            planCheckpointDeletion(entries, {QStringLiteral("20")}).error.contains(u"the one a resume starts from"));
+        const CheckpointDeletion plan = planCheckpointDeletion(entries, {QStringLiteral("10"), QStringLiteral("30")});
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.byCluster.value(a), QStringList{all[0].path});
+        QCOMPARE(plan.byCluster.value(b), QStringList{all[2].path});
+
+        // a not reached: its checkpoints are unchecked, neither deleted nor the latest.
+        entries = markCheckpoints(all, places, {{b, listed.value(b)}}, valLosses());
+        QVERIFY(!entries[0].checked && !entries[1].checked && !entries[1].latest);
+        QVERIFY(entries[3].checked && entries[3].present && entries[3].latest);
+    }
 };
 
 TORCHDECK_TEST_MAIN(TestCheckpointInventory)

@@ -2,6 +2,7 @@
 
 #include "core/agent/agentops.h"
 #include "core/duration.h"
+#include "core/runs/checkpointinventory.h"
 #include "core/transferrate.h"
 #include "term/progressprinter.h"
 #include "term/runrefresh.h"
@@ -150,6 +151,26 @@ int runFilesCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     return Ok;
 }
 
+namespace {
+// Where a checkpoint named by step or file lies: a run continued on another cluster has some on each. "latest" and
+// "best" are the run's own cluster's.
+QString clusterOfCheckpoint(TermContext &context, const RunRecord &run, const QString &checkpoint)
+{
+    if (checkpoint.isEmpty() || checkpoint == u"latest" || checkpoint == u"best")
+        return run.cluster;
+    const auto records = context.store().checkpoints(run.id);
+    const auto jobs = context.store().jobs(run.id);
+    if (!records.ok() || !jobs.ok())
+        return run.cluster;
+    const QString path = checkpointNamed(records.value, checkpoint);
+    const CheckpointPlaces places(run.cluster, jobs.value);
+    for (const CheckpointRecord &record : records.value)
+        if (record.path == path)
+            return places.of(record);
+    return run.cluster;
+}
+} // namespace
+
 int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("pull"), out, err);
@@ -179,10 +200,13 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return UsageError;
     }
     const auto run = context.openRun(operands.first());
-    if (!run || !context.connect(run->cluster))
+    if (!run)
+        return Failure;
+    const QString cluster = operands.size() == 1 ? clusterOfCheckpoint(context, *run, checkpoint) : run->cluster;
+    if (!context.connect(cluster))
         return Failure;
     PullProgress progress(context.err());
-    SessionOperation *pull = context.agent().pull(run->cluster, run->id, operands.mid(1), checkpoint, to);
+    SessionOperation *pull = context.agent().pull(cluster, run->id, operands.mid(1), checkpoint, to);
     QObject::connect(pull, &SessionOperation::progress, pull,
                      [&progress](const QString &file, qint64 done, qint64 total) { progress.step(file, done, total); });
     const OperationOutcome pulled = context.wait(pull, noTimeout);

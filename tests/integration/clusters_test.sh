@@ -149,6 +149,9 @@ PY
     td checkpoints mover --delete "${on_a##*/}" 2>"$home/said" && fail "A's latest checkpoint was deleted"
     grep -q "the one a resume starts from" "$home/said" || fail "deleting A's latest: $(cat "$home/said")"
     [[ -f "$on_a" ]] || fail "A's latest checkpoint is gone"
+    # Named by its file, A's checkpoint is pulled from A (torchdeck-b's session knows only its own).
+    out=$(td pull mover --checkpoint "${on_a##*/}" --to "$home/pulled" --json) || fail "pulling A's checkpoint"
+    expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" "$(sha256sum <"$on_a")" "A's checkpoint pulled"
 
     # Where B's login node reaches A (its own ssh and keys), the checkpoint goes straight from A to B.
     td profile torchdeck-b --reach "torchdeck-sandbox=-F $TORCHDECK_SSH_CONFIG torchdeck-sandbox" >/dev/null

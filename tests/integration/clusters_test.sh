@@ -256,7 +256,27 @@ moved_though_killed() {
     expect_moved "$run" "$1"
 }
 
-case_move_killed() { # the agent killed right after it held the waiting job, then right after B's sbatch answered
+# The agent killed right after it held the waiting job, then A freed: the agent started again finds A no later than B,
+# so the run stays and its job is released where it waited (one job per attempt, none on B, the hold's note gone).
+stayed_though_killed() {
+    local run blocker
+    run_to_move stays 15s
+    td agent status --json | json_field pid >"$home/kill-after-hold"
+    for _ in $(seq 900); do [[ -e "$home/kill-after-hold" ]] || break; sleep 0.2; done
+    [[ -e "$home/kill-after-hold" ]] && fail "the agent was never killed after the hold"
+    scancel "$blocker"
+    expect_eq "$(wait_final "$run" 300)" completed "the run whose move was killed after the hold"
+    /usr/bin/python3 - "$(td status stays --json)" <<'PY' || fail "the jobs: $(td status stays)"
+import json, sys
+jobs = json.loads(sys.argv[1])["jobs"]
+assert [(j["cluster"], j["attempt"]) for j in jobs] == [("torchdeck-sandbox", 0), ("torchdeck-sandbox", 1)], jobs
+assert jobs[1]["state"] == "completed", jobs[1]
+PY
+    compgen -G "$TORCHDECK_DATA_DIR/moving/$run/held-*" >/dev/null && fail "the note of the mover's hold was left" || true
+}
+
+case_move_killed() { # the agent killed right after it held the waiting job, after B's sbatch answered; after the hold
+    # with A freed meanwhile (it stays, released)
     use_prebuilt_trainer
     start_second_cluster
     local a_bin="$TORCHDECK_SANDBOX_DIR/bin" b_bin="$home/b/bin"
@@ -281,6 +301,7 @@ WRAPPER
 
     moved_though_killed held "$home/kill-after-hold" "the hold"
     moved_though_killed sent "$home/kill-after-sbatch" "B's sbatch"
+    stayed_though_killed
     "$sandbox" --dir "$home/b" stop >/dev/null
     remove_home
 }

@@ -163,6 +163,43 @@ private slots:
         QCOMPARE(saved.inJobRequeue, InJobRequeue::Allowed);
     }
 
+    // "Reaches (ssh)": one CLUSTER=SSH ARGUMENTS a line, a line without both marked as typed; saved as lines, shown
+    // again when the profile is opened anew.
+    void reachesAreLinesCheckedAsTyped()
+    {
+        QTemporaryDir dir;
+        ProfileStore store(dir.filePath(QStringLiteral("clusters.json")));
+        ClusterProfileDialog dialog(&store, QStringLiteral("beta"));
+        auto *reach = qobject_cast<QPlainTextEdit *>(dialog.field(QStringLiteral("reach")));
+        QVERIFY(reach);
+        QTest::keyClicks(reach, QStringLiteral("alpha -p 22 me@login.alpha.org"));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("reach")});
+        QVERIFY2(dialog.errorText().contains(QStringLiteral("got \"alpha -p 22 me@login.alpha.org\"")),
+                 qPrintable(dialog.errorText()));
+        QVERIFY(!saveButton(dialog)->isEnabled());
+        reach->selectAll();
+        QTest::keyClicks(reach, QStringLiteral("alpha=-p 22 me@login.alpha.org"));
+        QTest::keyClick(reach, Qt::Key_Return);
+        QTest::keyClick(reach, Qt::Key_Return); // a blank line is no reach
+        QTest::keyClicks(reach, QStringLiteral("gamma="));
+        QCOMPARE(dialog.errorFields(), QStringList{QStringLiteral("reach")}); // no ssh arguments
+        QTest::keyClicks(reach, QStringLiteral("-J jump gamma"));
+        QVERIFY2(dialog.errorFields().isEmpty(), qPrintable(dialog.errorText()));
+        QVERIFY(dialog.save());
+
+        ProfileStore reread(store.path());
+        QString error;
+        QVERIFY(reread.load(&error));
+        const QStringList expected{QStringLiteral("alpha=-p 22 me@login.alpha.org"),
+                                   QStringLiteral("gamma=-J jump gamma")};
+        QCOMPARE(reread.profile(QStringLiteral("beta")).reach, expected);
+        QCOMPARE(reread.profile(QStringLiteral("beta")).reachArgs(QStringLiteral("gamma")),
+                 QStringLiteral("-J jump gamma"));
+        ClusterProfileDialog again(&reread, QStringLiteral("beta"));
+        QCOMPARE(qobject_cast<QPlainTextEdit *>(again.field(QStringLiteral("reach")))->toPlainText(),
+                 expected.join(u'\n'));
+    }
+
     void existingNameIsRefusedForANewProfile()
     {
         QTemporaryDir dir;

@@ -325,7 +325,7 @@ void ClusterSession::onStateChanged(ConnectionState state, const QString &detail
     if (state == ConnectionState::Connected) {
         if (m_workDirectory.isEmpty())
             resolveWorkDirectory();
-        readShape(this, [] {});
+        readShape(this, [](const QString &) {});
         m_timer.start();
         refresh();
     } else if (state == ConnectionState::Failed || state == ConnectionState::Disconnected) {

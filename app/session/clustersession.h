@@ -56,8 +56,9 @@ public:
     bool isConnected() const { return state() == ConnectionState::Connected; }
 
     // Calls `then` once the profile's shape (partitions or queues, accounts, QOS: ClusterProfile) is fresh: read
-    // now when older than half a day (once per 10 minutes when reading fails), at once otherwise.
-    void readShape(QObject *context, const std::function<void()> &then);
+    // now when older than half a day (once per 10 minutes when reading fails), at once otherwise. `then` is told why
+    // the partitions could not be read (empty: they were, or are fresh).
+    void readShape(QObject *context, const std::function<void(const QString &problem)> &then);
 
     void open(); // no-op while connected or connecting
     void close();
@@ -306,8 +307,9 @@ private:
     QDateTime m_shapeTriedAt;
     struct ShapeWaiter {
         QPointer<QObject> context;
-        std::function<void()> then;
+        std::function<void(const QString &)> then;
     };
+    QString m_shapeProblem; // why the last read failed; empty after one that did not
     QList<ShapeWaiter> m_shapeWaiters;
 };
 

@@ -11,6 +11,7 @@ namespace torchdeck {
 namespace {
 constexpr qint64 kShapeFreshSeconds = 12 * 3600;
 constexpr qint64 kShapeRetrySeconds = 600; // after a failed read: not once per submission
+constexpr int kShapeDeadlineMs = 20000;    // each command: sinfo and sacctmgr answer in a second or two
 } // namespace
 
 bool ClusterSession::shapeIsFresh() const
@@ -24,20 +25,21 @@ bool ClusterSession::shapeIsFresh() const
     return m_shapeTriedAt.isValid() && m_shapeTriedAt.secsTo(now) < kShapeRetrySeconds;
 }
 
-void ClusterSession::readShape(QObject *context, const std::function<void()> &then)
+void ClusterSession::readShape(QObject *context, const std::function<void(const QString &)> &then)
 {
     // A read in flight (the one on connecting) is waited for: its shape is the one to check against.
     if (!m_readingShape && shapeIsFresh())
-        return then();
+        return then(m_shapeProblem); // the last read's failure, while it is not tried again
     m_shapeWaiters.append({QPointer<QObject>(context), then});
     if (m_readingShape)
         return;
     m_readingShape = true;
     m_shapeTriedAt = QDateTime::currentDateTimeUtc();
     auto shape = std::make_shared<ClusterProfile>(m_profile);
-    const auto finish = [this, shape](bool read) {
+    const auto finish = [this, shape](const QString &problem) {
         m_readingShape = false;
-        if (read) {
+        m_shapeProblem = problem;
+        if (problem.isEmpty()) {
             shape->partitionsReadAt = QDateTime::currentDateTimeUtc();
             m_profile.adoptNewerShape(*shape);
             emit shapeRead(name(), *shape);
@@ -45,18 +47,25 @@ void ClusterSession::readShape(QObject *context, const std::function<void()> &th
         const QList<ShapeWaiter> waiters = std::exchange(m_shapeWaiters, {});
         for (const ShapeWaiter &waiter : waiters) {
             if (waiter.context)
-                waiter.then();
+                waiter.then(problem);
         }
     };
-    const auto failed = [finish](const QString &) { finish(false); };
+    // The partitions: without them nothing is checked. A hung command (a stalled file system or controller on the
+    // login node) holds a submission for kShapeDeadlineMs at most.
+    const auto partitionsFailed = [finish](const QString &command, const QString &why) {
+        finish(tr("%1 did not answer: %2").arg(command, why));
+    };
     if (m_profile.scheduler == SchedulerKind::Pbs) {
         runCommand(
             this, qstatQueuesCommand(),
             [shape, finish](int exitCode, const QByteArray &out, const QByteArray &) {
                 shape->partitions = parseQstatQueues(out);
-                finish(exitCode == 0 && !shape->partitions.isEmpty());
+                finish(exitCode != 0                 ? tr("qstat -Qf exited %1").arg(exitCode)
+                       : shape->partitions.isEmpty() ? tr("qstat -Qf listed no queues")
+                                                     : QString());
             },
-            failed);
+            [partitionsFailed](const QString &why) { partitionsFailed(QStringLiteral("qstat -Qf"), why); },
+            kShapeDeadlineMs);
         return;
     }
     // Accounting where the cluster keeps it: its limits are the user's, read after the partitions.
@@ -65,9 +74,9 @@ void ClusterSession::readShape(QObject *context, const std::function<void()> &th
             this, sacctmgrQosCommand(),
             [shape, finish](int exitCode, const QByteArray &out, const QByteArray &) {
                 shape->qos = exitCode == 0 ? parseSacctmgrQos(out) : QList<QosLimits>{};
-                finish(true);
+                finish({});
             },
-            [finish](const QString &) { finish(true); });
+            [finish](const QString &) { finish({}); }, kShapeDeadlineMs);
     };
     const auto readAccounts = [this, shape, finish, readQos] {
         runCommand(
@@ -76,26 +85,28 @@ void ClusterSession::readShape(QObject *context, const std::function<void()> &th
                 shape->accounts = exitCode == 0 ? parseSacctmgrAssociations(out) : QList<AccountAccess>{};
                 if (shape->accounts.isEmpty()) {
                     shape->qos.clear();
-                    return finish(true);
+                    return finish({});
                 }
                 readQos();
             },
-            [finish](const QString &) { finish(true); });
+            [finish](const QString &) { finish({}); }, kShapeDeadlineMs);
     };
     runCommand(
         this, sinfoPartitionsCommand(),
         [this, shape, finish, readAccounts](int exitCode, const QByteArray &out, const QByteArray &) {
             QString defaultPartition;
             shape->partitions = parseSinfoPartitions(out, &defaultPartition);
-            if (exitCode != 0 || shape->partitions.isEmpty())
-                return finish(false);
+            if (exitCode != 0)
+                return finish(tr("sinfo exited %1").arg(exitCode));
+            if (shape->partitions.isEmpty())
+                return finish(tr("sinfo listed no partitions"));
             shape->accounts.clear();
             shape->qos.clear();
             if (m_profile.slurmHistory != SlurmHistory::Accounting)
-                return finish(true); // no accounting database: sacctmgr has nothing to say
+                return finish({}); // no accounting database: sacctmgr has nothing to say
             readAccounts();
         },
-        failed);
+        [partitionsFailed](const QString &why) { partitionsFailed(QStringLiteral("sinfo"), why); }, kShapeDeadlineMs);
 }
 
 } // namespace torchdeck

@@ -31,7 +31,18 @@ Submission::Submission(ClusterSession *session, LaunchRequest request, int chain
                  }});
     // The cluster's limits as the session knows them (read now when stale): the script is checked against them.
     m_steps.add({{}, {}, [this](const remote::StepHandle &step) {
-                     m_session->readShape(step.context(), [this, step] {
+                     m_session->readShape(step.context(), [this, step](const QString &problem) {
+                         // The scheduler still refuses what it cannot run, in its own words.
+                         const QDateTime read = m_session->profile().partitionsReadAt;
+                         if (!problem.isEmpty())
+                             emit progress(
+                                 read.isValid()
+                                     ? tr("Checked against the partitions and limits of %1 as read on %2 (reading "
+                                          "them again failed: %3)")
+                                           .arg(m_session->name(), read.toString(Qt::ISODate), problem)
+                                     : tr("Not checked against the partitions and limits of %1: %2")
+                                           .arg(m_session->name(), problem),
+                                 0, 0);
                          m_request.profile.adoptNewerShape(m_session->profile());
                          for (LaunchRequest &each : m_array)
                              each.profile.adoptNewerShape(m_session->profile());

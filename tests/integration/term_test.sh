@@ -703,5 +703,24 @@ case_no_restart() { # a real error is not restarted, and the run says why
     grep -q 'nonexistent' <<<"$(json_field message <<<"$out")" || fail "the error is not shown: $out"
 }
 
+case_shape_stalls() { # sinfo hangs on the login node: a submission waits its deadline, says it went unchecked, is sent
+    local wrapper="$TORCHDECK_SANDBOX_DIR/bin/sinfo" out run
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper'; pkill -f torchdeck-stalled-sinfo || true; stop_agent" EXIT
+    printf '#!/bin/bash\nexec -a torchdeck-stalled-sinfo sleep 90\n' >"$wrapper"
+    chmod +x "$wrapper"
+    out=$(td submit torchdeck-sandbox --name unchecked --launch local --command true --json 2>"$home/said") ||
+        fail "submit: $(cat "$home/said")"
+    grep -q "Not checked against the partitions and limits of torchdeck-sandbox: sinfo did not answer" "$home/said" ||
+        fail "no word of the unchecked job: $(cat "$home/said")"
+    rm -f "$wrapper"
+    run=$(json_field run <<<"$out")
+    expect_eq "$(wait_final "$run" 120)" completed "the job sent unchecked"
+    # The read is not tried again at once: the next submission goes straight on, saying the same.
+    td submit torchdeck-sandbox --name again --launch local --command true >/dev/null 2>"$home/said" ||
+        fail "submit again: $(cat "$home/said")"
+    grep -q "Not checked against the partitions" "$home/said" || fail "the second submission: $(cat "$home/said")"
+}
+
 "case_$1"
 remove_home

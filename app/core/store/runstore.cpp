@@ -6,10 +6,12 @@
 #include "core/store/sqlvalues.h"
 #include "core/store/storelog.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
+#include <QThread>
 #include <atomic>
 
 namespace torchdeck {
@@ -19,6 +21,21 @@ namespace {
 std::atomic<quint64> g_connectionCount{0};
 
 const QString kMemory = QStringLiteral(":memory:");
+
+// Two processes opening a new store at once (a front and the agent it starts) both turn it to WAL, which takes the
+// whole file: where waiting could deadlock, SQLite says "locked" at once instead of waiting its busy timeout. Tried
+// again for as long as that timeout.
+bool execWaitingForLocks(QSqlQuery &q, QLatin1StringView sql)
+{
+    QDeadlineTimer deadline(5000);
+    while (!q.exec(sql)) {
+        const int code = q.lastError().nativeErrorCode().toInt() & 0xff; // SQLITE_BUSY, SQLITE_LOCKED and their kin
+        if ((code != 5 && code != 6) || deadline.hasExpired())
+            return false;
+        QThread::msleep(20);
+    }
+    return true;
+}
 
 constexpr auto kRunColumns = "id, name, cluster, created, updated, state, spec_json, script, epochs_done, "
                              "epochs_total, last_loss, eta_seconds, message, auto_restart, note, tags, placement";
@@ -124,11 +141,10 @@ StoreStatus RunStore::openConnection(const QString &path, const QList<StoreMigra
         if (!made.isEmpty())
             return StoreStatus::failure(made);
         // The store and SQLite's journal files, which take the store's mode, readable by the user only.
-        if (!QFileInfo::exists(path)) {
-            QFile created(path);
-            if (!created.open(QIODevice::WriteOnly) || !created.setPermissions(QFile::ReadOwner | QFile::WriteOwner))
-                return StoreStatus::failure(core::Tr::tr("cannot create %1: %2").arg(path, created.errorString()));
-        }
+        // NewOnly: another process that made it meanwhile (a front and the agent it starts) keeps what it wrote.
+        if (QFile created(path); !QFileInfo::exists(path) && !created.open(QIODevice::WriteOnly | QIODevice::NewOnly) &&
+                                 !QFileInfo::exists(path))
+            return StoreStatus::failure(core::Tr::tr("cannot create %1: %2").arg(path, created.errorString()));
         for (const QString &file : QStringList{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")}) {
             if (const QString problem = makePrivateFile(file); !problem.isEmpty())
                 return StoreStatus::failure(problem);
@@ -150,7 +166,7 @@ StoreStatus RunStore::openConnection(const QString &path, const QList<StoreMigra
                  {"PRAGMA foreign_keys = ON", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL"}) {
                 if (readOnly && QLatin1StringView(pragma).contains(QLatin1StringView("journal_mode")))
                     continue; // the writer set it when it made the store
-                if (!q.exec(QLatin1StringView(pragma))) {
+                if (!execWaitingForLocks(q, QLatin1StringView(pragma))) {
                     status = StoreStatus::failure(sql::error(path, q)); // e.g. "file is not a database"
                     break;
                 }

@@ -27,6 +27,7 @@ private slots:
     void refusesAFileThatIsNotADatabase();
     void unwritableFolderIsAnError();
     void aSecondOpenerWaitsForTheFirstsMigration();
+    void twoOpenersOfANewStoreAtOnceBothOpenIt();
 };
 
 void TestStoreSchema::migratesAnEmptyDatabase()
@@ -251,6 +252,30 @@ void TestStoreSchema::aSecondOpenerWaitsForTheFirstsMigration()
     QVERIFY2(status.ok(), qPrintable(status.error));
     QCOMPARE(second.schemaVersion(), latest);
     QVERIFY(second.runs().ok());
+}
+
+// Both turn a new store to WAL at the same moment: SQLite answers one "locked" at once where waiting could
+// deadlock. Neither fails, and the store is made once. Many rounds: the collision is a matter of microseconds.
+void TestStoreSchema::twoOpenersOfANewStoreAtOnceBothOpenIt()
+{
+    for (int round = 0; round < 40; ++round) {
+        const QString path = m_dir.filePath(QStringLiteral("together-%1.sqlite").arg(round));
+        std::promise<void> go;
+        const std::shared_future<void> started = go.get_future().share();
+        const auto openIt = [&path, started] {
+            started.wait();
+            RunStore store;
+            const StoreStatus status = store.open(path);
+            return status.ok() ? (store.runs().ok() ? QString() : QStringLiteral("no runs table")) : status.error;
+        };
+        std::future<QString> first = std::async(std::launch::async, openIt);
+        std::future<QString> second = std::async(std::launch::async, openIt);
+        go.set_value();
+        const QString firstError = first.get();
+        const QString secondError = second.get();
+        QVERIFY2(firstError.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(firstError)));
+        QVERIFY2(secondError.isEmpty(), qPrintable(QStringLiteral("round %1: %2").arg(round).arg(secondError)));
+    }
 }
 
 TORCHDECK_TEST_MAIN(TestStoreSchema)

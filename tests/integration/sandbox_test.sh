@@ -148,9 +148,10 @@ case_stop() { # stop ends every process start began, the jobs' processes, and wh
     "$sandbox" --dir "$killed/b" --name torchdeck-killed --no-ssh-config start >/dev/null
     cp "$killed/b/run/pids" "$killed/b/run/pids.last"
     (export TORCHDECK_DATA_DIR=$killed/data TORCHDECK_CONFIG_DIR=$killed/config
-     setsid "$TORCHDECK_BIN" agent </dev/null >/dev/null 2>&1 &
+     mkdir -p "$killed"
+     setsid "$TORCHDECK_BIN" agent </dev/null >"$killed/agent.out" 2>&1 &
      for _ in $(seq 100); do "$TORCHDECK_BIN" agent status >/dev/null 2>&1 && exit 0; sleep 0.1; done
-     exit 1) || fail "the killed test's agent did not start"
+     exit 1) || fail "the killed test's agent did not start: $(cat "$killed/agent.out")"
     agent=$(TORCHDECK_DATA_DIR=$killed/data TORCHDECK_CONFIG_DIR=$killed/config "$TORCHDECK_BIN" agent status --json |
             /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])')
     "$sandbox" stop

@@ -223,11 +223,17 @@ print(" ".join("%s:%s/%s/%s" % (r["epoch"], r["loss"], r["val_loss"], r["seconds
 }
 
 case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed
-    local run out rows project="$home/resumable"
+    local run out rows job project="$home/resumable"
     mkdir -p "$project" && cp "$scripts/resumable.py" "$project/"
-    # 40 epochs of 2 s: more than the 30-60 s a 2-minute job runs before its signal (lead 60 s).
-    run=$(td submit torchdeck-sandbox --name resumable --launch local --time 00:02:00 --signal-lead 60 \
-          --code "$project" --command "/usr/bin/python3 resumable.py 40 2" --json | json_field run)
+    # 50 epochs of 1 s. Once it runs, its end is brought forward to 61 s from then (scontrol, as the sandbox's
+    # SlurmUser): Slurm sends its warning (lead 60 s) at the controller's next check of time limits, within 30 s,
+    # well before the epochs end; the restart's 2 minutes hold the rest.
+    out=$(td submit torchdeck-sandbox --name resumable --launch local --time 00:02:00 --signal-lead 60 \
+          --code "$project" --command "/usr/bin/python3 resumable.py 50 1" --json)
+    run=$(json_field run <<<"$out")
+    job=$(json_field job <<<"$out")
+    for _ in $(seq 300); do [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]] && break; sleep 0.2; done
+    scontrol update JobId="$job" EndTime="$(date -d '+61 sec' +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $job"
     # The restart runs the code the run was submitted with, not what the folder holds by then.
     echo 'raise SystemExit("not the submitted code")' >"$project/resumable.py"
     timeout 280 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||
@@ -241,8 +247,8 @@ case_restart() { # stopped by the warning signal at its wall time, restarted fro
     grep -q '^resumed at epoch [0-9]*$' <<<"$(td logs "$run" --attempt 1)" ||
         fail "the second job did not resume (TORCHDECK_RESUME): $(td logs "$run" --attempt 1)"
     rows=$(epoch_rows "$run" | cut -d' ' -f1 | tr '\n' ' ')
-    expect_eq "$rows" "$(seq 1 40 | tr '\n' ' ')" "the visible epochs across both jobs"
-    expect_eq "$(json_field epochs_done <<<"$out")" 40 "epochs done"
+    expect_eq "$rows" "$(seq 1 50 | tr '\n' ' ')" "the visible epochs across both jobs"
+    expect_eq "$(json_field epochs_done <<<"$out")" 50 "epochs done"
 }
 
 "case_$1"

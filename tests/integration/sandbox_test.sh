@@ -160,7 +160,9 @@ case_stop() { # stop ends every process start began, the jobs' processes, and wh
     left=$(live_processes "$TORCHDECK_SANDBOX_DIR")
     [[ -z "$left" ]] || fail "still running after stop: $left"
     left=$(live_processes "$killed/b")
-    [[ -z "$left" ]] || fail "the killed test's sandbox still runs after stop: $left"
+    [[ -z "$left" ]] || fail "the killed test's sandbox still runs after stop: $left
+$(ps -o pid,ppid,stat,lstart,args -p "$(sed 's/[^ ]*://g' <<<"$left" | tr '\n' ',')0" 2>&1)
+$(cat "$killed/b/run/pids.last")"
     [[ -e /proc/$agent && "$(awk '{print $3}' "/proc/$agent/stat" 2>/dev/null)" != Z ]] &&
         fail "the killed test's agent ($agent) survived stop"
     rm -rf "$killed"

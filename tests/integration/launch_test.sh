@@ -74,16 +74,21 @@ case_distributed_launch() { # seed 004's launcher: python -m torch.distributed.l
 }
 
 case_torchrun_signal() { # at a short wall time, the signal the preview names reaches every rank under torchrun
-    local options signal run log marks=$home/marks rank
+    local options signal run log marks=$home/marks rank out job
     mkdir -p "$marks"
-    # Slurm checks every 30 s: the signal comes 30-60 s after the start, the workers wait for it.
+    # The workers wait for the signal. Once the job runs, its end is brought forward to 61 s from then (scontrol, as
+    # the sandbox's SlurmUser): Slurm sends its warning (lead 60 s) at the controller's next check, within 30 s.
     options=(--launch srun-per-node --per-node-launcher torchrun --nodes 2 --tasks-per-node 2 --time 00:02:00
              --signal-lead 60 --requeue --max-restarts 1 "${fix[@]}")
     signal=$(td script torchdeck-sandbox "${options[@]}" --command true |
              sed -n 's/^#SBATCH --signal=\([A-Z0-9]*\)@60$/\1/p')
     expect_eq "$signal" INT "the signal of the preview's --signal (no B: for torchrun)"
-    run=$(td submit torchdeck-sandbox --name ddp-signal "${options[@]}" \
-          --command "/usr/bin/python3 '$scripts/signal_marker.py' $signal '$marks'" --json | json_field run)
+    out=$(td submit torchdeck-sandbox --name ddp-signal "${options[@]}" \
+          --command "/usr/bin/python3 '$scripts/signal_marker.py' $signal '$marks'" --json)
+    run=$(json_field run <<<"$out")
+    job=$(json_field job <<<"$out")
+    for _ in $(seq 300); do [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]] && break; sleep 0.2; done
+    scontrol update JobId="$job" EndTime="$(date -d '+61 sec' +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $job"
     expect_eq "$(wait_final "$run")" completed "the run's end"
     log=$(td logs "$run")
     for rank in 0 1 2 3; do

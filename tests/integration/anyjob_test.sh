@@ -225,15 +225,13 @@ print(" ".join("%s:%s/%s/%s" % (r["epoch"], r["loss"], r["val_loss"], r["seconds
 case_restart() { # stopped by the warning signal at its wall time, restarted from outside, resumed
     local run out rows job project="$home/resumable"
     mkdir -p "$project" && cp "$scripts/resumable.py" "$project/"
-    # 50 epochs of 1 s. Once it runs, its end is brought forward to 61 s from then (scontrol, as the sandbox's
-    # SlurmUser): Slurm sends its warning (lead 60 s) at the controller's next check of time limits, within 30 s,
-    # well before the epochs end; the restart's 2 minutes hold the rest.
+    # 50 epochs of 1 s. Its end 61 s after it starts: Slurm's warning (lead 60 s) comes within 30 s, well before the
+    # epochs end; the restart's 2 minutes hold the rest.
     out=$(td submit torchdeck-sandbox --name resumable --launch local --time 00:02:00 --signal-lead 60 \
           --code "$project" --command "/usr/bin/python3 resumable.py 50 1" --json)
     run=$(json_field run <<<"$out")
     job=$(json_field job <<<"$out")
-    for _ in $(seq 300); do [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]] && break; sleep 0.2; done
-    scontrol update JobId="$job" EndTime="$(date -d '+61 sec' +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $job"
+    end_job_in "$job" 61
     # The restart runs the code the run was submitted with, not what the folder holds by then.
     echo 'raise SystemExit("not the submitted code")' >"$project/resumable.py"
     timeout 280 setsid -w "$TORCHDECK_BIN" watch "$run" --interval 0.5 </dev/null >"$home/watch.txt" 2>&1 ||

@@ -76,8 +76,7 @@ case_distributed_launch() { # seed 004's launcher: python -m torch.distributed.l
 case_torchrun_signal() { # at a short wall time, the signal the preview names reaches every rank under torchrun
     local options signal run log marks=$home/marks rank out job
     mkdir -p "$marks"
-    # The workers wait for the signal. Once the job runs, its end is brought forward to 61 s from then (scontrol, as
-    # the sandbox's SlurmUser): Slurm sends its warning (lead 60 s) at the controller's next check, within 30 s.
+    # The workers wait for the signal. Its end 61 s after it starts: Slurm's warning (lead 60 s) comes within 30 s.
     options=(--launch srun-per-node --per-node-launcher torchrun --nodes 2 --tasks-per-node 2 --time 00:02:00
              --signal-lead 60 --requeue --max-restarts 1 "${fix[@]}")
     signal=$(td script torchdeck-sandbox "${options[@]}" --command true |
@@ -87,8 +86,7 @@ case_torchrun_signal() { # at a short wall time, the signal the preview names re
           --command "/usr/bin/python3 '$scripts/signal_marker.py' $signal '$marks'" --json)
     run=$(json_field run <<<"$out")
     job=$(json_field job <<<"$out")
-    for _ in $(seq 300); do [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]] && break; sleep 0.2; done
-    scontrol update JobId="$job" EndTime="$(date -d '+61 sec' +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $job"
+    end_job_in "$job" 61
     expect_eq "$(wait_final "$run")" completed "the run's end"
     log=$(td logs "$run")
     for rank in 0 1 2 3; do

@@ -84,10 +84,7 @@ case_desktop() {
           --max-restarts 0 --name overtime --json)
     run=$(json_field run <<<"$out")
     job=$(json_field job <<<"$out")
-    # Its end brought forward once it runs (scontrol, as the sandbox's SlurmUser): Slurm's own TIMEOUT at the
-    # controller's next check of time limits, without waiting out the minute.
-    for _ in $(seq 300); do [[ "$(squeue -h -j "$job" -o %T)" == RUNNING ]] && break; sleep 0.2; done
-    scontrol update JobId="$job" EndTime="$(date -d '+2 sec' +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $job"
+    end_job_in "$job" 2 # Slurm's own TIMEOUT, without waiting out the minute
     wait_state "$run" timeout 240
     for _ in $(seq 100); do (( $(wc -l <"$home/notices.jsonl") >= 2 )) && break; sleep 0.1; done
     out=$(notifications)

@@ -52,6 +52,14 @@ wait_final() { # RUN [SECONDS]: polls its status (which follows a job that reque
     fail "run $1 still $state after ${2:-600} s"
 }
 
+# JOB SECONDS: once the job runs, its end brought forward to SECONDS from then (scontrol, as the sandbox's SlurmUser).
+# Slurm acts on it (its warning signal, TIMEOUT) at the controller's next check of time limits, within 30 s: a wall
+# time's end without waiting out the minutes of the smallest --time.
+end_job_in() {
+    for _ in $(seq 300); do [[ "$(squeue -h -j "$1" -o %T)" == RUNNING ]] && break; sleep 0.2; done
+    scontrol update JobId="$1" EndTime="$(date -d "+$2 sec" +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $1"
+}
+
 use_prebuilt_trainer() {
     td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
 }

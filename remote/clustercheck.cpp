@@ -35,6 +35,8 @@ ClusterCheck::ClusterCheck(Connection *connection, ClusterCheckSettings settings
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkPartitions(step); }});
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkAccounts(step); }});
     }
+    for (const QString &line : std::as_const(m_settings.reach))
+        m_steps.add({{}, {}, [this, line](const StepHandle &step) { checkReach(step, line); }});
     if (m_settings.probeRequeue)
         m_steps.add({{}, {}, [this](const StepHandle &step) { checkRequeue(step); }});
     connect(&m_steps, &StepSequence::finished, this, [this] { emit finished(m_items); });
@@ -183,6 +185,12 @@ void ClusterCheck::checkRequeue(const StepHandle &step)
     runShell(
         step, requeueProbeItem(0, {}, waitSeconds).name, requeueProbeCommand(m_settings, waitSeconds),
         [](int exitCode, const QString &out, const QString &) { return requeueProbeItem(exitCode, out, waitSeconds); });
+}
+
+void ClusterCheck::checkReach(const StepHandle &step, const QString &line)
+{
+    runShell(step, reachCheckItem(line, 0, {}).name, reachProbeCommand(line),
+             [line](int exitCode, const QString &, const QString &err) { return reachCheckItem(line, exitCode, err); });
 }
 
 void ClusterCheck::checkPyTorchLauncher(const StepHandle &step)

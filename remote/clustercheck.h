@@ -19,8 +19,9 @@ class Connection;
 // "Check cluster": on an open connection, one line per check, a declared sequence of steps in order, each
 // independent of the others' failure: shell quoting round trip, SFTP, scheduler commands, cmake and a C++
 // compiler, LibTorch, work directory writable, and the PyTorch users' own scripts would get (torchrun and its
-// spellings; a warning at most: the bundled trainer does not need it), and where asked whether a job may requeue
-// itself. (Reachability and authentication are the connection's own states.)
+// spellings; a warning at most: the bundled trainer does not need it), whether the login node reaches the other
+// clusters the profile says it reaches, and where asked whether a job may requeue itself. (Reachability and
+// authentication of this cluster are the connection's own states.)
 class ClusterCheck : public QObject {
     Q_OBJECT
 public:
@@ -47,6 +48,7 @@ private:
     void checkPartitions(const StepHandle &step); // Slurm: sinfo, kept in the profile by the fronts
     void checkAccounts(const StepHandle &step);   // Slurm: sacctmgr, where the site keeps accounting
     void checkRequeue(const StepHandle &step);    // only when the settings ask for it (core/runs/requeueprobe.h)
+    void checkReach(const StepHandle &step, const QString &line); // one per reach of the profile
 
     QPointer<Connection> m_connection;
     ClusterCheckSettings m_settings;

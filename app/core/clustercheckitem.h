@@ -28,6 +28,7 @@ struct ClusterCheckSettings {
     bool probeRequeue = false;
     QString partition;
     QString account;
+    QStringList reach; // CLUSTER=SSH ARGUMENTS (ClusterProfile::reach): each is tried from the login node
 };
 
 } // namespace torchdeck

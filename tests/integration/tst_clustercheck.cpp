@@ -18,6 +18,7 @@ private slots:
     void sandboxPassesEveryCheck_data();
     void sandboxPassesEveryCheck();
     void unwritableWorkDirectoryFailsItsLineOnly();
+    void reachesAreTriedFromTheLoginNode();
 
 private:
     QList<CheckItem> check(const ClusterCheckSettings &settings);
@@ -103,6 +104,33 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
              qPrintable(items.at(5).detail));
     for (int i : {0, 1, 2, 3, 4, 6, 7, 8, 9, 10})
         QVERIFY(items.at(i).ok);
+}
+
+// The profile's reaches, each tried with ssh from the login node: the sandbox reaches itself through the suite's ssh
+// config; a port nobody listens on is a warning with ssh's reason, not a failure (copies go through this machine).
+void TestClusterCheck::reachesAreTriedFromTheLoginNode()
+{
+    ClusterCheckSettings settings;
+    settings.workDirectory = QStringLiteral("~/.torchdeck-check-test");
+    const QString config = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
+    QVERIFY(!config.isEmpty());
+    settings.reach = {QStringLiteral("itself=-F %1 torchdeck-sandbox").arg(config),
+                      QStringLiteral("nowhere=-p 1 127.0.0.1")};
+    const QList<CheckItem> items = check(settings);
+    QCOMPARE(items.size(), 13);
+    const CheckItem &itself = items.at(11);
+    QCOMPARE(itself.name, QStringLiteral("Reaches itself"));
+    QVERIFY2(itself.ok && !itself.warning, qPrintable(itself.detail));
+    QCOMPARE(
+        itself.detail,
+        QStringLiteral("with `ssh -F %1 torchdeck-sandbox`: checkpoints and code go straight from itself").arg(config));
+    const CheckItem &nowhere = items.at(12);
+    QCOMPARE(nowhere.name, QStringLiteral("Reaches nowhere"));
+    QVERIFY2(nowhere.ok && nowhere.warning, qPrintable(nowhere.detail));
+    QVERIFY2(
+        nowhere.detail.startsWith(QStringLiteral("not with `ssh -p 1 127.0.0.1` (ssh: connect to host 127.0.0.1 port "
+                                                 "1: Connection refused): copies from nowhere go through")),
+        qPrintable(nowhere.detail));
 }
 
 QTEST_GUILESS_MAIN(TestClusterCheck)

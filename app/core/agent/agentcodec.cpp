@@ -218,7 +218,8 @@ QCborMap checkSettingsToCbor(const ClusterCheckSettings &settings)
                     {QStringLiteral("modules"), QCborArray::fromStringList(settings.moduleLines)},
                     {QStringLiteral("probe_requeue"), settings.probeRequeue},
                     {QStringLiteral("partition"), settings.partition},
-                    {QStringLiteral("account"), settings.account}};
+                    {QStringLiteral("account"), settings.account},
+                    {QStringLiteral("reach"), QCborArray::fromStringList(settings.reach)}};
 }
 
 std::optional<ClusterCheckSettings> checkSettingsFromCbor(const QCborMap &map, QString *error)
@@ -232,6 +233,7 @@ std::optional<ClusterCheckSettings> checkSettingsFromCbor(const QCborMap &map, Q
     settings.probeRequeue = f.flag(QStringLiteral("probe_requeue"));
     settings.partition = f.text(QStringLiteral("partition"), false, 1024);
     settings.account = f.text(QStringLiteral("account"), false, 1024);
+    settings.reach = f.texts(QStringLiteral("reach"));
     return finish(f, settings, error);
 }
 

@@ -300,6 +300,7 @@ ClusterCheckSettings ClusterProfile::checkSettings() const
     settings.probeRequeue = scheduler == SchedulerKind::Slurm && inJobRequeue == InJobRequeue::Unknown;
     settings.partition = partition;
     settings.account = account;
+    settings.reach = reach;
     return settings;
 }
 

@@ -4,6 +4,7 @@
 #include "core/profiles/accountlimits.h"
 #include "core/profiles/partitionshape.h"
 #include "core/runs/requeueprobe.h"
+#include "core/runs/runfiles.h"
 
 #include <QJsonDocument>
 
@@ -35,6 +36,28 @@ CheckItem accountsCheckItem(int exitCode, const QByteArray &out, const QString &
                 core::Tr::tr("sacctmgr lists none for you (%1): accounts and QOS limits are not checked")
                     .arg(err.isEmpty() ? core::Tr::tr("exit %1").arg(exitCode) : err.section(u'\n', 0, 0))};
     return {core::Tr::tr("Accounts"), true, describeAccounts(accounts)};
+}
+
+QString reachProbeCommand(const QString &line)
+{
+    return sshWithReach(parseReachLine(line).sshArgs) + QStringLiteral(" true");
+}
+
+CheckItem reachCheckItem(const QString &line, int exitCode, const QString &err)
+{
+    const ReachLine reach = parseReachLine(line);
+    const QString name = core::Tr::tr("Reaches %1").arg(reach.cluster);
+    if (exitCode == 0)
+        return {
+            name, true,
+            core::Tr::tr("with `ssh %1`: checkpoints and code go straight from %2").arg(reach.sshArgs, reach.cluster)};
+    // ssh's last line says why (refused, no key, unknown host); the lines before are its warnings.
+    const QString why = err.trimmed().section(u'\n', -1);
+    CheckItem item{name, true,
+                   core::Tr::tr("not with `ssh %1` (%2): copies from %3 go through this machine")
+                       .arg(reach.sshArgs, why.isEmpty() ? core::Tr::tr("exit %1").arg(exitCode) : why, reach.cluster)};
+    item.warning = true;
+    return item;
 }
 
 bool keepCheckFindings(const QList<CheckItem> &items, ClusterProfile *profile, const QDateTime &now)

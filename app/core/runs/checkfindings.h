@@ -17,6 +17,13 @@ CheckItem partitionsCheckItem(int exitCode, const QByteArray &out, const QString
 // accounting database) passes, saying their limits are not checked.
 CheckItem accountsCheckItem(int exitCode, const QByteArray &out, const QString &err);
 
+// "Reaches CLUSTER", one line per reach of the profile (ClusterProfile::reach): whether this login node reaches the
+// other cluster's with `ssh ARGUMENTS`, as a straight copy of a checkpoint or code would. One that does not is a
+// warning: those copies go through this machine instead. `line` is the reach, `exitCode` and `err` the probe's.
+CheckItem reachCheckItem(const QString &line, int exitCode, const QString &err);
+// The probe: `ssh ... true` from the login node (quiet: ssh's own words go to stderr).
+QString reachProbeCommand(const QString &line);
+
 // What a check found that the cluster's profile keeps (in-job requeue, the partitions, with `now`); false: nothing
 // to keep.
 bool keepCheckFindings(const QList<CheckItem> &items, ClusterProfile *profile, const QDateTime &now);

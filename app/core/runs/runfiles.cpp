@@ -204,6 +204,11 @@ QString localSpaceProblem(const QList<RemoteFileSum> &files, const QList<qint64>
         .arg(c.formattedDataSize(needed), folder, c.formattedDataSize(std::max<qint64>(0, available)));
 }
 
+QString sshWithReach(const QString &reach)
+{
+    return QStringLiteral("ssh -n -o BatchMode=yes -o ConnectTimeout=15 ") + reach;
+}
+
 QString straightCopyCommand(const QString &reach, const QList<StraightFile> &files)
 {
     QStringList lines{QStringLiteral("umask 077")};
@@ -211,11 +216,11 @@ QString straightCopyCommand(const QString &reach, const QList<StraightFile> &fil
         // Its own partial file: two moves may copy one code object at once.
         const QString there = shellQuote(QStringLiteral("cat -- ") + shellQuote(file.from));
         lines.append(QStringLiteral("p=; mkdir -p -- %1 && p=$(mktemp -- %2) && "
-                                    "ssh -n -o BatchMode=yes -o ConnectTimeout=15 %3 %4 > \"$p\" && "
+                                    "%3 %4 > \"$p\" && "
                                     "[ \"$(sha256sum < \"$p\" | cut -c1-64)\" = %5 ] && chmod %6 \"$p\" && "
                                     "mv -f -- \"$p\" %7 || { rm -f -- \"$p\"; echo %8 >&2; exit 1; }")
                          .arg(shellQuote(file.to.section(u'/', 0, -2)),
-                              shellQuote(file.to + QStringLiteral(".torchdeck-XXXXXX")), reach, there,
+                              shellQuote(file.to + QStringLiteral(".torchdeck-XXXXXX")), sshWithReach(reach), there,
                               shellQuote(file.sha256), QString::number(file.mode, 8), shellQuote(file.to),
                               shellQuote(file.label + QStringLiteral(" was not copied whole"))));
     }

@@ -71,6 +71,8 @@ struct StraightFile {
 // target, checks its SHA-256 and gives it its mode and name; it stops, leaving nothing half-copied, at the first that
 // cannot be fetched or differs. `reach` is the profile's (ClusterProfile::reach): the user's own ssh arguments.
 QString straightCopyCommand(const QString &reach, const QList<StraightFile> &files);
+// The ssh a login node runs to reach another cluster with a profile's reach arguments: never asks, gives up in 15 s.
+QString sshWithReach(const QString &reach);
 
 // Prints the run directory's size in bytes (du), or "-" when it is gone: a line, so several can be asked in one
 // command.

@@ -128,10 +128,12 @@ void TestAgentCodec::questionsAndCheckLinesRoundTrip()
     ClusterCheckSettings settings;
     settings.probeRequeue = true;
     settings.partition = QStringLiteral("debug");
+    settings.reach = {QStringLiteral("other=-p 22 me@login.other.org")};
     const auto readSettings = checkSettingsFromCbor(checkSettingsToCbor(settings), &error);
     QVERIFY2(readSettings, qPrintable(error));
     QVERIFY(readSettings->probeRequeue);
     QCOMPARE(readSettings->partition, settings.partition);
+    QCOMPARE(readSettings->reach, settings.reach);
 }
 
 void TestAgentCodec::statusRoundTrips()

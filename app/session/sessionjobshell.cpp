@@ -70,8 +70,8 @@ SessionOperation *ClusterSession::jobCommand(const QString &runId, const QString
     auto *operation = new SessionOperation(this);
     inJobAfterPass(operation, runId, [this, operation, runId, node, command] {
         const QList<JobRecord> jobs = m_store->jobs(runId).value;
-        const InJob in =
-            inRunningJob(runId, jobs, m_profile.scheduler, runDirectoryOf(runId, jobs, workDirectory()), node, command);
+        const InJob in = inRunningJob(runId, jobs, m_profile.scheduler,
+                                      runDirectoryOn(name(), runId, jobs, workDirectory()), node, command);
         if (!in.error.isEmpty())
             return operation->fail(in.error);
         runCommand(
@@ -125,8 +125,8 @@ SessionOperation *ClusterSession::jobShell(const QString &runId, const QString &
     });
     inJobAfterPass(operation, runId, [this, operation, runId, node, pending] {
         const QList<JobRecord> jobs = m_store->jobs(runId).value;
-        const InJob in = inRunningJob(runId, jobs, m_profile.scheduler, runDirectoryOf(runId, jobs, workDirectory()),
-                                      node, std::nullopt);
+        const InJob in = inRunningJob(runId, jobs, m_profile.scheduler,
+                                      runDirectoryOn(name(), runId, jobs, workDirectory()), node, std::nullopt);
         if (!in.error.isEmpty())
             return operation->fail(in.error);
         remote::RemoteTunnel *terminal = m_parts->connection.terminal(in.commandLine, pending->cols, pending->rows);

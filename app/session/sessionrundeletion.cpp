@@ -77,7 +77,7 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
         agent::RunDeletion deletion;
         deletion.run = run.id;
         deletion.name = run.name;
-        deletion.directory = runDirectoryOf(run.id, jobs.value, workDirectory());
+        deletion.directory = runDirectoryOn(name(), run.id, jobs.value, workDirectory());
         reply.runs.append(deletion);
         if (!deletion.directory.isEmpty()) {
             sizes += runDirectorySizeCommand(deletion.directory) + QStringLiteral("; ");

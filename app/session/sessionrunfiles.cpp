@@ -70,7 +70,7 @@ SessionOperation *ClusterSession::listRunFiles(const QString &runId, const QStri
         operation,
         [this, operation, runId, relative] {
             const auto jobs = m_store->jobs(runId);
-            const QString directory = runDirectoryOf(runId, jobs.value, workDirectory());
+            const QString directory = runDirectoryOn(name(), runId, jobs.value, workDirectory());
             if (directory.isEmpty())
                 return operation->fail(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
             runCommand(
@@ -180,7 +180,7 @@ void ClusterSession::sumRunFiles(QObject *context, const QString &runId, const Q
         context,
         [this, context, runId, wanted, checkpoint, sum, failed] {
             const auto jobs = m_store->jobs(runId);
-            const QString directory = runDirectoryOf(runId, jobs.value, workDirectory());
+            const QString directory = runDirectoryOn(name(), runId, jobs.value, workDirectory());
             if (directory.isEmpty())
                 return failed(tr("run %1 has no directory on %2 yet").arg(runId.left(8), name()));
             if (checkpoint.isEmpty())

@@ -6,6 +6,7 @@
 #include <QLocale>
 #include <QRegularExpression>
 #include <algorithm>
+#include <iterator>
 
 namespace torchdeck {
 
@@ -38,6 +39,15 @@ QString runMarker(const QString &runId)
     return QStringLiteral("/runs/") + runId + u'/';
 }
 } // namespace
+
+QString runDirectoryOn(const QString &cluster, const QString &runId, const QList<JobRecord> &jobs,
+                       const QString &workDirectory)
+{
+    QList<JobRecord> here; // a job saved without its cluster is of a run that has only one
+    std::copy_if(jobs.cbegin(), jobs.cend(), std::back_inserter(here),
+                 [&cluster](const JobRecord &job) { return job.cluster.isEmpty() || job.cluster == cluster; });
+    return runDirectoryOf(runId, here, workDirectory);
+}
 
 QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const QString &workDirectory)
 {

@@ -13,6 +13,9 @@ namespace torchdeck {
 
 // The run's directory: the folder <...>/runs/<run id> its jobs' files lie in, else the work directory's.
 QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const QString &workDirectory);
+// The same on one cluster: only its jobs' paths count (a run continued elsewhere has a directory on each).
+QString runDirectoryOn(const QString &cluster, const QString &runId, const QList<JobRecord> &jobs,
+                       const QString &workDirectory);
 
 // Where a path on the cluster lies inside the run's directory ("checkpoints/step_64.pt"); empty when it lies outside.
 QString pathInRun(const QString &runId, const QString &absolutePath);

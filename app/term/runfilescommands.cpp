@@ -152,18 +152,29 @@ int runFilesCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 }
 
 namespace {
-// Where a checkpoint named by step or file lies: a run continued on another cluster has some on each. "latest" and
-// "best" are the run's own cluster's.
+// Where a checkpoint named by step or file lies: a run continued on another cluster has some on each. "latest" is
+// the run's own cluster's (where a resume starts from), "best" the cluster of the one `checkpoints` marks.
 QString clusterOfCheckpoint(TermContext &context, const RunRecord &run, const QString &checkpoint)
 {
-    if (checkpoint.isEmpty() || checkpoint == u"latest" || checkpoint == u"best")
+    if (checkpoint.isEmpty() || checkpoint == u"latest")
         return run.cluster;
     const auto records = context.store().checkpoints(run.id);
     const auto jobs = context.store().jobs(run.id);
     if (!records.ok() || !jobs.ok())
         return run.cluster;
-    const QString path = checkpointNamed(records.value, checkpoint);
     const CheckpointPlaces places(run.cluster, jobs.value);
+    if (checkpoint == u"best") {
+        QHash<QString, QStringList> listed; // as recorded: the session there picks among those still present
+        for (const CheckpointRecord &record : records.value)
+            listed[places.of(record)].append(record.path);
+        const auto series = context.store().runSeries(run.id);
+        for (const CheckpointEntry &entry :
+             markCheckpoints(records.value, places, listed, series.ok() ? series.value : RunSeries{}))
+            if (entry.best)
+                return entry.cluster;
+        return run.cluster;
+    }
+    const QString path = checkpointNamed(records.value, checkpoint);
     for (const CheckpointRecord &record : records.value)
         if (record.path == path)
             return places.of(record);

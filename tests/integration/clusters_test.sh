@@ -149,9 +149,13 @@ PY
     td checkpoints mover --delete "${on_a##*/}" 2>"$home/said" && fail "A's latest checkpoint was deleted"
     grep -q "the one a resume starts from" "$home/said" || fail "deleting A's latest: $(cat "$home/said")"
     [[ -f "$on_a" ]] || fail "A's latest checkpoint is gone"
-    # Named by its file, A's checkpoint is pulled from A (torchdeck-b's session knows only its own).
+    # Named by its file, A's checkpoint is pulled from A (torchdeck-b's session knows only its own); the latest is B's,
+    # from the run's directory there.
     out=$(td pull mover --checkpoint "${on_a##*/}" --to "$home/pulled" --json) || fail "pulling A's checkpoint"
     expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" "$(sha256sum <"$on_a")" "A's checkpoint pulled"
+    out=$(td pull mover --checkpoint latest --to "$home/pulled-latest" --json) || fail "pulling the latest"
+    expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" \
+        "$(sha256sum <"$(ls "$home/work-b/runs/$run/checkpoints"/checkpoint-*.pt | sort | tail -n1)")" "B's latest pulled"
 
     # Where B's login node reaches A (its own ssh and keys), the checkpoint goes straight from A to B.
     td profile torchdeck-b --reach "torchdeck-sandbox=-F $TORCHDECK_SSH_CONFIG torchdeck-sandbox" >/dev/null

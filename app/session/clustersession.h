@@ -302,7 +302,8 @@ private:
     };
     // By run, while it is looked at: the CPU percent is since the sample before of the same job.
     QHash<QString, LastSample> m_lastSample;
-    bool shapeIsFresh() const;
+    bool shapeIsFresh() const;   // read less than half a day ago (here or by a check)
+    bool shapeReadWaits() const; // a read failed less than 10 minutes ago: not tried again yet
     bool m_readingShape = false;
     QDateTime m_shapeTriedAt;
     struct ShapeWaiter {

@@ -18,17 +18,21 @@ bool ClusterSession::shapeIsFresh() const
 {
     if (m_profile.scheduler == SchedulerKind::Local)
         return true;
-    const QDateTime now = QDateTime::currentDateTimeUtc();
     const QDateTime &read = m_profile.partitionsReadAt;
-    if (read.isValid() && read.secsTo(now) < kShapeFreshSeconds)
-        return true;
-    return m_shapeTriedAt.isValid() && m_shapeTriedAt.secsTo(now) < kShapeRetrySeconds;
+    return read.isValid() && read.secsTo(QDateTime::currentDateTimeUtc()) < kShapeFreshSeconds;
+}
+
+bool ClusterSession::shapeReadWaits() const
+{
+    return m_shapeTriedAt.isValid() && m_shapeTriedAt.secsTo(QDateTime::currentDateTimeUtc()) < kShapeRetrySeconds;
 }
 
 void ClusterSession::readShape(QObject *context, const std::function<void(const QString &)> &then)
 {
     // A read in flight (the one on connecting) is waited for: its shape is the one to check against.
     if (!m_readingShape && shapeIsFresh())
+        return then({}); // read here, or by a check whose findings the profile took
+    if (!m_readingShape && shapeReadWaits())
         return then(m_shapeProblem); // the last read's failure, while it is not tried again
     m_shapeWaiters.append({QPointer<QObject>(context), then});
     if (m_readingShape)
@@ -69,6 +73,12 @@ void ClusterSession::readShape(QObject *context, const std::function<void(const 
         return;
     }
     // Accounting where the cluster keeps it: its limits are the user's, read after the partitions.
+    // A sacctmgr that does not answer (a busy accounting database) leaves the limits read before as they were.
+    const auto keepEarlierLimits = [this, shape, finish](const QString &) {
+        shape->accounts = m_profile.accounts;
+        shape->qos = m_profile.qos;
+        finish({});
+    };
     const auto readQos = [this, shape, finish] {
         runCommand(
             this, sacctmgrQosCommand(),
@@ -76,9 +86,13 @@ void ClusterSession::readShape(QObject *context, const std::function<void(const 
                 shape->qos = exitCode == 0 ? parseSacctmgrQos(out) : QList<QosLimits>{};
                 finish({});
             },
-            [finish](const QString &) { finish({}); }, kShapeDeadlineMs);
+            [this, shape, finish](const QString &) {
+                shape->qos = m_profile.qos;
+                finish({});
+            },
+            kShapeDeadlineMs);
     };
-    const auto readAccounts = [this, shape, finish, readQos] {
+    const auto readAccounts = [this, shape, finish, readQos, keepEarlierLimits] {
         runCommand(
             this, sacctmgrAssociationsCommand(),
             [shape, finish, readQos](int exitCode, const QByteArray &out, const QByteArray &) {
@@ -89,7 +103,7 @@ void ClusterSession::readShape(QObject *context, const std::function<void(const 
                 }
                 readQos();
             },
-            [finish](const QString &) { finish({}); }, kShapeDeadlineMs);
+            keepEarlierLimits, kShapeDeadlineMs);
     };
     runCommand(
         this, sinfoPartitionsCommand(),

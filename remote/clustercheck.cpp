@@ -189,6 +189,8 @@ void ClusterCheck::checkRequeue(const StepHandle &step)
 
 void ClusterCheck::checkReach(const StepHandle &step, const QString &line)
 {
+    if (const CheckItem malformed = reachCheckItem(line, -1, {}); !malformed.ok)
+        return report(step, malformed);
     runShell(step, reachCheckItem(line, 0, {}).name, reachProbeCommand(line),
              [line](int exitCode, const QString &, const QString &err) { return reachCheckItem(line, exitCode, err); });
 }

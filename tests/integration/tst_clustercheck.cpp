@@ -107,7 +107,8 @@ void TestClusterCheck::unwritableWorkDirectoryFailsItsLineOnly()
 }
 
 // The profile's reaches, each tried with ssh from the login node: the sandbox reaches itself through the suite's ssh
-// config; a port nobody listens on is a warning with ssh's reason, not a failure (copies go through this machine).
+// config; a port nobody listens on is a warning with ssh's reason, not a failure (copies go through this machine); a
+// line that is no reach fails its own line.
 void TestClusterCheck::reachesAreTriedFromTheLoginNode()
 {
     ClusterCheckSettings settings;
@@ -115,9 +116,9 @@ void TestClusterCheck::reachesAreTriedFromTheLoginNode()
     const QString config = qEnvironmentVariable("TORCHDECK_SSH_CONFIG");
     QVERIFY(!config.isEmpty());
     settings.reach = {QStringLiteral("itself=-F %1 torchdeck-sandbox").arg(config),
-                      QStringLiteral("nowhere=-p 1 127.0.0.1")};
+                      QStringLiteral("nowhere=-p 1 127.0.0.1"), QStringLiteral("a line edited by hand")};
     const QList<CheckItem> items = check(settings);
-    QCOMPARE(items.size(), 13);
+    QCOMPARE(items.size(), 14);
     const CheckItem &itself = items.at(11);
     QCOMPARE(itself.name, QStringLiteral("Reaches itself"));
     QVERIFY2(itself.ok && !itself.warning, qPrintable(itself.detail));
@@ -131,6 +132,10 @@ void TestClusterCheck::reachesAreTriedFromTheLoginNode()
         nowhere.detail.startsWith(QStringLiteral("not with `ssh -p 1 127.0.0.1` (ssh: connect to host 127.0.0.1 port "
                                                  "1: Connection refused): copies from nowhere go through")),
         qPrintable(nowhere.detail));
+    QCOMPARE(items.at(13).name, QStringLiteral("Reach")); // not tried: it names no cluster
+    QVERIFY(!items.at(13).ok);
+    QVERIFY2(items.at(13).detail.startsWith(QStringLiteral("\"a line edited by hand\" is not CLUSTER=SSH ARGUMENTS")),
+             qPrintable(items.at(13).detail));
 }
 
 QTEST_GUILESS_MAIN(TestClusterCheck)

@@ -46,6 +46,11 @@ QString reachProbeCommand(const QString &line)
 CheckItem reachCheckItem(const QString &line, int exitCode, const QString &err)
 {
     const ReachLine reach = parseReachLine(line);
+    if (reach.cluster.isEmpty() || reach.sshArgs.isEmpty()) // a profile edited by hand: never tried
+        return {core::Tr::tr("Reach"), false,
+                core::Tr::tr("\"%1\" is not CLUSTER=SSH ARGUMENTS: fix it in the profile (torchdeck profile NAME "
+                             "--reach CLUSTER=ARGS)")
+                    .arg(line)};
     const QString name = core::Tr::tr("Reaches %1").arg(reach.cluster);
     if (exitCode == 0)
         return {

@@ -78,6 +78,20 @@ private slots:
                  QStringLiteral("/scratch/u/td/runs/") + m_id);
         QCOMPARE(runDirectoryOf(m_id, {}, QStringLiteral("/home/u/td")), QStringLiteral("/home/u/td/runs/") + m_id);
         QCOMPARE(runDirectoryOf(m_id, {}, QString()), QString());
+        // Continued on cluster b: each cluster's directory is its own jobs'; a job saved without a cluster counts.
+        JobRecord onA = job;
+        onA.cluster = QStringLiteral("a");
+        JobRecord onB;
+        onB.cluster = QStringLiteral("b");
+        onB.stdoutPath = QStringLiteral("/work-b/runs/") + m_id + QStringLiteral("/attempt-1-3.out");
+        QCOMPARE(runDirectoryOn(QStringLiteral("b"), m_id, {onA, onB}, QStringLiteral("/home/u/td")),
+                 QStringLiteral("/work-b/runs/") + m_id);
+        QCOMPARE(runDirectoryOn(QStringLiteral("a"), m_id, {onA, onB}, QStringLiteral("/home/u/td")),
+                 QStringLiteral("/scratch/u/td/runs/") + m_id);
+        QCOMPARE(runDirectoryOn(QStringLiteral("c"), m_id, {onA, onB}, QStringLiteral("/home/u/td")),
+                 QStringLiteral("/home/u/td/runs/") + m_id);
+        QCOMPARE(runDirectoryOn(QStringLiteral("c"), m_id, {job}, QStringLiteral("/home/u/td")),
+                 QStringLiteral("/scratch/u/td/runs/") + m_id);
         QCOMPARE(
             pathInRun(m_id, QStringLiteral("/scratch/td/runs/") + m_id + QStringLiteral("/checkpoints/step_64.pt")),
             QStringLiteral("checkpoints/step_64.pt"));

@@ -89,8 +89,9 @@ void RunMover::askNext(std::shared_ptr<Move> move)
     const QString cluster = move->candidates.at(next);
     const bool waitsThere = next == 0; // not a candidate to skip: it stays there unless another is sooner
     // Where it waits: the scheduler's own expected start of the job where it gave one, else its answer for the same
-    // job sent anew.
-    if (waitsThere && move->job.scheduling.startEstimate.isValid()) {
+    // job sent anew. Not for a job a stopped move held: the scheduler plans no start for a held job, and the one it
+    // shows is from before the hold.
+    if (waitsThere && move->job.scheduling.startEstimate.isValid() && !QFileInfo::exists(heldMarker(move->job))) {
         move->estimates.append(
             StartEstimate{cluster, move->job.scheduling.startEstimate, tr("the waiting job's expected start"), false});
         return askNext(move);

@@ -109,9 +109,7 @@ void CheckpointPanel::showRun(const RunRecord *run, const QList<JobRecord> &jobs
 
 void CheckpointPanel::showRecords()
 {
-    m_present.clear(); // present until their cluster says otherwise
-    for (const CheckpointRecord &c : std::as_const(m_records))
-        m_present[m_places.of(c)].append(c.path);
+    m_present = m_places.asRecorded(m_records); // present until their cluster says otherwise
     showEntries();
     checkPresence();
 }

@@ -164,12 +164,10 @@ QString clusterOfCheckpoint(TermContext &context, const RunRecord &run, const QS
         return run.cluster;
     const CheckpointPlaces places(run.cluster, jobs.value);
     if (checkpoint == u"best") {
-        QHash<QString, QStringList> listed; // as recorded: the session there picks among those still present
-        for (const CheckpointRecord &record : records.value)
-            listed[places.of(record)].append(record.path);
+        // As recorded: the session there picks among those still present.
         const auto series = context.store().runSeries(run.id);
-        for (const CheckpointEntry &entry :
-             markCheckpoints(records.value, places, listed, series.ok() ? series.value : RunSeries{}))
+        for (const CheckpointEntry &entry : markCheckpoints(records.value, places, places.asRecorded(records.value),
+                                                            series.ok() ? series.value : RunSeries{}))
             if (entry.best)
                 return entry.cluster;
         return run.cluster;

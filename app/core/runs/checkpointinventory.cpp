@@ -43,6 +43,14 @@ QStringList CheckpointPlaces::clusters(const QList<CheckpointRecord> &checkpoint
     return clusters;
 }
 
+QHash<QString, QStringList> CheckpointPlaces::asRecorded(const QList<CheckpointRecord> &checkpoints) const
+{
+    QHash<QString, QStringList> present;
+    for (const CheckpointRecord &checkpoint : checkpoints)
+        present[of(checkpoint)].append(checkpoint.path);
+    return present;
+}
+
 QString presentCheckpointsCommand(const QList<CheckpointRecord> &checkpoints)
 {
     // The folders, not every path ever recorded: a long run's thousands of paths in one command line would

@@ -33,6 +33,9 @@ public:
     QList<CheckpointRecord> on(const QString &cluster, const QList<CheckpointRecord> &checkpoints) const;
     // The clusters that hold some of `checkpoints`: the run's first, then in the order of their attempts.
     QStringList clusters(const QList<CheckpointRecord> &checkpoints) const;
+    // Every one of `checkpoints` as present, by the cluster it lies on: markCheckpoints's `present` before (or
+    // without) asking the clusters.
+    QHash<QString, QStringList> asRecorded(const QList<CheckpointRecord> &checkpoints) const;
     const QString &runCluster() const { return m_runCluster; }
 
 private:

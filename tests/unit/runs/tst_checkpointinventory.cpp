@@ -164,6 +164,8 @@ private slots:
         QCOMPARE(places.clusters(all), (QStringList{b, a})); // the run's own first
         QCOMPARE(places.on(a, all).size(), 2);
         QCOMPARE(places.on(a, all).constLast().path, all[1].path);
+        QCOMPARE(places.asRecorded(all).value(a), (QStringList{all[0].path, all[1].path}));
+        QCOMPARE(places.asRecorded(all).value(b), (QStringList{all[2].path, all[3].path}));
 
         const QHash<QString, QStringList> listed{{a, {all[0].path, all[1].path}}, {b, {all[2].path, all[3].path}}};
         QList<CheckpointEntry> entries = markCheckpoints(all, places, listed, valLosses());

@@ -46,11 +46,25 @@ void RunView::deleteRun(bool confirm, bool remote)
             tr("Delete run %1 from this machine's records? Its charts, logs and checkpoints list go.").arg(name),
             QMessageBox::Yes | QMessageBox::Cancel, this);
         box.setDefaultButton(QMessageBox::Cancel);
-        auto *directory = new QCheckBox(
-            deletion.bytes >= 0 ? tr("Also remove its directory on %1 (%2): %3")
-                                      .arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
-                                : tr("Its directory on %1 is already gone").arg(cluster));
-        directory->setEnabled(deletion.bytes >= 0);
+        // Where earlier attempts ran on other clusters, their directories there go too.
+        qint64 bytes = deletion.bytes;
+        QString where =
+            deletion.bytes >= 0
+                ? tr("on %1 (%2): %3").arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
+                : QString();
+        for (const agent::RunDirectoryElsewhere &elsewhere : deletion.elsewhere) {
+            if (elsewhere.bytes < 0)
+                continue;
+            bytes = std::max<qint64>(bytes, 0) + elsewhere.bytes;
+            where += (where.isEmpty() ? QString() : QStringLiteral("; ")) +
+                     tr("on %1 (%2): %3")
+                         .arg(elsewhere.cluster, QLocale().formattedDataSize(elsewhere.bytes), elsewhere.directory);
+        }
+        auto *directory =
+            new QCheckBox(bytes < 0                      ? tr("Its directory on %1 is already gone").arg(cluster)
+                          : deletion.elsewhere.isEmpty() ? tr("Also remove its directory %1").arg(where)
+                                                         : tr("Also remove its directories %1").arg(where));
+        directory->setEnabled(bytes >= 0);
         box.setCheckBox(directory);
         if (box.exec() == QMessageBox::Yes)
             remove(directory->isChecked());

@@ -262,7 +262,11 @@ void AgentRequests::on(agent::Pull, const agent::Pull::Request &request, Cluster
 
 void AgentRequests::on(agent::DeleteRuns, const agent::DeleteRuns::Request &request, ClusterSession *session)
 {
-    track(session->deleteRuns(request.runs, request.remote, request.dryRun));
+    Agent *agent = m_agent;
+    const auto sessionOf = [agent](const QString &cluster) {
+        return agent->unknownClusterProblem(cluster).isEmpty() ? agent->sessionFor(cluster) : nullptr;
+    };
+    track(session->deleteRuns(request.runs, request.remote, request.dryRun, sessionOf));
 }
 
 void AgentRequests::on(agent::JobCommand, const agent::JobCommand::Request &request, ClusterSession *session)

@@ -15,6 +15,7 @@
 #include "core/store/storeresult.h"
 
 #include <QHash>
+#include <QMap>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
@@ -27,6 +28,9 @@ namespace torchdeck {
 
 struct CodeCopyState;
 struct RemoteFileSum;
+namespace agent {
+struct RunDeletion;
+}
 
 class PortForwarder;
 class RunStore;
@@ -164,9 +168,14 @@ public:
     // each checked by its SHA-256 on both sides before it takes its name (agent::Pull).
     SessionOperation *pullRunFiles(const QString &runId, const QStringList &files, const QString &checkpoint,
                                    const QString &to);
-    // Runs removed from the store, and with `remote` their directories; refused while a job of one goes on, after a
-    // pass over them (agent::DeleteRuns).
-    SessionOperation *deleteRuns(const QStringList &runIds, bool remote, bool dryRun);
+    // Runs removed from the store, and with `remote` their directories (those on the clusters where earlier attempts
+    // ran first, through `sessionOf`); refused while a job of one goes on, after a pass over them
+    // (agent::DeleteRuns).
+    SessionOperation *deleteRuns(const QStringList &runIds, bool remote, bool dryRun,
+                                 const std::function<ClusterSession *(const QString &)> &sessionOf = {});
+    // The directories here of runs that went on on another cluster, measured and unless dryRun removed; their
+    // records stay (the other cluster's deleteRuns removes them). Replies agent::DeleteRuns.
+    SessionOperation *removeRunDirectoriesHere(const QStringList &runIds, bool dryRun);
     // A cluster file (a log): whole (lastLines < 0) or its last lines, as agent::DataEvents of at most a MiB
     // each.
     SessionOperation *readFile(const QString &path, int lastLines);
@@ -256,7 +265,16 @@ private:
     void downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere);
     void inJobAfterPass(SessionOperation *operation, const QString &runId, const std::function<void()> &then);
-    void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun);
+    void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun,
+                    const std::function<ClusterSession *(const QString &)> &sessionOf);
+    // Each cluster's directories of `elsewhere` (cluster -> runs) removed in turn, noted in `runs`, then `then`.
+    void removeElsewhere(SessionOperation *operation, const QList<agent::RunDeletion> &runs,
+                         QMap<QString, QStringList> elsewhere, bool dryRun,
+                         const std::function<ClusterSession *(const QString &)> &sessionOf,
+                         const std::function<void(const QList<agent::RunDeletion> &)> &then);
+    // The size of each directory of `runs` here, and unless dryRun its removal; a refused one fails `operation`.
+    void measureAndRemove(SessionOperation *operation, const QList<agent::RunDeletion> &runs, bool dryRun,
+                          const std::function<void(const QList<agent::RunDeletion> &)> &then);
     void makeTracker();
     void replaceTrackerIfIdle();
     SessionOperation *startSubmission(Submission *submission);

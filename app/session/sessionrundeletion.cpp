@@ -6,6 +6,8 @@
 #include "core/store/runstore.h"
 #include "session/internal/sessioninternals.h"
 
+#include <QMap>
+
 namespace torchdeck {
 
 namespace {
@@ -25,7 +27,8 @@ QStringList goingOn(const RunRecord &run, const QList<JobRecord> &jobs)
 }
 } // namespace
 
-SessionOperation *ClusterSession::deleteRuns(const QStringList &runIds, bool remote, bool dryRun)
+SessionOperation *ClusterSession::deleteRuns(const QStringList &runIds, bool remote, bool dryRun,
+                                             const std::function<ClusterSession *(const QString &)> &sessionOf)
 {
     if (runIds.isEmpty())
         return SessionOperation::alreadyFailed(tr("name the runs to delete"), this);
@@ -43,7 +46,7 @@ SessionOperation *ClusterSession::deleteRuns(const QStringList &runIds, bool rem
     auto *operation = new SessionOperation(this);
     if (allEnded && !remote) {
         QMetaObject::invokeMethod(
-            operation, [this, operation, runs, dryRun] { removeRuns(operation, runs, false, dryRun); },
+            operation, [this, operation, runs, dryRun] { removeRuns(operation, runs, false, dryRun, {}); },
             Qt::QueuedConnection);
         return operation;
     }
@@ -51,22 +54,22 @@ SessionOperation *ClusterSession::deleteRuns(const QStringList &runIds, bool rem
     // job that just started is seen.
     SessionOperation *pass = refreshOperation(runIds, 0);
     connect(pass, &SessionOperation::failed, operation, &SessionOperation::fail);
-    connect(pass, &SessionOperation::finished, operation, [this, operation, runIds, remote, dryRun] {
+    connect(pass, &SessionOperation::finished, operation, [this, operation, runIds, remote, dryRun, sessionOf] {
         QList<RunRecord> current;
         for (const QString &id : runIds)
             if (const auto run = m_store->run(id); run.ok() && run.value)
                 current.append(*run.value);
-        removeRuns(operation, current, remote, dryRun);
+        removeRuns(operation, current, remote, dryRun, sessionOf);
     });
     return operation;
 }
 
-void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun)
+void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun,
+                                const std::function<ClusterSession *(const QString &)> &sessionOf)
 {
     QStringList refusals;
     agent::DeleteRuns::Reply reply;
-    QString sizes;
-    QString removals;
+    QMap<QString, QStringList> elsewhere; // the clusters earlier attempts ran on, and those runs
     for (const RunRecord &run : runs) {
         const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
@@ -74,18 +77,14 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
         if (const QStringList going = goingOn(run, jobs.value); !going.isEmpty())
             refusals.append(tr("run %1 (%2) still goes on: %3; `torchdeck cancel %1` first")
                                 .arg(run.id.left(8), run.name, going.join(QStringLiteral(", "))));
+        for (const JobRecord &job : jobs.value)
+            if (!job.cluster.isEmpty() && job.cluster != name() && !elsewhere[job.cluster].contains(run.id))
+                elsewhere[job.cluster].append(run.id);
         agent::RunDeletion deletion;
         deletion.run = run.id;
         deletion.name = run.name;
         deletion.directory = runDirectoryOn(name(), run.id, jobs.value, workDirectory());
         reply.runs.append(deletion);
-        if (!deletion.directory.isEmpty()) {
-            sizes += runDirectorySizeCommand(deletion.directory) + QStringLiteral("; ");
-            removals += removeRunDirectoryCommand(deletion.directory, run.id) + QStringLiteral("; ");
-        } else {
-            sizes += QStringLiteral("echo -; ");
-            removals += QStringLiteral("echo gone; ");
-        }
     }
     if (!refusals.isEmpty())
         return operation->fail(refusals.join(u'\n'));
@@ -104,37 +103,114 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
     };
     if (!remote)
         return dryRun ? operation->finishWith(reply) : forget(reply);
+    const auto here = [this, operation, dryRun, forget](const QList<agent::RunDeletion> &measured) {
+        measureAndRemove(
+            operation, measured, dryRun, [operation, dryRun, forget](const QList<agent::RunDeletion> &done) {
+                dryRun ? operation->finishWith(agent::DeleteRuns::Reply{done}) : forget(agent::DeleteRuns::Reply{done});
+            });
+    };
+    removeElsewhere(operation, reply.runs, elsewhere, dryRun, sessionOf, here);
+}
+
+void ClusterSession::removeElsewhere(SessionOperation *operation, const QList<agent::RunDeletion> &runs,
+                                     QMap<QString, QStringList> elsewhere, bool dryRun,
+                                     const std::function<ClusterSession *(const QString &)> &sessionOf,
+                                     const std::function<void(const QList<agent::RunDeletion> &)> &then)
+{
+    if (elsewhere.isEmpty())
+        return then(runs);
+    const QString cluster = elsewhere.firstKey();
+    const QStringList runIds = elsewhere.take(cluster);
+    ClusterSession *there = sessionOf ? sessionOf(cluster) : nullptr;
+    if (!there)
+        return operation->fail(tr("run %1 also ran on %2, which is no longer in your ssh config: its directory there "
+                                  "cannot be removed (delete without --remote to forget the run)")
+                                   .arg(runIds.constFirst().left(8), cluster));
+    SessionOperation *removal = there->removeRunDirectoriesHere(runIds, dryRun);
+    connect(removal, &SessionOperation::failed, operation, &SessionOperation::fail);
+    onReply<agent::DeleteRuns>(
+        removal, operation,
+        [this, operation, runs, elsewhere, dryRun, sessionOf, then, cluster](const agent::DeleteRuns::Reply &removed) {
+            QList<agent::RunDeletion> noted = runs;
+            for (const agent::RunDeletion &done : removed.runs)
+                for (agent::RunDeletion &deletion : noted)
+                    if (deletion.run == done.run)
+                        deletion.elsewhere.append({cluster, done.directory, done.bytes, done.removedDirectory});
+            removeElsewhere(operation, noted, elsewhere, dryRun, sessionOf, then);
+        });
+}
+
+SessionOperation *ClusterSession::removeRunDirectoriesHere(const QStringList &runIds, bool dryRun)
+{
+    auto *operation = new SessionOperation(this);
+    whenConnected(
+        operation,
+        [this, operation, runIds, dryRun] {
+            QList<agent::RunDeletion> runs;
+            for (const QString &id : runIds) {
+                const auto jobs = m_store->jobs(id);
+                if (!jobs.ok())
+                    return operation->fail(jobs.error);
+                agent::RunDeletion deletion;
+                deletion.run = id;
+                deletion.directory = runDirectoryOn(name(), id, jobs.value, workDirectory());
+                runs.append(deletion);
+            }
+            measureAndRemove(operation, runs, dryRun, [operation](const QList<agent::RunDeletion> &done) {
+                operation->finishWith(agent::DeleteRuns::Reply{done});
+            });
+        },
+        [this, operation](const QString &error) {
+            operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
+        });
+    return operation;
+}
+
+void ClusterSession::measureAndRemove(SessionOperation *operation, const QList<agent::RunDeletion> &runs, bool dryRun,
+                                      const std::function<void(const QList<agent::RunDeletion> &)> &then)
+{
+    QString sizes;
+    QString removals;
+    for (const agent::RunDeletion &deletion : runs) {
+        if (!deletion.directory.isEmpty()) {
+            sizes += runDirectorySizeCommand(deletion.directory) + QStringLiteral("; ");
+            removals += removeRunDirectoryCommand(deletion.directory, deletion.run) + QStringLiteral("; ");
+        } else {
+            sizes += QStringLiteral("echo -; ");
+            removals += QStringLiteral("echo gone; ");
+        }
+    }
     const auto failed = [this, operation](const QString &error) {
         operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
     };
     runCommand(
         operation, sizes + QStringLiteral("true"),
-        [this, operation, reply, removals, dryRun, forget, failed](int, const QByteArray &out,
-                                                                   const QByteArray &) mutable {
+        [this, operation, reply = runs, removals, dryRun, then, failed](int, const QByteArray &out,
+                                                                        const QByteArray &) mutable {
             const QList<QByteArray> lines = out.split('\n');
-            for (qsizetype i = 0; i < reply.runs.size(); ++i) {
+            for (qsizetype i = 0; i < reply.size(); ++i) {
                 bool ok = false;
                 const qint64 bytes = i < lines.size() ? lines.at(i).trimmed().toLongLong(&ok) : -1;
-                reply.runs[i].bytes = ok ? bytes : -1;
+                reply[i].bytes = ok ? bytes : -1;
             }
             if (dryRun)
-                return operation->finishWith(reply);
+                return then(reply);
             runCommand(
                 operation, removals + QStringLiteral("true"),
-                [operation, reply, forget](int, const QByteArray &removedOut, const QByteArray &err) mutable {
+                [this, operation, reply, then](int, const QByteArray &removedOut, const QByteArray &err) mutable {
                     const QList<QByteArray> said = removedOut.split('\n');
                     QStringList refused;
-                    for (qsizetype i = 0; i < reply.runs.size(); ++i) {
+                    for (qsizetype i = 0; i < reply.size(); ++i) {
                         const QByteArray word = i < said.size() ? said.at(i).trimmed() : QByteArray();
-                        reply.runs[i].removedDirectory = word == "removed";
+                        reply[i].removedDirectory = word == "removed";
                         if (word != "removed" && word != "gone")
-                            refused.append(reply.runs[i].directory);
+                            refused.append(reply[i].directory);
                     }
                     if (!refused.isEmpty())
                         return operation->fail(
-                            tr("not removed: %1 (%2); the runs stay in the store")
-                                .arg(refused.join(QStringLiteral(", ")), QString::fromUtf8(err.trimmed())));
-                    forget(reply);
+                            tr("not removed on %1: %2 (%3); the runs stay in the store")
+                                .arg(name(), refused.join(QStringLiteral(", ")), QString::fromUtf8(err.trimmed())));
+                    then(reply);
                 },
                 failed, deleteDeadlineMs);
         },

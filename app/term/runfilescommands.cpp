@@ -428,20 +428,33 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
             }
             for (const agent::RunDeletion &d :
                  deleted.reply<agent::DeleteRuns>().value_or(agent::DeleteRuns::Reply{}).runs) {
+                QJsonArray elsewhere;
+                for (const agent::RunDirectoryElsewhere &e : d.elsewhere)
+                    elsewhere.append(QJsonObject{{QStringLiteral("cluster"), e.cluster},
+                                                 {QStringLiteral("directory"), e.directory},
+                                                 {QStringLiteral("bytes"), e.bytes},
+                                                 {QStringLiteral("removed_directory"), e.removed}});
                 deletions.append(QJsonObject{{QStringLiteral("run"), d.run},
                                              {QStringLiteral("cluster"), it.key()},
                                              {QStringLiteral("name"), d.name},
                                              {QStringLiteral("directory"), d.directory},
                                              {QStringLiteral("bytes"), d.bytes},
                                              {QStringLiteral("removed_directory"), d.removedDirectory},
-                                             {QStringLiteral("removed_record"), d.removedRecord}});
+                                             {QStringLiteral("removed_record"), d.removedRecord},
+                                             {QStringLiteral("elsewhere"), elsewhere}});
                 if (json)
                     continue;
                 const QString what = QStringLiteral("%1 (%2)").arg(shortRunId(d.run), d.name);
-                const QString where =
-                    remote ? Tr::tr(" and %1 on %2 (%3)")
-                                 .arg(d.directory, it.key(), d.bytes >= 0 ? size(d.bytes) : Tr::tr("already gone"))
-                           : QString();
+                const auto directory = [](const QString &path, const QString &cluster, qint64 bytes) {
+                    return Tr::tr(" and %1 on %2 (%3)")
+                        .arg(path, cluster, bytes >= 0 ? size(bytes) : Tr::tr("already gone"));
+                };
+                QString where;
+                if (remote) {
+                    where = directory(d.directory, it.key(), d.bytes);
+                    for (const agent::RunDirectoryElsewhere &e : d.elsewhere)
+                        where += directory(e.directory, e.cluster, e.bytes);
+                }
                 out << (dry ? Tr::tr("would delete run %1: its record%2\n").arg(what, where)
                             : Tr::tr("deleted run %1: its record%2\n").arg(what, where));
             }

@@ -1,3 +1,4 @@
+#include "core/runs/runfiles.h"
 #include "core/runs/startestimate.h"
 #include "gui/checkpointlistmodel.h"
 #include "gui/checkpointpanel.h"
@@ -9,8 +10,12 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QFileInfo>
 #include <QInputDialog>
+#include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -160,6 +165,34 @@ private slots:
                 return marked;
             }(),
             10000);
+
+        // "Delete run…" says the directories on both clusters; with them ticked, both go.
+        const QString onSandbox = runDirectoryOn(kSandboxHost, runId, jobs, {});
+        const QString onSecond = runDirectoryOn(kSecondHost, runId, jobs, {});
+        QVERIFY(QFileInfo(onSandbox).isDir() && QFileInfo(onSecond).isDir() && onSandbox != onSecond);
+        QString offeredText;
+        QTimer answer; // the box comes after the dry run's reply, in its own event loop
+        answer.setInterval(50);
+        connect(&answer, &QTimer::timeout, this, [&answer, &offeredText] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            answer.stop();
+            offeredText = box->checkBox()->text();
+            box->checkBox()->setChecked(true);
+            box->button(QMessageBox::Yes)->click();
+        });
+        answer.start();
+        QSignalSpy deleted(window.runView(), &RunView::runDeleted);
+        window.runView()->deleteRun();
+        QTRY_COMPARE_WITH_TIMEOUT(deleted.size(), 1, 60000);
+        QVERIFY2(offeredText.startsWith(QStringLiteral("Also remove its directories on torchdeck-b (")) &&
+                     offeredText.contains(QStringLiteral("; on torchdeck-sandbox (")) &&
+                     offeredText.contains(onSandbox) && offeredText.contains(onSecond),
+                 qPrintable(offeredText));
+        QVERIFY(!QFileInfo::exists(onSandbox));
+        QVERIFY(!QFileInfo::exists(onSecond));
+        QVERIFY(!window.agent()->store()->run(runId).value);
     }
 
     void offersARunToAnyOfTwoClusters()

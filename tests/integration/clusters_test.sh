@@ -156,6 +156,30 @@ PY
     out=$(td pull mover --checkpoint latest --to "$home/pulled-latest" --json) || fail "pulling the latest"
     expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" \
         "$(sha256sum <"$(ls "$home/work-b/runs/$run/checkpoints"/checkpoint-*.pt | sort | tail -n1)")" "B's latest pulled"
+    # Deleted with --remote, its directories go on both clusters, A's first; one that is refused keeps the run (and
+    # B's directory) for another try.
+    local dir_a dir_b
+    dir_a=$(realpath "${on_a%/checkpoints/*}")
+    dir_b=$(realpath "$home/work-b/runs/$run")
+    out=$(td delete mover --remote --dry-run --json) || fail "the dry run of the deletion"
+    /usr/bin/python3 - "$out" "$dir_a" "$dir_b" <<'PY' || fail "what the deletion would remove: $out"
+import json, sys
+[d] = json.loads(sys.argv[1])
+assert (d["cluster"], d["directory"], d["removed_record"]) == ("torchdeck-b", sys.argv[3], False), d
+assert d["bytes"] > 0, d
+[e] = d["elsewhere"]
+assert (e["cluster"], e["directory"], e["removed_directory"]) == ("torchdeck-sandbox", sys.argv[2], False), e
+assert e["bytes"] > 0, e
+PY
+    mv "$dir_a" "$dir_a.real" && ln -s "$dir_a.real" "$dir_a" # no longer a run's directory: refused
+    out=$(td delete mover --remote 2>"$home/said") && fail "deleted though A's directory could not go: $out"
+    rm "$dir_a" && mv "$dir_a.real" "$dir_a"
+    grep -q "not removed on torchdeck-sandbox: $dir_a" "$home/said" || fail "the refusal: $(cat "$home/said")"
+    [[ -d "$dir_b" ]] && td status mover --offline >/dev/null || fail "the run or B's directory went with A's refusal"
+    out=$(td delete mover --remote) || fail "the deletion on both clusters"
+    grep -qE "^deleted run ${run:0:8} \(mover\): its record and $dir_b on torchdeck-b \([0-9.]+ [KM]iB\) and $dir_a on torchdeck-sandbox \((already gone|[0-9.]+ [KM]iB)\)$" \
+        <<<"$out" || fail "the deletion said: $out"
+    [[ ! -e "$dir_a" && ! -e "$dir_b" ]] || fail "a directory of the deleted run is left: $(ls -d "$dir_a" "$dir_b" 2>&1)"
 
     # Where B's login node reaches A (its own ssh and keys), the checkpoint goes straight from A to B.
     td profile torchdeck-b --reach "torchdeck-sandbox=-F $TORCHDECK_SSH_CONFIG torchdeck-sandbox" >/dev/null

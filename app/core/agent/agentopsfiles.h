@@ -134,8 +134,23 @@ struct Pull {
     };
 };
 
-// Runs removed from the store, and with `remote` their directories on the cluster; refused while a job of one goes
-// on. `dryRun`: only what would go.
+// A run's directory on a cluster it ran on before it went on elsewhere (ClusterSession::continueRun): removed with
+// the run's own, before it.
+struct RunDirectoryElsewhere {
+    QString cluster;
+    QString directory;
+    qint64 bytes = -1; // -1: not asked or gone
+    bool removed = false;
+    template <class S, class V> static void fields(S &s, V &v)
+    {
+        v.text(QStringLiteral("cluster"), s.cluster, Need::Required, 1024);
+        v.text(QStringLiteral("directory"), s.directory, Need::Optional, 4096);
+        v.integer(QStringLiteral("bytes"), s.bytes, -1, kCountLimit);
+        v.flag(QStringLiteral("removed"), s.removed);
+    }
+};
+// Runs removed from the store, and with `remote` their directories on the cluster (and on each cluster an earlier
+// attempt ran on); refused while a job of one goes on. `dryRun`: only what would go.
 struct RunDeletion {
     QString run;
     QString name;
@@ -143,6 +158,7 @@ struct RunDeletion {
     qint64 bytes = -1; // the directory's size; -1: not asked or gone
     bool removedDirectory = false;
     bool removedRecord = false;
+    QList<RunDirectoryElsewhere> elsewhere;
     template <class S, class V> static void fields(S &s, V &v)
     {
         v.text(QStringLiteral("run"), s.run, Need::Required, kRunId);
@@ -151,6 +167,7 @@ struct RunDeletion {
         v.integer(QStringLiteral("bytes"), s.bytes, -1, kCountLimit);
         v.flag(QStringLiteral("removed_directory"), s.removedDirectory);
         v.flag(QStringLiteral("removed_record"), s.removedRecord);
+        v.list(QStringLiteral("elsewhere"), s.elsewhere, 64);
     }
 };
 struct DeleteRuns {

@@ -36,22 +36,24 @@ steps_kept() { # RUN: the logged steps of the visible curve (discarded=0), in fi
 
 case_walltime() { # Slurm's warning signal before a real wall-time end: checkpoint, restart by the agent alone
     use_prebuilt_trainer
-    # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. The run must train well past
-    # the 60 s a 2-minute job trains before its signal (lead 60 s, and Slurm checks every 30 s, so it comes
-    # 30-60 s after the start), so that every job but the last one is cut short: 110 s of epochs at this
-    # machine's pace, measured first (an idle fast machine trains 18 epochs in 50 s, a busy one in 150 s).
+    # One rank each, so the reference runs beside it on the sandbox's 2 CPUs. The first job's end is brought forward
+    # to 70 s after it starts (Slurm's smallest wall time is a minute): its warning signal, 60 s before the end, comes
+    # at the controller's next check, 10-40 s in. The run trains 50 s of epochs at this machine's pace, measured
+    # first (an idle fast machine trains an epoch in 3 s, a busy one in 8), so that the first job is cut short
+    # and the next one (a whole 2 minutes, its signal after 60-90 s) usually ends it.
     local base=(--tasks-per-node 1 --model ae --data fashion-mnist --batch-size 8 --threads 1 --log-every 1500
                 --seed 3) common ref run out first ids calibration seconds epochs
     calibration=$(td submit torchdeck-sandbox "${base[@]}" --epochs 1 --time 00:10:00 --name pace --json | json_field run)
     wait_offline 180 "$calibration"
     seconds=$(td metrics "$calibration" --csv | awk -F, '$2 == "epoch" { print $11 }' | tail -n1)
-    epochs=$(python3 -c 'import math, sys; print(max(18, min(150, math.ceil(110 / float(sys.argv[1])))))' "$seconds")
+    epochs=$(python3 -c 'import math, sys; print(max(10, min(60, math.ceil(50 / float(sys.argv[1])))))' "$seconds")
     echo "an epoch takes $seconds s here: $epochs epochs"
     common=("${base[@]}" --epochs "$epochs")
     ref=$(td submit torchdeck-sandbox "${common[@]}" --time 00:10:00 --name reference --json | json_field run)
     run=$(td submit torchdeck-sandbox "${common[@]}" --time 00:02:00 --signal-lead 60 --max-restarts 6 --no-requeue \
           --name walltime --json | json_field run)
     first=$(td status "$run" --offline --json | json_field jobs.0.job)
+    end_job_in "$first" 70
     # The submitting command has ended and no front is attached: the agent alone follows and restarts the run.
     wait_offline 420 "$ref" "$run"
     out=$(td status "$run" --json)

@@ -703,19 +703,35 @@ case_no_restart() { # a real error is not restarted, and the run says why
     grep -q 'nonexistent' <<<"$(json_field message <<<"$out")" || fail "the error is not shown: $out"
 }
 
-case_shape_stalls() { # sinfo hangs on the login node: a submission waits its deadline, says it went unchecked, is sent
+case_shape_stalls() { # sinfo hangs on the login node: seven submissions at once wait one read's deadline, each says it went unchecked, each is sent
     local wrapper="$TORCHDECK_SANDBOX_DIR/bin/sinfo" out run
     # shellcheck disable=SC2064 # expand now
     trap "rm -f '$wrapper'; pkill -f torchdeck-stalled-sinfo || true; stop_agent" EXIT
-    printf '#!/bin/bash\nexec -a torchdeck-stalled-sinfo sleep 90\n' >"$wrapper"
+    printf '#!/bin/bash\necho "$*" >>%q\nexec -a torchdeck-stalled-sinfo sleep 90\n' "$home/sinfo-calls" >"$wrapper"
     chmod +x "$wrapper"
+    # Seven fronts at once (each may start the agent): one read of the shape serves them all.
+    local i pids=()
+    for i in 1 2 3 4 5 6; do
+        td submit torchdeck-sandbox --name "flood-$i" --launch local --command true --json >"$home/flood-$i" \
+            2>"$home/flood-$i.said" &
+        pids+=($!)
+    done
     out=$(td submit torchdeck-sandbox --name unchecked --launch local --command true --json 2>"$home/said") ||
         fail "submit: $(cat "$home/said")"
     grep -q "Not checked against the partitions and limits of torchdeck-sandbox: sinfo did not answer" "$home/said" ||
         fail "no word of the unchecked job: $(cat "$home/said")"
+    for i in 1 2 3 4 5 6; do
+        wait "${pids[i - 1]}" || fail "submission flood-$i: $(cat "$home/flood-$i.said")"
+        grep -q "Not checked against the partitions" "$home/flood-$i.said" ||
+            fail "no word of flood-$i unchecked: $(cat "$home/flood-$i.said")"
+    done
+    expect_eq "$(wc -l <"$home/sinfo-calls")" 1 "sinfo calls for seven submissions at once: $(cat "$home/sinfo-calls")"
     rm -f "$wrapper"
     run=$(json_field run <<<"$out")
     expect_eq "$(wait_final "$run" 120)" completed "the job sent unchecked"
+    for i in 1 2 3 4 5 6; do
+        expect_eq "$(wait_final "$(json_field run <"$home/flood-$i")" 120)" completed "flood-$i"
+    done
     # The read is not tried again at once: the next submission goes straight on, saying the same.
     td submit torchdeck-sandbox --name again --launch local --command true >/dev/null 2>"$home/said" ||
         fail "submit again: $(cat "$home/said")"

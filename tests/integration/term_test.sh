@@ -703,7 +703,7 @@ case_no_restart() { # a real error is not restarted, and the run says why
     grep -q 'nonexistent' <<<"$(json_field message <<<"$out")" || fail "the error is not shown: $out"
 }
 
-case_shape_stalls() { # sinfo hangs on the login node: seven submissions at once wait one read's deadline, each says it went unchecked, each is sent
+case_shape_stalls() { # sinfo hangs: seven submissions at once wait one read's deadline, each is sent unchecked, saying so
     local wrapper="$TORCHDECK_SANDBOX_DIR/bin/sinfo" out run
     # shellcheck disable=SC2064 # expand now
     trap "rm -f '$wrapper'; pkill -f torchdeck-stalled-sinfo || true; stop_agent" EXIT

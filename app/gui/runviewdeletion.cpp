@@ -27,11 +27,14 @@ void RunView::deleteRun(bool confirm, bool remote)
         SessionOperation *removal = m_agent->deleteRuns(cluster, {runId}, withDirectory, false);
         connect(removal, &SessionOperation::failed, this,
                 [this](const QString &error) { emit message(tr("Not deleted: %1").arg(error)); });
-        onReply<agent::DeleteRuns>(removal, this, [this, runId, name, withDirectory](const agent::DeleteRuns::Reply &) {
-            emit message(withDirectory ? tr("Deleted run %1 and its directory on the cluster").arg(name)
-                                       : tr("Deleted run %1 (its files stay on the cluster)").arg(name));
-            emit runDeleted(runId);
-        });
+        onReply<agent::DeleteRuns>(
+            removal, this, [this, runId, name, withDirectory](const agent::DeleteRuns::Reply &r) {
+                const bool elsewhere = !r.runs.isEmpty() && !r.runs.constFirst().elsewhere.isEmpty();
+                emit message(!withDirectory ? tr("Deleted run %1 (its files stay on the cluster)").arg(name)
+                             : elsewhere ? tr("Deleted run %1 and its directories on the clusters it ran on").arg(name)
+                                         : tr("Deleted run %1 and its directory on the cluster").arg(name));
+                emit runDeleted(runId);
+            });
     };
     if (!confirm)
         return remove(remote);

@@ -107,30 +107,62 @@ private:
 };
 } // namespace
 
+namespace {
+// The cluster `--on` names (the run's own when empty), where the run must have had a job: a run continued on
+// another cluster has a directory on each. Empty, said, when it never ran there.
+QString clusterOn(TermContext &context, const RunRecord &run, const QString &on)
+{
+    if (on.isEmpty() || on == run.cluster)
+        return run.cluster;
+    const auto jobs = context.store().jobs(run.id);
+    if (!jobs.ok()) {
+        context.error(jobs.error);
+        return {};
+    }
+    QStringList ranOn{run.cluster};
+    for (const JobRecord &job : jobs.value)
+        if (!job.cluster.isEmpty() && !ranOn.contains(job.cluster))
+            ranOn.append(job.cluster);
+    if (ranOn.contains(on))
+        return on;
+    context.error(
+        Tr::tr("run %1 never ran on %2 (it ran on %3)").arg(shortRunId(run.id), on, ranOn.join(QStringLiteral(", "))));
+    return {};
+}
+} // namespace
+
 int runFilesCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("files"), out, err);
+    const QString usage = Tr::tr("usage: torchdeck files RUN [PATH] [--on CLUSTER] [--json]");
     QStringList operands;
+    QString on;
     bool json = false;
-    for (const QString &arg : args) {
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &arg = args.at(i);
         if (arg == u"--json")
             json = true;
+        else if (arg == u"--on" && i + 1 < args.size())
+            on = args.at(++i);
         else if (!arg.startsWith(u'-') && operands.size() < 2)
             operands.append(arg);
         else {
-            context.error(Tr::tr("unexpected argument '%1' (usage: torchdeck files RUN [PATH] [--json])").arg(arg));
+            context.error(Tr::tr("unexpected argument '%1' (%2)").arg(arg, usage));
             return UsageError;
         }
     }
     if (operands.isEmpty()) {
-        context.error(Tr::tr("usage: torchdeck files RUN [PATH] [--json]"));
+        context.error(usage);
         return UsageError;
     }
     const auto run = context.openRun(operands.first());
-    if (!run || !context.connect(run->cluster))
+    if (!run)
+        return Failure;
+    const QString cluster = clusterOn(context, *run, on);
+    if (cluster.isEmpty() || !context.connect(cluster))
         return Failure;
     const OperationOutcome listed =
-        context.wait(context.agent().runFiles(run->cluster, run->id, operands.value(1)), listTimeoutMs);
+        context.wait(context.agent().runFiles(cluster, run->id, operands.value(1)), listTimeoutMs);
     if (!listed.ok)
         return Failure;
     const agent::RunFiles::Reply listing = listed.reply<agent::RunFiles>().value_or(agent::RunFiles::Reply{});
@@ -146,7 +178,8 @@ int runFilesCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return Ok;
     }
     printFiles(out, listing);
-    out << Tr::tr("copy to this machine with: torchdeck pull %1 FILE... [--to DIR]\n").arg(shortRunId(run->id))
+    const QString there = cluster == run->cluster ? QString() : QStringLiteral(" --on ") + cluster;
+    out << Tr::tr("copy to this machine with: torchdeck pull %1 FILE...%2 [--to DIR]\n").arg(shortRunId(run->id), there)
         << Qt::flush;
     return Ok;
 }
@@ -183,10 +216,11 @@ QString clusterOfCheckpoint(TermContext &context, const RunRecord &run, const QS
 int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     TermContext context(QStringLiteral("pull"), out, err);
-    const QString usage =
-        Tr::tr("usage: torchdeck pull RUN [FILE...] [--checkpoint latest|best|STEP] [--to DIR] [--json]");
+    const QString usage = Tr::tr(
+        "usage: torchdeck pull RUN [FILE...] [--checkpoint latest|best|STEP] [--on CLUSTER] [--to DIR] [--json]");
     QStringList operands;
     QString checkpoint;
+    QString on;
     QString to = QDir::currentPath();
     bool json = false;
     for (qsizetype i = 0; i < args.size(); ++i) {
@@ -197,6 +231,8 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             checkpoint = args.at(++i);
         else if (arg == u"--to" && i + 1 < args.size())
             to = QDir::current().absoluteFilePath(args.at(++i));
+        else if (arg == u"--on" && i + 1 < args.size())
+            on = args.at(++i);
         else if (!arg.startsWith(u'-') || arg == u"-")
             operands.append(arg);
         else {
@@ -211,8 +247,11 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const auto run = context.openRun(operands.first());
     if (!run)
         return Failure;
-    const QString cluster = operands.size() == 1 ? clusterOfCheckpoint(context, *run, checkpoint) : run->cluster;
-    if (!context.connect(cluster))
+    // --on: that cluster's files and checkpoints ("latest" there is its own latest).
+    const QString cluster = !on.isEmpty()          ? clusterOn(context, *run, on)
+                            : operands.size() == 1 ? clusterOfCheckpoint(context, *run, checkpoint)
+                                                   : run->cluster;
+    if (cluster.isEmpty() || !context.connect(cluster))
         return Failure;
     PullProgress progress(context.err());
     SessionOperation *pull = context.agent().pull(cluster, run->id, operands.mid(1), checkpoint, to);

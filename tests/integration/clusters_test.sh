@@ -156,11 +156,21 @@ PY
     out=$(td pull mover --checkpoint latest --to "$home/pulled-latest" --json) || fail "pulling the latest"
     expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" \
         "$(sha256sum <"$(ls "$home/work-b/runs/$run/checkpoints"/checkpoint-*.pt | sort | tail -n1)")" "B's latest pulled"
-    # Deleted with --remote, its directories go on both clusters, A's first; one that is refused keeps the run (and
-    # B's directory) for another try.
+    # Its directory on A, where it ran first: listed and pulled from with --on.
     local dir_a dir_b
     dir_a=$(realpath "${on_a%/checkpoints/*}")
     dir_b=$(realpath "$home/work-b/runs/$run")
+    out=$(td files mover --on torchdeck-sandbox --json) || fail "files --on torchdeck-sandbox"
+    expect_eq "$(json_field directory <<<"$out")" "$dir_a" "the run's directory on torchdeck-sandbox"
+    grep -q "\"checkpoints/${on_a##*/}\"" <<<"$out" || fail "A's checkpoint not listed: $out"
+    out=$(td pull mover "checkpoints/${on_a##*/}.json" --on torchdeck-sandbox --to "$home/pulled-a" --json) ||
+        fail "pull --on torchdeck-sandbox"
+    expect_eq "$(sha256sum <"$(json_field 0.local <<<"$out")")" "$(sha256sum <"$on_a.json")" "A's sidecar pulled"
+    td files mover --on nowhere >/dev/null 2>"$home/said" && fail "files --on a cluster it never ran on"
+    grep -q "never ran on nowhere (it ran on torchdeck-b, torchdeck-sandbox)" "$home/said" ||
+        fail "files --on nowhere: $(cat "$home/said")"
+    # Deleted with --remote, its directories go on both clusters, A's first; one that is refused keeps the run (and
+    # B's directory) for another try.
     out=$(td delete mover --remote --dry-run --json) || fail "the dry run of the deletion"
     /usr/bin/python3 - "$out" "$dir_a" "$dir_b" <<'PY' || fail "what the deletion would remove: $out"
 import json, sys

@@ -5,6 +5,7 @@
 #include "core/agent/agentops.h"
 #include "gui/pullbar.h"
 
+#include <QComboBox>
 #include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -26,6 +27,7 @@ RunFilesPanel::RunFilesPanel(AgentClient *agent, QWidget *parent)
     , m_list(new QTreeWidget)
     , m_directory(new QLabel)
     , m_download(new QPushButton(tr("&Download\u2026")))
+    , m_on(new QComboBox)
     , m_pull(new PullBar(agent))
 {
     m_list->setHeaderLabels({tr("File"), tr("Size"), tr("Written"), tr("Attempt"), tr("")});
@@ -35,29 +37,44 @@ RunFilesPanel::RunFilesPanel(AgentClient *agent, QWidget *parent)
     m_list->header()->setStretchLastSection(false);
     m_directory->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_download->setToolTip(tr("Copy the selected files here, checked by SHA-256; a download stopped goes on later"));
-    auto *refresh = new QPushButton(tr("&Refresh"));
+    auto *reread = new QPushButton(tr("&Refresh"));
+    m_on->setToolTip(tr("The run went on on another cluster: its directory on each"));
+    m_on->setVisible(false);
     auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_on);
     buttons->addWidget(m_directory, 1);
-    buttons->addWidget(refresh);
+    buttons->addWidget(reread);
     buttons->addWidget(m_download);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_list, 1);
     layout->addWidget(m_pull);
     layout->addLayout(buttons);
-    connect(refresh, &QPushButton::clicked, this, &RunFilesPanel::refresh);
+    connect(reread, &QPushButton::clicked, this, &RunFilesPanel::refresh);
     connect(m_download, &QPushButton::clicked, this, [this] { downloadSelected(); });
     connect(m_list, &QTreeWidget::itemSelectionChanged, this,
             [this] { m_download->setEnabled(!m_list->selectedItems().isEmpty()); });
     connect(m_pull, &PullBar::message, this, &RunFilesPanel::message);
+    connect(m_on, &QComboBox::activated, this, [this] {
+        if (m_on->currentText() != m_cluster) {
+            m_cluster = m_on->currentText();
+            refresh();
+        }
+    });
     m_download->setEnabled(false);
 }
 
-void RunFilesPanel::showRun(const QString &cluster, const QString &runId)
+void RunFilesPanel::showRun(const QString &cluster, const QString &runId, const QStringList &ranOn)
 {
-    if (cluster == m_cluster && runId == m_runId)
+    if (cluster == m_runCluster && runId == m_runId && ranOn == m_ranOn)
         return;
     m_cluster = cluster;
+    m_runCluster = cluster;
+    m_ranOn = ranOn;
     m_runId = runId;
+    m_on->clear();
+    m_on->addItems(ranOn);
+    m_on->setCurrentText(cluster);
+    m_on->setVisible(ranOn.size() > 1);
     m_list->clear();
     m_directory->clear();
     m_stale = true;

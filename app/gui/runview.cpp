@@ -242,7 +242,11 @@ void RunView::reloadDetails()
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_continueOn->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics);
-    m_files->showRun(record.cluster, record.id);
+    QStringList ranOn{record.cluster};
+    for (const JobRecord &job : jobs)
+        if (!job.cluster.isEmpty() && !ranOn.contains(job.cluster))
+            ranOn.append(job.cluster);
+    m_files->showRun(record.cluster, record.id, ranOn);
     m_notes->showRun(&record);
     m_delete->setEnabled(!running);
     if (m_script->toPlainText() != record.script)

@@ -12,6 +12,7 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QStandardPaths>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -29,7 +30,9 @@ void RunView::deleteRun(bool confirm, bool remote)
                 [this](const QString &error) { emit message(tr("Not deleted: %1").arg(error)); });
         onReply<agent::DeleteRuns>(
             removal, this, [this, runId, name, withDirectory](const agent::DeleteRuns::Reply &r) {
-                const bool elsewhere = !r.runs.isEmpty() && !r.runs.constFirst().elsewhere.isEmpty();
+                const auto removed = [](const agent::RunDirectoryElsewhere &e) { return e.removedDirectory; };
+                const bool elsewhere = !r.runs.isEmpty() && std::any_of(r.runs.constFirst().elsewhere.cbegin(),
+                                                                        r.runs.constFirst().elsewhere.cend(), removed);
                 emit message(!withDirectory ? tr("Deleted run %1 (its files stay on the cluster)").arg(name)
                              : elsewhere ? tr("Deleted run %1 and its directories on the clusters it ran on").arg(name)
                                          : tr("Deleted run %1 and its directory on the cluster").arg(name));
@@ -55,19 +58,25 @@ void RunView::deleteRun(bool confirm, bool remote)
             deletion.bytes >= 0
                 ? tr("on %1 (%2): %3").arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
                 : QString();
+        int directories = deletion.bytes >= 0 ? 1 : 0;
+        QStringList unasked;
         for (const agent::RunDirectoryElsewhere &elsewhere : deletion.elsewhere) {
+            if (!elsewhere.problem.isEmpty())
+                unasked.append(tr("%1 was not asked (%2)").arg(elsewhere.cluster, elsewhere.problem));
             if (elsewhere.bytes < 0)
                 continue;
+            ++directories;
             bytes = std::max<qint64>(bytes, 0) + elsewhere.bytes;
             where += (where.isEmpty() ? QString() : QStringLiteral("; ")) +
                      tr("on %1 (%2): %3")
                          .arg(elsewhere.cluster, QLocale().formattedDataSize(elsewhere.bytes), elsewhere.directory);
         }
-        auto *directory =
-            new QCheckBox(bytes < 0                      ? tr("Its directory on %1 is already gone").arg(cluster)
-                          : deletion.elsewhere.isEmpty() ? tr("Also remove its directory %1").arg(where)
-                                                         : tr("Also remove its directories %1").arg(where));
+        auto *directory = new QCheckBox(bytes < 0          ? tr("Its directory on %1 is already gone").arg(cluster)
+                                        : directories == 1 ? tr("Also remove its directory %1").arg(where)
+                                                           : tr("Also remove its directories %1").arg(where));
         directory->setEnabled(bytes >= 0);
+        if (!unasked.isEmpty()) // removing them then fails and keeps the run: said before it is tried
+            box.setInformativeText(unasked.join(u'\n'));
         box.setCheckBox(directory);
         if (box.exec() == QMessageBox::Yes)
             remove(directory->isChecked());

@@ -267,6 +267,8 @@ private:
     void inJobAfterPass(SessionOperation *operation, const QString &runId, const std::function<void()> &then);
     void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun,
                     const std::function<ClusterSession *(const QString &)> &sessionOf);
+    // Why these runs may not be deleted now (a job of one goes on), or empty.
+    QString refusal(const QList<RunRecord> &runs) const;
     // Each cluster's directories of `elsewhere` (cluster -> runs) removed in turn, noted in `runs`, then `then`.
     void removeElsewhere(SessionOperation *operation, const QList<agent::RunDeletion> &runs,
                          QMap<QString, QStringList> elsewhere, bool dryRun,

@@ -67,16 +67,12 @@ SessionOperation *ClusterSession::deleteRuns(const QStringList &runIds, bool rem
 void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun,
                                 const std::function<ClusterSession *(const QString &)> &sessionOf)
 {
-    QStringList refusals;
     agent::DeleteRuns::Reply reply;
     QMap<QString, QStringList> elsewhere; // the clusters earlier attempts ran on, and those runs
     for (const RunRecord &run : runs) {
         const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
             return operation->fail(jobs.error);
-        if (const QStringList going = goingOn(run, jobs.value); !going.isEmpty())
-            refusals.append(tr("run %1 (%2) still goes on: %3; `torchdeck cancel %1` first")
-                                .arg(run.id.left(8), run.name, going.join(QStringLiteral(", "))));
         for (const JobRecord &job : jobs.value)
             if (!job.cluster.isEmpty() && job.cluster != name() && !elsewhere[job.cluster].contains(run.id))
                 elsewhere[job.cluster].append(run.id);
@@ -86,8 +82,8 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
         deletion.directory = runDirectoryOn(name(), run.id, jobs.value, workDirectory());
         reply.runs.append(deletion);
     }
-    if (!refusals.isEmpty())
-        return operation->fail(refusals.join(u'\n'));
+    if (const QString refused = refusal(runs); !refused.isEmpty())
+        return operation->fail(refused);
     const auto forget = [this, operation](agent::DeleteRuns::Reply done) {
         QStringList problems;
         for (agent::RunDeletion &deletion : done.runs) {
@@ -103,13 +99,42 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
     };
     if (!remote)
         return dryRun ? operation->finishWith(reply) : forget(reply);
-    const auto here = [this, operation, dryRun, forget](const QList<agent::RunDeletion> &measured) {
+    // A cluster no longer configured fails a deletion before anything is removed; a dry run says it per run.
+    if (!dryRun)
+        for (auto it = elsewhere.cbegin(); it != elsewhere.cend(); ++it)
+            if (!sessionOf || !sessionOf(it.key()))
+                return operation->fail(tr("run %1 also ran on %2, which is no longer in your ssh config: its "
+                                          "directory there cannot be removed (delete without --remote to forget "
+                                          "the run)")
+                                           .arg(it.value().constFirst().left(8), it.key()));
+    const auto here = [this, operation, runs, dryRun, forget](const QList<agent::RunDeletion> &measured) {
+        // The other clusters took a while: a run resumed meanwhile keeps its directory here and its record.
+        QList<RunRecord> now;
+        for (const RunRecord &run : runs)
+            if (const auto current = m_store->run(run.id); current.ok() && current.value)
+                now.append(*current.value);
+        if (const QString refused = refusal(now); !refused.isEmpty())
+            return operation->fail(refused);
         measureAndRemove(
             operation, measured, dryRun, [operation, dryRun, forget](const QList<agent::RunDeletion> &done) {
                 dryRun ? operation->finishWith(agent::DeleteRuns::Reply{done}) : forget(agent::DeleteRuns::Reply{done});
             });
     };
     removeElsewhere(operation, reply.runs, elsewhere, dryRun, sessionOf, here);
+}
+
+QString ClusterSession::refusal(const QList<RunRecord> &runs) const
+{
+    QStringList refusals;
+    for (const RunRecord &run : runs) {
+        const auto jobs = m_store->jobs(run.id);
+        if (!jobs.ok())
+            return jobs.error;
+        if (const QStringList going = goingOn(run, jobs.value); !going.isEmpty())
+            refusals.append(tr("run %1 (%2) still goes on: %3; `torchdeck cancel %1` first")
+                                .arg(run.id.left(8), run.name, going.join(QStringLiteral(", "))));
+    }
+    return refusals.join(u'\n');
 }
 
 void ClusterSession::removeElsewhere(SessionOperation *operation, const QList<agent::RunDeletion> &runs,
@@ -121,47 +146,71 @@ void ClusterSession::removeElsewhere(SessionOperation *operation, const QList<ag
         return then(runs);
     const QString cluster = elsewhere.firstKey();
     const QStringList runIds = elsewhere.take(cluster);
+    // Each run's entry for this cluster: what it answered, or (a dry run) why it could not be asked.
+    const auto noted = [runs, cluster](const QList<agent::RunDeletion> &answered, const QString &problem) {
+        QList<agent::RunDeletion> all = runs;
+        for (agent::RunDeletion &deletion : all)
+            for (const agent::RunDeletion &done : answered)
+                if (deletion.run == done.run)
+                    deletion.elsewhere.append(
+                        {cluster, done.directory, problem.isEmpty() ? done.bytes : -1, done.removedDirectory, problem});
+        return all;
+    };
+    const auto unasked = [runIds] {
+        QList<agent::RunDeletion> each;
+        for (const QString &id : runIds) {
+            agent::RunDeletion deletion;
+            deletion.run = id;
+            each.append(deletion);
+        }
+        return each;
+    };
     ClusterSession *there = sessionOf ? sessionOf(cluster) : nullptr;
-    if (!there)
-        return operation->fail(tr("run %1 also ran on %2, which is no longer in your ssh config: its directory there "
-                                  "cannot be removed (delete without --remote to forget the run)")
-                                   .arg(runIds.constFirst().left(8), cluster));
+    if (!there) // only a dry run comes here (removeRuns)
+        return removeElsewhere(operation, noted(unasked(), tr("no longer in your ssh config")), elsewhere, dryRun,
+                               sessionOf, then);
     SessionOperation *removal = there->removeRunDirectoriesHere(runIds, dryRun);
-    connect(removal, &SessionOperation::failed, operation, &SessionOperation::fail);
+    connect(operation, &QObject::destroyed, removal, &SessionOperation::stop);
+    connect(removal, &SessionOperation::failed, operation,
+            [this, operation, elsewhere, dryRun, sessionOf, then, noted, unasked](const QString &error) {
+                if (!dryRun)
+                    return operation->fail(error);
+                removeElsewhere(operation, noted(unasked(), error), elsewhere, dryRun, sessionOf, then);
+            });
     onReply<agent::DeleteRuns>(
         removal, operation,
-        [this, operation, runs, elsewhere, dryRun, sessionOf, then, cluster](const agent::DeleteRuns::Reply &removed) {
-            QList<agent::RunDeletion> noted = runs;
-            for (const agent::RunDeletion &done : removed.runs)
-                for (agent::RunDeletion &deletion : noted)
-                    if (deletion.run == done.run)
-                        deletion.elsewhere.append({cluster, done.directory, done.bytes, done.removedDirectory});
-            removeElsewhere(operation, noted, elsewhere, dryRun, sessionOf, then);
+        [this, operation, elsewhere, dryRun, sessionOf, then, noted](const agent::DeleteRuns::Reply &removed) {
+            removeElsewhere(operation, noted(removed.runs, {}), elsewhere, dryRun, sessionOf, then);
         });
 }
 
 SessionOperation *ClusterSession::removeRunDirectoriesHere(const QStringList &runIds, bool dryRun)
 {
     auto *operation = new SessionOperation(this);
-    whenConnected(
-        operation,
-        [this, operation, runIds, dryRun] {
+    const auto failed = [this, operation](const QString &error) {
+        operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
+    };
+    // The work directory known first: a run whose jobs here named no path in its directory has it there.
+    SessionOperation *work = workDirectoryOperation();
+    connect(work, &SessionOperation::failed, operation, failed);
+    onReply<agent::WorkDirectory>(
+        work, operation, [this, operation, runIds, dryRun, failed](const agent::WorkDirectory::Reply &known) {
             QList<agent::RunDeletion> runs;
             for (const QString &id : runIds) {
                 const auto jobs = m_store->jobs(id);
                 if (!jobs.ok())
-                    return operation->fail(jobs.error);
+                    return failed(jobs.error);
+                QList<JobRecord> here; // a job saved without its cluster is of the run's own cluster, not this one
+                std::copy_if(jobs.value.cbegin(), jobs.value.cend(), std::back_inserter(here),
+                             [this](const JobRecord &job) { return job.cluster == name(); });
                 agent::RunDeletion deletion;
                 deletion.run = id;
-                deletion.directory = runDirectoryOn(name(), id, jobs.value, workDirectory());
+                deletion.directory = runDirectoryOf(id, here, known.directory);
                 runs.append(deletion);
             }
             measureAndRemove(operation, runs, dryRun, [operation](const QList<agent::RunDeletion> &done) {
                 operation->finishWith(agent::DeleteRuns::Reply{done});
             });
-        },
-        [this, operation](const QString &error) {
-            operation->fail(tr("deleting on %1 failed: %2").arg(name(), error));
         });
     return operation;
 }

@@ -472,7 +472,8 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
                     elsewhere.append(QJsonObject{{QStringLiteral("cluster"), e.cluster},
                                                  {QStringLiteral("directory"), e.directory},
                                                  {QStringLiteral("bytes"), e.bytes},
-                                                 {QStringLiteral("removed_directory"), e.removed}});
+                                                 {QStringLiteral("removed_directory"), e.removedDirectory},
+                                                 {QStringLiteral("problem"), e.problem}});
                 deletions.append(QJsonObject{{QStringLiteral("run"), d.run},
                                              {QStringLiteral("cluster"), it.key()},
                                              {QStringLiteral("name"), d.name},
@@ -484,15 +485,19 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
                 if (json)
                     continue;
                 const QString what = QStringLiteral("%1 (%2)").arg(shortRunId(d.run), d.name);
-                const auto directory = [](const QString &path, const QString &cluster, qint64 bytes) {
+                const auto directory = [](const QString &path, const QString &cluster, qint64 bytes,
+                                          const QString &problem = {}) {
+                    if (!problem.isEmpty())
+                        return Tr::tr(" and its directory on %1 (not asked: %2)").arg(cluster, problem);
                     return Tr::tr(" and %1 on %2 (%3)")
-                        .arg(path, cluster, bytes >= 0 ? size(bytes) : Tr::tr("already gone"));
+                        .arg(path.isEmpty() ? Tr::tr("its directory") : path, cluster,
+                             bytes >= 0 ? size(bytes) : Tr::tr("already gone"));
                 };
                 QString where;
                 if (remote) {
                     where = directory(d.directory, it.key(), d.bytes);
                     for (const agent::RunDirectoryElsewhere &e : d.elsewhere)
-                        where += directory(e.directory, e.cluster, e.bytes);
+                        where += directory(e.directory, e.cluster, e.bytes, e.problem);
                 }
                 out << (dry ? Tr::tr("would delete run %1: its record%2\n").arg(what, where)
                             : Tr::tr("deleted run %1: its record%2\n").arg(what, where));

@@ -5,12 +5,14 @@
 #include "gui/restartfields.h"
 #include "gui/runcharts.h"
 #include "gui/runchartview.h"
+#include "gui/runfilespanel.h"
 #include "gui/runview.h"
 #include "guisandbox.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
@@ -21,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 
 using namespace torchdeck;
 using namespace torchdeck::testing;
@@ -165,6 +168,27 @@ private slots:
                 return marked;
             }(),
             10000);
+
+        // The Files tab offers both clusters: torchdeck-sandbox's holds what the first attempt wrote.
+        auto *files = window.runView()->findChild<RunFilesPanel *>();
+        QVERIFY(files);
+        QComboBox *on = files->clusterChoice();
+        QCOMPARE(on->count(), 2);
+        QCOMPARE(on->currentText(), kSecondHost);
+        QVERIFY(!on->isHidden());
+        QSignalSpy listed(files, &RunFilesPanel::listed);
+        on->setCurrentIndex(on->findText(kSandboxHost));
+        emit on->activated(on->currentIndex());
+        QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty(), 30000);
+        QTreeWidget *list = files->list();
+        QVERIFY(list->topLevelItemCount() > 0);
+        bool checkpointListed = false;
+        for (int row = 0; row < list->topLevelItemCount(); ++row) {
+            const QTreeWidgetItem *item = list->topLevelItem(row);
+            QVERIFY2(item->text(3).isEmpty() || item->text(3) == u"0", qPrintable(item->text(0)));
+            checkpointListed = checkpointListed || item->text(0).startsWith(QStringLiteral("checkpoints/checkpoint-"));
+        }
+        QVERIFY(checkpointListed);
 
         // "Delete run…" says the directories on both clusters; with them ticked, both go.
         const QString onSandbox = runDirectoryOn(kSandboxHost, runId, jobs, {});

@@ -179,7 +179,7 @@ assert (d["cluster"], d["directory"], d["removed_record"]) == ("torchdeck-b", sy
 assert d["bytes"] > 0, d
 [e] = d["elsewhere"]
 assert (e["cluster"], e["directory"], e["removed_directory"]) == ("torchdeck-sandbox", sys.argv[2], False), e
-assert e["bytes"] > 0, e
+assert e["bytes"] > 0 and not e["problem"], e
 PY
     mv "$dir_a" "$dir_a.real" && ln -s "$dir_a.real" "$dir_a" # no longer a run's directory: refused
     out=$(td delete mover --remote 2>"$home/said") && fail "deleted though A's directory could not go: $out"
@@ -228,7 +228,27 @@ PY
     grep -q "^straight from the snapshot$" <<<"$(td logs straight-code --attempt 1)" ||
         fail "the code copied straight: $(td logs straight-code --attempt 1)"
     expect_eq "$(find "$home/work-b/code/objects" -type f -perm 444 | wc -l)" 2 "read-only objects on torchdeck-b"
+
+    # A run continued from B on A, with B down: a dry run says B was not asked; a deletion fails and keeps it all.
+    local back
+    back=$(td submit torchdeck-b "${job[@]}" --epochs 1 --name back --json | json_field run)
+    expect_eq "$(wait_final "$back" 240)" completed "the run on torchdeck-b"
+    td resume back --on torchdeck-sandbox --from none >/dev/null 2>"$home/said" || fail "resume: $(cat "$home/said")"
+    expect_eq "$(wait_final "$back" 240)" completed "the run continued on torchdeck-sandbox"
     "$sandbox" --dir "$home/b" stop >/dev/null
+    stop_agent # a new one finds B down at once (the one connected would try to reconnect for a minute)
+    out=$(td delete back --remote --dry-run --json) || fail "the dry run with torchdeck-b down"
+    /usr/bin/python3 - "$out" <<'PY' || fail "the dry run with torchdeck-b down: $out"
+import json, sys
+[d] = json.loads(sys.argv[1])
+assert d["cluster"] == "torchdeck-sandbox" and d["bytes"] > 0, d
+[e] = d["elsewhere"]
+assert e["cluster"] == "torchdeck-b" and e["bytes"] == -1 and e["problem"], e
+PY
+    td delete back --remote >/dev/null 2>"$home/said" && fail "deleted with torchdeck-b down"
+    grep -q "torchdeck-b" "$home/said" || fail "the failure does not name torchdeck-b: $(cat "$home/said")"
+    [[ -d "$home/work/runs/$back" && -d "$home/work-b/runs/$back" ]] && td status back --offline >/dev/null ||
+        fail "the run or a directory of it went with torchdeck-b down"
     remove_home
 }
 

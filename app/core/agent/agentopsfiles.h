@@ -139,14 +139,16 @@ struct Pull {
 struct RunDirectoryElsewhere {
     QString cluster;
     QString directory;
-    qint64 bytes = -1; // -1: not asked or gone
-    bool removed = false;
+    qint64 bytes = -1; // -1: not asked, gone, or the cluster not reached (problem)
+    bool removedDirectory = false;
+    QString problem; // a dry run's: why that cluster could not be asked (a deletion fails instead)
     template <class S, class V> static void fields(S &s, V &v)
     {
-        v.text(QStringLiteral("cluster"), s.cluster, Need::Required, 1024);
+        v.text(QStringLiteral("cluster"), s.cluster, Need::Required, kClusterName);
         v.text(QStringLiteral("directory"), s.directory, Need::Optional, 4096);
         v.integer(QStringLiteral("bytes"), s.bytes, -1, kCountLimit);
-        v.flag(QStringLiteral("removed"), s.removed);
+        v.flag(QStringLiteral("removed_directory"), s.removedDirectory);
+        v.text(QStringLiteral("problem"), s.problem, Need::Optional, 4096);
     }
 };
 // Runs removed from the store, and with `remote` their directories on the cluster (and on each cluster an earlier

@@ -57,6 +57,9 @@ RunFilesPanel::RunFilesPanel(AgentClient *agent, QWidget *parent)
     connect(m_on, &QComboBox::activated, this, [this] {
         if (m_on->currentText() != m_cluster) {
             m_cluster = m_on->currentText();
+            m_list->clear(); // never a download of one cluster's paths from another
+            m_directory->clear();
+            m_download->setEnabled(false);
             refresh();
         }
     });
@@ -81,6 +84,11 @@ void RunFilesPanel::showRun(const QString &cluster, const QString &runId, const 
     ++m_generation;
     if (isVisible())
         refresh();
+}
+
+QString RunFilesPanel::directory() const
+{
+    return m_directory->text();
 }
 
 void RunFilesPanel::showEvent(QShowEvent *event)

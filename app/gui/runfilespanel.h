@@ -28,6 +28,7 @@ public:
     QTreeWidget *list() const { return m_list; }
     PullBar *pullBar() const { return m_pull; }
     QComboBox *clusterChoice() const { return m_on; }
+    QString directory() const; // the directory listed, or why it was not
 
 signals:
     void message(const QString &text);

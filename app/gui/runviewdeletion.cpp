@@ -74,9 +74,11 @@ void RunView::deleteRun(bool confirm, bool remote)
         auto *directory = new QCheckBox(bytes < 0          ? tr("Its directory on %1 is already gone").arg(cluster)
                                         : directories == 1 ? tr("Also remove its directory %1").arg(where)
                                                            : tr("Also remove its directories %1").arg(where));
-        directory->setEnabled(bytes >= 0);
-        if (!unasked.isEmpty()) // removing them then fails and keeps the run: said before it is tried
-            box.setInformativeText(unasked.join(u'\n'));
+        // A directory that cannot be removed now would fail the deletion: the record alone can go.
+        directory->setEnabled(bytes >= 0 && unasked.isEmpty());
+        if (!unasked.isEmpty())
+            box.setInformativeText(
+                tr("Its directories cannot be removed now: %1").arg(unasked.join(QStringLiteral("; "))));
         box.setCheckBox(directory);
         if (box.exec() == QMessageBox::Yes)
             remove(directory->isChecked());

@@ -107,14 +107,9 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
                                           "directory there cannot be removed (delete without --remote to forget "
                                           "the run)")
                                            .arg(it.value().constFirst().left(8), it.key()));
-    const auto here = [this, operation, runs, dryRun, forget](const QList<agent::RunDeletion> &measured) {
-        // The other clusters took a while: a run resumed meanwhile keeps its directory here and its record.
-        QList<RunRecord> now;
-        for (const RunRecord &run : runs)
-            if (const auto current = m_store->run(run.id); current.ok() && current.value)
-                now.append(*current.value);
-        if (const QString refused = refusal(now); !refused.isEmpty())
-            return operation->fail(refused);
+    const auto here = [this, operation, dryRun, forget](const QList<agent::RunDeletion> &measured) {
+        if (operation->isDone())
+            return; // stopped by its front meanwhile
         measureAndRemove(
             operation, measured, dryRun, [operation, dryRun, forget](const QList<agent::RunDeletion> &done) {
                 dryRun ? operation->finishWith(agent::DeleteRuns::Reply{done}) : forget(agent::DeleteRuns::Reply{done});
@@ -142,6 +137,8 @@ void ClusterSession::removeElsewhere(SessionOperation *operation, const QList<ag
                                      const std::function<ClusterSession *(const QString &)> &sessionOf,
                                      const std::function<void(const QList<agent::RunDeletion> &)> &then)
 {
+    if (operation->isDone())
+        return; // stopped by its front meanwhile
     if (elsewhere.isEmpty())
         return then(runs);
     const QString cluster = elsewhere.firstKey();
@@ -244,6 +241,14 @@ void ClusterSession::measureAndRemove(SessionOperation *operation, const QList<a
             }
             if (dryRun)
                 return then(reply);
+            // The store is every cluster's: a run resumed or continued while the others were measured or removed
+            // keeps its directory here (and its record).
+            QList<RunRecord> now;
+            for (const agent::RunDeletion &deletion : std::as_const(reply))
+                if (const auto run = m_store->run(deletion.run); run.ok() && run.value)
+                    now.append(*run.value);
+            if (const QString refused = refusal(now); !refused.isEmpty())
+                return operation->fail(refused);
             runCommand(
                 operation, removals + QStringLiteral("true"),
                 [this, operation, reply, then](int, const QByteArray &removedOut, const QByteArray &err) mutable {

@@ -250,7 +250,8 @@ QList<CommandSpec> buildCommands()
          {run, runFiles},
          Tr::tr("copy files of the run to this machine, checked by size and SHA-256 (an interrupted pull goes on "
                 "where it stopped)"),
-         {valued("--checkpoint", "latest|best|STEP", Tr::tr("the run's checkpoint, beside or instead of files")),
+         {valued("--checkpoint", "latest|best|STEP",
+                 Tr::tr("the run's checkpoint, beside or instead of files (with --on, that cluster's latest or best)")),
           valued("--on", "CLUSTER", Tr::tr("a cluster the run ran on before it went on elsewhere (its files there)"),
                  Completion::Cluster),
           valued("--to", "DIR", Tr::tr("where to put them (default: here)"), Completion::File), jsonFlag()}},

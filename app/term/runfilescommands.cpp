@@ -510,6 +510,14 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
         pass(true);
         if (result != Ok)
             return result;
+        for (const QJsonValue &deletion : std::as_const(deletions))
+            for (const QJsonValue &e : deletion[QStringLiteral("elsewhere")].toArray())
+                if (!e[QStringLiteral("problem")].toString().isEmpty()) {
+                    context.error(
+                        Tr::tr("nothing deleted: the directory on %1 cannot be removed now (%2)")
+                            .arg(e[QStringLiteral("cluster")].toString(), e[QStringLiteral("problem")].toString()));
+                    return Failure;
+                }
         out << Tr::tr("Delete these runs and their directories? [y/N] ") << Qt::flush;
         QTextStream in(stdin);
         if (!in.readLine().trimmed().toLower().startsWith(u'y')) {

@@ -180,6 +180,8 @@ private slots:
         on->setCurrentIndex(on->findText(kSandboxHost));
         emit on->activated(on->currentIndex());
         QTRY_VERIFY_WITH_TIMEOUT(!listed.isEmpty(), 30000);
+        QCOMPARE(QFileInfo(files->directory()).canonicalFilePath(),
+                 QFileInfo(runDirectoryOn(kSandboxHost, runId, jobs, {})).canonicalFilePath());
         QTreeWidget *list = files->list();
         QVERIFY(list->topLevelItemCount() > 0);
         bool checkpointListed = false;

@@ -8,6 +8,7 @@
 #include "core/profiles/profilestore.h"
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
+#include "core/runs/runfiles.h"
 #include "core/scheduler/jobstate.h"
 #include "core/sshconfigparser.h"
 #include "core/store/runmetrics.h"
@@ -242,11 +243,7 @@ void RunView::reloadDetails()
     m_resumeLatest->setEnabled(!running && !jobs.isEmpty());
     m_continueOn->setEnabled(!running && !jobs.isEmpty());
     m_checkpoints->showRun(&record, jobs, m_metrics);
-    QStringList ranOn{record.cluster};
-    for (const JobRecord &job : jobs)
-        if (!job.cluster.isEmpty() && !ranOn.contains(job.cluster))
-            ranOn.append(job.cluster);
-    m_files->showRun(record.cluster, record.id, ranOn);
+    m_files->showRun(record.cluster, record.id, clustersRanOn(record.cluster, jobs));
     m_notes->showRun(&record);
     m_delete->setEnabled(!running);
     if (m_script->toPlainText() != record.script)

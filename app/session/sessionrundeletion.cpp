@@ -73,9 +73,9 @@ void ClusterSession::removeRuns(SessionOperation *operation, const QList<RunReco
         const auto jobs = m_store->jobs(run.id);
         if (!jobs.ok())
             return operation->fail(jobs.error);
-        for (const JobRecord &job : jobs.value)
-            if (!job.cluster.isEmpty() && job.cluster != name() && !elsewhere[job.cluster].contains(run.id))
-                elsewhere[job.cluster].append(run.id);
+        for (const QString &cluster : clustersRanOn(name(), jobs.value))
+            if (cluster != name())
+                elsewhere[cluster].append(run.id);
         agent::RunDeletion deletion;
         deletion.run = run.id;
         deletion.name = run.name;

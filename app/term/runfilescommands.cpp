@@ -3,6 +3,7 @@
 #include "core/agent/agentops.h"
 #include "core/duration.h"
 #include "core/runs/checkpointinventory.h"
+#include "core/runs/runfiles.h"
 #include "core/transferrate.h"
 #include "term/progressprinter.h"
 #include "term/runrefresh.h"
@@ -119,10 +120,7 @@ QString clusterOn(TermContext &context, const RunRecord &run, const QString &on)
         context.error(jobs.error);
         return {};
     }
-    QStringList ranOn{run.cluster};
-    for (const JobRecord &job : jobs.value)
-        if (!job.cluster.isEmpty() && !ranOn.contains(job.cluster))
-            ranOn.append(job.cluster);
+    const QStringList ranOn = clustersRanOn(run.cluster, jobs.value);
     if (ranOn.contains(on))
         return on;
     context.error(

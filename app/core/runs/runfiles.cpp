@@ -49,6 +49,15 @@ QString runDirectoryOn(const QString &cluster, const QString &runId, const QList
     return runDirectoryOf(runId, here, workDirectory);
 }
 
+QStringList clustersRanOn(const QString &runCluster, const QList<JobRecord> &jobs)
+{
+    QStringList ranOn{runCluster};
+    for (const JobRecord &job : jobs)
+        if (!job.cluster.isEmpty() && !ranOn.contains(job.cluster))
+            ranOn.append(job.cluster);
+    return ranOn;
+}
+
 QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const QString &workDirectory)
 {
     const QString marker = runMarker(runId);

@@ -17,6 +17,9 @@ QString runDirectoryOf(const QString &runId, const QList<JobRecord> &jobs, const
 QString runDirectoryOn(const QString &cluster, const QString &runId, const QList<JobRecord> &jobs,
                        const QString &workDirectory);
 
+// The clusters a run's jobs ran on: its own (`runCluster`) first, then the others in the order of its jobs.
+QStringList clustersRanOn(const QString &runCluster, const QList<JobRecord> &jobs);
+
 // Where a path on the cluster lies inside the run's directory ("checkpoints/step_64.pt"); empty when it lies outside.
 QString pathInRun(const QString &runId, const QString &absolutePath);
 

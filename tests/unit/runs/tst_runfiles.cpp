@@ -92,6 +92,10 @@ private slots:
                  QStringLiteral("/home/u/td/runs/") + m_id);
         QCOMPARE(runDirectoryOn(QStringLiteral("c"), m_id, {job}, QStringLiteral("/home/u/td")),
                  QStringLiteral("/scratch/u/td/runs/") + m_id);
+        // The clusters it ran on: its own first (b), each once; a job saved without a cluster adds none.
+        QCOMPARE(clustersRanOn(QStringLiteral("b"), {onA, job, onB, onA}),
+                 (QStringList{QStringLiteral("b"), QStringLiteral("a")}));
+        QCOMPARE(clustersRanOn(QStringLiteral("a"), {job}), QStringList{QStringLiteral("a")});
         QCOMPARE(
             pathInRun(m_id, QStringLiteral("/scratch/td/runs/") + m_id + QStringLiteral("/checkpoints/step_64.pt")),
             QStringLiteral("checkpoints/step_64.pt"));

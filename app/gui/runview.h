@@ -7,6 +7,7 @@
 
 #include <QPointer>
 #include <QWidget>
+#include <functional>
 
 class QAction;
 class QCheckBox;
@@ -21,6 +22,9 @@ class LogPatternDialog;
 class QTabWidget;
 
 namespace torchdeck {
+namespace agent {
+struct RunDeletion;
+}
 
 class CheckpointPanel;
 class AgentClient;
@@ -83,6 +87,9 @@ signals:
     void runDeleted(const QString &runId);
 
 private:
+    // The box of "Delete run…": what the dry run measured, or why the cluster could not be asked (the record alone).
+    void confirmDeletion(const QString &cluster, const QString &name, const agent::RunDeletion &deletion,
+                         const QString &unreachable, const std::function<void(bool)> &remove);
     void reloadDetails();
     void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     // The agent samples what the shown run's job uses while it runs; the line under the header says it.

@@ -42,47 +42,65 @@ void RunView::deleteRun(bool confirm, bool remote)
     if (!confirm)
         return remove(remote);
     // A dry run first: it refuses a run that goes on, and measures the directory.
+    emit message(tr("Measuring the directory of run %1 on %2…").arg(name, cluster));
     SessionOperation *dryRun = m_agent->deleteRuns(cluster, {runId}, true, true);
-    connect(dryRun, &SessionOperation::failed, this,
-            [this](const QString &error) { emit message(tr("Not deleted: %1").arg(error)); });
-    onReply<agent::DeleteRuns>(dryRun, this, [this, cluster, name, remove](const agent::DeleteRuns::Reply &reply) {
-        const agent::RunDeletion deletion = reply.runs.value(0);
-        QMessageBox box(
-            QMessageBox::Question, tr("Delete run"),
-            tr("Delete run %1 from this machine's records? Its charts, logs and checkpoints list go.").arg(name),
-            QMessageBox::Yes | QMessageBox::Cancel, this);
-        box.setDefaultButton(QMessageBox::Cancel);
-        // Where earlier attempts ran on other clusters, their directories there go too.
-        qint64 bytes = deletion.bytes;
-        QString where =
-            deletion.bytes >= 0
-                ? tr("on %1 (%2): %3").arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
-                : QString();
-        int directories = deletion.bytes >= 0 ? 1 : 0;
-        QStringList unasked;
-        for (const agent::RunDirectoryElsewhere &elsewhere : deletion.elsewhere) {
-            if (!elsewhere.problem.isEmpty())
-                unasked.append(tr("%1 was not asked (%2)").arg(elsewhere.cluster, elsewhere.problem));
-            if (elsewhere.bytes < 0)
-                continue;
-            ++directories;
-            bytes = std::max<qint64>(bytes, 0) + elsewhere.bytes;
-            where += (where.isEmpty() ? QString() : QStringLiteral("; ")) +
-                     tr("on %1 (%2): %3")
-                         .arg(elsewhere.cluster, QLocale().formattedDataSize(elsewhere.bytes), elsewhere.directory);
+    connect(dryRun, &SessionOperation::failed, this, [this, runId, cluster, name, remove](const QString &error) {
+        // An ended run whose cluster cannot be reached now (or is gone) can still be forgotten: its record alone.
+        const auto now = m_agent->store()->run(runId);
+        if (!now.ok() || !now.value || !now.value->hasEnded()) {
+            emit message(tr("Not deleted: %1").arg(error));
+            return;
         }
-        auto *directory = new QCheckBox(bytes < 0          ? tr("Its directory on %1 is already gone").arg(cluster)
-                                        : directories == 1 ? tr("Also remove its directory %1").arg(where)
-                                                           : tr("Also remove its directories %1").arg(where));
-        // A directory that cannot be removed now would fail the deletion: the record alone can go.
-        directory->setEnabled(bytes >= 0 && unasked.isEmpty());
-        if (!unasked.isEmpty())
-            box.setInformativeText(
-                tr("Its directories cannot be removed now: %1").arg(unasked.join(QStringLiteral("; "))));
-        box.setCheckBox(directory);
-        if (box.exec() == QMessageBox::Yes)
-            remove(directory->isChecked());
+        agent::RunDeletion unmeasured;
+        unmeasured.bytes = -1;
+        confirmDeletion(cluster, name, unmeasured, error, remove);
     });
+    onReply<agent::DeleteRuns>(dryRun, this, [this, cluster, name, remove](const agent::DeleteRuns::Reply &reply) {
+        confirmDeletion(cluster, name, reply.runs.value(0), {}, remove);
+    });
+}
+
+void RunView::confirmDeletion(const QString &cluster, const QString &name, const agent::RunDeletion &deletion,
+                              const QString &unreachable, const std::function<void(bool)> &remove)
+{
+    QMessageBox box(
+        QMessageBox::Question, tr("Delete run"),
+        tr("Delete run %1 from this machine's records? Its charts, logs and checkpoints list go.").arg(name),
+        QMessageBox::Yes | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("confirmDeletion"));
+    box.setDefaultButton(QMessageBox::Cancel);
+    // Where earlier attempts ran on other clusters, their directories there go too.
+    qint64 bytes = deletion.bytes;
+    QString where =
+        deletion.bytes >= 0
+            ? tr("on %1 (%2): %3").arg(cluster, QLocale().formattedDataSize(deletion.bytes), deletion.directory)
+            : QString();
+    int directories = deletion.bytes >= 0 ? 1 : 0;
+    QStringList unasked;
+    if (!unreachable.isEmpty())
+        unasked.append(tr("%1 was not asked (%2)").arg(cluster, unreachable));
+    for (const agent::RunDirectoryElsewhere &elsewhere : deletion.elsewhere) {
+        if (!elsewhere.problem.isEmpty())
+            unasked.append(tr("%1 was not asked (%2)").arg(elsewhere.cluster, elsewhere.problem));
+        if (elsewhere.bytes < 0)
+            continue;
+        ++directories;
+        bytes = std::max<qint64>(bytes, 0) + elsewhere.bytes;
+        where += (where.isEmpty() ? QString() : QStringLiteral("; ")) +
+                 tr("on %1 (%2): %3")
+                     .arg(elsewhere.cluster, QLocale().formattedDataSize(elsewhere.bytes), elsewhere.directory);
+    }
+    auto *directory = new QCheckBox(!unreachable.isEmpty() ? tr("Its directory on %1 stays").arg(cluster)
+                                    : bytes < 0            ? tr("Its directory on %1 is already gone").arg(cluster)
+                                    : directories == 1     ? tr("Also remove its directory %1").arg(where)
+                                                           : tr("Also remove its directories %1").arg(where));
+    // A directory that cannot be removed now would fail the deletion: the record alone can go.
+    directory->setEnabled(bytes >= 0 && unasked.isEmpty());
+    if (!unasked.isEmpty())
+        box.setInformativeText(tr("Its directories cannot be removed now: %1").arg(unasked.join(QStringLiteral("; "))));
+    box.setCheckBox(directory);
+    if (box.exec() == QMessageBox::Yes)
+        remove(directory->isChecked());
 }
 
 bool RunView::openShell()

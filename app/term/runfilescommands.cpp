@@ -17,6 +17,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QSet>
 #include <QSocketNotifier>
 #include <QTimer>
 #include <array>
@@ -440,12 +441,15 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
     if (!context.open())
         return Failure;
     QMap<QString, QStringList> byCluster;
+    QSet<QString> asked; // the clusters the deletion needs: the records of ended runs go without them
     for (const QString &text : named) {
         const auto run = context.findRun(text);
         if (!run)
             return Failure; // nothing goes when one is not found: a typo never deletes the others alone
         if (!byCluster[run->cluster].contains(run->id))
             byCluster[run->cluster].append(run->id);
+        if (remote || !run->hasEnded())
+            asked.insert(run->cluster);
     }
     int result = Ok;
     QJsonArray deletions;
@@ -453,7 +457,7 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
         result = Ok;
         deletions = {};
         for (auto it = byCluster.cbegin(); it != byCluster.cend(); ++it) {
-            if (!context.connect(it.key())) {
+            if (asked.contains(it.key()) && !context.connect(it.key())) {
                 result = Failure;
                 continue;
             }

@@ -9,15 +9,19 @@
 #include "gui/runview.h"
 #include "guisandbox.h"
 
+#include <QApplication>
+#include <QCheckBox>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 
@@ -152,6 +156,43 @@ private slots:
         QVERIFY(!window.agent()->store()->run(runId).value);
         QTRY_VERIFY_WITH_TIMEOUT(!window.runModel()->run(runId), 10000); // its row went
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->runId().isEmpty(), 10000);
+
+        // An ended run of a cluster that cannot be reached (gone from the ssh config): "Delete run…" offers its
+        // record alone, says why, and forgets it.
+        RunRecord gone;
+        gone.id = QStringLiteral("90000000-aaaa-bbbb-cccc-000000000000");
+        gone.name = QStringLiteral("on a gone cluster");
+        gone.cluster = QStringLiteral("torchdeck-gone");
+        gone.state = QStringLiteral("completed");
+        gone.created = QDateTime::currentDateTimeUtc();
+        RunStore writer; // the window's store only reads: the run is written as the agent would
+        QVERIFY(writer.open(window.agent()->store()->path()).ok());
+        QVERIFY(writer.addRun(gone).ok());
+        RunView goneView(window.agent());
+        goneView.showRun(gone.id);
+        QString offered;
+        QString why;
+        bool removable = true;
+        QTimer answer; // the box comes after the dry run failed, in its own event loop
+        answer.setInterval(50);
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box)
+                return;
+            answer.stop();
+            offered = box->checkBox()->text();
+            removable = box->checkBox()->isEnabled();
+            why = box->informativeText();
+            box->button(QMessageBox::Yes)->click();
+        });
+        answer.start();
+        QSignalSpy goneDeleted(&goneView, &RunView::runDeleted);
+        goneView.deleteRun();
+        QTRY_COMPARE_WITH_TIMEOUT(goneDeleted.size(), 1, 60000);
+        QCOMPARE(offered, QStringLiteral("Its directory on torchdeck-gone stays"));
+        QVERIFY(!removable);
+        QVERIFY2(why.contains(QStringLiteral("torchdeck-gone was not asked (")), qPrintable(why));
+        QVERIFY(!window.agent()->store()->run(gone.id).value);
     }
 };
 

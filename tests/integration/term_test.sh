@@ -690,6 +690,18 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$(td runs --tag paper-fig3 --offline)" "No runs tagged paper-fig3" "runs --tag after --remove"
     rc=0; out=$(td tag "$keep" 'no spaces' 2>&1) || rc=$?
     expect_eq "$rc" 2 "a tag with a space" && grep -q 'cannot be a tag' <<<"$out" || fail "tag: $out"
+    # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
+    # directory cannot, and a deletion with --remote fails and keeps the run.
+    stop_agent
+    sed 's/^\( *Port\) .*/\1 1/' "$TORCHDECK_SANDBOX_SSH_CONFIG" >"$home/closed-ssh-config"
+    export TORCHDECK_SSH_CONFIG=$home/closed-ssh-config
+    rc=0; out=$(td delete "$keep" --remote 2>&1) || rc=$?
+    expect_eq "$rc" 1 "delete --remote with the cluster out of reach" &&
+        grep -q 'cannot connect to torchdeck-sandbox' <<<"$out" || fail "delete --remote: $out"
+    td status "$keep" --offline >/dev/null || fail "the run went with its cluster out of reach"
+    out=$(td delete "$keep") || fail "delete of the record with the cluster out of reach: $out"
+    grep -q "^deleted run ${keep:0:8} (the baseline): its record$" <<<"$out" || fail "delete: $out"
+    [[ -d "$home/work/runs/$keep" ]] || fail "the directory went without --remote"
 }
 
 case_no_restart() { # a real error is not restarted, and the run says why

@@ -22,15 +22,15 @@ namespace torchdeck::term {
 namespace {
 constexpr int actionTimeoutMs = 60000;
 
-// What each cluster that holds some of the run's checkpoints lists: the run's own must answer; another that cannot
-// leaves its checkpoints unchecked, said on stderr.
+// What each cluster that holds some of the run's checkpoints lists; one that cannot be reached leaves its checkpoints
+// unchecked, said on stderr. `ownMustAnswer` (a deletion): the run's own cluster must answer, or nothing is listed.
 std::optional<QHash<QString, QStringList>> listPresent(TermContext &context, const RunRecord &run,
                                                        const CheckpointPlaces &places,
-                                                       const QList<CheckpointRecord> &checkpoints)
+                                                       const QList<CheckpointRecord> &checkpoints, bool ownMustAnswer)
 {
     QHash<QString, QStringList> present;
     for (const QString &cluster : places.clusters(checkpoints)) {
-        const bool own = cluster == run.cluster;
+        const bool own = cluster == run.cluster && ownMustAnswer;
         if (!context.connect(cluster)) {
             if (own)
                 return std::nullopt;
@@ -172,7 +172,7 @@ int runCheckpointsCommand(const QStringList &args, QTextStream &out, QTextStream
     const CheckpointPlaces places(run->cluster, jobs.ok() ? jobs.value : QList<JobRecord>{});
     QHash<QString, QStringList> present;
     if (!checkpoints.value.isEmpty()) {
-        const auto listed = listPresent(context, *run, places, checkpoints.value);
+        const auto listed = listPresent(context, *run, places, checkpoints.value, !toDelete.isEmpty());
         if (!listed)
             return Failure;
         present = *listed;

@@ -60,6 +60,12 @@ end_job_in() {
     scontrol update JobId="$1" EndTime="$(date -d "+$2 sec" +%Y-%m-%dT%H:%M:%S)" || fail "the end of job $1"
 }
 
+close_sandbox_port() { # the sandbox out of reach for the case's next agent: its ssh config, the port closed
+    stop_agent
+    sed 's/^\( *Port\) .*/\1 1/' "$TORCHDECK_SANDBOX_SSH_CONFIG" >"$home/closed-ssh-config"
+    export TORCHDECK_SSH_CONFIG=$home/closed-ssh-config
+}
+
 use_prebuilt_trainer() {
     td profile torchdeck-sandbox --work-dir "$home/work" --trainer-binary "$TORCHDECK_TRAIN_BINARY" >/dev/null
 }

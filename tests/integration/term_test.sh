@@ -58,6 +58,11 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     out=$("$TORCHDECK_TRAIN_BINARY" --model ae --data fashion-mnist --limit 4096 --batch-size 64 --threads 1 --epochs 4 \
           --resume "$local_copy" --checkpoint-dir "$home/here" 2>&1) || fail "the trainer from the pulled checkpoint: $out"
     grep -q "resumed from $local_copy" <<<"$out" || fail "the trainer did not resume: $out"
+    # Its cluster out of reach: its checkpoints are listed from the store, unchecked, and it says so.
+    close_sandbox_port
+    out=$(td checkpoints flow 2>"$home/said") || fail "checkpoints with the cluster out of reach: $(cat "$home/said")"
+    grep -qE '^96 +3 .* checkpoint-0000000096\.pt +\(not checked\)$' <<<"$out" || fail "checkpoints unchecked: $out"
+    grep -q 'the checkpoints on torchdeck-sandbox are listed unchecked' "$home/said" || fail "said: $(cat "$home/said")"
 }
 
 case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless
@@ -692,9 +697,7 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$rc" 2 "a tag with a space" && grep -q 'cannot be a tag' <<<"$out" || fail "tag: $out"
     # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
     # directory cannot, and a deletion with --remote fails and keeps the run.
-    stop_agent
-    sed 's/^\( *Port\) .*/\1 1/' "$TORCHDECK_SANDBOX_SSH_CONFIG" >"$home/closed-ssh-config"
-    export TORCHDECK_SSH_CONFIG=$home/closed-ssh-config
+    close_sandbox_port
     rc=0; out=$(td delete "$keep" --remote 2>&1) || rc=$?
     expect_eq "$rc" 1 "delete --remote with the cluster out of reach" &&
         grep -q 'cannot connect to torchdeck-sandbox' <<<"$out" || fail "delete --remote: $out"

@@ -10,6 +10,7 @@
 
 #include <QCoreApplication>
 #include <QLoggingCategory>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -22,6 +23,15 @@ constexpr int busyRetryMs = 250;      // an agent that is stopping: wait for it 
 constexpr int busyWaitTries = 1200;   // 5 minutes (its submissions in flight finish first)
 constexpr int busyRefusedTries = 40;  // 10 s of an agent that refuses connections for now
 constexpr int reattachDelayMs = 1000; // the window, after its agent went away
+
+// How long an attached agent may leave a front's waiting requests without a word, its status asked for meanwhile:
+// 30 s, or TORCHDECK_AGENT_SILENCE_MS (tests).
+int agentSilenceMs()
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue("TORCHDECK_AGENT_SILENCE_MS", &ok);
+    return ok && ms > 0 ? ms : 30000;
+}
 
 QString &programPath()
 {
@@ -65,6 +75,8 @@ AgentClient::AgentClient(Options options, RunStore *store, QObject *parent)
     m_answerDeadline.setSingleShot(true);
     m_answerDeadline.setInterval(kAgentAnswerDeadlineMs);
     connect(&m_answerDeadline, &QTimer::timeout, this, &AgentClient::noAnswer);
+    m_liveness.setInterval(std::clamp(agentSilenceMs() / 6, 100, 5000));
+    connect(&m_liveness, &QTimer::timeout, this, &AgentClient::checkLiveness);
     connect(&m_socket, &QLocalSocket::connected, this, &AgentClient::socketConnected);
     connect(&m_socket, &QLocalSocket::errorOccurred, this, &AgentClient::socketFailed);
     connect(&m_socket, &QLocalSocket::disconnected, this, &AgentClient::socketGone);
@@ -102,6 +114,7 @@ void AgentClient::detach()
 {
     m_retry.stop();
     m_answerDeadline.stop();
+    m_liveness.stop();
     m_phase = Phase::Detached;
     m_attached = false;
     m_socket.abort();
@@ -179,6 +192,7 @@ void AgentClient::socketGone()
 void AgentClient::lost(const QString &reason)
 {
     m_answerDeadline.stop();
+    m_liveness.stop();
     const bool wasAttached = m_attached;
     m_phase = Phase::Detached;
     m_attached = false;
@@ -212,6 +226,7 @@ void AgentClient::failAll(const QString &reason)
 
 void AgentClient::readFrames()
 {
+    m_lastHeard.start();
     m_reader->append(m_socket.readAll());
     while (m_phase != Phase::Detached) {
         const std::optional<QByteArray> payload = m_reader->next();
@@ -240,6 +255,10 @@ void AgentClient::received(const AgentMessage &message)
         return helloAnswered(message);
     if (message.kind == AgentMessageKind::Event && message.id == 0)
         return event(message);
+    if (message.kind == AgentMessageKind::Reply && m_pingId != 0 && message.id == m_pingId) {
+        m_pingId = 0;
+        return;
+    }
     const auto it = m_pending.find(message.id);
     if (it == m_pending.end())
         return; // a request this front stopped caring for
@@ -278,6 +297,28 @@ void AgentClient::noAnswer()
                  : tr("the agent does not answer: stopped? (`torchdeck agent restart` replaces it)"));
 }
 
+void AgentClient::checkLiveness()
+{
+    if (m_phase != Phase::Attached)
+        return;
+    const bool waiting =
+        std::any_of(m_pending.cbegin(), m_pending.cend(), [](const Pending &p) { return p.sent && p.operation; });
+    if (!waiting || m_lastHeard.elapsed() < m_liveness.interval())
+        return;
+    if (m_pingId == 0) {
+        m_pingId = m_nextId++;
+        m_pingSent.start();
+        m_socket.write(encodeAgentFrame(agentRequest(m_pingId, QString::fromUtf16(agent::Status::name))));
+        return;
+    }
+    const qint64 silent = std::min(m_lastHeard.elapsed(), m_pingSent.elapsed());
+    if (silent < agentSilenceMs())
+        return;
+    lost(tr("the agent, pid %1, has not answered for %2 s: stopped? (`torchdeck agent restart` replaces it)")
+             .arg(m_agentPid)
+             .arg(silent / 1000));
+}
+
 void AgentClient::helloAnswered(const AgentMessage &reply)
 {
     m_answerDeadline.stop();
@@ -304,6 +345,9 @@ void AgentClient::helloAnswered(const AgentMessage &reply)
     }
     m_phase = Phase::Attached;
     m_attached = true;
+    m_pingId = 0;
+    m_lastHeard.start();
+    m_liveness.start();
     m_connectTries = 0;
     m_busyTries = 0;
     for (auto it = m_looking.cbegin(); it != m_looking.cend(); ++it) // an agent started anew knows none

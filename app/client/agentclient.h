@@ -13,6 +13,7 @@
 
 #include <QCborMap>
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QLocalSocket>
 #include <QObject>
@@ -201,6 +202,7 @@ private:
     // Asks an agent of another version to finish and go, in the words of its protocol version.
     void handOver(int protocolVersion = kAgentProtocolVersion);
     void noAnswer();
+    void checkLiveness();
     void send(qint64 id);
     void failAll(const QString &reason);
     void lost(const QString &reason);
@@ -213,6 +215,12 @@ private:
     std::unique_ptr<AgentFrameReader> m_reader;
     QTimer m_retry;
     QTimer m_answerDeadline; // for the agent's answer to hello
+    // While requests wait: an agent silent for a while is asked for its status, and one that stays silent (stopped)
+    // fails them rather than hang its front.
+    QTimer m_liveness;
+    QElapsedTimer m_lastHeard;
+    QElapsedTimer m_pingSent;
+    qint64 m_pingId = 0;
     enum class Phase { Detached, Connecting, Greeting, HandingOver, Attached } m_phase = Phase::Detached;
     bool m_attached = false;
     bool m_startedAgent = false;

@@ -298,6 +298,21 @@ PY
     kill -CONT "$pid"
     td check torchdeck-sandbox >/dev/null || fail "check after SIGCONT"
     expect_eq "$(agent_pid)" "$pid" "the agent after SIGCONT"
+    # Stopped while a command waits on it (logs -f of a running job): the command says so once the agent has been
+    # silent for TORCHDECK_AGENT_SILENCE_MS, asked meanwhile; the job goes on, and so does the agent after SIGCONT.
+    local run follow
+    td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
+    run=$(td submit torchdeck-sandbox --name sleeper --launch local --command 'echo started; sleep 300' --json |
+        json_field run)
+    TORCHDECK_AGENT_SILENCE_MS=2000 td logs "$run" -f >"$home/follow.out" 2>&1 & follow=$!
+    until grep -q '^started$' "$home/follow.out"; do kill -0 "$follow" 2>/dev/null || fail "logs -f: $(cat "$home/follow.out")"; sleep 0.1; done
+    kill -STOP "$pid"
+    wait "$follow" && fail "logs -f went on with the agent stopped"
+    kill -CONT "$pid"
+    grep -q "the agent, pid $pid, has not answered for 2 s: stopped?" "$home/follow.out" ||
+        fail "logs -f with the agent stopped: $(cat "$home/follow.out")"
+    expect_eq "$(td status "$run" --json | json_field state)" running "the run after the agent was stopped"
+    td cancel "$run" >/dev/null
     # `agent restart` replaces a stopped agent.
     kill -STOP "$pid"
     out=$(td agent restart 2>&1) || fail "agent restart: $out"

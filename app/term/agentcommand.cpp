@@ -19,7 +19,8 @@
 namespace torchdeck::term {
 
 namespace {
-constexpr int answerTimeoutMs = 10000;
+// Past the client's own deadline for an agent's hello: one that does not answer is named by it, with its pid.
+constexpr int answerTimeoutMs = kAgentAnswerDeadlineMs + 5000;
 constexpr int stopTimeoutMs = 10 * 60 * 1000; // its submissions in flight finish first
 constexpr int processExitPollMs = 50;
 constexpr int processExitTries = 200; // 10 s for its connections to close
@@ -80,12 +81,22 @@ void printStatus(QTextStream &out, const AgentStatus &status)
                    .arg(c.pid == QCoreApplication::applicationPid() ? Tr::tr(" (this command)") : QString());
 }
 
+// An agent whose process runs but did not answer (stopped, hung): not to be taken for none.
+bool runsSilently(const AgentClient &agent)
+{
+    return agent.agentPid() > 0 && ::kill(pid_t(agent.agentPid()), 0) == 0;
+}
+
 int status(TermContext &context, AgentClient &agent, bool json)
 {
     const OperationOutcome answered = waitFor(agent.status(), answerTimeoutMs);
     if (!answered.ok) {
-        context.out() << Tr::tr("no agent runs for %1 (%2)\n").arg(agentPaths().dataDirectory, answered.error)
-                      << Qt::flush;
+        if (runsSilently(agent)) {
+            context.error(answered.error);
+            return Failure;
+        }
+        (json ? context.err() : context.out())
+            << Tr::tr("no agent runs for %1 (%2)\n").arg(agentPaths().dataDirectory, answered.error) << Qt::flush;
         return Failure;
     }
     const std::optional<agent::Status::Reply> reply = answered.reply<agent::Status>();
@@ -140,6 +151,10 @@ int stop(TermContext &context, AgentClient &agent)
     OperationOutcome answered;
     const std::optional<bool> gone = stopAgent(context, agent, &answered);
     if (!gone) {
+        if (runsSilently(agent)) {
+            context.error(answered.error);
+            return Failure;
+        }
         context.out() << Tr::tr("no agent runs for %1\n").arg(agentPaths().dataDirectory) << Qt::flush;
         return Ok;
     }
@@ -160,7 +175,7 @@ int restart(TermContext &context, AgentClient &agent)
         context.error(Tr::tr("agent %1 is still finishing its submissions; not replaced").arg(old));
         return Failure;
     }
-    if (!stopped && old > 0 && ::kill(pid_t(old), 0) == 0) {
+    if (!stopped && runsSilently(agent)) {
         context.out() << Tr::tr("agent %1 does not answer (%2): ending it\n").arg(old).arg(answered.error) << Qt::flush;
         ::kill(pid_t(old), SIGCONT); // a stopped process hears SIGTERM once it runs again
         ::kill(pid_t(old), SIGTERM);

@@ -328,7 +328,8 @@ QList<CommandSpec> buildCommands()
          clusters,
          {agentAction},
          Tr::tr("the background agent that holds one connection per cluster, polls, and restarts your runs with no "
-                "window open (the fronts start it): status, stop, on or off to start it when you log in; without "
+                "window open (the fronts start it): status, stop, restart (ends one that does not answer), on or "
+                "off to start it when you log in; without "
                 "an action, run it in the foreground"),
          {jsonFlag(), valued("--idle-exit", "MINUTES",
                              Tr::tr("how long it stays with no front attached and no run unfinished (default 10)"))}},

@@ -313,8 +313,13 @@ PY
         fail "logs -f with the agent stopped: $(cat "$home/follow.out")"
     expect_eq "$(td status "$run" --json | json_field state)" running "the run after the agent was stopped"
     td cancel "$run" >/dev/null
-    # `agent restart` replaces a stopped agent.
+    # `agent stop` and `agent status` do not take a stopped agent for none; `agent restart` replaces it.
     kill -STOP "$pid"
+    out=$(td agent stop 2>&1) && fail "agent stop of a stopped agent: $out"
+    grep -q "the agent, pid $pid, does not answer: stopped?" <<<"$out" || fail "agent stop of a stopped agent: $out"
+    out=$(td agent status --json 2>"$home/said") && fail "agent status of a stopped agent: $out"
+    expect_eq "$out" "" "agent status --json of a stopped agent (stdout)"
+    grep -q "the agent, pid $pid, does not answer: stopped?" "$home/said" || fail "agent status: $(cat "$home/said")"
     out=$(td agent restart 2>&1) || fail "agent restart: $out"
     grep -q "agent $pid does not answer" <<<"$out" || fail "agent restart: $out"
     gone "$pid" || fail "agent $pid still runs after the restart"

@@ -4,6 +4,7 @@
 #include "core/agent/agentevents.h"
 #include "core/agent/agentops.h"
 #include "term/blocking.h"
+#include "term/interruptnotice.h"
 #include "term/progressprinter.h"
 #include "term/termtr.h"
 
@@ -17,6 +18,9 @@ constexpr int workDirectoryTimeoutMs = 60000;
 
 std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, SessionOperation *submission)
 {
+    const InterruptNotice notice(
+        Tr::tr("torchdeck: interrupted; the agent goes on with the submission (its job may reach the scheduler): "
+               "`torchdeck runs` shows it, `torchdeck cancel RUN` stops it"));
     ProgressPrinter progress(context.err());
     std::optional<LaunchResult> first;
     QObject watcher;

@@ -313,6 +313,28 @@ PY
         fail "logs -f with the agent stopped: $(cat "$home/follow.out")"
     expect_eq "$(td status "$run" --json | json_field state)" running "the run after the agent was stopped"
     td cancel "$run" >/dev/null
+    # Ended (SIGTERM) while the agent has its submission (sbatch held by a wrapper): the command says the agent goes
+    # on with it, and it does.
+    local submit rc=0 wrapper="$TORCHDECK_SANDBOX_DIR/bin/sbatch" hold="$TORCHDECK_SANDBOX_DIR/hold-sbatch"
+    printf '#!/bin/bash\nwhile [[ -e %q ]]; do sleep 0.1; done\nexec /usr/bin/sbatch "$@"\n' "$hold" >"$wrapper"
+    chmod +x "$wrapper"
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper' '$hold'; stop_agent" EXIT
+    touch "$hold"
+    setsid -w "$TORCHDECK_BIN" submit torchdeck-sandbox --name interrupted --launch local --command true \
+        >"$home/submit.out" 2>&1 & submit=$!
+    until grep -q '^Submitting' "$home/submit.out"; do
+        kill -0 "$submit" 2>/dev/null || fail "submit: $(cat "$home/submit.out")"; sleep 0.05
+    done
+    kill -TERM "$submit"
+    wait "$submit" || rc=$?
+    rm "$hold"
+    expect_eq "$rc" 143 "submit ended by SIGTERM"
+    grep -q 'interrupted; the agent goes on with the submission' "$home/submit.out" ||
+        fail "submit ended by SIGTERM said: $(cat "$home/submit.out")"
+    until td status interrupted --offline >/dev/null 2>&1; do sleep 0.2; done
+    expect_eq "$(wait_final interrupted 120)" completed "the submission the agent went on with"
+    rm "$wrapper"
     # `agent stop` and `agent status` do not take a stopped agent for none; `agent restart` replaces it.
     kill -STOP "$pid"
     out=$(td agent stop 2>&1) && fail "agent stop of a stopped agent: $out"

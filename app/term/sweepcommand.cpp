@@ -172,6 +172,21 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                                   : QString())
                 : Tr::tr("torchdeck sweep: %1 separate jobs (not one array: %2)\n").arg(points).arg(plan.notArray))
         << Qt::flush;
+    if (parsed->dryRun && parsed->json) {
+        QJsonArray runs;
+        for (const SweepPlanPoint &point : plan.points)
+            runs.append(QJsonObject{
+                {QStringLiteral("name"), point.request.spec.name},
+                {QStringLiteral("point"), QJsonDocument::fromJson(sweepPointJson(point.point).toUtf8()).object()}});
+        out << QJsonDocument(QJsonObject{{QStringLiteral("cluster"), base.cluster},
+                                         {QStringLiteral("array"), plan.asArray()},
+                                         {QStringLiteral("node_hours"), plan.nodeSeconds / 3600.0},
+                                         {QStringLiteral("runs"), runs}})
+                   .toJson(QJsonDocument::Compact)
+            << '\n'
+            << Qt::flush;
+        return Ok;
+    }
     if (parsed->dryRun) {
         for (const SweepPlanPoint &point : plan.points)
             out << point.request.spec.name << "  " << point.point.label() << '\n';

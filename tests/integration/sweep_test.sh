@@ -203,6 +203,16 @@ case_invalid() { # a point the cluster cannot run: nothing is sent, no run is ke
     expect_eq "$(td sweeps --json)" '{"sweeps":[]}' "sweeps after the refused sweep"
     out=$(td sweep torchdeck-sandbox --lr 0.1 --vary lr=0.1,0.2 2>&1) && fail "lr given and varied: $out"
     grep -q "lr is given and varied" <<<"$out" || fail "$out"
+    # Each point's trainer arguments as the trainer reads them; a dry run in JSON lists the points.
+    out=$(td sweep torchdeck-sandbox --vary lr=abc,0.1 --dry-run 2>&1) && fail "a learning rate that is no number: $out"
+    grep -qF "lr=abc: trainerArgs: The trainer would refuse it: --lr: 'abc' is not a number" <<<"$out" || fail "$out"
+    out=$(td sweep torchdeck-sandbox --name lrs --vary lr=0.2,0.1 --dry-run --json 2>/dev/null)
+    /usr/bin/python3 - "$out" <<'PY' || fail "sweep --dry-run --json: $out"
+import json, sys
+plan = json.loads(sys.argv[1])
+assert plan["cluster"] == "torchdeck-sandbox" and plan["array"] is True, plan
+assert [(r["name"], r["point"]) for r in plan["runs"]] == [("lrs.lr0.2", {"lr": "0.2"}), ("lrs.lr0.1", {"lr": "0.1"})], plan
+PY
     remove_home
 }
 

@@ -4,6 +4,7 @@
 #include "core/coretr.h"
 #include "core/jobs/directivevalue.h"
 #include "core/jobs/restartvalidation.h"
+#include "core/jobs/trainerargs.h"
 #include "core/jobs/walltime.h"
 #include "core/metrics/logmetrics.h"
 
@@ -325,6 +326,9 @@ private:
             add(QStringLiteral("nodes"), core::Tr::tr("A local job runs on this one machine: one node."));
         if (s.commandKind == CommandKind::Trainer && s.trainerPath.isEmpty())
             add(QStringLiteral("trainerPath"), core::Tr::tr("The trainer's path on the cluster is not known."));
+        if (s.commandKind == CommandKind::Trainer)
+            if (const QString problem = bundledTrainerArgsProblem(s.trainerArgs); !problem.isEmpty())
+                add(QStringLiteral("trainerArgs"), core::Tr::tr("The trainer would refuse it: %1").arg(problem));
         if (s.commandKind == CommandKind::Custom && s.customCommand.trimmed().isEmpty())
             add(QStringLiteral("customCommand"), core::Tr::tr("The custom command is empty."));
         for (const ClusterCommand &variant : s.commandOn) {

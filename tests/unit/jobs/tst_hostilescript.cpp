@@ -61,11 +61,15 @@ JobSpec TestHostileScript::baseSpec() const
                      {QStringLiteral("TEST_TWO"), QString()}};
     s.trainerPath =
         m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin")) + QStringLiteral("/torchdeck-train");
-    s.trainerArgs = {hostile(QStringLiteral("arg")),
-                     QString(),
-                     QStringLiteral("--x=$(touch CANARY_eq)"),
+    // Values the trainer's parser takes as they are (validateJobSpec asks it), each a hostile word of its own.
+    s.trainerArgs = {QStringLiteral("--metrics"),
+                     hostile(QStringLiteral("arg")),
+                     QStringLiteral("--checkpoint-dir=$(touch CANARY_eq)"),
+                     QStringLiteral("--resume"),
                      QStringLiteral("a\nb"),
-                     QStringLiteral("%j %x %%"),
+                     QStringLiteral("--data"),
+                     QStringLiteral("fashion-mnist:%j %x %%"),
+                     QStringLiteral("--metrics"),
                      QStringLiteral("'")};
     s.launcherOptions = {hostile(QStringLiteral("opt"))};
     s.container = {ContainerRuntime::Apptainer, hostile(QStringLiteral("image")), {hostile(QStringLiteral("copt"))}};

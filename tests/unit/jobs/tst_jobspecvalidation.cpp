@@ -140,8 +140,14 @@ void TestJobSpecValidation::rejects_data()
     row("env set twice", "environment[1].name", [](JobSpec &s, ClusterCaps &) {
         s.environment = {{QStringLiteral("A"), QStringLiteral("1")}, {QStringLiteral("A"), QStringLiteral("2")}};
     });
-    row("NUL in an argument", "trainerArgs",
-        [](JobSpec &s, ClusterCaps &) { s.trainerArgs = {QStringLiteral("a") + QChar(0)}; });
+    row("NUL in an argument", "trainerArgs", [](JobSpec &s, ClusterCaps &) {
+        s.trainerArgs = {QStringLiteral("--metrics"), QStringLiteral("a") + QChar(0)};
+    });
+    row("a value the trainer refuses", "trainerArgs", [](JobSpec &s, ClusterCaps &) {
+        s.trainerArgs = {QStringLiteral("--lr"), QStringLiteral("abc")};
+    });
+    row("an option the trainer does not know", "trainerArgs",
+        [](JobSpec &s, ClusterCaps &) { s.trainerArgs = {QStringLiteral("--no-such-option")}; });
     row("srun on pbs", "launch", [](JobSpec &s, ClusterCaps &c) {
         c.scheduler = SchedulerKind::Pbs;
         s.partition.clear();

@@ -423,15 +423,32 @@ void RunView::resumeFrom(const ResumeFrom &checkpoint, const QString &cluster)
     if (!run.ok() || !run.value)
         return;
     const QString where = cluster.isEmpty() ? run.value->cluster : cluster;
+    // A completed run goes on from its final checkpoint only to more epochs than it did: how many is asked.
+    QString epochs;
+    const auto spec = run.value->spec();
+    if (run.value->state == u"completed" && spec.ok() && spec.spec.commandKind == CommandKind::Trainer &&
+        (checkpoint.kind() == ResumeFrom::Kind::Latest || checkpoint.kind() == ResumeFrom::Kind::AsSpecified)) {
+        QInputDialog ask(this);
+        ask.setObjectName(QStringLiteral("resumeEpochs"));
+        ask.setWindowTitle(tr("Resume %1").arg(run.value->name));
+        ask.setLabelText(tr("It completed its %n epoch(s). Train on to epoch:", nullptr, int(run.value->epochsDone)));
+        ask.setInputMode(QInputDialog::IntInput);
+        ask.setIntRange(int(run.value->epochsDone) + 1, 1000000);
+        ask.setIntValue(int(run.value->epochsDone) + 1);
+        if (ask.exec() != QDialog::Accepted)
+            return;
+        epochs = QString::number(ask.intValue());
+    }
     QString problem;
     // Refused before asking the agent when the run cannot resume (still running, no such checkpoint).
-    if (!m_agent->profiles() ||
-        !resumeRequest(*m_agent->store(), m_agent->profiles()->profile(where), *run.value, checkpoint, {}, &problem)) {
+    if (!m_agent->profiles() || !resumeRequest(*m_agent->store(), m_agent->profiles()->profile(where), *run.value,
+                                               checkpoint, epochs, &problem)) {
         QMessageBox::warning(this, tr("Cannot resume"), problem);
         return;
     }
-    SessionOperation *submission = where == run.value->cluster ? m_agent->resume(where, m_runId, checkpoint, {})
-                                                               : m_agent->continueOn(where, m_runId, checkpoint, {});
+    SessionOperation *submission = where == run.value->cluster
+                                       ? m_agent->resume(where, m_runId, checkpoint, epochs)
+                                       : m_agent->continueOn(where, m_runId, checkpoint, epochs);
     auto *dialog = new QDialog(this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(where == run.value->cluster ? tr("Resume %1").arg(run.value->name)

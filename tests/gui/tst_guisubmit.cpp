@@ -9,12 +9,14 @@
 
 #include <QApplication>
 #include <QFile>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeWidget>
 
 using namespace torchdeck;
@@ -84,9 +86,21 @@ private slots:
         QCOMPARE(after.sftpRequests, before.sftpRequests);
         window.runView()->tabs()->setCurrentIndex(0);
 
-        // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids.
+        // "Resume latest": the next attempt of the same run, through the same launcher; one run, two job ids. The
+        // run completed its 2 epochs: it is asked to how many it goes on (3), at least one more offered.
+        int offeredFrom = 0;
+        QTimer::singleShot(0, this, [&offeredFrom] {
+            QInputDialog *ask = nullptr;
+            if (!QTest::qWaitFor(
+                    [&] { return (ask = qobject_cast<QInputDialog *>(QApplication::activeModalWidget())); }, 5000))
+                return;
+            offeredFrom = ask->intMinimum();
+            ask->setIntValue(3);
+            ask->accept();
+        });
         QSignalSpy resumed(window.runView(), &RunView::resumed);
         window.runView()->resumeFrom(ResumeFrom::latest());
+        QCOMPARE(offeredFrom, 3);
         QTRY_VERIFY_WITH_TIMEOUT(!resumed.isEmpty(), 120000);
         const auto again = resumed.constFirst().constFirst().value<LaunchResult>();
         QCOMPARE(again.runId, runId);
@@ -96,6 +110,7 @@ private slots:
                                   QStringLiteral("completed"), 180000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->state, QStringLiteral("completed"), 10000);
         QVERIFY(window.runModel()->indexOf(runId, RunTreeModel::JobsColumn).data().toString().contains(again.jobId));
+        QTRY_COMPARE_WITH_TIMEOUT(window.runModel()->run(runId)->epochsDone, 3, 10000);
     }
 
     void plotsAUsersOwnScript()

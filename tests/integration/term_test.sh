@@ -43,6 +43,11 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs done"
     expect_eq "$(json_field jobs.1.state <<<"$out")" completed "second job"
     expect_eq "$(td metrics flow --csv | grep -c '^[0-9]*,epoch,')" 3 "epochs over both jobs"
+    # Completed, it goes on only to more epochs than it did: a job that would train nothing is not sent.
+    rc=0; out=$(td resume flow --epochs 3 2>&1) || rc=$?
+    expect_eq "$rc" 1 "resume to the epochs done"
+    grep -q "run ${run:0:8} completed its 3 epoch(s): give --epochs with more to train on" <<<"$out" || fail "$out"
+    expect_eq "$(td status flow --offline --json | json_field jobs.2.job 2>/dev/null || echo none)" none "a third job"
     # The trained model on this machine: the best checkpoint, the same bytes as on the cluster, loadable by torch.
     out=$(td files flow checkpoints)
     grep -qE '^[0-9.]+ [KM]iB .* 1 +checkpoints/checkpoint-0000000096\.pt +\(latest' <<<"$out" || fail "files: $out"

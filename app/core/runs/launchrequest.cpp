@@ -159,6 +159,18 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     request.spec = spec.spec;
     if (!epochs.isEmpty())
         request.spec.trainerArgs = withTrainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"), epochs);
+    // A completed run goes on from its final checkpoint: to as many epochs as it did, its job would train nothing.
+    if (spec.spec.commandKind == CommandKind::Trainer && from.kind() == ResumeFrom::Kind::Latest &&
+        run.state == u"completed") {
+        const QString target = trainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"));
+        const qint64 wanted = target.isEmpty() ? 1 : target.toLongLong();
+        if (wanted <= run.epochsDone) {
+            *error = core::Tr::tr("run %1 completed its %2 epoch(s): give --epochs with more to train on")
+                         .arg(run.id.left(8))
+                         .arg(run.epochsDone);
+            return std::nullopt;
+        }
+    }
     request.runId = run.id;
     request.attempt = latest.attempt + 1;
     request.resume = from;

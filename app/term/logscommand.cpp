@@ -149,6 +149,16 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         context.error(Tr::tr("run %1 has no jobs").arg(shortRunId(run->id)));
         return Failure;
     }
+    if (parsed.attempt >= 0 && std::none_of(jobs.value.cbegin(), jobs.value.cend(), [&parsed](const JobRecord &job) {
+            return job.attempt == parsed.attempt;
+        })) {
+        context.error(Tr::tr("run %1 has no attempt %2 (its attempts: %3 to %4)")
+                          .arg(shortRunId(run->id))
+                          .arg(parsed.attempt)
+                          .arg(jobs.value.constFirst().attempt)
+                          .arg(jobs.value.constLast().attempt));
+        return Failure;
+    }
     // Each attempt's log is on its own cluster (a run continued elsewhere has attempts on two).
     QStringList connected;
     const auto reach = [&context, &connected](const QString &cluster) {

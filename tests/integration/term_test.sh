@@ -48,6 +48,9 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$rc" 1 "resume to the epochs done"
     grep -q "run ${run:0:8} completed its 3 epoch(s): give --epochs with more to train on" <<<"$out" || fail "$out"
     expect_eq "$(td status flow --offline --json | json_field jobs.2.job 2>/dev/null || echo none)" none "a third job"
+    rc=0; out=$(td logs flow --attempt 5 2>&1) || rc=$?
+    expect_eq "$rc" 1 "the log of an attempt the run never had"
+    grep -q "run ${run:0:8} has no attempt 5 (its attempts: 0 to 1)" <<<"$out" || fail "logs --attempt 5: $out"
     # The trained model on this machine: the best checkpoint, the same bytes as on the cluster, loadable by torch.
     out=$(td files flow checkpoints)
     grep -qE '^[0-9.]+ [KM]iB .* 1 +checkpoints/checkpoint-0000000096\.pt +\(latest' <<<"$out" || fail "files: $out"

@@ -33,6 +33,63 @@ QString slurmKeywordProblem(const QString &text)
     return {};
 }
 
+// The directives torchdeck writes itself and the run relies on (its name finds a submission whose reply was lost, its
+// logs are read, its shape, time and signal plan the ranks and the checkpoint): an extra directive may not set them.
+QString managedDirectiveProblem(const QString &line, SchedulerKind scheduler)
+{
+    QString text = line.trimmed();
+    for (const QString &prefix : {QStringLiteral("#SBATCH"), QStringLiteral("#PBS")})
+        if (text.startsWith(prefix))
+            text = text.mid(prefix.size()).trimmed();
+    const QString token = text.section(u' ', 0, 0).section(u'\t', 0, 0);
+    const QString option = token.startsWith(QStringLiteral("--"))        ? token.mid(2).section(u'=', 0, 0)
+                           : token.startsWith(u'-') && token.size() >= 2 ? token.mid(1, 1)
+                                                                         : QString();
+    struct Managed {
+        QStringList options;
+        QString what;
+    };
+    const QList<Managed> managed =
+        scheduler == SchedulerKind::Slurm
+            ? QList<Managed>{{{QStringLiteral("job-name"), QStringLiteral("J")},
+                              core::Tr::tr("the job's name (--name)")},
+                             {{QStringLiteral("output"), QStringLiteral("o"), QStringLiteral("error"),
+                               QStringLiteral("e"), QStringLiteral("open-mode")},
+                              core::Tr::tr("the job's log, which torchdeck reads")},
+                             {{QStringLiteral("time"), QStringLiteral("t")}, core::Tr::tr("the wall time (--time)")},
+                             {{QStringLiteral("nodes"), QStringLiteral("N"), QStringLiteral("ntasks"),
+                               QStringLiteral("n"), QStringLiteral("ntasks-per-node"), QStringLiteral("cpus-per-task"),
+                               QStringLiteral("c")},
+                              core::Tr::tr("the job's shape (--nodes, --tasks-per-node, --cpus-per-task)")},
+                             {{QStringLiteral("signal"), QStringLiteral("requeue"), QStringLiteral("no-requeue")},
+                              core::Tr::tr("the checkpoint signal and the restarts")},
+                             {{QStringLiteral("partition"), QStringLiteral("p"), QStringLiteral("account"),
+                               QStringLiteral("A")},
+                              core::Tr::tr("the partition and account (--partition, --account)")},
+                             {{QStringLiteral("array"), QStringLiteral("a"), QStringLiteral("dependency"),
+                               QStringLiteral("d")},
+                              core::Tr::tr("job arrays and dependencies (sweep, --chain)")},
+                             {{QStringLiteral("chdir"), QStringLiteral("D")}, core::Tr::tr("the run's directory")}}
+            : QList<Managed>{{{QStringLiteral("N")}, core::Tr::tr("the job's name (--name)")},
+                             {{QStringLiteral("o"), QStringLiteral("e"), QStringLiteral("j")},
+                              core::Tr::tr("the job's log, which torchdeck reads")},
+                             {{QStringLiteral("J")}, core::Tr::tr("job arrays (sweep)")},
+                             {{QStringLiteral("q"), QStringLiteral("A")},
+                              core::Tr::tr("the queue and account (--queue, --account)")}};
+    for (const Managed &m : managed)
+        if (!option.isEmpty() && m.options.contains(option))
+            return core::Tr::tr("'%1' sets %2: torchdeck writes that directive itself.").arg(token, m.what);
+    if (scheduler == SchedulerKind::Pbs && option == u"l")
+        for (const QString &resource :
+             {QStringLiteral("walltime="), QStringLiteral("select="), QStringLiteral("nodes="),
+              QStringLiteral("ncpus="), QStringLiteral("mpiprocs=")})
+            if (text.contains(resource))
+                return core::Tr::tr("'%1' sets the job's shape or wall time (--nodes, --tasks-per-node, --time): "
+                                    "torchdeck writes that directive itself.")
+                    .arg(resource.chopped(1));
+    return {};
+}
+
 } // namespace
 
 QString directiveValueProblem(const QString &value, SchedulerKind scheduler)
@@ -70,6 +127,8 @@ QString rawDirectiveProblem(const QString &line, SchedulerKind scheduler)
             return core::Tr::tr("An extra directive is one line without control characters (it contains %1).")
                 .arg(describe(c));
     }
+    if (const QString managed = managedDirectiveProblem(line, scheduler); !managed.isEmpty())
+        return managed;
     return scheduler == SchedulerKind::Slurm ? slurmKeywordProblem(line) : QString();
 }
 

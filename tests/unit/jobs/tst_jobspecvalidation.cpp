@@ -28,6 +28,16 @@ void TestJobSpecValidation::samplesAreValid()
         QVERIFY2(validateJobSpec(sample.spec, sample.caps).isEmpty(),
                  qPrintable(QString::fromUtf8(sample.name) + u' ' +
                             formatJobSpecErrors(validateJobSpec(sample.spec, sample.caps))));
+    // Directives torchdeck does not write itself are the user's (a site's memory, features, QOS, mail).
+    JobSpec spec = testing::cpuTrainer();
+    spec.extraDirectives = {QStringLiteral("--exclusive"),
+                            QStringLiteral("--mem=16G"),
+                            QStringLiteral("--constraint=a100"),
+                            QStringLiteral("-q high"),
+                            QStringLiteral("#SBATCH --mail-type=END"),
+                            QStringLiteral("--begin=now+1hour")};
+    QVERIFY2(validateJobSpec(spec, testing::slurmCaps()).isEmpty(),
+             qPrintable(formatJobSpecErrors(validateJobSpec(spec, testing::slurmCaps()))));
 }
 
 void TestJobSpecValidation::rejects_data()
@@ -203,6 +213,12 @@ void TestJobSpecValidation::rejects_data()
     });
     row("extra directive with newline", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--exclusive\necho hi")}; });
+    row("extra directive setting the log", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--output=/tmp/x")}; });
+    row("extra directive setting the name", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("-J hijack")}; });
+    row("extra directive setting the time", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("#SBATCH --time 99:00:00")}; });
     row("empty extra directive", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QString()}; });
     row("masterPort out of range", "masterPort", [](JobSpec &s, ClusterCaps &) { s.masterPort = 70000; });

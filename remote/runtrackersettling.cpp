@@ -149,6 +149,7 @@ std::optional<RunTracker::PlannedRestart> RunTracker::planRestart(const RunRecor
         note(problem);
         return std::nullopt;
     }
+    request->origin = QStringLiteral("restart");
     emit restartDecided(run.id, true, decision.reason);
     return PlannedRestart{std::move(*request), decision.reason};
 }

@@ -151,6 +151,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
                                  {QStringLiteral("nodes"), job.scheduling.nodes},
                                  {QStringLiteral("why"), jobWhy(job)},
                                  {QStringLiteral("resume_from"), job.resumeFrom},
+                                 {QStringLiteral("origin"), job.origin},
                                  {QStringLiteral("stdout"), job.stdoutPath},
                                  {QStringLiteral("metrics"), job.metricsPath}});
     object[u"jobs"] = array;

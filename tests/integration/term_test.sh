@@ -43,6 +43,9 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     expect_eq "$(json_field epochs_done <<<"$out")" 3 "epochs done"
     expect_eq "$(json_field jobs.1.state <<<"$out")" completed "second job"
     expect_eq "$(td metrics flow --csv | grep -c '^[0-9]*,epoch,')" 3 "epochs over both jobs"
+    # The user's resume is no restart of the agent's: the budget stays whole.
+    grep -qE '^restarts +automatic, 0 of 3 used' <<<"$(td status flow --offline)" || fail "$(td status flow --offline)"
+    expect_eq "$(td status flow --offline --json | json_field jobs.1.origin)" resume "the second job's origin"
     # Completed, it goes on only to more epochs than it did: a job that would train nothing is not sent.
     rc=0; out=$(td resume flow --epochs 3 2>&1) || rc=$?
     expect_eq "$rc" 1 "resume to the epochs done"

@@ -30,6 +30,10 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     job.runId = run.id;
     job.attempt = request.attempt;
     job.cluster = request.profile.name;
+    job.origin = !request.origin.isEmpty()                      ? request.origin
+                 : request.attempt == 0                         ? QStringLiteral("submit")
+                 : request.after.kind != SubmitDependency::None ? QStringLiteral("chain")
+                                                                : QStringLiteral("resume");
     job.state = jobStateName(JobState::Pending);
     job.resumeFrom = request.resume.kind() == ResumeFrom::Kind::Checkpoint ? request.resume.checkpoint() : QString();
     job.metricsPath = spec.commandKind == CommandKind::Trainer

@@ -37,7 +37,8 @@ QString launchRequestJson(const LaunchRequest &request, const QString &script)
                        {QStringLiteral("resume"), request.resume.text()},
                        {QStringLiteral("script"), script},
                        {QStringLiteral("after_kind"), int(request.after.kind)},
-                       {QStringLiteral("after"), after}};
+                       {QStringLiteral("after"), after},
+                       {QStringLiteral("origin"), request.origin}};
     if (request.array.isSet())
         object.insert(QStringLiteral("array"), QJsonObject{{QStringLiteral("name"), request.array.name},
                                                            {QStringLiteral("script"), request.array.script},
@@ -60,6 +61,7 @@ std::optional<LaunchRequest> launchRequestFromJson(const ClusterProfile &profile
     request.attempt = object.value(u"attempt").toInt();
     request.resume = ResumeFrom::fromText(object.value(u"resume").toString());
     request.script = object.value(u"script").toString();
+    request.origin = object.value(u"origin").toString();
     request.after.kind = SubmitDependency::Kind(afterKind);
     for (const auto &id : object.value(u"after").toArray())
         request.after.jobIds.append(id.toString());
@@ -174,6 +176,7 @@ std::optional<LaunchRequest> resumeRequest(const RunStore &store, const ClusterP
     request.runId = run.id;
     request.attempt = latest.attempt + 1;
     request.resume = from;
+    request.origin = moving.isEmpty() ? QStringLiteral("resume") : QStringLiteral("restart"); // a move is the agent's
     return request;
 }
 

@@ -34,6 +34,7 @@ struct LaunchRequest {
     SubmitDependency after;
     ArrayMembership array; // set only in a claim of an array's task
     QString placement;     // a new run's: where it went among candidate clusters (RunRecord::placement)
+    QString origin;        // JobRecord::origin; empty: said by the request (a new run, a chain's, a resume)
 };
 
 struct LaunchResult {

@@ -13,8 +13,17 @@ constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent 
 
 int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest)
 {
+    // The agent's own restarts since the user last resumed the run (a resume starts the count afresh); a chain's
+    // queued attempts were asked for. An attempt recorded before origins were kept counts as a restart.
+    int used = 0;
+    for (const JobRecord &job : attempts) {
+        if (job.origin == u"resume")
+            used = 0;
+        else if (job.origin == u"restart" || (job.origin.isEmpty() && job.attempt > 0))
+            ++used;
+    }
     // A job that requeued itself ran again under the same id: those runs count as restarts too.
-    return std::max(int(attempts.size()) - 1, 0) + std::max(latest.restarts, 0);
+    return used + std::max(latest.restarts, 0);
 }
 
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)

@@ -28,8 +28,9 @@ struct RestartDecision {
 RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
                               const JobInfo &latest = {});
 
-// The restarts a run has had, counted against its spec's limit: its attempts after the first, and the times
-// the latest job requeued itself (what the scheduler said of it; unknown counts none).
+// The restarts a run has had, counted against its spec's limit: the agent's own since the user last resumed it
+// (JobRecord::origin), and the times the latest job requeued itself (what the scheduler said of it; unknown counts
+// none).
 int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest = {});
 
 // Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it

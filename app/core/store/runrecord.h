@@ -77,6 +77,9 @@ struct JobRecord {
     TailOffsets offsets;
     JobScheduling scheduling;
     QString cluster = {}; // where it was sent; empty in a record saved without it: its run's
+    // How the attempt came to be: "submit", "resume" (the user's), "restart" (the agent's own, a move included),
+    // "chain" (queued behind the one before); empty in a record saved before origins were kept.
+    QString origin = {};
 
     JobState jobState() const { return jobStateFromName(state); }
     bool hasEnded() const { return isFinal(jobState()); }

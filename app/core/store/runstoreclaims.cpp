@@ -67,13 +67,14 @@ StoreResult<AttemptClaim> RunStore::claimAttempt(const RunRecord &run, const Job
     } else {
         held.finish();
         QSqlQuery insert(db);
-        insert.prepare(QStringLiteral("INSERT INTO jobs (run_id, attempt, job_id, state, resume_from, stdout_path, "
-                                      "stderr_path, metrics_path, claim_owner, claim_until, claim_request, cluster) "
-                                      "VALUES (?, ?, '', 'submitting', ?, ?, ?, ?, ?, ?, ?, ?)"));
+        insert.prepare(
+            QStringLiteral("INSERT INTO jobs (run_id, attempt, job_id, state, resume_from, stdout_path, "
+                           "stderr_path, metrics_path, claim_owner, claim_until, claim_request, cluster, origin) "
+                           "VALUES (?, ?, '', 'submitting', ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
         for (const QVariant &v :
              {sql::text(run.id), QVariant(job.attempt), sql::text(job.resumeFrom), sql::text(job.stdoutPath),
               sql::text(job.stderrPath), sql::text(job.metricsPath), sql::text(owner), QVariant(now + leaseMs),
-              sql::text(request), sql::text(job.cluster)})
+              sql::text(request), sql::text(job.cluster), sql::text(job.origin)})
             insert.addBindValue(v);
         if (const StoreStatus inserted = sql::exec(insert, what); !inserted.ok())
             return Result::failure(inserted.error);

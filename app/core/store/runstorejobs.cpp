@@ -10,7 +10,7 @@ namespace {
 constexpr auto kJobColumns =
     "j.run_id, j.attempt, j.job_id, j.submitted, j.state, j.exit_code, j.resume_from, "
     "j.stdout_path, j.stderr_path, j.metrics_path, j.stdout_offset, j.stderr_offset, "
-    "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes, j.elapsed_s, j.cluster";
+    "j.metrics_offset, j.scheduler_state, j.reason, j.start_estimate, j.nodes, j.elapsed_s, j.cluster, j.origin";
 
 JobRecord readJob(const QSqlQuery &q)
 {
@@ -34,6 +34,7 @@ JobRecord readJob(const QSqlQuery &q)
     j.scheduling.nodes = q.value(16).toString();
     j.scheduling.elapsedSeconds = q.value(17).isNull() ? -1 : q.value(17).toLongLong();
     j.cluster = q.value(18).toString();
+    j.origin = q.value(19).toString();
     return j;
 }
 
@@ -64,17 +65,31 @@ StoreStatus RunStore::saveJob(const JobRecord &job)
     if (!isOpen())
         return notOpen();
     QSqlQuery q(database());
-    q.prepare(QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
-                             "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
-                             "metrics_offset, scheduler_state, reason, start_estimate, nodes, elapsed_s, cluster) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    for (const QVariant &v :
-         {sql::text(job.runId), QVariant(job.attempt), sql::text(job.jobId), sql::msecs(job.submitted),
-          sql::text(job.state), exitCode(job.exitCode), sql::text(job.resumeFrom), sql::text(job.stdoutPath),
-          sql::text(job.stderrPath), sql::text(job.metricsPath), QVariant(job.offsets.stdoutOffset),
-          QVariant(job.offsets.stderrOffset), QVariant(job.offsets.metricsOffset), sql::text(job.scheduling.state),
-          sql::text(job.scheduling.reason), sql::msecs(job.scheduling.startEstimate), sql::text(job.scheduling.nodes),
-          elapsed(job.scheduling.elapsedSeconds), sql::text(job.cluster)})
+    q.prepare(
+        QStringLiteral("INSERT OR REPLACE INTO jobs (run_id, attempt, job_id, submitted, state, exit_code, "
+                       "resume_from, stdout_path, stderr_path, metrics_path, stdout_offset, stderr_offset, "
+                       "metrics_offset, scheduler_state, reason, start_estimate, nodes, elapsed_s, cluster, origin) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &v : {sql::text(job.runId),
+                              QVariant(job.attempt),
+                              sql::text(job.jobId),
+                              sql::msecs(job.submitted),
+                              sql::text(job.state),
+                              exitCode(job.exitCode),
+                              sql::text(job.resumeFrom),
+                              sql::text(job.stdoutPath),
+                              sql::text(job.stderrPath),
+                              sql::text(job.metricsPath),
+                              QVariant(job.offsets.stdoutOffset),
+                              QVariant(job.offsets.stderrOffset),
+                              QVariant(job.offsets.metricsOffset),
+                              sql::text(job.scheduling.state),
+                              sql::text(job.scheduling.reason),
+                              sql::msecs(job.scheduling.startEstimate),
+                              sql::text(job.scheduling.nodes),
+                              elapsed(job.scheduling.elapsedSeconds),
+                              sql::text(job.cluster),
+                              sql::text(job.origin)})
         q.addBindValue(v);
     if (!q.exec())
         return StoreStatus::failure(

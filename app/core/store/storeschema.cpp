@@ -151,6 +151,12 @@ QList<StoreMigration> storeMigrations()
              QStringLiteral("ALTER TABLE jobs ADD COLUMN cluster TEXT NOT NULL DEFAULT ''"),
              QStringLiteral("UPDATE jobs SET cluster = (SELECT r.cluster FROM runs r WHERE r.id = jobs.run_id)"),
          }},
+        {10,
+         {
+             // How each attempt came to be (JobRecord::origin): the restart budget counts the agent's own restarts
+             // only. Attempts recorded before stay '' and count as before.
+             QStringLiteral("ALTER TABLE jobs ADD COLUMN origin TEXT NOT NULL DEFAULT ''"),
+         }},
     };
 }
 

@@ -80,6 +80,30 @@ private slots:
         QVERIFY(decideRestart(spec, three.mid(0, 2), RunInfo{}).restart);
     }
 
+    // Only the agent's own restarts count, since the user last resumed the run; a chain's attempts were asked for.
+    void countsTheAgentsRestartsSinceTheUsersResume()
+    {
+        const auto attempt = [](int n, const QString &origin) {
+            JobRecord record = job(n, JobState::Timeout);
+            record.origin = origin;
+            return record;
+        };
+        const QString submit = QStringLiteral("submit"), restart = QStringLiteral("restart"),
+                      resume = QStringLiteral("resume"), chain = QStringLiteral("chain");
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart)}), 1);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, resume)}), 0);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart), attempt(2, resume), attempt(3, restart)}), 1);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, chain), attempt(2, chain)}), 0);
+        QCOMPARE(restartsUsed({attempt(0, {}), attempt(1, {}), attempt(2, {})}), 2); // recorded before origins
+        JobInfo requeued;
+        requeued.restarts = 2;
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, resume)}, requeued), 2);
+        JobSpec spec;
+        spec.maxRestarts = 1;
+        QVERIFY(decideRestart(spec, {attempt(0, submit), attempt(1, resume)}, RunInfo{}).restart);
+        QVERIFY(!decideRestart(spec, {attempt(0, submit), attempt(1, resume), attempt(2, restart)}, RunInfo{}).restart);
+    }
+
     void saysWhenTheSignalWasTheWallTimesWarning()
     {
         JobSpec spec;

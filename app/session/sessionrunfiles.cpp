@@ -12,7 +12,9 @@
 #include <QFileInfo>
 #include <QStorageInfo>
 #include <QThread>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace torchdeck {
@@ -219,6 +221,9 @@ void ClusterSession::pullNext(SessionOperation *operation, std::shared_ptr<PullP
     if (plan->next >= plan->files.size())
         return operation->finishWith(plan->reply);
     const QString local = plan->local();
+    if (QFileInfo::exists(local) && !QFileInfo(local).isFile())
+        return operation->fail(
+            tr("%1 is there already and is no file: nothing pulled to it (choose another --to)").arg(local));
     if (QFileInfo::exists(local) && QFileInfo(local).size() == plan->file().bytes)
         return hashFile(operation, local, [this, operation, plan](const QString &hex, const QString &) {
             if (hex == plan->file().sha256)
@@ -276,7 +281,9 @@ void ClusterSession::downloadOne(SessionOperation *operation, std::shared_ptr<Pu
             // rename(2) replaces an older file of the name at once, never leaving none.
             if (std::rename(QFile::encodeName(plan->part()).constData(),
                             QFile::encodeName(plan->local()).constData()) != 0)
-                return operation->fail(tr("cannot rename %1 to %2").arg(plan->part(), plan->local()));
+                return operation->fail(
+                    tr("cannot rename %1 to %2: %3")
+                        .arg(plan->part(), plan->local(), QString::fromLocal8Bit(std::strerror(errno))));
             pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false);
         });
     });

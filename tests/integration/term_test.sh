@@ -626,6 +626,10 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$(cat "$pulled/it's a \"model\" \$(x).pt")" weights "the pulled file with a hostile name"
     rc=0; out=$(td pull files attempt-0.job ./attempt-0.job --to "$pulled" 2>&1) || rc=$?
     expect_eq "$rc" 1 "two files of one name" && grep -q 'two of the files are called attempt-0.job' <<<"$out" || fail "$out"
+    mkdir -p "$home/clash/attempt-0.job"
+    rc=0; out=$(td pull files attempt-0.job --to "$home/clash" 2>&1) || rc=$?
+    expect_eq "$rc" 1 "a pull onto a directory" && grep -q 'is there already and is no file' <<<"$out" || fail "$out"
+    expect_eq "$(ls -A "$home/clash")" attempt-0.job "what the pull onto a directory left"
     # A pull broken mid-way: the agent's SFTP server is let run 5 ms at a time until some bytes arrived, then its
     # connection is killed. The same pull again goes on from there and ends with the cluster's checksum.
     sftp=$(for p in $(sshd_sessions); do grep -q '@internal-sftp' "/proc/$p/cmdline" && echo "$p"; done || true)

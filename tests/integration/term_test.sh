@@ -265,6 +265,11 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     rc=0; out=$(td status no-such-run 2>&1) || rc=$?
     expect_eq "$rc" 1 "an unknown run"
     grep -q "no run 'no-such-run' (torchdeck runs lists them)" <<<"$out" || fail "message: $out"
+    touch "$home/a-file"
+    rc=0; out=$(TORCHDECK_CONFIG_DIR=$home/a-file td profile torchdeck-sandbox --min-poll 5 2>&1) || rc=$?
+    expect_eq "$rc" 1 "a configuration directory that is a file"
+    grep -qF "cannot write $home/a-file/clusters.json: its directory $home/a-file cannot be made" <<<"$out" ||
+        fail "message: $out"
     rc=0; out=$(td frobnicate 2>&1) || rc=$?
     expect_eq "$rc" 2 "an unknown command"
     rc=0; out=$(td profile torchdeck-sandbox --scheduler sge 2>&1) || rc=$?

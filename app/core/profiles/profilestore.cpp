@@ -1,6 +1,7 @@
 #include "core/profiles/profilestore.h"
 
 #include "core/appidentity.h"
+#include "core/coretr.h"
 
 #include <QDir>
 #include <QFile>
@@ -100,11 +101,18 @@ bool ProfileStore::update(const QString &name, const std::function<void(ClusterP
 
 bool ProfileStore::underLock(const std::function<void(QMap<QString, ClusterProfile> &)> &edit, QString *error)
 {
-    QDir().mkpath(QFileInfo(m_path).absolutePath());
+    const QString directory = QFileInfo(m_path).absolutePath();
+    if (!QDir().mkpath(directory)) {
+        *error = core::Tr::tr("cannot write %1: its directory %2 cannot be made").arg(m_path, directory);
+        return false;
+    }
     QLockFile lock(m_path + QStringLiteral(".lock"));
     lock.setStaleLockTime(10000); // a writer killed while holding it
     if (!lock.tryLock(10000)) {
-        *error = QStringLiteral("cannot write %1: another torchdeck holds %1.lock").arg(m_path);
+        *error = lock.error() == QLockFile::LockFailedError
+                     ? core::Tr::tr("cannot write %1: another torchdeck holds %1.lock").arg(m_path)
+                     : core::Tr::tr("cannot write %1: its lock file %1.lock cannot be made (is %2 writable?)")
+                           .arg(m_path, directory);
         return false;
     }
     ProfileStore disk(m_path);

@@ -280,6 +280,10 @@ SessionOperation *ClusterSession::annotateRun(const QString &runId, const std::o
             return SessionOperation::alreadyFailed(error, this);
     if (name && name->trimmed().isEmpty())
         return SessionOperation::alreadyFailed(tr("a run's name cannot be empty"), this);
+    if (const QString error = name ? annotationError(tr("a run's name"), *name, false) : QString(); !error.isEmpty())
+        return SessionOperation::alreadyFailed(error, this);
+    if (const QString error = note ? annotationError(tr("a run's note"), *note, true) : QString(); !error.isEmpty())
+        return SessionOperation::alreadyFailed(error, this);
     const auto run = m_store->run(runId);
     if (!run.ok())
         return SessionOperation::alreadyFailed(run.error, this);

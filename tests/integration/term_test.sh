@@ -712,6 +712,9 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$(td note keep)" 'baseline: lr 1e-3, "no" $(warmup)' "the note"
     td tag keep baseline paper-fig3 >/dev/null
     td rename keep 'the baseline' >/dev/null
+    rc=0; out=$(td rename "$keep" $'red\e[31m' 2>&1) || rc=$?
+    expect_eq "$rc" 1 "a name with an escape sequence" && grep -q 'cannot hold control characters (U+001b)' <<<"$out" ||
+        fail "rename: $out"
     out=$(td runs --tag baseline --tag paper-fig3 --offline --json)
     expect_eq "$(json_field 0.name <<<"$out")" "the baseline" "the run found by its tags"
     expect_eq "$(json_field 0.tags <<<"$out")" "['baseline', 'paper-fig3']" "its tags"

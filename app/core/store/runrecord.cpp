@@ -22,6 +22,20 @@ QString tagError(const QString &tag)
     return core::Tr::tr("'%1' cannot be a tag: a word of letters, digits and . _ - + : @ /, at most 64 long").arg(tag);
 }
 
+QString annotationError(const QString &what, const QString &text, bool lines)
+{
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        const bool allowed = lines && (u == u'\n' || u == u'\t');
+        if ((u < 0x20 || (u >= 0x7f && u < 0xa0)) && !allowed)
+            return core::Tr::tr(
+                       "%1 cannot hold control characters (U+%2): they would be written to terminals as they are")
+                .arg(what)
+                .arg(int(u), 4, 16, QLatin1Char('0'));
+    }
+    return {};
+}
+
 QStringList editedTags(QStringList tags, const QStringList &added, const QStringList &removed)
 {
     tags.append(added);

@@ -104,6 +104,9 @@ struct RunAnnotation {
 
 // Why a tag cannot be one (empty: it can): a word of letters, digits and . _ - + : @ /, at most 64 long.
 QString tagError(const QString &tag);
+// Why a run's name (`lines` false) or note (`lines`: line breaks and tabs allowed) cannot be that text: control
+// characters (an escape sequence would reach every terminal that lists the run). Empty: it can; `what` names it.
+QString annotationError(const QString &what, const QString &text, bool lines);
 // The tags after adding and removing some: sorted, each once.
 QStringList editedTags(QStringList tags, const QStringList &added, const QStringList &removed);
 

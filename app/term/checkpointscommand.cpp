@@ -110,7 +110,7 @@ void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries, c
                 ? QDateTime::fromMSecsSinceEpoch(qint64(c.time * 1000)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
                 : QStringLiteral("-");
         const QString size =
-            c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + Tr::tr(" MB") : QStringLiteral("-");
+            c.bytes >= 0 ? QString::number(double(c.bytes) / 1048576.0, 'f', 2) + Tr::tr(" MiB") : QStringLiteral("-");
         QStringList marks;
         if (entry.latest)
             marks.append(Tr::tr("latest"));

@@ -51,7 +51,7 @@ void ProgressPrinter::step(const QString &name, qint64 done, qint64 total, const
     QString line = name;
     if (total > 0) {
         const int filled = int(qint64(barWidth) * done / total);
-        line = Tr::tr("[%1%2] %3% %4 (%5/%6 MB)")
+        line = Tr::tr("[%1%2] %3% %4 (%5/%6 MiB)")
                    .arg(QString(filled, u'#'), QString(barWidth - filled, u'.'))
                    .arg(percent, 3)
                    .arg(name, megabytes(done), megabytes(total));

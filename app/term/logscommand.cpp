@@ -254,12 +254,14 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
         return run->cluster;
     };
     // An epoch printed over two lines: one row.
-    const QList<StoredMetricEvent> rows = joinedEpochRows(events.value, supersededEvents(events.value));
+    QList<bool> setAside; // by row: a later attempt's branch replaced it (resume --from an older checkpoint)
+    const QList<StoredMetricEvent> rows = joinedEpochRows(events.value, supersededEvents(events.value), &setAside);
     if (format == u"csv") {
         out << metricsCsv(events.value);
     } else if (format == u"json") {
         QJsonArray array;
-        for (const StoredMetricEvent &stored : rows) {
+        for (qsizetype row = 0; row < rows.size(); ++row) {
+            const StoredMetricEvent &stored = rows.at(row);
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Step && e.kind != MetricEventKind::Epoch)
                 continue;
@@ -279,13 +281,15 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
                                      {QStringLiteral("samples_per_s"), jsonNumber(e.samplesPerSecond)},
                                      {QStringLiteral("val_loss"), jsonNumber(e.valLoss)},
                                      {QStringLiteral("val_accuracy"), jsonNumber(e.valAccuracy)},
-                                     {QStringLiteral("seconds"), jsonNumber(e.seconds)}});
+                                     {QStringLiteral("seconds"), jsonNumber(e.seconds)},
+                                     {QStringLiteral("discarded"), setAside.value(row)}});
         }
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else {
         out << Tr::tr("EPOCH  TRAIN LOSS  VAL LOSS  VAL ACC  SECONDS  SAMPLES/S  ATTEMPT%1\n")
                    .arg(labelled ? Tr::tr("  CLUSTER") : QString());
-        for (const StoredMetricEvent &stored : rows) {
+        for (qsizetype row = 0; row < rows.size(); ++row) {
+            const StoredMetricEvent &stored = rows.at(row);
             const MetricEvent &e = stored.event;
             if (e.kind != MetricEventKind::Epoch)
                 continue;
@@ -299,7 +303,9 @@ int runMetricsCommand(const QStringList &args, QTextStream &out, QTextStream &er
                                                               : QStringLiteral("-"),
                             9)
                        .arg(stored.attempt, 7)
-                << (labelled ? QStringLiteral("  ") + clusterOf(stored.attempt) : QString()) << u'\n';
+                << (labelled ? QStringLiteral("  ") + clusterOf(stored.attempt) : QString())
+                << (setAside.value(row) ? Tr::tr("  (set aside by a resume from an older checkpoint)") : QString())
+                << u'\n';
         }
     }
     out << Qt::flush;

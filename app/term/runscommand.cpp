@@ -116,6 +116,8 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n';
     } else if (runs.value.isEmpty() && !flags->tags.isEmpty()) {
         out << Tr::tr("No runs tagged %1\n").arg(flags->tags.join(QStringLiteral(", ")));
+    } else if (runs.value.isEmpty() && !flags->cluster.isEmpty()) {
+        out << Tr::tr("No runs on %1\n").arg(flags->cluster);
     } else if (runs.value.isEmpty()) {
         out << Tr::tr("No runs yet. Start one with: torchdeck submit CLUSTER --model ae --epochs 2\n");
     } else {

@@ -270,6 +270,7 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     expect_eq "$rc" 1 "a configuration directory that is a file"
     grep -qF "cannot write $home/a-file/clusters.json: its directory $home/a-file cannot be made" <<<"$out" ||
         fail "message: $out"
+    expect_eq "$(td runs --cluster nowhere --offline)" "No runs on nowhere" "runs of a cluster with none"
     rc=0; out=$(td frobnicate 2>&1) || rc=$?
     expect_eq "$rc" 2 "an unknown command"
     rc=0; out=$(td profile torchdeck-sandbox --scheduler sge 2>&1) || rc=$?
@@ -475,6 +476,12 @@ case_branch() { # resume from an older checkpoint: the newer ones are set aside,
     out=$(td metrics "$run" --csv)
     expect_eq "$(awk -F, '$2 == "step" { print $1 ":" $5 ($12 ? "x" : "") }' <<<"$out" | tr '\n' ' ')" \
         "0:16 0:32 0:48 0:64 0:80x 1:96x 2:80 3:96 " "steps by attempt, the old line's after 64 discarded"
+    /usr/bin/python3 - "$(td metrics "$run" --json)" <<'PY' || fail "metrics --json of the branch: $(td metrics "$run" --json)"
+import json, sys
+rows = json.loads(sys.argv[1])
+steps = [f'{r["attempt"]}:{r["step"]}' + ("x" if r["discarded"] else "") for r in rows if r["event"] == "step"]
+assert steps == "0:16 0:32 0:48 0:64 0:80x 1:96x 2:80 3:96".split(), steps
+PY
     same_parameters "$line/superseded-a2/checkpoint-0000000096.pt" "$line/checkpoint-0000000096.pt" ||
         fail "the branch ended elsewhere than the line it replayed"
 }

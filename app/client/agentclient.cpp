@@ -213,9 +213,10 @@ void AgentClient::failAll(const QString &reason)
 {
     // A submission the agent had: it may have reached the scheduler. Said so, with what happens next.
     const QString submission =
-        tr("%1 while submitting: the job may have reached the scheduler. The agent started next looks for it (the "
-           "queue, the scheduler's history, the run's directory) before it sends it again; `torchdeck runs` shows "
-           "what it found")
+        tr("%1 while submitting: the job may have reached the scheduler. Once the attempt was claimed, the agent "
+           "started next looks for its job (the queue, the scheduler's history, the run's directory) before it sends "
+           "it again, and `torchdeck runs` shows what it found; a run `torchdeck runs` does not list was not sent: "
+           "submit it again")
             .arg(reason);
     const QHash<qint64, Pending> pending = std::exchange(m_pending, {});
     for (const Pending &p : pending) {

@@ -8,6 +8,7 @@
 #include "core/runs/checkpointbranch.h"
 #include "core/runs/launchrecords.h"
 #include "core/runs/pbsbuildjob.h"
+#include "core/runs/runfiles.h"
 #include "core/runs/slurmbuildjob.h"
 #include "core/scheduler/jobstate.h"
 #include "core/shellquote.h"
@@ -39,10 +40,12 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
     qRegisterMetaType<LaunchResult>();
     connect(&m_steps, &StepSequence::progress, this, &RunLauncher::progress);
     connect(&m_steps, &StepSequence::failed, this, [this](const QString &error) {
-        if (m_elsewhere.isEmpty())
+        if (m_elsewhere.isEmpty()) {
+            removeUnsentRunDirectories();
             emit failed(error);
-        else
+        } else {
             emit handledElsewhere(m_elsewhere);
+        }
     });
     connect(&m_steps, &StepSequence::finished, this, [this] {
         QList<LaunchResult> results;
@@ -432,6 +435,23 @@ void RunLauncher::send(const StepHandle &step)
         step.done();
     });
     client->submit(m_script, m_scriptDirectory, RunLayout{{}}.scriptName(first().attempt), first().after);
+}
+
+void RunLauncher::removeUnsentRunDirectories()
+{
+    // A new run refused on the way (by the scheduler, a code folder, a render) leaves no record: nor its directory.
+    // One whose claim stays (its job may exist) keeps both, for the takeover.
+    if (!m_connection || m_workDirectory.isEmpty())
+        return;
+    QStringList removals;
+    for (const Launch &launch : std::as_const(m_launches)) {
+        const auto stored = m_store->run(launch.request.runId);
+        if (launch.request.attempt == 0 && stored.ok() && !stored.value)
+            removals.append(removeRunDirectoryCommand(WorkLayout{m_workDirectory}.runDirectory(launch.request.runId),
+                                                      launch.request.runId));
+    }
+    if (!removals.isEmpty())
+        m_connection->run(QStringLiteral("{ %1; } >/dev/null 2>&1").arg(removals.join(QStringLiteral("; "))));
 }
 
 void RunLauncher::release(const StepHandle &step, const QString &error)

@@ -289,6 +289,14 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     expect_eq "$rc" 1 "a constraint no node has"
     grep -qE "the scheduler refused the job: \`sbatch --parsable [^ ]*/runs/[^ ]*/job-0\.sh\` exited 1 saying: sbatch: error: .*Invalid feature" \
         <<<"$out" || fail "message: $out"
+    # The run it would have been leaves no record, nor its directory on the cluster.
+    local refused
+    refused=$(grep -oE '[^ ]*/runs/[^ /]*/job-0\.sh' <<<"$out" | head -n1)
+    refused=${refused%/job-0.sh}
+    [[ "$refused" == /*/runs/* ]] || fail "the refused run's directory: '$refused' in $out"
+    for _ in $(seq 100); do [[ -e "$refused" ]] || break; sleep 0.1; done
+    [[ ! -e "$refused" ]] || fail "the refused run's directory is left: $refused"
+    expect_eq "$(td runs --offline --json)" "[]" "runs after the refusals"
     echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json" 2>/dev/null || { mkdir -p "$TORCHDECK_CONFIG_DIR"; echo '{ broken' >"$TORCHDECK_CONFIG_DIR/clusters.json"; }
     rc=0; out=$(td profile torchdeck-sandbox --partition debug 2>&1) || rc=$?
     expect_eq "$rc" 1 "a broken profile file"

@@ -191,6 +191,10 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 return Failure;
             continue;
         }
+        if (job.jobState() == JobState::Pending) { // its log is written once it runs
+            out << Tr::tr("job %1 is pending: its log begins when it runs\n").arg(job.jobId);
+            continue;
+        }
         if (!printFile(context, where, job.stdoutPath))
             return Failure;
         if (!job.stderrPath.isEmpty() && !printFile(context, where, job.stderrPath))

@@ -89,6 +89,7 @@ case_cancel() { # a long job is cancelled; the run says so; cancelling again is 
     grep -qE "^${later:0:8} +later .* pending .*its start time has not come yet \(BeginTime\); expected start " \
         <<<"$(td runs)" || fail "runs: $(td runs)"
     grep -q "waits: its start time has not come yet (BeginTime)" <<<"$(td status "$later")" || fail "$(td status "$later")"
+    grep -q "^job [0-9]* is pending: its log begins when it runs$" <<<"$(td logs "$later")" || fail "$(td logs "$later" 2>&1)"
     td cancel "$later" >/dev/null
     out=$(td submit torchdeck-sandbox "${job[@]}" --epochs 500 --name long --json)
     run=$(json_field run <<<"$out")

@@ -41,8 +41,7 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
     connect(&m_steps, &StepSequence::progress, this, &RunLauncher::progress);
     connect(&m_steps, &StepSequence::failed, this, [this](const QString &error) {
         if (m_elsewhere.isEmpty()) {
-            removeUnsentRunDirectories();
-            emit failed(error);
+            removeUnsentRunDirectories([this, error] { emit failed(error); });
         } else {
             emit handledElsewhere(m_elsewhere);
         }
@@ -437,12 +436,13 @@ void RunLauncher::send(const StepHandle &step)
     client->submit(m_script, m_scriptDirectory, RunLayout{{}}.scriptName(first().attempt), first().after);
 }
 
-void RunLauncher::removeUnsentRunDirectories()
+void RunLauncher::removeUnsentRunDirectories(const std::function<void()> &then)
 {
     // A new run refused on the way (by the scheduler, a code folder, a render) leaves no record: nor its directory.
-    // One whose claim stays (its job may exist) keeps both, for the takeover.
-    if (!m_connection || m_workDirectory.isEmpty())
-        return;
+    // One whose claim stays (its job may exist) keeps both, for the takeover. The failure is told once it is gone,
+    // so that the same run sent again (the window keeps its id) makes its directory after this removal.
+    if (!m_connection || m_workDirectory.isEmpty() || m_connection->state() != ConnectionState::Connected)
+        return then();
     QStringList removals;
     for (const Launch &launch : std::as_const(m_launches)) {
         const auto stored = m_store->run(launch.request.runId);
@@ -450,8 +450,13 @@ void RunLauncher::removeUnsentRunDirectories()
             removals.append(removeRunDirectoryCommand(WorkLayout{m_workDirectory}.runDirectory(launch.request.runId),
                                                       launch.request.runId));
     }
-    if (!removals.isEmpty())
-        m_connection->run(QStringLiteral("{ %1; } >/dev/null 2>&1").arg(removals.join(QStringLiteral("; "))));
+    if (removals.isEmpty())
+        return then();
+    constexpr int removalDeadlineMs = 30000;
+    RemoteCommand *removal = m_connection->run(
+        QStringLiteral("{ %1; } >/dev/null 2>&1").arg(removals.join(QStringLiteral("; "))), removalDeadlineMs);
+    connect(removal, &RemoteCommand::failed, this, [then](const QString &) { then(); });
+    connect(removal, &RemoteCommand::finished, this, [then](const ExecResult &) { then(); });
 }
 
 void RunLauncher::release(const StepHandle &step, const QString &error)

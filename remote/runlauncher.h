@@ -81,7 +81,7 @@ private:
     void noteOnRuns(const QString &message); // the runs' message in the store: what their submission does
     void whenReconnected(const StepHandle &step, const std::function<void()> &then);
     void release(const StepHandle &step, const QString &error);
-    void removeUnsentRunDirectories();
+    void removeUnsentRunDirectories(const std::function<void()> &then);
     void record(const StepHandle &step);
     void runCommand(const StepHandle &step, const QString &command, const QString &failure);
     const LaunchRequest &first() const { return m_launches.constFirst().request; }

@@ -213,10 +213,10 @@ void AgentClient::failAll(const QString &reason)
 {
     // A submission the agent had: it may have reached the scheduler. Said so, with what happens next.
     const QString submission =
-        tr("%1 while submitting: the job may have reached the scheduler. Once the attempt was claimed, the agent "
-           "started next looks for its job (the queue, the scheduler's history, the run's directory) before it sends "
-           "it again, and `torchdeck runs` shows what it found; a run `torchdeck runs` does not list was not sent: "
-           "submit it again")
+        tr("%1 while submitting: the job may have reached the scheduler. `torchdeck runs` shows what became of it: "
+           "an agent that goes on (one only stopped, once it runs again) sends it, and a new agent looks for a "
+           "claimed attempt's job (the queue, the scheduler's history, the run's directory) before it sends it "
+           "again")
             .arg(reason);
     const QHash<qint64, Pending> pending = std::exchange(m_pending, {});
     for (const Pending &p : pending) {
@@ -294,6 +294,7 @@ void AgentClient::noAnswer()
     // Its socket took the connection (the kernel does, for a stopped process too), and nothing answered.
     const qint64 pid = peerCredentials(m_socket.socketDescriptor()).pid;
     m_agentPid = pid > 0 ? pid : 0;
+    m_agentSilent = true;
     lost(pid > 0 ? tr("the agent, pid %1, does not answer: stopped? (`torchdeck agent restart` replaces it)").arg(pid)
                  : tr("the agent does not answer: stopped? (`torchdeck agent restart` replaces it)"));
 }
@@ -315,6 +316,7 @@ void AgentClient::checkLiveness()
     const qint64 silent = std::min(m_lastHeard.elapsed(), m_pingSent.elapsed());
     if (silent < agentSilenceMs())
         return;
+    m_agentSilent = true;
     lost(tr("the agent, pid %1, has not answered for %2 s: stopped? (`torchdeck agent restart` replaces it)")
              .arg(m_agentPid)
              .arg(silent / 1000));
@@ -346,6 +348,7 @@ void AgentClient::helloAnswered(const AgentMessage &reply)
     }
     m_phase = Phase::Attached;
     m_attached = true;
+    m_agentSilent = false;
     m_pingId = 0;
     m_lastHeard.start();
     m_liveness.start();

@@ -65,6 +65,8 @@ public:
     void detach();
     QString agentVersion() const { return m_agentVersion; }
     qint64 agentPid() const { return m_agentPid; }
+    // The agent's process took the connection but did not answer (stopped, hung): not to be taken for none.
+    bool agentSilent() const { return m_agentSilent; }
 
     SessionOperation *open(const QString &cluster);
     // A pass over these runs (all of the cluster's unfinished ones when empty), unless the agent's last one,
@@ -221,6 +223,7 @@ private:
     QElapsedTimer m_lastHeard;
     QElapsedTimer m_pingSent;
     qint64 m_pingId = 0;
+    bool m_agentSilent = false;
     enum class Phase { Detached, Connecting, Greeting, HandingOver, Attached } m_phase = Phase::Detached;
     bool m_attached = false;
     bool m_startedAgent = false;

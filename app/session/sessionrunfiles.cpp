@@ -280,10 +280,12 @@ void ClusterSession::downloadOne(SessionOperation *operation, std::shared_ptr<Pu
             }
             // rename(2) replaces an older file of the name at once, never leaving none.
             if (std::rename(QFile::encodeName(plan->part()).constData(),
-                            QFile::encodeName(plan->local()).constData()) != 0)
+                            QFile::encodeName(plan->local()).constData()) != 0) {
+                const int cause = errno;
                 return operation->fail(
                     tr("cannot rename %1 to %2: %3")
-                        .arg(plan->part(), plan->local(), QString::fromLocal8Bit(std::strerror(errno))));
+                        .arg(plan->part(), plan->local(), QString::fromLocal8Bit(std::strerror(cause))));
+            }
             pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false);
         });
     });

@@ -84,6 +84,7 @@ LaunchRequest Submission::chainedAttempt(int attempt) const
     next.resume = ResumeFrom::latest();
     next.script.clear();
     next.after = {SubmitDependency::AfterNotOk, {m_results.constLast().jobId}};
+    next.origin.clear(); // a chain's (launchrecords.cpp), whatever the first attempt was
     // The code the first job uploaded, as the run recorded it: the chain runs it, not the folder once more.
     const auto run = m_session->store()->run(next.runId);
     if (run.ok() && run.value) {

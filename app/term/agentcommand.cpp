@@ -84,7 +84,7 @@ void printStatus(QTextStream &out, const AgentStatus &status)
 // An agent whose process runs but did not answer (stopped, hung): not to be taken for none.
 bool runsSilently(const AgentClient &agent)
 {
-    return agent.agentPid() > 0 && ::kill(pid_t(agent.agentPid()), 0) == 0;
+    return agent.agentSilent() && agent.agentPid() > 0 && ::kill(pid_t(agent.agentPid()), 0) == 0;
 }
 
 int status(TermContext &context, AgentClient &agent, bool json)
@@ -175,7 +175,7 @@ int restart(TermContext &context, AgentClient &agent)
         context.error(Tr::tr("agent %1 is still finishing its submissions; not replaced").arg(old));
         return Failure;
     }
-    if (!stopped && runsSilently(agent)) {
+    if (!stopped && old > 0 && ::kill(pid_t(old), 0) == 0) { // silent, or still going: ended either way
         context.out() << Tr::tr("agent %1 does not answer (%2): ending it\n").arg(old).arg(answered.error) << Qt::flush;
         ::kill(pid_t(old), SIGCONT); // a stopped process hears SIGTERM once it runs again
         ::kill(pid_t(old), SIGTERM);

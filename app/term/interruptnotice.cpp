@@ -32,7 +32,7 @@ InterruptNotice::InterruptNotice(const QString &notice)
             continue;
         struct sigaction handler {};
         handler.sa_handler = sayAndEnd;
-        sigemptyset(&handler.sa_mask);
+        sigfillset(&handler.sa_mask); // one notice, whichever signals come together
         m_installed[i] = ::sigaction(kSignals[i], &handler, nullptr) == 0;
     }
 }

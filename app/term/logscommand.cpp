@@ -34,14 +34,18 @@ struct LogArgs {
 };
 
 // The whole file through the agent, or nothing with the reason said.
-std::optional<QByteArray> readFile(TermContext &context, const QString &cluster, const QString &path)
+// `quiet`: a failure is not said (the caller says what it means).
+std::optional<QByteArray> readFile(TermContext &context, const QString &cluster, const QString &path,
+                                   bool quiet = false)
 {
     QByteArray bytes;
-    const OperationOutcome read = context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(),
-                                               [&bytes](const QString &name, const QCborMap &args) {
-                                                   if (const auto data = eventOf<agent::DataEvent>(name, args))
-                                                       bytes += data->bytes;
-                                               });
+    const auto collect = [&bytes](const QString &name, const QCborMap &args) {
+        if (const auto data = eventOf<agent::DataEvent>(name, args))
+            bytes += data->bytes;
+    };
+    const OperationOutcome read =
+        quiet ? waitFor(context.agent().readFile(cluster, path), readTimeoutMs, collect)
+              : context.wait(context.agent().readFile(cluster, path), readTimeoutMs, QString(), collect);
     return read.ok ? std::optional<QByteArray>(bytes) : std::nullopt;
 }
 
@@ -191,8 +195,11 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 return Failure;
             continue;
         }
-        if (job.jobState() == JobState::Pending) { // its log is written once it runs
-            out << Tr::tr("job %1 is pending: its log begins when it runs\n").arg(job.jobId);
+        if (job.jobState() == JobState::Pending) { // requeued in itself, its log holds its runs before; else none yet
+            if (const auto before = readFile(context, where, job.stdoutPath, true))
+                out << QString::fromUtf8(*before);
+            else
+                out << Tr::tr("job %1 is pending: its log begins when it runs\n").arg(job.jobId);
             continue;
         }
         if (!printFile(context, where, job.stdoutPath))

@@ -21,12 +21,11 @@ td profile torchdeck-sandbox --min-poll 1 >/dev/null
 stop_agent() {
     cancel_own_jobs
     local status pid
-    if status=$("$TORCHDECK_BIN" agent status --json 2>/dev/null); then
+    if status=$("$TORCHDECK_BIN" agent status --json 2>&1); then
         pid=$(json_field pid <<<"$status" 2>/dev/null) || return 0
         timeout 120 "$TORCHDECK_BIN" agent stop >/dev/null 2>&1 || true
-    else # none, or one that does not answer (a case that failed while it was stopped): its lock file names it
-        pid=$(head -n1 "$TORCHDECK_DATA_DIR/agent.sock.lock" 2>/dev/null) || return 0
-        [[ "$pid" =~ ^[0-9]+$ && "$(cat "/proc/$pid/comm" 2>/dev/null)" == torchdeck ]] || return 0
+    else # none, or one that does not answer (a case that failed while it was stopped): the front named its pid
+        pid=$(grep -oE 'the agent, pid [0-9]+' <<<"$status" | grep -oE '[0-9]+$') || return 0
         kill -CONT "$pid" 2>/dev/null || true
         kill -TERM "$pid" 2>/dev/null || true
     fi

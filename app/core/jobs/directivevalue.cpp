@@ -33,8 +33,9 @@ QString slurmKeywordProblem(const QString &text)
     return {};
 }
 
-// The directives torchdeck writes itself and the run relies on (its name finds a submission whose reply was lost, its
-// logs are read, its shape, time and signal plan the ranks and the checkpoint): an extra directive may not set them.
+// The directives torchdeck writes itself that a run cannot do without (its name finds a submission whose reply was
+// lost, its logs are read, it runs in its directory, it is one job of its own): an extra directive may not set them.
+// Others it writes (time, shape, partition) a site's directive may override, as runs stored before this check did.
 QString managedDirectiveProblem(const QString &line, SchedulerKind scheduler)
 {
     QString text = line.trimmed();
@@ -56,16 +57,6 @@ QString managedDirectiveProblem(const QString &line, SchedulerKind scheduler)
                              {{QStringLiteral("output"), QStringLiteral("o"), QStringLiteral("error"),
                                QStringLiteral("e"), QStringLiteral("open-mode")},
                               core::Tr::tr("the job's log, which torchdeck reads")},
-                             {{QStringLiteral("time"), QStringLiteral("t")}, core::Tr::tr("the wall time (--time)")},
-                             {{QStringLiteral("nodes"), QStringLiteral("N"), QStringLiteral("ntasks"),
-                               QStringLiteral("n"), QStringLiteral("ntasks-per-node"), QStringLiteral("cpus-per-task"),
-                               QStringLiteral("c")},
-                              core::Tr::tr("the job's shape (--nodes, --tasks-per-node, --cpus-per-task)")},
-                             {{QStringLiteral("signal"), QStringLiteral("requeue"), QStringLiteral("no-requeue")},
-                              core::Tr::tr("the checkpoint signal and the restarts")},
-                             {{QStringLiteral("partition"), QStringLiteral("p"), QStringLiteral("account"),
-                               QStringLiteral("A")},
-                              core::Tr::tr("the partition and account (--partition, --account)")},
                              {{QStringLiteral("array"), QStringLiteral("a"), QStringLiteral("dependency"),
                                QStringLiteral("d")},
                               core::Tr::tr("job arrays and dependencies (sweep, --chain)")},
@@ -73,20 +64,10 @@ QString managedDirectiveProblem(const QString &line, SchedulerKind scheduler)
             : QList<Managed>{{{QStringLiteral("N")}, core::Tr::tr("the job's name (--name)")},
                              {{QStringLiteral("o"), QStringLiteral("e"), QStringLiteral("j")},
                               core::Tr::tr("the job's log, which torchdeck reads")},
-                             {{QStringLiteral("J")}, core::Tr::tr("job arrays (sweep)")},
-                             {{QStringLiteral("q"), QStringLiteral("A")},
-                              core::Tr::tr("the queue and account (--queue, --account)")}};
+                             {{QStringLiteral("J")}, core::Tr::tr("job arrays (sweep)")}};
     for (const Managed &m : managed)
         if (!option.isEmpty() && m.options.contains(option))
             return core::Tr::tr("'%1' sets %2: torchdeck writes that directive itself.").arg(token, m.what);
-    if (scheduler == SchedulerKind::Pbs && option == u"l")
-        for (const QString &resource :
-             {QStringLiteral("walltime="), QStringLiteral("select="), QStringLiteral("nodes="),
-              QStringLiteral("ncpus="), QStringLiteral("mpiprocs=")})
-            if (text.contains(resource))
-                return core::Tr::tr("'%1' sets the job's shape or wall time (--nodes, --tasks-per-node, --time): "
-                                    "torchdeck writes that directive itself.")
-                    .arg(resource.chopped(1));
     return {};
 }
 

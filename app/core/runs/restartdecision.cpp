@@ -13,13 +13,17 @@ constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent 
 
 int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest)
 {
-    // The agent's own restarts since the user last resumed the run (a resume starts the count afresh); a chain's
-    // queued attempts were asked for. An attempt recorded before origins were kept counts as a restart.
+    // The agent's own restarts since the user last resumed the run (a resume starts the count afresh), and a chain's
+    // queued attempts once they ran (one cancelled unrun, its turn never come, is none). An attempt recorded before
+    // origins were kept counts as a restart.
     int used = 0;
     for (const JobRecord &job : attempts) {
+        const JobState state = job.jobState();
+        const bool ran = state != JobState::Pending && state != JobState::Cancelled && !job.jobId.isEmpty();
         if (job.origin == u"resume")
             used = 0;
-        else if (job.origin == u"restart" || (job.origin.isEmpty() && job.attempt > 0))
+        else if (job.origin == u"restart" || (job.origin == u"chain" && ran) ||
+                 (job.origin.isEmpty() && job.attempt > 0))
             ++used;
     }
     // A job that requeued itself ran again under the same id: those runs count as restarts too.

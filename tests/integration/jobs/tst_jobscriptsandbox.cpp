@@ -107,7 +107,9 @@ JobSpec TestJobScriptSandbox::spec() const
     s.environment = {{QStringLiteral("TEST_ONE"), hostile(QStringLiteral("env"))}};
     s.trainerPath =
         m_dir->path() + QStringLiteral("/bin ") + hostile(QStringLiteral("bin")) + QStringLiteral("/fake-trainer");
-    s.trainerArgs = {hostile(QStringLiteral("arg")), QString(), QStringLiteral("--x=$(touch CANARY_eq)"),
+    // Values the trainer's parser takes as they are (validateJobSpec asks it), each a hostile word of its own.
+    s.trainerArgs = {QStringLiteral("--metrics"), hostile(QStringLiteral("arg")),
+                     QStringLiteral("--checkpoint-dir=$(touch CANARY_eq)"), QStringLiteral("--resume"),
                      QStringLiteral("%j %x %%")};
     s.outputPath = m_dir->path() + QStringLiteral("/%x-%j.out");
     return s;

@@ -35,7 +35,8 @@ void TestJobSpecValidation::samplesAreValid()
                             QStringLiteral("--constraint=a100"),
                             QStringLiteral("-q high"),
                             QStringLiteral("#SBATCH --mail-type=END"),
-                            QStringLiteral("--begin=now+1hour")};
+                            QStringLiteral("--begin=now+1hour"),
+                            QStringLiteral("--account=proj")};
     QVERIFY2(validateJobSpec(spec, testing::slurmCaps()).isEmpty(),
              qPrintable(formatJobSpecErrors(validateJobSpec(spec, testing::slurmCaps()))));
 }
@@ -217,8 +218,8 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--output=/tmp/x")}; });
     row("extra directive setting the name", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("-J hijack")}; });
-    row("extra directive setting the time", "extraDirectives[0]",
-        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("#SBATCH --time 99:00:00")}; });
+    row("extra directive setting the dependency", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("#SBATCH --dependency afterok:1")}; });
     row("empty extra directive", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QString()}; });
     row("masterPort out of range", "masterPort", [](JobSpec &s, ClusterCaps &) { s.masterPort = 70000; });

@@ -93,7 +93,10 @@ private slots:
         QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart)}), 1);
         QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, resume)}), 0);
         QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart), attempt(2, resume), attempt(3, restart)}), 1);
-        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, chain), attempt(2, chain)}), 0);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, chain), attempt(2, chain)}), 2); // they ran
+        JobRecord unrun = attempt(2, chain);
+        unrun.state = jobStateName(JobState::Cancelled);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, chain), unrun}), 1);
         QCOMPARE(restartsUsed({attempt(0, {}), attempt(1, {}), attempt(2, {})}), 2); // recorded before origins
         JobInfo requeued;
         requeued.restarts = 2;

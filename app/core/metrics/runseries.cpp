@@ -297,6 +297,10 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
         m_info.dataset = e.dataset;
         m_info.resumedFrom = e.resumed ? e.resumePath : QString();
         m_info.resumeSkipped = e.resumed ? e.resumeSkipped : 0;
+        if (e.resumed && e.resumeSkipped > 0) {
+            m_info.tornResumedFrom = e.resumePath;
+            m_info.tornSkipped = e.resumeSkipped;
+        }
         m_info.startTime = e.time;
         m_info.startStep = e.resumed ? std::max<qint64>(e.resumeStep, 0) : 0;
         m_info.stopped = false;

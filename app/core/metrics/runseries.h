@@ -42,7 +42,11 @@ struct RunInfo {
     qint64 startStep = kNoCount;     // the global step the current attempt began at (0, or resumed)
     QString resumedFrom;             // the checkpoint the latest start resumed from; empty: a fresh start
     qint64 resumeSkipped = 0;        // newer checkpoints that start rejected as torn or corrupt
-    bool stopped = false;            // the latest attempt wrote its stop event
+    // The latest start that rejected some, kept through the starts after it (a restart from the checkpoint it wrote
+    // instead): the run says so to its end (core/runs/runsettlement.cpp).
+    QString tornResumedFrom;
+    qint64 tornSkipped = 0;
+    bool stopped = false; // the latest attempt wrote its stop event
     QString stopReason;
     int exitCode = 0;
     QString stopMessage;

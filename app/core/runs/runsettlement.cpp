@@ -27,10 +27,10 @@ RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, cons
 QString settledMessage(const QString &message, const RunInfo &info)
 {
     QString settled = info.stopped && info.stopReason == u"error" ? info.stopMessage : message;
-    if (info.resumeSkipped > 0) {
+    if (info.tornSkipped > 0) {
         const QString warning = core::Tr::tr("warning: resumed from %1; %2 newer checkpoint(s) were torn or corrupt")
-                                    .arg(info.resumedFrom.section(u'/', -1))
-                                    .arg(info.resumeSkipped);
+                                    .arg(info.tornResumedFrom.section(u'/', -1))
+                                    .arg(info.tornSkipped);
         if (!settled.contains(warning))
             settled = settled.isEmpty() ? warning : settled + QStringLiteral("; ") + warning;
     }

@@ -33,7 +33,30 @@ private slots:
     void checkpointsAfterTheResumePointAreDiscarded();
     void progressAndEta();
     void plainLogsRestartingWithoutStartEvents();
+    void aTornCheckpointIsSaidToTheEnd();
 };
+
+// A start that fell back over a torn checkpoint is remembered through the restart after it, which resumes from
+// the checkpoint written in its place: the run says so to its end.
+void TestRunSeries::aTornCheckpointIsSaidToTheEnd()
+{
+    const auto start = [](bool resumed, const QString &path, qint64 skipped) {
+        MetricEvent e;
+        e.kind = MetricEventKind::Start;
+        e.resumed = resumed;
+        e.resumePath = path;
+        e.resumeSkipped = skipped;
+        return e;
+    };
+    RunSeries run;
+    run.apply({start(false, {}, 0)}, 0);
+    QCOMPARE(run.info().tornSkipped, 0);
+    run.apply({start(true, QStringLiteral("/r/checkpoint-32.pt"), 1)}, 1);
+    run.apply({start(true, QStringLiteral("/r/checkpoint-41.pt"), 0)}, 2);
+    QCOMPARE(run.info().resumeSkipped, 0);
+    QCOMPARE(run.info().tornSkipped, 1);
+    QCOMPARE(run.info().tornResumedFrom, QStringLiteral("/r/checkpoint-32.pt"));
+}
 
 void TestRunSeries::oneRunAcrossTwoJobs()
 {

@@ -101,8 +101,8 @@ private slots:
         QTest::addRow("a signal is no error")
             << "restarted" << stopped(75, QStringLiteral("signal"), QStringLiteral("SIGUSR1")) << "restarted";
         RunInfo resumed;
-        resumed.resumedFrom = QStringLiteral("/w/runs/r/ckpt/step-200.pt");
-        resumed.resumeSkipped = 2;
+        resumed.tornResumedFrom = QStringLiteral("/w/runs/r/ckpt/step-200.pt");
+        resumed.tornSkipped = 2;
         const QString warning =
             QStringLiteral("warning: resumed from step-200.pt; 2 newer checkpoint(s) were torn or corrupt");
         QTest::addRow("resumed from an older checkpoint") << "" << resumed << warning;

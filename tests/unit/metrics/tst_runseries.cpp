@@ -40,19 +40,19 @@ private slots:
 // the checkpoint written in its place: the run says so to its end.
 void TestRunSeries::aTornCheckpointIsSaidToTheEnd()
 {
-    const auto start = [](bool resumed, const QString &path, qint64 skipped) {
-        MetricEvent e;
-        e.kind = MetricEventKind::Start;
-        e.resumed = resumed;
+    const auto resumedFrom = [](const QString &path, qint64 skipped) {
+        MetricEvent e = testing::resumedStart(0);
         e.resumePath = path;
         e.resumeSkipped = skipped;
         return e;
     };
+    MetricEvent fresh;
+    fresh.kind = MetricEventKind::Start;
     RunSeries run;
-    run.apply({start(false, {}, 0)}, 0);
+    run.apply({fresh}, 0);
     QCOMPARE(run.info().tornSkipped, 0);
-    run.apply({start(true, QStringLiteral("/r/checkpoint-32.pt"), 1)}, 1);
-    run.apply({start(true, QStringLiteral("/r/checkpoint-41.pt"), 0)}, 2);
+    run.apply({resumedFrom(QStringLiteral("/r/checkpoint-32.pt"), 1)}, 1);
+    run.apply({resumedFrom(QStringLiteral("/r/checkpoint-41.pt"), 0)}, 2);
     QCOMPARE(run.info().resumeSkipped, 0);
     QCOMPARE(run.info().tornSkipped, 1);
     QCOMPARE(run.info().tornResumedFrom, QStringLiteral("/r/checkpoint-32.pt"));

@@ -95,17 +95,22 @@ std::optional<SweepArgs> parseSweepArgs(TermContext &context, const QStringList 
     return parsed;
 }
 
+// A point's values as one JSON object ({"lr": "0.1"}), as submit and the dry run print them.
+QJsonObject pointObject(const SweepPoint &point)
+{
+    return QJsonDocument::fromJson(sweepPointJson(point).toUtf8()).object();
+}
+
 void printSubmitted(TermContext &context, const QString &sweepId, const QString &cluster,
                     const QList<std::pair<SweepPlanPoint, LaunchResult>> &submitted, bool json)
 {
     if (json) {
         QJsonArray runs;
         for (const auto &[point, result] : submitted)
-            runs.append(QJsonObject{
-                {QStringLiteral("run"), result.runId},
-                {QStringLiteral("job"), result.jobId},
-                {QStringLiteral("name"), point.request.spec.name},
-                {QStringLiteral("point"), QJsonDocument::fromJson(sweepPointJson(point.point).toUtf8()).object()}});
+            runs.append(QJsonObject{{QStringLiteral("run"), result.runId},
+                                    {QStringLiteral("job"), result.jobId},
+                                    {QStringLiteral("name"), point.request.spec.name},
+                                    {QStringLiteral("point"), pointObject(point.point)}});
         context.out() << QJsonDocument(QJsonObject{{QStringLiteral("sweep"), sweepId},
                                                    {QStringLiteral("cluster"), cluster},
                                                    {QStringLiteral("runs"), runs}})
@@ -175,9 +180,8 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (parsed->dryRun && parsed->json) {
         QJsonArray runs;
         for (const SweepPlanPoint &point : plan.points)
-            runs.append(QJsonObject{
-                {QStringLiteral("name"), point.request.spec.name},
-                {QStringLiteral("point"), QJsonDocument::fromJson(sweepPointJson(point.point).toUtf8()).object()}});
+            runs.append(QJsonObject{{QStringLiteral("name"), point.request.spec.name},
+                                    {QStringLiteral("point"), pointObject(point.point)}});
         out << QJsonDocument(QJsonObject{{QStringLiteral("cluster"), base.cluster},
                                          {QStringLiteral("array"), plan.asArray()},
                                          {QStringLiteral("node_hours"), plan.nodeSeconds / 3600.0},

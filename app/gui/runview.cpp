@@ -370,7 +370,7 @@ void RunView::updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jo
     const bool trainer = known && spec.spec.commandKind == CommandKind::Trainer;
     m_autoRestart->setChecked(run.autoRestart && known);
     m_autoRestart->setEnabled(known);
-    const int used = restartsUsed(jobs);
+    const int used = restartsUsed(jobs, {}, m_metrics->series().info());
     m_autoRestart->setText(known ? tr("Restart &automatically (%1 of %2 used)").arg(used).arg(spec.spec.maxRestarts)
                                  : tr("Restart &automatically"));
     m_autoRestart->setToolTip(

@@ -155,12 +155,13 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
             : CheckpointOutlook{};
     const SlowestRank slowest = series.ok() ? slowestRank(series.value.info().rankComputeSeconds) : SlowestRank{};
     const Placement placement = placementFromJson(run->placement);
-    const QString restarts = spec.ok() ? Tr::tr("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
-                                             .arg(run->autoRestart ? Tr::tr("automatic") : Tr::tr("off for this run"))
-                                             .arg(restartsUsed(jobs.value))
-                                             .arg(spec.spec.maxRestarts)
-                                             .arg(shortRunId(run->id))
-                                       : QString();
+    const QString restarts = spec.ok()
+                                 ? Tr::tr("%1, %2 of %3 used (torchdeck auto-restart %4 on|off)")
+                                       .arg(run->autoRestart ? Tr::tr("automatic") : Tr::tr("off for this run"))
+                                       .arg(restartsUsed(jobs.value, {}, series.ok() ? series.value.info() : RunInfo{}))
+                                       .arg(spec.spec.maxRestarts)
+                                       .arg(shortRunId(run->id))
+                                 : QString();
     if (flags->json) {
         QJsonObject object = runJson(*run, jobs.value);
         object[u"auto_restart"] = run->autoRestart;

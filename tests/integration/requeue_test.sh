@@ -128,6 +128,9 @@ case_requeue() { # in-job requeue: the script runs scontrol requeue itself; the 
     grep -q 'resumed from .*checkpoint-0000001001.pt' <<<"$log" || fail "the second run did not resume: $log"
     grep -q 'stop: done at step 2814, exit code 0' <<<"$log" || fail "the log lacks the end: $log"
     expect_eq "$(json_field message <<<"$(td status "$run" --json)")" "" "the run's message"
+    # The job's own requeue counts against the limit, as the agent's decision counts it.
+    grep -qE '^restarts +automatic, 1 of 3 used' <<<"$(td status "$run" --offline)" ||
+        fail "the restarts used: $(td status "$run" --offline)"
     timeout 120 setsid -w "$TORCHDECK_BIN" watch "$ref" --interval 0.5 </dev/null >/dev/null 2>&1 || fail "watch the reference"
     expect_eq "$(steps_kept "$run")" "$(steps_kept "$ref")" "the visible curve's steps"
     same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the requeued run ended elsewhere"

@@ -11,7 +11,7 @@ namespace {
 constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent up to 60 seconds earlier"
 } // namespace
 
-int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest)
+int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest, const RunInfo &info)
 {
     // The agent's own restarts since the user last resumed the run (a resume starts the count afresh), and a chain's
     // queued attempts once they ran (one cancelled unrun, its turn never come, is none). An attempt recorded before
@@ -26,8 +26,12 @@ int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest)
                  (job.origin.isEmpty() && job.attempt > 0))
             ++used;
     }
-    // A job that requeued itself ran again under the same id: those runs count as restarts too.
-    return used + std::max(latest.restarts, 0);
+    // A job that requeued itself ran again under the same id: those runs count as restarts too. The scheduler says
+    // so while it knows the job; the trainer's start events in the job's metrics say so after.
+    int requeues = std::max(latest.restarts, 0);
+    if (!attempts.isEmpty() && info.startsAttempt == attempts.constLast().attempt)
+        requeues = std::max(requeues, info.attemptStarts - 1);
+    return used + requeues;
 }
 
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)
@@ -66,7 +70,7 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
                            latest.exitCode >= 0 ? core::Tr::tr(" with exit code %1").arg(latest.exitCode) : QString());
         return {false, core::Tr::tr("not restarted: %1").arg(why)};
     }
-    const int restarts = restartsUsed(attempts, latestInfo);
+    const int restarts = restartsUsed(attempts, latestInfo, info);
     if (restarts >= spec.maxRestarts)
         return {false, core::Tr::tr("not restarted: %1 restarts done (the limit)").arg(restarts)};
     QString cause = core::Tr::tr("job %1 checkpointed and asked to be requeued").arg(latest.jobId);

@@ -29,9 +29,9 @@ RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attem
                               const JobInfo &latest = {});
 
 // The restarts a run has had, counted against its spec's limit: the agent's own since the user last resumed it
-// (JobRecord::origin), and the times the latest job requeued itself (what the scheduler said of it; unknown counts
-// none).
-int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest = {});
+// (JobRecord::origin), and the times the latest job requeued itself: what the scheduler said of it (unknown counts
+// none) or, where more, the trainer's start events in that job's metrics (`info`).
+int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest = {}, const RunInfo &info = {});
 
 // Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it
 // ran into the window where that warning comes (Slurm sends it up to 60 s before the lead asked for).

@@ -1,4 +1,5 @@
 // When a run restarts from outside (issue 7): core/runs/restartdecision.h, a pure function.
+#include "../metrics/metricevents.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 #include "testmain.h"
@@ -101,6 +102,17 @@ private slots:
         JobInfo requeued;
         requeued.restarts = 2;
         QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, resume)}, requeued), 2);
+        // Once the scheduler forgot the job, the trainer's start events in its metrics tell its own requeues.
+        RunSeries series;
+        MetricEvent start;
+        start.kind = MetricEventKind::Start;
+        series.apply(start, 0);
+        series.apply(testing::resumedStart(100), 1);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart)}, {}, series.info()), 1);
+        series.apply(testing::resumedStart(200), 1); // job 101 requeued itself once
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart)}, {}, series.info()), 2);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart)}, requeued, series.info()), 3);
+        QCOMPARE(restartsUsed({attempt(0, submit), attempt(1, restart), attempt(2, restart)}, {}, series.info()), 2);
         JobSpec spec;
         spec.maxRestarts = 1;
         QVERIFY(decideRestart(spec, {attempt(0, submit), attempt(1, resume)}, RunInfo{}).restart);

@@ -7,6 +7,7 @@
 #include "core/transferrate.h"
 
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
@@ -79,9 +80,17 @@ bool PullBar::pull(const QString &cluster, const QString &runId, const QStringLi
     onReply<agent::Pull>(m_pulling, this, [this, to](const agent::Pull::Reply &reply) {
         hide();
         QStringList local;
-        for (const agent::PulledFile &file : reply.pulled)
+        QStringList kept;
+        for (const agent::PulledFile &file : reply.pulled) {
             local.append(file.local);
-        emit message(tr("Downloaded %n file(s) to %1, checked by SHA-256", nullptr, int(local.size())).arg(to));
+            if (!file.keptAs.isEmpty())
+                kept.append(QFileInfo(file.keptAs).fileName());
+        }
+        const QString downloaded =
+            tr("Downloaded %n file(s) to %1, checked by SHA-256", nullptr, int(local.size())).arg(to);
+        emit message(kept.isEmpty() ? downloaded
+                                    : tr("%1; the different files that were there are kept as %2")
+                                          .arg(downloaded, kept.join(QStringLiteral(", "))));
         emit pulled(local);
     });
     return true;

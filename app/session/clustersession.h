@@ -263,7 +263,8 @@ private:
                      const std::function<void(const QString &)> &failed);
     void pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
     void downloadOne(SessionOperation *operation, std::shared_ptr<PullPlan> plan);
-    void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere);
+    void pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt, bool alreadyThere,
+                const QString &keptAs = {});
     void inJobAfterPass(SessionOperation *operation, const QString &runId, const std::function<void()> &then);
     void removeRuns(SessionOperation *operation, const QList<RunRecord> &runs, bool remote, bool dryRun,
                     const std::function<ClusterSession *(const QString &)> &sessionOf);

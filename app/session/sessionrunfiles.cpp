@@ -216,6 +216,30 @@ void ClusterSession::sumRunFiles(QObject *context, const QString &runId, const Q
         failed);
 }
 
+namespace {
+// NAME.~N~ for the first N not taken: GNU's numbered backups.
+QString freeBackupName(const QString &path)
+{
+    for (int n = 1;; ++n) {
+        const QString candidate = QStringLiteral("%1.~%2~").arg(path).arg(n);
+        if (!QFileInfo::exists(candidate) && !QFileInfo(candidate).isSymLink())
+            return candidate;
+    }
+}
+
+// rename(2): a file of the new name is replaced at once, never leaving none. Fails `operation` (when given) saying why.
+bool renameFile(const QString &from, const QString &to, SessionOperation *operation)
+{
+    if (std::rename(QFile::encodeName(from).constData(), QFile::encodeName(to).constData()) == 0)
+        return true;
+    const int cause = errno;
+    if (operation)
+        operation->fail(ClusterSession::tr("cannot rename %1 to %2: %3")
+                            .arg(from, to, QString::fromLocal8Bit(std::strerror(cause))));
+    return false;
+}
+} // namespace
+
 void ClusterSession::pullNext(SessionOperation *operation, std::shared_ptr<PullPlan> plan)
 {
     if (plan->next >= plan->files.size())
@@ -234,10 +258,10 @@ void ClusterSession::pullNext(SessionOperation *operation, std::shared_ptr<PullP
 }
 
 void ClusterSession::pulled(SessionOperation *operation, std::shared_ptr<PullPlan> plan, qint64 resumedAt,
-                            bool alreadyThere)
+                            bool alreadyThere, const QString &keptAs)
 {
     const RemoteFileSum &file = plan->file();
-    plan->reply.pulled.append({file.path, plan->local(), file.bytes, file.sha256, resumedAt, alreadyThere});
+    plan->reply.pulled.append({file.path, plan->local(), file.bytes, file.sha256, resumedAt, alreadyThere, keptAs});
     ++plan->next;
     plan->retried = false;
     pullNext(operation, plan);
@@ -278,15 +302,20 @@ void ClusterSession::downloadOne(SessionOperation *operation, std::shared_ptr<Pu
                                           "cluster as it is read?")
                                            .arg(arrived.path, hex, arrived.sha256));
             }
-            // rename(2) replaces an older file of the name at once, never leaving none.
-            if (std::rename(QFile::encodeName(plan->part()).constData(),
-                            QFile::encodeName(plan->local()).constData()) != 0) {
-                const int cause = errno;
-                return operation->fail(
-                    tr("cannot rename %1 to %2: %3")
-                        .arg(plan->part(), plan->local(), QString::fromLocal8Bit(std::strerror(cause))));
+            // A different file of the name (another run's job-0.sh, an older log) is moved aside, as cp --backup
+            // would, never replaced: the pull loses nothing.
+            QString keptAs;
+            if (QFileInfo::exists(plan->local())) {
+                keptAs = freeBackupName(plan->local());
+                if (!renameFile(plan->local(), keptAs, operation))
+                    return;
             }
-            pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false);
+            if (!renameFile(plan->part(), plan->local(), operation)) {
+                if (!keptAs.isEmpty())
+                    renameFile(keptAs, plan->local(), nullptr);
+                return;
+            }
+            pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false, keptAs);
         });
     });
     operation->setStopHandler([download = QPointer<remote::RemoteDownload>(download), operation] {

@@ -269,7 +269,8 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                      {QStringLiteral("bytes"), file.bytes},
                                      {QStringLiteral("sha256"), file.sha256},
                                      {QStringLiteral("resumed_at"), file.resumedAt},
-                                     {QStringLiteral("already_there"), file.alreadyThere}});
+                                     {QStringLiteral("already_there"), file.alreadyThere},
+                                     {QStringLiteral("kept_as"), file.keptAs}});
         out << QJsonDocument(files).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;
         return Ok;
     }
@@ -280,6 +281,8 @@ int runPullCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         else if (file.resumedAt > 0)
             how = Tr::tr(" (resumed at %1)").arg(size(file.resumedAt));
         out << Tr::tr("%1  %2  sha256 %3%4\n").arg(file.local, size(file.bytes), file.sha256, how);
+        if (!file.keptAs.isEmpty())
+            out << Tr::tr("  a different file was there: kept as %1\n").arg(file.keptAs);
     }
     out << Qt::flush;
     return Ok;

@@ -651,6 +651,12 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     rc=0; out=$(td pull files attempt-0.job --to "$home/clash" 2>&1) || rc=$?
     expect_eq "$rc" 1 "a pull onto a directory" && grep -q 'is there already and is no file' <<<"$out" || fail "$out"
     expect_eq "$(ls -A "$home/clash")" attempt-0.job "what the pull onto a directory left"
+    # A different file of the name is moved aside, not replaced.
+    echo "another run's" >"$pulled/attempt-0.job"
+    out=$(td pull files attempt-0.job --to "$pulled")
+    grep -q "a different file was there: kept as $pulled/attempt-0.job.~1~" <<<"$out" || fail "pull over a file: $out"
+    expect_eq "$(cat "$pulled/attempt-0.job.~1~")" "another run's" "the file kept aside"
+    cmp -s "$pulled/attempt-0.job" "$dir/attempt-0.job" || fail "the pulled attempt-0.job differs from the cluster's"
     # A pull broken mid-way: the agent's SFTP server is let run 5 ms at a time until some bytes arrived, then its
     # connection is killed. The same pull again goes on from there and ends with the cluster's checksum.
     sftp=$(for p in $(sshd_sessions); do grep -q '@internal-sftp' "/proc/$p/cmdline" && echo "$p"; done || true)

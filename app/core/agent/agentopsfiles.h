@@ -101,6 +101,7 @@ struct PulledFile {
     QString sha256;
     qint64 resumedAt = 0;      // bytes already there from an earlier try
     bool alreadyThere = false; // the same file was there: nothing copied
+    QString keptAs;            // a different file was there: moved aside to this name (NAME.~N~), not lost
     template <class S, class V> static void fields(S &s, V &v)
     {
         v.text(QStringLiteral("path"), s.path, Need::Required, 4096);
@@ -109,6 +110,7 @@ struct PulledFile {
         v.text(QStringLiteral("sha256"), s.sha256, Need::Optional, 64);
         v.integer(QStringLiteral("resumed_at"), s.resumedAt, 0, kCountLimit);
         v.flag(QStringLiteral("already_there"), s.alreadyThere);
+        v.text(QStringLiteral("kept_as"), s.keptAs, Need::Optional, 4096);
     }
 };
 struct Pull {

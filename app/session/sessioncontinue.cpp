@@ -173,9 +173,13 @@ void ClusterSession::placeRunFile(SessionOperation *operation, const QString &ru
         [this, operation, runId, relative, localPath, sha256, then, failed](const agent::WorkDirectory::Reply &work) {
             const QString target = WorkLayout{work.directory}.runDirectory(runId) + u'/' + relative;
             const QString folder = target.section(u'/', 0, -2);
-            // The run's directory is the user's alone (its checkpoints), as a submission makes it.
+            // The run's directory is the user's alone (its checkpoints), as a submission makes it. What an earlier
+            // copy of this file left when its connection dropped (SFTP's NAME.part-X, the straight copy's
+            // NAME.torchdeck-X) goes: no other copy of this run's file runs meanwhile.
             runCommand(
-                operation, QStringLiteral("umask 077 && mkdir -p -- %1").arg(shellQuote(folder)),
+                operation,
+                QStringLiteral("umask 077 && mkdir -p -- %1 && rm -f -- %2.part-* %2.torchdeck-??????")
+                    .arg(shellQuote(folder), shellQuote(target)),
                 [this, operation, relative, localPath, sha256, then, target, failed](int exitCode, const QByteArray &,
                                                                                      const QByteArray &err) {
                     if (exitCode != 0)

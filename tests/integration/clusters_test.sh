@@ -100,13 +100,16 @@ case_resume_on() { # a run ended on A goes on on B from A's checkpoint (one run,
     on_a=$(final_checkpoint "$run")
     # B's login node cannot reach A the way its profile says: the copy goes through this machine instead.
     td profile torchdeck-b --reach "torchdeck-sandbox=-p 1 127.0.0.1" >/dev/null
+    # What a copy broken off by a dropped connection left there goes with the next copy.
+    copied="$home/work-b/runs/$run/checkpoints/${on_a##*/}"
+    mkdir -p "${copied%/*}" && echo torn >"$copied.part-0badc0de"
     out=$(td resume mover --on torchdeck-b --epochs 2 --json 2>"$home/said")
+    [[ ! -e "$copied.part-0badc0de" ]] || fail "the part of a broken copy is left"
     expect_eq "$(json_field cluster <<<"$out")" torchdeck-b "where the run went on"
     expect_eq "$(json_field attempt <<<"$out")" 1 "the attempt"
     grep -q "The straight copy from torchdeck-sandbox failed" "$home/said" || fail "no fallback: $(cat "$home/said")"
     grep -q "checkpoint-0000000032.pt to torchdeck-b 100%" "$home/said" || fail "no copy progress: $(cat "$home/said")"
     expect_eq "$(wait_final "$run" 240)" completed "the run on torchdeck-b"
-    copied="$home/work-b/runs/$run/checkpoints/${on_a##*/}"
     expect_eq "$(sha256sum <"$copied")" "$(sha256sum <"$on_a")" "the checkpoint on torchdeck-b (byte for byte)"
     [[ -s "$copied.json" ]] || fail "its sidecar was not copied"
     out=$(td logs mover --attempt 1)

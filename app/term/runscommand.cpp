@@ -206,7 +206,7 @@ int runStatusCommand(const QStringList &args, QTextStream &out, QTextStream &err
         if (slowest.rank >= 0)
             out << Tr::tr("ranks    %1\n").arg(slowestRankSummary(slowest));
         if (series.ok() && !series.value.lastResources().isEmpty())
-            out << Tr::tr("uses     %1 (%2)\n")
+            out << (run->hasEnded() ? Tr::tr("used     %1 (%2, before it ended)\n") : Tr::tr("uses     %1 (%2)\n"))
                        .arg(resourceSummary(series.value.lastResources()),
                             sampleAge(series.value.lastResources().time));
     }

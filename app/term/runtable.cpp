@@ -109,7 +109,7 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
                          job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom),
                          labelled ? Tr::tr(" on %1").arg(clusterOfJob(run, job)) : QString());
         if (const QString why = jobWhy(job); !why.isEmpty())
-            text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended by") : Tr::tr("waits:"), why);
+            text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended:") : Tr::tr("waits:"), why);
         if (!job.scheduling.nodes.isEmpty())
             text += Tr::tr("    nodes %1\n").arg(job.scheduling.nodes);
         text += Tr::tr("    log %1\n").arg(job.stdoutPath);

@@ -1,6 +1,7 @@
 #include "core/runs/jobscheduling.h"
 
 #include "core/coretr.h"
+#include "core/jobs/jobspec.h"
 #include "core/scheduler/jobstate.h"
 
 namespace torchdeck {
@@ -107,6 +108,10 @@ QString endCause(const JobRecord &job)
         return job.scheduling.reason.startsWith(QStringLiteral("moved to ")) ? job.scheduling.reason
                                                                              : core::Tr::tr("cancelled");
     case JobState::Failed:
+        // The trainer's (and a custom command's, by torchdeck's default) way to say "checkpointed, restart me": a
+        // scheduler calls it failed all the same.
+        if (job.exitCode == kTrainerRequeueExitCode)
+            return core::Tr::tr("exit code %1: it checkpointed to be restarted").arg(job.exitCode);
         return job.exitCode >= 0 ? core::Tr::tr("exit code %1").arg(job.exitCode) : core::Tr::tr("failed");
     default:
         return {};

@@ -54,7 +54,8 @@ RunRecord readRun(const QSqlQuery &q)
     r.epochsDone = q.value(8).toLongLong();
     r.epochsTotal = sql::toCount(q.value(9));
     r.lastLoss = sql::toReal(q.value(10));
-    r.etaSeconds = sql::toReal(q.value(11));
+    // An ended run has nothing left to wait for, whichever way its end was written.
+    r.etaSeconds = r.hasEnded() ? kNoValue : sql::toReal(q.value(11));
     r.message = q.value(12).toString();
     r.autoRestart = q.value(13).toBool();
     r.note = q.value(14).toString();

@@ -56,6 +56,9 @@ private slots:
         QTest::addRow("exit code") << job(JobState::Failed, QStringLiteral("FAILED"), QStringLiteral("NonZeroExitCode"),
                                           3)
                                    << QStringLiteral("exit code 3");
+        QTest::addRow("checkpointed to be restarted")
+            << job(JobState::Failed, QStringLiteral("FAILED"), QStringLiteral("NonZeroExitCode"), 75)
+            << QStringLiteral("exit code 75: it checkpointed to be restarted");
         QTest::addRow("completed") << job(JobState::Completed, QStringLiteral("COMPLETED"), {}, 0) << QString();
         QTest::addRow("running") << job(JobState::Running, QStringLiteral("RUNNING"), {}) << QString();
         QTest::addRow("stored before") << job(JobState::Failed, {}, {}, 1) << QStringLiteral("exit code 1");

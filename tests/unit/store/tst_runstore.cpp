@@ -137,6 +137,7 @@ void TestRunStore::updateAndProgress()
     run.message = QStringLiteral("done");
     QVERIFY(m_store.updateRun(run).ok());
     QCOMPARE(m_store.run(run.id).value->message, QStringLiteral("done"));
+    QVERIFY(std::isnan(m_store.run(run.id).value->etaSeconds)); // an ended run waits for nothing
     QVERIFY(m_store.updateProgress(run.id, QStringLiteral("running"), 7, 10, 0.01, qQNaN()).ok());
     const RunRecord r = *m_store.run(run.id).value;
     QCOMPARE(r.state, QStringLiteral("running"));

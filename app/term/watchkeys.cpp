@@ -102,6 +102,12 @@ void Watch::onKey(Key key)
             m_logScale = !m_logScale;
         else if (key.ch == u's')
             m_smoothing = nextWatchSmoothing(m_smoothing);
+        else if (key.ch == u'c' && run && run->hasEnded())
+            return setMessage(Tr::tr("run %1 has ended (%2): nothing to cancel").arg(shortRunId(run->id), run->state),
+                              true);
+        else if (key.ch == u'r' && run && !run->hasEnded())
+            return setMessage(Tr::tr("run %1 is %2: it goes on without a resume").arg(shortRunId(run->id), run->state),
+                              true);
         else if ((key.ch == u'c' || key.ch == u'r') && run) {
             m_pending = key.ch == u'c' ? Pending::Cancel : Pending::Resume;
             return setMessage(

@@ -352,11 +352,15 @@ case_watch() { # the full-screen dashboard in tmux: curve, keys, cancel with con
     screen_has '⣀|⠉|⠒|⠤|⡇|⢸' 30                 # the braille loss curve
     screen_has 'epoch [0-9]+ step' 30            # the log lines
     screen_has 'q quit +next poll at [0-9]{2}:[0-9]{2}:[0-9]{2}' 30 # the agent's next scheduler query
+    tm send-keys r
+    screen_has "run ${run:0:8} is running: it goes on without a resume" 10
     tm send-keys c
     screen_has "Cancel run ${run:0:8} \(endless\)\? y/n" 10
     tm send-keys y
     screen_has "cancelled run ${run:0:8}" 20
     screen_has "^${run:0:8} +endless +torchdeck-sandbox +CANCELLED" 30
+    tm send-keys c
+    screen_has "run ${run:0:8} has ended \(cancelled\): nothing to cancel" 10
     tm send-keys j
     tm send-keys q
     screen_has 'watch-exit=0' 10

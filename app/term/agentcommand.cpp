@@ -12,7 +12,9 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QThread>
 #include <csignal>
 
@@ -104,11 +106,20 @@ int status(TermContext &context, AgentClient &agent, bool json)
         context.error(Tr::tr("the agent's status is unreadable"));
         return Failure;
     }
-    if (json)
-        context.out() << QJsonDocument(agentStatusToCbor(reply->status).toJsonObject()).toJson(QJsonDocument::Compact)
-                      << '\n';
-    else
+    if (json) {
+        // The wire's form, but a connection's state by its name (the wire's number means nothing to a script).
+        QJsonObject object = agentStatusToCbor(reply->status).toJsonObject();
+        QJsonArray clusters;
+        for (qsizetype i = 0; i < reply->status.clusters.size(); ++i) {
+            QJsonObject cluster = object.value(u"clusters").toArray().at(i).toObject();
+            cluster[u"state"] = connectionStateName(reply->status.clusters.at(i).state);
+            clusters.append(cluster);
+        }
+        object[u"clusters"] = clusters;
+        context.out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << '\n';
+    } else {
         printStatus(context.out(), reply->status);
+    }
     context.out() << Qt::flush;
     return Ok;
 }

@@ -83,6 +83,8 @@ case_handover() { # a front of another build asks the old agent to hand over; a 
     [[ "$(agent_pid)" != "$new" ]] || fail "no new agent"
     expect_eq "$(td agent status --json | /usr/bin/python3 -c 'import json,sys
 print(sum(c["runs"] for c in json.load(sys.stdin)["clusters"]))')" 1 "runs the new agent watches"
+    expect_eq "$(td agent status --json | /usr/bin/python3 -c 'import json,sys
+print(" ".join(c["state"] for c in json.load(sys.stdin)["clusters"]))')" connected "the state of its connection"
     td cancel "$run" >/dev/null
 }
 

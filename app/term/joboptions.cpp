@@ -68,6 +68,12 @@ bool readJobFile(const QString &path, QJsonObject *object, QString *error)
         *error = Tr::tr("the job file %1 is not a JSON object: %2").arg(path, why);
         return false;
     }
+    if (const QStringList unknown = unknownJobSpecKeys(document.object()); !unknown.isEmpty()) {
+        *error =
+            Tr::tr("the job file %1 has keys no job has: %2 (a job's keys: %3)")
+                .arg(path, unknown.join(QStringLiteral(", ")), JobSpec().toJson().keys().join(QStringLiteral(", ")));
+        return false;
+    }
     *object = document.object();
     return true;
 }

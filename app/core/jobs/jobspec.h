@@ -136,6 +136,10 @@ struct JobSpec::FromJson {
     bool ok() const { return error.isEmpty(); }
 };
 
+// The keys of a job file (JobSpec JSON) that no JobSpec has, with their path ("container.imag"): fromJson passes over
+// them, so a typo would go unnoticed.
+QStringList unknownJobSpecKeys(const QJsonObject &object);
+
 // USR2 when the job has GPUs (NCCL may use USR1 itself), else USR1, the signal most Slurm recipes and
 // PyTorch Lightning's auto-requeue use. torchdeck-train stops on either.
 QString defaultCheckpointSignal(const JobSpec &spec);

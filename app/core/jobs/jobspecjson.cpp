@@ -309,4 +309,41 @@ JobSpec::FromJson JobSpec::fromJson(const QJsonObject &object)
     return result;
 }
 
+namespace {
+// The keys of `object` that `reference` (the same place in a JobSpec's JSON) lacks, with their path; arrays of objects
+// are held against the reference's first item.
+void collectUnknownKeys(const QJsonObject &object, const QJsonObject &reference, const QString &path,
+                        QStringList *unknown)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString key = path + it.key();
+        if (!reference.contains(it.key())) {
+            unknown->append(key);
+            continue;
+        }
+        const QJsonValue known = reference.value(it.key());
+        if (it.value().isObject() && known.isObject())
+            collectUnknownKeys(it.value().toObject(), known.toObject(), key + u'.', unknown);
+        if (it.value().isArray() && known.isArray() && known.toArray().first().isObject()) {
+            const QJsonArray items = it.value().toArray();
+            for (qsizetype i = 0; i < items.size(); ++i)
+                if (items.at(i).isObject())
+                    collectUnknownKeys(items.at(i).toObject(), known.toArray().first().toObject(),
+                                       key + QStringLiteral("[%1].").arg(i), unknown);
+        }
+    }
+}
+} // namespace
+
+QStringList unknownJobSpecKeys(const QJsonObject &object)
+{
+    JobSpec full; // one item in each list of objects, so that their keys are known too
+    full.environment = {EnvironmentVariable{}};
+    full.commandOn = {ClusterCommand{}};
+    full.dependencies = {JobDependency{}};
+    QStringList unknown;
+    collectUnknownKeys(object, full.toJson(), QString(), &unknown);
+    return unknown;
+}
+
 } // namespace torchdeck

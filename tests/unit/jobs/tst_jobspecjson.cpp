@@ -15,6 +15,7 @@ private slots:
     void roundTrips();
     void roundTripsThroughText();
     void missingKeysKeepDefaults();
+    void namesUnknownKeys();
     void wallTimeAsText();
     void rejectsBadInput_data();
     void rejectsBadInput();
@@ -66,6 +67,20 @@ void TestJobSpecJson::missingKeysKeepDefaults()
     JobSpec expected;
     expected.name = QStringLiteral("x");
     QVERIFY(r.spec == expected);
+}
+
+// A job file's typo would be passed over by fromJson: unknownJobSpecKeys names it, nested ones with their path.
+void TestJobSpecJson::namesUnknownKeys()
+{
+    QCOMPARE(unknownJobSpecKeys(testing::gpuPerNode().toJson()), QStringList());
+    const QJsonObject typos = QJsonDocument::fromJson(R"({"name": "x", "epochs": 3, "nodes": 2,
+        "container": {"runtime": "apptainer", "imag": "a.sif"},
+        "environment": [{"name": "A", "value": "1"}, {"name": "B", "valeu": "2"}],
+        "dependencies": [{"kind": "after", "jobs": ["1"]}]})")
+                                  .object();
+    QCOMPARE(unknownJobSpecKeys(typos),
+             (QStringList{QStringLiteral("container.imag"), QStringLiteral("dependencies[0].jobs"),
+                          QStringLiteral("environment[1].valeu"), QStringLiteral("epochs")}));
 }
 
 void TestJobSpecJson::wallTimeAsText()

@@ -162,6 +162,8 @@ void TestJobOptionsFiles::badJobFile_data()
     QTest::addRow("a bad field") << QByteArray(R"({"nodes": "two"})") << QStringLiteral("bad job: nodes");
     QTest::addRow("trainerArgs not strings")
         << QByteArray(R"({"trainerArgs": ["--epochs", 3]})") << QStringLiteral("bad job: trainerArgs");
+    QTest::addRow("a typo") << QByteArray(R"({"node": 2})")
+                            << QStringLiteral("has keys no job has: node (a job's keys: ");
 }
 
 void TestJobOptionsFiles::badJobFile()

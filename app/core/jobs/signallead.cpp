@@ -6,15 +6,11 @@
 
 namespace torchdeck {
 
-namespace {
-constexpr int kWallTimeShare = 5; // the lead takes at most a fifth of the wall time
-}
-
 int defaultSignalLeadSeconds(const JobSpec &spec)
 {
     if (spec.wallTimeSeconds <= 0)
         return kDefaultSignalLeadSeconds;
-    int lead = int(std::min<qint64>(kDefaultSignalLeadSeconds, spec.wallTimeSeconds / kWallTimeShare));
+    int lead = int(std::min<qint64>(kDefaultSignalLeadSeconds, spec.wallTimeSeconds / kSignalLeadWallTimeShare));
     if (customUnderPerNodeLauncher(spec))
         lead = std::max(lead, kPerNodeLauncherMinLeadSeconds);
     return lead;

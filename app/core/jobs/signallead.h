@@ -6,6 +6,8 @@
 
 namespace torchdeck {
 
+// The default lead takes at most this share of the wall time (a fifth).
+constexpr int kSignalLeadWallTimeShare = 5;
 // torch.distributed.elastic gives its workers 30 s after the signal, then kills them.
 constexpr int kTorchrunGraceSeconds = 30;
 // The per-node launcher's lead: over its grace, with time to write a checkpoint.

@@ -2,6 +2,7 @@
 
 #include "core/coretr.h"
 #include "core/duration.h"
+#include "core/jobs/signallead.h"
 #include "core/jobs/walltime.h"
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 namespace torchdeck {
 
 namespace {
-constexpr int minimumLeadSeconds = 60; // the scheduler's own signal timing is coarse (Slurm: up to 60 s late)
+// The scheduler's timing is coarse (Slurm's resolution is a minute): never advise less, but for a short wall time no
+// more than its default lead's share of it, which the advice would otherwise contradict.
+constexpr int minimumLeadSeconds = 60;
 
 QString approximately(double seconds)
 {
@@ -28,7 +31,8 @@ WallTimeBudget wallTimeBudget(qint64 wallTimeSeconds, int signalLeadSeconds, dou
     const double save = secondsPerCheckpoint > 0 ? secondsPerCheckpoint : 0.0;
     budget.known = true;
     // After the signal the ranks finish the step they are in and rank 0 saves: twice that, for safety.
-    budget.suggestedLeadSeconds = std::max(minimumLeadSeconds, int(std::ceil(2.0 * (step + save))));
+    const int floor = int(std::min<qint64>(minimumLeadSeconds, wallTimeSeconds / kSignalLeadWallTimeShare));
+    budget.suggestedLeadSeconds = std::max(floor, int(std::ceil(2.0 * (step + save))));
     const double usable = double(wallTimeSeconds - std::max(signalLeadSeconds, 0));
     budget.epochsPerJob = usable > 0 ? qint64(std::floor(usable / (secondsPerEpoch + save))) : 0;
     budget.reachesCheckpoint = budget.epochsPerJob > 0;

@@ -30,6 +30,10 @@ private slots:
     {
         QCOMPARE(wallTimeBudget(3600, 300, 600, 1.0, 30).suggestedLeadSeconds, 62);  // 2 x (1 + 30)
         QCOMPARE(wallTimeBudget(3600, 300, 600, 0.1, 0.5).suggestedLeadSeconds, 60); // never below a minute
+        // A short wall time: no more than its default lead, a fifth of it (12 s of a minute), unless measured so.
+        QCOMPARE(wallTimeBudget(60, 12, 20, 0.1, 0.5).suggestedLeadSeconds, 12);
+        QVERIFY(!wallTimeBudget(60, 12, 20, 0.1, 0.5).summary.contains(QStringLiteral("lead should be")));
+        QCOMPARE(wallTimeBudget(60, 12, 20, 1.0, 9.0).suggestedLeadSeconds, 20);
         const WallTimeBudget shortLead = wallTimeBudget(3600, 20, 600, 10.0, 90);
         QCOMPARE(shortLead.suggestedLeadSeconds, 200);
         QVERIFY2(shortLead.summary.contains(QStringLiteral("at least 200 s")), qPrintable(shortLead.summary));

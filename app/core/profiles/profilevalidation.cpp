@@ -1,6 +1,7 @@
 #include "core/profiles/profilevalidation.h"
 
 #include "core/coretr.h"
+#include "core/jobs/directivevalue.h"
 #include "core/metrics/logmetrics.h"
 
 #include <QRegularExpression>
@@ -26,8 +27,20 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
         errors.append(
             {QStringLiteral("name"),
              core::Tr::tr("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.").arg(profile.name)});
-    if (profile.workDirectory.trimmed().isEmpty())
+    if (profile.workDirectory.trimmed().isEmpty()) {
         errors.append({QStringLiteral("work_directory"), core::Tr::tr("The work directory is empty.")});
+    } else {
+        // The runs' logs lie under it and are named on directive lines, which cannot quote. A leading ~ or $HOME is
+        // the cluster's home, resolved there.
+        QString named = profile.workDirectory;
+        for (const QString &home : {QStringLiteral("~/"), QStringLiteral("$HOME/")})
+            if (named.startsWith(home))
+                named = named.mid(home.size());
+        if (named == u"~")
+            named.clear();
+        if (const QString problem = directiveValueProblem(named, profile.scheduler); !problem.isEmpty())
+            errors.append({QStringLiteral("work_directory"), core::Tr::tr("The work directory %1").arg(problem)});
+    }
     if (profile.libtorch != u"auto" && !isRemoteAbsolute(profile.libtorch))
         errors.append({QStringLiteral("libtorch"),
                        core::Tr::tr("LibTorch is \"auto\" or an absolute path on the cluster (/..., ~/...).")});

@@ -32,6 +32,9 @@ private slots:
         QTest::addRow("empty work directory") << "work_directory"
                                               << "  "
                                               << "work_directory";
+        QTest::addRow("work directory with a space") << "work_directory"
+                                                     << "~/my runs"
+                                                     << "work_directory";
         QTest::addRow("relative libtorch") << "libtorch"
                                            << "opt/libtorch"
                                            << "libtorch";
@@ -107,6 +110,11 @@ private slots:
         profile.trainerBinary = QStringLiteral("/scratch/me/torchdeck-train");
         profile.buildInJob = true; // Slurm: fine
         QVERIFY(validateClusterProfile(profile).isEmpty());
+        for (const QString &dir : {QStringLiteral("~"), QStringLiteral("~/td-runs"), QStringLiteral("$HOME/td"),
+                                   QStringLiteral("/scratch/me/runs")}) {
+            profile.workDirectory = dir; // the cluster resolves the home
+            QVERIFY2(validateClusterProfile(profile).isEmpty(), qPrintable(dir));
+        }
     }
 };
 

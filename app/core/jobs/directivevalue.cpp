@@ -65,9 +65,12 @@ QString managedDirectiveProblem(const QString &line, SchedulerKind scheduler)
                              {{QStringLiteral("o"), QStringLiteral("e"), QStringLiteral("j")},
                               core::Tr::tr("the job's log, which torchdeck reads")},
                              {{QStringLiteral("J")}, core::Tr::tr("job arrays (sweep)")}};
+    // sbatch, as getopt_long, takes an unambiguous prefix of a long option for it (--out= is --output=).
+    const bool longPrefix = token.startsWith(QStringLiteral("--")) && option.size() >= 2;
     for (const Managed &m : managed)
-        if (!option.isEmpty() && m.options.contains(option))
-            return core::Tr::tr("'%1' sets %2: torchdeck writes that directive itself.").arg(token, m.what);
+        for (const QString &name : m.options)
+            if (!option.isEmpty() && (name == option || (longPrefix && name.size() > 1 && name.startsWith(option))))
+                return core::Tr::tr("'%1' sets %2: torchdeck writes that directive itself.").arg(token, m.what);
     return {};
 }
 

@@ -36,7 +36,9 @@ void TestJobSpecValidation::samplesAreValid()
                             QStringLiteral("-q high"),
                             QStringLiteral("#SBATCH --mail-type=END"),
                             QStringLiteral("--begin=now+1hour"),
-                            QStringLiteral("--account=proj")};
+                            QStringLiteral("--account=proj"),
+                            QStringLiteral("--excl"), // prefixes of options torchdeck leaves to the user
+                            QStringLiteral("--acc=proj")};
     QVERIFY2(validateJobSpec(spec, testing::slurmCaps()).isEmpty(),
              qPrintable(formatJobSpecErrors(validateJobSpec(spec, testing::slurmCaps()))));
 }
@@ -216,6 +218,10 @@ void TestJobSpecValidation::rejects_data()
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--exclusive\necho hi")}; });
     row("extra directive setting the log", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--output=/tmp/x")}; });
+    row("extra directive setting the log by a prefix", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--out=/tmp/x")}; });
+    row("extra directive setting the directory by a prefix", "extraDirectives[0]",
+        [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("--chd /tmp")}; });
     row("extra directive setting the name", "extraDirectives[0]",
         [](JobSpec &s, ClusterCaps &) { s.extraDirectives = {QStringLiteral("-J hijack")}; });
     row("extra directive setting the dependency", "extraDirectives[0]",

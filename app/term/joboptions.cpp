@@ -92,6 +92,32 @@ bool appendPair(QJsonObject &overrides, const QString &key, const QString &leftN
     return true;
 }
 
+// The option that sets a job key, as a message names it ("maxRestarts" -> "--max-restarts"); the key itself where
+// no option sets it.
+QString optionForJobKey(const QString &key)
+{
+    const QString bare = key.section(u'[', 0, 0).section(u'.', 0, 0);
+    for (const SpecOption &option : specOptions)
+        if (bare == QStringView(option.key))
+            return QString::fromUtf16(option.flag);
+    for (const auto &[flag, listKey] : listOptions)
+        if (bare == QStringView(listKey))
+            return QString::fromUtf16(flag);
+    static const QHash<QString, QString> others{
+        {QStringLiteral("trainerArgs"), QStringLiteral("the trainer's options")},
+        {QStringLiteral("customCommand"), QStringLiteral("--command")},
+        {QStringLiteral("commandOn"), QStringLiteral("--command-on")},
+        {QStringLiteral("environment"), QStringLiteral("--env")},
+        {QStringLiteral("container"), QStringLiteral("--container")},
+        {QStringLiteral("code"), QStringLiteral("--code")},
+        {QStringLiteral("requeue"), QStringLiteral("--requeue")},
+        {QStringLiteral("checkpointSignalEnabled"), QStringLiteral("--no-checkpoint-signal")},
+        {QStringLiteral("oversubscribe"), QStringLiteral("--oversubscribe")},
+        {QStringLiteral("mpiAllowRunAsRoot"), QStringLiteral("--mpi-allow-run-as-root")},
+    };
+    return others.value(bare, key);
+}
+
 } // namespace
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags,
@@ -201,9 +227,12 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
             } else if (option.kind == ValueKind::Integer) {
                 bool ok = false;
                 const int number = value.toInt(&ok);
-                if (!ok)
+                bool whole = false;
+                const qint64 large = value.toLongLong(&whole);
+                if (!ok && !whole)
                     return fail(Tr::tr("%1 wants a whole number, got '%2'").arg(arg, value));
-                overrides[key] = number;
+                // A number past an int's range goes on to the job's own range check, which says the bound.
+                overrides[key] = ok ? QJsonValue(number) : QJsonValue(double(large));
             } else if (option.kind == ValueKind::Duration) {
                 const auto seconds = parseDuration(value);
                 if (!seconds || *seconds > 30 * 86400)
@@ -261,8 +290,13 @@ JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &command
         json[u"name"] = model.isEmpty() ? QStringLiteral("torchdeck-job") : QStringLiteral("train-") + model;
     }
     const JobSpec::FromJson parsed = JobSpec::fromJson(json);
-    if (!parsed.ok())
-        return fail(Tr::tr("bad job: %1").arg(parsed.error));
+    if (!parsed.ok()) {
+        // "key: what": an option's value named by the option, a job file's by its key.
+        const QString key = parsed.error.section(QStringLiteral(": "), 0, 0);
+        return fail(overrides.contains(key.section(u'[', 0, 0).section(u'.', 0, 0))
+                        ? optionForJobKey(key) + parsed.error.mid(key.size())
+                        : Tr::tr("bad job: %1").arg(parsed.error));
+    }
     result.spec = parsed.spec;
     // No lead named (option or job file): one that fits the wall time, so a short test job submits as it is.
     if (!json.contains(u"signalLeadSeconds"))

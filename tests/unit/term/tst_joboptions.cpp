@@ -341,7 +341,7 @@ void TestJobOptions::badValues_data()
     QTest::addRow("fraction") << words("--gpus-per-node 1.5")
                               << QStringLiteral("--gpus-per-node wants a whole number, got '1.5'");
     QTest::addRow("too big") << words("--master-port 99999999999")
-                             << QStringLiteral("--master-port wants a whole number, got '99999999999'");
+                             << QStringLiteral("--master-port: expected an integer from 0 to 65535");
     QTest::addRow("an option for a number")
         << words("--max-restarts --requeue") << QStringLiteral("--max-restarts wants a whole number, got '--requeue'");
 }
@@ -352,9 +352,8 @@ void TestJobOptions::badValues()
     QFETCH(QString, error);
     QCOMPARE(parse(args).error, error);
 
-    const JobOptions launch = parse(words("--launch pdsh"));
-    QVERIFY2(launch.error.startsWith(u"bad job: "), qPrintable(launch.error));
-    QVERIFY2(launch.error.contains(u"launch") && launch.error.contains(u"pdsh"), qPrintable(launch.error));
+    // What the job's own check refuses is named by the option that gave it.
+    QCOMPARE(parse(words("--launch pdsh")).error, QStringLiteral("--launch: unknown value 'pdsh'"));
 }
 
 void TestJobOptions::commandFlagsAndOptions()

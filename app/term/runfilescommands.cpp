@@ -432,13 +432,14 @@ int runDeleteCommand(const QStringList &args, QTextStream &out, QTextStream &err
             named.append(arg);
         else {
             context.error(
-                Tr::tr("unexpected argument '%1' (usage: torchdeck delete RUN... [--remote] [--dry-run] [--yes])")
+                Tr::tr(
+                    "unexpected argument '%1' (usage: torchdeck delete RUN... [--remote] [--dry-run] [--yes] [--json])")
                     .arg(arg));
             return UsageError;
         }
     }
     if (named.isEmpty()) {
-        context.error(Tr::tr("usage: torchdeck delete RUN... [--remote] [--dry-run]"));
+        context.error(Tr::tr("usage: torchdeck delete RUN... [--remote] [--dry-run] [--yes] [--json]"));
         return UsageError;
     }
     if (!context.open())

@@ -135,6 +135,12 @@ double steadyMean(const QList<double> &perEpoch)
 
 void fillSpeedups(QList<SweepRow> &rows)
 {
+    // A sweep of one shape (learning rates, seeds) scales nothing: its times differ by noise, not by ranks.
+    const bool oneShape = std::all_of(rows.cbegin(), rows.cend(), [&rows](const SweepRow &row) {
+        return row.ranks == rows.constFirst().ranks && row.nodes == rows.constFirst().nodes;
+    });
+    if (oneShape)
+        return;
     const bool byJobs = std::none_of(rows.cbegin(), rows.cend(), [](const SweepRow &row) {
         return !row.timedByJob && !std::isnan(row.secondsPerEpoch);
     });

@@ -44,7 +44,7 @@ double steadyMean(const QList<double> &perEpoch);
 
 // Speedup (t0 / t) and efficiency (speedup over the ranks' ratio) against the row with the fewest ranks that has
 // an epoch time (of those, the fewest nodes); rows without a time get neither. Rows timed by their jobs compare
-// among themselves only when no row has epoch times.
+// among themselves only when no row has epoch times. Rows all of one shape (a learning-rate sweep) get none.
 void fillSpeedups(QList<SweepRow> &rows);
 
 // A scaling sweep by ranks then nodes; any other by best val loss, the best first (rows without one last).

@@ -46,6 +46,10 @@ private slots:
         QCOMPARE(rows.at(2).efficiency, 0.8);
         QCOMPARE(rows.at(3).speedup, 4.0);
         QVERIFY(std::isnan(rows.at(4).speedup)); // no time: nothing to compare
+        QList<SweepRow> learningRates{row(1, 2, 8.0), row(1, 2, 7.5), row(1, 2, 8.2)};
+        fillSpeedups(learningRates); // one shape: its times differ by noise
+        QVERIFY(std::all_of(learningRates.cbegin(), learningRates.cend(),
+                            [](const SweepRow &r) { return std::isnan(r.speedup) && std::isnan(r.efficiency); }));
         sortSweepRows(rows, true);
         QCOMPARE(rows.at(0).ranks, 1);
         QCOMPARE(rows.at(2).ranks, 4);

@@ -22,6 +22,7 @@
 #include <QProcess>
 #include <QTemporaryFile>
 #include <QUuid>
+#include <unistd.h>
 
 namespace torchdeck::term {
 
@@ -71,6 +72,10 @@ bool editScript(TermContext &context, const QString &script, QString *edited)
         return false;
     }
     QString editor = qEnvironmentVariable("VISUAL", qEnvironmentVariable("EDITOR"));
+    if (editor.isEmpty() && (::isatty(STDIN_FILENO) == 0 || ::isatty(STDOUT_FILENO) == 0)) {
+        context.error(Tr::tr("--edit needs $VISUAL or $EDITOR, or a terminal to start vi on; nothing was submitted"));
+        return false;
+    }
     if (editor.isEmpty())
         editor = QStringLiteral("vi");
     QProcess process;

@@ -244,6 +244,10 @@ case_edit() { # submit --edit: the script is changed in the editor and submitted
     out=$(EDITOR=false td submit torchdeck-sandbox --command true --name never --edit 2>&1) || rc=$?
     expect_eq "$rc" 1 "exit code when the editor fails"
     grep -q 'nothing was submitted' <<<"$out" || fail "message: $out"
+    rc=0; out=$(unset EDITOR VISUAL; td submit torchdeck-sandbox --command true --name never --edit </dev/null 2>&1) ||
+        rc=$?
+    expect_eq "$rc" 1 "exit code with no editor and no terminal"
+    grep -q -- '--edit needs \$VISUAL or \$EDITOR' <<<"$out" || fail "no editor: $out"
     td runs --offline | grep -q ' never ' && fail "a run was recorded although nothing was submitted"
     return 0
 }

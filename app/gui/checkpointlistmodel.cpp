@@ -82,7 +82,7 @@ QVariant CheckpointListModel::data(const QModelIndex &index, int role) const
         if (!entry.checked)
             marks.append(tr("not checked"));
         else if (!entry.present)
-            marks.append(tr("deleted"));
+            marks.append(tr("gone: rotated out (--keep) or deleted"));
         else if (entry.setAside)
             marks.append(tr("set aside by a branch"));
         return marks.join(QStringLiteral(", "));

@@ -121,7 +121,7 @@ void printCheckpoints(QTextStream &out, const QList<CheckpointEntry> &entries, c
         if (!entry.checked)
             marks.append(Tr::tr("not checked"));
         else if (!entry.present)
-            marks.append(Tr::tr("deleted"));
+            marks.append(Tr::tr("gone: rotated out (--keep) or deleted"));
         else if (entry.setAside)
             marks.append(Tr::tr("set aside by a resume from an older one: %1").arg(c.path.section(u'/', -2, -2)));
         const QString mark =

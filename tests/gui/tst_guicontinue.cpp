@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(window.runModel()->run(runId)->cluster, kSecondHost);
         QCOMPARE(window.runModel()->run(runId)->epochsDone, 2);
         // Its checkpoints lie on both clusters, each checked where it lies: the first attempt's newest on
-        // torchdeck-sandbox is that cluster's latest, none "deleted" for not being on torchdeck-b.
+        // torchdeck-sandbox is that cluster's latest, none "gone" for not being on torchdeck-b.
         CheckpointPanel *panel = window.runView()->checkpointPanel();
         const RunRecord ended = *window.runModel()->run(runId);
         panel->showRun(nullptr, {}, nullptr);
@@ -154,7 +154,7 @@ private slots:
             QCOMPARE(entries.at(row).cluster, row < onA ? kSandboxHost : kSecondHost);
             QCOMPARE(mark(row).startsWith(QStringLiteral("latest")), last);
             QCOMPARE(mark(row).endsWith(QStringLiteral("on torchdeck-sandbox")), row < onA);
-            QVERIFY2(!mark(row).contains(QStringLiteral("deleted")), qPrintable(mark(row)));
+            QVERIFY2(!mark(row).contains(QStringLiteral("gone")), qPrintable(mark(row)));
         }
 
         // One curve over both clusters; where it went on is marked on it.

@@ -135,7 +135,7 @@ assert epochs[1]["loss"] < epochs[0]["loss"], epochs
 assert steps and min(steps) > 32, steps
 PY
     expect_eq "$(squeue -h -o %j | grep -c "^mover-")" 0 "jobs of the run left on torchdeck-sandbox"
-    # Its checkpoints lie on both clusters: each checked where it lies (not "deleted" for not being on B), each
+    # Its checkpoints lie on both clusters: each checked where it lies (not "gone" for not being on B), each
     # cluster with its latest, which a deletion refuses on either.
     out=$(td checkpoints mover --json)
     /usr/bin/python3 - "$out" <<'PY' || fail "the checkpoints of the moved run: $out"
@@ -148,7 +148,7 @@ for cluster in ("torchdeck-sandbox", "torchdeck-b"):
 PY
     out=$(td checkpoints mover)
     grep -qE "${on_a##*/}  \(latest.*, on torchdeck-sandbox\)$" <<<"$out" || fail "A's checkpoint unmarked: $out"
-    grep -q deleted <<<"$out" && fail "a checkpoint listed as deleted: $out"
+    grep -q 'gone:' <<<"$out" && fail "a checkpoint listed as gone: $out"
     td checkpoints mover --delete "${on_a##*/}" 2>"$home/said" && fail "A's latest checkpoint was deleted"
     grep -q "the one a resume starts from" "$home/said" || fail "deleting A's latest: $(cat "$home/said")"
     [[ -f "$on_a" ]] || fail "A's latest checkpoint is gone"

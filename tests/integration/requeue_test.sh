@@ -181,6 +181,9 @@ case_chain() { # submit --chain 3: the attempts wait up front (afternotok); the 
     expect_eq "$(json_field jobs.2.state <<<"$out")" cancelled "the attempt left over"
     expect_eq "$(json_field jobs.3.job <<<"$out" 2>/dev/null || echo none)" none "a fourth job"
     expect_eq "$(squeue -h -t all -j "${ids[2]}" -o %T)" CANCELLED "the left-over job in Slurm"
+    out=$(td status "$run")
+    grep -qE '^    ended: exit code 75: it checkpointed to be restarted$' <<<"$out" || fail "the first job's end: $out"
+    grep -qE '^    ended: cancelled before it ran \(a spare of --chain\)$' <<<"$out" || fail "the spare's end: $out"
     expect_eq "$(steps_kept "$run")" "$(steps_kept "$ref")" "the visible curve's steps"
     same_parameters "$(final_checkpoint "$ref")" "$(final_checkpoint "$run")" || fail "the chained run ended elsewhere"
 }

@@ -105,8 +105,12 @@ QString endCause(const JobRecord &job)
     case JobState::Preempted:
         return core::Tr::tr("preempted");
     case JobState::Cancelled: // by its user, or by torchdeck's move of a waiting restart (runmover.h)
-        return job.scheduling.reason.startsWith(QStringLiteral("moved to ")) ? job.scheduling.reason
-                                                                             : core::Tr::tr("cancelled");
+        if (job.scheduling.reason.startsWith(QStringLiteral("moved to ")))
+            return job.scheduling.reason;
+        // A --chain job queued behind one that completed the run (or a cancelled run's): its turn never came.
+        if (job.origin == u"chain" && job.offsets.stdoutOffset == 0 && job.offsets.metricsOffset == 0)
+            return core::Tr::tr("cancelled before it ran (a spare of --chain)");
+        return core::Tr::tr("cancelled");
     case JobState::Failed:
         // The trainer's (and a custom command's, by torchdeck's default) way to say "checkpointed, restart me": a
         // scheduler calls it failed all the same.

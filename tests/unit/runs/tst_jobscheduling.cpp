@@ -56,6 +56,9 @@ private slots:
         QTest::addRow("exit code") << job(JobState::Failed, QStringLiteral("FAILED"), QStringLiteral("NonZeroExitCode"),
                                           3)
                                    << QStringLiteral("exit code 3");
+        JobRecord spare = job(JobState::Cancelled, QStringLiteral("CANCELLED by 0"), QStringLiteral("Dependency"));
+        spare.origin = QStringLiteral("chain");
+        QTest::addRow("a chain's spare") << spare << QStringLiteral("cancelled before it ran (a spare of --chain)");
         QTest::addRow("checkpointed to be restarted")
             << job(JobState::Failed, QStringLiteral("FAILED"), QStringLiteral("NonZeroExitCode"), 75)
             << QStringLiteral("exit code 75: it checkpointed to be restarted");

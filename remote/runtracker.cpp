@@ -24,6 +24,7 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleForgottenJobs(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { findLoggerFiles(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { keepEndedLogs(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { watchStalls(step); }});

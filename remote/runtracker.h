@@ -134,6 +134,8 @@ private:
     void unfollowAllBut(const QSet<QString> &paths);
     void followedData(const QString &path, qint64 at, const QByteArray &bytes);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
+    void keepEndedLogs(const StepHandle &step);       // the logs of jobs that ended, on this machine
+    void keepLogs(const JobRecord &job, const std::function<void()> &done);
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
     void considerRestart(const RunRecord &run, const QList<JobRecord> &jobs);
@@ -194,6 +196,7 @@ private:
     };
     QHash<QString, FollowedFile> m_followed; // by path
     QSet<QString> m_unfollowable;            // files a stream could not follow: read once per pass
+    QSet<QString> m_logsKept;                // "run/attempt" whose logs were kept (or tried) here
     QStringList m_shownRuns;
     int m_othersFollowMs = 3000;
     bool m_streaming = true;

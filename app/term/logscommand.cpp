@@ -7,6 +7,7 @@
 #include "core/metrics/logmetrics.h"
 #include "core/metrics/metricscsv.h"
 #include "core/scheduler/jobstate.h"
+#include "core/store/keptlogs.h"
 #include "term/runrefresh.h"
 #include "term/runtable.h"
 #include "term/terminalfront.h"
@@ -15,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLocale>
 #include <QPointer>
 #include <QTimer>
 #include <algorithm>
@@ -50,15 +52,26 @@ std::optional<QByteArray> readFile(TermContext &context, const QString &cluster,
 }
 
 // Per line that a rule read: which one, and what it gave (the run's and its cluster's patterns first).
-bool explainFile(TermContext &context, const QString &cluster, const QString &path, const QList<LogPattern> &patterns)
+void explainLogText(TermContext &context, const QByteArray &log, const QList<LogPattern> &patterns)
 {
-    const std::optional<QByteArray> log = readFile(context, cluster, path);
-    if (!log)
-        return false;
-    for (const ExplainedLine &line : explainLog(*log, patterns))
+    for (const ExplainedLine &line : explainLog(log, patterns))
         context.out() << Tr::tr("line %1: %2\n  %3\n").arg(line.number).arg(explanationText(line), line.text.left(160));
     context.out() << Qt::flush;
-    return true;
+}
+
+// An ended job's kept logs; where only their end was kept, a note on stderr says how to get the whole.
+void printKept(TermContext &context, const KeptLog &kept, const QString &runId, const JobRecord &job)
+{
+    context.out() << QString::fromUtf8(kept.out) << QString::fromUtf8(kept.err) << Qt::flush;
+    if (!kept.truncated())
+        return;
+    const QLocale c = QLocale::c();
+    for (const auto &[size, path] : {std::pair{kept.outSize, job.stdoutPath}, std::pair{kept.errSize, job.stderrPath}})
+        if (size >= 0)
+            context.err() << Tr::tr("(the last %1 of %2, kept on this machine; all of it: torchdeck pull %3 %4)\n")
+                                 .arg(c.formattedDataSize(kKeptLogBytes), c.formattedDataSize(size), shortRunId(runId),
+                                      path.section(u'/', -1))
+                          << Qt::flush;
 }
 
 bool printFile(TermContext &context, const QString &cluster, const QString &path)
@@ -183,7 +196,10 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         const QString where = clusterOfJob(*run, job);
-        if (!reach(where))
+        // An ended job's logs, kept here by the agent when it ended: no cluster needed, and they outlive its copy.
+        const std::optional<KeptLog> kept =
+            job.hasEnded() ? readKeptLog(context.store().path(), run->id, job.attempt) : std::nullopt;
+        if (!kept && !reach(where))
             return Failure;
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
@@ -191,8 +207,15 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             if (!context.loadProfiles())
                 return Failure;
             const QStringList own = run->spec().spec.logPatterns + context.profiles().profile(where).logPatterns;
-            if (!explainFile(context, where, job.stdoutPath, jobLogPatterns(own)))
+            const std::optional<QByteArray> log =
+                kept ? std::optional(kept->out) : readFile(context, where, job.stdoutPath);
+            if (!log)
                 return Failure;
+            explainLogText(context, *log, jobLogPatterns(own));
+            continue;
+        }
+        if (kept) {
+            printKept(context, *kept, run->id, job);
             continue;
         }
         if (job.jobState() == JobState::Pending) { // requeued in itself, its log holds its runs before; else none yet

@@ -74,6 +74,11 @@ case_flow() { # submit -> runs -> logs -f -> metrics --csv -> checkpoints -> res
     out=$(td checkpoints flow 2>"$home/said") || fail "checkpoints with the cluster out of reach: $(cat "$home/said")"
     grep -qE '^96 +3 .* checkpoint-0000000096\.pt +\(not checked\)$' <<<"$out" || fail "checkpoints unchecked: $out"
     grep -q 'the checkpoints on torchdeck-sandbox are listed unchecked' "$home/said" || fail "said: $(cat "$home/said")"
+    # Its logs, kept here by the agent as each job ended: shown without the cluster, the same bytes.
+    out=$(td logs flow --attempt 1 2>"$home/said") || fail "logs with the cluster out of reach: $(cat "$home/said")"
+    expect_eq "$(tail -n +2 <<<"$out")" "$(cat "$home/work/runs/$run"/attempt-1-*.out)" "the kept log of attempt 1"
+    grep -q 'resumed from .*checkpoint-0000000064.pt' <<<"$out" || fail "the kept log: $out"
+    grep -q "epoch: 1/" <<<"$(td logs flow --attempt 0)" || fail "attempt 0's kept log: $(td logs flow --attempt 0 2>&1)"
 }
 
 case_cancel() { # a long job is cancelled; the run says so; cancelling again is harmless
@@ -760,8 +765,10 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$rc" 1 "delete --remote with the cluster out of reach" &&
         grep -q 'cannot connect to torchdeck-sandbox' <<<"$out" || fail "delete --remote: $out"
     td status "$keep" --offline >/dev/null || fail "the run went with its cluster out of reach"
+    [[ -f "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" ]] || fail "the ended run's log was not kept"
     out=$(td delete "$keep") || fail "delete of the record with the cluster out of reach: $out"
     grep -q "^deleted run ${keep:0:8} (the baseline): its record$" <<<"$out" || fail "delete: $out"
+    [[ ! -e "$TORCHDECK_DATA_DIR/logs/$keep" ]] || fail "the deleted run's kept logs are left"
     [[ -d "$home/work/runs/$keep" ]] || fail "the directory went without --remote"
 }
 

@@ -3,6 +3,7 @@
 #include "core/appidentity.h"
 #include "core/coretr.h"
 #include "core/privatefiles.h"
+#include "core/store/keptlogs.h"
 #include "core/store/sqlvalues.h"
 #include "core/store/storelog.h"
 
@@ -392,6 +393,7 @@ StoreStatus RunStore::removeRun(const QString &id)
     q.addBindValue(id);
     if (!q.exec())
         return StoreStatus::failure(sql::error(core::Tr::tr("cannot remove run %1").arg(id), q));
+    removeKeptLogs(m_path, id);
     return {};
 }
 

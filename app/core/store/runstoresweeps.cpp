@@ -1,5 +1,6 @@
 // RunStore: sweeps, and which runs belong to them.
 #include "core/coretr.h"
+#include "core/store/keptlogs.h"
 #include "core/store/runstore.h"
 #include "core/store/sqlvalues.h"
 
@@ -42,6 +43,13 @@ StoreStatus RunStore::removeSweep(const QString &sweepId)
     sql::Transaction transaction(database());
     if (!transaction.begun())
         return StoreStatus::failure(transaction.beginError());
+    QStringList runIds; // their kept logs go with them
+    QSqlQuery members(database());
+    members.prepare(QStringLiteral("SELECT id FROM runs WHERE sweep_id = ?"));
+    members.addBindValue(sweepId);
+    if (members.exec())
+        while (members.next())
+            runIds.append(members.value(0).toString());
     StoreStatus removed;
     for (const QString &sql :
          {QStringLiteral("DELETE FROM runs WHERE sweep_id = ?"), QStringLiteral("DELETE FROM sweeps WHERE id = ?")}) {
@@ -52,7 +60,11 @@ StoreStatus RunStore::removeSweep(const QString &sweepId)
         if (!removed.ok())
             break;
     }
-    return sql::commit(transaction, removed, sweepId);
+    const StoreStatus committed = sql::commit(transaction, removed, sweepId);
+    if (committed.ok())
+        for (const QString &runId : std::as_const(runIds))
+            removeKeptLogs(m_path, runId);
+    return committed;
 }
 
 StoreResult<QList<SweepRecord>> RunStore::sweeps() const

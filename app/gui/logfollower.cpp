@@ -8,6 +8,18 @@ namespace torchdeck {
 
 namespace {
 constexpr int retryMs = 2000;
+
+// The last `lines` lines of a text, as the agent's read of a log's end gives them.
+QByteArray lastLines(const QByteArray &text, int lines)
+{
+    qsizetype at = text.size();
+    if (text.endsWith('\n'))
+        --at;
+    for (int seen = 0; at > 0; --at)
+        if (text.at(at - 1) == '\n' && ++seen == lines)
+            break;
+    return text.mid(at);
+}
 } // namespace
 
 LogFollower::LogFollower(QObject *parent)
@@ -26,8 +38,13 @@ LogFollower::LogFollower(QObject *parent)
     });
 }
 
-void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing)
+void LogFollower::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing,
+                         const std::optional<QByteArray> &kept)
 {
+    if (kept != m_kept) {
+        m_kept = kept;
+        m_stale = true;
+    }
     if (agent != m_agent || cluster != m_cluster || path != m_path) {
         ++m_generation;
         m_reading = false;
@@ -77,6 +94,10 @@ void LogFollower::readNow()
 {
     if (m_stream.isRunning() && !m_stale)
         return emit text(m_stream.latest());
+    if (m_kept && !m_growing) { // no cluster needed
+        m_stale = false;
+        return emit text(QString::fromUtf8(lastLines(*m_kept, m_lines)));
+    }
     if (m_reading || !m_agent || m_path.isEmpty() || m_agent->state(m_cluster) != ConnectionState::Connected)
         return;
     m_reading = true;

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QTimer>
+#include <optional>
 
 namespace torchdeck {
 
@@ -19,8 +20,10 @@ class LogFollower : public QObject {
 public:
     explicit LogFollower(QObject *parent = nullptr);
 
-    // Null agent or empty path: stop. `growing`: its job still runs.
-    void follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing);
+    // Null agent or empty path: stop. `growing`: its job still runs. `kept`: an ended job's log as kept on this machine
+    // (core/store/keptlogs.h), shown instead of reading the cluster's.
+    void follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing,
+                const std::optional<QByteArray> &kept = std::nullopt);
     void setLines(int lines) { m_lines = lines; }
     void setActive(bool active); // shown (its tab, the window on screen) and followed
     void readNow();              // the text now: the stream's, else one read
@@ -47,6 +50,7 @@ private:
     quint64 m_generation = 0;
     LogStream m_stream;
     QTimer m_retry;
+    std::optional<QByteArray> m_kept;
 };
 
 } // namespace torchdeck

@@ -50,12 +50,13 @@ LogPanel::LogPanel(QWidget *parent)
     connect(previous, &QShortcut::activated, this, [this] { find(true); });
 }
 
-void LogPanel::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing)
+void LogPanel::follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing,
+                      const std::optional<QByteArray> &kept)
 {
     m_path->setText(path.isEmpty() ? tr("No log yet") : path);
     if (path != m_follower.path())
         m_text->clear();
-    m_follower.follow(agent, cluster, path, growing);
+    m_follower.follow(agent, cluster, path, growing, kept);
 }
 
 void LogPanel::setShown(bool shown)

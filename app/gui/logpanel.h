@@ -18,7 +18,8 @@ class LogPanel : public QWidget {
 public:
     explicit LogPanel(QWidget *parent = nullptr);
 
-    void follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing);
+    void follow(AgentClient *agent, const QString &cluster, const QString &path, bool growing,
+                const std::optional<QByteArray> &kept = std::nullopt);
     void setShown(bool shown); // its tab is current and the window on screen
     void setFollowing(bool on);
     bool isFollowing() const;

@@ -11,6 +11,7 @@
 #include "core/runs/runfiles.h"
 #include "core/scheduler/jobstate.h"
 #include "core/sshconfigparser.h"
+#include "core/store/keptlogs.h"
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "gui/checkpointpanel.h"
@@ -253,7 +254,13 @@ void RunView::reloadDetails()
     const auto shown =
         std::find_if(jobs.cbegin(), jobs.cend(), [this](const JobRecord &job) { return job.attempt == m_logAttempt; });
     const JobRecord *logJob = shown != jobs.cend() ? &*shown : jobs.isEmpty() ? nullptr : &jobs.constLast();
-    m_log->follow(m_agent, record.cluster, logJob ? logJob->stdoutPath : QString(), logJob && !logJob->hasEnded());
+    // On the cluster it ran on (a run continued elsewhere has attempts on two); an ended one as kept here.
+    const bool ended = logJob && logJob->hasEnded();
+    const std::optional<KeptLog> kept =
+        ended ? readKeptLog(store->path(), record.id, logJob->attempt) : std::optional<KeptLog>();
+    m_log->follow(m_agent, logJob && !logJob->cluster.isEmpty() ? logJob->cluster : record.cluster,
+                  logJob ? logJob->stdoutPath : QString(), logJob && !ended,
+                  kept ? std::optional(kept->out) : std::nullopt);
 }
 
 void RunView::lookAt(const QString &cluster, bool running)

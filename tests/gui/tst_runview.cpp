@@ -1,6 +1,7 @@
 #include "../unit/metrics/metricevents.h"
 #include "client/agentclient.h"
 #include "core/profiles/profilestore.h"
+#include "core/store/keptlogs.h"
 #include "core/store/runmetrics.h"
 #include "core/store/runstore.h"
 #include "core/store/seriescache.h"
@@ -207,6 +208,24 @@ private slots:
         QVERIFY(m_store.saveJob(job).ok());
         view.runChanged(job.runId);
         QVERIFY(!follower->isStreaming()); // ended: its last bytes are read once, then nothing
+        view.tabs()->setCurrentIndex(0);
+        QVERIFY(m_store.removeRun(job.runId).ok());
+    }
+
+    // An ended job's log kept on this machine (core/store/keptlogs.h) is shown from there: no cluster, no agent.
+    void showsAnEndedJobsKeptLog()
+    {
+        JobRecord job = addRunWithJob(QStringLiteral("kept"), QStringLiteral("completed"));
+        QVERIFY(!job.runId.isEmpty());
+        job.stdoutPath = QStringLiteral("/work/runs/kept-run/attempt-0-9.out");
+        QVERIFY(m_store.saveJob(job).ok());
+        QString error;
+        QVERIFY2(writeKeptLog(m_store.path(), job.runId, 0, KeptLog{"epoch 1\nepoch 2\ndone\n", {}, -1, -1}, &error),
+                 qPrintable(error));
+        const ShownRun shown(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), job.runId);
+        RunView &view = *shown.view;
+        view.tabs()->setCurrentWidget(view.logPanel());
+        QTRY_COMPARE(view.logPanel()->text(), QStringLiteral("epoch 1\nepoch 2\ndone\n"));
         view.tabs()->setCurrentIndex(0);
         QVERIFY(m_store.removeRun(job.runId).ok());
     }

@@ -20,7 +20,7 @@ namespace {
 constexpr int codeTimeoutMs = 5 * 60 * 1000; // a prune reads every manifest
 
 struct SnapshotUse {
-    QStringList runs;    // short ids and names
+    QList<const RunRecord *> runs;
     bool needed = false; // by a run that has not ended
 };
 
@@ -32,7 +32,7 @@ QMap<QString, SnapshotUse> snapshotUses(const QList<RunRecord> &runs)
         if (!spec.ok() || spec.spec.codeSnapshot.isEmpty())
             continue;
         SnapshotUse &use = uses[spec.spec.codeSnapshot];
-        use.runs.append(shortRunId(run.id) + u' ' + run.name);
+        use.runs.append(&run);
         use.needed = use.needed || !run.hasEnded();
     }
     return uses;
@@ -105,19 +105,25 @@ int runCodeCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const qint64 bytes = snapshot.bytes;
         const SnapshotUse use = uses.value(id);
         const QDateTime made = QDateTime::fromSecsSinceEpoch(snapshot.time);
+        QJsonArray usedBy;
+        QStringList named;
+        for (const RunRecord *run : use.runs) {
+            usedBy.append(QJsonObject{{QStringLiteral("run"), run->id}, {QStringLiteral("name"), run->name}});
+            named.append(shortRunId(run->id) + u' ' + run->name);
+        }
         array.append(QJsonObject{{QStringLiteral("id"), id},
                                  {QStringLiteral("files"), files},
                                  {QStringLiteral("bytes"), bytes},
                                  {QStringLiteral("time"), made.toSecsSinceEpoch()},
-                                 {QStringLiteral("runs"), QJsonArray::fromStringList(use.runs)},
+                                 {QStringLiteral("runs"), usedBy},
                                  {QStringLiteral("needed"), use.needed}});
         lines.append(Tr::tr("%1  %2 file(s)  %3  %4  %5")
                          .arg(id)
                          .arg(files)
                          .arg(size(bytes), made.toString(QStringLiteral("yyyy-MM-dd HH:mm")),
-                              use.runs.isEmpty() ? Tr::tr("no run of this store")
-                                                 : use.runs.join(QStringLiteral(", ")) +
-                                                       (use.needed ? Tr::tr(" (unfinished)") : QString())));
+                              named.isEmpty() ? Tr::tr("no run of this store")
+                                              : named.join(QStringLiteral(", ")) +
+                                                    (use.needed ? Tr::tr(" (unfinished)") : QString())));
     }
     if (json) {
         out << QJsonDocument(array).toJson(QJsonDocument::Compact) << '\n' << Qt::flush;

@@ -81,6 +81,11 @@ code_snapshots() { # RUN PROJECT: unchanged files are not sent again; `code` lis
     snapshot=$(grep -F "${run:0:8} spawn" <<<"$out" | cut -d' ' -f1)
     [[ "$snapshot" =~ ^[0-9a-f]{20}$ ]] || fail "code does not list the run's snapshot: $out"
     expect_eq "$(grep -c '^[0-9a-f]\{20\} ' <<<"$out")" 2 "snapshots (the first two runs share one)"
+    /usr/bin/python3 - "$(td code torchdeck-sandbox --json)" "$snapshot" "$run" <<'PY' || fail "code --json"
+import json, sys
+[shared] = [s for s in json.loads(sys.argv[1]) if s["id"] == sys.argv[2]]
+assert {"run": sys.argv[3], "name": "spawn"} in shared["runs"], shared
+PY
     # Snapshots are kept for an hour (a submission may be uploading one); these are made older.
     touch -d '2 hours ago' "$home/work/code/manifests/"* "$home/work/code/objects/"*
     out=$(td code torchdeck-sandbox --prune)

@@ -117,6 +117,7 @@ void CodeSync::hash(const StepHandle &step)
             m_snapshot = snapshot;
             m_result.snapshotId = snapshot.id;
             m_result.files = int(snapshot.files.size());
+            m_result.linksOutside = snapshot.linksOutside;
             step.done();
         });
 }

@@ -16,6 +16,7 @@ struct CodeSyncResult {
     int files = 0;
     int uploadedFiles = 0; // objects the cluster did not have
     qint64 uploadedBytes = 0;
+    QStringList linksOutside; // files sent as what a link to outside the folder points to
 };
 
 // Puts a local project folder on a cluster as a content-addressed snapshot (core/code/coderemote.h), a

@@ -240,6 +240,11 @@ void RunLauncher::syncCode(const StepHandle &step)
                         .arg(result.files)
                         .arg(result.uploadedFiles)
                         .arg(QLocale::c().formattedDataSize(result.uploadedBytes)));
+        if (!result.linksOutside.isEmpty())
+            emit output(tr("Note: %n file(s) of the code are links to outside its folder, sent as the files they point "
+                           "to: %1\n",
+                           nullptr, int(result.linksOutside.size()))
+                            .arg(result.linksOutside.join(QStringLiteral(", "))));
         step.done();
     });
     sync->start();

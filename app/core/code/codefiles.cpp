@@ -19,17 +19,19 @@ bool matches(const QString &pattern, const QString &text)
     return regex.isValid() && regex.match(text).hasMatch();
 }
 
-bool addFile(const QFileInfo &info, const QString &relativePath, QList<CodeFile> *files)
+bool addFile(const QFileInfo &info, const QString &relativePath, CodeListing *listing, const QString &canonicalRoot)
 {
     // A link counts as what it points to; a broken one, a directory or a device is no file of the project.
     const QFileInfo target(info.canonicalFilePath());
     if (!target.exists() || !target.isFile())
         return false;
-    files->append({relativePath, target.size(), target.isExecutable(), {}});
+    listing->files.append({relativePath, target.size(), target.isExecutable(), {}});
+    if (info.isSymLink() && !target.filePath().startsWith(canonicalRoot + u'/'))
+        listing->linksOutside.append(relativePath); // sent all the same, and said
     return true;
 }
 
-void walk(const QDir &root, const QString &prefix, const QStringList &patterns, QList<CodeFile> *files)
+void walk(const QDir &root, const QString &prefix, const QStringList &patterns, CodeListing *listing)
 {
     const QDir dir(root.filePath(prefix));
     const QFileInfoList entries =
@@ -40,9 +42,9 @@ void walk(const QDir &root, const QString &prefix, const QStringList &patterns, 
         if (isIgnoredCodePath(relative, isDirectory, patterns))
             continue;
         if (isDirectory)
-            walk(root, relative, patterns, files);
+            walk(root, relative, patterns, listing);
         else if (!entry.isDir())
-            addFile(entry, relative, files);
+            addFile(entry, relative, listing, root.canonicalPath());
     }
 }
 
@@ -146,11 +148,12 @@ CodeListing listCodeFiles(const QString &directory)
     if (isGit) {
         listing.source = QStringLiteral("git");
         for (const QString &path : tracked)
-            addFile(QFileInfo(root.filePath(path)), path, &listing.files); // deleted, or a submodule: skipped
+            addFile(QFileInfo(root.filePath(path)), path, &listing, root.canonicalPath()); // deleted, a submodule: none
     } else {
         listing.source = QStringLiteral("folder");
-        walk(root, {}, defaultCodeIgnorePatterns() + ignoreFilePatterns(root.path()), &listing.files);
+        walk(root, {}, defaultCodeIgnorePatterns() + ignoreFilePatterns(root.path()), &listing);
     }
+    listing.linksOutside.sort();
     std::sort(listing.files.begin(), listing.files.end(),
               [](const CodeFile &a, const CodeFile &b) { return a.path < b.path; });
     if (listing.files.isEmpty())

@@ -16,9 +16,10 @@ struct CodeFile {
 };
 
 struct CodeListing {
-    QList<CodeFile> files; // sorted by path
-    QString source;        // "git" (the files git lists) or "folder" (every file but the ignored ones)
-    QString error;         // empty on success
+    QList<CodeFile> files;    // sorted by path
+    QString source;           // "git" (the files git lists) or "folder" (every file but the ignored ones)
+    QString error;            // empty on success
+    QStringList linksOutside; // files that are links to a file outside the folder, sent as that file
     bool ok() const { return error.isEmpty(); }
 };
 

@@ -77,6 +77,7 @@ CodeSnapshot makeCodeSnapshot(const QString &directory, const std::function<bool
         }
     }
     snapshot.files = listing.files;
+    snapshot.linksOutside = listing.linksOutside;
     snapshot.id = codeSnapshotIdOf(codeManifest(snapshot.files));
     return snapshot;
 }

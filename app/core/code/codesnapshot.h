@@ -18,6 +18,7 @@ struct CodeSnapshot {
     QString directory; // local, absolute
     QString source;    // as CodeListing::source
     QList<CodeFile> files;
+    QStringList linksOutside; // as CodeListing's
     QString id;
     QString error;
     qint64 totalBytes() const;

@@ -83,12 +83,19 @@ private slots:
         write(dir, kCodeIgnoreFile, "# data stays on the cluster\ndata/\n");
         QVERIFY(QFile::link(dir.filePath(QStringLiteral("train.py")), dir.filePath(QStringLiteral("link.py"))));
         QVERIFY(QFile::link(dir.filePath(QStringLiteral("pkg")), dir.filePath(QStringLiteral("pkglink"))));
+        QTemporaryDir elsewhere; // a link out of the folder: sent as the file it points to, and said
+        QFile outside(QDir(elsewhere.path()).filePath(QStringLiteral("shared.py")));
+        QVERIFY(outside.open(QIODevice::WriteOnly) && outside.write("x = 1\n") > 0);
+        outside.close();
+        QVERIFY(QFile::link(outside.fileName(), dir.filePath(QStringLiteral("shared.py"))));
         const CodeListing listing = listCodeFiles(tmp.path());
         QVERIFY2(listing.ok(), qPrintable(listing.error));
         QCOMPARE(listing.source, QStringLiteral("folder"));
         QCOMPARE(paths(listing.files),
                  (QStringList{kCodeIgnoreFile, QStringLiteral("link.py"), QStringLiteral("pkg/model.py"),
-                              QStringLiteral("train.py"), QStringLiteral("with space & 'quote'.txt")}));
+                              QStringLiteral("shared.py"), QStringLiteral("train.py"),
+                              QStringLiteral("with space & 'quote'.txt")}));
+        QCOMPARE(listing.linksOutside, QStringList{QStringLiteral("shared.py")});
     }
 
     void gitWorkTreeListsWhatGitTracks()

@@ -122,7 +122,10 @@ SweepRow sweepRowOf(const RunRecord &run, const QList<JobRecord> &jobs, const Ru
     }
     row.samplesPerSecond = steadyMean(visibleValues(series.series(SeriesKind::EpochThroughput)));
     const RunSummary summary = summarize(series);
-    row.finalTrainLoss = summary.finalLoss;
+    // The last epoch's train loss (its mean, beside the val loss measured then, as `metrics` shows it); the last
+    // step's where no epoch ended.
+    const QList<double> epochLosses = visibleValues(series.series(SeriesKind::EpochTrainLoss));
+    row.finalTrainLoss = epochLosses.isEmpty() ? summary.finalLoss : epochLosses.constLast();
     row.finalValLoss = summary.finalValLoss;
     row.bestValLoss = summary.bestValLoss;
     return row;

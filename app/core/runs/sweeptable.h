@@ -27,7 +27,7 @@ struct SweepRow {
     double secondsPerEpoch = kNoValue;  // steady state: steadyMean; without epoch times, the jobs' elapsed time
     bool timedByJob = false;            // secondsPerEpoch is the jobs' elapsed time (the scheduler's)
     double samplesPerSecond = kNoValue; // the same epochs' mean
-    double finalTrainLoss = kNoValue;
+    double finalTrainLoss = kNoValue;   // the last epoch's (mean), else the last step's
     double finalValLoss = kNoValue;
     double bestValLoss = kNoValue;
     double speedup = kNoValue; // fillSpeedups

@@ -103,7 +103,7 @@ private slots:
         second.samplesPerSecond = 250;
         MetricEvent third = testing::epochEvent(3, 3, 0.3, 0.35, 6.0);
         third.samplesPerSecond = 150;
-        series.apply({first, second, third});
+        series.apply({testing::stepEvent(90, 0.9, 3), first, second, third, testing::stepEvent(100, 0.05, 3)});
         JobRecord job;
         job.jobId = QStringLiteral("17");
         const SweepRow r = sweepRowOf(run, {job}, series, {{QStringLiteral("nodes"), QStringLiteral("2")}});
@@ -113,6 +113,7 @@ private slots:
         QCOMPARE(r.samplesPerSecond, 200.0);
         QCOMPARE(r.finalValLoss, 0.35);
         QCOMPARE(r.bestValLoss, 0.3);
+        QCOMPARE(r.finalTrainLoss, 0.3); // the last epoch's mean, as metrics shows it, not a step's 0.05
         QCOMPARE(r.jobId, QStringLiteral("17"));
     }
 

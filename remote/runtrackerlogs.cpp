@@ -40,13 +40,21 @@ void RunTracker::keepLogs(const JobRecord &job, const std::function<void()> &don
 {
     auto log = std::make_shared<KeptLog>();
     auto present = std::make_shared<bool>(false);
-    // Read one file into `bytes`/`size`; then `next`. A file that cannot be read is kept as none.
-    const auto read = [this, present](const QString &path, QByteArray *bytes, qint64 *size,
-                                      const std::function<void()> &next) {
-        if (!m_connection || path.isEmpty())
+    auto unread = std::make_shared<bool>(false); // a read failed (the connection): tried again by the next pass
+    // Read one file into `bytes`/`size`; then `next`.
+    const auto read = [this, present, unread](const QString &path, QByteArray *bytes, qint64 *size,
+                                              const std::function<void()> &next) {
+        if (path.isEmpty())
             return next();
+        if (!m_connection) {
+            *unread = true;
+            return next();
+        }
         RemoteCommand *run = m_connection->run(keepCommand(path));
-        connect(run, &RemoteCommand::failed, &m_pass, [next](const QString &) { next(); });
+        connect(run, &RemoteCommand::failed, &m_pass, [unread, next](const QString &) {
+            *unread = true;
+            next();
+        });
         connect(run, &RemoteCommand::finished, &m_pass, [present, bytes, size, next](const ExecResult &result) {
             const qsizetype newline = result.out.indexOf('\n');
             bool ok = false;
@@ -60,9 +68,11 @@ void RunTracker::keepLogs(const JobRecord &job, const std::function<void()> &don
         });
     };
     const bool ownErr = !job.stderrPath.isEmpty() && job.stderrPath != job.stdoutPath;
-    read(job.stdoutPath, &log->out, &log->outSize, [this, job, log, present, ownErr, read, done] {
-        read(ownErr ? job.stderrPath : QString(), &log->err, &log->errSize, [this, job, log, present, done] {
-            // Tried once per job in this agent's life: a job that wrote no log keeps none.
+    read(job.stdoutPath, &log->out, &log->outSize, [this, job, log, present, unread, ownErr, read, done] {
+        read(ownErr ? job.stderrPath : QString(), &log->err, &log->errSize, [this, job, log, present, unread, done] {
+            if (*unread)
+                return done();
+            // Read once per job in this agent's life: a job that wrote no log keeps none.
             m_logsKept.insert(keptKey(job));
             QString error;
             if (*present && !writeKeptLog(m_store->path(), job.runId, job.attempt, *log, &error))

@@ -24,10 +24,11 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleForgottenJobs(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { findLoggerFiles(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { readAllMetrics(step); }});
-    m_pass.add({{}, {}, [this](const StepHandle &step) { keepEndedLogs(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { cancelWaitingInVain(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { watchStalls(step); }});
+    // Last: an ended job's logs may be long to read, and restarts come first.
+    m_pass.add({{}, {}, [this](const StepHandle &step) { keepEndedLogs(step); }});
     connect(&m_pass, &StepSequence::finished, this, [this] { emit refreshed(m_problems.join(QStringLiteral("; "))); });
     connect(&m_pass, &StepSequence::failed, this, &RunTracker::failed);
 }

@@ -196,7 +196,8 @@ private:
     };
     QHash<QString, FollowedFile> m_followed; // by path
     QSet<QString> m_unfollowable;            // files a stream could not follow: read once per pass
-    QSet<QString> m_logsKept;                // "run/attempt" whose logs were kept (or tried) here
+    QSet<QString> m_logsKept;                // "run/attempt" whose logs were kept here (or had none)
+    QHash<QString, JobRecord> m_logsToKeep;  // ended jobs whose logs are still to keep, by "run/attempt"
     QStringList m_shownRuns;
     int m_othersFollowMs = 3000;
     bool m_streaming = true;

@@ -23,59 +23,69 @@ QString keepCommand(const QString &path)
         .arg(remotePathExpression(path))
         .arg(kKeptLogBytes);
 }
+
+// One file's answer to keepCommand.
+struct KeptFile {
+    bool read = false;    // the command answered (not lost with the connection)
+    bool present = false; // with the file's bytes
+    QByteArray bytes;
+    qint64 wholeSize = -1; // where only its end came
+};
 } // namespace
 
 void RunTracker::keepEndedLogs(const StepHandle &step)
 {
-    QList<JobRecord> ended;
+    // The jobs this pass saw end, and those whose read failed before (their runs may be tracked no more).
     for (const JobRecord &job : std::as_const(m_jobs))
         if (job.hasEnded() && !job.jobId.isEmpty() && !job.stdoutPath.isEmpty() && !m_logsKept.contains(keptKey(job)))
-            ended.append(job);
-    const std::function<void()> kept = afterAll(int(ended.size()), [step] { step.done(); });
-    for (const JobRecord &job : std::as_const(ended))
+            m_logsToKeep.insert(keptKey(job), job);
+    const QList<JobRecord> jobs = m_logsToKeep.values();
+    const std::function<void()> kept = afterAll(int(jobs.size()), [step] { step.done(); });
+    for (const JobRecord &job : jobs)
         keepLogs(job, kept);
 }
 
 void RunTracker::keepLogs(const JobRecord &job, const std::function<void()> &done)
 {
-    auto log = std::make_shared<KeptLog>();
-    auto present = std::make_shared<bool>(false);
-    auto unread = std::make_shared<bool>(false); // a read failed (the connection): tried again by the next pass
-    // Read one file into `bytes`/`size`; then `next`.
-    const auto read = [this, present, unread](const QString &path, QByteArray *bytes, qint64 *size,
-                                              const std::function<void()> &next) {
-        if (path.isEmpty())
-            return next();
-        if (!m_connection) {
-            *unread = true;
+    const auto read = [this](const QString &path, const std::shared_ptr<KeptFile> &file,
+                             const std::function<void()> &next) {
+        if (path.isEmpty()) {
+            file->read = true;
             return next();
         }
+        if (!m_connection)
+            return next();
         RemoteCommand *run = m_connection->run(keepCommand(path));
-        connect(run, &RemoteCommand::failed, &m_pass, [unread, next](const QString &) {
-            *unread = true;
-            next();
-        });
-        connect(run, &RemoteCommand::finished, &m_pass, [present, bytes, size, next](const ExecResult &result) {
+        connect(run, &RemoteCommand::failed, &m_pass, [next](const QString &) { next(); });
+        connect(run, &RemoteCommand::finished, &m_pass, [file, next](const ExecResult &result) {
             const qsizetype newline = result.out.indexOf('\n');
             bool ok = false;
             const qint64 whole = result.out.left(newline).trimmed().toLongLong(&ok);
-            if (result.exitCode == 0 && ok && whole >= 0 && newline >= 0) {
-                *present = true;
-                *bytes = result.out.mid(newline + 1);
-                *size = whole > kKeptLogBytes ? whole : -1;
+            file->read = true; // answered: a file it cannot read is kept as none, not asked for again
+            file->present = result.exitCode == 0 && ok && newline >= 0 && whole >= 0;
+            if (file->present) {
+                file->bytes = result.out.mid(newline + 1);
+                file->wholeSize = whole > kKeptLogBytes ? whole : -1;
             }
             next();
         });
     };
+    auto out = std::make_shared<KeptFile>();
+    auto err = std::make_shared<KeptFile>();
     const bool ownErr = !job.stderrPath.isEmpty() && job.stderrPath != job.stdoutPath;
-    read(job.stdoutPath, &log->out, &log->outSize, [this, job, log, present, unread, ownErr, read, done] {
-        read(ownErr ? job.stderrPath : QString(), &log->err, &log->errSize, [this, job, log, present, unread, done] {
-            if (*unread)
+    read(job.stdoutPath, out, [this, job, out, err, ownErr, read, done] {
+        read(ownErr ? job.stderrPath : QString(), err, [this, job, out, err, done] {
+            if (!out->read || !err->read) // the connection: the next pass tries again
                 return done();
-            // Read once per job in this agent's life: a job that wrote no log keeps none.
+            m_logsToKeep.remove(keptKey(job));
             m_logsKept.insert(keptKey(job));
+            // A job that wrote no log keeps none; a run deleted meanwhile keeps nothing either.
+            const auto run = m_store->run(job.runId);
+            if (!out->present || !run.ok() || !run.value)
+                return done();
             QString error;
-            if (*present && !writeKeptLog(m_store->path(), job.runId, job.attempt, *log, &error))
+            if (!writeKeptLog(m_store->path(), job.runId, job.attempt,
+                              KeptLog{out->bytes, err->bytes, out->wholeSize, err->wholeSize}, &error))
                 note(error);
             done();
         });

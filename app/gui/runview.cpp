@@ -223,7 +223,7 @@ void RunView::reloadDetails()
     const QList<JobRecord> jobs = store->jobs(m_runId).value;
     const QStringList ids = submittedJobIds(jobs);
     // Why it waits (and when it may start) or how its job ended, beside the state.
-    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)));
+    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)), requeueExitCodeOf(record));
     m_header->setText(tr("<b>%1</b> on %2 \u2014 %3%4 \u2014 epoch %5/%6 \u2014 jobs %7%8")
                           .arg(record.name.toHtmlEscaped(), record.cluster.toHtmlEscaped(), record.state,
                                why.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(why.toHtmlEscaped()))
@@ -254,13 +254,18 @@ void RunView::reloadDetails()
     const auto shown =
         std::find_if(jobs.cbegin(), jobs.cend(), [this](const JobRecord &job) { return job.attempt == m_logAttempt; });
     const JobRecord *logJob = shown != jobs.cend() ? &*shown : jobs.isEmpty() ? nullptr : &jobs.constLast();
-    // On the cluster it ran on (a run continued elsewhere has attempts on two); an ended one as kept here.
+    // On the cluster it ran on (a run continued elsewhere has attempts on two); an ended one as kept here, read once
+    // (reloads come with every change of the run).
     const bool ended = logJob && logJob->hasEnded();
-    const std::optional<KeptLog> kept =
-        ended ? readKeptLog(store->path(), record.id, logJob->attempt) : std::optional<KeptLog>();
+    const QString keptKey = ended ? record.id + u'/' + QString::number(logJob->attempt) : QString();
+    if (keptKey != m_keptLogKey || (!keptKey.isEmpty() && !m_keptLog)) {
+        m_keptLogKey = keptKey;
+        const std::optional<KeptLog> kept =
+            ended ? readKeptLog(store->path(), record.id, logJob->attempt) : std::optional<KeptLog>();
+        m_keptLog = kept && !kept->truncated() ? std::optional(kept->out) : std::nullopt; // else the cluster's whole
+    }
     m_log->follow(m_agent, logJob && !logJob->cluster.isEmpty() ? logJob->cluster : record.cluster,
-                  logJob ? logJob->stdoutPath : QString(), logJob && !ended,
-                  kept ? std::optional(kept->out) : std::nullopt);
+                  logJob ? logJob->stdoutPath : QString(), logJob && !ended, m_keptLog);
 }
 
 void RunView::lookAt(const QString &cluster, bool running)

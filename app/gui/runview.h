@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QWidget>
 #include <functional>
+#include <optional>
 
 class QAction;
 class QCheckBox;
@@ -101,7 +102,9 @@ private:
     AgentClient *m_agent;
     RunActions *m_actions;
     QString m_runId;
-    int m_logAttempt = -1; // -1: the latest job's log
+    int m_logAttempt = -1;               // -1: the latest job's log
+    QString m_keptLogKey;                // run/attempt of the kept log read last
+    std::optional<QByteArray> m_keptLog; // its text
     RunMetrics *m_metrics;
     CheckpointPanel *m_checkpoints;
     RunFilesPanel *m_files;

@@ -59,18 +59,21 @@ void explainLogText(TermContext &context, const QByteArray &log, const QList<Log
     context.out() << Qt::flush;
 }
 
-// An ended job's kept logs; where only their end was kept, a note on stderr says how to get the whole.
-void printKept(TermContext &context, const KeptLog &kept, const QString &runId, const JobRecord &job)
+// An ended job's kept logs; where only their end was kept (its cluster out of reach), a note on stderr says how to get
+// the whole once it is back.
+void printKept(TermContext &context, const KeptLog &kept, const RunRecord &run, const JobRecord &job)
 {
     context.out() << QString::fromUtf8(kept.out) << QString::fromUtf8(kept.err) << Qt::flush;
     if (!kept.truncated())
         return;
     const QLocale c = QLocale::c();
+    const QString where = clusterOfJob(run, job);
+    const QString on = where == run.cluster ? QString() : QStringLiteral(" --on ") + where;
     for (const auto &[size, path] : {std::pair{kept.outSize, job.stdoutPath}, std::pair{kept.errSize, job.stderrPath}})
         if (size >= 0)
-            context.err() << Tr::tr("(the last %1 of %2, kept on this machine; all of it: torchdeck pull %3 %4)\n")
-                                 .arg(c.formattedDataSize(kKeptLogBytes), c.formattedDataSize(size), shortRunId(runId),
-                                      path.section(u'/', -1))
+            context.err() << Tr::tr("(the last %1 of %2, kept on this machine; all of it: torchdeck pull %3 %4%5)\n")
+                                 .arg(c.formattedDataSize(kKeptLogBytes), c.formattedDataSize(size), shortRunId(run.id),
+                                      path.section(u'/', -1), on)
                           << Qt::flush;
 }
 
@@ -196,26 +199,30 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if ((parsed.attempt >= 0 && job.attempt != parsed.attempt) || (following && job.attempt >= latest.attempt))
             continue;
         const QString where = clusterOfJob(*run, job);
-        // An ended job's logs, kept here by the agent when it ended: no cluster needed, and they outlive its copy.
+        // An ended job's logs, kept here by the agent when it ended: no cluster needed, and they outlive its copy. Only
+        // the end of a long one was kept: the cluster's whole file, while it can be read.
         const std::optional<KeptLog> kept =
             job.hasEnded() ? readKeptLog(context.store().path(), run->id, job.attempt) : std::nullopt;
-        if (!kept && !reach(where))
-            return Failure;
+        bool fromCluster = !kept || kept->truncated();
+        if (fromCluster && !reach(where)) {
+            if (!kept)
+                return Failure;
+            fromCluster = false;
+        }
         if (jobs.value.size() > 1)
             out << Tr::tr("== attempt %1, job %2 (%3) ==\n").arg(job.attempt).arg(job.jobId, job.state);
         if (parsed.explain) {
             if (!context.loadProfiles())
                 return Failure;
             const QStringList own = run->spec().spec.logPatterns + context.profiles().profile(where).logPatterns;
-            const std::optional<QByteArray> log =
-                kept ? std::optional(kept->out) : readFile(context, where, job.stdoutPath);
-            if (!log)
+            std::optional<QByteArray> log = fromCluster ? readFile(context, where, job.stdoutPath) : std::nullopt;
+            if (!log && !kept)
                 return Failure;
-            explainLogText(context, *log, jobLogPatterns(own));
+            explainLogText(context, log ? *log : kept->out, jobLogPatterns(own));
             continue;
         }
-        if (kept) {
-            printKept(context, *kept, run->id, job);
+        if (!fromCluster) {
+            printKept(context, *kept, *run, job);
             continue;
         }
         if (job.jobState() == JobState::Pending) { // requeued in itself, its log holds its runs before; else none yet
@@ -225,10 +232,17 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                 out << Tr::tr("job %1 is pending: its log begins when it runs\n").arg(job.jobId);
             continue;
         }
-        if (!printFile(context, where, job.stdoutPath))
-            return Failure;
-        if (!job.stderrPath.isEmpty() && !printFile(context, where, job.stderrPath))
-            return Failure;
+        if (!printFile(context, where, job.stdoutPath)) {
+            if (!kept)
+                return Failure;
+            printKept(context, *kept, *run, job); // the end kept here, said so
+            continue;
+        }
+        if (!job.stderrPath.isEmpty() && !printFile(context, where, job.stderrPath)) {
+            if (!kept)
+                return Failure;
+            out << QString::fromUtf8(kept->err) << Qt::flush;
+        }
     }
     if (!following)
         return Ok;

@@ -1,3 +1,4 @@
+#include "core/store/keptlogs.h"
 #include "core/store/runstore.h"
 #include "gui/logpanel.h"
 #include "gui/logpatterndialog.h"
@@ -72,6 +73,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(window.runView()->charts()->drawnPoints(SeriesKind::TrainLoss).size() >= 4, 10000);
         QTRY_COMPARE_WITH_TIMEOUT(window.runView()->charts()->drawnBars(), 2, 10000);
         QVERIFY(!window.agent()->store()->checkpoints(runId).value.isEmpty());
+        // The agent keeps the ended job's log on this machine (its one read of the cluster's for it).
+        QTRY_VERIFY_WITH_TIMEOUT(readKeptLog(window.agent()->store()->path(), runId, 0).has_value(), 20000);
         // The log is read once its tab is shown (the job ended: once).
         QVERIFY(window.runView()->logPanel()->text().isEmpty());
         window.runView()->tabs()->setCurrentWidget(window.runView()->logPanel());

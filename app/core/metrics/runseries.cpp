@@ -288,8 +288,7 @@ RunSeriesChanges RunSeries::apply(const MetricEvent &e, int attempt)
             std::any_of(m_series.cbegin(), m_series.cend(), [](const MetricSeries &s) { return !s.isEmpty(); }))
             resume(e, &changes);
         ++m_info.starts;
-        m_info.attemptStarts = m_info.startsAttempt == attempt ? m_info.attemptStarts + 1 : 1;
-        m_info.startsAttempt = attempt;
+        ++m_info.attemptStarts[attempt];
         if (e.epochs >= 0)
             m_info.epochs = e.epochs;
         if (e.stepsPerEpoch >= 0)

@@ -32,9 +32,8 @@ struct RunInfo {
     int worldSize = 0;
     QString model;
     QString dataset;
-    int starts = 0;         // start events: 1 + resumes and restarts
-    int startsAttempt = -1; // the attempt (job) of the latest start event
-    int attemptStarts = 0;  // its start events: 1 + the times that job requeued itself
+    int starts = 0;                // start events: 1 + resumes and restarts
+    QHash<int, int> attemptStarts; // start events by attempt (job): 1 + the times that job requeued itself
     double firstTime = kNoValue;
     double lastTime = kNoValue;
     double startTime = kNoValue;     // the latest start event's: when the current attempt began

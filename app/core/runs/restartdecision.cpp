@@ -13,9 +13,10 @@ constexpr qint64 kWarningEarlySeconds = 60; // sbatch(1) --signal: "may be sent 
 
 int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest, const RunInfo &info)
 {
-    // The agent's own restarts since the user last resumed the run (a resume starts the count afresh), and a chain's
-    // queued attempts once they ran (one cancelled unrun, its turn never come, is none). An attempt recorded before
-    // origins were kept counts as a restart.
+    // Since the user last resumed the run (a resume starts the count afresh): the agent's own restarts, a chain's
+    // queued attempts once they ran (one cancelled unrun, its turn never come, is none), and the times a job requeued
+    // itself (it ran again under the same id: the trainer's start events in its metrics say so, and the scheduler for
+    // the latest job while it knows it). An attempt recorded before origins were kept counts as a restart.
     int used = 0;
     for (const JobRecord &job : attempts) {
         const JobState state = job.jobState();
@@ -25,13 +26,12 @@ int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest, const 
         else if (job.origin == u"restart" || (job.origin == u"chain" && ran) ||
                  (job.origin.isEmpty() && job.attempt > 0))
             ++used;
+        int requeues = std::max(info.attemptStarts.value(job.attempt) - 1, 0);
+        if (&job == &attempts.constLast())
+            requeues = std::max(requeues, latest.restarts);
+        used += requeues;
     }
-    // A job that requeued itself ran again under the same id: those runs count as restarts too. The scheduler says
-    // so while it knows the job; the trainer's start events in the job's metrics say so after.
-    int requeues = std::max(latest.restarts, 0);
-    if (!attempts.isEmpty() && info.startsAttempt == attempts.constLast().attempt)
-        requeues = std::max(requeues, info.attemptStarts - 1);
-    return used + requeues;
+    return used;
 }
 
 bool stoppedAtWallTimeWarning(const JobSpec &spec, const JobInfo &job)

@@ -28,9 +28,9 @@ struct RestartDecision {
 RestartDecision decideRestart(const JobSpec &spec, const QList<JobRecord> &attempts, const RunInfo &info,
                               const JobInfo &latest = {});
 
-// The restarts a run has had, counted against its spec's limit: the agent's own since the user last resumed it
-// (JobRecord::origin), and the times the latest job requeued itself: what the scheduler said of it (unknown counts
-// none) or, where more, the trainer's start events in that job's metrics (`info`).
+// The restarts a run has had, counted against its spec's limit, since the user last resumed it: the agent's own
+// (JobRecord::origin), and the times a job requeued itself: the trainer's start events in its metrics (`info`), or for
+// the latest job what the scheduler said of it (`latest`; unknown counts none), whichever is more.
 int restartsUsed(const QList<JobRecord> &attempts, const JobInfo &latest = {}, const RunInfo &info = {});
 
 // Did a job that stopped on its checkpoint signal get it from the scheduler's wall-time warning? True when it

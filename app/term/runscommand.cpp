@@ -104,7 +104,7 @@ int runRunsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             continue;
         const auto jobs = context.store().jobs(run.id);
         if (jobs.ok() && !jobs.value.isEmpty())
-            why.insert(run.id, jobWhy(jobs.value.at(speakingJob(jobs.value))));
+            why.insert(run.id, jobWhy(jobs.value.at(speakingJob(jobs.value)), requeueExitCodeOf(run)));
     }
     if (flags->json) {
         QJsonArray array;

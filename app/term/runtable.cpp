@@ -108,7 +108,7 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
                          job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                          job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom),
                          labelled ? Tr::tr(" on %1").arg(clusterOfJob(run, job)) : QString());
-        if (const QString why = jobWhy(job); !why.isEmpty())
+        if (const QString why = jobWhy(job, requeueExitCodeOf(run)); !why.isEmpty())
             text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended:") : Tr::tr("waits:"), why);
         if (!job.scheduling.nodes.isEmpty())
             text += Tr::tr("    nodes %1\n").arg(job.scheduling.nodes);
@@ -149,7 +149,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
                                  {QStringLiteral("reason"), job.scheduling.reason},
                                  {QStringLiteral("start_estimate"), startEstimate(job)},
                                  {QStringLiteral("nodes"), job.scheduling.nodes},
-                                 {QStringLiteral("why"), jobWhy(job)},
+                                 {QStringLiteral("why"), jobWhy(job, requeueExitCodeOf(run))},
                                  {QStringLiteral("resume_from"), job.resumeFrom},
                                  {QStringLiteral("origin"), job.origin},
                                  {QStringLiteral("stdout"), job.stdoutPath},
@@ -159,7 +159,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
     const JobRecord &speaking = jobs.at(speakingJob(jobs));
     object[u"reason"] = speaking.scheduling.reason;
     object[u"start_estimate"] = startEstimate(speaking);
-    object[u"why"] = jobWhy(speaking);
+    object[u"why"] = jobWhy(speaking, requeueExitCodeOf(run));
     return object;
 }
 

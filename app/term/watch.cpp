@@ -215,7 +215,7 @@ void Watch::lookAtSelected()
 WatchRunRow Watch::rowOf(const RunRecord &run) const
 {
     const QList<JobRecord> jobs = m_jobs.value(run.id);
-    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)));
+    const QString why = jobs.isEmpty() ? QString() : jobWhy(jobs.at(speakingJob(jobs)), requeueExitCodeOf(run));
     return {shortRunId(run.id), run.name,     run.cluster,    run.state.toUpper(),   run.epochsDone,
             run.epochsTotal,    run.lastLoss, run.etaSeconds, submittedJobIds(jobs), why};
 }

@@ -86,7 +86,7 @@ QString waitReason(const JobRecord &job)
     return words.isEmpty() ? reason : core::Tr::tr("%1 (%2)").arg(words, reason);
 }
 
-QString endCause(const JobRecord &job)
+QString endCause(const JobRecord &job, int requeueExitCode)
 {
     if (!job.hasEnded())
         return {};
@@ -107,14 +107,15 @@ QString endCause(const JobRecord &job)
     case JobState::Cancelled: // by its user, or by torchdeck's move of a waiting restart (runmover.h)
         if (job.scheduling.reason.startsWith(QStringLiteral("moved to ")))
             return job.scheduling.reason;
-        // A --chain job queued behind one that completed the run (or a cancelled run's): its turn never came.
-        if (job.origin == u"chain" && job.offsets.stdoutOffset == 0 && job.offsets.metricsOffset == 0)
+        // A --chain job queued behind one that completed the run (or a cancelled run's): its turn never came, no node
+        // was ever given to it.
+        if (job.origin == u"chain" && job.scheduling.nodes.isEmpty() && job.scheduling.elapsedSeconds <= 0 &&
+            job.offsets.stdoutOffset == 0 && job.offsets.metricsOffset == 0)
             return core::Tr::tr("cancelled before it ran (a spare of --chain)");
         return core::Tr::tr("cancelled");
     case JobState::Failed:
-        // The trainer's (and a custom command's, by torchdeck's default) way to say "checkpointed, restart me": a
-        // scheduler calls it failed all the same.
-        if (job.exitCode == kTrainerRequeueExitCode)
+        // The run's way to say "checkpointed, restart me" (the trainer's 75): a scheduler calls it failed all the same.
+        if (job.exitCode == requeueExitCode)
             return core::Tr::tr("exit code %1: it checkpointed to be restarted").arg(job.exitCode);
         return job.exitCode >= 0 ? core::Tr::tr("exit code %1").arg(job.exitCode) : core::Tr::tr("failed");
     default:
@@ -122,10 +123,10 @@ QString endCause(const JobRecord &job)
     }
 }
 
-QString jobWhy(const JobRecord &job)
+QString jobWhy(const JobRecord &job, int requeueExitCode)
 {
     if (job.hasEnded())
-        return endCause(job);
+        return endCause(job, requeueExitCode);
     QString why = waitReason(job);
     if (job.scheduling.startEstimate.isValid() && waits(job.jobState())) {
         const QString start =
@@ -155,6 +156,12 @@ bool restartWaitedToMove(const JobRecord &job, const QDateTime &now, int moveAft
         job.jobId.isEmpty() || job.scheduling.reason.startsWith(QStringLiteral("Dependency")))
         return false;
     return job.submitted.secsTo(now) >= moveAfterSeconds;
+}
+
+int requeueExitCodeOf(const RunRecord &run)
+{
+    const JobSpec::FromJson spec = run.spec();
+    return spec.ok() ? spec.spec.requeueExitCode : kTrainerRequeueExitCode;
 }
 
 } // namespace torchdeck

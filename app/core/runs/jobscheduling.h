@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/jobspec.h"
 #include "core/scheduler/jobinfo.h"
 #include "core/store/runrecord.h"
 
@@ -16,12 +17,17 @@ JobScheduling schedulingOf(const JobInfo &info);
 QString waitReason(const JobRecord &job);
 
 // How an ended job ended, when not simply completed: "out of memory", "node failure", "wall time",
-// "preempted", "cancelled", "exit code N". Empty while it runs or waits, and for a clean end.
-QString endCause(const JobRecord &job);
+// "preempted", "cancelled", "exit code N". Empty while it runs or waits, and for a clean end. `requeueExitCode`: the
+// run's code for "checkpointed, restart me" (requeueExitCodeOf).
+QString endCause(const JobRecord &job, int requeueExitCode = kTrainerRequeueExitCode);
 
 // One line on a job for the fronts' "why" column: why it waits and when it may start ("BeginTime; expected
 // start 2026-11-26 17:30", local time), or how it ended (endCause). Empty when there is nothing to say.
-QString jobWhy(const JobRecord &job);
+QString jobWhy(const JobRecord &job, int requeueExitCode = kTrainerRequeueExitCode);
+
+// The exit code with which a run's jobs ask to be restarted: its spec's (the trainer's 75 unless a custom command
+// says otherwise).
+int requeueExitCodeOf(const RunRecord &run);
 
 // Whether the scheduler has kept a job waiting longer than `limitSeconds` (0: never) since it was submitted,
 // for a reason of the scheduler's: not a start time, a hold or a dependency its user asked for (a chain's

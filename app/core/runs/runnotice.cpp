@@ -90,7 +90,7 @@ std::optional<RunNotice> endNotice(const QString &stateBefore, const RunRecord &
     case JobState::Cancelled:
         return std::nullopt;
     default: {
-        QString cause = endCause(job);
+        QString cause = endCause(job, requeueExitCodeOf(run));
         if (cause.isEmpty())
             cause = run.state;
         if (!run.message.isEmpty())
@@ -118,7 +118,7 @@ RunNotice stallNotice(const RunRecord &run, const QString &jobId, const QString 
 RunNotice waitNotice(const RunRecord &run, const JobRecord &job, const QDateTime &now)
 {
     const QString waited = core::Tr::tr("waiting for %1").arg(formatDuration(double(job.submitted.secsTo(now))));
-    const QString why = jobWhy(job);
+    const QString why = jobWhy(job, requeueExitCodeOf(run));
     return noticeOf(RunNotice::Kind::Waiting, run, job.jobId,
                     why.isEmpty() ? waited : waited + QStringLiteral(": ") + why);
 }

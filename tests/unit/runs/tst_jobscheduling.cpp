@@ -75,6 +75,21 @@ private slots:
         QVERIFY(waitReason(job).isEmpty());
     }
 
+    // The run's own requeue code says "checkpointed", not the trainer's 75 (a custom command's may differ); a chain's
+    // attempt that was given nodes ran, whatever was read of it.
+    void endCausesOfTheRunsOwn()
+    {
+        const JobRecord exited = job(JobState::Failed, QStringLiteral("FAILED"), QStringLiteral("NonZeroExitCode"), 75);
+        QCOMPARE(endCause(exited, 99), QStringLiteral("exit code 75"));
+        JobRecord asked = exited;
+        asked.exitCode = 99;
+        QCOMPARE(endCause(asked, 99), QStringLiteral("exit code 99: it checkpointed to be restarted"));
+        JobRecord started = job(JobState::Cancelled, QStringLiteral("CANCELLED by 0"), {});
+        started.origin = QStringLiteral("chain");
+        started.scheduling.nodes = QStringLiteral("node1");
+        QCOMPARE(endCause(started), QStringLiteral("cancelled"));
+    }
+
     void waitReasons_data()
     {
         QTest::addColumn<JobRecord>("job");

@@ -30,9 +30,9 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
     if (profile.workDirectory.trimmed().isEmpty()) {
         errors.append({QStringLiteral("work_directory"), core::Tr::tr("The work directory is empty.")});
     } else {
-        // The runs' logs lie under it and are named on directive lines, which cannot quote. A leading ~ or $HOME is
-        // the cluster's home, resolved there.
-        QString named = profile.workDirectory;
+        // Slurm's jobs name their logs under it on #SBATCH lines, which cannot quote (PBS's and local jobs redirect
+        // theirs in the script, quoted). A leading ~ or $HOME is the cluster's home, resolved there.
+        QString named = profile.scheduler == SchedulerKind::Slurm ? profile.workDirectory : QString();
         for (const QString &home : {QStringLiteral("~/"), QStringLiteral("$HOME/")})
             if (named.startsWith(home))
                 named = named.mid(home.size());

@@ -115,6 +115,9 @@ private slots:
             profile.workDirectory = dir; // the cluster resolves the home
             QVERIFY2(validateClusterProfile(profile).isEmpty(), qPrintable(dir));
         }
+        profile.scheduler = SchedulerKind::Pbs; // its logs are redirected in the script, quoted
+        profile.workDirectory = QStringLiteral("~/my runs");
+        QVERIFY(validateClusterProfile(profile).isEmpty());
     }
 };
 

@@ -6,6 +6,7 @@
 #include "core/jobs/runlayout.h"
 #include "core/privatefiles.h"
 #include "core/runs/launchrequest.h"
+#include "core/runs/runfiles.h"
 #include "core/shellquote.h"
 #include "core/store/runstore.h"
 #include "session/internal/sessioninternals.h"
@@ -109,6 +110,8 @@ void ClusterSession::pullAndPlaceCheckpoint(SessionOperation *operation, Cluster
             if (r.pulled.isEmpty())
                 return operation->fail(tr("the pull of the checkpoint brought nothing"));
             const agent::PulledFile checkpoint = r.pulled.constFirst();
+            if (!checkpoint.keptAs.isEmpty()) // an older copy in torchdeck's own folder: nobody's to keep
+                QFile::remove(checkpoint.keptAs);
             // Its sidecar too, where the trainer wrote one: a checkpoint without it reads as torn to the trainer.
             SessionOperation *sidecar =
                 source->pullRunFiles(runId, {checkpoint.path + QStringLiteral(".json")}, {}, local);
@@ -125,6 +128,8 @@ void ClusterSession::pullAndPlaceCheckpoint(SessionOperation *operation, Cluster
                                  placeRunFile(operation, runId, json->path, json->local, json->sha256,
                                               [json, resumeThere](const QString &) {
                                                   QFile::remove(json->local);
+                                                  if (!json->keptAs.isEmpty())
+                                                      QFile::remove(json->keptAs);
                                                   resumeThere();
                                               });
                              });
@@ -172,14 +177,10 @@ void ClusterSession::placeRunFile(SessionOperation *operation, const QString &ru
         resolving, operation,
         [this, operation, runId, relative, localPath, sha256, then, failed](const agent::WorkDirectory::Reply &work) {
             const QString target = WorkLayout{work.directory}.runDirectory(runId) + u'/' + relative;
-            const QString folder = target.section(u'/', 0, -2);
             // The run's directory is the user's alone (its checkpoints), as a submission makes it. What an earlier
-            // copy of this file left when its connection dropped (SFTP's NAME.part-X, the straight copy's
-            // NAME.torchdeck-X) goes: no other copy of this run's file runs meanwhile.
+            // copy of this file left when its connection dropped goes: no other copy of this run's file runs meanwhile.
             runCommand(
-                operation,
-                QStringLiteral("umask 077 && mkdir -p -- %1 && rm -f -- %2.part-* %2.torchdeck-??????")
-                    .arg(shellQuote(folder), shellQuote(target)),
+                operation, QStringLiteral("umask 077 && ") + removeCopyLeftoversCommand(target),
                 [this, operation, relative, localPath, sha256, then, target, failed](int exitCode, const QByteArray &,
                                                                                      const QByteArray &err) {
                     if (exitCode != 0)

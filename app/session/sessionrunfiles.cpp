@@ -10,12 +10,15 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QStorageInfo>
 #include <QThread>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <unistd.h>
 
 namespace torchdeck {
 
@@ -217,13 +220,32 @@ void ClusterSession::sumRunFiles(QObject *context, const QString &runId, const Q
 }
 
 namespace {
-// NAME.~N~ for the first N not taken: GNU's numbered backups.
-QString freeBackupName(const QString &path)
+// Keeps the file at `path` as NAME.~N~, one past the highest N there (GNU's numbered backups), by a hard link: the file
+// stays at its name until the new one replaces it, and no file of the backup's name is ever replaced. Where the
+// filesystem has no hard links, by rename. The backup's name, or empty with `error`.
+QString keepAside(const QString &path, QString *error)
 {
-    for (int n = 1;; ++n) {
-        const QString candidate = QStringLiteral("%1.~%2~").arg(path).arg(n);
-        if (!QFileInfo::exists(candidate) && !QFileInfo(candidate).isSymLink())
-            return candidate;
+    const QFileInfo info(path);
+    static const QRegularExpression numbered(QStringLiteral("\\.~(\\d+)~\\z"));
+    int highest = 0;
+    for (const QString &name : info.dir().entryList({info.fileName() + QStringLiteral(".~*~")},
+                                                    QDir::AllEntries | QDir::Hidden | QDir::System))
+        if (const QRegularExpressionMatch m = numbered.match(name);
+            m.hasMatch() && name.size() == info.fileName().size() + m.capturedLength())
+            highest = std::max(highest, m.captured(1).toInt());
+    for (int n = highest + 1;; ++n) {
+        const QString backup = QStringLiteral("%1.~%2~").arg(path).arg(n);
+        const QByteArray from = QFile::encodeName(path);
+        const QByteArray to = QFile::encodeName(backup);
+        if (::link(from.constData(), to.constData()) == 0)
+            return backup;
+        if (errno == EEXIST)
+            continue;
+        if (!QFileInfo::exists(backup) && std::rename(from.constData(), to.constData()) == 0)
+            return backup;
+        *error = ClusterSession::tr("cannot keep %1 aside as %2: %3")
+                     .arg(path, backup, QString::fromLocal8Bit(std::strerror(errno)));
+        return {};
     }
 }
 
@@ -306,13 +328,17 @@ void ClusterSession::downloadOne(SessionOperation *operation, std::shared_ptr<Pu
             // would, never replaced: the pull loses nothing.
             QString keptAs;
             if (QFileInfo::exists(plan->local())) {
-                keptAs = freeBackupName(plan->local());
-                if (!renameFile(plan->local(), keptAs, operation))
-                    return;
+                QString why;
+                keptAs = keepAside(plan->local(), &why);
+                if (keptAs.isEmpty())
+                    return operation->fail(why);
             }
             if (!renameFile(plan->part(), plan->local(), operation)) {
-                if (!keptAs.isEmpty())
+                // A backup by link leaves the file at its name: the link goes; one by rename comes back.
+                if (!keptAs.isEmpty() && !QFileInfo::exists(plan->local()))
                     renameFile(keptAs, plan->local(), nullptr);
+                else if (!keptAs.isEmpty())
+                    QFile::remove(keptAs);
                 return;
             }
             pulled(operation, plan, std::max<qint64>(*resumedAt, 0), false, keptAs);

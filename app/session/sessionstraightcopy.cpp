@@ -30,10 +30,16 @@ void ClusterSession::copyCheckpointStraight(SessionOperation *operation, Cluster
                     operation->reportProgress(
                         tr("Copying %1 straight from %2 to %3").arg(file.path, source->name(), name()), 0, 0);
                     QList<StraightFile> straight;
-                    for (const RemoteFileSum &each : files)
+                    // What an earlier copy of the run's files left when its connection dropped goes first.
+                    QStringList commands{QStringLiteral("umask 077")};
+                    for (const RemoteFileSum &each : files) {
                         straight.append({each.realPath, directory + u'/' + each.path, each.sha256, 0600, each.path});
+                        commands.append(removeCopyLeftoversCommand(straight.constLast().to) +
+                                        QStringLiteral(" || exit 1"));
+                    }
+                    commands.append(straightCopyCommand(reach, straight));
                     runCommand(
-                        operation, straightCopyCommand(reach, straight),
+                        operation, commands.join(u'\n'),
                         [=](int code, const QByteArray &, const QByteArray &err) {
                             if (code != 0)
                                 return fallBack(QString::fromUtf8(err.trimmed()).section(u'\n', -2));

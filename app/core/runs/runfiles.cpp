@@ -228,6 +228,18 @@ QString sshWithReach(const QString &reach)
     return QStringLiteral("ssh -n -o BatchMode=yes -o ConnectTimeout=15 ") + reach;
 }
 
+QString removeCopyLeftoversCommand(const QString &target)
+{
+    const QString folder = target.section(u'/', 0, -2);
+    QString name = target.section(u'/', -1);
+    for (const QChar special : {u'\\', u'*', u'?', u'['}) // a name's own pattern characters, taken as they are
+        name.replace(special, QStringLiteral("\\") + special);
+    return QStringLiteral(
+               "mkdir -p -- %1 && find %1 -maxdepth 1 -type f \\( -name %2 -o -name %3 \\) -exec rm -f -- {} +")
+        .arg(shellQuote(folder), shellQuote(name + QStringLiteral(".part-*")),
+             shellQuote(name + QStringLiteral(".torchdeck-??????")));
+}
+
 QString straightCopyCommand(const QString &reach, const QList<StraightFile> &files)
 {
     QStringList lines{QStringLiteral("umask 077")};

@@ -79,6 +79,11 @@ struct StraightFile {
 QString straightCopyCommand(const QString &reach, const QList<StraightFile> &files);
 // The ssh a login node runs to reach another cluster with a profile's reach arguments: never asks, gives up in 15 s.
 QString sshWithReach(const QString &reach);
+// The login-node command that makes `target`'s folder and removes what an earlier copy of `target` left there when its
+// connection dropped: SFTP's TARGET.part-X, the straight copy's TARGET.torchdeck-XXXXXX. Any login shell (zsh's
+// nomatch included): find matches the names, not the shell. Only for a file no other copy writes meanwhile (a run's
+// own).
+QString removeCopyLeftoversCommand(const QString &target);
 
 // Prints the run directory's size in bytes (du), or "-" when it is gone: a line, so several can be asked in one
 // command.

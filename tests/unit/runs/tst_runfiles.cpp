@@ -208,6 +208,23 @@ private slots:
                  QStringList{QStringLiteral("checkpoint 1's.pt")}); // neither other.pt nor a partial file
     }
 
+    // What a copy broken off left beside its target goes, nothing else; with none left it succeeds all the same.
+    void removesWhatABrokenCopyLeft()
+    {
+        const QString dir = m_work.path() + QStringLiteral("/left/checkpoints");
+        for (const char *name : {"c[1].pt", "c[1].pt.part-1a2b3c4d", "c[1].pt.torchdeck-AbC123", "c[1].pt.json.part-9",
+                                 "c1.pt.part-1", "other.pt.part-5"})
+            write(dir + u'/' + QString::fromLatin1(name), "x");
+        const QString target = dir + QStringLiteral("/c[1].pt");
+        QCOMPARE(runUnderSh(removeCopyLeftoversCommand(target)).exitCode, 0);
+        QCOMPARE(QDir(dir).entryList(QDir::Files, QDir::Name),
+                 (QStringList{QStringLiteral("c1.pt.part-1"), QStringLiteral("c[1].pt"),
+                              QStringLiteral("c[1].pt.json.part-9"), QStringLiteral("other.pt.part-5")}));
+        QCOMPARE(runUnderSh(removeCopyLeftoversCommand(target)).exitCode, 0);
+        QCOMPARE(runUnderSh(removeCopyLeftoversCommand(m_work.path() + QStringLiteral("/new/dir/c.pt"))).exitCode, 0);
+        QVERIFY(QDir(m_work.path() + QStringLiteral("/new/dir")).exists());
+    }
+
     void removesOnlyARunDirectory()
     {
         const QString other = m_work.path() + QStringLiteral("/not-runs");

@@ -91,6 +91,7 @@ bool spansClusters(const RunRecord &run, const QList<JobRecord> &jobs)
 QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
 {
     const bool labelled = spansClusters(run, jobs);
+    const int requeueExitCode = requeueExitCodeOf(run);
     QString text;
     text += Tr::tr("run      %1 (%2)\n").arg(shortRunId(run.id), run.id);
     text += Tr::tr("name     %1 on %2\n").arg(run.name, run.cluster);
@@ -108,7 +109,7 @@ QString formatRunStatus(const RunRecord &run, const QList<JobRecord> &jobs)
                          job.submitted.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                          job.resumeFrom.isEmpty() ? QString() : Tr::tr("  from %1").arg(job.resumeFrom),
                          labelled ? Tr::tr(" on %1").arg(clusterOfJob(run, job)) : QString());
-        if (const QString why = jobWhy(job, requeueExitCodeOf(run)); !why.isEmpty())
+        if (const QString why = jobWhy(job, requeueExitCode); !why.isEmpty())
             text += Tr::tr("    %1 %2\n").arg(job.hasEnded() ? Tr::tr("ended:") : Tr::tr("waits:"), why);
         if (!job.scheduling.nodes.isEmpty())
             text += Tr::tr("    nodes %1\n").arg(job.scheduling.nodes);
@@ -139,6 +140,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
                                                       : QJsonValue();
     };
     QJsonArray array;
+    const int requeueExitCode = requeueExitCodeOf(run);
     for (const JobRecord &job : jobs)
         array.append(QJsonObject{{QStringLiteral("attempt"), job.attempt},
                                  {QStringLiteral("job"), job.jobId},
@@ -149,7 +151,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
                                  {QStringLiteral("reason"), job.scheduling.reason},
                                  {QStringLiteral("start_estimate"), startEstimate(job)},
                                  {QStringLiteral("nodes"), job.scheduling.nodes},
-                                 {QStringLiteral("why"), jobWhy(job, requeueExitCodeOf(run))},
+                                 {QStringLiteral("why"), jobWhy(job, requeueExitCode)},
                                  {QStringLiteral("resume_from"), job.resumeFrom},
                                  {QStringLiteral("origin"), job.origin},
                                  {QStringLiteral("stdout"), job.stdoutPath},
@@ -159,7 +161,7 @@ QJsonObject runJson(const RunRecord &run, const QList<JobRecord> &jobs)
     const JobRecord &speaking = jobs.at(speakingJob(jobs));
     object[u"reason"] = speaking.scheduling.reason;
     object[u"start_estimate"] = startEstimate(speaking);
-    object[u"why"] = jobWhy(speaking, requeueExitCodeOf(run));
+    object[u"why"] = jobWhy(speaking, requeueExitCode);
     return object;
 }
 

@@ -29,10 +29,10 @@ QList<ProfileError> validateClusterProfile(const ClusterProfile &profile)
              core::Tr::tr("'%1' is not a host alias: use letters, digits, '.', '_', '-' and '@'.").arg(profile.name)});
     if (profile.workDirectory.trimmed().isEmpty()) {
         errors.append({QStringLiteral("work_directory"), core::Tr::tr("The work directory is empty.")});
-    } else {
+    } else if (profile.scheduler == SchedulerKind::Slurm) {
         // Slurm's jobs name their logs under it on #SBATCH lines, which cannot quote (PBS's and local jobs redirect
         // theirs in the script, quoted). A leading ~ or $HOME is the cluster's home, resolved there.
-        QString named = profile.scheduler == SchedulerKind::Slurm ? profile.workDirectory : QString();
+        QString named = profile.workDirectory;
         for (const QString &home : {QStringLiteral("~/"), QStringLiteral("$HOME/")})
             if (named.startsWith(home))
                 named = named.mid(home.size());

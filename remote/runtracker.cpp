@@ -28,7 +28,7 @@ RunTracker::RunTracker(Connection *connection, ClusterProfile profile, RunStore 
     m_pass.add({{}, {}, [this](const StepHandle &step) { settleRuns(step); }});
     m_pass.add({{}, {}, [this](const StepHandle &step) { watchStalls(step); }});
     // Last: an ended job's logs may be long to read, and restarts come first.
-    m_pass.add({{}, {}, [this](const StepHandle &step) { keepEndedLogs(step); }});
+    m_pass.add({{}, {}, [this](const StepHandle &step) { keepEndedLogs([step] { step.done(); }); }});
     connect(&m_pass, &StepSequence::finished, this, [this] { emit refreshed(m_problems.join(QStringLiteral("; "))); });
     connect(&m_pass, &StepSequence::failed, this, &RunTracker::failed);
 }
@@ -105,6 +105,8 @@ void RunTracker::collect(const StepHandle &step)
                 m_jobs.append(job);
                 tracked.insert(run.id);
             }
+            if (job.hasEnded() && here)
+                noteLogsToKeep(run, job);
             claimed = claimed || (!job.hasEnded() && job.jobId.isEmpty());
         }
         if (run.jobState() == JobState::Requeued && !tracked.contains(run.id) && !claimed)
@@ -114,8 +116,13 @@ void RunTracker::collect(const StepHandle &step)
     takeOverExpiredClaims();
     retryRefusedRestarts(tracked);
     settleUnclaimedRestarts(requeued);
-    if (m_jobs.isEmpty())
+    if (m_jobs.isEmpty()) {
+        // Nothing to poll, but logs may be left to keep: a read lost with the connection, or an agent that stopped
+        // between a job's end and its keep. Only over a connection that is up: this alone does not reconnect.
+        if (!m_logsToKeep.isEmpty() && m_connection && m_connection->state() == ConnectionState::Connected)
+            return keepEndedLogs([step] { step.doneAll(); });
         return step.doneAll();
+    }
     if (!m_connection) {
         note(tr("no connection"));
         return step.doneAll();

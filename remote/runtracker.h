@@ -134,7 +134,9 @@ private:
     void unfollowAllBut(const QSet<QString> &paths);
     void followedData(const QString &path, qint64 at, const QByteArray &bytes);
     void cancelWaitingInVain(const StepHandle &step); // attempts of a chain whose turn can no longer come
-    void keepEndedLogs(const StepHandle &step);       // the logs of jobs that ended, on this machine
+    // The logs of jobs that ended, on this machine (a few jobs a pass); `done` when those are read.
+    void keepEndedLogs(const std::function<void()> &done);
+    void noteLogsToKeep(const RunRecord &run, const JobRecord &job); // an ended job of the store, unless settled
     void keepLogs(const JobRecord &job, const std::function<void()> &done);
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);
@@ -196,7 +198,7 @@ private:
     };
     QHash<QString, FollowedFile> m_followed; // by path
     QSet<QString> m_unfollowable;            // files a stream could not follow: read once per pass
-    QSet<QString> m_logsKept;                // "run/attempt" whose logs were kept here (or had none)
+    QSet<QString> m_logsKept;                // "run/attempt" whose logs are settled here: kept, none, or too old
     QHash<QString, JobRecord> m_logsToKeep;  // ended jobs whose logs are still to keep, by "run/attempt"
     QStringList m_shownRuns;
     int m_othersFollowMs = 3000;

@@ -33,14 +33,30 @@ struct KeptFile {
 };
 } // namespace
 
-void RunTracker::keepEndedLogs(const StepHandle &step)
+void RunTracker::noteLogsToKeep(const RunRecord &run, const JobRecord &job)
 {
-    // The jobs this pass saw end, and those whose read failed before (their runs may be tracked no more).
+    // A store from before logs were kept is not read back to its first run: runs written to lately only.
+    constexpr qint64 recentSeconds = qint64(14) * 24 * 3600;
+    const QString key = keptKey(job);
+    if (job.jobId.isEmpty() || job.stdoutPath.isEmpty() || m_logsKept.contains(key) || m_logsToKeep.contains(key))
+        return;
+    if (run.updated.secsTo(QDateTime::currentDateTimeUtc()) > recentSeconds ||
+        keptLogSettled(m_store->path(), job.runId, job.attempt))
+        m_logsKept.insert(key); // asked of the disk once per agent
+    else
+        m_logsToKeep.insert(key, job);
+}
+
+void RunTracker::keepEndedLogs(const std::function<void()> &done)
+{
+    // A few jobs a pass: after a long stop the keep does not flood the login node, nor hold the pass up.
+    constexpr qsizetype perPass = 8;
+    // The jobs this pass saw end, those whose read failed before, and the store's ended jobs with nothing kept.
     for (const JobRecord &job : std::as_const(m_jobs))
         if (job.hasEnded() && !job.jobId.isEmpty() && !job.stdoutPath.isEmpty() && !m_logsKept.contains(keptKey(job)))
             m_logsToKeep.insert(keptKey(job), job);
-    const QList<JobRecord> jobs = m_logsToKeep.values();
-    const std::function<void()> kept = afterAll(int(jobs.size()), [step] { step.done(); });
+    const QList<JobRecord> jobs = m_logsToKeep.values().mid(0, perPass);
+    const std::function<void()> kept = afterAll(int(jobs.size()), done);
     for (const JobRecord &job : jobs)
         keepLogs(job, kept);
 }
@@ -79,13 +95,16 @@ void RunTracker::keepLogs(const JobRecord &job, const std::function<void()> &don
                 return done();
             m_logsToKeep.remove(keptKey(job));
             m_logsKept.insert(keptKey(job));
-            // A job that wrote no log keeps none; a run deleted meanwhile keeps nothing either.
+            // A run deleted meanwhile keeps nothing; a job that wrote no log is marked so, not asked of again.
             const auto run = m_store->run(job.runId);
-            if (!out->present || !run.ok() || !run.value)
+            if (!run.ok() || !run.value)
                 return done();
             QString error;
-            if (!writeKeptLog(m_store->path(), job.runId, job.attempt,
-                              KeptLog{out->bytes, err->bytes, out->wholeSize, err->wholeSize}, &error))
+            const bool written =
+                out->present ? writeKeptLog(m_store->path(), job.runId, job.attempt,
+                                            KeptLog{out->bytes, err->bytes, out->wholeSize, err->wholeSize}, &error)
+                             : markNoKeptLog(m_store->path(), job.runId, job.attempt, &error);
+            if (!written)
                 note(error);
             done();
         });

@@ -758,6 +758,14 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     expect_eq "$(td runs --tag paper-fig3 --offline)" "No runs tagged paper-fig3" "runs --tag after --remove"
     rc=0; out=$(td tag "$keep" 'no spaces' 2>&1) || rc=$?
     expect_eq "$rc" 2 "a tag with a space" && grep -q 'cannot be a tag' <<<"$out" || fail "tag: $out"
+    # An agent stopped between a job's end and the keep of its logs leaves the run ended with nothing kept (as if
+    # the logs were removed): the next agent keeps them, at its first pass over the run while connected.
+    stop_agent
+    rm -r "$TORCHDECK_DATA_DIR/logs/$keep"
+    td files "$keep" >/dev/null # connects it: a whole pass
+    for _ in $(seq 100); do [[ -f "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" ]] && break; sleep 0.2; done
+    cmp -s "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" "$home/work/runs/$keep"/attempt-0-*.out ||
+        fail "the log was not kept again by the next agent: $(ls -l "$TORCHDECK_DATA_DIR/logs/$keep" 2>&1)"
     # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
     # directory cannot, and a deletion with --remote fails and keeps the run.
     close_sandbox_port

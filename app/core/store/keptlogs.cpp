@@ -65,6 +65,21 @@ std::optional<KeptLog> readKeptLog(const QString &storePath, const QString &runI
     return log;
 }
 
+bool keptLogSettled(const QString &storePath, const QString &runId, int attempt)
+{
+    return QFileInfo::exists(attemptPath(storePath, runId, attempt, QStringLiteral("out"))) ||
+           QFileInfo::exists(attemptPath(storePath, runId, attempt, QStringLiteral("none")));
+}
+
+bool markNoKeptLog(const QString &storePath, const QString &runId, int attempt, QString *error)
+{
+    if (const QString problem = makePrivateDirectory(keptLogDirectory(storePath, runId)); !problem.isEmpty()) {
+        *error = problem;
+        return false;
+    }
+    return writeFile(attemptPath(storePath, runId, attempt, QStringLiteral("none")), {}, error);
+}
+
 bool writeKeptLog(const QString &storePath, const QString &runId, int attempt, const KeptLog &log, QString *error)
 {
     const QString directory = keptLogDirectory(storePath, runId);

@@ -26,6 +26,10 @@ std::optional<KeptLog> readKeptLog(const QString &storePath, const QString &runI
 // Keeps an attempt's logs (the end of each when `*Size` is its whole size, past kKeptLogBytes); the .out file comes
 // last, by rename, so a kept log is whole or absent. False with `error` when it cannot be written.
 bool writeKeptLog(const QString &storePath, const QString &runId, int attempt, const KeptLog &log, QString *error);
+// Whether an attempt's logs are settled here: kept, or marked as none to keep (markNoKeptLog).
+bool keptLogSettled(const QString &storePath, const QString &runId, int attempt);
+// Marks an ended attempt as having no log to keep (it wrote none), so that no later agent asks its cluster again.
+bool markNoKeptLog(const QString &storePath, const QString &runId, int attempt, QString *error);
 // Removes a run's kept logs (its record is deleted).
 void removeKeptLogs(const QString &storePath, const QString &runId);
 

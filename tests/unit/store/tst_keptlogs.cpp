@@ -50,6 +50,20 @@ private slots:
         QCOMPARE(kept->errSize, -1);
     }
 
+    void settledWhenKeptOrMarkedNone()
+    {
+        QTemporaryDir dir;
+        const QString store = dir.filePath(QStringLiteral("runs.sqlite"));
+        QVERIFY(!keptLogSettled(store, QStringLiteral("r"), 0));
+        QString error;
+        QVERIFY2(markNoKeptLog(store, QStringLiteral("r"), 0, &error), qPrintable(error));
+        QVERIFY(keptLogSettled(store, QStringLiteral("r"), 0));
+        QVERIFY(!readKeptLog(store, QStringLiteral("r"), 0)); // none to show: `logs` asks the cluster
+        QVERIFY(!keptLogSettled(store, QStringLiteral("r"), 1));
+        QVERIFY(writeKeptLog(store, QStringLiteral("r"), 1, KeptLog{"x\n", {}, -1, -1}, &error));
+        QVERIFY(keptLogSettled(store, QStringLiteral("r"), 1));
+    }
+
     void goWithTheirRun()
     {
         QTemporaryDir dir;

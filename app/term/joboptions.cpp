@@ -92,8 +92,8 @@ bool appendPair(QJsonObject &overrides, const QString &key, const QString &leftN
     return true;
 }
 
-// The option that sets a job key, as a message names it ("maxRestarts" -> "--max-restarts"); the key itself where
-// no option sets it.
+} // namespace
+
 QString optionForJobKey(const QString &key)
 {
     const QString bare = key.section(u'[', 0, 0).section(u'.', 0, 0);
@@ -118,7 +118,13 @@ QString optionForJobKey(const QString &key)
     return others.value(bare, key);
 }
 
-} // namespace
+QString formatJobErrorsAsOptions(const QList<JobSpecError> &errors)
+{
+    QStringList lines;
+    for (const JobSpecError &e : errors)
+        lines.append(optionForJobKey(e.field) + QStringLiteral(": ") + e.message);
+    return lines.join(u'\n');
+}
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags,
                            const QSet<QString> &commandOptions)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/jobs/jobspec.h"
+#include "core/jobs/jobspecvalidation.h"
 
 #include <QSet>
 
@@ -16,6 +17,12 @@ struct JobOptions {
     QString error;                  // non-empty: what is wrong, in one line
     bool requeueChosen = false;     // --requeue or --no-requeue given (else the cluster's default applies)
 };
+
+// The option that sets a job key, as a message names it ("maxRestarts" -> "--max-restarts"); the key itself where
+// no option sets it.
+QString optionForJobKey(const QString &key);
+// A job's problems, one a line, each named by the option that sets what it is about ("--time: Partition ...").
+QString formatJobErrorsAsOptions(const QList<JobSpecError> &errors);
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},
                            const QSet<QString> &commandOptions = {});

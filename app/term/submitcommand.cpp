@@ -34,7 +34,7 @@ std::optional<QString> previewScript(TermContext &context, const LaunchRequest &
         return std::nullopt;
     const SubmissionScript rendered = context.agent().previewSubmission(request);
     if (!rendered.ok()) {
-        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobSpecErrors(rendered.errors)));
+        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(rendered.errors)));
         return std::nullopt;
     }
     return rendered.script;
@@ -180,6 +180,12 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.err() << Tr::tr("torchdeck submit: %1%2 (measured on an earlier run)\n")
                              .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
+    // What the job's own check refuses is said before connecting, named by the option that set it (the agent checks
+    // again, against the cluster's partitions as it reads them).
+    if (const SubmissionScript local = context.agent().previewSubmission(request); !local.ok()) {
+        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(local.errors)));
+        return Failure;
+    }
     if (!context.connect(cluster))
         return Failure;
     if (previewOnly || options.flags.contains(QStringLiteral("--edit"))) {

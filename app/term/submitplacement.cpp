@@ -3,6 +3,7 @@
 #include "client/sessionoperation.h"
 #include "client/startplacement.h"
 #include "core/agent/agentops.h"
+#include "term/joboptions.h"
 #include "term/submitsteps.h"
 #include "term/termtr.h"
 
@@ -25,7 +26,7 @@ std::optional<QString> scriptFor(TermContext &context, const LaunchRequest &requ
     }
     const SubmissionScript rendered = context.agent().previewSubmission(request);
     if (!rendered.ok()) {
-        *why = formatJobSpecErrors(rendered.errors).simplified();
+        *why = formatJobErrorsAsOptions(rendered.errors).simplified();
         return std::nullopt;
     }
     return rendered.script;

@@ -266,11 +266,12 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     grep -q -- '--time wants a wall time' <<<"$out" || fail "message: $out"
     rc=0; out=$(td submit torchdeck-sandbox --nodes 0 --command true 2>&1) || rc=$?
     expect_eq "$rc" 1 "zero nodes"
-    grep -q 'nodes' <<<"$out" || fail "message: $out"
+    grep -q -- '--nodes: A job needs at least one node' <<<"$out" || fail "message: $out"
     # The bundled trainer's arguments, read by its own parser before anything is sent.
     rc=0; out=$(td submit torchdeck-sandbox --name bad-lr --lr abc 2>&1) || rc=$?
     expect_eq "$rc" 1 "a learning rate that is no number"
-    grep -qF "trainerArgs: The trainer would refuse it: --lr: 'abc' is not a number" <<<"$out" || fail "message: $out"
+    grep -qF "the trainer's options: The trainer would refuse it: --lr: 'abc' is not a number" <<<"$out" ||
+        fail "message: $out"
     expect_eq "$(squeue -h --states=all -o %j | grep -c '^bad-lr-' || true)" 0 "jobs sent for it"
     rc=0; out=$(td status no-such-run 2>&1) || rc=$?
     expect_eq "$rc" 1 "an unknown run"

@@ -34,6 +34,7 @@ private slots:
     void badValues_data();
     void badValues();
     void commandFlagsAndOptions();
+    void validationErrorsNameTheirOptions();
 };
 
 void TestJobOptions::clusterIsThePositional()
@@ -383,6 +384,17 @@ void TestJobOptions::commandFlagsAndOptions()
 
     const JobOptions dangling = parseJobOptions(words("hpc --out"), flags, valued);
     QCOMPARE(dangling.error, QStringLiteral("--out needs a value"));
+}
+
+void TestJobOptions::validationErrorsNameTheirOptions()
+{
+    // The job's validation (on the agent's side too) names JobSpec keys; the terminal names its options.
+    const QList<JobSpecError> errors{{QStringLiteral("wallTimeSeconds"), QStringLiteral("too long")},
+                                     {QStringLiteral("modules[1]"), QStringLiteral("a NUL")},
+                                     {QStringLiteral("container.image"), QStringLiteral("empty")},
+                                     {QStringLiteral("codeSnapshot"), QStringLiteral("no option sets it")}};
+    QCOMPARE(formatJobErrorsAsOptions(errors),
+             QStringLiteral("--time: too long\n--module: a NUL\n--container: empty\ncodeSnapshot: no option sets it"));
 }
 
 TORCHDECK_TEST_MAIN(TestJobOptions)

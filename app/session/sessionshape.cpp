@@ -9,17 +9,13 @@
 namespace torchdeck {
 
 namespace {
-constexpr qint64 kShapeFreshSeconds = 12 * 3600;
 constexpr qint64 kShapeRetrySeconds = 600; // after a failed read: not once per submission
 constexpr int kShapeDeadlineMs = 20000;    // each command: sinfo and sacctmgr answer in a second or two
 } // namespace
 
 bool ClusterSession::shapeIsFresh() const
 {
-    if (m_profile.scheduler == SchedulerKind::Local)
-        return true;
-    const QDateTime &read = m_profile.partitionsReadAt;
-    return read.isValid() && read.secsTo(QDateTime::currentDateTimeUtc()) < kShapeFreshSeconds;
+    return m_profile.shapeIsFresh();
 }
 
 bool ClusterSession::shapeReadWaits() const

@@ -180,9 +180,12 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         context.err() << Tr::tr("torchdeck submit: %1%2 (measured on an earlier run)\n")
                              .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
-    // What the job's own check refuses is said before connecting, named by the option that set it (the agent checks
-    // again, against the cluster's partitions as it reads them).
-    if (const SubmissionScript local = context.agent().previewSubmission(request); !local.ok()) {
+    // What the job's own check refuses is said before connecting, named by the option that set it: against the
+    // cluster's shape where it is fresh, as the agent would check it (an older one the agent reads again first).
+    LaunchRequest checked = request;
+    if (!checked.profile.shapeIsFresh())
+        checked.profile = checked.profile.withoutShape();
+    if (const SubmissionScript local = context.agent().previewSubmission(checked); !local.ok()) {
         context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(local.errors)));
         return Failure;
     }

@@ -155,9 +155,12 @@ int runSweepCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     shared.requeue = mechanism.inJobRequeue;
     // Every point as submit would send it, each a run of its own, its script checked against what the cluster
     // offers: before anything is sent, and before connecting (the work directory does not change what is refused).
-    const SweepPlan plan =
-        planSweep({profile, shared, parsed->axes, parsed->noArray, parsed->maxRunning},
-                  [&context](const LaunchRequest &request) { return context.agent().previewSubmission(request); });
+    // Against the cluster's shape where it is fresh, as the agent would check it (an older one it reads again first).
+    const SweepPlan plan = planSweep(
+        {profile.shapeIsFresh() ? profile : profile.withoutShape(), shared, parsed->axes, parsed->noArray,
+         parsed->maxRunning},
+        [&context](const LaunchRequest &request) { return context.agent().previewSubmission(request); },
+        formatJobErrorsAsOptions);
     if (!plan.ok()) {
         context.error(plan.problem + Tr::tr("; nothing was submitted"));
         return plan.refused > 0 ? Failure : UsageError;

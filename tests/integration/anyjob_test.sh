@@ -160,7 +160,7 @@ case_log_pattern() { # --log-pattern: the user's own line format; a broken patte
     out=$(td submit torchdeck-sandbox --name bad-pattern --launch local --log-pattern 'loss=(?<loss>[0-9.]+' \
           --command true 2>&1) || rc=$?
     [[ $rc -ne 0 ]] || fail "a broken pattern was accepted: $out"
-    grep -qF 'logPatterns[0]: pattern "loss=(?<loss>[0-9.]+": missing closing parenthesis' <<<"$out" ||
+    grep -qF -- '--log-pattern: pattern "loss=(?<loss>[0-9.]+": missing closing parenthesis' <<<"$out" ||
         fail "the refusal does not name the pattern: $out"
     # The cluster's own pattern, from its profile, for every custom command there.
     td profile torchdeck-sandbox --log-pattern 'round (?<epoch>\d+) of (?<epochs>\d+): (?<loss>[0-9.]+)' >/dev/null

@@ -205,7 +205,7 @@ case_invalid() { # a point the cluster cannot run: nothing is sent, no run is ke
     grep -q "lr is given and varied" <<<"$out" || fail "$out"
     # Each point's trainer arguments as the trainer reads them; a dry run in JSON lists the points.
     out=$(td sweep torchdeck-sandbox --vary lr=abc,0.1 --dry-run 2>&1) && fail "a learning rate that is no number: $out"
-    grep -qF "lr=abc: trainerArgs: The trainer would refuse it: --lr: 'abc' is not a number" <<<"$out" || fail "$out"
+    grep -qF "lr=abc: the trainer's options: The trainer would refuse it: --lr: 'abc' is not a number" <<<"$out" || fail "$out"
     out=$(td sweep torchdeck-sandbox --name lrs --vary lr=0.2,0.1 --dry-run --json 2>/dev/null)
     /usr/bin/python3 - "$out" <<'PY' || fail "sweep --dry-run --json: $out"
 import json, sys

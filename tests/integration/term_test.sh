@@ -294,6 +294,12 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read " <<<"$out" || fail "message: $out"
     expect_eq "$(squeue -h --states=all -o %j | grep -c '^too-long-' || true)" 0 "jobs sent for it"
     grep -q '"name": "short"' "$TORCHDECK_CONFIG_DIR/clusters.json" || fail "no partitions kept: $(cat "$TORCHDECK_CONFIG_DIR/clusters.json")"
+    # Those partitions, fresh: the terminal refuses it itself, before connecting, naming the option.
+    rc=0; out=$(td submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 --launch local \
+                --command true 2>&1) || rc=$?
+    expect_eq "$rc" 1 "an hour on short, again"
+    grep -qF -- "--time: Partition 'short' allows at most 00:30:00 of wall time" <<<"$out" || fail "message: $out"
+    grep -q 'Connecting to' <<<"$out" && fail "it connected first: $out"
     # What only the site knows is its to refuse: its words come back with the command that got them.
     rc=0; out=$(td submit torchdeck-sandbox --name no-feature --directive --constraint=nosuchfeature --launch local \
                 --command true 2>&1) || rc=$?

@@ -244,6 +244,24 @@ void ClusterProfile::adoptNewerShape(const ClusterProfile &other)
     partitionsReadAt = other.partitionsReadAt;
 }
 
+bool ClusterProfile::shapeIsFresh() const
+{
+    constexpr qint64 freshSeconds = 12 * 3600;
+    if (scheduler == SchedulerKind::Local)
+        return true;
+    return partitionsReadAt.isValid() && partitionsReadAt.secsTo(QDateTime::currentDateTimeUtc()) < freshSeconds;
+}
+
+ClusterProfile ClusterProfile::withoutShape() const
+{
+    ClusterProfile bare = *this;
+    bare.partitions.clear();
+    bare.accounts.clear();
+    bare.qos.clear();
+    bare.partitionsReadAt = {};
+    return bare;
+}
+
 SchedulerCommands ClusterProfile::commands(const QString &localStateDir) const
 {
     switch (scheduler) {

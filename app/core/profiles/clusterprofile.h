@@ -51,6 +51,11 @@ struct ClusterProfile {
     QDateTime partitionsReadAt;
     // Takes `other`'s shape when it was read later (two writers of the profile file: the newest read wins).
     void adoptNewerShape(const ClusterProfile &other);
+    // Whether the shape is recent enough to check a job against (read in the last half day; a local cluster's
+    // always is); an older one the agent reads again before a submission.
+    bool shapeIsFresh() const;
+    // The profile without its shape: a job checked against it is not refused by limits that may have changed.
+    ClusterProfile withoutShape() const;
 
     QJsonObject toJson() const; // without the name
     // Unknown keys are ignored (a newer torchdeck wrote them); a bad value names its key in `error`.

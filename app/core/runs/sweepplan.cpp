@@ -16,7 +16,8 @@ QList<SweepPointRequest> SweepPlan::requests() const
 }
 
 SweepPlan planSweep(const SweepPlanRequest &request,
-                    const std::function<SubmissionScript(const LaunchRequest &)> &preview)
+                    const std::function<SubmissionScript(const LaunchRequest &)> &preview,
+                    const std::function<QString(const QList<JobSpecError> &)> &formatErrors)
 {
     SweepPlan plan;
     const std::optional<QList<SweepPoint>> grid = sweepGrid(request.axes, kMostSweepPoints, &plan.problem);
@@ -39,7 +40,7 @@ SweepPlan planSweep(const SweepPlanRequest &request,
         const SubmissionScript rendered = preview(run);
         if (!rendered.ok()) {
             ++plan.refused;
-            for (const QString &line : formatJobSpecErrors(rendered.errors).split(u'\n'))
+            for (const QString &line : formatErrors(rendered.errors).split(u'\n'))
                 refusals.append(QStringLiteral("  %1: %2").arg(point.label(), line));
         }
         previews.append(rendered);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/jobspecvalidation.h"
 #include "core/profiles/clusterprofile.h"
 #include "core/runs/launchrequest.h"
 #include "core/runs/sweepgrid.h"
@@ -41,8 +42,10 @@ struct SweepPlan {
     QList<SweepPointRequest> requests() const;
 };
 
-// `preview` renders a point's request as it will be sent (AgentClient::previewSubmission).
+// `preview` renders a point's request as it will be sent (AgentClient::previewSubmission); `formatErrors` says a
+// point's problems in the front's words (the terminal names its options).
 SweepPlan planSweep(const SweepPlanRequest &request,
-                    const std::function<SubmissionScript(const LaunchRequest &)> &preview);
+                    const std::function<SubmissionScript(const LaunchRequest &)> &preview,
+                    const std::function<QString(const QList<JobSpecError> &)> &formatErrors = formatJobSpecErrors);
 
 } // namespace torchdeck

@@ -59,6 +59,7 @@ private slots:
     void commands_data();
     void commands();
     void commandRowsAreDistinguishable();
+    void shapeFreshForHalfADay();
 };
 
 void TestClusterProfile::defaults()
@@ -393,6 +394,23 @@ void TestClusterProfile::moduleLoadLinesAreQuoted()
     profile.modules = {QStringLiteral("gcc/12"), QStringLiteral("cuda 12; rm -rf ~")};
     QCOMPARE(profile.moduleLoadLines(),
              (QStringList{QStringLiteral("module load gcc/12"), QStringLiteral("module load 'cuda 12; rm -rf ~'")}));
+}
+
+void TestClusterProfile::shapeFreshForHalfADay()
+{
+    ClusterProfile p;
+    QVERIFY(!p.shapeIsFresh()); // never read
+    p.partitions.append(PartitionCaps{QStringLiteral("short"), 0, 4, 1800, 2, 0});
+    p.partitionsReadAt = QDateTime::currentDateTimeUtc().addSecs(-11 * 3600);
+    QVERIFY(p.shapeIsFresh());
+    p.partitionsReadAt = QDateTime::currentDateTimeUtc().addSecs(-13 * 3600);
+    QVERIFY(!p.shapeIsFresh());
+    const ClusterProfile bare = p.withoutShape();
+    QVERIFY(bare.partitions.isEmpty() && !bare.partitionsReadAt.isValid());
+    QVERIFY(!bare.caps().partition(QStringLiteral("short"))); // nothing to check a job against
+    QCOMPARE(bare.name, p.name);
+    p.scheduler = SchedulerKind::Local; // this machine: nothing to read
+    QVERIFY(p.shapeIsFresh());
 }
 
 TORCHDECK_TEST_MAIN(TestClusterProfile)

@@ -8,6 +8,7 @@
 #include "core/runs/restartmechanism.h"
 #include "core/runs/runbudget.h"
 #include "core/scheduler/jobstate.h"
+#include "core/sshconfigparser.h"
 #include "term/joboptions.h"
 #include "term/submitplacement.h"
 #include "term/submitsteps.h"
@@ -181,11 +182,13 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
                              .arg(budget.reachesCheckpoint ? QString() : Tr::tr("warning: "), budget.summary)
                       << Qt::flush;
     // What the job's own check refuses is said before connecting, named by the option that set it: against the
-    // cluster's shape where it is fresh, as the agent would check it (an older one the agent reads again first).
+    // cluster's shape where it is fresh, as the agent would check it (an older one the agent reads again first). A
+    // name no ssh config holds is said first, by connecting.
     LaunchRequest checked = request;
     if (!checked.profile.shapeIsFresh())
         checked.profile = checked.profile.withoutShape();
-    if (const SubmissionScript local = context.agent().previewSubmission(checked); !local.ok()) {
+    if (const SubmissionScript local = context.agent().previewSubmission(checked);
+        !local.ok() && readUserSshConfig().names(cluster)) {
         context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(local.errors)));
         return Failure;
     }

@@ -63,7 +63,7 @@ RunLauncher::RunLauncher(Connection *connection, RunStore *store, QObject *paren
                                                                 ? validateJobSpec(request.spec, request.profile.caps())
                                                                 : QList<JobSpecError>{};
                          if (!errors.isEmpty())
-                             return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
+                             return refuse(step, errors);
                      }
                      step.done();
                  }});
@@ -264,12 +264,18 @@ void RunLauncher::linkCode(const StepHandle &step)
     runCommand(step, QLatin1Char('(') + links.join(QStringLiteral(") && (")) + QLatin1Char(')'), {});
 }
 
+void RunLauncher::refuse(const StepHandle &step, const QList<JobSpecError> &errors)
+{
+    emit refused(errors);
+    step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(errors));
+}
+
 void RunLauncher::render(const StepHandle &step)
 {
     for (Launch &launch : m_launches) {
         launch.rendered = renderSubmission(launch.request, m_workDirectory, m_trainerBinary);
         if (!launch.rendered.ok())
-            return step.fail(tr("the job cannot be submitted:\n") + formatJobSpecErrors(launch.rendered.errors));
+            return refuse(step, launch.rendered.errors);
     }
     m_script = m_launches.constFirst().rendered.script;
     m_scriptDirectory = m_launches.constFirst().rendered.runDirectory;

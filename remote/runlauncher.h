@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/jobspecvalidation.h"
 #include "core/runs/launchrequest.h"
 #include "remote/stepsequence.h"
 
@@ -49,6 +50,7 @@ signals:
     void progress(const QString &step, qint64 done, qint64 total);
     void output(const QString &text);
     void rendered(const QString &script);
+    void refused(const QList<torchdeck::JobSpecError> &errors);    // the job's own check, just before failed()
     void submitted(const QList<torchdeck::LaunchResult> &results); // one per run, in the order given
     void failed(const QString &error);
     // Another front on the store is submitting this attempt, or already did: not an error, nothing sent.
@@ -61,6 +63,7 @@ private:
     void deploy(const StepHandle &step);
     void syncCode(const StepHandle &step); // a custom command's code folder, as a snapshot
     void linkCode(const StepHandle &step); // the run's copy of it
+    void refuse(const StepHandle &step, const QList<JobSpecError> &errors);
     void render(const StepHandle &step);
     void branchCheckpoints(const StepHandle &step);
     void composeArray(const StepHandle &step);

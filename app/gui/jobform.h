@@ -42,6 +42,9 @@ public:
     // what a submission would send (core's renderSubmission). Re-renders at once.
     void setRenderer(std::function<ScriptResult(const JobSpec &)> render);
     void refreshPreview() { update(); }
+    // The agent refused a submission of these fields: their problems are marked and listed as the form's own
+    // (the submit waits) until the next change checks the fields again.
+    void showRefusal(const QList<JobSpecError> &errors) { showErrors(errors); }
     // How many jobs to submit up front (a chain); 1 unless the user asked for more.
     int chainLength() const;
     RestartFields *restartFields() const { return m_restarts; }

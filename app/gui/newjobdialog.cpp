@@ -107,6 +107,7 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     connect(&m_budgetTimer, &QTimer::timeout, this, &NewJobDialog::updateBudget);
     connect(m_form, &JobForm::specChanged, &m_budgetTimer, qOverload<>(&QTimer::start));
     connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
+    connect(m_panel, &SubmissionPanel::refused, m_form, &JobForm::showRefusal);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
     connect(m_panel, &SubmissionPanel::submitted, this, [this](const LaunchResult &result) {
         // The script named this run's directory: another submission is another run, from the fields again.

@@ -94,6 +94,8 @@ void SubmissionPanel::follow(SessionOperation *submission)
         m_output->appendPlainText(
             tr("job %1: attempt %2 of run %3").arg(result.jobId).arg(result.attempt).arg(result.runId.left(8)));
     });
+    onEvent<agent::JobErrorsEvent>(submission, this,
+                                   [this](const agent::JobErrorsEvent &refusal) { emit refused(refusal.errors); });
     connect(submission, &SessionOperation::finished, this, [this, jobs, runs](const QCborValue &value) {
         // Every submission's reply (submit, submit_sweep and resume alike).
         const std::optional<agent::SubmitReply> reply = replyOf<agent::Submit>(value);

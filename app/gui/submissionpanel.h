@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/jobs/jobspecvalidation.h"
 #include "core/runs/launchrequest.h"
 
 #include <QPointer>
@@ -32,6 +33,7 @@ signals:
     void started();
     void submitted(const torchdeck::LaunchResult &result);
     void failed(const QString &error);
+    void refused(const QList<torchdeck::JobSpecError> &errors); // the job's own check, in the agent, before failed
 
 private:
     void finish(const QString &status, bool ok);

@@ -47,6 +47,8 @@ void ClusterSession::reportSubmission(Submission *submission, SessionOperation *
     connect(submission, &Submission::output, operation, &SessionOperation::reportOutput);
     connect(submission, &Submission::rendered, operation,
             [operation](const QString &script) { operation->report(agent::RenderedEvent{script}); });
+    connect(submission, &Submission::refused, operation,
+            [operation](const QList<JobSpecError> &errors) { operation->report(agent::JobErrorsEvent{errors}); });
     connect(submission, &Submission::jobSubmitted, operation,
             [operation](const LaunchResult &result) { operation->report(agent::JobEvent{result}); });
 }

@@ -102,6 +102,7 @@ void Submission::launch(const remote::StepHandle &step, const LaunchRequest &req
     connect(launcher, &remote::RunLauncher::progress, this, &Submission::progress);
     connect(launcher, &remote::RunLauncher::output, this, &Submission::output);
     connect(launcher, &remote::RunLauncher::rendered, this, &Submission::rendered);
+    connect(launcher, &remote::RunLauncher::refused, this, &Submission::refused);
     connect(launcher, &remote::RunLauncher::failed, launcher, [launcher, step](const QString &error) {
         launcher->deleteLater();
         step.fail(error);

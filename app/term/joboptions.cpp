@@ -126,6 +126,11 @@ QString formatJobErrorsAsOptions(const QList<JobSpecError> &errors)
     return lines.join(u'\n');
 }
 
+QString jobRefusedAsOptions(const QList<JobSpecError> &errors)
+{
+    return Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(errors));
+}
+
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags,
                            const QSet<QString> &commandOptions)
 {

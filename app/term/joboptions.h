@@ -23,6 +23,8 @@ struct JobOptions {
 QString optionForJobKey(const QString &key);
 // A job's problems, one a line, each named by the option that sets what it is about ("--time: Partition ...").
 QString formatJobErrorsAsOptions(const QList<JobSpecError> &errors);
+// "the job cannot be submitted:" and those lines, as the terminal refuses a job.
+QString jobRefusedAsOptions(const QList<JobSpecError> &errors);
 
 JobOptions parseJobOptions(const QStringList &args, const QSet<QString> &commandFlags = {},
                            const QSet<QString> &commandOptions = {});

@@ -35,7 +35,7 @@ std::optional<QString> previewScript(TermContext &context, const LaunchRequest &
         return std::nullopt;
     const SubmissionScript rendered = context.agent().previewSubmission(request);
     if (!rendered.ok()) {
-        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(rendered.errors)));
+        context.error(jobRefusedAsOptions(rendered.errors));
         return std::nullopt;
     }
     return rendered.script;
@@ -189,7 +189,7 @@ int submitOrPreview(const QStringList &args, QTextStream &out, QTextStream &err,
         checked.profile = checked.profile.withoutShape();
     if (const SubmissionScript local = context.agent().previewSubmission(checked);
         !local.ok() && readUserSshConfig().names(cluster)) {
-        context.error(Tr::tr("the job cannot be submitted:\n%1").arg(formatJobErrorsAsOptions(local.errors)));
+        context.error(jobRefusedAsOptions(local.errors));
         return Failure;
     }
     if (!context.connect(cluster))

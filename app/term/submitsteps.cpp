@@ -5,6 +5,7 @@
 #include "core/agent/agentops.h"
 #include "term/blocking.h"
 #include "term/interruptnotice.h"
+#include "term/joboptions.h"
 #include "term/progressprinter.h"
 #include "term/termtr.h"
 
@@ -23,6 +24,7 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
                "`torchdeck runs` shows it, `torchdeck cancel RUN` stops it"));
     ProgressPrinter progress(context.err());
     std::optional<LaunchResult> first;
+    QList<JobSpecError> refused; // the agent's words name JobSpec keys; these name this command's options
     QObject watcher;
     QObject::connect(submission, &SessionOperation::progress, &watcher,
                      [&](const QString &step, qint64 done, qint64 total) { progress.step(step, done, total); });
@@ -30,6 +32,8 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
                      [&](const QString &text) { progress.output(text); });
     const OperationOutcome outcome =
         waitFor(submission, launchTimeoutMs, [&](const QString &name, const QCborMap &args) {
+            if (const auto errors = eventOf<agent::JobErrorsEvent>(name, args))
+                refused = errors->errors;
             const std::optional<agent::JobEvent> sent = eventOf<agent::JobEvent>(name, args);
             const std::optional<LaunchResult> job = sent ? std::optional<LaunchResult>(sent->result) : std::nullopt;
             if (job && !first) {
@@ -45,6 +49,10 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
         });
     progress.finish();
     const std::optional<agent::SubmitReply> reply = outcome.reply<agent::Submit>();
+    if (!outcome.ok && !refused.isEmpty()) {
+        context.error(jobRefusedAsOptions(refused));
+        return std::nullopt;
+    }
     if (!reply || reply->jobs.isEmpty()) {
         context.error(outcome.ok ? Tr::tr("the agent's answer names no job") : outcome.error);
         return std::nullopt;

@@ -30,6 +30,37 @@ class TestGuiSubmit : public QObject {
 private slots:
     void initTestCase() { initSandboxTest(m_home, TrainerUse::Prebuilt); }
 
+    void marksTheFieldTheClusterRefuses()
+    {
+        // First, before any submission read the sandbox's partitions: the form cannot know that 'short' allows half
+        // an hour. The agent reads it as it submits and refuses; the form marks the wall time as its own problem.
+        ShownWindow shown;
+        QVERIFY2(shown.window, qPrintable(shown.agent.error));
+        JobSpec spec = smallTrainerJob(1);
+        spec.partition = QStringLiteral("short");
+        spec.wallTimeSeconds = 3600;
+        NewJobDialog *dialog = shown.window->openNewJob();
+        dialog->setCluster(kSandboxHost);
+        dialog->form()->setSpec(spec);
+        QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
+        QSignalSpy failed(dialog->panel(), &SubmissionPanel::failed);
+        dialog->submit();
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 120000);
+        const QList<JobSpecError> errors = dialog->form()->errors();
+        QCOMPARE(errors.size(), 1);
+        QCOMPARE(errors.constFirst().field, QStringLiteral("wallTimeSeconds"));
+        QVERIFY2(errors.constFirst().message.contains(QStringLiteral("Partition 'short' allows at most 00:30:00")),
+                 qPrintable(errors.constFirst().message));
+        auto *wallTime = qobject_cast<QLineEdit *>(dialog->form()->field(QStringLiteral("wallTimeSeconds")));
+        QVERIFY(wallTime && !wallTime->styleSheet().isEmpty());
+        QVERIFY(shown.window->agent()->store()->runs().value.isEmpty()); // nothing was sent
+        // The next change checks the fields again: twenty minutes fit.
+        wallTime->setText(QStringLiteral("00:20:00"));
+        QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
+        QVERIFY(wallTime->styleSheet().isEmpty());
+        dialog->close();
+    }
+
     void submitsThroughTheFormAndSeesTheRunComplete()
     {
         ShownWindow shown; // the window attaches to its agent

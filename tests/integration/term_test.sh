@@ -291,10 +291,13 @@ case_errors() { # exit codes scripts rely on, and one-line messages that say wha
     rc=0; out=$(td submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 --launch local \
                 --command true 2>&1) || rc=$?
     expect_eq "$rc" 1 "an hour on short"
-    grep -qF "Partition 'short' allows at most 00:30:00 of wall time (sinfo, read " <<<"$out" || fail "message: $out"
+    # The agent's refusal names the job's own keys; the terminal says them as its options.
+    grep -qF -- "--time: Partition 'short' allows at most 00:30:00 of wall time (sinfo, read " <<<"$out" ||
+        fail "message: $out"
+    grep -q 'Connecting to' <<<"$out" || fail "not the agent's refusal: $out"
     expect_eq "$(squeue -h --states=all -o %j | grep -c '^too-long-' || true)" 0 "jobs sent for it"
     grep -q '"name": "short"' "$TORCHDECK_CONFIG_DIR/clusters.json" || fail "no partitions kept: $(cat "$TORCHDECK_CONFIG_DIR/clusters.json")"
-    # Those partitions, fresh: the terminal refuses it itself, before connecting, naming the option.
+    # Those partitions, fresh: the terminal refuses it itself, before connecting.
     rc=0; out=$(td submit torchdeck-sandbox --name too-long --partition short --time 01:00:00 --launch local \
                 --command true 2>&1) || rc=$?
     expect_eq "$rc" 1 "an hour on short, again"

@@ -215,6 +215,12 @@ struct JobEvent { // a submission's job, as each is sent
     template <class S, class V> static void fields(S &s, V &v) { v.value(QStringLiteral("result"), s.result); }
 };
 
+struct JobErrorsEvent { // what the job's own check refused, each with its JobSpec key: a front names its own field
+    static constexpr const char16_t *name = u"job_errors";
+    QList<JobSpecError> errors;
+    template <class S, class V> static void fields(S &s, V &v) { v.list(QStringLiteral("errors"), s.errors, 1000); }
+};
+
 struct ItemEvent { // a check's line
     static constexpr const char16_t *name = u"item";
     CheckItem item;
@@ -249,9 +255,9 @@ template <class E> bool isEvent(const QString &name)
     return name == QString::fromUtf16(E::name);
 }
 
-using Events =
-    std::tuple<StateEvent, WorkDirectoryEvent, RunEvent, MetricsEvent, SeriesResetEvent, NoticeEvent, RefreshedEvent,
-               RestartedEvent, RestartFailedEvent, SubmittedEvent, StoreFailedEvent, HostKeyEvent, CredentialEvent,
-               ClosingEvent, ProgressEvent, OutputEvent, RenderedEvent, JobEvent, ItemEvent, DataEvent, ResetEvent>;
+using Events = std::tuple<StateEvent, WorkDirectoryEvent, RunEvent, MetricsEvent, SeriesResetEvent, NoticeEvent,
+                          RefreshedEvent, RestartedEvent, RestartFailedEvent, SubmittedEvent, StoreFailedEvent,
+                          HostKeyEvent, CredentialEvent, ClosingEvent, ProgressEvent, OutputEvent, RenderedEvent,
+                          JobEvent, JobErrorsEvent, ItemEvent, DataEvent, ResetEvent>;
 
 } // namespace torchdeck::agent

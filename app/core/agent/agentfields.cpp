@@ -58,6 +58,10 @@ QCborValue encodeValue(const QList<MetricEvent> &value)
 {
     return metricEventsToCbor(value);
 }
+QCborValue encodeValue(const JobSpecError &value)
+{
+    return QCborMap{{QStringLiteral("field"), value.field}, {QStringLiteral("message"), value.message}};
+}
 QCborValue encodeValue(ConnectionState value)
 {
     return int(value);
@@ -105,6 +109,19 @@ bool decodeValue(const QCborValue &cbor, QList<MetricEvent> *value, QString *err
     if (decoded)
         *value = std::move(*decoded);
     return decoded.has_value();
+}
+bool decodeValue(const QCborValue &cbor, JobSpecError *value, QString *error)
+{
+    if (!cbor.isMap()) {
+        *error = core::Tr::tr("a map is expected");
+        return false;
+    }
+    FieldReader reader(cbor.toMap());
+    reader.text(QStringLiteral("field"), value->field, Need::Optional, 1024);
+    reader.text(QStringLiteral("message"), value->message, Need::Required);
+    if (!reader.ok())
+        *error = reader.error();
+    return reader.ok();
 }
 bool decodeValue(const QCborValue &cbor, ConnectionState *value, QString *error)
 {

@@ -5,6 +5,7 @@
 #include "core/clustercheckitem.h"
 #include "core/connectionquestions.h"
 #include "core/connectionstate.h"
+#include "core/jobs/jobspecvalidation.h"
 #include "core/metrics/metricevent.h"
 #include "core/runs/launchrequest.h"
 
@@ -41,6 +42,7 @@ QCborValue encodeValue(const HostKeyCheck &value);
 QCborValue encodeValue(const CredentialPrompt &value);
 QCborValue encodeValue(const AgentStatus &value);
 QCborValue encodeValue(const QList<MetricEvent> &value);
+QCborValue encodeValue(const JobSpecError &value);
 QCborValue encodeValue(ConnectionState value);
 bool decodeValue(const QCborValue &cbor, LaunchRequest *value, QString *error);
 bool decodeValue(const QCborValue &cbor, LaunchResult *value, QString *error);
@@ -51,6 +53,7 @@ bool decodeValue(const QCborValue &cbor, HostKeyCheck *value, QString *error);
 bool decodeValue(const QCborValue &cbor, CredentialPrompt *value, QString *error);
 bool decodeValue(const QCborValue &cbor, AgentStatus *value, QString *error);
 bool decodeValue(const QCborValue &cbor, QList<MetricEvent> *value, QString *error);
+bool decodeValue(const QCborValue &cbor, JobSpecError *value, QString *error);
 bool decodeValue(const QCborValue &cbor, ConnectionState *value, QString *error);
 
 template <class T> QCborMap encodeFields(const T &value);

@@ -34,8 +34,9 @@ signals:
     void progress(const QString &step, qint64 done, qint64 total);
     void output(const QString &text);
     void rendered(const QString &script);
-    void jobSubmitted(const torchdeck::LaunchResult &result); // each job, the chain's too
-    void finished(const torchdeck::LaunchResult &first);      // every job sent; the first one's result
+    void refused(const QList<torchdeck::JobSpecError> &errors); // the job's own check, just before failed()
+    void jobSubmitted(const torchdeck::LaunchResult &result);   // each job, the chain's too
+    void finished(const torchdeck::LaunchResult &first);        // every job sent; the first one's result
     void failed(const QString &error);
 
 private:

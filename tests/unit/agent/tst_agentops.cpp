@@ -103,6 +103,10 @@ private:
         return status;
     }
     static QList<MetricEvent> sample(const QList<MetricEvent> &) { return {}; }
+    static JobSpecError sample(const JobSpecError &)
+    {
+        return {QStringLiteral("wallTimeSeconds"), QStringLiteral("Partition 'short' allows at most 00:30:00")};
+    }
     static ConnectionState sample(ConnectionState) { return ConnectionState::Connected; }
 };
 

@@ -137,6 +137,7 @@ private:
     // The logs of jobs that ended, on this machine (a few jobs a pass); `done` when those are read.
     void keepEndedLogs(const std::function<void()> &done);
     void noteLogsToKeep(const RunRecord &run, const JobRecord &job); // an ended job of the store, unless settled
+    bool isLogUnnoted(const JobRecord &job) const; // ended, with a log, neither kept nor waiting to be
     void keepLogs(const JobRecord &job, const std::function<void()> &done);
     void settleRuns(const StepHandle &step);
     void settleRun(const QString &runId);

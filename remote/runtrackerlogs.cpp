@@ -33,12 +33,19 @@ struct KeptFile {
 };
 } // namespace
 
+bool RunTracker::isLogUnnoted(const JobRecord &job) const
+{
+    const QString key = keptKey(job);
+    return job.hasEnded() && !job.jobId.isEmpty() && !job.stdoutPath.isEmpty() && !m_logsKept.contains(key) &&
+           !m_logsToKeep.contains(key);
+}
+
 void RunTracker::noteLogsToKeep(const RunRecord &run, const JobRecord &job)
 {
     // A store from before logs were kept is not read back to its first run: runs written to lately only.
     constexpr qint64 recentSeconds = qint64(14) * 24 * 3600;
     const QString key = keptKey(job);
-    if (job.jobId.isEmpty() || job.stdoutPath.isEmpty() || m_logsKept.contains(key) || m_logsToKeep.contains(key))
+    if (!isLogUnnoted(job))
         return;
     if (run.updated.secsTo(QDateTime::currentDateTimeUtc()) > recentSeconds ||
         keptLogSettled(m_store->path(), job.runId, job.attempt))
@@ -53,7 +60,7 @@ void RunTracker::keepEndedLogs(const std::function<void()> &done)
     constexpr qsizetype perPass = 8;
     // The jobs this pass saw end, those whose read failed before, and the store's ended jobs with nothing kept.
     for (const JobRecord &job : std::as_const(m_jobs))
-        if (job.hasEnded() && !job.jobId.isEmpty() && !job.stdoutPath.isEmpty() && !m_logsKept.contains(keptKey(job)))
+        if (isLogUnnoted(job))
             m_logsToKeep.insert(keptKey(job), job);
     const QList<JobRecord> jobs = m_logsToKeep.values().mid(0, perPass);
     const std::function<void()> kept = afterAll(int(jobs.size()), done);

@@ -90,7 +90,7 @@ signals:
 private:
     // The box of "Delete run…": what the dry run measured, or why the cluster could not be asked (the record alone).
     void confirmDeletion(const QString &cluster, const QString &name, const agent::RunDeletion &deletion,
-                         const QString &unreachable, const std::function<void(bool)> &remove);
+                         const QString &dryRunError, const std::function<void(bool)> &remove);
     void reloadDetails();
     void updateAutoRestart(const RunRecord &run, const QList<JobRecord> &jobs);
     // The agent samples what the shown run's job uses while it runs; the line under the header says it.

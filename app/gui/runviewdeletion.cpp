@@ -61,7 +61,7 @@ void RunView::deleteRun(bool confirm, bool remote)
 }
 
 void RunView::confirmDeletion(const QString &cluster, const QString &name, const agent::RunDeletion &deletion,
-                              const QString &unreachable, const std::function<void(bool)> &remove)
+                              const QString &dryRunError, const std::function<void(bool)> &remove)
 {
     QMessageBox box(
         QMessageBox::Question, tr("Delete run"),
@@ -77,8 +77,9 @@ void RunView::confirmDeletion(const QString &cluster, const QString &name, const
             : QString();
     int directories = deletion.bytes >= 0 ? 1 : 0;
     QStringList unasked;
-    if (!unreachable.isEmpty())
-        unasked.append(tr("%1 was not asked (%2)").arg(cluster, unreachable));
+    // In the dry run's own words: the cluster may have answered it (a refusal), not only been out of reach.
+    if (!dryRunError.isEmpty())
+        unasked.append(tr("the dry run on %1 failed: %2").arg(cluster, dryRunError));
     for (const agent::RunDirectoryElsewhere &elsewhere : deletion.elsewhere) {
         if (!elsewhere.problem.isEmpty())
             unasked.append(tr("%1 was not asked (%2)").arg(elsewhere.cluster, elsewhere.problem));
@@ -90,7 +91,7 @@ void RunView::confirmDeletion(const QString &cluster, const QString &name, const
                  tr("on %1 (%2): %3")
                      .arg(elsewhere.cluster, QLocale().formattedDataSize(elsewhere.bytes), elsewhere.directory);
     }
-    auto *directory = new QCheckBox(!unreachable.isEmpty() ? tr("Its directory on %1 stays").arg(cluster)
+    auto *directory = new QCheckBox(!dryRunError.isEmpty() ? tr("Its directory on %1 stays").arg(cluster)
                                     : bytes < 0            ? tr("Its directory on %1 is already gone").arg(cluster)
                                     : directories == 1     ? tr("Also remove its directory %1").arg(where)
                                                            : tr("Also remove its directories %1").arg(where));

@@ -776,6 +776,34 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     for _ in $(seq 100); do [[ -f "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" ]] && break; sleep 0.2; done
     cmp -s "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" "$home/work/runs/$keep"/attempt-0-*.out ||
         fail "the log was not kept again by the next agent: $(ls -l "$TORCHDECK_DATA_DIR/logs/$keep" 2>&1)"
+    # The connection dropped in the middle of the keep (the sshd serving it killed as `tail` reads the log): no
+    # half log and no "none" mark are kept; the next connected pass keeps it whole.
+    local wrapper="$TORCHDECK_SANDBOX_DIR/bin/tail" marker="$TORCHDECK_SANDBOX_DIR/drop-keep"
+    cat >"$wrapper" <<'WRAPPER'
+#!/bin/bash
+if [[ "$1" == -c && "$3" == -- ]] && rm "$TORCHDECK_SANDBOX_DIR/drop-keep" 2>/dev/null; then
+    p=$PPID
+    while [[ "$(cat "/proc/$p/comm")" != sshd ]]; do p=$(cut -d' ' -f4 "/proc/$p/stat"); done
+    kill -KILL "$p"
+    exit 1
+fi
+exec /usr/bin/tail "$@"
+WRAPPER
+    chmod +x "$wrapper"
+    # shellcheck disable=SC2064 # expand now
+    trap "rm -f '$wrapper' '$marker'; tmux -L '$socket' kill-server 2>/dev/null || true; stop_agent" EXIT
+    stop_agent
+    rm -r "$TORCHDECK_DATA_DIR/logs/$keep"
+    touch "$marker"
+    td files "$keep" >/dev/null 2>&1 || true # connects it; the keep's read loses the connection
+    for _ in $(seq 100); do [[ -e "$marker" ]] || break; sleep 0.2; done
+    [[ ! -e "$marker" ]] || fail "the keep did not run tail"
+    rm "$wrapper"
+    td files "$keep" >/dev/null || fail "files after the dropped keep"
+    for _ in $(seq 100); do [[ -f "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" ]] && break; sleep 0.2; done
+    cmp -s "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" "$home/work/runs/$keep"/attempt-0-*.out ||
+        fail "the log was not kept whole after the dropped keep: $(ls -l "$TORCHDECK_DATA_DIR/logs/$keep" 2>&1)"
+    [[ ! -e "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.none" ]] || fail "a dropped read marked the log as none"
     # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
     # directory cannot, and a deletion with --remote fails and keeps the run.
     close_sandbox_port

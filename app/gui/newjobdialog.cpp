@@ -107,7 +107,7 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     connect(&m_budgetTimer, &QTimer::timeout, this, &NewJobDialog::updateBudget);
     connect(m_form, &JobForm::specChanged, &m_budgetTimer, qOverload<>(&QTimer::start));
     connect(m_form->scriptPreview(), &ScriptPreview::editRequested, this, &NewJobDialog::editScript);
-    connect(m_panel, &SubmissionPanel::refused, m_form, &JobForm::showRefusal);
+    connect(m_panel, &SubmissionPanel::refused, this, &NewJobDialog::showRefusal);
     connect(m_panel, &SubmissionPanel::failed, this, &NewJobDialog::updateButtons);
     connect(m_panel, &SubmissionPanel::submitted, this, [this](const LaunchResult &result) {
         // The script named this run's directory: another submission is another run, from the fields again.
@@ -204,6 +204,23 @@ void NewJobDialog::updateBudget()
     m_form->budgetLabel()->setBudget(budgetFromEarlierRun(*store, cluster(), m_form->spec()));
 }
 
+void NewJobDialog::showRefusal(const QList<JobSpecError> &errors)
+{
+    // The agent read the cluster's partitions as it submitted, into the profile file; this window's profiles are
+    // from its start: the form checks against the newer ones from now on.
+    ProfileStore onDisk;
+    QString error;
+    if (!cluster().isEmpty() && onDisk.load(&error)) {
+        ClusterProfile profile = m_agent->profiles()->profile(cluster());
+        profile.adoptNewerShape(onDisk.profile(cluster()));
+        m_agent->profiles()->put(profile);
+        m_form->setCaps(profile.caps());
+    }
+    if (m_form->spec() == m_sent) // not fields changed since it was sent
+        m_form->showRefusal(errors);
+    updateButtons();
+}
+
 void NewJobDialog::updateButtons()
 {
     m_submit->setEnabled(!cluster().isEmpty() && m_form->errors().isEmpty() && !m_panel->isRunning());
@@ -232,6 +249,7 @@ void NewJobDialog::submit()
     if (!alsoOn().isEmpty() && !preview->isEdited())
         return submitWhereSoonest(spec);
     const LaunchRequest planned = request(spec, preview->isEdited() ? preview->text() : QString());
+    m_sent = spec;
     m_panel->follow(m_agent->submit(planned, m_form->chainLength()));
     updateButtons();
 }
@@ -239,6 +257,7 @@ void NewJobDialog::submit()
 void NewJobDialog::submitWhereSoonest(const JobSpec &spec)
 {
     const QString runId = m_runId;
+    m_sent = spec;
     AgentClient *agent = m_agent;
     const auto requestFor = [agent, spec, runId](const QString &candidate) {
         LaunchRequest planned = newRunRequest(agent->profiles()->profile(candidate), spec);

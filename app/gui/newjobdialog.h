@@ -50,6 +50,7 @@ private:
     void updateAnyOf();
     void updateButtons();
     void updateBudget();
+    void showRefusal(const QList<JobSpecError> &errors);
     LaunchRequest request(const JobSpec &spec, const QString &script = {}) const;
     ScriptResult render(const JobSpec &spec) const;
 
@@ -62,6 +63,7 @@ private:
     QPushButton *m_anyOf; // its menu: the other clusters, checkable
     JobTemplateBar *m_templates;
     QString m_runId; // planned: what the preview shows is what this run's submission sends
+    JobSpec m_sent;  // the fields of the submission in flight: a refusal marks them while they are unchanged
     QMetaObject::Connection m_workDirectoryLink;
     QTimer m_budgetTimer; // reads the store once typing pauses, not per keystroke
 };

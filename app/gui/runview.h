@@ -88,7 +88,7 @@ signals:
     void runDeleted(const QString &runId);
 
 private:
-    // The box of "Delete run…": what the dry run measured, or why the cluster could not be asked (the record alone).
+    // The box of "Delete run…": what the dry run measured, or the error it failed with (the record alone).
     void confirmDeletion(const QString &cluster, const QString &name, const agent::RunDeletion &deletion,
                          const QString &dryRunError, const std::function<void(bool)> &remove);
     void reloadDetails();

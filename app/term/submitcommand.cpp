@@ -276,7 +276,7 @@ int runResumeCommand(const QStringList &args, QTextStream &out, QTextStream &err
                       << Qt::flush;
     SessionOperation *resumed = elsewhere ? context.agent().continueOn(cluster, run->id, from, epochs)
                                           : context.agent().resume(cluster, run->id, from, epochs);
-    const auto result = followSubmission(context, resumed);
+    const auto result = followSubmission(context, resumed, ProblemNames::JobKeys); // resume has no --time and such
     if (!result)
         return Failure;
     printLaunched(context, *result, cluster, {}, json);

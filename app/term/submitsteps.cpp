@@ -17,7 +17,8 @@ constexpr int launchTimeoutMs = 60 * 60 * 1000;
 constexpr int workDirectoryTimeoutMs = 60000;
 } // namespace
 
-std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, SessionOperation *submission)
+std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, SessionOperation *submission,
+                                                     ProblemNames names)
 {
     const InterruptNotice notice(
         Tr::tr("torchdeck: interrupted; the agent goes on with the submission (its job may reach the scheduler): "
@@ -49,8 +50,9 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
         });
     progress.finish();
     const std::optional<agent::SubmitReply> reply = outcome.reply<agent::Submit>();
-    if (!outcome.ok && !refused.isEmpty()) {
-        context.error(jobRefusedAsOptions(refused));
+    if (!outcome.ok && !refused.isEmpty() && names == ProblemNames::Options) {
+        // The agent's words (a sweep's say how many points went), the problems they list named as options.
+        context.error(QString(outcome.error).replace(formatJobSpecErrors(refused), formatJobErrorsAsOptions(refused)));
         return std::nullopt;
     }
     if (!reply || reply->jobs.isEmpty()) {
@@ -60,9 +62,9 @@ std::optional<QList<LaunchResult>> followSubmissions(TermContext &context, Sessi
     return reply->jobs;
 }
 
-std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission)
+std::optional<LaunchResult> followSubmission(TermContext &context, SessionOperation *submission, ProblemNames names)
 {
-    const std::optional<QList<LaunchResult>> results = followSubmissions(context, submission);
+    const std::optional<QList<LaunchResult>> results = followSubmissions(context, submission, names);
     return results ? std::optional<LaunchResult>(results->constFirst()) : std::nullopt;
 }
 

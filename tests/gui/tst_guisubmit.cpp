@@ -58,6 +58,11 @@ private slots:
         wallTime->setText(QStringLiteral("00:20:00"));
         QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
         QVERIFY(wallTime->styleSheet().isEmpty());
+        // The partitions the agent read are the form's from now on: an hour is refused before anything is sent.
+        wallTime->setText(QStringLiteral("01:00:00"));
+        QCOMPARE(dialog->form()->errors().size(), 1);
+        QVERIFY2(dialog->form()->errors().constFirst().message.contains(QStringLiteral("allows at most 00:30:00")),
+                 qPrintable(formatJobSpecErrors(dialog->form()->errors())));
         dialog->close();
     }
 

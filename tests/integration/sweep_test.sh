@@ -195,6 +195,12 @@ print(" ".join(r["job"] for r in json.load(sys.stdin)["runs"]))' <<<"$out")
 case_invalid() { # a point the cluster cannot run: nothing is sent, no run is kept
     td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
     local out
+    # Refused by the agent, which reads the partitions first (none known here yet): its words, with the sweep's
+    # count, name the option.
+    out=$(td sweep torchdeck-sandbox --name hour --partition short --time 01:00:00 --launch local --command true \
+          --vary env:X=1,2 2>&1) && fail "an hour on short was submitted: $out"
+    grep -qF "the sweep stopped, 0 of 2 points submitted: the job cannot be submitted:" <<<"$out" || fail "$out"
+    grep -qF -- "--time: Partition 'short' allows at most 00:30:00" <<<"$out" || fail "$out"
     out=$(td sweep torchdeck-sandbox --name wide --launch local --command true --vary nodes=1,2 2>&1) &&
         fail "a sweep with a point the local method cannot run was submitted: $out"
     grep -q "1 of 2 points cannot run on torchdeck-sandbox, so none is sent" <<<"$out" || fail "$out"

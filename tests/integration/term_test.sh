@@ -781,10 +781,11 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     local wrapper="$TORCHDECK_SANDBOX_DIR/bin/tail" marker="$TORCHDECK_SANDBOX_DIR/drop-keep"
     cat >"$wrapper" <<'WRAPPER'
 #!/bin/bash
-if [[ "$1" == -c && "$3" == -- ]] && rm "$TORCHDECK_SANDBOX_DIR/drop-keep" 2>/dev/null; then
+# The keep's read (`tail -c BYTES -- FILE`), not the log follower's (`tail -c +OFFSET -- FILE`).
+if [[ "$1" == -c && "$2" != +* && "$3" == -- ]] && rm "$TORCHDECK_SANDBOX_DIR/drop-keep" 2>/dev/null; then
     p=$PPID
-    while [[ "$(cat "/proc/$p/comm")" != sshd ]]; do p=$(cut -d' ' -f4 "/proc/$p/stat"); done
-    kill -KILL "$p"
+    while (( p > 1 )) && [[ "$(cat "/proc/$p/comm")" != sshd ]]; do p=$(cut -d' ' -f4 "/proc/$p/stat"); done
+    (( p > 1 )) && kill -KILL "$p"
     exit 1
 fi
 exec /usr/bin/tail "$@"

@@ -1,6 +1,7 @@
 #include "client/agentclient.h"
 
 #include "client/agentlauncher.h"
+#include "client/profilefollower.h"
 #include "client/sessionoperation.h"
 #include "core/agent/agentevents.h"
 #include "core/agent/agentops.h"
@@ -387,6 +388,15 @@ void AgentClient::send(qint64 id)
     }
     pending.sent = true;
     m_socket.write(encodeAgentFrame(agentRequest(id, pending.op, pending.args)));
+}
+
+void AgentClient::followProfiles()
+{
+    if (!m_profiles || findChild<ProfileFollower *>())
+        return;
+    auto *follower = new ProfileFollower(m_profiles, this);
+    connect(follower, &ProfileFollower::followed, this, &AgentClient::profilesFollowed);
+    connect(follower, &ProfileFollower::failed, this, &AgentClient::profilesUnreadable);
 }
 
 SessionOperation *AgentClient::request(const QString &op, const QCborMap &args)

@@ -155,6 +155,8 @@ public:
     // The front's cluster profiles, which it edits (the agent reads the saved file again).
     void setProfiles(ProfileStore *profiles) { m_profiles = profiles; }
     ProfileStore *profiles() const { return m_profiles; }
+    // The window's: its profiles follow the file as the agent and other fronts save it (profilesFollowed).
+    void followProfiles();
     // The front saved the profiles: the agent's sessions take them now.
     SessionOperation *profilesChanged();
 
@@ -176,6 +178,9 @@ signals:
     void submitted(const torchdeck::LaunchResult &result);
     void storeFailed(const QString &error);
     void workDirectoryKnown(const QString &cluster, const QString &directory);
+    // profiles() took what another writer saved: the agent read these clusters' shapes, or a front edited them.
+    void profilesFollowed(const QStringList &clusters);
+    void profilesUnreadable(const QString &error);
 
 private:
     struct ClusterNews {

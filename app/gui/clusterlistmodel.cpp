@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <algorithm>
 
 namespace torchdeck {
 
@@ -27,6 +28,11 @@ void ClusterListModel::setClusters(const QStringList &sshAliases, const QStringL
             entry.detail = m_entries.at(row).detail;
         }
     }
+    const auto same = [](const Entry &a, const Entry &b) {
+        return a.name == b.name && a.inSshConfig == b.inSshConfig && a.hasProfile == b.hasProfile;
+    };
+    if (std::equal(entries.cbegin(), entries.cend(), m_entries.cbegin(), m_entries.cend(), same))
+        return; // nothing new: the views keep their selection
     beginResetModel();
     m_entries = entries;
     endResetModel();

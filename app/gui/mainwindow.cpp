@@ -67,6 +67,12 @@ MainWindow::MainWindow(QWidget *parent)
     QString problem;
     if (!m_profiles.load(&problem))
         statusBar()->showMessage(problem);
+    // The agent saves each cluster's shape as it reads it, other fronts their edits: the window follows.
+    m_agent->followProfiles();
+    connect(m_agent, &AgentClient::profilesFollowed, this,
+            [this] { m_clusters->setClusters(m_clusters->sshAliases(), m_profiles.names()); });
+    connect(m_agent, &AgentClient::profilesUnreadable, this,
+            [this](const QString &error) { statusBar()->showMessage(error, 8000); });
     const StoreStatus opened = m_store.openReadOnly(RunStore::defaultPath()); // the agent alone writes it
     if (!opened.ok())
         statusBar()->showMessage(tr("Cannot open the run store: %1").arg(opened.error));

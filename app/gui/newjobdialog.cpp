@@ -76,6 +76,14 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     connect(m_sweep, &QPushButton::clicked, this, &NewJobDialog::openSweep);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_submit, &QPushButton::clicked, this, &NewJobDialog::submit);
+    // The agent read the cluster's partitions (on connecting, or as it submitted): the form checks against them.
+    connect(m_agent, &AgentClient::profilesFollowed, this, [this](const QStringList &followed) {
+        const QString shown = this->cluster();
+        if (!shown.isEmpty() && followed.contains(shown)) {
+            m_form->setCaps(m_agent->profiles()->profile(shown).caps());
+            updateButtons();
+        }
+    });
 
     auto *splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(m_form);
@@ -206,16 +214,6 @@ void NewJobDialog::updateBudget()
 
 void NewJobDialog::showRefusal(const QList<JobSpecError> &errors)
 {
-    // The agent read the cluster's partitions as it submitted, into the profile file; this window's profiles are
-    // from its start: the form checks against the newer ones from now on.
-    ProfileStore onDisk;
-    QString error;
-    if (!cluster().isEmpty() && onDisk.load(&error)) {
-        ClusterProfile profile = m_agent->profiles()->profile(cluster());
-        profile.adoptNewerShape(onDisk.profile(cluster()));
-        m_agent->profiles()->put(profile);
-        m_form->setCaps(profile.caps());
-    }
     if (m_form->spec() == m_sent) // not fields changed since it was sent
         m_form->showRefusal(errors);
     updateButtons();

@@ -58,7 +58,9 @@ private slots:
         wallTime->setText(QStringLiteral("00:20:00"));
         QVERIFY2(dialog->form()->errors().isEmpty(), qPrintable(formatJobSpecErrors(dialog->form()->errors())));
         QVERIFY(wallTime->styleSheet().isEmpty());
-        // The partitions the agent read are the form's from now on: an hour is refused before anything is sent.
+        // The partitions the agent read (saved in the profile file, which the window follows) are the form's from
+        // now on: an hour is refused before anything is sent.
+        QTRY_VERIFY(dialog->form()->caps().partition(QStringLiteral("short")));
         wallTime->setText(QStringLiteral("01:00:00"));
         QCOMPARE(dialog->form()->errors().size(), 1);
         QVERIFY2(dialog->form()->errors().constFirst().message.contains(QStringLiteral("allows at most 00:30:00")),

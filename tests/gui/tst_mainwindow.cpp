@@ -1,7 +1,10 @@
 #include "core/agent/agentpaths.h"
 #include "core/agent/agentprotocol.h"
+#include "core/profiles/profilestore.h"
 #include "gui/clusterlistmodel.h"
+#include "gui/jobform.h"
 #include "gui/mainwindow.h"
+#include "gui/newjobdialog.h"
 #include "gui/runcharts.h"
 #include "gui/runchartspanel.h"
 #include "gui/runtreemodel.h"
@@ -124,6 +127,40 @@ private slots:
             shortcuts.append(action->shortcut().toString());
         QVERIFY(shortcuts.contains(QKeySequence(QKeySequence::New).toString()));
         QVERIFY(shortcuts.contains(QKeySequence(QKeySequence::Refresh).toString()));
+    }
+
+    void followsTheProfileFile()
+    {
+        // The agent saves a cluster's partitions as it reads them, another front a new profile: the window's list
+        // and an open form follow, so the form refuses what the partitions do not allow before anything is sent.
+        MainWindow window;
+        NewJobDialog *dialog = window.openNewJob();
+        dialog->setCluster(QStringLiteral("alpha"));
+        JobSpec spec = dialog->form()->spec();
+        spec.partition = QStringLiteral("short");
+        spec.wallTimeSeconds = 3600;
+        dialog->form()->setSpec(spec);
+        QVERIFY(dialog->form()->errors().isEmpty()); // nothing known of alpha's partitions yet
+        ProfileStore agent;
+        QString error;
+        QVERIFY2(agent.update(
+                     QStringLiteral("alpha"),
+                     [](ClusterProfile &p) {
+                         p.partitions = {PartitionCaps{QStringLiteral("short"), 0, 4, 1800, 1}};
+                         p.partitionsReadAt = QDateTime::currentDateTimeUtc();
+                     },
+                     &error),
+                 qPrintable(error));
+        QVERIFY2(agent.update(
+                     QStringLiteral("gamma"), [](ClusterProfile &) {}, &error),
+                 qPrintable(error));
+        QTRY_VERIFY(window.clusterModel()->names().contains(QStringLiteral("gamma")));
+        QTRY_COMPARE(dialog->form()->errors().size(), 1);
+        QVERIFY2(dialog->form()->errors().constFirst().message.contains(QStringLiteral("allows at most 00:30:00")),
+                 qPrintable(dialog->form()->errors().constFirst().message));
+        QVERIFY(agent.remove(QStringLiteral("gamma")) && agent.save(&error));
+        QTRY_VERIFY(!window.clusterModel()->names().contains(QStringLiteral("gamma")));
+        dialog->close();
     }
 
     void saysWhenTheAgentDoesNotAnswer();

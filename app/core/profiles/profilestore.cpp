@@ -66,6 +66,37 @@ bool ProfileStore::load(QString *error)
     return true;
 }
 
+bool ProfileStore::follow(QStringList *changed, QString *error)
+{
+    ProfileStore disk(m_path);
+    if (!disk.load(error))
+        return false;
+    QMap<QString, ClusterProfile> followed = disk.m_profiles;
+    for (const QString &name : std::as_const(m_changed)) {
+        if (!m_profiles.contains(name)) {
+            followed.remove(name);
+            continue;
+        }
+        ClusterProfile mine = m_profiles.value(name);
+        if (const auto theirs = disk.m_profiles.constFind(name); theirs != disk.m_profiles.cend())
+            mine.adoptNewerShape(*theirs);
+        followed.insert(name, mine);
+    }
+    changed->clear();
+    QStringList names = followed.keys() + m_profiles.keys();
+    names.removeDuplicates();
+    for (const QString &name : std::as_const(names)) {
+        const auto before = m_profiles.constFind(name);
+        const auto after = followed.constFind(name);
+        if (before == m_profiles.cend() || after == followed.cend() || !(*before == *after))
+            changed->append(name);
+    }
+    changed->sort();
+    m_profiles = followed;
+    m_broken = false;
+    return true;
+}
+
 bool ProfileStore::save(QString *error)
 {
     if (m_broken) {

@@ -21,6 +21,10 @@ public:
     // A missing file is an empty store. A broken one is an error, and save() then refuses to overwrite it.
     bool load(QString *error);
     bool save(QString *error);
+    // Takes what the file holds now (another writer saved it: the agent's read of a shape, another front), keeping
+    // what was put or removed here and not saved yet, with the newer shapes taken into it. `changed` lists the
+    // profiles that differ from before; a broken file changes nothing here.
+    bool follow(QStringList *changed, QString *error);
     // Changes one profile as the file holds it now, under the lock (the agent's writes: nothing else of it is
     // taken from this store's older copy). This store then holds what the file holds.
     bool update(const QString &name, const std::function<void(ClusterProfile &)> &change, QString *error);

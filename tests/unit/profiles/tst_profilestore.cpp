@@ -79,6 +79,7 @@ private slots:
     void saveReplacesTheFileAtomically();
     void saveFailureIsReported();
     void twoWritersKeepEachOthersChanges();
+    void followsAnotherWriterKeepingUnsavedEdits();
     void defaultPathHonoursConfigDir();
 
 private:
@@ -334,6 +335,71 @@ void TestProfileStore::twoWritersKeepEachOthersChanges()
     QVERIFY2(last.save(&error), qPrintable(error));
     QVERIFY(after.load(&error));
     QVERIFY(!after.contains(QStringLiteral("hpc")));
+}
+
+void TestProfileStore::followsAnotherWriterKeepingUnsavedEdits()
+{
+    // A window's store follows what the agent saves (a shape it read), without losing the window's unsaved edits.
+    ProfileStore seed(path());
+    QString error;
+    QVERIFY(seed.load(&error));
+    seed.put(defaultProfile(sandbox));
+    seed.put(pbsProfile());
+    QVERIFY(seed.save(&error));
+
+    ProfileStore window(path());
+    QVERIFY(window.load(&error));
+    QStringList changed{QStringLiteral("stale")};
+    QVERIFY2(window.follow(&changed, &error), qPrintable(error));
+    QVERIFY(changed.isEmpty()); // nothing new
+
+    ClusterProfile edited = window.profile(QStringLiteral("hpc"));
+    edited.modules = {QStringLiteral("cuda")};
+    window.put(edited); // not saved yet
+
+    ProfileStore agent(path());
+    QVERIFY(agent.load(&error));
+    QVERIFY(agent.update(
+        sandbox,
+        [](ClusterProfile &p) {
+            p.partitions = {PartitionCaps{QStringLiteral("short"), 0, 4, 1800, 1}};
+            p.partitionsReadAt = QDateTime::currentDateTimeUtc();
+        },
+        &error));
+    QVERIFY(agent.update(
+        QStringLiteral("hpc"),
+        [](ClusterProfile &p) {
+            p.partitions = {PartitionCaps{QStringLiteral("workq"), 0, 8, 3600, 1}};
+            p.partitionsReadAt = QDateTime::currentDateTimeUtc();
+        },
+        &error));
+    QVERIFY(agent.update(
+        QStringLiteral("gamma"), [](ClusterProfile &) {}, &error)); // saved by another front
+
+    QVERIFY2(window.follow(&changed, &error), qPrintable(error));
+    QCOMPARE(changed, (QStringList{QStringLiteral("gamma"), QStringLiteral("hpc"), sandbox}));
+    QCOMPARE(window.profile(sandbox).partitions.size(), 1);
+    QVERIFY(window.contains(QStringLiteral("gamma")));
+    const ClusterProfile hpc = window.profile(QStringLiteral("hpc"));
+    QCOMPARE(hpc.modules, QStringList{QStringLiteral("cuda")}); // the unsaved edit stays, with the newer shape
+    QCOMPARE(hpc.partitions.size(), 1);
+    QVERIFY2(window.save(&error), qPrintable(error));
+    ProfileStore after(path());
+    QVERIFY(after.load(&error));
+    QVERIFY(after.profile(QStringLiteral("hpc")) == hpc);
+
+    // Removed by another writer: gone here too; a broken file changes nothing here.
+    QVERIFY(agent.load(&error) && agent.remove(QStringLiteral("gamma")) && agent.save(&error));
+    QVERIFY(window.follow(&changed, &error));
+    QCOMPARE(changed, QStringList{QStringLiteral("gamma")});
+    QVERIFY(!window.contains(QStringLiteral("gamma")));
+    QFile broken(path());
+    QVERIFY(broken.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    broken.write("{ torn");
+    broken.close();
+    QVERIFY(!window.follow(&changed, &error));
+    QVERIFY(window.contains(sandbox));
+    QCOMPARE(window.profile(sandbox).partitions.size(), 1);
 }
 
 void TestProfileStore::defaultPathHonoursConfigDir()

@@ -64,7 +64,7 @@ void StartPlacement::askNext()
     connect(work, &SessionOperation::finished, this, [this, cluster] {
         const SubmissionScript rendered = m_agent->previewSubmission(m_requestFor(cluster));
         if (!rendered.ok())
-            return skip(formatJobSpecErrors(rendered.errors).simplified());
+            return skip(describeJobSpecErrors(rendered.errors));
         SessionOperation *asked = m_agent->estimateStart(cluster, rendered.script);
         connect(asked, &SessionOperation::failed, this, [this](const QString &error) { skip(error); });
         onReply<agent::EstimateStart>(asked, this, [this, cluster](const agent::EstimateStart::Reply &reply) {

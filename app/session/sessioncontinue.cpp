@@ -159,7 +159,7 @@ SessionOperation *ClusterSession::estimateRestart(const QString &runId, const QS
             const SubmissionScript rendered =
                 renderSubmission(*request, w.directory, trainerBinaryOn(m_profile, w.directory));
             if (!rendered.ok())
-                return operation->fail(formatJobSpecErrors(rendered.errors).simplified());
+                return operation->fail(describeJobSpecErrors(rendered.errors));
             relay(estimateStart(rendered.script), operation);
         });
     return operation;

@@ -427,4 +427,12 @@ QString formatJobSpecErrors(const QList<JobSpecError> &errors)
     return lines.join(u'\n');
 }
 
+QString describeJobSpecErrors(const QList<JobSpecError> &errors)
+{
+    QStringList sentences;
+    for (const JobSpecError &e : errors)
+        sentences.append(e.message.simplified());
+    return sentences.join(u' ');
+}
+
 } // namespace torchdeck

@@ -22,6 +22,9 @@ QList<JobSpecError> validateJobSpec(const JobSpec &spec, const ClusterCaps &caps
 
 // "field: message" lines, for a failed(QString) signal or the terminal.
 QString formatJobSpecErrors(const QList<JobSpecError> &errors);
+// The sentences alone, on one line: for a note that shows no field or option (a cluster a placement skipped, the
+// estimate of a move), where a JSON key would mean nothing to the user.
+QString describeJobSpecErrors(const QList<JobSpecError> &errors);
 
 // The checkpoint signals: USR1, USR2 (passed on by srun and mpirun) and TERM (the local method only);
 // torchdeck-train stops on each by default.

@@ -257,6 +257,12 @@ void TestJobSpecValidation::invalidSpecGivesNoScript()
         QVERIFY(r.script.isEmpty());
         QCOMPARE(r.errors.first().field, QStringLiteral("nodes"));
     }
+    // A note without fields (a cluster a placement skipped) says the sentences alone.
+    spec.tasksPerNode = 0;
+    const QList<JobSpecError> errors = validateJobSpec(spec, testing::slurmCaps());
+    QCOMPARE(errors.size(), 2);
+    QCOMPARE(describeJobSpecErrors(errors),
+             QStringLiteral("A job needs at least one node. A node needs at least one task (rank)."));
 }
 
 void TestJobSpecValidation::defaultSignalDependsOnGpus()

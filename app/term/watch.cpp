@@ -32,9 +32,10 @@ namespace torchdeck::term {
 
 namespace {
 // The run's record says how far it was at the last poll; its series, kept current by streamed metrics, says
-// how far it is now.
-void takeStreamedProgress(WatchRunRow &row, const RunProgress &progress)
+// how far it is now, counted against the record's epoch total (a resumed run's new one).
+void takeStreamedProgress(WatchRunRow &row, const RunProgress &streamed)
 {
+    const RunProgress progress = againstEpochsTotal(streamed, row.epochsTotal);
     if (progress.epochsDone < row.epochsDone)
         return;
     row.epochsDone = progress.epochsDone;

@@ -403,10 +403,19 @@ RunProgress RunSeries::progress() const
         for (const QPointF &pt : pace)
             sum += pt.y();
         p.secondsPerEpoch = sum / static_cast<double>(pace.size());
-        if (p.epochsTotal >= 0)
-            p.etaSeconds = static_cast<double>(std::max<qint64>(0, p.epochsTotal - p.epochsDone)) * p.secondsPerEpoch;
     }
-    return p;
+    return againstEpochsTotal(p, p.epochsTotal);
+}
+
+RunProgress againstEpochsTotal(RunProgress progress, qint64 epochsTotal)
+{
+    if (epochsTotal < 0)
+        return progress;
+    progress.epochsTotal = epochsTotal;
+    if (MetricEvent::has(progress.secondsPerEpoch))
+        progress.etaSeconds =
+            static_cast<double>(std::max<qint64>(0, epochsTotal - progress.epochsDone)) * progress.secondsPerEpoch;
+    return progress;
 }
 
 } // namespace torchdeck

@@ -65,6 +65,11 @@ struct RunProgress {
     double etaSeconds = kNoValue;      // remaining epochs at that pace
 };
 
+// `progress` counted against the run's own epoch total where it knows one (the spec of its latest attempt: a
+// resumed run's new count, before that attempt's first metrics say it), the ETA at the same pace; a negative
+// total leaves it as it was.
+RunProgress againstEpochsTotal(RunProgress progress, qint64 epochsTotal);
+
 // Which rows changed in which series, for the models' signals.
 struct RunSeriesChanges {
     std::array<MetricSeries::Rows, kSeriesKindCount> appended;

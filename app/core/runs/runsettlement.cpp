@@ -17,10 +17,12 @@ RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, cons
     settled.state = settled.ended && trainerFailed && latest.state == jobStateName(JobState::Completed)
                         ? jobStateName(JobState::Failed)
                         : latest.state;
-    settled.epochsDone = progress.epochsDone;
-    settled.epochsTotal = run.epochsTotal >= 0 ? run.epochsTotal : progress.epochsTotal;
-    settled.lastLoss = progress.lastLoss;
-    settled.etaSeconds = settled.ended ? kNoValue : progress.etaSeconds;
+    // The record's total is its latest attempt's: a resumed run's series says the old one until its first metrics.
+    const RunProgress counted = againstEpochsTotal(progress, run.epochsTotal);
+    settled.epochsDone = counted.epochsDone;
+    settled.epochsTotal = counted.epochsTotal;
+    settled.lastLoss = counted.lastLoss;
+    settled.etaSeconds = settled.ended ? kNoValue : counted.etaSeconds;
     return settled;
 }
 

@@ -162,6 +162,12 @@ void TestRunSeries::progressAndEta()
     QCOMPARE(p.etaSeconds, 0.0);
     QCOMPARE(p.secondsPerEpoch, (8.31 + 8.02 + 7.95) / 3);
     QCOMPARE(p.lastLoss, run.series(SeriesKind::TrainLoss).y(66));
+    // Resumed for 5 epochs: before the new attempt's first metrics, the run's own total counts (at the same pace).
+    const RunProgress resumed = againstEpochsTotal(p, 5);
+    QCOMPARE(resumed.epochsTotal, 5);
+    QCOMPARE(resumed.etaSeconds, 2 * p.secondsPerEpoch);
+    QCOMPARE(resumed.epochsDone, 3);
+    QCOMPARE(againstEpochsTotal(p, kNoCount).etaSeconds, 0.0); // no total of its own: as the series says
 }
 
 // A user's script has no start events: a second job that counts steps from 1 again supersedes the first.

@@ -77,6 +77,7 @@ private slots:
         progress.epochsDone = 3;
         progress.epochsTotal = 5;
         progress.lastLoss = 0.25;
+        progress.secondsPerEpoch = 20;
         progress.etaSeconds = 40;
         RunRecord run;
         const RunSettlement fromSeries = settleRun(run, {job(0, JobState::Running)}, progress, {});
@@ -85,7 +86,9 @@ private slots:
         QCOMPARE(fromSeries.lastLoss, 0.25);
         QCOMPARE(fromSeries.etaSeconds, 40.0);
         run.epochsTotal = 10; // resumed with --epochs 10: the series says 5 until the new start event
-        QCOMPARE(settleRun(run, {job(0, JobState::Running)}, progress, {}).epochsTotal, 10);
+        const RunSettlement resumed = settleRun(run, {job(0, JobState::Running)}, progress, {});
+        QCOMPARE(resumed.epochsTotal, 10);
+        QCOMPARE(resumed.etaSeconds, 140.0); // 7 epochs left at 20 s, not the old run's 2
         QVERIFY(std::isnan(settleRun(run, {job(0, JobState::Completed)}, progress, {}).etaSeconds));
     }
 

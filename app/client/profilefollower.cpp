@@ -14,6 +14,7 @@ constexpr int kSettleMs = 50;
 ProfileFollower::ProfileFollower(ProfileStore *profiles, QObject *parent)
     : QObject(parent)
     , m_profiles(profiles)
+    , m_told(profiles->profiles())
 {
     m_settle.setSingleShot(true);
     m_settle.setInterval(kSettleMs);
@@ -23,6 +24,7 @@ ProfileFollower::ProfileFollower(ProfileStore *profiles, QObject *parent)
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, &m_settle, qOverload<>(&QTimer::start));
     connect(&m_watcher, &QFileSystemWatcher::fileChanged, &m_settle, qOverload<>(&QTimer::start));
     watch();
+    m_settle.start(); // what was saved between the store's load and the watch
 }
 
 void ProfileFollower::watch()
@@ -39,10 +41,20 @@ void ProfileFollower::watch()
 void ProfileFollower::follow()
 {
     watch();
-    QStringList changed;
     QString error;
-    if (!m_profiles->follow(&changed, &error))
+    if (!m_profiles->follow(&error))
         return emit failed(error);
+    const QMap<QString, ClusterProfile> &now = m_profiles->profiles();
+    QStringList changed;
+    for (auto it = now.cbegin(); it != now.cend(); ++it) {
+        if (const auto told = m_told.constFind(it.key()); told == m_told.cend() || !(*told == it.value()))
+            changed.append(it.key());
+    }
+    for (auto it = m_told.cbegin(); it != m_told.cend(); ++it) {
+        if (!now.contains(it.key()))
+            changed.append(it.key());
+    }
+    m_told = now;
     if (!changed.isEmpty())
         emit followed(changed);
 }

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "core/profiles/clusterprofile.h"
+
 #include <QFileSystemWatcher>
+#include <QMap>
 #include <QObject>
 #include <QTimer>
 
@@ -8,9 +11,10 @@ namespace torchdeck {
 
 class ProfileStore;
 
-// A front's profiles following their file as other writers save it: the agent keeps each cluster's shape there
-// as it reads it (partitions, accounts), another front saves its edits. followed() names the profiles that
-// changed; what this front put and did not save yet stays (ProfileStore::follow).
+// A front's profiles following their file as it is saved: the agent keeps each cluster's shape there as it reads
+// it (partitions, accounts), another front, or this one, saves its edits. followed() names the profiles that
+// changed since it last told (whoever changed them); what this front put and did not save yet stays
+// (ProfileStore::follow).
 class ProfileFollower : public QObject {
     Q_OBJECT
 public:
@@ -25,6 +29,7 @@ private:
     void follow();
 
     ProfileStore *m_profiles;
+    QMap<QString, ClusterProfile> m_told; // the profiles as followed() last found them
     QFileSystemWatcher m_watcher;
     QTimer m_settle; // one read for the few changes one save makes (its lock, its temporary file, the rename)
 };

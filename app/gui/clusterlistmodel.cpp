@@ -28,11 +28,18 @@ void ClusterListModel::setClusters(const QStringList &sshAliases, const QStringL
             entry.detail = m_entries.at(row).detail;
         }
     }
-    const auto same = [](const Entry &a, const Entry &b) {
-        return a.name == b.name && a.inSshConfig == b.inSshConfig && a.hasProfile == b.hasProfile;
-    };
-    if (std::equal(entries.cbegin(), entries.cend(), m_entries.cbegin(), m_entries.cend(), same))
-        return; // nothing new: the views keep their selection
+    const auto sameName = [](const Entry &a, const Entry &b) { return a.name == b.name; };
+    if (std::equal(entries.cbegin(), entries.cend(), m_entries.cbegin(), m_entries.cend(), sameName)) {
+        // The same clusters (a profile saved for an ssh host): the views keep their selection.
+        for (int row = 0; row < entries.size(); ++row) {
+            Entry &entry = m_entries[row];
+            if (entry.inSshConfig == entries.at(row).inSshConfig && entry.hasProfile == entries.at(row).hasProfile)
+                continue;
+            entry = entries.at(row);
+            emit dataChanged(index(row), index(row));
+        }
+        return;
+    }
     beginResetModel();
     m_entries = entries;
     endResetModel();

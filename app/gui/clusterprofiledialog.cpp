@@ -249,10 +249,8 @@ bool ClusterProfileDialog::save()
     m_store->put(current);
     QString error;
     if (!m_store->save(&error)) {
-        if (existed) // the store keeps what the file holds
-            m_store->put(previous);
-        else
-            m_store->remove(current.name);
+        // The store keeps what the file holds, and follows what others save of it.
+        m_store->revert(current.name, existed ? std::optional<ClusterProfile>(previous) : std::nullopt);
         m_errors->setText(tr("Cannot save %1: %2").arg(m_store->path(), error));
         m_errors->setVisible(true);
         return false;

@@ -29,11 +29,24 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStringListModel>
 #include <QVBoxLayout>
 
 namespace torchdeck {
 
 namespace {
+// The values a field offers: one completer per field, its list replaced (the agent's reads of a cluster's shape
+// bring new ones now and then; an empty list offers nothing).
+void offerChoices(QLineEdit *field, const QStringList &choices)
+{
+    if (!field->completer()) {
+        auto *completer = new QCompleter(new QStringListModel(field), field);
+        completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+        field->setCompleter(completer);
+    }
+    qobject_cast<QStringListModel *>(field->completer()->model())->setStringList(choices);
+}
+
 // The trainer flags the form has a field for; other flags stay in "more arguments".
 const char16_t *const formTrainerFlags[] = {u"--model",      u"--data", u"--epochs",
                                             u"--batch-size", u"--lr",   u"--optimizer"};
@@ -301,16 +314,14 @@ void JobForm::setCaps(const ClusterCaps &caps)
     QStringList names;
     for (const PartitionCaps &p : caps.partitions)
         names.append(p.name);
-    auto *choices = names.isEmpty() ? nullptr : new QCompleter(names, m_partition);
-    if (choices) {
-        choices->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    offerChoices(m_partition, names);
+    if (!names.isEmpty()) {
         m_partition->setPlaceholderText(
             tr("%1 (%2)").arg(caps.defaultPartition.isEmpty() ? tr("the default") : caps.defaultPartition,
                               names.join(QStringLiteral(", "))));
     } else {
         m_partition->setPlaceholderText(QString());
     }
-    m_partition->setCompleter(choices);
     // The accounts and GPU types the cluster's shape names, offered the same way.
     QStringList accounts;
     for (const AccountAccess &a : caps.accounts) {
@@ -331,10 +342,7 @@ void JobForm::setCaps(const ClusterCaps &caps)
 
 void JobForm::offer(QLineEdit *field, const QStringList &choices)
 {
-    auto *completer = choices.isEmpty() ? nullptr : new QCompleter(choices, field);
-    if (completer)
-        completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
-    field->setCompleter(completer);
+    offerChoices(field, choices);
     field->setToolTip(choices.isEmpty() ? QString() : tr("Known here: %1").arg(choices.join(QStringLiteral(", "))));
 }
 

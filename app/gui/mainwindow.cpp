@@ -69,8 +69,12 @@ MainWindow::MainWindow(QWidget *parent)
         statusBar()->showMessage(problem);
     // The agent saves each cluster's shape as it reads it, other fronts their edits: the window follows.
     m_agent->followProfiles();
-    connect(m_agent, &AgentClient::profilesFollowed, this,
-            [this] { m_clusters->setClusters(m_clusters->sshAliases(), m_profiles.names()); });
+    connect(m_agent, &AgentClient::profilesFollowed, this, [this] {
+        const QString selected = m_clusterPane->selectedCluster(); // a profile added or gone resets the list
+        m_clusters->setClusters(m_clusters->sshAliases(), m_profiles.names());
+        if (!selected.isEmpty())
+            m_clusterPane->selectCluster(selected);
+    });
     connect(m_agent, &AgentClient::profilesUnreadable, this,
             [this](const QString &error) { statusBar()->showMessage(error, 8000); });
     const StoreStatus opened = m_store.openReadOnly(RunStore::defaultPath()); // the agent alone writes it

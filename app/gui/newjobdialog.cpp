@@ -76,11 +76,11 @@ NewJobDialog::NewJobDialog(AgentClient *agent, const QStringList &clusters, cons
     connect(m_sweep, &QPushButton::clicked, this, &NewJobDialog::openSweep);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_submit, &QPushButton::clicked, this, &NewJobDialog::submit);
-    // The agent read the cluster's partitions (on connecting, or as it submitted): the form checks against them.
+    // The profile was saved (the agent read the cluster's partitions on connecting or as it submitted, a check
+    // found them, an edit): the form checks against it.
     connect(m_agent, &AgentClient::profilesFollowed, this, [this](const QStringList &followed) {
-        const QString shown = this->cluster();
-        if (!shown.isEmpty() && followed.contains(shown)) {
-            m_form->setCaps(m_agent->profiles()->profile(shown).caps());
+        if (!this->cluster().isEmpty() && followed.contains(this->cluster())) {
+            applyProfile();
             updateButtons();
         }
     });
@@ -172,9 +172,8 @@ void NewJobDialog::clusterChanged()
     updateAnyOf();
     m_form->scriptPreview()->revert(); // an edited script was rendered for the other cluster
     disconnect(m_workDirectoryLink);
-    const ClusterProfile profile = m_agent->profiles()->profile(cluster());
-    m_form->setCaps(cluster().isEmpty() ? ClusterCaps{} : profile.caps());
-    m_form->restartFields()->setCluster(profile);
+    m_refused.clear();
+    applyProfile();
     if (!cluster().isEmpty()) {
         // The preview is the submission once the cluster says where its work directory is.
         m_workDirectoryLink = connect(m_agent, &AgentClient::workDirectoryKnown, this, [this](const QString &known) {
@@ -212,8 +211,18 @@ void NewJobDialog::updateBudget()
     m_form->budgetLabel()->setBudget(budgetFromEarlierRun(*store, cluster(), m_form->spec()));
 }
 
+void NewJobDialog::applyProfile()
+{
+    const ClusterProfile profile = m_agent->profiles()->profile(cluster());
+    m_form->setCaps(cluster().isEmpty() ? ClusterCaps{} : profile.caps());
+    m_form->restartFields()->setCluster(profile);
+    if (!m_refused.isEmpty() && m_form->spec() == m_sent) // the checks of setCaps do not clear a refusal
+        m_form->showRefusal(m_refused);
+}
+
 void NewJobDialog::showRefusal(const QList<JobSpecError> &errors)
 {
+    m_refused = errors;
     if (m_form->spec() == m_sent) // not fields changed since it was sent
         m_form->showRefusal(errors);
     updateButtons();
@@ -248,6 +257,7 @@ void NewJobDialog::submit()
         return submitWhereSoonest(spec);
     const LaunchRequest planned = request(spec, preview->isEdited() ? preview->text() : QString());
     m_sent = spec;
+    m_refused.clear();
     m_panel->follow(m_agent->submit(planned, m_form->chainLength()));
     updateButtons();
 }
@@ -256,6 +266,7 @@ void NewJobDialog::submitWhereSoonest(const JobSpec &spec)
 {
     const QString runId = m_runId;
     m_sent = spec;
+    m_refused.clear();
     AgentClient *agent = m_agent;
     const auto requestFor = [agent, spec, runId](const QString &candidate) {
         LaunchRequest planned = newRunRequest(agent->profiles()->profile(candidate), spec);

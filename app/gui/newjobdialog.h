@@ -46,6 +46,7 @@ signals:
 
 private:
     void clusterChanged();
+    void applyProfile(); // the cluster's profile as the store holds it now: the form's checks and restart fields
     void submitWhereSoonest(const JobSpec &spec);
     void updateAnyOf();
     void updateButtons();
@@ -64,6 +65,7 @@ private:
     JobTemplateBar *m_templates;
     QString m_runId; // planned: what the preview shows is what this run's submission sends
     JobSpec m_sent;  // the fields of the submission in flight: a refusal marks them while they are unchanged
+    QList<JobSpecError> m_refused; // the agent's last refusal of m_sent
     QMetaObject::Connection m_workDirectoryLink;
     QTimer m_budgetTimer; // reads the store once typing pauses, not per keystroke
 };

@@ -1,7 +1,9 @@
+#include "client/agentclient.h"
 #include "core/agent/agentpaths.h"
 #include "core/agent/agentprotocol.h"
 #include "core/profiles/profilestore.h"
 #include "gui/clusterlistmodel.h"
+#include "gui/clusterpane.h"
 #include "gui/jobform.h"
 #include "gui/mainwindow.h"
 #include "gui/newjobdialog.h"
@@ -134,6 +136,7 @@ private slots:
         // The agent saves a cluster's partitions as it reads them, another front a new profile: the window's list
         // and an open form follow, so the form refuses what the partitions do not allow before anything is sent.
         MainWindow window;
+        window.clusterPane()->selectCluster(QStringLiteral("beta"));
         NewJobDialog *dialog = window.openNewJob();
         dialog->setCluster(QStringLiteral("alpha"));
         JobSpec spec = dialog->form()->spec();
@@ -155,12 +158,22 @@ private slots:
                      QStringLiteral("gamma"), [](ClusterProfile &) {}, &error),
                  qPrintable(error));
         QTRY_VERIFY(window.clusterModel()->names().contains(QStringLiteral("gamma")));
+        QCOMPARE(window.clusterPane()->selectedCluster(), QStringLiteral("beta")); // the list kept its selection
         QTRY_COMPARE(dialog->form()->errors().size(), 1);
         QVERIFY2(dialog->form()->errors().constFirst().message.contains(QStringLiteral("allows at most 00:30:00")),
                  qPrintable(dialog->form()->errors().constFirst().message));
         QVERIFY(agent.remove(QStringLiteral("gamma")) && agent.save(&error));
         QTRY_VERIFY(!window.clusterModel()->names().contains(QStringLiteral("gamma")));
+        // The window's own save (a check found an hour's partition) reaches the open form too.
+        ProfileStore *own = window.agent()->profiles();
+        ClusterProfile alpha = own->profile(QStringLiteral("alpha"));
+        alpha.partitions = {PartitionCaps{QStringLiteral("short"), 0, 4, 3600, 1}};
+        alpha.partitionsReadAt = QDateTime::currentDateTimeUtc();
+        own->put(alpha);
+        QVERIFY2(own->save(&error), qPrintable(error));
+        QTRY_VERIFY(dialog->form()->errors().isEmpty());
         dialog->close();
+        QVERIFY(QFile::remove(ProfileStore::defaultPath())); // the other cases start with no profiles
     }
 
     void saysWhenTheAgentDoesNotAnswer();

@@ -66,35 +66,38 @@ bool ProfileStore::load(QString *error)
     return true;
 }
 
-bool ProfileStore::follow(QStringList *changed, QString *error)
+bool ProfileStore::follow(QString *error)
 {
     ProfileStore disk(m_path);
     if (!disk.load(error))
         return false;
-    QMap<QString, ClusterProfile> followed = disk.m_profiles;
+    mergeUnsavedInto(disk.m_profiles);
+    m_profiles = disk.m_profiles;
+    m_broken = false;
+    return true;
+}
+
+void ProfileStore::revert(const QString &name, const std::optional<ClusterProfile> &held)
+{
+    if (held)
+        m_profiles.insert(name, *held);
+    else
+        m_profiles.remove(name);
+    m_changed.remove(name);
+}
+
+void ProfileStore::mergeUnsavedInto(QMap<QString, ClusterProfile> &disk) const
+{
     for (const QString &name : std::as_const(m_changed)) {
         if (!m_profiles.contains(name)) {
-            followed.remove(name);
+            disk.remove(name);
             continue;
         }
         ClusterProfile mine = m_profiles.value(name);
-        if (const auto theirs = disk.m_profiles.constFind(name); theirs != disk.m_profiles.cend())
+        if (const auto theirs = disk.constFind(name); theirs != disk.cend())
             mine.adoptNewerShape(*theirs);
-        followed.insert(name, mine);
+        disk.insert(name, mine);
     }
-    changed->clear();
-    QStringList names = followed.keys() + m_profiles.keys();
-    names.removeDuplicates();
-    for (const QString &name : std::as_const(names)) {
-        const auto before = m_profiles.constFind(name);
-        const auto after = followed.constFind(name);
-        if (before == m_profiles.cend() || after == followed.cend() || !(*before == *after))
-            changed->append(name);
-    }
-    changed->sort();
-    m_profiles = followed;
-    m_broken = false;
-    return true;
 }
 
 bool ProfileStore::save(QString *error)
@@ -103,20 +106,7 @@ bool ProfileStore::save(QString *error)
         *error = QStringLiteral("%1 could not be read; not overwriting it").arg(m_path);
         return false;
     }
-    return underLock(
-        [this](QMap<QString, ClusterProfile> &disk) {
-            for (const QString &name : std::as_const(m_changed)) {
-                if (!m_profiles.contains(name)) {
-                    disk.remove(name);
-                    continue;
-                }
-                ClusterProfile mine = m_profiles.value(name);
-                if (const auto theirs = disk.constFind(name); theirs != disk.cend())
-                    mine.adoptNewerShape(*theirs);
-                disk.insert(name, mine);
-            }
-        },
-        error);
+    return underLock([this](QMap<QString, ClusterProfile> &disk) { mergeUnsavedInto(disk); }, error);
 }
 
 bool ProfileStore::update(const QString &name, const std::function<void(ClusterProfile &)> &change, QString *error)

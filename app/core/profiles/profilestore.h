@@ -5,6 +5,7 @@
 #include <QMap>
 #include <QSet>
 #include <functional>
+#include <optional>
 
 namespace torchdeck {
 
@@ -22,9 +23,9 @@ public:
     bool load(QString *error);
     bool save(QString *error);
     // Takes what the file holds now (another writer saved it: the agent's read of a shape, another front), keeping
-    // what was put or removed here and not saved yet, with the newer shapes taken into it. `changed` lists the
-    // profiles that differ from before; a broken file changes nothing here.
-    bool follow(QStringList *changed, QString *error);
+    // what was put or removed here and not saved yet, with the newer shapes taken into it. A broken file changes
+    // nothing here.
+    bool follow(QString *error);
     // Changes one profile as the file holds it now, under the lock (the agent's writes: nothing else of it is
     // taken from this store's older copy). This store then holds what the file holds.
     bool update(const QString &name, const std::function<void(ClusterProfile &)> &change, QString *error);
@@ -45,7 +46,11 @@ public:
         m_changed.insert(name);
         return true;
     }
+    // Takes back an edit that could not be saved: the store holds `held` again (none: no profile of that name),
+    // as not changed here, so that following the file takes what other writers save of it.
+    void revert(const QString &name, const std::optional<ClusterProfile> &held);
     QStringList names() const { return m_profiles.keys(); }
+    const QMap<QString, ClusterProfile> &profiles() const { return m_profiles; } // the saved ones, by name
 
 private:
     QString m_path;
@@ -53,6 +58,7 @@ private:
     QSet<QString> m_changed; // put or removed since the last load or save
     bool m_broken = false;
     bool write(QString *error) const;
+    void mergeUnsavedInto(QMap<QString, ClusterProfile> &disk) const; // what was put or removed here, over disk's
     bool underLock(const std::function<void(QMap<QString, ClusterProfile> &)> &edit, QString *error);
 };
 

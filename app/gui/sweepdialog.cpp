@@ -113,7 +113,9 @@ SweepDialog::Plan SweepDialog::plan() const
     }
     const SweepPlanRequest request{m_agent->profiles()->profile(m_cluster), m_base, plan.axes, m_separate->isChecked(),
                                    m_maxRunning->value()};
-    plan.planned = planSweep(request, [this](const LaunchRequest &run) { return m_agent->previewSubmission(run); });
+    // A point's problems as sentences: the dialog has no field of the job's to mark.
+    plan.planned = planSweep(
+        request, [this](const LaunchRequest &run) { return m_agent->previewSubmission(run); }, describeJobSpecErrors);
     return plan;
 }
 

@@ -40,6 +40,12 @@ private slots:
         sweep->setAxis(0, u"nodes"_s, u"1,x"_s);
         QVERIFY2(sweep->summary().contains(u"nodes wants a whole number: x"_s), qPrintable(sweep->summary()));
         QVERIFY(!submit->isEnabled());
+        // A point the job's checks refuse: named with its problem in words, no JSON key.
+        sweep->setAxis(0, u"nodes"_s, u"1,0"_s);
+        QVERIFY2(sweep->summary().contains(u"1 of 2 points cannot run on torchdeck-sandbox"_s) &&
+                     sweep->summary().contains(u"nodes=0: A job needs at least one node."_s),
+                 qPrintable(sweep->summary()));
+        QVERIFY(!submit->isEnabled());
         sweep->setAxis(0, u"lr"_s, u"0.01, 0.001"_s);
         QVERIFY2(sweep->summary().startsWith(u"2 points, 0.33 node-hours at most; one job array"_s),
                  qPrintable(sweep->summary()));

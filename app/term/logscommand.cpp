@@ -59,13 +59,14 @@ void explainLogText(TermContext &context, const QByteArray &log, const QList<Log
     context.out() << Qt::flush;
 }
 
-// An ended job's kept logs; where only their end was kept (its cluster out of reach), a note on stderr says how to get
-// the whole once it is back.
-void printKept(TermContext &context, const KeptLog &kept, const RunRecord &run, const JobRecord &job)
+// Where only the end of an ended job's logs was kept (its cluster out of reach), a note on stderr says how to get the
+// whole once it is back; `numbered`: that an explanation's line numbers count from the kept end's first line.
+void noteKeptEnd(TermContext &context, const KeptLog &kept, const RunRecord &run, const JobRecord &job, bool numbered)
 {
-    context.out() << QString::fromUtf8(kept.out) << QString::fromUtf8(kept.err) << Qt::flush;
     if (!kept.truncated())
         return;
+    if (numbered && kept.outSize >= 0)
+        context.err() << Tr::tr("(line numbers count from the first line kept, not from the log's start)\n");
     const QLocale c = QLocale::c();
     const QString where = clusterOfJob(run, job);
     const QString on = where == run.cluster ? QString() : QStringLiteral(" --on ") + where;
@@ -75,6 +76,13 @@ void printKept(TermContext &context, const KeptLog &kept, const RunRecord &run, 
                                  .arg(c.formattedDataSize(kKeptLogBytes), c.formattedDataSize(size), shortRunId(run.id),
                                       path.section(u'/', -1), on)
                           << Qt::flush;
+}
+
+// An ended job's kept logs, with the note where only their end was kept.
+void printKept(TermContext &context, const KeptLog &kept, const RunRecord &run, const JobRecord &job)
+{
+    context.out() << QString::fromUtf8(kept.out) << QString::fromUtf8(kept.err) << Qt::flush;
+    noteKeptEnd(context, kept, run, job, false);
 }
 
 bool printFile(TermContext &context, const QString &cluster, const QString &path)
@@ -219,6 +227,8 @@ int runLogsCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             if (!log && !kept)
                 return Failure;
             explainLogText(context, log ? *log : kept->out, jobLogPatterns(own));
+            if (!log)
+                noteKeptEnd(context, *kept, *run, job, true);
             continue;
         }
         if (!fromCluster) {

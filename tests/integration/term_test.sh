@@ -648,12 +648,16 @@ case_two_fronts() { # the window, two watch and a status loop on one store resta
 
 case_run_files() { # files, pull (a hostile name; interrupted and repeated), delete: refused, --dry-run, --remote
     td profile torchdeck-sandbox --work-dir "$home/work" >/dev/null
-    local run keep busy out rc dir pulled="$home/pulled" project="$home/project" part sftp session size
+    local run keep long busy out rc dir pulled="$home/pulled" project="$home/project" part sftp session size lines
     mkdir -p "$project" && echo 'print("hi")' >"$project/train.py"
     run=$(td submit torchdeck-sandbox --name files --launch local --code "$project" --command true --json | json_field run)
     keep=$(td submit torchdeck-sandbox --name keep --launch local --code "$project" --command true --json | json_field run)
+    # A log longer than the 8 MiB kept of it, its last line a loss.
+    long=$(td submit torchdeck-sandbox --name long --launch local --log-pattern '^train (?<loss>[0-9.]+)$' \
+        --command 'yes step | head -c 9000000; echo train 0.5' --json | json_field run)
     wait_final "$run" >/dev/null
     wait_final "$keep" >/dev/null
+    wait_final "$long" >/dev/null
     dir=$home/work/runs/$run
     head -c 67108864 /dev/urandom >"$dir/big.bin"
     echo weights >"$dir/it's a \"model\" \$(x).pt"
@@ -805,9 +809,21 @@ WRAPPER
     cmp -s "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.out" "$home/work/runs/$keep"/attempt-0-*.out ||
         fail "the log was not kept whole after the dropped keep: $(ls -l "$TORCHDECK_DATA_DIR/logs/$keep" 2>&1)"
     [[ ! -e "$TORCHDECK_DATA_DIR/logs/$keep/attempt-0.none" ]] || fail "a dropped read marked the log as none"
+    # The long log: explained from the cluster's whole copy while it can be read, its line numbered from the start.
+    lines=$(wc -l <"$home/work/runs/$long"/attempt-0-*.out)
+    grep -q "^line $lines: pattern" <<<"$(td logs long --explain)" || fail "explain, connected: $(td logs long --explain)"
+    for _ in $(seq 100); do [[ -f "$TORCHDECK_DATA_DIR/logs/$long/attempt-0.out" ]] && break; sleep 0.2; done
     # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
     # directory cannot, and a deletion with --remote fails and keeps the run.
     close_sandbox_port
+    # The long log's kept end: shown and explained, each saying so (the explanation's numbers count from its start).
+    expect_eq "$(td logs long 2>"$home/said" | tail -n 1)" "train 0.5" "the kept end's last line"
+    grep -qE "^\(the last [0-9.]+ MiB of [0-9.]+ MiB, kept on this machine; all of it: torchdeck pull ${long:0:8} attempt-0-" \
+        "$home/said" || fail "logs of the kept end said: $(cat "$home/said")"
+    out=$(td logs long --explain 2>"$home/said")
+    grep -q "^line $(wc -l <"$TORCHDECK_DATA_DIR/logs/$long/attempt-0.out"): pattern" <<<"$out" ||
+        fail "explain of the kept end: $out"
+    grep -q '^(line numbers count from the first line kept' "$home/said" || fail "explain said: $(cat "$home/said")"
     rc=0; out=$(td delete "$keep" --remote 2>&1) || rc=$?
     expect_eq "$rc" 1 "delete --remote with the cluster out of reach" &&
         grep -q 'cannot connect to torchdeck-sandbox' <<<"$out" || fail "delete --remote: $out"

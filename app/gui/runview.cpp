@@ -262,7 +262,8 @@ void RunView::reloadDetails()
         m_keptLogKey = keptKey;
         const std::optional<KeptLog> kept =
             ended ? readKeptLog(store->path(), record.id, logJob->attempt) : std::optional<KeptLog>();
-        m_keptLog = kept && !kept->truncated() ? std::optional(kept->out) : std::nullopt; // else the cluster's whole
+        // The panel shows the log's last lines: the end kept of a long one holds them, its cluster reachable or not.
+        m_keptLog = kept ? std::optional(kept->out) : std::nullopt;
     }
     m_log->follow(m_agent, logJob && !logJob->cluster.isEmpty() ? logJob->cluster : record.cluster,
                   logJob ? logJob->stdoutPath : QString(), logJob && !ended, m_keptLog);

@@ -228,6 +228,18 @@ private slots:
         QTRY_COMPARE(view.logPanel()->text(), QStringLiteral("epoch 1\nepoch 2\ndone\n"));
         view.tabs()->setCurrentIndex(0);
         QVERIFY(m_store.removeRun(job.runId).ok());
+
+        // Only the end of a long log was kept (20 MiB on the cluster): the panel's last lines are in it.
+        JobRecord longer = addRunWithJob(QStringLiteral("kept-end"), QStringLiteral("completed"));
+        longer.stdoutPath = QStringLiteral("/work/runs/kept-end-run/attempt-0-10.out");
+        QVERIFY(m_store.saveJob(longer).ok());
+        QVERIFY2(writeKeptLog(m_store.path(), longer.runId, 0, KeptLog{"step 9\ndone\n", {}, 20 << 20, -1}, &error),
+                 qPrintable(error));
+        const ShownRun end(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), longer.runId);
+        end.view->tabs()->setCurrentWidget(end.view->logPanel());
+        QTRY_COMPARE(end.view->logPanel()->text(), QStringLiteral("step 9\ndone\n"));
+        end.view->tabs()->setCurrentIndex(0);
+        QVERIFY(m_store.removeRun(longer.runId).ok());
     }
 
 private:

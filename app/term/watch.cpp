@@ -6,6 +6,7 @@
 #include "core/runs/jobscheduling.h"
 #include "core/runs/restartdecision.h"
 #include "core/runs/runbudget.h"
+#include "core/runs/runsettlement.h"
 #include "core/scheduler/jobstate.h"
 #include "term/console/terminalinput.h"
 #include "term/console/terminalsession.h"
@@ -32,10 +33,10 @@ namespace torchdeck::term {
 
 namespace {
 // The run's record says how far it was at the last poll; its series, kept current by streamed metrics, says
-// how far it is now, counted against the record's epoch total (a resumed run's new one).
-void takeStreamedProgress(WatchRunRow &row, const RunProgress &streamed)
+// how far it is now, counted against the epochs its spec sets (a resumed run's new --epochs).
+void takeStreamedProgress(WatchRunRow &row, const RunProgress &streamed, qint64 specified)
 {
-    const RunProgress progress = againstEpochsTotal(streamed, row.epochsTotal);
+    const RunProgress progress = againstEpochsTotal(streamed, specified);
     if (progress.epochsDone < row.epochsDone)
         return;
     row.epochsDone = progress.epochsDone;
@@ -227,7 +228,7 @@ void Watch::redraw()
     for (const RunRecord &run : std::as_const(m_runs)) {
         snapshot.runs.append(rowOf(run));
         if (jobStateFromName(run.state) == JobState::Running)
-            takeStreamedProgress(snapshot.runs.last(), seriesOf(run.id)->progress());
+            takeStreamedProgress(snapshot.runs.last(), seriesOf(run.id)->progress(), specifiedEpochs(run));
     }
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;

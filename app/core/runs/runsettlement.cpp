@@ -1,10 +1,20 @@
 #include "core/runs/runsettlement.h"
 
 #include "core/coretr.h"
+#include "core/jobs/runlayout.h"
 #include "core/runs/restartdecision.h"
 #include "core/scheduler/jobstate.h"
 
 namespace torchdeck {
+
+qint64 specifiedEpochs(const RunRecord &run)
+{
+    const JobSpec::FromJson spec = run.spec();
+    bool ok = false;
+    const qint64 epochs =
+        spec.ok() ? trainerOption(spec.spec.trainerArgs, QStringLiteral("--epochs")).toLongLong(&ok) : -1;
+    return ok && epochs >= 0 ? epochs : -1;
+}
 
 RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, const RunProgress &progress,
                         const RunInfo &info)
@@ -17,8 +27,11 @@ RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, cons
     settled.state = settled.ended && trainerFailed && latest.state == jobStateName(JobState::Completed)
                         ? jobStateName(JobState::Failed)
                         : latest.state;
-    // The record's total is its latest attempt's: a resumed run's series says the old one until its first metrics.
-    const RunProgress counted = againstEpochsTotal(progress, run.epochsTotal);
+    // The spec's --epochs, else the series' total as it says it now, else the one the record kept.
+    qint64 total = specifiedEpochs(run);
+    if (total < 0 && progress.epochsTotal == kNoCount)
+        total = run.epochsTotal;
+    const RunProgress counted = againstEpochsTotal(progress, total);
     settled.epochsDone = counted.epochsDone;
     settled.epochsTotal = counted.epochsTotal;
     settled.lastLoss = counted.lastLoss;

@@ -16,9 +16,13 @@ struct RunSettlement {
     double etaSeconds = kNoValue; // none once ended
 };
 
-// `jobs`: the run's jobs, not empty. The submitted --epochs (the run's epochsTotal) wins over the series',
-// which keeps the old total until a resumed attempt's start event arrives. A job a PBS wrapper calls
-// completed is failed when the trainer's stop event says so.
+// The epochs the run's spec sets (the bundled trainer's --epochs, its latest attempt's); -1: none (a user's script
+// says its own total in its metrics).
+qint64 specifiedEpochs(const RunRecord &run);
+
+// `jobs`: the run's jobs, not empty. The submitted --epochs (specifiedEpochs) wins over the series', which keeps the
+// old total until a resumed attempt's start event arrives; the ETA counts against it. Without one, the series' total
+// as it says it now. A job a PBS wrapper calls completed is failed when the trainer's stop event says so.
 RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, const RunProgress &progress,
                         const RunInfo &info);
 

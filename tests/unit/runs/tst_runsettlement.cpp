@@ -4,6 +4,7 @@
 #include "core/scheduler/jobstate.h"
 #include "testmain.h"
 
+#include <QJsonDocument>
 #include <QTest>
 #include <cmath>
 
@@ -85,7 +86,16 @@ private slots:
         QCOMPARE(fromSeries.epochsTotal, 5);
         QCOMPARE(fromSeries.lastLoss, 0.25);
         QCOMPARE(fromSeries.etaSeconds, 40.0);
-        run.epochsTotal = 10; // resumed with --epochs 10: the series says 5 until the new start event
+        // A user's script: the series' total as it says it now, not one the record kept from before.
+        run.epochsTotal = 3;
+        QCOMPARE(settleRun(run, {job(0, JobState::Running)}, progress, {}).epochsTotal, 5);
+        QCOMPARE(settleRun(run, {job(0, JobState::Running)}, progress, {}).etaSeconds, 40.0);
+        // Resumed with --epochs 10: the series says 5 until the new start event; the spec's count wins.
+        JobSpec spec;
+        spec.name = QStringLiteral("resumed");
+        spec.trainerArgs = {QStringLiteral("--model"), QStringLiteral("ae"), QStringLiteral("--epochs=10")};
+        run.specJson = QString::fromUtf8(QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact));
+        QCOMPARE(specifiedEpochs(run), 10);
         const RunSettlement resumed = settleRun(run, {job(0, JobState::Running)}, progress, {});
         QCOMPARE(resumed.epochsTotal, 10);
         QCOMPARE(resumed.etaSeconds, 140.0); // 7 epochs left at 20 s, not the old run's 2

@@ -262,8 +262,11 @@ void RunView::reloadDetails()
         m_keptLogKey = keptKey;
         const std::optional<KeptLog> kept =
             ended ? readKeptLog(store->path(), record.id, logJob->attempt) : std::optional<KeptLog>();
-        // The panel shows the log's last lines: the end kept of a long one holds them, its cluster reachable or not.
-        m_keptLog = kept ? std::optional(kept->out) : std::nullopt;
+        // The panel shows the log's last lines: the end kept of a long one holds them (from its first whole line),
+        // its cluster reachable or not.
+        m_keptLog = !kept               ? std::nullopt
+                    : kept->truncated() ? std::optional(kept->out.mid(kept->out.indexOf('\n') + 1))
+                                        : std::optional(kept->out);
     }
     m_log->follow(m_agent, logJob && !logJob->cluster.isEmpty() ? logJob->cluster : record.cluster,
                   logJob ? logJob->stdoutPath : QString(), logJob && !ended, m_keptLog);

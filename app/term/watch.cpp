@@ -88,6 +88,7 @@ void Watch::loadRuns()
             m_runs.append(run);
     }
     for (const RunRecord &run : std::as_const(m_runs)) {
+        m_specifiedEpochs[run.id] = specifiedEpochs(run);
         const auto jobs = m_context.store().jobs(run.id);
         m_jobs[run.id] = jobs.value;
         if (!jobs.value.isEmpty())
@@ -228,7 +229,8 @@ void Watch::redraw()
     for (const RunRecord &run : std::as_const(m_runs)) {
         snapshot.runs.append(rowOf(run));
         if (jobStateFromName(run.state) == JobState::Running)
-            takeStreamedProgress(snapshot.runs.last(), seriesOf(run.id)->progress(), specifiedEpochs(run));
+            takeStreamedProgress(snapshot.runs.last(), seriesOf(run.id)->progress(),
+                                 m_specifiedEpochs.value(run.id, -1));
     }
     snapshot.selected = m_runs.isEmpty() ? -1 : m_selected;
     snapshot.series = selectedRun() ? seriesOf(selectedRun()->id) : nullptr;

@@ -55,8 +55,9 @@ private:
     bool m_plain;
     bool m_untilDone;
     QList<RunRecord> m_runs;
-    QHash<QString, QList<JobRecord>> m_jobs; // run -> its jobs, by attempt
-    QHash<QString, QString> m_logPaths;      // run -> its latest attempt's log
+    QHash<QString, QList<JobRecord>> m_jobs;  // run -> its jobs, by attempt
+    QHash<QString, QString> m_logPaths;       // run -> its latest attempt's log
+    QHash<QString, qint64> m_specifiedEpochs; // run -> specifiedEpochs(), read once per load, not per frame
     int m_selected = 0;
     QStringList m_clusters; // connected through the agent
     QStringList m_logLines;

@@ -233,8 +233,9 @@ private slots:
         JobRecord longer = addRunWithJob(QStringLiteral("kept-end"), QStringLiteral("completed"));
         longer.stdoutPath = QStringLiteral("/work/runs/kept-end-run/attempt-0-10.out");
         QVERIFY(m_store.saveJob(longer).ok());
-        QVERIFY2(writeKeptLog(m_store.path(), longer.runId, 0, KeptLog{"step 9\ndone\n", {}, 20 << 20, -1}, &error),
-                 qPrintable(error));
+        QVERIFY2(
+            writeKeptLog(m_store.path(), longer.runId, 0, KeptLog{"ep 8\nstep 9\ndone\n", {}, 20 << 20, -1}, &error),
+            qPrintable(error));
         const ShownRun end(&m_store, m_dir.filePath(QStringLiteral("clusters.json")), longer.runId);
         end.view->tabs()->setCurrentWidget(end.view->logPanel());
         QTRY_COMPARE(end.view->logPanel()->text(), QStringLiteral("step 9\ndone\n"));

@@ -652,9 +652,9 @@ case_run_files() { # files, pull (a hostile name; interrupted and repeated), del
     mkdir -p "$project" && echo 'print("hi")' >"$project/train.py"
     run=$(td submit torchdeck-sandbox --name files --launch local --code "$project" --command true --json | json_field run)
     keep=$(td submit torchdeck-sandbox --name keep --launch local --code "$project" --command true --json | json_field run)
-    # A log longer than the 8 MiB kept of it, its last line a loss.
+    # A log longer than the 8 MiB kept of it (lines of 200 characters), its last line a loss.
     long=$(td submit torchdeck-sandbox --name long --launch local --log-pattern '^train (?<loss>[0-9.]+)$' \
-        --command 'yes step | head -c 9000000; echo train 0.5' --json | json_field run)
+        --command 'yes "$(printf "%0200d" 0)" | head -c 9000000; echo; echo train 0.5' --json | json_field run)
     wait_final "$run" >/dev/null
     wait_final "$keep" >/dev/null
     wait_final "$long" >/dev/null
@@ -813,6 +813,7 @@ WRAPPER
     lines=$(wc -l <"$home/work/runs/$long"/attempt-0-*.out)
     grep -q "^line $lines: pattern" <<<"$(td logs long --explain)" || fail "explain, connected: $(td logs long --explain)"
     for _ in $(seq 100); do [[ -f "$TORCHDECK_DATA_DIR/logs/$long/attempt-0.out" ]] && break; sleep 0.2; done
+    [[ -f "$TORCHDECK_DATA_DIR/logs/$long/attempt-0.out" ]] || fail "the long log was not kept"
     # The cluster out of reach (its port closed, for a new agent): an ended run's record goes without it; its
     # directory cannot, and a deletion with --remote fails and keeps the run.
     close_sandbox_port

@@ -22,7 +22,9 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     run.script = rendered.script;
     if (!request.placement.isEmpty())
         run.placement = request.placement;
-    const QString epochs = trainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"));
+    const QString epochs = request.spec.commandKind == CommandKind::Trainer
+                               ? trainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"))
+                               : QString();
     if (!epochs.isEmpty())
         run.epochsTotal = epochs.toLongLong();
     run.message.clear();

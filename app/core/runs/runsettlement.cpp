@@ -10,9 +10,10 @@ namespace torchdeck {
 qint64 specifiedEpochs(const RunRecord &run)
 {
     const JobSpec::FromJson spec = run.spec();
+    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer)
+        return -1; // a user's command: a stray --epochs among its trainer options says nothing of it
     bool ok = false;
-    const qint64 epochs =
-        spec.ok() ? trainerOption(spec.spec.trainerArgs, QStringLiteral("--epochs")).toLongLong(&ok) : -1;
+    const qint64 epochs = trainerOption(spec.spec.trainerArgs, QStringLiteral("--epochs")).toLongLong(&ok);
     return ok && epochs >= 0 ? epochs : -1;
 }
 

@@ -16,8 +16,8 @@ struct RunSettlement {
     double etaSeconds = kNoValue; // none once ended
 };
 
-// The epochs the run's spec sets (the bundled trainer's --epochs, its latest attempt's); -1: none (a user's script
-// says its own total in its metrics).
+// The epochs the run's spec sets (the bundled trainer's --epochs, its latest attempt's); -1: none (a user's command
+// says its own total in its metrics, whatever trainer options its spec carries).
 qint64 specifiedEpochs(const RunRecord &run);
 
 // `jobs`: the run's jobs, not empty. The submitted --epochs (specifiedEpochs) wins over the series', which keeps the

@@ -99,6 +99,12 @@ private slots:
         const RunSettlement resumed = settleRun(run, {job(0, JobState::Running)}, progress, {});
         QCOMPARE(resumed.epochsTotal, 10);
         QCOMPARE(resumed.etaSeconds, 140.0); // 7 epochs left at 20 s, not the old run's 2
+        // A user's command whose spec carries a stray --epochs: its series says its total.
+        spec.commandKind = CommandKind::Custom;
+        spec.customCommand = QStringLiteral("python train.py");
+        run.specJson = QString::fromUtf8(QJsonDocument(spec.toJson()).toJson(QJsonDocument::Compact));
+        QCOMPARE(specifiedEpochs(run), -1);
+        QCOMPARE(settleRun(run, {job(0, JobState::Running)}, progress, {}).epochsTotal, 5);
         QVERIFY(std::isnan(settleRun(run, {job(0, JobState::Completed)}, progress, {}).etaSeconds));
     }
 

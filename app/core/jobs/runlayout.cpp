@@ -25,6 +25,15 @@ QString trainerOption(const QStringList &args, const QString &flag)
     return value;
 }
 
+qint64 specifiedEpochs(const JobSpec &spec)
+{
+    if (spec.commandKind != CommandKind::Trainer)
+        return -1; // a stray --epochs among a user's command's trainer options says nothing of it
+    bool ok = false;
+    const qint64 epochs = trainerOption(spec.trainerArgs, QStringLiteral("--epochs")).toLongLong(&ok);
+    return ok && epochs >= 0 ? epochs : -1;
+}
+
 bool isTrainerOption(QStringView flag)
 {
     static constexpr const char16_t *options[] = {

@@ -68,6 +68,9 @@ QString environmentValue(const JobSpec &spec, const QString &name);
 
 // The value of a trainer flag ("--epochs 4" or "--epochs=4"); empty if absent.
 QString trainerOption(const QStringList &args, const QString &flag);
+// The epochs the bundled trainer's --epochs sets; -1: none (a user's command says its own total in its metrics,
+// whatever trainer options its spec carries).
+qint64 specifiedEpochs(const JobSpec &spec);
 // Sets a flag's value, replacing every earlier occurrence of it.
 QStringList withTrainerOption(const QStringList &args, const QString &flag, const QString &value);
 // Whether the bundled trainer takes this flag ("--lr") from a job's options: the terminal's job options and

@@ -50,7 +50,7 @@ public:
     // as not changed here, so that following the file takes what other writers save of it.
     void revert(const QString &name, const std::optional<ClusterProfile> &held);
     QStringList names() const { return m_profiles.keys(); }
-    const QMap<QString, ClusterProfile> &profiles() const { return m_profiles; } // the saved ones, by name
+    const QMap<QString, ClusterProfile> &profiles() const { return m_profiles; } // all it holds, by name
 
 private:
     QString m_path;

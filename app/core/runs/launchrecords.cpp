@@ -22,11 +22,8 @@ LaunchRecords claimedLaunchRecords(const LaunchRequest &request, const Submissio
     run.script = rendered.script;
     if (!request.placement.isEmpty())
         run.placement = request.placement;
-    const QString epochs = request.spec.commandKind == CommandKind::Trainer
-                               ? trainerOption(request.spec.trainerArgs, QStringLiteral("--epochs"))
-                               : QString();
-    if (!epochs.isEmpty())
-        run.epochsTotal = epochs.toLongLong();
+    if (const qint64 epochs = specifiedEpochs(request.spec); epochs >= 0)
+        run.epochsTotal = epochs;
     run.message.clear();
     JobRecord &job = records.job;
     job.runId = run.id;

@@ -10,11 +10,7 @@ namespace torchdeck {
 qint64 specifiedEpochs(const RunRecord &run)
 {
     const JobSpec::FromJson spec = run.spec();
-    if (!spec.ok() || spec.spec.commandKind != CommandKind::Trainer)
-        return -1; // a user's command: a stray --epochs among its trainer options says nothing of it
-    bool ok = false;
-    const qint64 epochs = trainerOption(spec.spec.trainerArgs, QStringLiteral("--epochs")).toLongLong(&ok);
-    return ok && epochs >= 0 ? epochs : -1;
+    return spec.ok() ? specifiedEpochs(spec.spec) : -1;
 }
 
 RunSettlement settleRun(const RunRecord &run, const QList<JobRecord> &jobs, const RunProgress &progress,

@@ -16,8 +16,7 @@ struct RunSettlement {
     double etaSeconds = kNoValue; // none once ended
 };
 
-// The epochs the run's spec sets (the bundled trainer's --epochs, its latest attempt's); -1: none (a user's command
-// says its own total in its metrics, whatever trainer options its spec carries).
+// specifiedEpochs of the run's spec (its latest attempt's); -1: none, or a spec that cannot be read.
 qint64 specifiedEpochs(const RunRecord &run);
 
 // `jobs`: the run's jobs, not empty. The submitted --epochs (specifiedEpochs) wins over the series', which keeps the
